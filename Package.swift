@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "BackgroundTrace",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [
+    .library(name: "BackgroundTrace", targets: ["BackgroundTrace"]),
+    .executable(name: "bgtrace", targets: ["bgtrace"]),
+    .executable(name: "bgtrace-bench", targets: ["bgtrace-bench"]),
+  ],
+  targets: [
+    // Events, the text and binary codecs and the recorder: what app code imports.
+    .target(name: "BackgroundTrace"),
+
+    // The command-line tool's logic: strict argument parsing and the commands.
+    .target(name: "BackgroundTraceCLI", dependencies: ["BackgroundTrace", "TraceWorkloads"]),
+    .executableTarget(name: "bgtrace", dependencies: ["BackgroundTraceCLI"], path: "Tools/bgtrace"),
+
+    // Synthetic, realistic traces for the benchmark and large-trace tests.
+    .target(name: "TraceWorkloads", dependencies: ["BackgroundTrace"], path: "Tools/TraceWorkloads"),
+    .executableTarget(
+      name: "bgtrace-bench",
+      dependencies: ["BackgroundTrace", "TraceWorkloads"],
+      path: "Tools/bgtrace-bench"
+    ),
+
+    .testTarget(name: "BackgroundTraceTests", dependencies: ["BackgroundTrace", "TraceWorkloads"]),
+    .testTarget(name: "BackgroundTraceCLITests", dependencies: ["BackgroundTraceCLI", "bgtrace"]),
+  ]
+)
+
+// Strict settings for every target, in one place.
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  settings.append(contentsOf: [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .swiftLanguageMode(.v6),
+  ])
+  if target.type != .test && target.type != .executable {
+    settings.append(.unsafeFlags(["-require-explicit-sendable"]))
+  }
+  target.swiftSettings = settings
+}

@@ -1,0 +1,145 @@
+/// Encodes a trace into the binary form, chunk by chunk, in constant memory.
+///
+/// The encoder produces bytes into an output buffer that the caller drains (to a
+/// file, a socket, an array). Call ``header()`` once, ``append(_:into:)`` for each
+/// event, and ``flush(into:)`` at the end (or whenever the data must be durable).
+///
+/// ```swift
+/// var encoder = BinaryTraceEncoder(meta: trace.meta)
+/// var bytes = encoder.header()
+/// for event in trace.events { try encoder.append(event, into: &bytes) }
+/// encoder.flush(into: &bytes)
+/// ```
+public struct BinaryTraceEncoder: Sendable {
+  /// The metadata written in the file header.
+  public let meta: TraceMetadata
+  /// The payload size at which a chunk is sealed.
+  public let chunkPayloadLimit: Int
+  private var chunk: ChunkEncoder
+  private var sequence: UInt32 = 0
+  private var eventsWritten: UInt64 = 0
+
+  /// Creates an encoder.
+  ///
+  /// - Parameters:
+  ///   - meta: the trace's metadata.
+  ///   - chunkPayloadLimit: seal a chunk when its payload reaches this many bytes
+  ///     (clamped to 256 bytes … ``BinaryFormat/maximumChunkPayload`` / 2).
+  public init(meta: TraceMetadata = TraceMetadata(), chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload) {
+    self.meta = meta
+    self.chunkPayloadLimit = min(max(chunkPayloadLimit, 256), BinaryFormat.maximumChunkPayload / 2)
+    self.chunk = ChunkEncoder(baseTime: 0)
+  }
+
+  /// The file header: magic, version, flags and the metadata.
+  public func header() -> [UInt8] {
+    var body: [UInt8] = []
+    Varint.append(UInt64(meta.entries.count), to: &body)
+    for entry in meta.entries {
+      Varint.append(UInt64(entry.key.utf8.count), to: &body)
+      body.append(contentsOf: entry.key.utf8)
+      Varint.append(UInt64(entry.value.utf8.count), to: &body)
+      body.append(contentsOf: entry.value.utf8)
+    }
+    var bytes = BinaryFormat.magic
+    bytes.append(BinaryFormat.version)
+    bytes.append(0)  // flags: none defined in version 1
+    bytes.appendLittleEndian(UInt32(body.count))
+    bytes.appendLittleEndian(CRC32C.checksum(body))
+    bytes.append(contentsOf: body)
+    return bytes
+  }
+
+  /// The number of events appended but not yet written out in a chunk.
+  public var pendingEventCount: Int { Int(chunk.eventCount) }
+
+  /// The time of the last event appended.
+  public var lastTime: TraceTime { TraceTime(nanoseconds: chunk.time) }
+
+  /// Appends an event; when its chunk fills, appends the sealed chunk to `output`.
+  ///
+  /// - Throws: ``TraceOrderError`` when the event is earlier than the previous one, or
+  ///   has a negative identifier; nothing is appended then.
+  public mutating func append(_ event: TraceEvent, into output: inout [UInt8]) throws(TraceOrderError) {
+    guard event.time.nanoseconds >= chunk.time else {
+      throw TraceOrderError(
+        eventNumber: eventsWritten + UInt64(chunk.eventCount) + 1,
+        message: "time \(event.time) is earlier than the previous event's time \(lastTime)")
+    }
+    guard event.time <= .max else {
+      throw TraceOrderError(
+        eventNumber: eventsWritten + UInt64(chunk.eventCount) + 1,
+        message: "time \(event.time) is beyond the largest trace time")
+    }
+    if let field = event.kind.firstNegativeInteger {
+      throw TraceOrderError(
+        eventNumber: eventsWritten + UInt64(chunk.eventCount) + 1,
+        message: "field '\(field)' is negative; trace integers are non-negative")
+    }
+    chunk.append(event)
+    if chunk.payloadSize >= chunkPayloadLimit || chunk.eventCount == UInt32.max {
+      flush(into: &output)
+    }
+  }
+
+  /// Seals the current chunk, if it has events, and appends it to `output`.
+  public mutating func flush(into output: inout [UInt8]) {
+    guard !chunk.isEmpty else { return }
+    let payload = chunk.payload()
+    let header = ChunkHeader(
+      payloadLength: UInt32(payload.count), sequence: sequence, firstEvent: eventsWritten,
+      eventCount: chunk.eventCount, baseTime: chunk.baseTime, payloadCRC: CRC32C.checksum(payload))
+    output.append(contentsOf: header.encoded())
+    output.append(contentsOf: payload)
+    sequence &+= 1
+    eventsWritten += UInt64(chunk.eventCount)
+    chunk = ChunkEncoder(baseTime: chunk.time)
+  }
+
+  /// The binary form of a whole trace.
+  ///
+  /// - Throws: ``TraceOrderError`` when the events are not in time order.
+  public static func encode(
+    _ trace: Trace, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload
+  ) throws(TraceOrderError) -> [UInt8] {
+    var encoder = BinaryTraceEncoder(meta: trace.meta, chunkPayloadLimit: chunkPayloadLimit)
+    var bytes = encoder.header()
+    for event in trace.events { try encoder.append(event, into: &bytes) }
+    encoder.flush(into: &bytes)
+    return bytes
+  }
+}
+
+/// An event that cannot be encoded: out of time order, or with a negative integer.
+public struct TraceOrderError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The 1-based number of the offending event.
+  public var eventNumber: UInt64
+  /// What is wrong with it.
+  public var message: String
+
+  /// Creates an error.
+  public init(eventNumber: UInt64, message: String) {
+    self.eventNumber = eventNumber
+    self.message = message
+  }
+
+  public var description: String { "event \(eventNumber): \(message)" }
+}
+
+extension TraceEvent.Kind {
+  /// The name of the first integer field that is negative, if any.
+  var firstNegativeInteger: String? {
+    switch self {
+    case .taskBegin(let id, _), .taskEnd(let id), .taskExpire(let id):
+      id < 0 ? "id" : nil
+    case .schedLaunch(_, let run), .schedExpire(let run), .schedComplete(let run, _):
+      run < 0 ? "run" : nil
+    case .workStart(_, let attempt), .workResult(_, let attempt, _), .workStop(_, let attempt, _):
+      attempt < 0 ? "attempt" : nil
+    case .workEnqueue(let enqueue):
+      (enqueue.limit ?? 0) < 0 ? "limit" : nil
+    default:
+      nil
+    }
+  }
+}

@@ -1,0 +1,242 @@
+/// Decodes one chunk's payload into events, checking every byte: a record that does
+/// not parse is a ``ChunkDecoder/Failure``, never a trap.
+struct ChunkDecoder {
+  struct Failure: Error {
+    /// The offset in the payload where decoding stopped.
+    var offset: Int
+    var message: String
+  }
+
+  /// Decodes `count` events from `payload`, appending them to `events`.
+  ///
+  /// On failure `events` is left as it was.
+  static func decode(
+    _ payload: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
+  ) throws(Failure) {
+    var cursor = ByteCursor(payload)
+    let strings = try stringTable(&cursor)
+    let start = events.count
+    events.reserveCapacity(start + count)
+    var decoder = ChunkDecoder(strings: strings, time: baseTime)
+    do throws(Failure) {
+      for _ in 0..<count {
+        events.append(try decoder.event(&cursor))
+      }
+      guard cursor.isAtEnd else {
+        throw Failure(offset: cursor.offset, message: "\(cursor.remaining) bytes after the last event")
+      }
+    } catch {
+      events.removeSubrange(start...)
+      throw error
+    }
+  }
+
+  private static func stringTable(_ cursor: inout ByteCursor) throws(Failure) -> [String] {
+    guard let count = cursor.varint(), count <= UInt64(cursor.remaining) else {
+      throw Failure(offset: cursor.offset, message: "bad string table size")
+    }
+    var strings: [String] = []
+    strings.reserveCapacity(Int(count))
+    for _ in 0..<count {
+      let offset = cursor.offset
+      guard let length = cursor.varint(), length <= UInt64(cursor.remaining),
+        let bytes = cursor.bytes(Int(length))
+      else { throw Failure(offset: offset, message: "string runs past the end of the chunk") }
+      guard let string = String(validating: bytes, as: UTF8.self) else {
+        throw Failure(offset: offset, message: "string is not valid UTF-8")
+      }
+      strings.append(string)
+    }
+    return strings
+  }
+
+  let strings: [String]
+  var time: UInt64
+  var lastTaskID: Int64 = 0
+  var lastRun: Int64 = 0
+
+  private mutating func event(_ cursor: inout ByteCursor) throws(Failure) -> TraceEvent {
+    let start = cursor.offset
+    guard let tag = cursor.byte() else { throw Failure(offset: start, message: "missing event") }
+    guard let kind = EventKind(rawValue: tag & 0x1F) else {
+      throw Failure(offset: start, message: "unknown event kind tag \(tag & 0x1F)")
+    }
+    let flags = tag >> 5
+    let delta = try scaled(&cursor)
+    guard delta <= UInt64(Int64.max) - time else {
+      throw Failure(offset: start, message: "time overflows")
+    }
+    time += delta
+    func fail(_ message: String) -> Failure {
+      Failure(offset: start, message: "\(kind.name): \(message)")
+    }
+    func noFlags(above allowed: UInt8) throws(Failure) {
+      guard flags <= allowed else { throw fail("unknown flags \(flags)") }
+    }
+    let decoded: TraceEvent.Kind
+    switch kind {
+    case .appLaunch:
+      try noFlags(above: 0)
+      decoded = .appLaunch
+    case .appState:
+      try noFlags(above: UInt8(AppState.allCases.count - 1))
+      decoded = .appState(to: AppState.allCases[Int(flags)])
+    case .appTerminate:
+      try noFlags(above: 1)
+      decoded = .appTerminate(reason: flags == 1 ? try string(&cursor) : nil)
+    case .taskBegin:
+      try noFlags(above: 1)
+      let id = try taskID(&cursor)
+      decoded = .taskBegin(id: id, name: flags == 1 ? try string(&cursor) : nil)
+    case .taskEnd:
+      try noFlags(above: 0)
+      decoded = .taskEnd(id: try taskID(&cursor))
+    case .taskExpire:
+      try noFlags(above: 0)
+      decoded = .taskExpire(id: try taskID(&cursor))
+    case .schedRegister:
+      try noFlags(above: 2)
+      decoded = .schedRegister(ident: try string(&cursor), ok: Self.tristate(flags))
+    case .schedSubmit:
+      try noFlags(above: 3)
+      guard let requirements = cursor.byte(), requirements & 0x3 != 3, requirements >> 2 < 3 else {
+        throw fail("bad requirement flags")
+      }
+      let ident = try string(&cursor)
+      let earliest = flags & 2 != 0 ? TraceTime(nanoseconds: try scaled(&cursor)) : nil
+      decoded = .schedSubmit(
+        SchedulerSubmission(
+          ident: ident, type: flags & 1 == 1 ? .processing : .refresh, earliest: earliest,
+          network: Self.tristate(requirements & 0x3), power: Self.tristate(requirements >> 2)))
+    case .schedReject:
+      try noFlags(above: UInt8(SchedulerRejection.allCases.count - 1))
+      decoded = .schedReject(ident: try string(&cursor), error: SchedulerRejection.allCases[Int(flags)])
+    case .schedCancel:
+      try noFlags(above: 1)
+      decoded = .schedCancel(flags == 1 ? .all : .identifier(try string(&cursor)))
+    case .schedLaunch:
+      try noFlags(above: 0)
+      let ident = try string(&cursor)
+      decoded = .schedLaunch(ident: ident, run: try run(&cursor))
+    case .schedExpire:
+      try noFlags(above: 0)
+      decoded = .schedExpire(run: try run(&cursor))
+    case .schedComplete:
+      try noFlags(above: 1)
+      decoded = .schedComplete(run: try run(&cursor), success: flags == 1)
+    case .workEnqueue:
+      try noFlags(above: 0)
+      decoded = .workEnqueue(try enqueue(&cursor, fail: fail))
+    case .workStart:
+      try noFlags(above: 0)
+      let work = try string(&cursor)
+      decoded = .workStart(work: work, attempt: try integer(&cursor))
+    case .workResult:
+      try noFlags(above: UInt8(WorkOutcome.allCases.count - 1))
+      let work = try string(&cursor)
+      decoded = .workResult(work: work, attempt: try integer(&cursor), outcome: WorkOutcome.allCases[Int(flags)])
+    case .workStop:
+      try noFlags(above: 0)
+      let work = try string(&cursor)
+      let attempt = try integer(&cursor)
+      decoded = .workStop(work: work, attempt: attempt, reason: try string(&cursor))
+    case .workCancel:
+      try noFlags(above: 0)
+      decoded = .workCancel(work: try string(&cursor))
+    case .envSet:
+      try noFlags(above: 0)
+      guard let count = cursor.varint(), count >= 1, count <= UInt64(cursor.remaining / 2) else {
+        throw fail("bad setting count")
+      }
+      var settings: [EnvironmentSetting] = []
+      settings.reserveCapacity(Int(count))
+      for _ in 0..<count {
+        let key = try string(&cursor)
+        settings.append(EnvironmentSetting(key: key, value: try string(&cursor)))
+      }
+      decoded = .envSet(settings)
+    case .input:
+      try noFlags(above: 0)
+      let key = try string(&cursor)
+      decoded = .input(key: key, value: try string(&cursor))
+    case .mark:
+      try noFlags(above: 0)
+      decoded = .mark(label: try string(&cursor))
+    }
+    return TraceEvent(time: TraceTime(nanoseconds: time), decoded)
+  }
+
+  private func enqueue(
+    _ cursor: inout ByteCursor, fail: (String) -> Failure
+  ) throws(Failure) -> WorkEnqueue {
+    guard let presence = cursor.byte(), presence < 64 else { throw fail("bad presence flags") }
+    var enqueue = WorkEnqueue(work: try string(&cursor))
+    if presence & 1 != 0 { enqueue.name = try string(&cursor) }
+    if presence & 2 != 0 {
+      guard let raw = cursor.byte(), Int(raw) < BackoffPolicy.allCases.count else { throw fail("bad backoff") }
+      enqueue.backoff = BackoffPolicy.allCases[Int(raw)]
+    }
+    if presence & 4 != 0 { enqueue.delay = TraceTime(nanoseconds: try scaled(&cursor)) }
+    if presence & 8 != 0 { enqueue.limit = try integer(&cursor) }
+    if presence & 16 != 0 { enqueue.period = TraceTime(nanoseconds: try scaled(&cursor)) }
+    if presence & 32 != 0 {
+      guard let raw = cursor.byte(), Int(raw) < ExistingWorkPolicy.allCases.count else { throw fail("bad policy") }
+      enqueue.policy = ExistingWorkPolicy.allCases[Int(raw)]
+    }
+    return enqueue
+  }
+
+  private static func tristate(_ value: UInt8) -> Bool? {
+    value == 0 ? nil : value == 1
+  }
+
+  @inline(__always)
+  private func scaled(_ cursor: inout ByteCursor) throws(Failure) -> UInt64 {
+    let offset = cursor.offset
+    guard let raw = cursor.varint() else { throw Failure(offset: offset, message: "truncated time") }
+    let (value, overflow) = (raw >> 2).multipliedReportingOverflow(by: BinaryFormat.timeUnits[Int(raw & 3)])
+    guard !overflow, value <= UInt64(Int64.max) else {
+      throw Failure(offset: offset, message: "time value out of range")
+    }
+    return value
+  }
+
+  @inline(__always)
+  private func string(_ cursor: inout ByteCursor) throws(Failure) -> String {
+    let offset = cursor.offset
+    guard let index = cursor.varint(), index < UInt64(strings.count) else {
+      throw Failure(offset: offset, message: "string reference out of range")
+    }
+    return strings[Int(index)]
+  }
+
+  @inline(__always)
+  private func integer(_ cursor: inout ByteCursor) throws(Failure) -> Int {
+    let offset = cursor.offset
+    guard let value = cursor.varint(), value <= UInt64(Int.max) else {
+      throw Failure(offset: offset, message: "integer out of range")
+    }
+    return Int(value)
+  }
+
+  @inline(__always)
+  private mutating func taskID(_ cursor: inout ByteCursor) throws(Failure) -> Int {
+    lastTaskID = try delta(&cursor, from: lastTaskID)
+    return Int(lastTaskID)
+  }
+
+  @inline(__always)
+  private mutating func run(_ cursor: inout ByteCursor) throws(Failure) -> Int {
+    lastRun = try delta(&cursor, from: lastRun)
+    return Int(lastRun)
+  }
+
+  @inline(__always)
+  private func delta(_ cursor: inout ByteCursor, from previous: Int64) throws(Failure) -> Int64 {
+    let offset = cursor.offset
+    guard let raw = cursor.varint() else { throw Failure(offset: offset, message: "truncated identifier") }
+    let (value, overflow) = previous.addingReportingOverflow(Varint.unzigzag(raw))
+    guard !overflow, value >= 0 else { throw Failure(offset: offset, message: "identifier out of range") }
+    return value
+  }
+}

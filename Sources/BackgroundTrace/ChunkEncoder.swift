@@ -1,0 +1,198 @@
+/// Encodes the events of one chunk: a string table plus one record per event.
+///
+/// Each record is a tag byte (kind in the low 5 bits, 3 bits of per-kind flags), the
+/// time delta as a unit-scaled varint, then the kind's fields. Task ids and run numbers
+/// are ZigZag deltas from the previous id or run in the chunk, because they mostly grow
+/// by one. All predictors reset per chunk, so every chunk decodes alone.
+struct ChunkEncoder {
+  private(set) var strings: [String] = []
+  private var stringIndex: [String: UInt64] = [:]
+  private var stringBytes = 0
+  private(set) var records: [UInt8] = []
+  private(set) var eventCount: UInt32 = 0
+  private(set) var baseTime: UInt64
+  private var lastTime: UInt64
+  private var lastTaskID: Int64 = 0
+  private var lastRun: Int64 = 0
+
+  init(baseTime: UInt64) {
+    self.baseTime = baseTime
+    self.lastTime = baseTime
+    records.reserveCapacity(BinaryFormat.defaultChunkPayload + 256)
+  }
+
+  /// The size the payload would have if sealed now.
+  var payloadSize: Int { records.count + stringBytes + 10 }
+
+  var isEmpty: Bool { eventCount == 0 }
+
+  /// The time of the last event appended (or the base time).
+  var time: UInt64 { lastTime }
+
+  /// The payload: the string table, then the records.
+  func payload() -> [UInt8] {
+    var payload: [UInt8] = []
+    payload.reserveCapacity(payloadSize)
+    Varint.append(UInt64(strings.count), to: &payload)
+    for string in strings {
+      Varint.append(UInt64(string.utf8.count), to: &payload)
+      payload.append(contentsOf: string.utf8)
+    }
+    payload.append(contentsOf: records)
+    return payload
+  }
+
+  /// Appends one event; its time must not be earlier than the previous one's.
+  mutating func append(_ event: TraceEvent) {
+    let time = event.time.nanoseconds
+    assert(time >= lastTime, "the writer checks order before encoding")
+    let kind = event.kind
+    let tagIndex = records.count
+    records.append(kind.tag.rawValue)
+    appendScaled(time - lastTime)
+    lastTime = time
+    eventCount += 1
+    var flags: UInt8 = 0
+    switch kind {
+    case .appLaunch:
+      break
+    case .appState(let to):
+      flags = UInt8(AppState.allCases.firstIndex(of: to)!)
+    case .appTerminate(let reason):
+      if let reason {
+        flags = 1
+        appendString(reason)
+      }
+    case .taskBegin(let id, let name):
+      appendTaskID(id)
+      if let name {
+        flags = 1
+        appendString(name)
+      }
+    case .taskEnd(let id), .taskExpire(let id):
+      appendTaskID(id)
+    case .schedRegister(let ident, let ok):
+      flags = Self.tristate(ok)
+      appendString(ident)
+    case .schedSubmit(let submission):
+      flags = (submission.type == .processing ? 1 : 0) | (submission.earliest != nil ? 2 : 0)
+      records.append(Self.tristate(submission.network) | Self.tristate(submission.power) << 2)
+      appendString(submission.ident)
+      if let earliest = submission.earliest { appendScaled(earliest.nanoseconds) }
+    case .schedReject(let ident, let error):
+      flags = UInt8(SchedulerRejection.allCases.firstIndex(of: error)!)
+      appendString(ident)
+    case .schedCancel(.identifier(let ident)):
+      appendString(ident)
+    case .schedCancel(.all):
+      flags = 1
+    case .schedLaunch(let ident, let run):
+      appendString(ident)
+      appendRun(run)
+    case .schedExpire(let run):
+      appendRun(run)
+    case .schedComplete(let run, let success):
+      flags = success ? 1 : 0
+      appendRun(run)
+    case .workEnqueue(let enqueue):
+      appendEnqueue(enqueue)
+    case .workStart(let work, let attempt):
+      appendString(work)
+      Varint.append(UInt64(attempt), to: &records)
+    case .workResult(let work, let attempt, let outcome):
+      flags = UInt8(WorkOutcome.allCases.firstIndex(of: outcome)!)
+      appendString(work)
+      Varint.append(UInt64(attempt), to: &records)
+    case .workStop(let work, let attempt, let reason):
+      appendString(work)
+      Varint.append(UInt64(attempt), to: &records)
+      appendString(reason)
+    case .workCancel(let work):
+      appendString(work)
+    case .envSet(let settings):
+      Varint.append(UInt64(settings.count), to: &records)
+      for setting in settings {
+        appendString(setting.key)
+        appendString(setting.value)
+      }
+    case .input(let key, let value):
+      appendString(key)
+      appendString(value)
+    case .mark(let label):
+      appendString(label)
+    }
+    records[tagIndex] |= flags << 5
+  }
+
+  /// Presence and value of an optional Bool: 0 absent, 1 true, 2 false.
+  static func tristate(_ value: Bool?) -> UInt8 {
+    switch value {
+    case nil: 0
+    case true?: 1
+    case false?: 2
+    }
+  }
+
+  private mutating func appendEnqueue(_ enqueue: WorkEnqueue) {
+    var presence: UInt8 = 0
+    if enqueue.name != nil { presence |= 1 }
+    if enqueue.backoff != nil { presence |= 2 }
+    if enqueue.delay != nil { presence |= 4 }
+    if enqueue.limit != nil { presence |= 8 }
+    if enqueue.period != nil { presence |= 16 }
+    if enqueue.policy != nil { presence |= 32 }
+    records.append(presence)
+    appendString(enqueue.work)
+    if let name = enqueue.name { appendString(name) }
+    if let backoff = enqueue.backoff { records.append(UInt8(BackoffPolicy.allCases.firstIndex(of: backoff)!)) }
+    if let delay = enqueue.delay { appendScaled(delay.nanoseconds) }
+    if let limit = enqueue.limit { Varint.append(UInt64(limit), to: &records) }
+    if let period = enqueue.period { appendScaled(period.nanoseconds) }
+    if let policy = enqueue.policy { records.append(UInt8(ExistingWorkPolicy.allCases.firstIndex(of: policy)!)) }
+  }
+
+  @inline(__always)
+  private mutating func appendScaled(_ nanoseconds: UInt64) {
+    var unit: UInt64 = 3
+    var value = nanoseconds
+    if value == 0 {
+      unit = 0
+    } else if value % 1_000_000_000 == 0 {
+      value /= 1_000_000_000
+    } else if value % 1_000_000 == 0 {
+      value /= 1_000_000
+      unit = 2
+    } else if value % 1_000 == 0 {
+      value /= 1_000
+      unit = 1
+    } else {
+      unit = 0
+    }
+    Varint.append(value << 2 | unit, to: &records)
+  }
+
+  @inline(__always)
+  private mutating func appendTaskID(_ id: Int) {
+    Varint.append(Varint.zigzag(Int64(id) &- lastTaskID), to: &records)
+    lastTaskID = Int64(id)
+  }
+
+  @inline(__always)
+  private mutating func appendRun(_ run: Int) {
+    Varint.append(Varint.zigzag(Int64(run) &- lastRun), to: &records)
+    lastRun = Int64(run)
+  }
+
+  @inline(__always)
+  private mutating func appendString(_ string: String) {
+    if let index = stringIndex[string] {
+      Varint.append(index, to: &records)
+      return
+    }
+    let index = UInt64(strings.count)
+    stringIndex[string] = index
+    strings.append(string)
+    stringBytes += string.utf8.count + 2
+    Varint.append(index, to: &records)
+  }
+}

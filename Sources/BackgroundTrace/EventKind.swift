@@ -1,0 +1,135 @@
+/// The kinds of event, without their fields: the trace vocabulary.
+///
+/// The raw value is the kind's tag in the binary form; it never changes for a
+/// kind once published (see docs/FORMAT.md).
+public enum EventKind: UInt8, Sendable, Hashable, CaseIterable {
+  case appLaunch = 0
+  case appState = 1
+  case appTerminate = 2
+  case taskBegin = 3
+  case taskEnd = 4
+  case taskExpire = 5
+  case schedRegister = 6
+  case schedSubmit = 7
+  case schedReject = 8
+  case schedCancel = 9
+  case schedLaunch = 10
+  case schedExpire = 11
+  case schedComplete = 12
+  case workEnqueue = 13
+  case workStart = 14
+  case workResult = 15
+  case workStop = 16
+  case workCancel = 17
+  case envSet = 18
+  case input = 19
+  case mark = 20
+
+  /// The kind's name in the text form (`task.begin`).
+  public var name: String {
+    switch self {
+    case .appLaunch: "app.launch"
+    case .appState: "app.state"
+    case .appTerminate: "app.terminate"
+    case .taskBegin: "task.begin"
+    case .taskEnd: "task.end"
+    case .taskExpire: "task.expire"
+    case .schedRegister: "sched.register"
+    case .schedSubmit: "sched.submit"
+    case .schedReject: "sched.reject"
+    case .schedCancel: "sched.cancel"
+    case .schedLaunch: "sched.launch"
+    case .schedExpire: "sched.expire"
+    case .schedComplete: "sched.complete"
+    case .workEnqueue: "work.enqueue"
+    case .workStart: "work.start"
+    case .workResult: "work.result"
+    case .workStop: "work.stop"
+    case .workCancel: "work.cancel"
+    case .envSet: "env.set"
+    case .input: "input"
+    case .mark: "mark"
+    }
+  }
+
+  /// The kind with this text name, or `nil`.
+  public init?(name: some StringProtocol) {
+    guard let kind = EventKind.byName[String(name)] else { return nil }
+    self = kind
+  }
+
+  private static let byName: [String: EventKind] = Dictionary(
+    uniqueKeysWithValues: allCases.map { ($0.name, $0) })
+
+  /// Whether the system or the app produces events of this kind.
+  public var side: EventSide {
+    switch self {
+    case .appLaunch, .appState, .appTerminate, .taskExpire, .schedReject, .schedLaunch,
+      .schedExpire, .workStart, .workStop, .envSet, .input:
+      .system
+    case .taskBegin, .taskEnd, .schedRegister, .schedSubmit, .schedCancel, .schedComplete,
+      .workEnqueue, .workResult, .workCancel:
+      .app
+    case .mark:
+      .neither
+    }
+  }
+
+  /// The kind's field names, in the order the writer prints them (`env.set` has free keys).
+  public var fieldNames: [String] {
+    switch self {
+    case .appLaunch: []
+    case .appState: ["to"]
+    case .appTerminate: ["reason"]
+    case .taskBegin: ["id", "name"]
+    case .taskEnd, .taskExpire: ["id"]
+    case .schedRegister: ["ident", "ok"]
+    case .schedSubmit: ["ident", "type", "earliest", "network", "power"]
+    case .schedReject: ["ident", "error"]
+    case .schedCancel: ["ident", "all"]
+    case .schedLaunch: ["ident", "run"]
+    case .schedExpire: ["run"]
+    case .schedComplete: ["run", "success"]
+    case .workEnqueue: ["work", "name", "backoff", "delay", "limit", "period", "policy"]
+    case .workStart: ["work", "attempt"]
+    case .workResult: ["work", "attempt", "outcome"]
+    case .workStop: ["work", "attempt", "reason"]
+    case .workCancel: ["work"]
+    case .envSet: []
+    case .input: ["key", "value"]
+    case .mark: ["label"]
+    }
+  }
+}
+
+extension TraceEvent.Kind {
+  /// The event's kind without its fields.
+  public var tag: EventKind {
+    switch self {
+    case .appLaunch: .appLaunch
+    case .appState: .appState
+    case .appTerminate: .appTerminate
+    case .taskBegin: .taskBegin
+    case .taskEnd: .taskEnd
+    case .taskExpire: .taskExpire
+    case .schedRegister: .schedRegister
+    case .schedSubmit: .schedSubmit
+    case .schedReject: .schedReject
+    case .schedCancel: .schedCancel
+    case .schedLaunch: .schedLaunch
+    case .schedExpire: .schedExpire
+    case .schedComplete: .schedComplete
+    case .workEnqueue: .workEnqueue
+    case .workStart: .workStart
+    case .workResult: .workResult
+    case .workStop: .workStop
+    case .workCancel: .workCancel
+    case .envSet: .envSet
+    case .input: .input
+    case .mark: .mark
+    }
+  }
+
+  /// Whether the system or the app produces this event.
+  public var side: EventSide { tag.side }
+}

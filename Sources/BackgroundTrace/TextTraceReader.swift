@@ -1,0 +1,122 @@
+/// Streams the events of a text trace from a ``ByteSource``, one line at a time,
+/// in constant memory (one line plus a read block).
+public struct TextTraceReader<Source: ByteSource> {
+  private var source: Source
+  private var parser: TextTraceParser
+  private var buffer: [UInt8] = []
+  private var lineStart = 0
+  private var lineNumber = 0
+  private var exhausted = false
+  private var finished = false
+
+  /// The block size read from the source at a time.
+  static var blockSize: Int { 64 * 1024 }
+
+  /// Starts reading; the header and `meta` lines are parsed at once.
+  ///
+  /// - Parameters:
+  ///   - source: where the text comes from.
+  ///   - file: the input's name, for errors.
+  /// - Throws: ``TraceFormatError`` or ``ByteSourceError`` for a bad header or meta line.
+  public init(source: Source, file: String?) throws {
+    self.source = source
+    self.parser = TextTraceParser(file: file)
+    try readUntilFirstEvent()
+  }
+
+  /// The trace's `meta` pairs (complete once the reader is created).
+  public var meta: TraceMetadata { parser.meta }
+
+  private var pendingEvent: LocatedEvent?
+
+  private mutating func readUntilFirstEvent() throws {
+    while let (line, number) = try nextLine() {
+      if case .event(let event) = try parser.parse(line: line, number: number) {
+        pendingEvent = LocatedEvent(event: event, location: number)
+        return
+      }
+    }
+    try finish()
+  }
+
+  /// The next event with its line number, or `nil` at the end of the input.
+  ///
+  /// - Throws: ``TraceFormatError`` for a malformed line, ``ByteSourceError`` for an I/O error.
+  public mutating func next() throws -> LocatedEvent? {
+    if let pending = pendingEvent {
+      pendingEvent = nil
+      return pending
+    }
+    while let (line, number) = try nextLine() {
+      if case .event(let event) = try parser.parse(line: line, number: number) {
+        return LocatedEvent(event: event, location: number)
+      }
+    }
+    try finish()
+    return nil
+  }
+
+  private mutating func finish() throws {
+    guard !finished else { return }
+    finished = true
+    try parser.finish(lineCount: lineNumber)
+  }
+
+  private mutating func nextLine() throws -> (ArraySlice<UInt8>, Int)? {
+    while true {
+      if let newline = buffer[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
+        defer { lineStart = newline + 1 }
+        lineNumber += 1
+        return (buffer[lineStart..<newline], lineNumber)
+      }
+      if exhausted {
+        guard lineStart < buffer.count else { return nil }
+        defer { lineStart = buffer.count }
+        lineNumber += 1
+        return (buffer[lineStart...], lineNumber)
+      }
+      buffer.removeSubrange(0..<lineStart)
+      lineStart = 0
+      if try source.read(into: &buffer, count: Self.blockSize) == 0 { exhausted = true }
+    }
+  }
+}
+
+/// An event and where it stands in its input: the line number in a text trace,
+/// the 1-based event number in a binary one.
+public struct LocatedEvent: Sendable, Hashable {
+  /// The event.
+  public var event: TraceEvent
+  /// Its line (text) or event number (binary), 1-based.
+  public var location: Int
+
+  /// Creates a located event.
+  public init(event: TraceEvent, location: Int) {
+    self.event = event
+    self.location = location
+  }
+}
+
+extension Trace {
+  /// Parses a whole text trace.
+  ///
+  /// - Parameters:
+  ///   - text: the trace's text form.
+  ///   - file: the input's name, for errors.
+  /// - Throws: ``TraceFormatError`` naming the line, column and what was expected.
+  public init(text: String, file: String? = nil) throws(TraceFormatError) {
+    do {
+      var reader = try TextTraceReader(source: MemoryByteSource(Array(text.utf8)), file: file)
+      var events: [TraceEvent] = []
+      while let located = try reader.next() { events.append(located.event) }
+      self.init(meta: reader.meta, events: events)
+    } catch let error as TraceFormatError {
+      throw error
+    } catch {
+      fatalError("memory sources do not fail: \(error)")
+    }
+  }
+
+  /// The canonical text form (see ``TextTraceWriter``).
+  public var text: String { TextTraceWriter.text(of: self) }
+}

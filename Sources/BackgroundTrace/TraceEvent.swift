@@ -1,0 +1,194 @@
+/// One thing that happened in an app's background work, at a point in trace time.
+///
+/// An event is either a *system decision* (the OS or the environment decided it;
+/// replay injects these) or an *app action* (the code under test did it; replay
+/// compares these). See ``EventKind/side``.
+public struct TraceEvent: Sendable, Hashable {
+  /// When the event happened, since the trace started.
+  public var time: TraceTime
+  /// What happened, with its fields.
+  public var kind: Kind
+
+  /// Creates an event.
+  public init(time: TraceTime, _ kind: Kind) {
+    self.time = time
+    self.kind = kind
+  }
+}
+
+extension TraceEvent {
+  /// What happened, with its fields: one case per event kind of the trace vocabulary.
+  ///
+  /// Optional fields are `nil` when the trace leaves them out, so that a field given
+  /// explicitly (even at its default value) survives a round trip.
+  public enum Kind: Sendable, Hashable {
+    /// `app.launch`: a new process started.
+    case appLaunch
+    /// `app.state to=…`: the app moved to another state.
+    case appState(to: AppState)
+    /// `app.terminate reason=…`: the process ended.
+    case appTerminate(reason: String?)
+    /// `task.begin id=… name=…`: `beginBackgroundTask` returned `id` (0 is `.invalid`).
+    case taskBegin(id: Int, name: String?)
+    /// `task.end id=…`: the app called `endBackgroundTask`.
+    case taskEnd(id: Int)
+    /// `task.expire id=…`: the system ran the task's expiration handler.
+    case taskExpire(id: Int)
+    /// `sched.register ident=… ok=…`: the app registered a launch handler.
+    case schedRegister(ident: String, ok: Bool?)
+    /// `sched.submit …`: the app submitted a scheduler request.
+    case schedSubmit(SchedulerSubmission)
+    /// `sched.reject ident=… error=…`: the system refused a submission.
+    case schedReject(ident: String, error: SchedulerRejection)
+    /// `sched.cancel ident=…` or `sched.cancel all=true`.
+    case schedCancel(SchedulerCancelTarget)
+    /// `sched.launch ident=… run=…`: the system launched a scheduled task.
+    case schedLaunch(ident: String, run: Int)
+    /// `sched.expire run=…`: the system ran the launched task's expiration handler.
+    case schedExpire(run: Int)
+    /// `sched.complete run=… success=…`: the app called `setTaskCompleted(success:)`.
+    case schedComplete(run: Int, success: Bool)
+    /// `work.enqueue …`: the app enqueued work.
+    indirect case workEnqueue(WorkEnqueue)
+    /// `work.start work=… attempt=…`: the system started a worker run.
+    case workStart(work: String, attempt: Int)
+    /// `work.result work=… attempt=… outcome=…`: the worker returned.
+    case workResult(work: String, attempt: Int, outcome: WorkOutcome)
+    /// `work.stop work=… attempt=… reason=…`: the system stopped a running worker.
+    case workStop(work: String, attempt: Int, reason: String)
+    /// `work.cancel work=…`: the app cancelled work.
+    case workCancel(work: String)
+    /// `env.set key=value …`: the environment changed (network, charging, …).
+    case envSet([EnvironmentSetting])
+    /// `input key=… value=…`: a recorded nondeterministic input.
+    case input(key: String, value: String)
+    /// `mark label=…`: a user annotation.
+    case mark(label: String)
+  }
+}
+
+/// Whether an event is decided by the system or done by the app under test.
+public enum EventSide: String, Sendable, Hashable, CaseIterable {
+  /// The OS or the environment decided it: replay injects these.
+  case system
+  /// The code under test did it: replay compares these.
+  case app
+  /// Neither (`mark`): an annotation.
+  case neither
+}
+
+/// The state an app moves to in `app.state`.
+public enum AppState: String, Sendable, Hashable, CaseIterable {
+  case active, inactive, background, suspended
+}
+
+/// The kind of a `BGTaskScheduler` request.
+public enum SchedulerRequestType: String, Sendable, Hashable, CaseIterable {
+  /// A `BGAppRefreshTaskRequest`.
+  case refresh
+  /// A `BGProcessingTaskRequest`.
+  case processing
+}
+
+/// Why the scheduler refused a submission (`BGTaskScheduler.Error.Code`).
+public enum SchedulerRejection: String, Sendable, Hashable, CaseIterable {
+  case unavailable, tooManyPendingTaskRequests, notPermitted, immediateRunIneligible
+}
+
+/// What `sched.cancel` cancels: one identifier's pending request, or all of them.
+public enum SchedulerCancelTarget: Sendable, Hashable {
+  /// `cancel(taskRequestWithIdentifier:)`.
+  case identifier(String)
+  /// `cancelAllTaskRequests()`.
+  case all
+}
+
+/// What a worker returned.
+public enum WorkOutcome: String, Sendable, Hashable, CaseIterable {
+  case success, failure, retry
+}
+
+/// How WorkManager spaces retries.
+public enum BackoffPolicy: String, Sendable, Hashable, CaseIterable {
+  case exponential, linear
+}
+
+/// What an enqueue does when unique work of the same name exists.
+public enum ExistingWorkPolicy: String, Sendable, Hashable, CaseIterable {
+  case replace, keep, append, appendOrReplace
+}
+
+/// A span of time in a trace field (`delay=`, `period=`), stored like a ``TraceTime``.
+public typealias TraceInterval = TraceTime
+
+/// The fields of a `sched.submit` event.
+public struct SchedulerSubmission: Sendable, Hashable {
+  /// The task identifier (`BGTaskSchedulerPermittedIdentifiers` entry).
+  public var ident: String
+  /// Refresh or processing.
+  public var type: SchedulerRequestType
+  /// `earliestBeginDate`, as trace time; `nil` means no delay.
+  public var earliest: TraceTime?
+  /// `requiresNetworkConnectivity`, when given.
+  public var network: Bool?
+  /// `requiresExternalPower`, when given.
+  public var power: Bool?
+
+  /// Creates a submission.
+  public init(
+    ident: String, type: SchedulerRequestType, earliest: TraceTime? = nil,
+    network: Bool? = nil, power: Bool? = nil
+  ) {
+    self.ident = ident
+    self.type = type
+    self.earliest = earliest
+    self.network = network
+    self.power = power
+  }
+}
+
+/// The fields of a `work.enqueue` event.
+public struct WorkEnqueue: Sendable, Hashable {
+  /// The work's identifier word.
+  public var work: String
+  /// The worker's name, when given.
+  public var name: String?
+  /// The backoff policy; `nil` means the default (exponential).
+  public var backoff: BackoffPolicy?
+  /// The backoff delay; `nil` means the default (30 s).
+  public var delay: TraceInterval?
+  /// The most retries the app allows (`runAttemptCount < limit` may retry).
+  public var limit: Int?
+  /// The repeat interval of periodic work.
+  public var period: TraceInterval?
+  /// The unique-work policy, when enqueued as unique work.
+  public var policy: ExistingWorkPolicy?
+
+  /// Creates an enqueue.
+  public init(
+    work: String, name: String? = nil, backoff: BackoffPolicy? = nil, delay: TraceInterval? = nil,
+    limit: Int? = nil, period: TraceInterval? = nil, policy: ExistingWorkPolicy? = nil
+  ) {
+    self.work = work
+    self.name = name
+    self.backoff = backoff
+    self.delay = delay
+    self.limit = limit
+    self.period = period
+    self.policy = policy
+  }
+}
+
+/// One `key=value` pair of an `env.set` event.
+public struct EnvironmentSetting: Sendable, Hashable {
+  /// The setting's name (`network`, `charging`, …).
+  public var key: String
+  /// Its new value (`offline`, `true`, …).
+  public var value: String
+
+  /// Creates a setting.
+  public init(key: String, value: String) {
+    self.key = key
+    self.value = value
+  }
+}

@@ -1,0 +1,132 @@
+/// Reads a trace file of either form, detected from its first byte, as a stream
+/// of located events.
+///
+/// ```swift
+/// var reader = try TraceReader(path: "Traces/examples/save-document.txt")
+/// while let located = try reader.next() { print(located.location, located.event) }
+/// for damage in reader.damage { print(damage) }
+/// ```
+public struct TraceReader {
+  /// The two trace forms.
+  public enum Format: String, Sendable, Hashable {
+    /// The text form (`bgtrace 1` …).
+    case text
+    /// The binary form (`.bgtrace`).
+    case binary
+  }
+
+  private enum Backing {
+    /// Held only while a reader is moved out to be advanced, so its buffer is not copied.
+    case advancing
+    case text(TextTraceReader<PeekedSource>)
+    case binary(BinaryTraceReader<PeekedSource>)
+  }
+
+  /// The input's name: its path, or `<stdin>`.
+  public let name: String
+  /// The form detected from the content.
+  public let format: Format
+  private var backing: Backing
+
+  /// Opens a file, or standard input for `-`.
+  ///
+  /// - Throws: ``ByteSourceError`` when the file cannot be read; ``TraceFormatError``
+  ///   when its header is malformed.
+  public init(path: String) throws {
+    if path == "-" {
+      try self.init(source: FileByteSource(standardInput: ()), name: "<stdin>")
+    } else {
+      try self.init(source: FileByteSource(path: path), name: path)
+    }
+  }
+
+  /// Reads from any byte source.
+  ///
+  /// - Parameters:
+  ///   - source: the bytes.
+  ///   - name: the input's name for errors.
+  /// - Throws: ``ByteSourceError`` or ``TraceFormatError`` for a bad header.
+  public init(source: some ByteSource, name: String) throws {
+    var peeked = PeekedSource(base: source)
+    let first = try peeked.peekFirstByte()
+    self.name = name
+    if first == BinaryFormat.magic[0] {
+      format = .binary
+      backing = .binary(try BinaryTraceReader(source: peeked, file: name))
+    } else {
+      format = .text
+      backing = .text(try TextTraceReader(source: peeked, file: name))
+    }
+  }
+
+  /// The trace's metadata.
+  public var meta: TraceMetadata {
+    switch backing {
+    case .text(let reader): reader.meta
+    case .binary(let reader): reader.meta
+    case .advancing: TraceMetadata()
+    }
+  }
+
+  /// Damage found so far in a binary trace (always empty for text, where any
+  /// problem is an error).
+  public var damage: [TraceDamage] {
+    switch backing {
+    case .text, .advancing: []
+    case .binary(let reader): reader.damage
+    }
+  }
+
+  /// The next event and its location (line for text, event number for binary).
+  ///
+  /// - Throws: ``TraceFormatError`` for a malformed text line, ``ByteSourceError`` for I/O.
+  public mutating func next() throws -> LocatedEvent? {
+    switch backing {
+    case .text(var reader):
+      backing = .advancing
+      defer { backing = .text(reader) }
+      return try reader.next()
+    case .binary(var reader):
+      backing = .advancing
+      defer { backing = .binary(reader) }
+      return try reader.next()
+    case .advancing:
+      return nil
+    }
+  }
+
+  /// Reads every remaining event into a ``Trace``.
+  ///
+  /// - Complexity: O(*n*) time and memory in the number of events.
+  public mutating func readAll() throws -> Trace {
+    var events: [TraceEvent] = []
+    while let located = try next() { events.append(located.event) }
+    return Trace(meta: meta, events: events)
+  }
+}
+
+/// A source whose first byte can be looked at before the real reader starts.
+struct PeekedSource: ByteSource {
+  private var base: any ByteSource
+  private var prefix: [UInt8] = []
+
+  init(base: some ByteSource) {
+    self.base = base
+  }
+
+  /// The first byte of the input, or `nil` when it is empty.
+  mutating func peekFirstByte() throws(ByteSourceError) -> UInt8? {
+    if prefix.isEmpty { _ = try base.read(into: &prefix, count: 1) }
+    return prefix.first
+  }
+
+  mutating func read(into buffer: inout [UInt8], count: Int) throws(ByteSourceError) -> Int {
+    if !prefix.isEmpty {
+      let taken = min(count, prefix.count)
+      buffer.append(contentsOf: prefix[..<taken])
+      prefix.removeFirst(taken)
+      return taken
+    }
+    return try base.read(into: &buffer, count: count)
+  }
+}

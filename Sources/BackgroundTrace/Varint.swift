@@ -1,0 +1,87 @@
+/// LEB128 unsigned varints and ZigZag signed deltas, as the binary form uses them.
+enum Varint {
+  /// Appends `value` as an unsigned LEB128 varint (1 to 10 bytes).
+  @inline(__always)
+  static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+    var value = value
+    while value >= 0x80 {
+      bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+      value >>= 7
+    }
+    bytes.append(UInt8(value))
+  }
+
+  /// ZigZag-maps a signed value so that small magnitudes give small varints.
+  @inline(__always)
+  static func zigzag(_ value: Int64) -> UInt64 {
+    UInt64(bitPattern: (value << 1) ^ (value >> 63))
+  }
+
+  /// The inverse of ``zigzag(_:)``.
+  @inline(__always)
+  static func unzigzag(_ value: UInt64) -> Int64 {
+    Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+  }
+}
+
+/// A bounds-checked reader over a chunk's bytes: every read returns `nil` rather
+/// than reading past the end, so hostile input cannot trap.
+struct ByteCursor {
+  let buffer: UnsafeRawBufferPointer
+  var offset: Int
+
+  init(_ buffer: UnsafeRawBufferPointer, offset: Int = 0) {
+    self.buffer = buffer
+    self.offset = offset
+  }
+
+  var isAtEnd: Bool { offset >= buffer.count }
+  var remaining: Int { buffer.count - offset }
+
+  @inline(__always)
+  mutating func byte() -> UInt8? {
+    guard offset < buffer.count else { return nil }
+    defer { offset += 1 }
+    return buffer[offset]
+  }
+
+  /// An unsigned LEB128 varint of at most 10 bytes that fits in 64 bits.
+  @inline(__always)
+  mutating func varint() -> UInt64? {
+    guard offset < buffer.count else { return nil }
+    let first = buffer[offset]
+    if first < 0x80 {
+      offset += 1
+      return UInt64(first)
+    }
+    var result: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < buffer.count {
+      let byte = buffer[offset]
+      offset += 1
+      if shift == 63 && byte > 1 { return nil }  // would overflow 64 bits
+      result |= UInt64(byte & 0x7F) << shift
+      if byte < 0x80 { return result }
+      shift += 7
+      if shift > 63 { return nil }
+    }
+    return nil
+  }
+
+  mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
+    guard count >= 0, count <= remaining else { return nil }
+    defer { offset += count }
+    return UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])
+  }
+
+  func littleEndian<T: FixedWidthInteger>(_: T.Type, at position: Int) -> T {
+    buffer.loadUnaligned(fromByteOffset: position, as: T.self).littleEndian
+  }
+}
+
+extension Array where Element == UInt8 {
+  @inline(__always)
+  mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
+    Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+  }
+}
