@@ -5,7 +5,7 @@
 ///
 /// No input makes it trap, hang or allocate more than one chunk
 /// (``BinaryFormat/maximumChunkPayload``) plus a read block.
-public struct BinaryTraceReader<Source: ByteSource> {
+public struct BinaryTraceReader {
   /// The input's name, for errors and damage reports.
   public let file: String?
   /// The trace's metadata (empty when the file header was damaged).
@@ -13,7 +13,7 @@ public struct BinaryTraceReader<Source: ByteSource> {
   /// What was lost, in file order. Grows as reading proceeds.
   public private(set) var damage: [TraceDamage] = []
 
-  private var source: Source
+  private var source: any ByteSource  // read once per block, so the existential costs nothing
   private var buffer: [UInt8] = []
   private var bufferStart = 0
   private var position = 0
@@ -33,7 +33,7 @@ public struct BinaryTraceReader<Source: ByteSource> {
   /// - Throws: ``TraceFormatError`` when the input is not a binary trace or has an
   ///   unsupported version; ``ByteSourceError`` when reading fails. A damaged or
   ///   truncated header is not thrown: it is reported in ``damage``.
-  public init(source: Source, file: String?) throws {
+  public init(source: some ByteSource, file: String?) throws {
     self.source = source
     self.file = file
     try readFileHeader()

@@ -50,6 +50,20 @@ struct ChunkDecoder {
     return strings
   }
 
+  // Binary codes of the enumerated fields: the position in `allCases`, held once
+  // because `allCases` builds a new array on every call.
+  static let appStates = AppState.allCases
+  static let rejections = SchedulerRejection.allCases
+  static let outcomes = WorkOutcome.allCases
+  static let backoffs = BackoffPolicy.allCases
+  static let policies = ExistingWorkPolicy.allCases
+
+  /// The binary code of an enumerated value: its position in the case list.
+  @inline(__always)
+  static func code<T: Equatable>(of value: T, in cases: [T]) -> UInt8 {
+    UInt8(truncatingIfNeeded: cases.firstIndex(of: value) ?? 0)
+  }
+
   let strings: [String]
   var time: UInt64
   var lastTaskID: Int64 = 0
@@ -79,8 +93,8 @@ struct ChunkDecoder {
       try noFlags(above: 0)
       decoded = .appLaunch
     case .appState:
-      try noFlags(above: UInt8(AppState.allCases.count - 1))
-      decoded = .appState(to: AppState.allCases[Int(flags)])
+      try noFlags(above: UInt8(Self.appStates.count - 1))
+      decoded = .appState(to: Self.appStates[Int(flags)])
     case .appTerminate:
       try noFlags(above: 1)
       decoded = .appTerminate(reason: flags == 1 ? try string(&cursor) : nil)
@@ -109,8 +123,8 @@ struct ChunkDecoder {
           ident: ident, type: flags & 1 == 1 ? .processing : .refresh, earliest: earliest,
           network: Self.tristate(requirements & 0x3), power: Self.tristate(requirements >> 2)))
     case .schedReject:
-      try noFlags(above: UInt8(SchedulerRejection.allCases.count - 1))
-      decoded = .schedReject(ident: try string(&cursor), error: SchedulerRejection.allCases[Int(flags)])
+      try noFlags(above: UInt8(Self.rejections.count - 1))
+      decoded = .schedReject(ident: try string(&cursor), error: Self.rejections[Int(flags)])
     case .schedCancel:
       try noFlags(above: 1)
       decoded = .schedCancel(flags == 1 ? .all : .identifier(try string(&cursor)))
@@ -132,9 +146,9 @@ struct ChunkDecoder {
       let work = try string(&cursor)
       decoded = .workStart(work: work, attempt: try integer(&cursor))
     case .workResult:
-      try noFlags(above: UInt8(WorkOutcome.allCases.count - 1))
+      try noFlags(above: UInt8(Self.outcomes.count - 1))
       let work = try string(&cursor)
-      decoded = .workResult(work: work, attempt: try integer(&cursor), outcome: WorkOutcome.allCases[Int(flags)])
+      decoded = .workResult(work: work, attempt: try integer(&cursor), outcome: Self.outcomes[Int(flags)])
     case .workStop:
       try noFlags(above: 0)
       let work = try string(&cursor)
@@ -173,15 +187,15 @@ struct ChunkDecoder {
     var enqueue = WorkEnqueue(work: try string(&cursor))
     if presence & 1 != 0 { enqueue.name = try string(&cursor) }
     if presence & 2 != 0 {
-      guard let raw = cursor.byte(), Int(raw) < BackoffPolicy.allCases.count else { throw fail("bad backoff") }
-      enqueue.backoff = BackoffPolicy.allCases[Int(raw)]
+      guard let raw = cursor.byte(), Int(raw) < Self.backoffs.count else { throw fail("bad backoff") }
+      enqueue.backoff = Self.backoffs[Int(raw)]
     }
     if presence & 4 != 0 { enqueue.delay = TraceTime(nanoseconds: try scaled(&cursor)) }
     if presence & 8 != 0 { enqueue.limit = try integer(&cursor) }
     if presence & 16 != 0 { enqueue.period = TraceTime(nanoseconds: try scaled(&cursor)) }
     if presence & 32 != 0 {
-      guard let raw = cursor.byte(), Int(raw) < ExistingWorkPolicy.allCases.count else { throw fail("bad policy") }
-      enqueue.policy = ExistingWorkPolicy.allCases[Int(raw)]
+      guard let raw = cursor.byte(), Int(raw) < Self.policies.count else { throw fail("bad policy") }
+      enqueue.policy = Self.policies[Int(raw)]
     }
     return enqueue
   }

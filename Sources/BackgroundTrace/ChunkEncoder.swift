@@ -57,7 +57,7 @@ struct ChunkEncoder {
     case .appLaunch:
       break
     case .appState(let to):
-      flags = UInt8(AppState.allCases.firstIndex(of: to)!)
+      flags = ChunkDecoder.code(of: to, in: ChunkDecoder.appStates)
     case .appTerminate(let reason):
       if let reason {
         flags = 1
@@ -80,7 +80,7 @@ struct ChunkEncoder {
       appendString(submission.ident)
       if let earliest = submission.earliest { appendScaled(earliest.nanoseconds) }
     case .schedReject(let ident, let error):
-      flags = UInt8(SchedulerRejection.allCases.firstIndex(of: error)!)
+      flags = ChunkDecoder.code(of: error, in: ChunkDecoder.rejections)
       appendString(ident)
     case .schedCancel(.identifier(let ident)):
       appendString(ident)
@@ -100,7 +100,7 @@ struct ChunkEncoder {
       appendString(work)
       Varint.append(UInt64(attempt), to: &records)
     case .workResult(let work, let attempt, let outcome):
-      flags = UInt8(WorkOutcome.allCases.firstIndex(of: outcome)!)
+      flags = ChunkDecoder.code(of: outcome, in: ChunkDecoder.outcomes)
       appendString(work)
       Varint.append(UInt64(attempt), to: &records)
     case .workStop(let work, let attempt, let reason):
@@ -144,11 +144,11 @@ struct ChunkEncoder {
     records.append(presence)
     appendString(enqueue.work)
     if let name = enqueue.name { appendString(name) }
-    if let backoff = enqueue.backoff { records.append(UInt8(BackoffPolicy.allCases.firstIndex(of: backoff)!)) }
+    if let backoff = enqueue.backoff { records.append(ChunkDecoder.code(of: backoff, in: ChunkDecoder.backoffs)) }
     if let delay = enqueue.delay { appendScaled(delay.nanoseconds) }
     if let limit = enqueue.limit { Varint.append(UInt64(limit), to: &records) }
     if let period = enqueue.period { appendScaled(period.nanoseconds) }
-    if let policy = enqueue.policy { records.append(UInt8(ExistingWorkPolicy.allCases.firstIndex(of: policy)!)) }
+    if let policy = enqueue.policy { records.append(ChunkDecoder.code(of: policy, in: ChunkDecoder.policies)) }
   }
 
   @inline(__always)

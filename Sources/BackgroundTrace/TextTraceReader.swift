@@ -1,7 +1,7 @@
 /// Streams the events of a text trace from a ``ByteSource``, one line at a time,
 /// in constant memory (one line plus a read block).
-public struct TextTraceReader<Source: ByteSource> {
-  private var source: Source
+public struct TextTraceReader {
+  private var source: any ByteSource  // read once per block, so the existential costs nothing
   private var parser: TextTraceParser
   private var buffer: [UInt8] = []
   private var lineStart = 0
@@ -18,7 +18,7 @@ public struct TextTraceReader<Source: ByteSource> {
   ///   - source: where the text comes from.
   ///   - file: the input's name, for errors.
   /// - Throws: ``TraceFormatError`` or ``ByteSourceError`` for a bad header or meta line.
-  public init(source: Source, file: String?) throws {
+  public init(source: some ByteSource, file: String?) throws {
     self.source = source
     self.parser = TextTraceParser(file: file)
     try readUntilFirstEvent()

@@ -18,8 +18,8 @@ public struct TraceReader {
   private enum Backing {
     /// Held only while a reader is moved out to be advanced, so its buffer is not copied.
     case advancing
-    case text(TextTraceReader<PeekedSource>)
-    case binary(BinaryTraceReader<PeekedSource>)
+    case text(TextTraceReader)
+    case binary(BinaryTraceReader)
   }
 
   /// The input's name: its path, or `<stdin>`.
