@@ -60,3 +60,10 @@ public struct TraceMetadata: Sendable, Hashable {
   /// Whether there are no pairs.
   public var isEmpty: Bool { entries.isEmpty }
 }
+
+extension TraceMetadata: ExpressibleByDictionaryLiteral {
+  /// Creates metadata from a literal, keeping the order written: `["platform": "ios"]`.
+  public init(dictionaryLiteral elements: (String, String)...) {
+    self.init(entries: elements.map { Entry(key: $0.0, value: $0.1) })
+  }
+}

@@ -1,0 +1,62 @@
+import BackgroundTrace
+
+/// The `bgtrace` tool: parses the command line, runs the command, and maps every
+/// error to one line on standard error and an exit status. No error escapes as a crash.
+public enum BGTrace {
+  /// The tool's version, printed by `bgtrace --version`.
+  public static let version = "0.1.0"
+
+  /// Runs `bgtrace` with `arguments` (without the program name).
+  ///
+  /// - Returns: the exit status.
+  public static func run(_ arguments: [String], console: some Console) -> ExitStatus {
+    let command: Command
+    do {
+      command = try CommandLineParser.parse(arguments)
+    } catch {
+      console.writeError("bgtrace: \(error.message)\n")
+      return .badInput
+    }
+    do {
+      return try run(command, console: console)
+    } catch let error as UsageError {
+      console.writeError("bgtrace: \(error.message)\n")
+    } catch let error as TraceFormatError {
+      console.writeError("bgtrace: \(error)\n")
+    } catch let error as ByteSourceError {
+      console.writeError("bgtrace: \(error)\n")
+    } catch let error as TraceOrderError {
+      console.writeError("bgtrace: \(error)\n")
+    } catch {
+      console.writeError("bgtrace: \(error)\n")
+    }
+    return .badInput
+  }
+
+  static func run(_ command: Command, console: some Console) throws -> ExitStatus {
+    switch command {
+    case .help(let topic):
+      console.write(HelpText.text(for: topic))
+      return .success
+    case .version:
+      console.write("bgtrace \(version)\n")
+      return .success
+    case .dump(let path):
+      return try DumpCommand.run(path: path, console: console)
+    case .convert(let input, let output, let format):
+      return try ConvertCommand.run(input: input, output: output, format: format, console: console)
+    case .stats(let paths):
+      return try StatsCommand.run(paths: paths, console: console)
+    case .demo(let directory):
+      return try DemoCommand.run(outputDirectory: directory, console: console)
+    }
+  }
+
+  /// Reports the damage a reader found on standard error.
+  ///
+  /// - Returns: ``ExitStatus/badInput`` when anything was lost, else ``ExitStatus/success``.
+  static func reportDamage(_ damage: [TraceDamage], console: some Console) -> ExitStatus {
+    for item in damage { console.writeError("\(item)\n") }
+    return damage.isEmpty ? .success : .badInput
+  }
+}

@@ -1,0 +1,48 @@
+/// A parsed `bgtrace` command line: what to do, with every option resolved.
+public enum Command: Sendable, Hashable {
+  /// `bgtrace help [COMMAND]`, `--help`, `COMMAND --help`.
+  case help(topic: CommandName?)
+  /// `bgtrace --version`.
+  case version
+  /// `bgtrace demo [--out DIR]`.
+  case demo(outputDirectory: String?)
+  /// `bgtrace dump PATH`.
+  case dump(path: String)
+  /// `bgtrace convert IN OUT [--to text|binary]`.
+  case convert(input: String, output: String, format: OutputFormat)
+  /// `bgtrace stats PATH…`.
+  case stats(paths: [String])
+}
+
+/// The commands `bgtrace` knows, by their command-line name.
+public enum CommandName: String, Sendable, Hashable, CaseIterable {
+  case demo, dump, convert, stats, help
+}
+
+/// The form `convert` writes.
+public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
+  case text, binary
+}
+
+/// How `bgtrace` ends: the process exit status.
+public enum ExitStatus: Int32, Sendable, Hashable {
+  /// Success (for `check`: no findings).
+  case success = 0
+  /// Findings or differences (later commands).
+  case findings = 1
+  /// Bad input or bad usage.
+  case badInput = 2
+}
+
+/// A command line that does not parse: one sentence saying what is wrong and what to do.
+public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What is wrong, and what to do about it.
+  public var message: String
+
+  /// Creates an error.
+  public init(_ message: String) {
+    self.message = message
+  }
+
+  public var description: String { message }
+}

@@ -1,0 +1,114 @@
+/// Parses `bgtrace`'s arguments strictly: unknown commands and options, missing or
+/// extra operands are ``UsageError``s. A pure function, so it is tested directly.
+public enum CommandLineParser {
+  /// Parses the arguments that follow the program name.
+  ///
+  /// - Parameter arguments: e.g. `["convert", "a.txt", "b.bgtrace"]`.
+  /// - Returns: the command to run.
+  /// - Throws: ``UsageError`` naming what is wrong.
+  public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+    guard let first = arguments.first else { return .help(topic: nil) }
+    switch first {
+    case "--help", "-h": return .help(topic: nil)
+    case "--version": return .version
+    default: break
+    }
+    guard let name = CommandName(rawValue: first) else {
+      if first.hasPrefix("-") {
+        throw UsageError("unknown option '\(first)'; run 'bgtrace help' for usage")
+      }
+      let known = CommandName.allCases.map(\.rawValue).joined(separator: ", ")
+      throw UsageError("unknown command '\(first)'; the commands are \(known)")
+    }
+    var rest = Array(arguments.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") {
+      return .help(topic: name == .help ? nil : name)
+    }
+    switch name {
+    case .help:
+      guard rest.count <= 1 else { throw UsageError("'bgtrace help' takes at most one command name") }
+      guard let topic = rest.first else { return .help(topic: nil) }
+      guard let command = CommandName(rawValue: topic) else {
+        throw UsageError("no help for '\(topic)': it is not a bgtrace command; run 'bgtrace help'")
+      }
+      return .help(topic: command)
+    case .demo:
+      let out = try takeOption("--out", from: &rest, command: name)
+      try expectOperands(rest, count: 0, command: name, names: "")
+      return .demo(outputDirectory: out)
+    case .dump:
+      try expectOperands(rest, count: 1, command: name, names: "PATH")
+      return .dump(path: rest[0])
+    case .convert:
+      let to = try takeOption("--to", from: &rest, command: name)
+      try expectOperands(rest, count: 2, command: name, names: "IN and OUT")
+      return .convert(input: rest[0], output: rest[1], format: try outputFormat(to, output: rest[1]))
+    case .stats:
+      try rejectOptions(rest, command: name)
+      guard !rest.isEmpty else { throw UsageError("'bgtrace stats' needs at least one PATH") }
+      return .stats(paths: rest)
+    }
+  }
+
+  /// The format to convert to: `--to` when given, otherwise from OUT's extension.
+  private static func outputFormat(_ option: String?, output: String) throws(UsageError) -> OutputFormat {
+    if let option {
+      guard let format = OutputFormat(rawValue: option) else {
+        throw UsageError("'--to' takes 'text' or 'binary', not '\(option)'")
+      }
+      return format
+    }
+    if output.hasSuffix(".bgtrace") { return .binary }
+    if output.hasSuffix(".txt") { return .text }
+    throw UsageError(
+      "cannot tell the output form from '\(output)': name it *.bgtrace or *.txt, or pass --to text|binary")
+  }
+
+  /// Removes `--name VALUE` or `--name=VALUE` from `arguments` and returns VALUE.
+  private static func takeOption(
+    _ option: String, from arguments: inout [String], command: CommandName
+  ) throws(UsageError) -> String? {
+    var value: String?
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      var found: String?
+      if argument == option {
+        guard index + 1 < arguments.count else {
+          throw UsageError("'\(option)' needs a value; see 'bgtrace help \(command.rawValue)'")
+        }
+        found = arguments[index + 1]
+        arguments.removeSubrange(index...index + 1)
+      } else if argument.hasPrefix(option + "=") {
+        found = String(argument.dropFirst(option.count + 1))
+        arguments.remove(at: index)
+      } else {
+        index += 1
+        continue
+      }
+      guard value == nil else { throw UsageError("'\(option)' is given twice") }
+      value = found
+    }
+    return value
+  }
+
+  private static func rejectOptions(_ arguments: [String], command: CommandName) throws(UsageError) {
+    if let option = arguments.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
+      throw UsageError(
+        "unknown option '\(option)' for 'bgtrace \(command.rawValue)'; see 'bgtrace help \(command.rawValue)'")
+    }
+  }
+
+  private static func expectOperands(
+    _ arguments: [String], count: Int, command: CommandName, names: String
+  ) throws(UsageError) {
+    try rejectOptions(arguments, command: command)
+    if arguments.count < count {
+      throw UsageError("'bgtrace \(command.rawValue)' needs \(names); see 'bgtrace help \(command.rawValue)'")
+    }
+    if arguments.count > count {
+      let extra = arguments[count]
+      throw UsageError("unexpected argument '\(extra)' for 'bgtrace \(command.rawValue)'")
+    }
+  }
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where a command writes: standard output for results, standard error for
+/// diagnostics. Tests use ``CapturingConsole`` to read both.
+public protocol Console: AnyObject {
+  /// Writes `text` to standard output as is.
+  func write(_ text: String)
+  /// Writes `text` to standard error as is.
+  func writeError(_ text: String)
+}
+
+/// The process's real standard output and standard error, unbuffered past each call.
+public final class StandardConsole: Console {
+  /// Creates the console.
+  public init() {}
+
+  public func write(_ text: String) { Self.write(text, to: 1) }
+  public func writeError(_ text: String) { Self.write(text, to: 2) }
+
+  private static func write(_ text: String, to descriptor: Int32) {
+    var text = text
+    text.withUTF8 { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return  // a closed pipe (`| head`): nothing more to do
+        }
+        offset += written
+      }
+    }
+  }
+}
+
+private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, pointer, count)
+}
+
+/// A console that keeps what was written, for tests.
+public final class CapturingConsole: Console {
+  /// Everything written to standard output.
+  public private(set) var output = ""
+  /// Everything written to standard error.
+  public private(set) var errors = ""
+
+  /// Creates an empty console.
+  public init() {}
+
+  public func write(_ text: String) { output += text }
+  public func writeError(_ text: String) { errors += text }
+}

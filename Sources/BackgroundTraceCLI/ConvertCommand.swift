@@ -1,0 +1,35 @@
+import BackgroundTrace
+
+/// `bgtrace convert IN OUT`: text ↔ binary, streamed in constant memory.
+enum ConvertCommand {
+  static func run(input: String, output: String, format: OutputFormat, console: some Console) throws -> ExitStatus {
+    var reader = try TraceReader(path: input)
+    let file = try OutputFile(path: output)
+    switch format {
+    case .text:
+      var text = TextTraceWriter.headerAndMeta(reader.meta)
+      while let located = try reader.next() {
+        TextTraceWriter.appendLine(for: located.event, to: &text)
+        if text.utf8.count >= 64 * 1024 {
+          try file.write(text)
+          text = ""
+        }
+      }
+      try file.write(text)
+    case .binary:
+      var encoder = BinaryTraceEncoder(meta: reader.meta)
+      var bytes = encoder.header()
+      while let located = try reader.next() {
+        try encoder.append(located.event, into: &bytes)
+        if bytes.count >= 64 * 1024 {
+          try file.write(bytes)
+          bytes.removeAll(keepingCapacity: true)
+        }
+      }
+      encoder.flush(into: &bytes)
+      try file.write(bytes)
+    }
+    try file.close()
+    return BGTrace.reportDamage(reader.damage, console: console)
+  }
+}

@@ -1,0 +1,89 @@
+/// The usage text of `bgtrace` and of each command.
+enum HelpText {
+  static func text(for topic: CommandName?) -> String {
+    switch topic {
+    case nil, .help?: overview
+    case .demo?: demo
+    case .dump?: dump
+    case .convert?: convert
+    case .stats?: stats
+    }
+  }
+
+  static let overview = """
+    bgtrace: record, inspect and convert traces of an app's background work.
+
+    Usage: bgtrace COMMAND [OPTIONS] [ARGUMENTS]
+
+    Commands:
+      demo [--out DIR]            record a built-in sample workflow and show its trace
+      dump PATH                   print a trace (text or binary) in canonical text form
+      convert IN OUT [--to F]     convert between the text and binary forms
+      stats PATH…                 count events, bytes per event, tasks, runs and work
+      help [COMMAND]              show this text, or a command's
+
+    Options:
+      -h, --help                  show help (also after a command)
+      --version                   print the version
+
+    Exit status: 0 success, 2 bad input or usage.
+    Input form (text or binary) is detected from the content; '-' reads standard input.
+
+    """
+
+  static let demo = """
+    Usage: bgtrace demo [--out DIR]
+
+    Records a built-in workflow (an app that saves a document in the background and
+    syncs with a retrying worker; its save path ends an already-ended task) through
+    the trace recorder, writes it as DIR/demo.bgtrace and DIR/demo.txt, and prints
+    the text form and the statistics.
+
+    Options:
+      --out DIR    where to write the trace (default: the system temporary
+                   directory's bgtrace-demo folder); created if missing
+
+    Exit status: 0, or 2 when DIR cannot be written.
+
+    """
+
+  static let dump = """
+    Usage: bgtrace dump PATH
+
+    Prints the trace at PATH (text or binary, '-' for standard input) in canonical
+    text form. Use it as a git textconv driver so binary traces diff as text:
+
+        git config diff.bgtrace.textconv "bgtrace dump"
+        echo '*.bgtrace diff=bgtrace' >> .gitattributes
+
+    A damaged binary trace prints every intact event; what was lost is reported on
+    standard error and the exit status is 2.
+
+    Exit status: 0 success, 2 bad or damaged input.
+
+    """
+
+  static let convert = """
+    Usage: bgtrace convert IN OUT [--to text|binary]
+
+    Converts the trace at IN (text or binary, detected from the content; '-' for
+    standard input) to OUT ('-' for standard output). The output form comes from
+    --to, or from OUT's extension: .bgtrace is binary, .txt is text.
+
+    Canonical text converts to binary and back byte for byte.
+
+    Exit status: 0 success, 2 bad or damaged input, or OUT cannot be written.
+
+    """
+
+  static let stats = """
+    Usage: bgtrace stats PATH…
+
+    For each trace (files, or directories searched for *.bgtrace and *.txt):
+    events by kind, bytes per event, duration, UIKit tasks, scheduler runs and
+    work attempts.
+
+    Exit status: 0 success, 2 bad or damaged input.
+
+    """
+}

@@ -1,0 +1,118 @@
+import BackgroundTrace
+
+/// Counts over one trace, gathered in one streaming pass (memory grows only with the
+/// tasks open at once).
+struct TraceStatistics {
+  var events = 0
+  var byKind = [Int](repeating: 0, count: EventKind.allCases.count)
+  var firstTime: TraceTime?
+  var lastTime = TraceTime.zero
+  var tasksBegun = 0
+  var tasksRefused = 0
+  var tasksExpired = 0
+  var tasksEnded = 0
+  var longestTask: (id: Int, name: String?, seconds: Double)?
+  var runs = 0
+  var runsExpired = 0
+  var runsCompleted = 0
+  var submissions = 0
+  var rejections = 0
+  var workEnqueued = 0
+  var workAttempts = 0
+  var workRetries = 0
+  var workSucceeded = 0
+  var workFailed = 0
+  var workStopped = 0
+  private var openTasks: [Int: (begin: TraceTime, name: String?)] = [:]
+
+  mutating func add(_ event: TraceEvent) {
+    events += 1
+    byKind[Int(event.kind.tag.rawValue)] += 1
+    if firstTime == nil { firstTime = event.time }
+    lastTime = event.time
+    switch event.kind {
+    case .appLaunch:
+      openTasks.removeAll()  // ids restart in a new process
+    case .taskBegin(let id, let name):
+      if id == 0 {
+        tasksRefused += 1
+      } else {
+        tasksBegun += 1
+        openTasks[id] = (event.time, name)
+      }
+    case .taskEnd(let id):
+      tasksEnded += 1
+      if let open = openTasks.removeValue(forKey: id) {
+        let seconds = Double(event.time.nanoseconds - open.begin.nanoseconds) / 1e9
+        if seconds > longestTask?.seconds ?? -1 { longestTask = (id, open.name, seconds) }
+      }
+    case .taskExpire: tasksExpired += 1
+    case .schedSubmit: submissions += 1
+    case .schedReject: rejections += 1
+    case .schedLaunch: runs += 1
+    case .schedExpire: runsExpired += 1
+    case .schedComplete: runsCompleted += 1
+    case .workEnqueue: workEnqueued += 1
+    case .workStart: workAttempts += 1
+    case .workResult(_, _, .retry): workRetries += 1
+    case .workResult(_, _, .success): workSucceeded += 1
+    case .workResult(_, _, .failure): workFailed += 1
+    case .workStop: workStopped += 1
+    default: break
+    }
+  }
+
+  /// The report printed by `bgtrace stats`.
+  func report(name: String, format: TraceReader.Format, bytes: Int?) -> String {
+    var lines: [String] = []
+    let size = bytes.map { ", \($0) bytes" } ?? ""
+    lines.append("\(name) (\(format.rawValue)\(size))")
+    let perEvent = bytes.flatMap { events > 0 ? "  (\(Self.fixed(Double($0) / Double(events), 2)) bytes/event)" : nil } ?? ""
+    lines.append(Self.row("events", "\(events)\(perEvent)"))
+    let duration = firstTime.map { Double(lastTime.nanoseconds - $0.nanoseconds) / 1e9 } ?? 0
+    lines.append(Self.row("duration", "\(Self.fixed(duration, 3))s"))
+    lines.append(Self.row("processes", "\(byKind[Int(EventKind.appLaunch.rawValue)])"))
+    var tasks = "begun \(tasksBegun), refused \(tasksRefused), ended \(tasksEnded), expired \(tasksExpired)"
+    if let longest = longestTask {
+      let label = longest.name.map { " \"\($0)\"" } ?? ""
+      tasks += "; longest: task \(longest.id)\(label), \(Self.fixed(longest.seconds, 3))s"
+    }
+    lines.append(Self.row("tasks", tasks))
+    lines.append(
+      Self.row(
+        "scheduler",
+        "submitted \(submissions), rejected \(rejections), launched \(runs), expired \(runsExpired), completed \(runsCompleted)"
+      ))
+    lines.append(
+      Self.row(
+        "work",
+        "enqueued \(workEnqueued), attempts \(workAttempts), retries \(workRetries), succeeded \(workSucceeded), failed \(workFailed), stopped \(workStopped)"
+      ))
+    lines.append("  events by kind")
+    for kind in EventKind.allCases where byKind[Int(kind.rawValue)] > 0 {
+      lines.append("    " + kind.name.padding(to: 16) + String(byKind[Int(kind.rawValue)]))
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private static func row(_ label: String, _ value: String) -> String {
+    "  " + label.padding(to: 12) + value
+  }
+
+  /// `value` with exactly `digits` fractional digits, without Foundation's locale.
+  static func fixed(_ value: Double, _ digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = Int((value * scale).rounded())
+    let whole = scaled / Int(scale)
+    let fraction = String(scaled % Int(scale))
+    guard digits > 0 else { return String(whole) }
+    return "\(whole)." + String(repeating: "0", count: digits - fraction.count) + fraction
+  }
+}
+
+extension String {
+  func padding(to width: Int) -> String {
+    count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+  }
+}
