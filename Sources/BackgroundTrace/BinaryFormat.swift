@@ -20,7 +20,8 @@ public enum BinaryFormat {
   public static let defaultChunkPayload = 64 * 1024
 
   /// Time deltas and seconds fields are varints of `value << 2 | unit`, with the
-  /// largest of these units that divides the value exactly.
+  /// largest of these units that divides the value exactly. For nanosecond values of
+  /// 2^62 or more that number has 65 bits: a 10-byte varint whose last byte is 2 or 3.
   static let timeUnits: [UInt64] = [1, 1_000, 1_000_000, 1_000_000_000]
 }
 

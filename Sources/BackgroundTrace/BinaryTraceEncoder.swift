@@ -59,7 +59,8 @@ public struct BinaryTraceEncoder: Sendable {
   /// Appends an event; when its chunk fills, appends the sealed chunk to `output`.
   ///
   /// - Throws: ``TraceOrderError`` when the event is earlier than the previous one, or
-  ///   has a negative identifier; nothing is appended then.
+  ///   has a negative identifier, a seconds field beyond ``TraceTime/max`` or an
+  ///   `env.set` without pairs; nothing is appended then.
   public mutating func append(_ event: TraceEvent, into output: inout [UInt8]) throws(TraceOrderError) {
     guard event.time.nanoseconds >= chunk.time else {
       throw TraceOrderError(
@@ -71,10 +72,8 @@ public struct BinaryTraceEncoder: Sendable {
         eventNumber: eventsWritten + UInt64(chunk.eventCount) + 1,
         message: "time \(event.time) is beyond the largest trace time")
     }
-    if let field = event.kind.firstNegativeInteger {
-      throw TraceOrderError(
-        eventNumber: eventsWritten + UInt64(chunk.eventCount) + 1,
-        message: "field '\(field)' is negative; trace integers are non-negative")
+    if let problem = event.kind.encodingProblem {
+      throw TraceOrderError(eventNumber: eventsWritten + UInt64(chunk.eventCount) + 1, message: problem)
     }
     chunk.append(event)
     if chunk.payloadSize >= chunkPayloadLimit || chunk.eventCount == UInt32.max {
@@ -110,7 +109,8 @@ public struct BinaryTraceEncoder: Sendable {
   }
 }
 
-/// An event that cannot be encoded: out of time order, or with a negative integer.
+/// An event that cannot be encoded: out of time order, with a negative integer, a
+/// seconds field beyond ``TraceTime/max`` or an `env.set` without pairs.
 public struct TraceOrderError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The 1-based number of the offending event.
   public var eventNumber: UInt64
@@ -127,8 +127,27 @@ public struct TraceOrderError: Error, Sendable, Hashable, CustomStringConvertibl
 }
 
 extension TraceEvent.Kind {
+  /// Why the event has no binary form (the text form rejects it too), if it has none.
+  var encodingProblem: String? {
+    if let field = firstNegativeInteger {
+      return "field '\(field)' is negative; trace integers are non-negative"
+    }
+    switch self {
+    case .envSet(let settings) where settings.isEmpty:
+      return "env.set has no key=value pairs; it needs at least one"
+    case .schedSubmit(let submission) where (submission.earliest ?? .zero) > .max:
+      return "field 'earliest' is beyond the largest trace time"
+    case .workEnqueue(let enqueue) where (enqueue.delay ?? .zero) > .max:
+      return "field 'delay' is beyond the largest trace time"
+    case .workEnqueue(let enqueue) where (enqueue.period ?? .zero) > .max:
+      return "field 'period' is beyond the largest trace time"
+    default:
+      return nil
+    }
+  }
+
   /// The name of the first integer field that is negative, if any.
-  var firstNegativeInteger: String? {
+  private var firstNegativeInteger: String? {
     switch self {
     case .taskBegin(let id, _), .taskEnd(let id), .taskExpire(let id):
       id < 0 ? "id" : nil

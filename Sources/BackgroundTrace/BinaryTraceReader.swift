@@ -84,7 +84,9 @@ public struct BinaryTraceReader {
         file: file, position: .byte(offset: 0), message: "not a binary bgtrace file (the magic bytes do not match)")
     }
     guard available >= headerSize else {
-      report(at: 0, length: available, lost: 0, "the file ends inside its \(headerSize)-byte header after \(available) bytes; it holds no events")
+      report(
+        at: 0, length: available, lost: 0,
+        "the file ends inside its \(headerSize)-byte header after \(available) bytes; it holds no events")
       position = buffer.count
       finished = true
       return
@@ -258,11 +260,16 @@ public struct BinaryTraceReader {
         let lost = header.firstEvent >= expectedEvent ? Int(header.firstEvent - expectedEvent) : 0
         report(at: start, length: length, lost: lost, "\(length) damaged bytes skipped; \(lost) events lost")
       } else {
-        report(at: start, length: length, lost: nil, "\(length) damaged bytes at the end skipped; the events in them are lost")
+        report(
+          at: start, length: length, lost: nil,
+          "\(length) damaged bytes at the end skipped; the events in them are lost")
       }
     } else if let header, header.firstEvent > expectedEvent {
       let lost = Int(header.firstEvent - expectedEvent)
-      report(at: offset, length: 0, lost: lost, "events \(expectedEvent + 1)–\(header.firstEvent) are missing before chunk \(header.sequence); \(lost) events lost")
+      report(
+        at: offset, length: 0, lost: lost,
+        "events \(expectedEvent + 1)–\(header.firstEvent) are missing before chunk \(header.sequence); \(lost) events lost"
+      )
     }
   }
 

@@ -207,8 +207,9 @@ struct ChunkDecoder {
   @inline(__always)
   private func scaled(_ cursor: inout ByteCursor) throws(Failure) -> UInt64 {
     let offset = cursor.offset
-    guard let raw = cursor.varint() else { throw Failure(offset: offset, message: "truncated time") }
-    let (value, overflow) = (raw >> 2).multipliedReportingOverflow(by: BinaryFormat.timeUnits[Int(raw & 3)])
+    guard let (raw, high) = cursor.wideVarint() else { throw Failure(offset: offset, message: "truncated time") }
+    let (value, overflow) = (raw >> 2 | high << 62).multipliedReportingOverflow(
+      by: BinaryFormat.timeUnits[Int(raw & 3)])
     guard !overflow, value <= UInt64(Int64.max) else {
       throw Failure(offset: offset, message: "time value out of range")
     }

@@ -168,7 +168,13 @@ struct ChunkEncoder {
     } else {
       unit = 0
     }
-    Varint.append(value << 2 | unit, to: &records)
+    if value < 1 << 62 {
+      Varint.append(value << 2 | unit, to: &records)
+    } else {
+      // Only nanosecond values of 2^62 ns (146 years) or more: `value << 2 | unit` needs
+      // 65 bits, written as a 10-byte LEB128 whose last byte holds bits 63 and 64.
+      Varint.appendWide(low: value << 2 | unit, high: value >> 62, to: &records)
+    }
   }
 
   @inline(__always)

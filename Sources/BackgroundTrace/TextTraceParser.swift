@@ -295,7 +295,8 @@ struct LineScanner {
         index += 1
         runStart = index
       case 0..<0x20 where byte != UInt8(ascii: "\t"), 0x7F:
-        throw error(at: column, "control character in string; write it as \\u{\(String(byte, radix: 16, uppercase: true))}")
+        throw error(
+          at: column, "control character in string; write it as \\u{\(String(byte, radix: 16, uppercase: true))}")
       default:
         index += 1
       }

@@ -83,8 +83,11 @@ public final class TraceRecorder: Sendable {
   private static func elapsed<C: Clock>(on clock: C) -> @Sendable () -> UInt64 where C.Duration == Duration {
     let start = clock.now
     return {
-      let (seconds, attoseconds) = start.duration(to: clock.now).components
-      guard seconds >= 0 else { return 0 }
+      let elapsed = start.duration(to: clock.now)
+      // A clock behind the start (even by less than a second, where `seconds` is 0 and
+      // `attoseconds` negative) reads as the start.
+      guard elapsed > .zero else { return 0 }
+      let (seconds, attoseconds) = elapsed.components
       return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
     }
   }

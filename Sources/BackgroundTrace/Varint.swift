@@ -11,6 +11,16 @@ enum Varint {
     bytes.append(UInt8(value))
   }
 
+  /// Appends the 65-bit number `high << 64 | low` (`high` ≤ 1) as a 10-byte LEB128 varint.
+  static func appendWide(low: UInt64, high: UInt64, to bytes: inout [UInt8]) {
+    var value = low
+    for _ in 0..<9 {
+      bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+      value >>= 7
+    }
+    bytes.append(UInt8(truncatingIfNeeded: value | high << 1))
+  }
+
   /// ZigZag-maps a signed value so that small magnitudes give small varints.
   @inline(__always)
   static func zigzag(_ value: Int64) -> UInt64 {
@@ -64,6 +74,31 @@ struct ByteCursor {
       if byte < 0x80 { return result }
       shift += 7
       if shift > 63 { return nil }
+    }
+    return nil
+  }
+
+  /// An unsigned LEB128 varint of at most 10 bytes holding up to 65 bits: the low 64
+  /// bits and bit 64 (0 or 1). Scaled times use it, because `value << 2 | unit` of a
+  /// time of 2^62 ns or more needs 65 bits.
+  @inline(__always)
+  mutating func wideVarint() -> (low: UInt64, high: UInt64)? {
+    if offset < buffer.count, buffer[offset] < 0x80 {
+      defer { offset += 1 }
+      return (UInt64(buffer[offset]), 0)
+    }
+    var low: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < buffer.count {
+      let byte = buffer[offset]
+      offset += 1
+      if shift == 63 {
+        guard byte <= 3 else { return nil }  // would overflow 65 bits
+        return (low | UInt64(byte & 1) << 63, UInt64(byte >> 1))
+      }
+      low |= UInt64(byte & 0x7F) << shift
+      if byte < 0x80 { return (low, 0) }
+      shift += 7
     }
     return nil
   }

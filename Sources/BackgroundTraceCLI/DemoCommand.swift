@@ -11,7 +11,10 @@ enum DemoCommand {
     (0, .appLaunch),
     (0, .schedRegister(ident: "com.example.refresh", ok: nil)),
     (0.3, .appState(to: .active)),
-    (1, .schedSubmit(SchedulerSubmission(ident: "com.example.refresh", type: .refresh, earliest: TraceTime(seconds: 900)))),
+    (
+      1,
+      .schedSubmit(SchedulerSubmission(ident: "com.example.refresh", type: .refresh, earliest: TraceTime(seconds: 900)))
+    ),
     (2, .workEnqueue(WorkEnqueue(work: "sync-1", name: "DataSyncWorker", limit: 3))),
     (2.5, .workStart(work: "sync-1", attempt: 0)),
     (4, .workResult(work: "sync-1", attempt: 0, outcome: .retry)),

@@ -67,7 +67,8 @@ struct TraceStatistics {
     var lines: [String] = []
     let size = bytes.map { ", \($0) bytes" } ?? ""
     lines.append("\(name) (\(format.rawValue)\(size))")
-    let perEvent = bytes.flatMap { events > 0 ? "  (\(Self.fixed(Double($0) / Double(events), 2)) bytes/event)" : nil } ?? ""
+    let perEvent =
+      bytes.flatMap { events > 0 ? "  (\(Self.fixed(Double($0) / Double(events), 2)) bytes/event)" : nil } ?? ""
     lines.append(Self.row("events", "\(events)\(perEvent)"))
     let duration = firstTime.map { Double(lastTime.nanoseconds - $0.nanoseconds) / 1e9 } ?? 0
     lines.append(Self.row("duration", "\(Self.fixed(duration, 3))s"))

@@ -69,7 +69,12 @@ public struct WorkloadGenerator: Sendable {
 
     // Foreground: short tasks, inputs, a refresh submission, work with retries.
     let foregroundEnd = t + ms(60_000...300_000)
-    add(t + ms(500...2_000), .schedSubmit(SchedulerSubmission(ident: Self.refreshIdentifier, type: .refresh, earliest: TraceTime(nanoseconds: foregroundEnd + 900_000_000_000))))
+    add(
+      t + ms(500...2_000),
+      .schedSubmit(
+        SchedulerSubmission(
+          ident: Self.refreshIdentifier, type: .refresh,
+          earliest: TraceTime(nanoseconds: foregroundEnd + 900_000_000_000))))
     for _ in 0..<Int.random(in: 1...3, using: &random) {
       sessionEnd = max(sessionEnd, appendWork(from: t + ms(1_000...30_000), add))
     }
@@ -84,7 +89,9 @@ public struct WorkloadGenerator: Sendable {
       }
       add(t + duration, .taskEnd(id: taskID))
       if Int.random(in: 0..<25, using: &random) == 0 {
-        add(t + duration, .envSet([EnvironmentSetting(key: "network", value: Bool.random(using: &random) ? "wifi" : "offline")]))
+        add(
+          t + duration,
+          .envSet([EnvironmentSetting(key: "network", value: Bool.random(using: &random) ? "wifi" : "offline")]))
       }
       if Int.random(in: 0..<40, using: &random) == 0 {
         add(t + duration, .mark(label: "checkpoint"))
@@ -110,7 +117,11 @@ public struct WorkloadGenerator: Sendable {
     nextRun += 1
     add(runTime, .schedLaunch(ident: Self.refreshIdentifier, run: refreshRun))
     runTime += ms(10...200)
-    add(runTime, .schedSubmit(SchedulerSubmission(ident: Self.refreshIdentifier, type: .refresh, earliest: TraceTime(nanoseconds: runTime + 900_000_000_000))))
+    add(
+      runTime,
+      .schedSubmit(
+        SchedulerSubmission(
+          ident: Self.refreshIdentifier, type: .refresh, earliest: TraceTime(nanoseconds: runTime + 900_000_000_000))))
     runTime += ms(500...10_000)
     add(runTime, .schedComplete(run: refreshRun, success: true))
     if Bool.random(using: &random) {

@@ -84,9 +84,15 @@ for timing in WorkloadGenerator.Timing.allCases {
   let jsonEncodePer = jsonEncodeNanos / Double(jsonSample.count)
   let jsonDecodePer = jsonDecodeNanos / Double(jsonSample.count)
   decodeRatios[timing.rawValue] = jsonDecodePer / decodePer
-  row("binary size", "\(format(bytesPerEvent, 2)) B/event", "JSON Lines \(format(jsonBytes, 1)) B/event (\(format(jsonBytes / bytesPerEvent))x larger)")
-  row("binary encode", "\(format(encodePer)) ns/event", "JSONEncoder \(format(jsonEncodePer)) ns/event (\(format(jsonEncodePer / encodePer))x slower)")
-  row("binary decode (streaming reader)", "\(format(decodePer)) ns/event", "JSONDecoder \(format(jsonDecodePer)) ns/event (\(format(jsonDecodePer / decodePer))x slower)")
+  row(
+    "binary size", "\(format(bytesPerEvent, 2)) B/event",
+    "JSON Lines \(format(jsonBytes, 1)) B/event (\(format(jsonBytes / bytesPerEvent))x larger)")
+  row(
+    "binary encode", "\(format(encodePer)) ns/event",
+    "JSONEncoder \(format(jsonEncodePer)) ns/event (\(format(jsonEncodePer / encodePer))x slower)")
+  row(
+    "binary decode (streaming reader)", "\(format(decodePer)) ns/event",
+    "JSONDecoder \(format(jsonDecodePer)) ns/event (\(format(jsonDecodePer / decodePer))x slower)")
   let textNanos = measure(repeats: 1) { _ = trace.text }
   row("canonical text write", "\(format(textNanos / count)) ns/event")
 }
@@ -116,8 +122,13 @@ let streamedSize = (try? FileManager.default.attributesOfItem(atPath: path)[.siz
 try? FileManager.default.removeItem(atPath: path)
 let baselinePer = baselineNanos / Double(recordCount)
 row("baseline: ContiguousArray.append + clock read", "\(format(baselinePer)) ns/event")
-row("TraceRecorder, in memory", "\(format(memoryNanos / Double(recordCount))) ns/event", "\(format(memoryNanos / baselineNanos, 2))x baseline")
-row("TraceRecorder, streaming to a file", "\(format(streamingNanos / Double(recordCount))) ns/event", "\(format(streamingNanos / baselineNanos, 2))x baseline, \(format(Double(streamedSize) / Double(recordCount), 2)) B/event on disk")
+row(
+  "TraceRecorder, in memory", "\(format(memoryNanos / Double(recordCount))) ns/event",
+  "\(format(memoryNanos / baselineNanos, 2))x baseline")
+row(
+  "TraceRecorder, streaming to a file", "\(format(streamingNanos / Double(recordCount))) ns/event",
+  "\(format(streamingNanos / baselineNanos, 2))x baseline, \(format(Double(streamedSize) / Double(recordCount), 2)) B/event on disk"
+)
 
 // Throughput from 2 threads vs 1 into one recorder.
 func recordConcurrently(threads: Int) -> Double {
@@ -133,7 +144,9 @@ func recordConcurrently(threads: Int) -> Double {
 let oneThread = recordConcurrently(threads: 1)
 let twoThreads = recordConcurrently(threads: 2)
 row("recording, 1 thread", "\(format(oneThread / 1e6, 2)) M events/s")
-row("recording, 2 threads", "\(format(twoThreads / 1e6, 2)) M events/s", "\(format(twoThreads / oneThread, 2))x one thread")
+row(
+  "recording, 2 threads", "\(format(twoThreads / 1e6, 2)) M events/s",
+  "\(format(twoThreads / oneThread, 2))x one thread")
 
 print("\nsummary:")
 for (timing, ratio) in decodeRatios.sorted(by: { $0.key < $1.key }) {

@@ -1,0 +1,132 @@
+import BackgroundTrace
+import BackgroundTraceCLI
+import Foundation
+import Testing
+
+/// Runs commands in-process against files in a fresh temporary directory.
+@Suite struct CommandTests {
+  let directory: String
+
+  init() throws {
+    directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("bgtrace-cli-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  }
+
+  func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+
+  func write(_ text: String, to name: String) throws -> String {
+    try text.write(toFile: path(name), atomically: true, encoding: .utf8)
+    return path(name)
+  }
+
+  func run(_ arguments: String...) -> (status: BackgroundTraceCLI.ExitStatus, output: String, errors: String) {
+    let console = CapturingConsole()
+    let status = BGTrace.run(arguments, console: console)
+    return (status, console.output, console.errors)
+  }
+
+  static let sample = """
+    bgtrace 1
+    meta platform=ios budget=30
+    0 app.launch
+    0.2 app.state to=active
+    12.5 app.state to=background
+    12.5 task.begin id=1 name=SaveDocument
+    42.5 task.expire id=1
+    42.5 task.end id=1
+    42.51 task.end id=1
+
+    """
+
+  @Test func convertToBinaryAndBackIsByteIdentical() throws {
+    let text = try write(Self.sample, to: "a.txt")
+    #expect(run("convert", text, path("a.bgtrace")).status == .success)
+    #expect(run("convert", path("a.bgtrace"), path("b.txt")).status == .success)
+    #expect(try String(contentsOfFile: path("b.txt"), encoding: .utf8) == Self.sample)
+    #expect(run("convert", path("b.txt"), path("b.bgtrace")).status == .success)
+    #expect(FileManager.default.contents(atPath: path("a.bgtrace")) == FileManager.default.contents(atPath: path("b.bgtrace")))
+  }
+
+  @Test func dumpPrintsCanonicalText() throws {
+    let text = try write(
+      "bgtrace 1\n# a comment\n0.50 app.launch\n\n1.000 task.begin  id=1\tname=\"Save\"\r\n", to: "loose.txt")
+    let result = run("dump", text)
+    #expect(result.status == .success)
+    #expect(result.output == "bgtrace 1\n0.5 app.launch\n1 task.begin id=1 name=Save\n")
+    #expect(result.errors == "")
+  }
+
+  @Test func malformedInputExitsTwoWithOneLine() throws {
+    let text = try write("bgtrace 1\n0 task.begin id=x\n", to: "bad.txt")
+    let result = run("dump", text)
+    #expect(result.status == .badInput)
+    #expect(result.output == "")
+    #expect(result.errors == "bgtrace: \(text):2:17: expected a non-negative integer for 'id', found 'x'\n")
+  }
+
+  @Test func missingFileExitsTwo() {
+    let result = run("dump", path("nope.bgtrace"))
+    #expect(result.status == .badInput)
+    #expect(result.errors == "bgtrace: \(path("nope.bgtrace")): cannot open: No such file or directory\n")
+  }
+
+  @Test func aTornBinaryTracePrintsWhatIsIntactAndExitsTwo() throws {
+    var trace = try Trace(text: Self.sample)
+    for copy in 1...40 {
+      trace.events.append(TraceEvent(time: TraceTime(seconds: 50 + Double(copy)), .mark(label: "padding \(copy)")))
+    }
+    let bytes = try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: 256)
+    #expect(try Trace.decode(binary: bytes).trace == trace)
+    let cut = Array(bytes.dropLast(3))
+    FileManager.default.createFile(atPath: path("torn.bgtrace"), contents: Data(cut))
+    let result = run("dump", path("torn.bgtrace"))
+    #expect(result.status == .badInput)
+    #expect(result.output.hasPrefix("bgtrace 1\nmeta platform=ios budget=30\n0 app.launch\n"))
+    #expect(result.errors.contains("torn tail"))
+  }
+
+  @Test func statsCountsKindsTasksAndWork() throws {
+    let text = try write(
+      """
+      bgtrace 1
+      0 app.launch
+      1 task.begin id=1 name=Save
+      3.5 task.end id=1
+      4 task.begin id=0
+      5 work.enqueue work=w limit=3
+      6 work.start work=w attempt=0
+      7 work.result work=w attempt=0 outcome=retry
+      40 work.start work=w attempt=1
+      41 work.result work=w attempt=1 outcome=success
+
+      """, to: "stats.txt")
+    let result = run("stats", text)
+    #expect(result.status == .success)
+    #expect(result.output.contains("  events      9  ("))
+    #expect(result.output.contains("  duration    41.000s\n"))
+    #expect(result.output.contains("tasks       begun 1, refused 1, ended 1, expired 0; longest: task 1 \"Save\", 2.500s"))
+    #expect(result.output.contains("work        enqueued 1, attempts 2, retries 1, succeeded 1, failed 0, stopped 0"))
+    #expect(result.output.contains("    work.start      2\n"))
+  }
+
+  @Test func demoWritesBothFormsThatAgree() throws {
+    let out = path("demo")
+    let result = run("demo", "--out", out)
+    #expect(result.status == .success)
+    #expect(result.output.contains("42 task.expire id=1\n42 task.end id=1\n44.2 task.end id=0\n"))
+    var binary = try TraceReader(path: (out as NSString).appendingPathComponent("demo.bgtrace"))
+    let text = try String(contentsOfFile: (out as NSString).appendingPathComponent("demo.txt"), encoding: .utf8)
+    #expect(try binary.readAll() == Trace(text: text))
+    #expect(binary.damage.isEmpty)
+  }
+
+  @Test func helpForEveryCommand() {
+    for name in CommandName.allCases {
+      let result = run("help", name.rawValue)
+      #expect(result.status == .success)
+      #expect(result.output.hasPrefix(name == .help ? "bgtrace:" : "Usage: bgtrace \(name.rawValue)"))
+    }
+    #expect(run("--version").output == "bgtrace \(BGTrace.version)\n")
+  }
+}
