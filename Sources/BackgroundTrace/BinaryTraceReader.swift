@@ -27,6 +27,7 @@ public struct BinaryTraceReader {
   private var finished = false
 
   private static var blockSize: Int { 64 * 1024 }
+  private static let placeholder = TraceEvent(time: .zero, .appLaunch)
 
   /// Starts reading: checks the magic bytes and version and reads the metadata.
   ///
@@ -50,7 +51,14 @@ public struct BinaryTraceReader {
       }
     }
     defer { eventIndex += 1 }
-    return LocatedEvent(event: events[eventIndex], location: Int(firstEventNumber) + eventIndex + 1)
+    // Move the event out instead of copying it, leaving a placeholder that has nothing
+    // to release: this saves a retain and a release per string field (see bgtrace-bench).
+    let event = events.withUnsafeMutableBufferPointer { buffer in
+      let slot = buffer.baseAddress! + eventIndex
+      defer { slot.initialize(to: Self.placeholder) }
+      return slot.move()
+    }
+    return LocatedEvent(event: event, location: Int(firstEventNumber) + eventIndex + 1)
   }
 
   // MARK: Buffer

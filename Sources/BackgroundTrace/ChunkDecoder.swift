@@ -58,6 +58,19 @@ struct ChunkDecoder {
   static let backoffs = BackoffPolicy.allCases
   static let policies = ExistingWorkPolicy.allCases
 
+  /// The largest flags value each kind defines (docs/FORMAT.md), by tag.
+  static let largestFlags: [UInt8] = EventKind.allCases.map { kind in
+    switch kind {
+    case .appState: UInt8(appStates.count - 1)
+    case .appTerminate, .taskBegin, .schedCancel, .schedComplete: 1
+    case .schedRegister: 2
+    case .schedSubmit: 3
+    case .schedReject: UInt8(rejections.count - 1)
+    case .workResult: UInt8(outcomes.count - 1)
+    default: 0
+    }
+  }
+
   /// The binary code of an enumerated value: its position in the case list.
   @inline(__always)
   static func code<T: Equatable>(of value: T, in cases: [T]) -> UInt8 {
@@ -84,35 +97,25 @@ struct ChunkDecoder {
     func fail(_ message: String) -> Failure {
       Failure(offset: start, message: "\(kind.name): \(message)")
     }
-    func noFlags(above allowed: UInt8) throws(Failure) {
-      guard flags <= allowed else { throw fail("unknown flags \(flags)") }
-    }
+    guard flags <= Self.largestFlags[Int(kind.rawValue)] else { throw fail("unknown flags \(flags)") }
     let decoded: TraceEvent.Kind
     switch kind {
     case .appLaunch:
-      try noFlags(above: 0)
       decoded = .appLaunch
     case .appState:
-      try noFlags(above: UInt8(Self.appStates.count - 1))
       decoded = .appState(to: Self.appStates[Int(flags)])
     case .appTerminate:
-      try noFlags(above: 1)
       decoded = .appTerminate(reason: flags == 1 ? try string(&cursor) : nil)
     case .taskBegin:
-      try noFlags(above: 1)
       let id = try taskID(&cursor)
       decoded = .taskBegin(id: id, name: flags == 1 ? try string(&cursor) : nil)
     case .taskEnd:
-      try noFlags(above: 0)
       decoded = .taskEnd(id: try taskID(&cursor))
     case .taskExpire:
-      try noFlags(above: 0)
       decoded = .taskExpire(id: try taskID(&cursor))
     case .schedRegister:
-      try noFlags(above: 2)
       decoded = .schedRegister(ident: try string(&cursor), ok: Self.tristate(flags))
     case .schedSubmit:
-      try noFlags(above: 3)
       guard let requirements = cursor.byte(), requirements & 0x3 != 3, requirements >> 2 < 3 else {
         throw fail("bad requirement flags")
       }
@@ -123,42 +126,31 @@ struct ChunkDecoder {
           ident: ident, type: flags & 1 == 1 ? .processing : .refresh, earliest: earliest,
           network: Self.tristate(requirements & 0x3), power: Self.tristate(requirements >> 2)))
     case .schedReject:
-      try noFlags(above: UInt8(Self.rejections.count - 1))
       decoded = .schedReject(ident: try string(&cursor), error: Self.rejections[Int(flags)])
     case .schedCancel:
-      try noFlags(above: 1)
       decoded = .schedCancel(flags == 1 ? .all : .identifier(try string(&cursor)))
     case .schedLaunch:
-      try noFlags(above: 0)
       let ident = try string(&cursor)
       decoded = .schedLaunch(ident: ident, run: try run(&cursor))
     case .schedExpire:
-      try noFlags(above: 0)
       decoded = .schedExpire(run: try run(&cursor))
     case .schedComplete:
-      try noFlags(above: 1)
       decoded = .schedComplete(run: try run(&cursor), success: flags == 1)
     case .workEnqueue:
-      try noFlags(above: 0)
       decoded = .workEnqueue(try enqueue(&cursor, fail: fail))
     case .workStart:
-      try noFlags(above: 0)
       let work = try string(&cursor)
       decoded = .workStart(work: work, attempt: try integer(&cursor))
     case .workResult:
-      try noFlags(above: UInt8(Self.outcomes.count - 1))
       let work = try string(&cursor)
       decoded = .workResult(work: work, attempt: try integer(&cursor), outcome: Self.outcomes[Int(flags)])
     case .workStop:
-      try noFlags(above: 0)
       let work = try string(&cursor)
       let attempt = try integer(&cursor)
       decoded = .workStop(work: work, attempt: attempt, reason: try string(&cursor))
     case .workCancel:
-      try noFlags(above: 0)
       decoded = .workCancel(work: try string(&cursor))
     case .envSet:
-      try noFlags(above: 0)
       guard let count = cursor.varint(), count >= 1, count <= UInt64(cursor.remaining / 2) else {
         throw fail("bad setting count")
       }
@@ -170,11 +162,9 @@ struct ChunkDecoder {
       }
       decoded = .envSet(settings)
     case .input:
-      try noFlags(above: 0)
       let key = try string(&cursor)
       decoded = .input(key: key, value: try string(&cursor))
     case .mark:
-      try noFlags(above: 0)
       decoded = .mark(label: try string(&cursor))
     }
     return TraceEvent(time: TraceTime(nanoseconds: time), decoded)

@@ -13,6 +13,8 @@ import TraceWorkloads
 struct Options {
   var events = 1_000_000
   var jsonEvents = 200_000
+  /// Only decode the binary trace this many times (for profilers).
+  var profileDecode: Int?
 
   init(_ arguments: [String]) {
     var iterator = arguments.makeIterator()
@@ -20,6 +22,7 @@ struct Options {
       switch argument {
       case "--events": events = Int(iterator.next() ?? "") ?? events
       case "--json-events": jsonEvents = Int(iterator.next() ?? "") ?? jsonEvents
+      case "--profile-decode": profileDecode = Int(iterator.next() ?? "") ?? 10
       default:
         FileHandle.standardError.write(Data("usage: bgtrace-bench [--events N] [--json-events N]\n".utf8))
         exit(2)
@@ -49,6 +52,15 @@ func row(_ label: String, _ value: String, _ note: String = "") {
 }
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
+if let repeats = options.profileDecode {
+  let binary = try BinaryTraceEncoder.encode(WorkloadGenerator.trace(eventCount: options.events, seed: 42))
+  let nanos = try measure(repeats: repeats) {
+    var reader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
+    while try reader.next() != nil {}
+  }
+  print("decode: \(format(nanos / Double(options.events))) ns/event")
+  exit(0)
+}
 print("bgtrace-bench: \(options.events) events per trace, JSON baseline on \(options.jsonEvents)")
 
 var decodeRatios: [String: Double] = [:]
