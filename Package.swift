@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [
     .library(name: "BackgroundTrace", targets: ["BackgroundTrace"]),
+    .library(name: "BackgroundTraceCheck", targets: ["BackgroundTraceCheck"]),
     .executable(name: "bgtrace", targets: ["bgtrace"]),
     .executable(name: "bgtrace-bench", targets: ["bgtrace-bench"]),
   ],
@@ -13,19 +14,23 @@ let package = Package(
     // Events, the text and binary codecs and the recorder: what app code imports.
     .target(name: "BackgroundTrace"),
 
+    // Checker rules and the trace differ: pure, streaming.
+    .target(name: "BackgroundTraceCheck", dependencies: ["BackgroundTrace"]),
+
     // The command-line tool's logic: strict argument parsing and the commands.
-    .target(name: "BackgroundTraceCLI", dependencies: ["BackgroundTrace", "TraceWorkloads"]),
+    .target(name: "BackgroundTraceCLI", dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "TraceWorkloads"]),
     .executableTarget(name: "bgtrace", dependencies: ["BackgroundTraceCLI"], path: "Tools/bgtrace"),
 
     // Synthetic, realistic traces for the benchmark and large-trace tests.
     .target(name: "TraceWorkloads", dependencies: ["BackgroundTrace"], path: "Tools/TraceWorkloads"),
     .executableTarget(
       name: "bgtrace-bench",
-      dependencies: ["BackgroundTrace", "TraceWorkloads"],
+      dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "TraceWorkloads"],
       path: "Tools/bgtrace-bench"
     ),
 
     .testTarget(name: "BackgroundTraceTests", dependencies: ["BackgroundTrace", "TraceWorkloads"]),
+    .testTarget(name: "BackgroundTraceCheckTests", dependencies: ["BackgroundTraceCheck", "TraceWorkloads"]),
     .testTarget(name: "BackgroundTraceCLITests", dependencies: ["BackgroundTraceCLI", "bgtrace"]),
   ]
 )

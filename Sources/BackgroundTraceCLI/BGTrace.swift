@@ -47,6 +47,8 @@ public enum BGTrace {
       return try ConvertCommand.run(input: input, output: output, format: format, console: console)
     case .stats(let paths):
       return try StatsCommand.run(paths: paths, console: console)
+    case .check(let paths, let options):
+      return try CheckCommand.run(paths: paths, options: options, console: console)
     case .demo(let directory):
       return try DemoCommand.run(outputDirectory: directory, console: console)
     }

@@ -1,3 +1,5 @@
+public import BackgroundTrace
+
 /// A parsed `bgtrace` command line: what to do, with every option resolved.
 public enum Command: Sendable, Hashable {
   /// `bgtrace help [COMMAND]`, `--help`, `COMMAND --help`.
@@ -12,11 +14,38 @@ public enum Command: Sendable, Hashable {
   case convert(input: String, output: String, format: OutputFormat)
   /// `bgtrace stats PATH…`.
   case stats(paths: [String])
+  /// `bgtrace check PATH… [options]`.
+  case check(paths: [String], options: CheckOptions)
+}
+
+/// The options of `bgtrace check`.
+public struct CheckOptions: Sendable, Hashable {
+  /// `--retry-limit N`: the attempt limit for work that declares none.
+  public var retryLimit: Int?
+  /// `--budget S`: the background budget, overriding `meta budget=`.
+  public var budget: TraceTime?
+  /// `--grace S`: how long after an expiration an end is still on time (default 1 s).
+  public var grace: TraceTime?
+  /// `--format text|json`.
+  public var format: FindingFormat = .text
+  /// `--strict`: warnings fail too.
+  public var strict = false
+
+  /// Creates the default options.
+  public init() {}
+}
+
+/// How `check` prints findings.
+public enum FindingFormat: String, Sendable, Hashable, CaseIterable {
+  /// `PATH:LOCATION: SEVERITY: MESSAGE [RULE-ID]`, one per line.
+  case text
+  /// JSON Lines with the same fields.
+  case json
 }
 
 /// The commands `bgtrace` knows, by their command-line name.
 public enum CommandName: String, Sendable, Hashable, CaseIterable {
-  case demo, dump, convert, stats, help
+  case demo, check, dump, convert, stats, help
 }
 
 /// The form `convert` writes.

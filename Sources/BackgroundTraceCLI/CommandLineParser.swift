@@ -1,3 +1,5 @@
+import BackgroundTrace
+
 /// Parses `bgtrace`'s arguments strictly: unknown commands and options, missing or
 /// extra operands are ``UsageError``s. A pure function, so it is tested directly.
 public enum CommandLineParser {
@@ -43,11 +45,44 @@ public enum CommandLineParser {
       let to = try takeOption("--to", from: &rest, command: name)
       try expectOperands(rest, count: 2, command: name, names: "IN and OUT")
       return .convert(input: rest[0], output: rest[1], format: try outputFormat(to, output: rest[1]))
+    case .check:
+      var options = CheckOptions()
+      if let limit = try takeOption("--retry-limit", from: &rest, command: name) {
+        guard let value = Int(limit), value >= 0 else {
+          throw UsageError("'--retry-limit' takes a non-negative integer, not '\(limit)'")
+        }
+        options.retryLimit = value
+      }
+      options.budget = try seconds(takeOption("--budget", from: &rest, command: name), option: "--budget")
+      options.grace = try seconds(takeOption("--grace", from: &rest, command: name), option: "--grace")
+      if let format = try takeOption("--format", from: &rest, command: name) {
+        guard let value = FindingFormat(rawValue: format) else {
+          throw UsageError("'--format' takes 'text' or 'json', not '\(format)'")
+        }
+        options.format = value
+      }
+      if let index = rest.firstIndex(of: "--strict") {
+        rest.remove(at: index)
+        options.strict = true
+      }
+      try rejectOptions(rest, command: name)
+      guard !rest.isEmpty else {
+        throw UsageError("'bgtrace check' needs at least one PATH (a file, a directory or -)")
+      }
+      return .check(paths: rest, options: options)
     case .stats:
       try rejectOptions(rest, command: name)
       guard !rest.isEmpty else { throw UsageError("'bgtrace stats' needs at least one PATH") }
       return .stats(paths: rest)
     }
+  }
+
+  private static func seconds(_ text: String?, option: String) throws(UsageError) -> TraceTime? {
+    guard let text else { return nil }
+    guard let value = TraceTime(decimalSeconds: text) else {
+      throw UsageError("'\(option)' takes seconds (like 30 or 0.5), not '\(text)'")
+    }
+    return value
   }
 
   /// The format to convert to: `--to` when given, otherwise from OUT's extension.

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -8,7 +10,7 @@
 
 /// Where a command writes: standard output for results, standard error for
 /// diagnostics. Tests use ``CapturingConsole`` to read both.
-public protocol Console: AnyObject {
+public protocol Console: AnyObject, Sendable {
   /// Writes `text` to standard output as is.
   func write(_ text: String)
   /// Writes `text` to standard error as is.
@@ -45,14 +47,16 @@ private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int)
 
 /// A console that keeps what was written, for tests.
 public final class CapturingConsole: Console {
+  private let written = Mutex((output: "", errors: ""))
+
   /// Everything written to standard output.
-  public private(set) var output = ""
+  public var output: String { written.withLock { $0.output } }
   /// Everything written to standard error.
-  public private(set) var errors = ""
+  public var errors: String { written.withLock { $0.errors } }
 
   /// Creates an empty console.
   public init() {}
 
-  public func write(_ text: String) { output += text }
-  public func writeError(_ text: String) { errors += text }
+  public func write(_ text: String) { written.withLock { $0.output += text } }
+  public func writeError(_ text: String) { written.withLock { $0.errors += text } }
 }

@@ -4,6 +4,7 @@ enum HelpText {
     switch topic {
     case nil, .help?: overview
     case .demo?: demo
+    case .check?: check
     case .dump?: dump
     case .convert?: convert
     case .stats?: stats
@@ -17,6 +18,7 @@ enum HelpText {
 
     Commands:
       demo [--out DIR]            record a built-in sample workflow and show its trace
+      check PATH… [OPTIONS]       check traces against the rules; exit 1 on findings
       dump PATH                   print a trace (text or binary) in canonical text form
       convert IN OUT [--to F]     convert between the text and binary forms
       stats PATH…                 count events, bytes per event, tasks, runs and work
@@ -26,7 +28,7 @@ enum HelpText {
       -h, --help                  show help (also after a command)
       --version                   print the version
 
-    Exit status: 0 success, 2 bad input or usage.
+    Exit status: 0 success, 1 findings (check), 2 bad input or usage.
     Input form (text or binary) is detected from the content; '-' reads standard input.
 
     """
@@ -44,6 +46,32 @@ enum HelpText {
                    directory's bgtrace-demo folder); created if missing
 
     Exit status: 0, or 2 when DIR cannot be written.
+
+    """
+
+  static let check = """
+    Usage: bgtrace check PATH… [--retry-limit N] [--budget S] [--grace S]
+                               [--format text|json] [--strict]
+
+    Checks traces (files, directories searched recursively for *.bgtrace and *.txt,
+    or '-' for standard input) against the rules: leaked and double-ended tasks,
+    expirations not honoured, unregistered or uncompleted scheduler runs, refreshes
+    not rescheduled, retries past the attempt limit or before the backoff, and more
+    (see the README's "Checking traces"). Directories are checked on all cores;
+    findings print in path order, one per line:
+
+        PATH:LOCATION: SEVERITY: MESSAGE [RULE-ID]
+
+    LOCATION is the line for text traces and the event number for binary ones.
+
+    Options:
+      --retry-limit N    attempt limit for work whose enqueue declares none
+      --budget S         background budget in seconds (default: meta budget=, else 30)
+      --grace S          time allowed after an expiration (default 1)
+      --format F         text (default) or json (JSON Lines, same fields)
+      --strict           warnings fail too
+
+    Exit status: 0 clean (warnings allowed), 1 findings, 2 bad or damaged input.
 
     """
 

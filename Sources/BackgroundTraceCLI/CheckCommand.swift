@@ -1,0 +1,96 @@
+import BackgroundTrace
+import BackgroundTraceCheck
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `bgtrace check PATH…`: runs the checker over files and directories, in parallel on
+/// all cores, printing findings in a stable order (the order of the expanded paths).
+enum CheckCommand {
+  /// What checking one file gave.
+  struct FileResult: Sendable {
+    var name: String
+    var findings: [Finding] = []
+    var damage: [TraceDamage] = []
+    var error: String?
+  }
+
+  static func run(paths: [String], options: CheckOptions, console: some Console) throws -> ExitStatus {
+    let files = try TraceFiles.expand(paths)
+    let configuration = CheckerConfiguration(
+      defaultRetryLimit: options.retryLimit, budget: options.budget,
+      grace: options.grace ?? CheckerConfiguration().grace)
+    let results = checkAll(files, configuration: configuration, progress: isatty(2) == 1 ? console : nil)
+    var status = ExitStatus.success
+    for result in results {
+      if let error = result.error {
+        console.writeError("bgtrace: \(error)\n")
+        status = .badInput
+        continue
+      }
+      var text = ""
+      for finding in result.findings {
+        switch options.format {
+        case .text: text += finding.line(path: result.name) + "\n"
+        case .json: text += json(finding, path: result.name) + "\n"
+        }
+        if status == .success && (finding.severity == .error || options.strict) { status = .findings }
+      }
+      console.write(text)
+      if BGTrace.reportDamage(result.damage, console: console) != .success { status = .badInput }
+    }
+    return status
+  }
+
+  /// Checks every file, on all cores when there are several.
+  static func checkAll(_ files: [String], configuration: CheckerConfiguration, progress: (any Console)?) -> [FileResult]
+  {
+    guard files.count > 1 else { return files.map { check($0, configuration: configuration) } }
+    let results = Mutex([FileResult?](repeating: nil, count: files.count))
+    let done = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: files.count) { index in
+      let result = check(files[index], configuration: configuration)
+      results.withLock { $0[index] = result }
+      let finished = done.add(1, ordering: .relaxed).newValue
+      if let progress, finished % 16 == 0 || finished == files.count {
+        progress.writeError("\rchecked \(finished)/\(files.count) traces")
+      }
+    }
+    if progress != nil { progress?.writeError("\r\u{1B}[K") }
+    return results.withLock { $0.map { $0! } }
+  }
+
+  /// Checks one file, turning every error into a result.
+  static func check(_ path: String, configuration: CheckerConfiguration) -> FileResult {
+    var result = FileResult(name: path == "-" ? "<stdin>" : path)
+    do {
+      var reader = try TraceReader(path: path)
+      result.name = reader.name
+      var checker = TraceChecker(configuration: configuration, meta: reader.meta)
+      while let located = try reader.next() { checker.check(located, into: &result.findings) }
+      checker.finish(into: &result.findings)
+      result.damage = reader.damage
+    } catch {
+      result.error = "\(error)"
+    }
+    return result
+  }
+
+  static func json(_ finding: Finding, path: String) -> String {
+    JSONText.object([
+      ("path", JSONText.string(path)),
+      ("location", String(finding.location)),
+      ("time", finding.time.description),
+      ("severity", JSONText.string(finding.severity.rawValue)),
+      ("rule", JSONText.string(finding.rule.id)),
+      ("message", JSONText.string(finding.message)),
+    ])
+  }
+}

@@ -1,0 +1,55 @@
+import BackgroundTrace
+import Foundation
+import TraceWorkloads
+
+/// Binary size, encode and decode time against JSON Lines with Foundation's coders.
+///
+/// - Returns: decode speed-ups over `JSONDecoder`, by timing.
+func runCodecBenchmark(_ options: Options) throws -> [String: Double] {
+  var decodeRatios: [String: Double] = [:]
+  for timing in WorkloadGenerator.Timing.allCases {
+    let trace = WorkloadGenerator.trace(eventCount: options.events, seed: 42, timing: timing)
+    let count = Double(trace.events.count)
+    print("\n[\(timing.rawValue)] \(trace.events.count) events")
+
+    var binary: [UInt8] = []
+    let encodeNanos = try measure { binary = try BinaryTraceEncoder.encode(trace) }
+    var decoded = 0
+    let decodeNanos = try measure {
+      var reader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
+      decoded = 0
+      while let located = try reader.next() { decoded &+= located.location }
+    }
+    let roundTrip = try Trace.decode(binary: binary)
+    precondition(roundTrip.damage.isEmpty && roundTrip.trace == trace, "binary round trip failed")
+
+    let jsonSample = trace.events.prefix(options.jsonEvents).map(JSONLinesEvent.init)
+    let encoder = JSONEncoder()
+    var lines: [Data] = []
+    let jsonEncodeNanos = try measure(repeats: 1) { lines = try jsonSample.map { try encoder.encode($0) } }
+    let jsonBytes = Double(lines.reduce(0) { $0 + $1.count + 1 }) / Double(jsonSample.count)
+    let decoder = JSONDecoder()
+    let jsonDecodeNanos = try measure(repeats: 1) {
+      for line in lines { _ = try decoder.decode(JSONLinesEvent.self, from: line) }
+    }
+
+    let bytesPerEvent = Double(binary.count) / count
+    let encodePer = encodeNanos / count
+    let decodePer = decodeNanos / count
+    let jsonEncodePer = jsonEncodeNanos / Double(jsonSample.count)
+    let jsonDecodePer = jsonDecodeNanos / Double(jsonSample.count)
+    decodeRatios[timing.rawValue] = jsonDecodePer / decodePer
+    row(
+      "binary size", "\(format(bytesPerEvent, 2)) B/event",
+      "JSON Lines \(format(jsonBytes, 1)) B/event (\(format(jsonBytes / bytesPerEvent))x larger)")
+    row(
+      "binary encode", "\(format(encodePer)) ns/event",
+      "JSONEncoder \(format(jsonEncodePer)) ns/event (\(format(jsonEncodePer / encodePer))x slower)")
+    row(
+      "binary decode (streaming reader)", "\(format(decodePer)) ns/event",
+      "JSONDecoder \(format(jsonDecodePer)) ns/event (\(format(jsonDecodePer / decodePer))x slower)")
+    let textNanos = measure(repeats: 1) { _ = trace.text }
+    row("canonical text write", "\(format(textNanos / count)) ns/event")
+  }
+  return decodeRatios
+}
