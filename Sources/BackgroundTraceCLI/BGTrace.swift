@@ -49,6 +49,8 @@ public enum BGTrace {
       return try StatsCommand.run(paths: paths, console: console)
     case .check(let paths, let options):
       return try CheckCommand.run(paths: paths, options: options, console: console)
+    case .diff(let expected, let actual, let options):
+      return try DiffCommand.run(expected: expected, actual: actual, options: options, console: console)
     case .demo(let directory):
       return try DemoCommand.run(outputDirectory: directory, console: console)
     }

@@ -1,4 +1,5 @@
 public import BackgroundTrace
+public import BackgroundTraceCheck
 
 /// A parsed `bgtrace` command line: what to do, with every option resolved.
 public enum Command: Sendable, Hashable {
@@ -16,6 +17,8 @@ public enum Command: Sendable, Hashable {
   case stats(paths: [String])
   /// `bgtrace check PATH… [options]`.
   case check(paths: [String], options: CheckOptions)
+  /// `bgtrace diff EXPECTED ACTUAL [--ids exact|renamed] [--time exact|order|tolerance=S]`.
+  case diff(expected: String, actual: String, options: DiffOptions)
 }
 
 /// The options of `bgtrace check`.
@@ -45,7 +48,7 @@ public enum FindingFormat: String, Sendable, Hashable, CaseIterable {
 
 /// The commands `bgtrace` knows, by their command-line name.
 public enum CommandName: String, Sendable, Hashable, CaseIterable {
-  case demo, check, dump, convert, stats, help
+  case demo, check, diff, dump, convert, stats, help
 }
 
 /// The form `convert` writes.

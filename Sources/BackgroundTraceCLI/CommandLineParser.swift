@@ -1,4 +1,5 @@
 import BackgroundTrace
+import BackgroundTraceCheck
 
 /// Parses `bgtrace`'s arguments strictly: unknown commands and options, missing or
 /// extra operands are ``UsageError``s. A pure function, so it is tested directly.
@@ -70,10 +71,36 @@ public enum CommandLineParser {
         throw UsageError("'bgtrace check' needs at least one PATH (a file, a directory or -)")
       }
       return .check(paths: rest, options: options)
+    case .diff:
+      var options = DiffOptions()
+      if let ids = try takeOption("--ids", from: &rest, command: name) {
+        switch ids {
+        case "exact": options.identifiers = .exact
+        case "renamed": options.identifiers = .renamed
+        default: throw UsageError("'--ids' takes 'exact' or 'renamed', not '\(ids)'")
+        }
+      }
+      if let time = try takeOption("--time", from: &rest, command: name) {
+        options.times = try times(time)
+      }
+      try expectOperands(rest, count: 2, command: name, names: "EXPECTED and ACTUAL")
+      return .diff(expected: rest[0], actual: rest[1], options: options)
     case .stats:
       try rejectOptions(rest, command: name)
       guard !rest.isEmpty else { throw UsageError("'bgtrace stats' needs at least one PATH") }
       return .stats(paths: rest)
+    }
+  }
+
+  private static func times(_ text: String) throws(UsageError) -> DiffOptions.Times {
+    switch text {
+    case "exact": return .exact
+    case "order": return .order
+    default:
+      if text.hasPrefix("tolerance="), let value = TraceTime(decimalSeconds: text.dropFirst("tolerance=".count)) {
+        return .tolerance(value)
+      }
+      throw UsageError("'--time' takes 'exact', 'order' or 'tolerance=SECONDS', not '\(text)'")
     }
   }
 

@@ -5,6 +5,7 @@ enum HelpText {
     case nil, .help?: overview
     case .demo?: demo
     case .check?: check
+    case .diff?: diff
     case .dump?: dump
     case .convert?: convert
     case .stats?: stats
@@ -19,6 +20,7 @@ enum HelpText {
     Commands:
       demo [--out DIR]            record a built-in sample workflow and show its trace
       check PATH… [OPTIONS]       check traces against the rules; exit 1 on findings
+      diff EXPECTED ACTUAL        compare two traces; exit 1 when they differ
       dump PATH                   print a trace (text or binary) in canonical text form
       convert IN OUT [--to F]     convert between the text and binary forms
       stats PATH…                 count events, bytes per event, tasks, runs and work
@@ -72,6 +74,25 @@ enum HelpText {
       --strict           warnings fail too
 
     Exit status: 0 clean (warnings allowed), 1 findings, 2 bad or damaged input.
+
+    """
+
+  static let diff = """
+    Usage: bgtrace diff EXPECTED ACTUAL [--ids exact|renamed] [--time exact|order|tolerance=S]
+
+    Compares two traces (text or binary) event by event and prints a unified diff
+    of their canonical text. The first line names the first divergence: the event
+    number and the expected and actual lines.
+
+    Options:
+      --ids renamed      task ids, run numbers and work ids are compared up to a
+                         consistent renaming by first appearance (the default)
+      --ids exact        identifiers must match as written
+      --time exact       times must match to the nanosecond (the default)
+      --time order       times are ignored; only the order of events matters
+      --time tolerance=S times may differ by up to S seconds
+
+    Exit status: 0 same, 1 different, 2 bad input.
 
     """
 

@@ -1,0 +1,58 @@
+import BackgroundTrace
+
+/// Renames a trace's identifiers by order of first appearance, so two traces that
+/// differ only in the numbers the system handed out compare equal.
+///
+/// Task ids restart at each `app.launch` (they belong to a process); run numbers and
+/// work ids are renamed across the whole trace. Task id 0 (`.invalid`) keeps its meaning.
+struct IdentifierRenaming {
+  private var tasks: [Int: Int] = [:]
+  private var runs: [Int: Int] = [:]
+  private var works: [String: String] = [:]
+
+  /// The event's kind with its identifiers renamed.
+  mutating func rename(_ kind: TraceEvent.Kind) -> TraceEvent.Kind {
+    switch kind {
+    case .appLaunch:
+      tasks.removeAll()
+      return kind
+    case .taskBegin(let id, let name): return .taskBegin(id: task(id), name: name)
+    case .taskEnd(let id): return .taskEnd(id: task(id))
+    case .taskExpire(let id): return .taskExpire(id: task(id))
+    case .schedLaunch(let ident, let run): return .schedLaunch(ident: ident, run: self.run(run))
+    case .schedExpire(let run): return .schedExpire(run: self.run(run))
+    case .schedComplete(let run, let success): return .schedComplete(run: self.run(run), success: success)
+    case .workEnqueue(var enqueue):
+      enqueue.work = work(enqueue.work)
+      return .workEnqueue(enqueue)
+    case .workStart(let id, let attempt): return .workStart(work: work(id), attempt: attempt)
+    case .workResult(let id, let attempt, let outcome):
+      return .workResult(work: work(id), attempt: attempt, outcome: outcome)
+    case .workStop(let id, let attempt, let reason): return .workStop(work: work(id), attempt: attempt, reason: reason)
+    case .workCancel(let id): return .workCancel(work: work(id))
+    default: return kind
+    }
+  }
+
+  private mutating func task(_ id: Int) -> Int {
+    guard id != 0 else { return 0 }
+    if let renamed = tasks[id] { return renamed }
+    let renamed = tasks.count + 1
+    tasks[id] = renamed
+    return renamed
+  }
+
+  private mutating func run(_ run: Int) -> Int {
+    if let renamed = runs[run] { return renamed }
+    let renamed = runs.count + 1
+    runs[run] = renamed
+    return renamed
+  }
+
+  private mutating func work(_ id: String) -> String {
+    if let renamed = works[id] { return renamed }
+    let renamed = "#\(works.count + 1)"
+    works[id] = renamed
+    return renamed
+  }
+}
