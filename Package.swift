@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "BackgroundTrace", targets: ["BackgroundTrace"]),
     .library(name: "BackgroundTraceCheck", targets: ["BackgroundTraceCheck"]),
+    .library(name: "BackgroundTraceTesting", targets: ["BackgroundTraceTesting"]),
     .executable(name: "bgtrace", targets: ["bgtrace"]),
     .executable(name: "bgtrace-bench", targets: ["bgtrace-bench"]),
   ],
@@ -16,6 +17,9 @@ let package = Package(
 
     // Checker rules and the trace differ: pure, streaming.
     .target(name: "BackgroundTraceCheck", dependencies: ["BackgroundTrace"]),
+
+    // Golden-trace assertions for Swift Testing and XCTest.
+    .target(name: "BackgroundTraceTesting", dependencies: ["BackgroundTrace", "BackgroundTraceCheck"]),
 
     // The command-line tool's logic: strict argument parsing and the commands.
     .target(name: "BackgroundTraceCLI", dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "TraceWorkloads"]),
@@ -31,6 +35,7 @@ let package = Package(
 
     .testTarget(name: "BackgroundTraceTests", dependencies: ["BackgroundTrace", "TraceWorkloads"]),
     .testTarget(name: "BackgroundTraceCheckTests", dependencies: ["BackgroundTraceCheck", "TraceWorkloads"]),
+    .testTarget(name: "BackgroundTraceTestingTests", dependencies: ["BackgroundTraceTesting"], exclude: ["__Traces__"]),
     .testTarget(name: "BackgroundTraceCLITests", dependencies: ["BackgroundTraceCLI", "bgtrace"]),
   ]
 )

@@ -62,7 +62,9 @@ import Testing
   }
 
   @Test func unknownCommandsAndOptionsAreErrors() {
-    #expect(throws: UsageError("unknown command 'chek'; the commands are demo, dump, convert, stats, help")) {
+    #expect(
+      throws: UsageError("unknown command 'chek'; the commands are demo, check, diff, dump, convert, stats, help")
+    ) {
       try CommandLineParser.parse(["chek"])
     }
     #expect(throws: UsageError("unknown option '--verbose'; run 'bgtrace help' for usage")) {

@@ -8,7 +8,8 @@ import Testing
   let directory: String
 
   init() throws {
-    directory = FileManager.default.temporaryDirectory
+    directory =
+      FileManager.default.temporaryDirectory
       .appendingPathComponent("bgtrace-cli-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
   }
@@ -45,7 +46,9 @@ import Testing
     #expect(run("convert", path("a.bgtrace"), path("b.txt")).status == .success)
     #expect(try String(contentsOfFile: path("b.txt"), encoding: .utf8) == Self.sample)
     #expect(run("convert", path("b.txt"), path("b.bgtrace")).status == .success)
-    #expect(FileManager.default.contents(atPath: path("a.bgtrace")) == FileManager.default.contents(atPath: path("b.bgtrace")))
+    #expect(
+      FileManager.default.contents(atPath: path("a.bgtrace")) == FileManager.default.contents(atPath: path("b.bgtrace"))
+    )
   }
 
   @Test func dumpPrintsCanonicalText() throws {
@@ -79,7 +82,7 @@ import Testing
     let bytes = try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: 256)
     #expect(try Trace.decode(binary: bytes).trace == trace)
     let cut = Array(bytes.dropLast(3))
-    FileManager.default.createFile(atPath: path("torn.bgtrace"), contents: Data(cut))
+    _ = FileManager.default.createFile(atPath: path("torn.bgtrace"), contents: Data(cut))
     let result = run("dump", path("torn.bgtrace"))
     #expect(result.status == .badInput)
     #expect(result.output.hasPrefix("bgtrace 1\nmeta platform=ios budget=30\n0 app.launch\n"))
@@ -105,7 +108,8 @@ import Testing
     #expect(result.status == .success)
     #expect(result.output.contains("  events      9  ("))
     #expect(result.output.contains("  duration    41.000s\n"))
-    #expect(result.output.contains("tasks       begun 1, refused 1, ended 1, expired 0; longest: task 1 \"Save\", 2.500s"))
+    #expect(
+      result.output.contains("tasks       begun 1, refused 1, ended 1, expired 0; longest: task 1 \"Save\", 2.500s"))
     #expect(result.output.contains("work        enqueued 1, attempts 2, retries 1, succeeded 1, failed 0, stopped 0"))
     #expect(result.output.contains("    work.start      2\n"))
   }

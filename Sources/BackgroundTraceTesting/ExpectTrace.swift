@@ -1,0 +1,41 @@
+public import BackgroundTrace
+public import BackgroundTraceCheck
+import Foundation
+import Testing
+
+/// Expects `trace` to match a golden trace and to pass the checker, recording an
+/// `Issue` at the caller's source location (with the diff) when it does not.
+///
+/// ```swift
+/// @Test func saveDocumentEndsItsTask() {
+///   let trace = runSaveDocumentScenario()
+///   expectTrace(trace, matchesGolden: "save-document")
+/// }
+/// ```
+///
+/// The golden lives at `__Traces__/<TestFile>/<name>.txt` beside the test file (or
+/// `<name>.bgtrace` for the binary form). On a mismatch `<golden>.actual` and
+/// `<golden>.diff` are written beside it.
+///
+/// - Parameters:
+///   - trace: the trace the test produced.
+///   - name: the golden's name, with or without extension.
+///   - record: when to write the golden; `nil` reads `BGTRACE_RECORD` (default `missing`,
+///     or `never` when `CI` is set).
+///   - diff: how identifiers and times compare (ids up to renaming, times exact).
+///   - checks: checker rules that must not fire (all by default).
+///   - directory: where goldens live, instead of `__Traces__/<TestFile>`.
+public func expectTrace(
+  _ trace: Trace, matchesGolden name: String, record: GoldenRecordMode? = nil, diff: DiffOptions = DiffOptions(),
+  checks: GoldenChecks = .all, directory: String? = nil, fileID: String = #fileID, filePath: String = #filePath,
+  line: Int = #line, column: Int = #column
+) {
+  let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+  let verification = GoldenTrace.verify(
+    trace, goldenPath: GoldenTrace.path(for: name, testFilePath: filePath, directory: directory),
+    record: record ?? GoldenRecordMode.fromEnvironment(ProcessInfo.processInfo.environment), diff: diff,
+    checks: checks)
+  guard let failure = verification.failure else { return }
+  Attachment.record(trace.text, named: (verification.goldenPath as NSString).lastPathComponent + ".actual")
+  Issue.record(Comment(rawValue: failure), sourceLocation: location)
+}

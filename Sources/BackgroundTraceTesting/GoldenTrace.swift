@@ -1,0 +1,122 @@
+public import BackgroundTrace
+public import BackgroundTraceCheck
+import Foundation
+
+/// The core of golden-trace assertions: compares a trace with a golden file, records
+/// according to the mode, writes `<golden>.actual` and `<golden>.diff` on failure, and
+/// returns the failure message (`nil` when the assertion holds).
+///
+/// ``expectTrace(_:matchesGolden:record:diff:checks:directory:fileID:filePath:line:column:)``
+/// and ``XCTAssertTrace(_:matchesGolden:record:diff:checks:directory:file:line:)`` report
+/// that message to their test framework.
+public enum GoldenTrace {
+  /// What a verification concluded.
+  public struct Verification: Sendable, Hashable {
+    /// The failure message, or `nil` when the trace matches and is clean.
+    public var failure: String?
+    /// The golden file's location.
+    public var goldenPath: String
+    /// Whether the golden file was written.
+    public var recorded: Bool
+  }
+
+  /// The default golden location: `__Traces__/<TestFile>/<name>` beside the test file.
+  ///
+  /// A name without an extension gets `.txt`; `.bgtrace` selects the binary form.
+  public static func path(for name: String, testFilePath: String, directory: String? = nil) -> String {
+    let file = URL(fileURLWithPath: testFilePath)
+    let base =
+      directory.map { URL(fileURLWithPath: $0) }
+      ?? file.deletingLastPathComponent().appendingPathComponent("__Traces__")
+      .appendingPathComponent(file.deletingPathExtension().lastPathComponent)
+    let named = name.hasSuffix(".txt") || name.hasSuffix(".bgtrace") ? name : name + ".txt"
+    return base.appendingPathComponent(named).path
+  }
+
+  /// Verifies `actual` against the golden file at `goldenPath`.
+  ///
+  /// - Parameters:
+  ///   - actual: the trace the test produced.
+  ///   - goldenPath: the golden file (text or binary by its extension).
+  ///   - record: when to write the golden.
+  ///   - diff: how identifiers and times compare.
+  ///   - checks: the checker rules that must not fire on `actual`.
+  public static func verify(
+    _ actual: Trace, goldenPath: String, record: GoldenRecordMode, diff: DiffOptions = DiffOptions(),
+    checks: GoldenChecks = .all
+  ) -> Verification {
+    var verification = Verification(failure: nil, goldenPath: goldenPath, recorded: false)
+    var problems: [String] = []
+    let findings = TraceChecker.check(actual, configuration: CheckerConfiguration(rules: checks.rules))
+      .filter { $0.severity == .error || checks.strict }
+    if !findings.isEmpty {
+      problems.append(
+        "the trace has \(findings.count) checker finding(s):\n"
+          + findings.map {
+            "  event \($0.location) at \($0.time)s: \($0.severity.rawValue): \($0.message) [\($0.rule.id)]"
+          }.joined(separator: "\n"))
+    }
+    let fileManager = FileManager.default
+    let actualPath = goldenPath + ".actual"
+    let diffPath = goldenPath + ".diff"
+    do {
+      if !fileManager.fileExists(atPath: goldenPath) {
+        if record == .never {
+          try write(actual, to: actualPath)
+          problems.append(
+            "no golden trace at \(goldenPath) (recording is off: BGTRACE_RECORD=never or CI is set); the actual trace is in \(actualPath)"
+          )
+        } else {
+          try write(actual, to: goldenPath)
+          verification.recorded = true
+          problems.append("recorded a new golden trace at \(goldenPath); review it, commit it and run the test again")
+        }
+      } else if record == .all {
+        try write(actual, to: goldenPath)
+        verification.recorded = true
+        problems.append("re-recorded the golden trace at \(goldenPath) (BGTRACE_RECORD=all); review the change")
+      } else {
+        var reader = try TraceReader(path: goldenPath)
+        let golden = try reader.readAll()
+        let comparison = TraceDiff(
+          expected: golden, actual: actual, options: diff, expectedName: goldenPath, actualName: actualPath)
+        if comparison.isEqual {
+          try? fileManager.removeItem(atPath: actualPath)
+          try? fileManager.removeItem(atPath: diffPath)
+        } else {
+          try write(actual, to: actualPath)
+          try Data(comparison.unified.utf8).write(to: URL(fileURLWithPath: diffPath))
+          var message = "the trace does not match the golden \(goldenPath):\n" + excerpt(comparison.unified)
+          if record == .failed {
+            try write(actual, to: goldenPath)
+            verification.recorded = true
+            message += "\nre-recorded the golden (BGTRACE_RECORD=failed); review the change"
+          } else {
+            message += "\nthe actual trace is in \(actualPath), the diff in \(diffPath)"
+          }
+          problems.append(message)
+        }
+      }
+    } catch {
+      problems.append("golden trace \(goldenPath): \(error)")
+    }
+    verification.failure = problems.isEmpty ? nil : problems.joined(separator: "\n")
+    return verification
+  }
+
+  /// The first lines of a long diff, so a failure message stays readable.
+  static func excerpt(_ diff: String, lines limit: Int = 80) -> String {
+    let lines = diff.split(separator: "\n", omittingEmptySubsequences: false)
+    guard lines.count > limit else { return diff }
+    return lines.prefix(limit).joined(separator: "\n") + "\n… \(lines.count - limit) more lines in the .diff file"
+  }
+
+  /// Writes a trace in the form its extension names (`.bgtrace` binary, else text).
+  static func write(_ trace: Trace, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let isBinary = path.hasSuffix(".bgtrace") || path.hasSuffix(".bgtrace.actual")
+    let bytes = isBinary ? try trace.binary() : Array(trace.text.utf8)
+    try Data(bytes).write(to: url, options: .atomic)
+  }
+}

@@ -1,0 +1,28 @@
+public import BackgroundTrace
+public import BackgroundTraceCheck
+import Foundation
+import XCTest
+
+/// Asserts that `trace` matches a golden trace and passes the checker, failing the
+/// XCTest at the caller's line with the diff when it does not. The XCTest twin of
+/// ``expectTrace(_:matchesGolden:record:diff:checks:directory:fileID:filePath:line:column:)``.
+///
+/// - Parameters:
+///   - trace: the trace the test produced.
+///   - name: the golden's name, with or without extension.
+///   - record: when to write the golden; `nil` reads `BGTRACE_RECORD`.
+///   - diff: how identifiers and times compare.
+///   - checks: checker rules that must not fire.
+///   - directory: where goldens live, instead of `__Traces__/<TestFile>`.
+public func XCTAssertTrace(
+  _ trace: Trace, matchesGolden name: String, record: GoldenRecordMode? = nil, diff: DiffOptions = DiffOptions(),
+  checks: GoldenChecks = .all, directory: String? = nil, file: StaticString = #filePath, line: UInt = #line
+) {
+  let verification = GoldenTrace.verify(
+    trace, goldenPath: GoldenTrace.path(for: name, testFilePath: "\(file)", directory: directory),
+    record: record ?? GoldenRecordMode.fromEnvironment(ProcessInfo.processInfo.environment), diff: diff,
+    checks: checks)
+  if let failure = verification.failure {
+    XCTFail(failure, file: file, line: line)
+  }
+}
