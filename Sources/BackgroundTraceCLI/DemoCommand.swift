@@ -1,4 +1,5 @@
 import BackgroundTrace
+import BackgroundTraceCheck
 import Foundation
 
 /// `bgtrace demo`: records a built-in workflow with the recorder, writes it in both
@@ -62,12 +63,17 @@ enum DemoCommand {
     var statistics = TraceStatistics()
     for event in trace.events { statistics.add(event) }
     console.write(statistics.report(name: binaryPath, format: .binary, bytes: size))
+    console.write("\nChecker findings (bgtrace check \(textPath)):\n")
+    for finding in CheckCommand.check(textPath, configuration: CheckerConfiguration()).findings {
+      console.write("  " + finding.line(path: textPath) + "\n")
+    }
     console.write(
       """
 
       The deliberate bug: at 42s the expiration handler ends task 1 and resets the
       stored id to .invalid; the save finishes at 44.2s and ends .invalid (task.end id=0),
       which iOS only logs as "Can't end BackgroundTask". Try:
+        bgtrace check \(textPath)
         bgtrace dump \(binaryPath)
         bgtrace convert \(textPath) copy.bgtrace
 

@@ -119,6 +119,7 @@ import Testing
     let result = run("demo", "--out", out)
     #expect(result.status == .success)
     #expect(result.output.contains("42 task.expire id=1\n42 task.end id=1\n44.2 task.end id=0\n"))
+    #expect(result.output.contains("demo.txt:17: error: task.end for .invalid (id 0)"))
     var binary = try TraceReader(path: (out as NSString).appendingPathComponent("demo.bgtrace"))
     let text = try String(contentsOfFile: (out as NSString).appendingPathComponent("demo.txt"), encoding: .utf8)
     #expect(try binary.readAll() == Trace(text: text))
