@@ -60,7 +60,8 @@ extension TraceChecker {
         "work \(work) started attempt \(attempt), past its attempt limit (\(limitText(state, limit)))",
         into: &findings)
     }
-    if attempt >= 1, let last = state.lastResult, last.outcome == .retry {
+    // Backoff is checked only after a retry result of the attempt just before this one.
+    if attempt >= 1, let last = state.lastResult, last.outcome == .retry, last.attempt == attempt - 1 {
       let wait = WorkBackoff.backoff(beforeAttempt: attempt, policy: state.backoff, delay: state.delay)
       let allowed = last.time.adding(nanoseconds: wait.nanoseconds)
       if now < allowed {
@@ -111,6 +112,7 @@ extension TraceChecker {
   mutating func stop(_ work: String, attempt: Int) {
     guard var state = works[work], let running = state.running, running.attempt == attempt else { return }
     state.running = nil
+    state.lastResult = nil  // a stopped attempt returned nothing: no backoff follows it
     works[work] = state
     if state.cancelledAt != nil { finish(work, state, ending: .cancelled) }
   }
