@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "BackgroundTrace", targets: ["BackgroundTrace"]),
     .library(name: "BackgroundTraceCheck", targets: ["BackgroundTraceCheck"]),
     .library(name: "BackgroundTraceTesting", targets: ["BackgroundTraceTesting"]),
+    .library(name: "BackgroundSimulation", targets: ["BackgroundSimulation"]),
     .executable(name: "bgtrace", targets: ["bgtrace"]),
     .executable(name: "bgtrace-bench", targets: ["bgtrace-bench"]),
   ],
@@ -17,6 +18,9 @@ let package = Package(
 
     // Checker rules and the trace differ: pure, streaming.
     .target(name: "BackgroundTraceCheck", dependencies: ["BackgroundTrace"]),
+
+    // Virtual clock, simulated platform, fault plans.
+    .target(name: "BackgroundSimulation", dependencies: ["BackgroundTrace"]),
 
     // Golden-trace assertions for Swift Testing and XCTest.
     .target(name: "BackgroundTraceTesting", dependencies: ["BackgroundTrace", "BackgroundTraceCheck"]),
@@ -35,6 +39,9 @@ let package = Package(
 
     .testTarget(name: "BackgroundTraceTests", dependencies: ["BackgroundTrace", "TraceWorkloads"]),
     .testTarget(name: "BackgroundTraceCheckTests", dependencies: ["BackgroundTraceCheck", "TraceWorkloads"]),
+    .testTarget(
+      name: "BackgroundSimulationTests", dependencies: ["BackgroundSimulation", "BackgroundTraceTesting"],
+      exclude: ["__Traces__"]),
     .testTarget(name: "BackgroundTraceTestingTests", dependencies: ["BackgroundTraceTesting"], exclude: ["__Traces__"]),
     .testTarget(name: "BackgroundTraceCLITests", dependencies: ["BackgroundTraceCLI", "bgtrace"]),
   ]

@@ -1,4 +1,10 @@
-import Synchronization
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Records events from any thread into one trace: in memory, streamed to a binary
 /// file chunk by chunk, or both.
@@ -30,7 +36,7 @@ public final class TraceRecorder: Sendable {
   /// The metadata the trace starts with.
   public let meta: TraceMetadata
   private let now: @Sendable () -> UInt64
-  private let state: Mutex<State>
+  private let state: PthreadLocked<State>
 
   /// Creates a recorder that keeps the trace in memory.
   ///
@@ -77,7 +83,7 @@ public final class TraceRecorder: Sendable {
       initial.sink = sink
       initial.encoder = BinaryTraceEncoder(meta: meta, chunkPayloadLimit: chunkPayloadLimit)
     }
-    self.state = Mutex(initial)
+    self.state = PthreadLocked(initial)
   }
 
   private static func elapsed<C: Clock>(on clock: C) -> @Sendable () -> UInt64 where C.Duration == Duration {
@@ -176,5 +182,37 @@ public final class TraceRecorder: Sendable {
 
   deinit {
     try? flush()
+  }
+}
+
+/// A value guarded by a pthread mutex.
+///
+/// The recorder does not use `Synchronization.Mutex` because on Linux that lock hands
+/// itself over through the kernel (priority-inheritance futexes), which ThreadSanitizer
+/// cannot see: it reports every contended `withLock` as a data race, so the recorder's
+/// stress test could not run clean under `--sanitize=thread`. ThreadSanitizer
+/// understands pthread mutexes.
+private final class PthreadLocked<Value: ~Copyable>: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private var value: Value
+
+  init(_ value: consuming Value) {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+    self.value = value
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  func withLock<Result, Failure: Error>(
+    _ body: (inout Value) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&value)
   }
 }

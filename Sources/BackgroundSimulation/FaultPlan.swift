@@ -1,0 +1,20 @@
+/// Faults the simulation injects, drawn from its seed so a failing run replays exactly.
+public struct FaultPlan: Sendable {
+  /// Expiration handlers run this much earlier than the budget says (iOS may end
+  /// background time early).
+  public var earlyExpiration: Duration = .zero
+  /// Terminate the app at these virtual times, with these reasons.
+  public var terminations: [(at: Duration, reason: String)] = []
+  /// Terminate the app at random, on average once per this interval while it runs.
+  public var randomTerminationInterval: Duration?
+  /// Flap the network: offline on average once per `interval`, for `outage`.
+  public var networkFlaps: (interval: Duration, outage: Duration)?
+  /// Extra delay added to every scheduler launch, drawn from this range.
+  public var extraLaunchDelay: ClosedRange<Duration> = .zero ... .zero
+
+  /// No faults.
+  public static let none = FaultPlan()
+
+  /// Creates a plan with no faults; set the fields you want.
+  public init() {}
+}

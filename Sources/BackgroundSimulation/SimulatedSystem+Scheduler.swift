@@ -1,0 +1,164 @@
+public import BackgroundTrace
+
+/// A submitted request waiting to launch.
+struct PendingRequest {
+  var request: TaskRequest
+  var earliest: TraceTime
+  var timer: VirtualTimeScheduler.TimerID?
+}
+
+/// A task the simulated scheduler launched.
+public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
+  public let identifier: String
+  /// The run number in the trace.
+  public let run: Int
+  public var expirationHandler: (() -> Void)?
+  weak var system: SimulatedSystem?
+  var completed = false
+
+  init(identifier: String, run: Int, system: SimulatedSystem) {
+    self.identifier = identifier
+    self.run = run
+    self.system = system
+  }
+
+  public func setTaskCompleted(success: Bool) {
+    system?.complete(self, success: success)
+  }
+}
+
+/// BGTaskScheduler, as PLATFORM.md describes it.
+extension SimulatedSystem: TaskScheduling {
+  @discardableResult
+  public func register(
+    forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void
+  ) -> Bool {
+    guard configuration.permittedIdentifiers?.contains(identifier) ?? true else {
+      record(.schedRegister(ident: identifier, ok: false))
+      return false
+    }
+    record(.schedRegister(ident: identifier, ok: nil))
+    if launchHandlers[identifier] != nil {
+      // "Launch handler for task with identifier … has already been registered"
+      terminate(reason: "crash")
+      return false
+    }
+    if !launching {
+      // "All launch handlers must be registered before application finishes launching"
+      terminate(reason: "crash")
+      return false
+    }
+    launchHandlers[identifier] = launchHandler
+    return true
+  }
+
+  public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
+    let earliest = now.adding(nanoseconds: TraceTime(request.earliestBeginDelay ?? .zero).nanoseconds)
+    record(
+      .schedSubmit(
+        SchedulerSubmission(
+          ident: request.identifier, type: request.type,
+          earliest: request.earliestBeginDelay == nil ? nil : earliest,
+          network: request.type == .processing && request.requiresNetworkConnectivity ? true : nil,
+          power: request.type == .processing && request.requiresExternalPower ? true : nil)))
+    if let rejection = rejection(for: request) {
+      record(.schedReject(ident: request.identifier, error: rejection))
+      throw TaskSchedulerError(rejection)
+    }
+    if let timer = pendingRequests[request.identifier]?.timer { scheduler.cancel(timer) }
+    pendingRequests[request.identifier] = PendingRequest(request: request, earliest: earliest)
+    scheduleLaunch(request.identifier)
+  }
+
+  private func rejection(for request: TaskRequest) -> SchedulerRejection? {
+    guard configuration.permittedIdentifiers?.contains(request.identifier) ?? true else { return .notPermitted }
+    guard configuration.backgroundRefreshEnabled else { return .unavailable }
+    // Resubmitting a pending identifier replaces it, so it does not count.
+    let others = pendingRequests.values.filter {
+      $0.request.identifier != request.identifier && $0.request.type == request.type
+    }
+    let limit = request.type == .refresh ? 1 : 10
+    return others.count >= limit ? .tooManyPendingTaskRequests : nil
+  }
+
+  public func cancel(taskRequestWithIdentifier identifier: String) {
+    record(.schedCancel(.identifier(identifier)))
+    if let timer = pendingRequests.removeValue(forKey: identifier)?.timer { scheduler.cancel(timer) }
+  }
+
+  public func cancelAllTaskRequests() {
+    record(.schedCancel(.all))
+    for pending in pendingRequests.values {
+      if let timer = pending.timer { scheduler.cancel(timer) }
+    }
+    pendingRequests.removeAll()
+  }
+
+  public func pendingTaskRequests() -> [TaskRequest] {
+    pendingRequests.values.map(\.request).sorted { $0.identifier < $1.identifier }
+  }
+
+  /// Plans a launch no earlier than the request's earliest date, after a seeded delay.
+  private func scheduleLaunch(_ identifier: String) {
+    guard var pending = pendingRequests[identifier] else { return }
+    let delay =
+      randomDuration(in: configuration.launchDelay, using: &random)
+      + randomDuration(in: faults.extraLaunchDelay, using: &faultRandom)
+    let time = max(pending.earliest, now).adding(nanoseconds: TraceTime(delay).nanoseconds)
+    pending.timer = scheduler.schedule(at: time) { [self] in
+      pendingRequests[identifier]?.timer = nil
+      launchIfEligible(identifier)
+    }
+    pendingRequests[identifier] = pending
+  }
+
+  /// Launches requests whose time has come and whose requirements now hold.
+  func launchEligibleRequests() {
+    for identifier in pendingRequests.keys.sorted() where pendingRequests[identifier]?.timer == nil {
+      launchIfEligible(identifier)
+    }
+  }
+
+  private func launchIfEligible(_ identifier: String) {
+    guard let pending = pendingRequests[identifier], pending.timer == nil, now >= pending.earliest else { return }
+    let request = pending.request
+    // Scheduled tasks run in the background, and processing tasks wait for their
+    // requirements; both are re-checked when the app or the environment changes.
+    guard !(processRunning && (appState == .active || appState == .inactive)) else { return }
+    if request.type == .processing {
+      if request.requiresNetworkConnectivity && !networkAvailable { return }
+      if request.requiresExternalPower && !charging { return }
+    }
+    pendingRequests[identifier] = nil
+    wakeForBackgroundWork()
+    let run = nextRun
+    nextRun += 1
+    record(.schedLaunch(ident: identifier, run: run))
+    let task = SimulatedScheduledTask(identifier: identifier, run: run, system: self)
+    runningTasks[run] = task
+    let runtime = request.type == .refresh ? configuration.refreshRuntime : configuration.processingRuntime
+    scheduler.schedule(after: runtime) { [self] in expire(task) }
+    launchHandlers[identifier]?(task)
+  }
+
+  private func expire(_ task: SimulatedScheduledTask) {
+    guard !task.completed, runningTasks[task.run] === task else { return }
+    record(.schedExpire(run: task.run))
+    if let handler = task.expirationHandler {
+      handler()
+    } else {
+      // With no expiration handler the system marks the task complete and unsuccessful.
+      task.completed = true
+      runningTasks[task.run] = nil
+      suspendIfIdle(after: configuration.suspensionDelay)
+    }
+  }
+
+  func complete(_ task: SimulatedScheduledTask, success: Bool) {
+    record(.schedComplete(run: task.run, success: success))
+    guard !task.completed else { return }
+    task.completed = true
+    if runningTasks[task.run] === task { runningTasks[task.run] = nil }
+    suspendIfIdle(after: configuration.suspensionDelay)
+  }
+}

@@ -1,0 +1,91 @@
+public import BackgroundTrace
+
+/// A UIKit background task the app has begun and not ended.
+struct OpenTask {
+  var name: String?
+  var handler: (() -> Void)?
+  var expired = false
+}
+
+/// UIKit background tasks (`UIApplication`), as PLATFORM.md describes them.
+extension SimulatedSystem: BackgroundTaskHost {
+  public func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (() -> Void)?)
+    -> BackgroundTaskID
+  {
+    // No background time for a process that is not running or is suspended.
+    guard processRunning, appState != .suspended else {
+      record(.taskBegin(id: 0, name: taskName))
+      return .invalid
+    }
+    let id = nextTaskID
+    nextTaskID += 1
+    openTasks[id] = OpenTask(name: taskName, handler: handler)
+    record(.taskBegin(id: id, name: taskName))
+    if let timer = suspensionTimer {
+      scheduler.cancel(timer)
+      suspensionTimer = nil
+    }
+    if appState == .background { scheduleExpiration() }
+    return BackgroundTaskID(rawValue: id)
+  }
+
+  public func endBackgroundTask(_ identifier: BackgroundTaskID) {
+    // Ending an unknown or ended id only logs a console warning on iOS.
+    record(.taskEnd(id: identifier.rawValue))
+    guard openTasks.removeValue(forKey: identifier.rawValue) != nil else { return }
+    if openTasks.isEmpty && appState == .background {
+      suspendIfIdle(after: .zero)
+    }
+  }
+
+  public var backgroundTimeRemaining: Double {
+    guard let since = backgroundSince, appState == .background else { return .greatestFiniteMagnitude }
+    let end = since.adding(nanoseconds: TraceTime(effectiveBudget).nanoseconds)
+    return now >= end ? 0 : (end.seconds - now.seconds)
+  }
+
+  /// The budget after the fault plan's early expiration.
+  var effectiveBudget: Duration {
+    max(configuration.budget - faults.earlyExpiration, .zero)
+  }
+
+  /// Schedules the expiration handlers shortly before the budget ends, and the
+  /// watchdog at the end: a task still open after its handler ran kills the app.
+  func scheduleExpiration() {
+    guard let since = backgroundSince, !openTasks.isEmpty, expirationTimer == nil else { return }
+    let end = since.adding(nanoseconds: TraceTime(effectiveBudget).nanoseconds)
+    let lead = TraceTime(configuration.expirationLead).nanoseconds
+    let expiry = TraceTime(nanoseconds: end.nanoseconds >= lead ? end.nanoseconds - lead : 0)
+    expirationTimer = scheduler.schedule(at: expiry) { [self] in
+      expirationTimer = nil
+      expireNow()
+    }
+    if watchdogTimer == nil {
+      watchdogTimer = scheduler.schedule(at: end) { [self] in
+        watchdogTimer = nil
+        if openTasks.values.contains(where: \.expired) { terminate(reason: "watchdog") }
+      }
+    }
+  }
+
+  /// Runs the expiration handler of every open task now (in id order), as the system
+  /// does when background time runs out, or as a fault plan's early expiration.
+  public func expireNow() {
+    for id in openTasks.keys.sorted() {
+      guard var task = openTasks[id], !task.expired else { continue }
+      task.expired = true
+      openTasks[id] = task
+      record(.taskExpire(id: id))
+      task.handler?()
+    }
+  }
+
+  func cancelBackgroundTimers() {
+    for timer in [expirationTimer, watchdogTimer, suspensionTimer].compactMap(\.self) {
+      scheduler.cancel(timer)
+    }
+    expirationTimer = nil
+    watchdogTimer = nil
+    suspensionTimer = nil
+  }
+}

@@ -1,0 +1,169 @@
+public import BackgroundTrace
+
+/// One unique work in the simulated queue.
+struct WorkItem {
+  enum Phase { case waiting, running, finished }
+
+  var request: WorkRequest
+  var phase = Phase.waiting
+  /// The runAttemptCount of the next (or current) start.
+  var attempt = 0
+  /// When the next start may happen.
+  var eligible: TraceTime
+  var timer: VirtualTimeScheduler.TimerID?
+  var timeout: VirtualTimeScheduler.TimerID?
+  var task: Task<Void, Never>?
+  /// An `append` enqueue waiting for this work to finish.
+  var queued: WorkRequest?
+}
+
+/// A WorkManager-style queue: attempts, backoff as androidx computes it, constraints,
+/// the 10-minute timeout, periodic work and unique-work policies.
+extension SimulatedSystem: WorkQueue {
+  public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) {
+    record(.workEnqueue(request.enqueueEvent(policy: policy)))
+    if var existing = works[request.work], existing.phase != .finished {
+      switch policy {
+      case .keep?:
+        return
+      case .append?, .appendOrReplace?:
+        existing.queued = request
+        works[request.work] = existing
+        return
+      case .replace?, nil:
+        stop(request.work, reason: "replaced", reschedule: false)
+      }
+    }
+    if !workOrder.contains(request.work) { workOrder.append(request.work) }
+    works[request.work] = WorkItem(request: request, eligible: now)
+    scheduleStart(request.work)
+  }
+
+  public func cancel(work: String) {
+    record(.workCancel(work: work))
+    guard var item = works[work], item.phase != .finished else { return }
+    item.queued = nil
+    works[work] = item
+    stop(work, reason: "cancelled", reschedule: false)
+    finish(work)
+  }
+
+  private func scheduleStart(_ work: String) {
+    guard var item = works[work], item.phase == .waiting else { return }
+    if let timer = item.timer { scheduler.cancel(timer) }
+    let time = max(item.eligible, now).adding(nanoseconds: TraceTime(configuration.workDispatchDelay).nanoseconds)
+    item.timer = scheduler.schedule(at: time) { [self] in
+      works[work]?.timer = nil
+      startIfEligible(work)
+    }
+    works[work] = item
+  }
+
+  func startEligibleWork() {
+    for work in workOrder where works[work]?.phase == .waiting && works[work]?.timer == nil {
+      startIfEligible(work)
+    }
+  }
+
+  private func constraintsHold(_ request: WorkRequest) -> Bool {
+    (!request.requiresNetwork || networkAvailable) && (!request.requiresCharging || charging)
+  }
+
+  private func startIfEligible(_ work: String) {
+    guard var item = works[work], item.phase == .waiting, item.timer == nil, now >= item.eligible,
+      constraintsHold(item.request)
+    else { return }
+    if !processRunning { wakeForBackgroundWork() }
+    let attempt = item.attempt
+    item.phase = .running
+    record(.workStart(work: work, attempt: attempt))
+    let worker = item.request.worker
+    let context = WorkContext(work: work, runAttemptCount: attempt)
+    item.timeout = scheduler.schedule(after: configuration.workTimeout) { [self] in
+      stop(work, reason: "timeout", reschedule: true)
+    }
+    item.task = Task(executorPreference: scheduler.executor) { [self] in
+      let result = await worker.doWork(context)
+      returned(work, attempt: attempt, result: result)
+    }
+    works[work] = item
+  }
+
+  /// A worker returned: record it unless the system already stopped that attempt.
+  private func returned(_ work: String, attempt: Int, result: WorkResult) {
+    guard var item = works[work], item.phase == .running, item.attempt == attempt else { return }
+    record(.workResult(work: work, attempt: attempt, outcome: result.outcome))
+    if let timeout = item.timeout { scheduler.cancel(timeout) }
+    item.timeout = nil
+    item.task = nil
+    switch result {
+    case .retry:
+      item.phase = .waiting
+      item.attempt += 1
+      let wait = WorkBackoff.backoff(
+        beforeAttempt: item.attempt, policy: item.request.backoff,
+        delay: item.request.backoffDelay.map(TraceInterval.init))
+      item.eligible = now.adding(nanoseconds: wait.nanoseconds)
+      works[work] = item
+      scheduleStart(work)
+    case .success, .failure:
+      if let period = item.request.period, item.queued == nil {
+        // Periodic work: the next period starts afresh (the attempt count resets).
+        item.phase = .waiting
+        item.attempt = 0
+        item.eligible = now.adding(nanoseconds: TraceTime(max(period, .seconds(900))).nanoseconds)
+        works[work] = item
+        scheduleStart(work)
+      } else {
+        works[work] = item
+        finish(work)
+      }
+    }
+  }
+
+  /// Stops a running attempt (`work.stop`); with `reschedule` it runs again with the
+  /// next attempt number once eligible.
+  func stop(_ work: String, reason: String, reschedule: Bool) {
+    guard var item = works[work] else { return }
+    if let timer = item.timer { scheduler.cancel(timer) }
+    item.timer = nil
+    if item.phase == .running {
+      record(.workStop(work: work, attempt: item.attempt, reason: reason))
+      if let timeout = item.timeout { scheduler.cancel(timeout) }
+      item.timeout = nil
+      item.task?.cancel()
+      item.task = nil
+      item.attempt += 1
+      item.phase = .waiting
+      item.eligible = now
+    }
+    works[work] = item
+    if reschedule { scheduleStart(work) }
+  }
+
+  /// Ends a work; an appended request takes its place.
+  private func finish(_ work: String) {
+    guard var item = works[work] else { return }
+    item.phase = .finished
+    if let timer = item.timer { scheduler.cancel(timer) }
+    item.timer = nil
+    works[work] = item
+    if let queued = item.queued {
+      works[work] = WorkItem(request: queued, eligible: now)
+      scheduleStart(work)
+    }
+  }
+
+  func stopAllWork(reason: String) {
+    for work in workOrder where works[work]?.phase == .running {
+      stop(work, reason: reason, reschedule: true)
+    }
+  }
+
+  func stopWorkMissingConstraints() {
+    for work in workOrder {
+      guard let item = works[work], item.phase == .running, !constraintsHold(item.request) else { continue }
+      stop(work, reason: "constraint", reschedule: true)
+    }
+  }
+}

@@ -1,0 +1,286 @@
+public import BackgroundTrace
+
+/// iOS background tasks, BGTaskScheduler and a WorkManager-style queue, simulated on a
+/// virtual clock and recorded into a trace.
+///
+/// App code written against ``BackgroundTaskHost``, ``TaskScheduling`` and
+/// ``WorkQueue`` runs against the system as it would against a device, while the test
+/// drives the app's life: launch, background, foreground, time passing, terminations,
+/// network changes and the faults of a ``FaultPlan``. Every call and every system
+/// decision lands in ``trace``. The same seed gives the same trace, byte for byte.
+///
+/// ```swift
+/// let system = SimulatedSystem(seed: 7)
+/// system.launch { system in app.didFinishLaunching(scheduler: system) }
+/// system.moveToBackground()
+/// system.advance(by: .seconds(60))
+/// let findings = TraceChecker.check(system.trace)
+/// ```
+///
+/// The system is single-threaded: call it from the thread that drives it. Async
+/// workers run as tasks on its scheduler's executor, on that same thread.
+public final class SimulatedSystem: @unchecked Sendable {
+  /// The virtual-time scheduler everything runs on.
+  public let scheduler: VirtualTimeScheduler
+  /// The simulation's configuration.
+  public let configuration: SimulationConfiguration
+  /// The faults it injects.
+  public let faults: FaultPlan
+  /// The recorder that holds the trace.
+  public let recorder: TraceRecorder
+
+  var random: SplitMix64
+  var faultRandom: SplitMix64
+
+  // The app's process.
+  var appEntry: ((SimulatedSystem) -> Void)?
+  var processRunning = false
+  var launching = false
+  var appState: AppState?
+  var backgroundSince: TraceTime?
+  var suspensionTimer: VirtualTimeScheduler.TimerID?
+  var expirationTimer: VirtualTimeScheduler.TimerID?
+  var watchdogTimer: VirtualTimeScheduler.TimerID?
+
+  // UIKit tasks of the current process.
+  var nextTaskID = 1
+  var openTasks: [Int: OpenTask] = [:]
+
+  // The scheduler (requests persist across processes; handlers do not).
+  var launchHandlers: [String: (any ScheduledTask) -> Void] = [:]
+  var pendingRequests: [String: PendingRequest] = [:]
+  var runningTasks: [Int: SimulatedScheduledTask] = [:]
+  var nextRun = 1
+
+  // Work persists across processes.
+  var works: [String: WorkItem] = [:]
+  var workOrder: [String] = []
+
+  // The environment.
+  var networkAvailable: Bool
+  var charging: Bool
+
+  /// Creates a system.
+  ///
+  /// - Parameters:
+  ///   - seed: the seed for every random choice (launch delays, faults).
+  ///   - configuration: the platform model's numbers.
+  ///   - faults: the faults to inject.
+  ///   - meta: extra trace metadata (the seed and budget are added).
+  public init(
+    seed: UInt64, configuration: SimulationConfiguration = SimulationConfiguration(), faults: FaultPlan = .none,
+    meta: TraceMetadata = TraceMetadata()
+  ) {
+    self.configuration = configuration
+    self.faults = faults
+    scheduler = VirtualTimeScheduler()
+    random = SplitMix64(seed: seed)
+    faultRandom = SplitMix64(seed: seed ^ 0xFA01_7FA0_17FA_017F)
+    var meta = meta
+    meta["platform"] = meta["platform"] ?? "simulated"
+    meta["seed"] = String(seed)
+    meta["budget"] = TraceTime(configuration.budget).description
+    recorder = TraceRecorder(meta: meta)
+    networkAvailable = configuration.networkAvailable
+    charging = configuration.charging
+    planFaults()
+  }
+
+  /// The trace so far.
+  public var trace: Trace { recorder.trace }
+
+  /// A clock on the simulation's virtual time, for async app code.
+  public var clock: VirtualClock { scheduler.clock }
+
+  /// The current virtual time.
+  public var now: TraceTime { scheduler.now }
+
+  /// The app's current state (`nil` when it is not running).
+  public var state: AppState? { processRunning ? appState : nil }
+
+  func record(_ kind: TraceEvent.Kind) {
+    recorder.record(kind, at: scheduler.now)
+  }
+
+  // MARK: Driving time
+
+  /// Moves virtual time forward by `delay`, running everything due on the way.
+  public func advance(by delay: Duration) { scheduler.advance(by: delay) }
+
+  /// Moves virtual time forward to `time`.
+  public func advance(to time: Duration) { scheduler.advance(to: TraceTime(time)) }
+
+  /// Runs until nothing is scheduled, or until `limit` of virtual time has passed.
+  public func runUntilIdle(limit: Duration = .seconds(86_400)) {
+    scheduler.runUntilIdle(limit: now.adding(nanoseconds: TraceTime(limit).nanoseconds))
+  }
+
+  // MARK: The app's life
+
+  /// Launches the app in the foreground: `app.launch`, then `didFinishLaunching` (where
+  /// launch handlers must be registered), then `app.state to=active`. The same entry
+  /// point runs whenever the system launches the app in the background later.
+  public func launch(_ didFinishLaunching: @escaping (SimulatedSystem) -> Void) {
+    appEntry = didFinishLaunching
+    startProcess(inBackground: false)
+  }
+
+  /// Starts a process: in the background when the system launches it for a scheduled
+  /// task or work.
+  func startProcess(inBackground: Bool) {
+    record(.appLaunch)
+    processRunning = true
+    launching = true
+    appState = nil
+    nextTaskID = 1
+    openTasks.removeAll()
+    launchHandlers.removeAll()
+    appEntry?(self)
+    launching = false
+    if inBackground {
+      setState(.background)
+    } else {
+      setState(.active)
+    }
+    scheduler.runPending()
+  }
+
+  func setState(_ state: AppState) {
+    record(.appState(to: state))
+    appState = state
+  }
+
+  /// The user leaves the app: `inactive`, then `background`. Open tasks start using
+  /// the background budget; with none open the app is suspended shortly.
+  public func moveToBackground() {
+    guard processRunning, appState == .active || appState == .inactive else { return }
+    if appState == .active { setState(.inactive) }
+    setState(.background)
+    backgroundSince = now
+    scheduleExpiration()
+    suspendIfIdle(after: configuration.suspensionDelay)
+    launchEligibleRequests()
+    scheduler.runPending()
+  }
+
+  /// The user returns to the app: `active`. Background time stops counting.
+  public func moveToForeground() {
+    guard processRunning, appState != .active else { return }
+    setState(.active)
+    backgroundSince = nil
+    cancelBackgroundTimers()
+    scheduler.runPending()
+  }
+
+  /// The system (or a fault) terminates the app: `app.terminate`. Its tasks and
+  /// handlers are gone; scheduler requests and work persist.
+  public func terminate(reason: String) {
+    guard processRunning else { return }
+    record(.appTerminate(reason: reason))
+    processRunning = false
+    appState = nil
+    backgroundSince = nil
+    cancelBackgroundTimers()
+    openTasks.removeAll()
+    launchHandlers.removeAll()
+    runningTasks.removeAll()
+    stopAllWork(reason: "terminated")
+  }
+
+  /// Launches the app again after a termination (in the foreground).
+  public func relaunch() {
+    if processRunning { terminate(reason: "user") }
+    startProcess(inBackground: false)
+  }
+
+  /// Changes the environment: `env.set`. Waiting requests and work re-check their
+  /// requirements; running work whose constraint is lost is stopped.
+  public func setEnvironment(network: Bool? = nil, charging: Bool? = nil) {
+    var settings: [EnvironmentSetting] = []
+    if let network, network != networkAvailable {
+      networkAvailable = network
+      settings.append(EnvironmentSetting(key: "network", value: network ? "online" : "offline"))
+    }
+    if let charging, charging != self.charging {
+      self.charging = charging
+      settings.append(EnvironmentSetting(key: "charging", value: charging ? "true" : "false"))
+    }
+    guard !settings.isEmpty else { return }
+    record(.envSet(settings))
+    environmentChanged()
+    scheduler.runPending()
+  }
+
+  func environmentChanged() {
+    stopWorkMissingConstraints()
+    launchEligibleRequests()
+    startEligibleWork()
+  }
+
+  // MARK: Suspension
+
+  /// Suspends the app after `delay` if it is in the background with nothing running.
+  func suspendIfIdle(after delay: Duration) {
+    if let timer = suspensionTimer { scheduler.cancel(timer) }
+    suspensionTimer = nil
+    guard processRunning, appState == .background, openTasks.isEmpty, runningTasks.isEmpty else { return }
+    suspensionTimer = scheduler.schedule(after: delay) { [self] in
+      suspensionTimer = nil
+      guard processRunning, appState == .background, openTasks.isEmpty, runningTasks.isEmpty else { return }
+      setState(.suspended)
+      cancelBackgroundTimers()
+    }
+  }
+
+  /// Wakes a suspended app into the background (for a launch or a worker).
+  func wakeForBackgroundWork() {
+    if !processRunning {
+      startProcess(inBackground: true)
+      backgroundSince = now
+    } else if appState == .suspended {
+      setState(.background)
+      backgroundSince = now
+    }
+    if let timer = suspensionTimer {
+      scheduler.cancel(timer)
+      suspensionTimer = nil
+    }
+  }
+
+  // MARK: Faults
+
+  private func planFaults() {
+    for termination in faults.terminations {
+      scheduler.schedule(at: TraceTime(termination.at)) { [self] in terminate(reason: termination.reason) }
+    }
+    if let interval = faults.randomTerminationInterval { scheduleRandomTermination(interval) }
+    if let flaps = faults.networkFlaps { scheduleNetworkFlap(flaps.interval, outage: flaps.outage) }
+  }
+
+  private func scheduleRandomTermination(_ interval: Duration) {
+    let delay = randomDuration(in: interval / 2...interval * 3 / 2, using: &faultRandom)
+    scheduler.schedule(after: delay) { [self] in
+      if processRunning { terminate(reason: "memory") }
+      scheduleRandomTermination(interval)
+    }
+  }
+
+  private func scheduleNetworkFlap(_ interval: Duration, outage: Duration) {
+    let delay = randomDuration(in: interval / 2...interval * 3 / 2, using: &faultRandom)
+    scheduler.schedule(after: delay) { [self] in
+      setEnvironment(network: false)
+      scheduler.schedule(after: outage) { [self] in
+        setEnvironment(network: true)
+        scheduleNetworkFlap(interval, outage: outage)
+      }
+    }
+  }
+
+  /// A duration drawn uniformly from `range`, to the millisecond (virtual clocks tick in ms).
+  func randomDuration(in range: ClosedRange<Duration>, using generator: inout SplitMix64) -> Duration {
+    let low = TraceTime(range.lowerBound).nanoseconds / 1_000_000
+    let high = TraceTime(range.upperBound).nanoseconds / 1_000_000
+    guard high > low else { return range.lowerBound }
+    return .milliseconds(Int64(UInt64.random(in: low...high, using: &generator)))
+  }
+}

@@ -1,0 +1,31 @@
+/// The platform model's numbers (PLATFORM.md), each configurable because Apple
+/// documents few of them.
+public struct SimulationConfiguration: Sendable {
+  /// Background time after entering the background (iOS 13+: about 30 s).
+  public var budget: Duration = .seconds(30)
+  /// How long before the budget ends the expiration handlers run.
+  public var expirationLead: Duration = .seconds(1)
+  /// How long after entering the background with no task open the app is suspended.
+  public var suspensionDelay: Duration = .seconds(3)
+  /// Identifiers in `BGTaskSchedulerPermittedIdentifiers`; `nil` permits every one.
+  public var permittedIdentifiers: Set<String>? = nil
+  /// Whether Background App Refresh is on (off: submits fail with `unavailable`).
+  public var backgroundRefreshEnabled = true
+  /// How long a launched refresh task may run before it expires.
+  public var refreshRuntime: Duration = .seconds(30)
+  /// How long a launched processing task may run before it expires.
+  public var processingRuntime: Duration = .seconds(180)
+  /// The scheduler launches an eligible request after a delay drawn from this range.
+  public var launchDelay: ClosedRange<Duration> = .seconds(0) ... .seconds(60)
+  /// WorkManager stops a worker after this long (10 minutes).
+  public var workTimeout: Duration = .seconds(600)
+  /// The delay between work becoming eligible and its start.
+  public var workDispatchDelay: Duration = .milliseconds(100)
+  /// The environment at the start: network connectivity.
+  public var networkAvailable = true
+  /// The environment at the start: on external power.
+  public var charging = false
+
+  /// The defaults above.
+  public init() {}
+}

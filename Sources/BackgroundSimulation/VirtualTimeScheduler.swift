@@ -1,0 +1,187 @@
+public import BackgroundTrace
+import Synchronization
+
+/// A single-threaded virtual-time scheduler: the simulation's only source of time and
+/// order.
+///
+/// Two queues drive everything: *jobs* (async task steps, run in FIFO order on the
+/// thread that drives the scheduler) and *timers* (closures due at a virtual time,
+/// earliest first, ties in the order they were scheduled). Like swift-nio's
+/// `EmbeddedEventLoop.advanceTime(to:)`: "now" is set before callbacks run, everything
+/// due at one instant runs together, runnable jobs all finish before time moves, and
+/// time never moves backwards. Nothing depends on `Task.yield` or thread timing, so a
+/// run is the same on a loaded CI machine as on a laptop.
+///
+/// Async code joins by running in a task that prefers ``executor``
+/// (`Task(executorPreference: scheduler.executor) { … }`) and sleeping on ``clock``.
+/// Code that hops to another actor (such as `MainActor`) or sleeps on a real clock
+/// leaves the scheduler's control and loses determinism.
+///
+/// Call the scheduler only from the thread that drives it; async tasks it runs may
+/// schedule timers (they run on that thread too).
+public final class VirtualTimeScheduler: Sendable {
+  private struct Timer: Sendable {
+    var time: TraceTime
+    var sequence: UInt64
+    var action: @Sendable () -> Void
+  }
+
+  private struct State: ~Copyable {
+    var now = TraceTime.zero
+    var timers: [Timer] = []  // a binary min-heap on (time, sequence)
+    var sequence: UInt64 = 0
+    var cancelled: Set<UInt64> = []
+  }
+
+  private let state = Mutex(State())
+  /// The executor that runs async jobs in order when the scheduler drains them.
+  public let executor = SimulationExecutor()
+
+  /// Creates a scheduler at time zero.
+  public init() {}
+
+  /// The current virtual time.
+  public var now: TraceTime { state.withLock { $0.now } }
+
+  /// A `Clock` on this scheduler's time.
+  public var clock: VirtualClock { VirtualClock(scheduler: self) }
+
+  /// A handle that cancels a scheduled timer.
+  public struct TimerID: Sendable, Hashable {
+    fileprivate let sequence: UInt64
+  }
+
+  /// Runs `action` at `time` (or now, if `time` has passed).
+  @discardableResult
+  public func schedule(at time: TraceTime, _ action: @escaping @Sendable () -> Void) -> TimerID {
+    state.withLock { state in
+      let timer = Timer(time: max(time, state.now), sequence: state.sequence, action: action)
+      state.sequence += 1
+      Self.push(timer, into: &state.timers)
+      return TimerID(sequence: timer.sequence)
+    }
+  }
+
+  /// Runs `action` after `delay` of virtual time.
+  @discardableResult
+  public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> TimerID {
+    schedule(at: now.adding(nanoseconds: TraceTime(delay).nanoseconds), action)
+  }
+
+  /// Cancels a timer that has not run yet.
+  public func cancel(_ timer: TimerID) {
+    state.withLock { _ = $0.cancelled.insert(timer.sequence) }
+  }
+
+  /// Whether any timer is waiting.
+  public var hasPendingTimers: Bool { state.withLock { !$0.timers.isEmpty } }
+
+  /// The time of the earliest waiting timer.
+  public var nextTimerTime: TraceTime? { state.withLock { $0.timers.first?.time } }
+
+  /// Runs every runnable job and every timer due now, without moving time.
+  public func runPending() {
+    executor.drain()
+    while let timer = popTimer(dueBy: now) {
+      timer.action()
+      executor.drain()
+    }
+  }
+
+  /// Moves time forward to `time`, running everything due on the way in order.
+  ///
+  /// A `time` in the past only runs what is pending: time never moves backwards.
+  public func advance(to time: TraceTime) {
+    runPending()
+    while let next = nextTimerTime, next <= time {
+      state.withLock { $0.now = max($0.now, next) }
+      runPending()
+    }
+    state.withLock { $0.now = max($0.now, time) }
+    runPending()
+  }
+
+  /// Moves time forward by `delay`.
+  public func advance(by delay: Duration) {
+    advance(to: now.adding(nanoseconds: TraceTime(delay).nanoseconds))
+  }
+
+  /// Runs until no job or timer is left, or until `limit` (then stops there).
+  ///
+  /// Periodic work never runs out of timers; give a limit.
+  public func runUntilIdle(limit: TraceTime = .max) {
+    runPending()
+    while let next = nextTimerTime, next <= limit {
+      state.withLock { $0.now = max($0.now, next) }
+      runPending()
+    }
+  }
+
+  private func popTimer(dueBy time: TraceTime) -> Timer? {
+    state.withLock { state in
+      while let first = state.timers.first, first.time <= time {
+        let timer = Self.pop(from: &state.timers)
+        if state.cancelled.remove(timer.sequence) == nil { return timer }
+      }
+      return nil
+    }
+  }
+
+  // MARK: Heap
+
+  private static func precedes(_ a: Timer, _ b: Timer) -> Bool {
+    a.time < b.time || (a.time == b.time && a.sequence < b.sequence)
+  }
+
+  private static func push(_ timer: Timer, into heap: inout [Timer]) {
+    heap.append(timer)
+    var child = heap.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard precedes(heap[child], heap[parent]) else { break }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  private static func pop(from heap: inout [Timer]) -> Timer {
+    let first = heap[0]
+    let last = heap.removeLast()
+    if !heap.isEmpty {
+      heap[0] = last
+      var parent = 0
+      while true {
+        let left = 2 * parent + 1
+        let right = left + 1
+        var smallest = parent
+        if left < heap.count, precedes(heap[left], heap[smallest]) { smallest = left }
+        if right < heap.count, precedes(heap[right], heap[smallest]) { smallest = right }
+        if smallest == parent { break }
+        heap.swapAt(parent, smallest)
+        parent = smallest
+      }
+    }
+    return first
+  }
+}
+
+/// Runs async jobs in FIFO order, on the thread that drains it, only when the
+/// scheduler drains it: the source of deterministic order for async app code.
+public final class SimulationExecutor: TaskExecutor, Sendable {
+  private let jobs = Mutex<[UnownedJob]>([])
+
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let unowned = UnownedJob(job)
+    jobs.withLock { $0.append(unowned) }
+  }
+
+  /// Runs jobs until none is runnable.
+  func drain() {
+    while let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    }
+  }
+
+  /// Whether a job is waiting to run.
+  public var hasRunnableJobs: Bool { jobs.withLock { !$0.isEmpty } }
+}

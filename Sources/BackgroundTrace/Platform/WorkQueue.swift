@@ -1,0 +1,104 @@
+/// What a worker returns (`ListenableWorker.Result`).
+public enum WorkResult: Sendable, Hashable {
+  case success, failure, retry
+
+  /// The trace's `outcome=` value.
+  public var outcome: WorkOutcome {
+    switch self {
+    case .success: .success
+    case .failure: .failure
+    case .retry: .retry
+    }
+  }
+}
+
+/// What a worker run is told (`WorkerParameters`).
+public struct WorkContext: Sendable {
+  /// The work's id.
+  public var work: String
+  /// 0 on the first run, one more on each start (`runAttemptCount`).
+  public var runAttemptCount: Int
+
+  /// Creates a context.
+  public init(work: String, runAttemptCount: Int) {
+    self.work = work
+    self.runAttemptCount = runAttemptCount
+  }
+}
+
+/// A unit of background work (`CoroutineWorker`): the queue calls ``doWork(_:)`` on
+/// each attempt.
+public protocol Worker: Sendable {
+  /// Does the work once. Return `.retry` to run again after the backoff; the app
+  /// decides the retry limit (WorkManager has none), usually from `runAttemptCount`.
+  func doWork(_ context: WorkContext) async -> WorkResult
+}
+
+/// A request to run a worker (`OneTimeWorkRequest` / `PeriodicWorkRequest`).
+public struct WorkRequest: Sendable {
+  /// The work's unique id (the unique-work name).
+  public var work: String
+  /// The worker's name, for traces.
+  public var name: String?
+  /// Linear or exponential backoff (`nil`: exponential).
+  public var backoff: BackoffPolicy?
+  /// The backoff delay (`nil`: 30 s).
+  public var backoffDelay: Duration?
+  /// The retry limit the app's worker enforces, recorded so the checker can hold it to it.
+  public var attemptLimit: Int?
+  /// The repeat interval for periodic work (at least 15 minutes).
+  public var period: Duration?
+  /// Run only with network connectivity.
+  public var requiresNetwork: Bool
+  /// Run only while charging.
+  public var requiresCharging: Bool
+  /// The worker.
+  public var worker: any Worker
+
+  /// Creates a request.
+  public init(
+    work: String, name: String? = nil, backoff: BackoffPolicy? = nil, backoffDelay: Duration? = nil,
+    attemptLimit: Int? = nil, period: Duration? = nil, requiresNetwork: Bool = false, requiresCharging: Bool = false,
+    worker: any Worker
+  ) {
+    self.work = work
+    self.name = name
+    self.backoff = backoff
+    self.backoffDelay = backoffDelay
+    self.attemptLimit = attemptLimit
+    self.period = period
+    self.requiresNetwork = requiresNetwork
+    self.requiresCharging = requiresCharging
+    self.worker = worker
+  }
+}
+
+/// A WorkManager-style queue.
+public protocol WorkQueue: AnyObject {
+  /// Enqueues work as unique work, resolving a conflict with `policy` (`nil`: replace).
+  func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?)
+  /// Cancels the work; a running attempt is stopped.
+  func cancel(work: String)
+}
+
+extension WorkRequest {
+  /// The trace fields of this request's `work.enqueue`.
+  public func enqueueEvent(policy: ExistingWorkPolicy?) -> WorkEnqueue {
+    WorkEnqueue(
+      work: work, name: name, backoff: backoff, delay: backoffDelay.map(TraceInterval.init), limit: attemptLimit,
+      period: period.map(TraceInterval.init), policy: policy)
+  }
+}
+
+extension TraceTime {
+  /// A time or interval from a `Duration` (negative durations become zero).
+  public init(_ duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    if seconds < 0 {
+      self = .zero
+    } else {
+      let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+      self = overflow ? .max : TraceTime(nanoseconds: whole).adding(nanoseconds: UInt64(attoseconds / 1_000_000_000))
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import BackgroundTrace
+import Testing
+import TraceWorkloads
+
+/// SPEC §5: no input, however hostile, crashes or hangs the reader. A crash fails the
+/// whole run; a hang trips the time limit.
+@Suite(.timeLimit(.minutes(2))) struct BinaryHostileInputTests {
+  static let trace = sampleTrace(eventCount: 300)
+  static let bytes = try! BinaryTraceEncoder.encode(trace, chunkPayloadLimit: 256)
+  static let layout = BinaryLayout(bytes)
+
+  /// A chunk with valid sync bytes and both CRCs around `payload`, so the reader gets as
+  /// far as decoding the records.
+  static func chunk(
+    _ payload: [UInt8], sequence: UInt32, firstEvent: UInt64, eventCount: UInt32, baseTime: UInt64
+  ) -> [UInt8] {
+    func little<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+      (0..<T.bitWidth / 8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+    var header: [UInt8] = [0xB7, 0x43, 0x48, 0x4B]
+    header += little(UInt32(payload.count)) + little(sequence) + little(firstEvent) + little(eventCount)
+    header += little(baseTime) + crcBytes(payload)
+    return header + crcBytes(header) + payload
+  }
+
+  /// The header of a file with no metadata.
+  static let emptyHeader = BinaryFormat.magic + [1, 0, 1, 0, 0, 0] + crcBytes([0]) + [0]
+
+  /// Decodes and checks what can be checked of any outcome; throwing is allowed.
+  static func decodeWithoutCrashing(_ input: [UInt8]) {
+    guard let decoded = try? Trace.decode(binary: input) else { return }
+    for (earlier, later) in zip(decoded.trace.events, decoded.trace.events.dropFirst()) {
+      #expect(earlier.time <= later.time)
+    }
+  }
+
+  @Test func randomBytesAfterTheMagicNeverCrash() {
+    var random = SplitMix64(seed: 2_024)
+    for round in 0..<2_000 {
+      var input = BinaryFormat.magic
+      if round % 2 == 0 { input += [1, 0] }  // a valid version and flags, so the reader goes further
+      let count = Int.random(in: 0...600, using: &random)
+      input += (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+      Self.decodeWithoutCrashing(input)
+    }
+  }
+
+  @Test func randomPayloadsInValidChunksNeverCrash() {
+    var random = SplitMix64(seed: 99)
+    for _ in 0..<2_000 {
+      var input = Self.emptyHeader
+      for sequence in 0..<UInt32.random(in: 1...3, using: &random) {
+        let count = Int.random(in: 1...200, using: &random)
+        var payload = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+        if Bool.random(using: &random) {
+          payload[0] = UInt8.random(in: 0...3, using: &random)  // a small string table, so records are reached
+          payload[1...].withContiguousMutableStorageIfAvailable { rest in
+            for index in rest.indices where Int.random(in: 0..<3, using: &random) == 0 {
+              rest[index] &= 0x3F  // small varints and low tags: plausible records
+            }
+          }
+        }
+        let events = UInt32.random(in: 0...UInt32(count), using: &random)
+        input += Self.chunk(
+          payload, sequence: sequence, firstEvent: UInt64.random(in: 0...3, using: &random) * 100,
+          eventCount: events, baseTime: UInt64.random(in: 0...1_000, using: &random))
+      }
+      Self.decodeWithoutCrashing(input)
+    }
+  }
+
+  /// Hand-picked one-record payloads that stress the decoder's bounds checks, each with
+  /// whether it is valid.
+  static let records: [(payload: [UInt8], valid: Bool)] = [
+    ([0x00, 0x01, 0x00], true),  // app.state to=active
+    ([0x01, 0x01, 0x77, 0x14, 0x00, 0x00], true),  // mark label=w
+    ([0x00, 0x15, 0x00], false),  // unknown kind tag 21
+    ([0x00, 0xE0, 0x00], false),  // app.launch with flags
+    ([0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F], false),  // time beyond 65 bits
+    ([0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x03], false),  // (2^63 − 1) s overflows
+    ([0x00, 0x00, 0x80], false),  // truncated time
+    ([0x00, 0x03, 0x00, 0x80], false),  // truncated task id
+    ([0x00, 0x04, 0x00, 0x01], false),  // task id −1
+    ([0x00, 0x12, 0x00, 0x00], false),  // env.set with no pairs
+    ([0x00, 0x12, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F], false),  // env.set with billions of pairs
+    ([0x00, 0x13, 0x00, 0x05, 0x05], false),  // input with string references out of range
+    ([0x01, 0x7F, 0x00], false),  // a string longer than the payload
+    ([0x02, 0x01, 0xFF, 0x00, 0x14, 0x00, 0x00], false),  // a string that is not UTF-8
+    ([0xFF, 0xFF, 0xFF, 0xFF, 0x0F], false),  // a huge string count
+    ([0x01, 0x01, 0x77, 0x0D, 0x00, 0xFF], false),  // work.enqueue with unknown presence bits
+    ([0x01, 0x01, 0x77, 0x0D, 0x00, 0x02, 0x00, 0x09], false),  // work.enqueue with an unknown backoff
+    ([0x01, 0x01, 0x77, 0x07, 0x00, 0x03, 0x00], false),  // sched.submit with tri-state 3
+    // work.start with attempt 2^63
+    ([0x01, 0x01, 0x77, 0x0E, 0x00, 0x00, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01], false),
+    ([0x00, 0x00, 0x00, 0x00], false),  // a byte after the last record
+  ]
+
+  @Test(arguments: records)
+  func malformedRecordLosesOnlyItsChunk(payload: [UInt8], valid: Bool) throws {
+    let good = Self.chunk([0x00, 0x00, 0x00], sequence: 1, firstEvent: 1, eventCount: 1, baseTime: 0)
+    let input = Self.emptyHeader + Self.chunk(payload, sequence: 0, firstEvent: 0, eventCount: 1, baseTime: 0) + good
+    let decoded = try Trace.decode(binary: input)
+    // The good chunk after the hostile one is always read.
+    #expect(decoded.trace.events.last == TraceEvent(time: .zero, .appLaunch))
+    if valid {
+      #expect(decoded.trace.events.count == 2)
+      #expect(decoded.damage.isEmpty)
+    } else {
+      #expect(decoded.trace.events.count == 1)
+      #expect(decoded.damage.map(\.lostEvents) == [1])
+      #expect(decoded.damage.first?.message.contains("is malformed at payload byte") == true)
+    }
+  }
+
+  @Test func mutatedValidFilesNeverCrashAndOnlyYieldWholeOriginalChunks() {
+    var random = SplitMix64(seed: 7)
+    for _ in 0..<2_000 {
+      var input = Self.bytes
+      for _ in 0..<Int.random(in: 1...6, using: &random) {
+        let index = Int.random(in: 0..<max(input.count, 1), using: &random)
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0 where index < input.count: input[index] = UInt8.random(in: 0...255, using: &random)
+        case 1 where index < input.count: input.remove(at: index)
+        case 2: input.insert(UInt8.random(in: 0...255, using: &random), at: min(index, input.count))
+        case 3: input.removeLast(Int.random(in: 0...min(input.count, 50), using: &random))
+        default:
+          let chunk = Self.layout.chunks.randomElement(using: &random)!
+          input.insert(contentsOf: Self.bytes[chunk.offset..<chunk.end], at: min(index, input.count))
+        }
+      }
+      guard let decoded = try? Trace.decode(binary: input) else { continue }
+      // Whatever was decoded is a run of whole original chunks, in order.
+      var rest = decoded.trace.events[...]
+      for chunk in Self.layout.chunks where rest.starts(with: Self.trace.events[chunk.events]) {
+        rest = rest.dropFirst(chunk.eventCount)
+      }
+      #expect(rest.isEmpty, "decoded events that are not whole original chunks")
+    }
+  }
+
+  @Test func hugeDeclaredLengthsDoNotHang() throws {
+    // A chunk header that claims the largest payload, with nothing behind it.
+    var header: [UInt8] = [0xB7, 0x43, 0x48, 0x4B, 0x00, 0x00, 0x00, 0x01] + [UInt8](repeating: 0, count: 28)
+    header += crcBytes(header)
+    let decoded = try Trace.decode(binary: Self.emptyHeader + header)
+    #expect(decoded.trace.events.isEmpty)
+    #expect(decoded.damage.map(\.lostEvents) == [0])
+  }
+}

@@ -1,0 +1,145 @@
+import BackgroundTrace
+import Testing
+import TraceWorkloads
+
+@Suite struct BinaryRoundTripTests {
+  static let generated: [(timing: WorkloadGenerator.Timing, limit: Int)] = [
+    (.virtualMilliseconds, BinaryFormat.defaultChunkPayload),
+    (.virtualMilliseconds, 300),
+    (.wallClockNanoseconds, BinaryFormat.defaultChunkPayload),
+    (.wallClockNanoseconds, 300),
+  ]
+
+  @Test(arguments: generated)
+  func generatedTraceRoundTripsTextBinaryText(timing: WorkloadGenerator.Timing, limit: Int) throws {
+    let trace = WorkloadGenerator.trace(eventCount: 50_000, seed: 7, timing: timing)
+    #expect(trace.events.count >= 50_000)
+    let text = trace.text
+
+    // text → binary → text
+    let parsed = try Trace(text: text)
+    #expect(parsed == trace)
+    let binary = try BinaryTraceEncoder.encode(parsed, chunkPayloadLimit: limit)
+    let decoded = try Trace.decode(binary: binary)
+    #expect(decoded.damage.isEmpty)
+    #expect(decoded.trace.text == text)
+
+    // binary → text → binary
+    let reencoded = try BinaryTraceEncoder.encode(try Trace(text: decoded.trace.text), chunkPayloadLimit: limit)
+    #expect(reencoded == binary)
+
+    let layout = BinaryLayout(binary)
+    #expect(layout.chunks.last?.end == binary.count)
+    #expect(layout.chunks.reduce(0) { $0 + $1.eventCount } == trace.events.count)
+    if limit == 300 {
+      #expect(layout.chunks.count > 1_000)
+    }
+  }
+
+  /// SPEC §5: at most 6 bytes per event on average on realistic traces.
+  @Test func realisticVirtualClockTraceTakesAtMostSixBytesPerEvent() throws {
+    let trace = WorkloadGenerator.trace(eventCount: 50_000, seed: 1, timing: .virtualMilliseconds)
+    let binary = try trace.binary()
+    let bytesPerEvent = Double(binary.count) / Double(trace.events.count)
+    #expect(bytesPerEvent <= 6, "\(bytesPerEvent) bytes per event")
+  }
+
+  @Test func extremeValuesRoundTrip() throws {
+    let huge = TraceTime(nanoseconds: (1 << 62) + 1)  // needs the 65-bit scaled varint
+    let trace = Trace(
+      meta: TraceMetadata(["": "empty key", "k": ""]),
+      events: [
+        TraceEvent(time: .zero, .taskBegin(id: Int.max, name: "")),
+        TraceEvent(time: .zero, .taskEnd(id: 0)),
+        TraceEvent(time: .zero, .taskExpire(id: Int.max)),
+        TraceEvent(time: TraceTime(nanoseconds: 1), .schedLaunch(ident: "a", run: Int.max)),
+        TraceEvent(time: TraceTime(nanoseconds: 1), .schedExpire(run: 0)),
+        TraceEvent(
+          time: huge,
+          .schedSubmit(SchedulerSubmission(ident: "a", type: .processing, earliest: .max, network: false, power: true))),
+        TraceEvent(
+          time: huge,
+          .workEnqueue(
+            WorkEnqueue(
+              work: "w", name: "n", backoff: .linear, delay: huge, limit: Int.max,
+              period: TraceTime(nanoseconds: 1 << 62),
+              policy: .appendOrReplace))),
+        TraceEvent(time: huge, .workStop(work: "w", attempt: Int.max, reason: "x")),
+        TraceEvent(time: .max, .mark(label: "the end of time")),
+        TraceEvent(time: .max, .appTerminate(reason: nil)),
+      ])
+    let binary = try BinaryTraceEncoder.encode(trace)
+    let decoded = try Trace.decode(binary: binary)
+    #expect(decoded.damage.isEmpty)
+    #expect(decoded.trace.events == trace.events)
+    #expect(decoded.trace.meta == trace.meta)
+  }
+
+  /// Every unit of the scaled encoding (ns, µs, ms, s) and the 65-bit values from 2^62 ns up.
+  static let scaledValues: [UInt64] = [
+    0, 1, 999, 1_000, 1_001, 999_999, 1_000_000, 1_000_001, 999_999_999, 1_000_000_000, 1_000_000_001,
+    86_400_000_000_000, (1 << 62) - 1, 1 << 62, (1 << 62) + 1, 1_000_000_000_000_000_000, 9_223_372_036_000_000_000,
+    UInt64(Int64.max),
+  ]
+
+  @Test func timesAtEveryScaleRoundTrip() throws {
+    var events: [TraceEvent] = []
+    var time: UInt64 = 0
+    for (index, value) in Self.scaledValues.enumerated() {
+      // Times climb by small deltas, then jump by 2^62 ns and more near the end.
+      time = max(time + UInt64(index), index >= 12 ? value : 0)
+      events.append(TraceEvent(time: TraceTime(nanoseconds: time), .mark(label: "\(value)")))
+      events.append(
+        TraceEvent(
+          time: TraceTime(nanoseconds: time),
+          .workEnqueue(
+            WorkEnqueue(work: "w", delay: TraceTime(nanoseconds: value), period: TraceTime(nanoseconds: time)))))
+      events.append(
+        TraceEvent(
+          time: TraceTime(nanoseconds: time),
+          .schedSubmit(SchedulerSubmission(ident: "s", type: .refresh, earliest: TraceTime(nanoseconds: value)))))
+    }
+    let trace = Trace(events: events)
+    let decoded = try Trace.decode(binary: try trace.binary())
+    #expect(decoded.damage.isEmpty)
+    #expect(decoded.trace == trace)
+  }
+
+  @Test func emptyTraceIsJustTheFileHeader() throws {
+    let binary = try Trace().binary()
+    #expect(binary == BinaryFormat.magic + [1, 0, 1, 0, 0, 0] + crcBytes([0]) + [0])
+    let decoded = try Trace.decode(binary: binary)
+    #expect(decoded.trace == Trace())
+    #expect(decoded.damage.isEmpty)
+  }
+
+  @Test func streamingEncoderMatchesWholeTraceEncoding() throws {
+    let trace = sampleTrace(eventCount: 500)
+    var encoder = BinaryTraceEncoder(meta: trace.meta, chunkPayloadLimit: 256)
+    #expect(encoder.chunkPayloadLimit == 256)
+    var bytes = encoder.header()
+    for event in trace.events {
+      try encoder.append(event, into: &bytes)
+      #expect(encoder.lastTime == event.time)
+    }
+    #expect(encoder.pendingEventCount > 0)
+    encoder.flush(into: &bytes)
+    #expect(encoder.pendingEventCount == 0)
+    let sizeAfterFlush = bytes.count
+    encoder.flush(into: &bytes)  // nothing pending: writes nothing
+    #expect(bytes.count == sizeAfterFlush)
+    #expect(bytes == (try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: 256)))
+  }
+
+  @Test func chunkLimitIsClamped() {
+    #expect(BinaryTraceEncoder(chunkPayloadLimit: 0).chunkPayloadLimit == 256)
+    #expect(BinaryTraceEncoder(chunkPayloadLimit: .max).chunkPayloadLimit == BinaryFormat.maximumChunkPayload / 2)
+    #expect(BinaryTraceEncoder().chunkPayloadLimit == 64 * 1024)
+  }
+}
+
+/// The little-endian bytes of the CRC-32C of `bytes`.
+func crcBytes(_ bytes: [UInt8]) -> [UInt8] {
+  let crc = CRC32C.checksum(bytes)
+  return (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * $0)) }
+}

@@ -1,0 +1,218 @@
+import BackgroundTrace
+import Foundation
+import Synchronization
+import Testing
+
+/// A clock that moves only when told to, for deterministic recorder tests.
+struct ManualClock: Clock {
+  struct Instant: InstantProtocol {
+    var offset: Duration
+
+    func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    func duration(to other: Instant) -> Duration { other.offset - offset }
+    static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+  }
+
+  private final class Storage: Sendable {
+    let offset: Mutex<Duration>
+    init(_ offset: Duration) { self.offset = Mutex(offset) }
+  }
+
+  private let storage: Storage
+
+  init(at offset: Duration = .zero) {
+    storage = Storage(offset)
+  }
+
+  var now: Instant { Instant(offset: storage.offset.withLock { $0 }) }
+  var minimumResolution: Duration { .nanoseconds(1) }
+
+  func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    storage.offset.withLock { $0 = max($0, deadline.offset) }
+  }
+
+  func advance(by duration: Duration) {
+    storage.offset.withLock { $0 += duration }
+  }
+
+  func set(to offset: Duration) {
+    storage.offset.withLock { $0 = offset }
+  }
+}
+
+/// The events a reader finds in the file now, with no damage.
+private func durableEvents(at path: String) throws -> [TraceEvent] {
+  var reader = try TraceReader(path: path)
+  let trace = try reader.readAll()
+  #expect(reader.format == .binary)
+  #expect(reader.damage.isEmpty, "\(reader.damage)")
+  return trace.events
+}
+
+private func fileSize(_ path: String) throws -> Int {
+  try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+}
+
+@Suite struct RecorderTests {
+  @Test func inMemoryTraceIsWhatWasRecordedOnTheInjectedClock() {
+    let clock = ManualClock(at: .seconds(1_000))  // the trace starts at the clock's current instant
+    let recorder = TraceRecorder(meta: TraceMetadata(["platform": "ios"]), clock: clock)
+    recorder.record(.appLaunch)
+    clock.advance(by: .milliseconds(200))
+    recorder.record(.appState(to: .active))
+    clock.advance(by: .milliseconds(12_300))
+    recorder.record(.taskBegin(id: 1, name: "SaveDocument"))
+    clock.advance(by: .nanoseconds(1))
+    recorder.record(.taskEnd(id: 1))
+    #expect(recorder.eventCount == 4)
+    #expect(recorder.meta == TraceMetadata(["platform": "ios"]))
+    #expect(
+      recorder.trace.text == """
+        bgtrace 1
+        meta platform=ios
+        0 app.launch
+        0.2 app.state to=active
+        12.5 task.begin id=1 name=SaveDocument
+        12.500000001 task.end id=1
+
+        """)
+  }
+
+  @Test func timesNeverDecreaseEvenWhenGivenEarlierTimes() {
+    let clock = ManualClock()
+    let recorder = TraceRecorder(clock: clock)
+    recorder.record(.mark(label: "a"), at: TraceTime(seconds: 5))
+    recorder.record(.mark(label: "b"), at: TraceTime(seconds: 3))  // earlier: raised to 5
+    clock.set(to: .seconds(1))
+    recorder.record(.mark(label: "c"))  // the clock says 1: raised to 5
+    clock.set(to: .seconds(6))
+    recorder.record(.mark(label: "d"))
+    recorder.record(.mark(label: "e"), at: .zero)
+    recorder.record(.mark(label: "f"), at: TraceTime(nanoseconds: .max))  // beyond the largest time: clamped
+    recorder.record(.mark(label: "g"), at: TraceTime(seconds: 7))
+    #expect(recorder.trace.events.map(\.time) == [5, 5, 5, 6, 6].map { TraceTime(seconds: $0) } + [.max, .max])
+    #expect(recorder.trace.events.map(\.kind) == ["a", "b", "c", "d", "e", "f", "g"].map { .mark(label: $0) })
+  }
+
+  @Test func clockBehindTheStartReadsAsTheStart() {
+    let clock = ManualClock(at: .seconds(10))
+    let recorder = TraceRecorder(clock: clock)
+    clock.set(to: .milliseconds(9_500))  // behind by less than a second
+    recorder.record(.mark(label: "a"))
+    clock.set(to: .seconds(3))
+    recorder.record(.mark(label: "b"))
+    clock.set(to: .milliseconds(10_250))
+    recorder.record(.mark(label: "c"))
+    #expect(recorder.trace.events.map(\.time) == [.zero, .zero, TraceTime(milliseconds: 250)])
+  }
+
+  @Test func defaultClockStampsNonDecreasingTimes() {
+    let recorder = TraceRecorder()
+    for index in 0..<1_000 { recorder.record(.taskBegin(id: index, name: nil)) }
+    let times = recorder.trace.events.map(\.time)
+    #expect(times.count == 1_000)
+    #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
+  }
+
+  @Test func streamingWritesChunksWhenFullOnFlushAndAtBackground() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("run.bgtrace")
+    let meta = TraceMetadata(["platform": "ios", "budget": "30"])
+    let recorder = try TraceRecorder(
+      writingTo: path, meta: meta, clock: ManualClock(), keepsEvents: true, chunkPayloadLimit: 256)
+
+    // The header is written at once.
+    var reader = try TraceReader(path: path)
+    #expect(reader.meta == meta)
+    #expect(try reader.next() == nil)
+
+    // Chunks are written as they fill: what is durable is always a prefix of what was
+    // recorded, at most one 256-byte chunk (about 85 three-byte records) behind.
+    var durable: [TraceEvent] = []
+    var size = try fileSize(path)
+    var chunksSeen = 0
+    for index in 0..<300 {
+      recorder.record(.mark(label: "x"), at: TraceTime(milliseconds: UInt64(index / 10)))
+      if try fileSize(path) != size {  // (reading only when the file grew keeps the debug build fast)
+        size = try fileSize(path)
+        chunksSeen += 1
+        durable = try durableEvents(at: path)
+        #expect(durable.count == index + 1, "a chunk holds every event up to the one that filled it")
+      }
+      let recorded = recorder.trace.events
+      #expect(Array(recorded.prefix(durable.count)) == durable)
+      #expect(recorded.count - durable.count < 90)
+    }
+    #expect(chunksSeen >= 3)
+
+    // flush() writes the pending events.
+    recorder.record(.taskBegin(id: 1, name: "Upload"), at: TraceTime(seconds: 1))
+    #expect(try durableEvents(at: path).count < recorder.eventCount)
+    try recorder.flush()
+    #expect(try durableEvents(at: path) == recorder.trace.events)
+    let sizeAfterFlush = try fileSize(path)
+    try recorder.flush()  // nothing pending: nothing written
+    #expect(try fileSize(path) == sizeAfterFlush)
+
+    // Going to the background writes everything at once, that event included.
+    recorder.record(.appState(to: .inactive), at: TraceTime(seconds: 2))
+    #expect(try durableEvents(at: path).count == recorder.eventCount - 1)
+    recorder.record(.appState(to: .background), at: TraceTime(seconds: 3))
+    #expect(try durableEvents(at: path) == recorder.trace.events)
+    recorder.record(.taskEnd(id: 1), at: TraceTime(seconds: 4))
+    #expect(try durableEvents(at: path).count == recorder.eventCount - 1)
+
+    // close() writes the rest; later events stay in memory only.
+    try recorder.close()
+    #expect(try durableEvents(at: path) == recorder.trace.events)
+    recorder.record(.appTerminate(reason: nil), at: TraceTime(seconds: 5))
+    #expect(try durableEvents(at: path).count == recorder.eventCount - 1)
+    #expect(recorder.trace.events.last == TraceEvent(time: TraceTime(seconds: 5), .appTerminate(reason: nil)))
+
+    var final = try TraceReader(path: path)
+    #expect(try final.readAll().meta == meta)
+  }
+
+  @Test func streamingWithoutKeepingEventsStillCounts() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("run.bgtrace")
+    let recorder = try TraceRecorder(writingTo: path, clock: ManualClock())
+    recorder.record(.appLaunch, at: .zero)
+    recorder.record(.appState(to: .active), at: TraceTime(seconds: 1))
+    #expect(recorder.eventCount == 2)
+    #expect(recorder.trace.events.isEmpty)
+    try recorder.close()
+    #expect(
+      try durableEvents(at: path) == [
+        TraceEvent(time: .zero, .appLaunch), TraceEvent(time: TraceTime(seconds: 1), .appState(to: .active)),
+      ])
+  }
+
+  @Test func releasingTheRecorderFlushesIt() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("run.bgtrace")
+    func recordAndDrop() throws {
+      let recorder = try TraceRecorder(writingTo: path, clock: ManualClock())
+      recorder.record(.mark(label: "kept"), at: TraceTime(seconds: 1))
+    }
+    try recordAndDrop()
+    #expect(try durableEvents(at: path) == [TraceEvent(time: TraceTime(seconds: 1), .mark(label: "kept"))])
+  }
+
+  @Test func fileThatCannotBeCreatedIsAnError() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("missing/run.bgtrace")
+    let error = #expect(throws: ByteSourceError.self) { try TraceRecorder(writingTo: path) }
+    #expect(error == ByteSourceError(file: path, message: "cannot create: No such file or directory"))
+  }
+
+  @Test func eventWithoutABinaryFormIsReportedOnFlush() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("run.bgtrace")
+    let recorder = try TraceRecorder(writingTo: path, clock: ManualClock())
+    recorder.record(.taskEnd(id: -1), at: .zero)
+    let error = #expect(throws: ByteSourceError.self) { try recorder.flush() }
+    #expect(error?.file == path)
+    #expect(error?.message == "event 1: field 'id' is negative; trace integers are non-negative")
+  }
+}
