@@ -22,11 +22,18 @@ let package = Package(
     // Virtual clock, simulated platform, fault plans.
     .target(name: "BackgroundSimulation", dependencies: ["BackgroundTrace"]),
 
+    // The seed articles' code ported to the platform protocols: the sample app.
+    .target(name: "BackgroundExamples", dependencies: ["BackgroundTrace", "BackgroundSimulation"]),
+
     // Golden-trace assertions for Swift Testing and XCTest.
     .target(name: "BackgroundTraceTesting", dependencies: ["BackgroundTrace", "BackgroundTraceCheck"]),
 
     // The command-line tool's logic: strict argument parsing and the commands.
-    .target(name: "BackgroundTraceCLI", dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "TraceWorkloads"]),
+    .target(
+      name: "BackgroundTraceCLI",
+      dependencies: [
+        "BackgroundTrace", "BackgroundTraceCheck", "BackgroundSimulation", "BackgroundExamples", "TraceWorkloads",
+      ]),
     .executableTarget(name: "bgtrace", dependencies: ["BackgroundTraceCLI"], path: "Tools/bgtrace"),
 
     // Synthetic, realistic traces for the benchmark and large-trace tests.
@@ -40,7 +47,8 @@ let package = Package(
     .testTarget(name: "BackgroundTraceTests", dependencies: ["BackgroundTrace", "TraceWorkloads"]),
     .testTarget(name: "BackgroundTraceCheckTests", dependencies: ["BackgroundTraceCheck", "TraceWorkloads"]),
     .testTarget(
-      name: "BackgroundSimulationTests", dependencies: ["BackgroundSimulation", "BackgroundTraceTesting"],
+      name: "BackgroundSimulationTests",
+      dependencies: ["BackgroundSimulation", "BackgroundExamples", "BackgroundTraceTesting"],
       exclude: ["__Traces__"]),
     .testTarget(name: "BackgroundTraceTestingTests", dependencies: ["BackgroundTraceTesting"], exclude: ["__Traces__"]),
     .testTarget(name: "BackgroundTraceCLITests", dependencies: ["BackgroundTraceCLI", "bgtrace"]),

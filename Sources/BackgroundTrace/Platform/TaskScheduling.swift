@@ -56,7 +56,7 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
 
 /// A task the scheduler launched (`BGTask`): the app must call
 /// ``setTaskCompleted(success:)`` before it expires.
-public protocol ScheduledTask: AnyObject {
+public protocol ScheduledTask: AnyObject, Sendable {
   /// The identifier it was launched for.
   var identifier: String { get }
   /// Called when the task's time is about to run out; with none set, the system marks

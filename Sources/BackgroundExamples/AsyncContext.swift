@@ -1,0 +1,30 @@
+public import BackgroundSimulation
+
+/// Where the examples' asynchronous work runs and how it waits: on a device, the
+/// global executor and `ContinuousClock`; in the simulation, the scheduler's executor
+/// and its `VirtualClock`, so the same code runs deterministically.
+public struct AsyncContext: Sendable {
+  /// The executor async work prefers (`nil`: the global concurrent executor).
+  public var executor: (any TaskExecutor)?
+  /// How long operations take is measured on this clock.
+  public var sleep: @Sendable (Duration) async throws -> Void
+
+  /// Creates a context from an executor preference and a clock.
+  public init<C: Clock>(executor: (any TaskExecutor)?, clock: C) where C.Duration == Duration {
+    self.executor = executor
+    self.sleep = { duration in try await clock.sleep(for: duration) }
+  }
+
+  /// Starts `operation` as a task on the context's executor (the seeds'
+  /// `DispatchQueue.global().async` and `URLSession` completion handlers).
+  public func run(_ operation: sending @escaping @isolated(any) () async -> Void) {
+    Task(executorPreference: executor, operation: operation)
+  }
+}
+
+extension AsyncContext {
+  /// Runs on a simulation: its executor and its virtual clock.
+  public init(simulation scheduler: VirtualTimeScheduler) {
+    self.init(executor: scheduler.executor, clock: scheduler.clock)
+  }
+}

@@ -1,0 +1,40 @@
+public import BackgroundTrace
+
+/// The seed's `DataSyncWorker`: uploads analytics; on failure retries while
+/// `runAttemptCount < 3`, then fails. Without the check (`checksAttemptLimit` off) it
+/// retries forever, which drains the battery.
+public struct DataSyncWorker: Worker {
+  /// The attempt limit the seed checks.
+  public static let attemptLimit = 3
+  /// How long an upload takes.
+  public var uploadDuration: Duration
+  /// Whether the worker stops retrying at the limit.
+  public var checksAttemptLimit: Bool
+  /// Decides whether the upload of an attempt succeeds.
+  public var uploadSucceeds: @Sendable (Int) -> Bool
+  private let sleep: @Sendable (Duration) async throws -> Void
+
+  /// Creates the worker.
+  public init(
+    context: AsyncContext, uploadDuration: Duration = .seconds(2), checksAttemptLimit: Bool = true,
+    uploadSucceeds: @escaping @Sendable (Int) -> Bool
+  ) {
+    self.uploadDuration = uploadDuration
+    self.checksAttemptLimit = checksAttemptLimit
+    self.uploadSucceeds = uploadSucceeds
+    self.sleep = context.sleep
+  }
+
+  public func doWork(_ context: WorkContext) async -> WorkResult {
+    try? await sleep(uploadDuration)
+    if uploadSucceeds(context.runAttemptCount) { return .success }
+    if !checksAttemptLimit { return .retry }
+    return context.runAttemptCount < Self.attemptLimit ? .retry : .failure
+  }
+
+  /// The request the seed enqueues.
+  public func request(work: String) -> WorkRequest {
+    WorkRequest(
+      work: work, name: "DataSyncWorker", attemptLimit: Self.attemptLimit, requiresNetwork: true, worker: self)
+  }
+}

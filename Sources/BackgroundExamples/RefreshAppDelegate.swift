@@ -1,0 +1,58 @@
+public import BackgroundTrace
+
+/// The seed's `AppDelegate` for BGTaskScheduler: registers the refresh handler at
+/// launch, submits a refresh an hour out, and in the handler resubmits, sets an
+/// expiration handler and completes when the fetch returns.
+///
+/// Its bugs can be switched on: forgetting to resubmit, never completing, and (as in
+/// the seed) completing twice when the fetch returns after the expiration handler.
+public final class RefreshAppDelegate: @unchecked Sendable {
+  /// The refresh identifier.
+  public static let refreshIdentifier = "com.example.refresh"
+  private let scheduler: any TaskScheduling
+  private let context: AsyncContext
+  /// How long a fetch takes.
+  public var fetchDuration: Duration
+  /// Whether the handler submits the next refresh (the seed does).
+  public var resubmits: Bool
+  /// Whether the handler calls `setTaskCompleted` (the seed does).
+  public var completes: Bool
+  /// Fetches that finished.
+  public private(set) var fetches = 0
+
+  /// Creates the delegate.
+  public init(
+    scheduler: any TaskScheduling, context: AsyncContext, fetchDuration: Duration = .seconds(5),
+    resubmits: Bool = true, completes: Bool = true
+  ) {
+    self.scheduler = scheduler
+    self.context = context
+    self.fetchDuration = fetchDuration
+    self.resubmits = resubmits
+    self.completes = completes
+  }
+
+  /// `application(_:didFinishLaunchingWithOptions:)`: registers the handler.
+  public func didFinishLaunching() {
+    scheduler.register(forTaskWithIdentifier: Self.refreshIdentifier) { [self] task in
+      handleAppRefresh(task: task)
+    }
+  }
+
+  /// Submits the next refresh, an hour out.
+  public func scheduleAppRefresh() {
+    try? scheduler.submit(.refresh(Self.refreshIdentifier, earliestBeginDelay: .seconds(3600)))
+  }
+
+  private func handleAppRefresh(task: any ScheduledTask) {
+    if resubmits { scheduleAppRefresh() }
+    task.expirationHandler = { [completes] in
+      if completes { task.setTaskCompleted(success: false) }
+    }
+    context.run { [self] in
+      try? await context.sleep(fetchDuration)
+      fetches += 1
+      if completes { task.setTaskCompleted(success: true) }
+    }
+  }
+}

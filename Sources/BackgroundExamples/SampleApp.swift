@@ -1,0 +1,59 @@
+public import BackgroundTrace
+
+/// A small app built from the seed articles' code: it registers and submits a
+/// refresh at launch, saves its document when it goes to the background, keeps named
+/// tasks for short jobs, and syncs analytics with a retrying worker.
+public final class SampleApp: @unchecked Sendable {
+  /// The app's parts, each the seed's code.
+  public let documents: DocumentManager
+  public let refresh: RefreshAppDelegate
+  public let tasks: BackgroundTaskManager
+  private let work: any WorkQueue
+  private let context: AsyncContext
+  private var nextSync = 1
+
+  /// Creates the app on the platform's APIs.
+  ///
+  /// - Parameter guardsInvalidID: fixes the `DocumentManager` bug (ending `.invalid`
+  ///   after the expiration handler already ended the task).
+  public init(
+    host: any BackgroundTaskHost, scheduler: any TaskScheduling, work: any WorkQueue, context: AsyncContext,
+    guardsInvalidID: Bool = false
+  ) {
+    documents = DocumentManager(host: host, context: context, guardsInvalidID: guardsInvalidID)
+    refresh = RefreshAppDelegate(scheduler: scheduler, context: context)
+    tasks = BackgroundTaskManager(host: host)
+    self.work = work
+    self.context = context
+  }
+
+  /// `didFinishLaunching`: registers the refresh handler and submits a refresh.
+  public func didFinishLaunching() {
+    refresh.didFinishLaunching()
+    refresh.scheduleAppRefresh()
+  }
+
+  /// `applicationDidEnterBackground`: saves the document, which takes `saveDuration`.
+  public func didEnterBackground(saveDuration: Duration) {
+    documents.save(taking: saveDuration)
+  }
+
+  /// Enqueues an analytics sync whose upload fails on the first `failures` attempts.
+  @discardableResult
+  public func sync(failures: Int) -> String {
+    let work = "sync-\(nextSync)"
+    nextSync += 1
+    let worker = DataSyncWorker(context: context) { attempt in attempt >= failures }
+    self.work.enqueue(worker.request(work: work), policy: .keep)
+    return work
+  }
+
+  /// Runs a short named task that takes `duration`.
+  public func quickTask(named name: String, taking duration: Duration) {
+    tasks.startTask(name: name)
+    context.run { [self] in
+      try? await context.sleep(duration)
+      tasks.endTask(name: name)
+    }
+  }
+}
