@@ -149,6 +149,12 @@ public final class TraceRecorder: Sendable {
     state.output.removeAll(keepingCapacity: true)
   }
 
+  /// The recorder's current time: its clock's reading, never before the last event.
+  public var currentTime: TraceTime {
+    let reading = now()
+    return state.withLock { TraceTime(nanoseconds: max(min(reading, TraceTime.max.nanoseconds), $0.lastTime)) }
+  }
+
   /// How many events have been recorded.
   public var eventCount: Int { state.withLock { $0.count } }
 

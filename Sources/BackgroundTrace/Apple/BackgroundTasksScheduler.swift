@@ -1,0 +1,87 @@
+#if canImport(BackgroundTasks) && !os(macOS)
+  public import BackgroundTasks
+  import Foundation
+
+  /// `BGTaskScheduler` as a ``TaskScheduling``: the real scheduler behind the
+  /// protocol, for apps that wrap it in ``TracingTaskScheduler``.
+  ///
+  /// A thin adapter, compiled only where BackgroundTasks exists and not tested on
+  /// Linux, so nothing else in the package depends on it.
+  public final class BackgroundTasksScheduler: TaskScheduling {
+    private let scheduler: BGTaskScheduler
+
+    /// Adapts `scheduler` (`BGTaskScheduler.shared` by default).
+    public init(scheduler: BGTaskScheduler = .shared) {
+      self.scheduler = scheduler
+    }
+
+    @discardableResult
+    public func register(
+      forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void
+    ) -> Bool {
+      scheduler.register(forTaskWithIdentifier: identifier, using: nil) { task in
+        launchHandler(BackgroundTasksTask(task: task))
+      }
+    }
+
+    public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
+      let platformRequest: BGTaskRequest
+      switch request.type {
+      case .refresh:
+        platformRequest = BGAppRefreshTaskRequest(identifier: request.identifier)
+      case .processing:
+        let processing = BGProcessingTaskRequest(identifier: request.identifier)
+        processing.requiresNetworkConnectivity = request.requiresNetworkConnectivity
+        processing.requiresExternalPower = request.requiresExternalPower
+        platformRequest = processing
+      }
+      if let delay = request.earliestBeginDelay {
+        let (seconds, attoseconds) = delay.components
+        platformRequest.earliestBeginDate = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
+      }
+      do {
+        try scheduler.submit(platformRequest)
+      } catch let error as BGTaskScheduler.Error {
+        switch error.code {
+        case .unavailable: throw TaskSchedulerError(.unavailable)
+        case .tooManyPendingTaskRequests: throw TaskSchedulerError(.tooManyPendingTaskRequests)
+        case .notPermitted: throw TaskSchedulerError(.notPermitted)
+        default: throw TaskSchedulerError(.immediateRunIneligible)
+        }
+      } catch {
+        throw TaskSchedulerError(.unavailable)
+      }
+    }
+
+    public func cancel(taskRequestWithIdentifier identifier: String) {
+      scheduler.cancel(taskRequestWithIdentifier: identifier)
+    }
+
+    public func cancelAllTaskRequests() {
+      scheduler.cancelAllTaskRequests()
+    }
+
+    /// Always empty: `BGTaskScheduler` reports pending requests only asynchronously.
+    public func pendingTaskRequests() -> [TaskRequest] { [] }
+  }
+
+  /// A launched `BGTask` as a ``ScheduledTask``.
+  final class BackgroundTasksTask: ScheduledTask, @unchecked Sendable {
+    let task: BGTask
+
+    init(task: BGTask) {
+      self.task = task
+    }
+
+    var identifier: String { task.identifier }
+
+    var expirationHandler: (() -> Void)? {
+      get { task.expirationHandler }
+      set { task.expirationHandler = newValue }
+    }
+
+    func setTaskCompleted(success: Bool) {
+      task.setTaskCompleted(success: success)
+    }
+  }
+#endif

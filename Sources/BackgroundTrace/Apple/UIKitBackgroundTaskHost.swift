@@ -1,0 +1,38 @@
+#if canImport(UIKit) && !os(watchOS)
+  public import UIKit
+
+  /// `UIApplication` as a ``BackgroundTaskHost``: the real platform behind the
+  /// protocol, for apps that wrap it in ``TracingBackgroundTaskHost``.
+  ///
+  /// A thin adapter, compiled only where UIKit exists and not tested on Linux, so
+  /// nothing else in the package depends on it. UIKit calls it on the main thread.
+  public final class UIKitBackgroundTaskHost: BackgroundTaskHost {
+    private let application: UIApplication
+
+    /// Adapts `application` (`UIApplication.shared` by default).
+    @MainActor
+    public init(application: UIApplication = .shared) {
+      self.application = application
+    }
+
+    public func beginBackgroundTask(
+      withName taskName: String?, expirationHandler handler: (() -> Void)?
+    ) -> BackgroundTaskID {
+      MainActor.assumeIsolated {
+        let identifier = application.beginBackgroundTask(withName: taskName, expirationHandler: handler)
+        return identifier == .invalid ? .invalid : BackgroundTaskID(rawValue: identifier.rawValue)
+      }
+    }
+
+    public func endBackgroundTask(_ identifier: BackgroundTaskID) {
+      MainActor.assumeIsolated {
+        application.endBackgroundTask(
+          identifier == .invalid ? .invalid : UIBackgroundTaskIdentifier(rawValue: identifier.rawValue))
+      }
+    }
+
+    public var backgroundTimeRemaining: Double {
+      MainActor.assumeIsolated { application.backgroundTimeRemaining }
+    }
+  }
+#endif

@@ -1,0 +1,46 @@
+/// A ``BackgroundTaskHost`` that forwards to a base host (UIKit, or the simulation)
+/// and records every call and every expiration into a ``TraceRecorder``.
+///
+/// ```swift
+/// let host = TracingBackgroundTaskHost(base: UIKitBackgroundTaskHost(), recorder: recorder)
+/// let id = host.beginBackgroundTask(withName: "SaveDocument") { … }   // task.begin
+/// ```
+public final class TracingBackgroundTaskHost: BackgroundTaskHost {
+  /// The host that does the work.
+  public let base: any BackgroundTaskHost
+  /// Where events go.
+  public let recorder: TraceRecorder
+
+  /// Wraps `base`, recording into `recorder`.
+  public init(base: any BackgroundTaskHost, recorder: TraceRecorder) {
+    self.base = base
+    self.recorder = recorder
+  }
+
+  public func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (() -> Void)?)
+    -> BackgroundTaskID
+  {
+    // The id is known only after `begin` returns; the handler runs later, so it reads it then.
+    let box = IdentifierBox()
+    let recorder = self.recorder
+    let id = base.beginBackgroundTask(withName: taskName) {
+      recorder.record(.taskExpire(id: box.id.rawValue))
+      handler?()
+    }
+    box.id = id
+    recorder.record(.taskBegin(id: id.rawValue, name: taskName))
+    return id
+  }
+
+  public func endBackgroundTask(_ identifier: BackgroundTaskID) {
+    recorder.record(.taskEnd(id: identifier.rawValue))
+    base.endBackgroundTask(identifier)
+  }
+
+  public var backgroundTimeRemaining: Double { base.backgroundTimeRemaining }
+}
+
+/// Holds a task id for an expiration handler created before the id exists.
+private final class IdentifierBox: @unchecked Sendable {
+  var id = BackgroundTaskID.invalid
+}

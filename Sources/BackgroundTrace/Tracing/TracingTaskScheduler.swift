@@ -1,0 +1,98 @@
+import Synchronization
+
+/// A ``TaskScheduling`` that forwards to a base scheduler and records registrations,
+/// submissions, rejections, cancellations, launches, expirations and completions.
+///
+/// Launches are numbered (`run=`) in the order they happen, from 1.
+public final class TracingTaskScheduler: TaskScheduling {
+  /// The scheduler that does the work.
+  public let base: any TaskScheduling
+  /// Where events go.
+  public let recorder: TraceRecorder
+  private let runs = Atomic<Int>(0)
+
+  /// Wraps `base`, recording into `recorder`.
+  public init(base: any TaskScheduling, recorder: TraceRecorder) {
+    self.base = base
+    self.recorder = recorder
+  }
+
+  @discardableResult
+  public func register(
+    forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void
+  ) -> Bool {
+    let recorder = self.recorder
+    let ok = base.register(forTaskWithIdentifier: identifier) { [self] task in
+      let run = runs.add(1, ordering: .relaxed).newValue
+      recorder.record(.schedLaunch(ident: identifier, run: run))
+      launchHandler(TracingScheduledTask(base: task, run: run, recorder: recorder))
+    }
+    recorder.record(.schedRegister(ident: identifier, ok: ok ? nil : false))
+    return ok
+  }
+
+  public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
+    let earliest = request.earliestBeginDelay.map {
+      recorder.currentTime.adding(nanoseconds: TraceTime($0).nanoseconds)
+    }
+    recorder.record(
+      .schedSubmit(
+        SchedulerSubmission(
+          ident: request.identifier, type: request.type, earliest: earliest,
+          network: request.requiresNetworkConnectivity ? true : nil,
+          power: request.requiresExternalPower ? true : nil)))
+    do {
+      try base.submit(request)
+    } catch {
+      recorder.record(.schedReject(ident: request.identifier, error: error.code))
+      throw error
+    }
+  }
+
+  public func cancel(taskRequestWithIdentifier identifier: String) {
+    recorder.record(.schedCancel(.identifier(identifier)))
+    base.cancel(taskRequestWithIdentifier: identifier)
+  }
+
+  public func cancelAllTaskRequests() {
+    recorder.record(.schedCancel(.all))
+    base.cancelAllTaskRequests()
+  }
+
+  public func pendingTaskRequests() -> [TaskRequest] { base.pendingTaskRequests() }
+}
+
+/// A launched task that records its expiration and completion.
+final class TracingScheduledTask: ScheduledTask, @unchecked Sendable {
+  let base: any ScheduledTask
+  let run: Int
+  let recorder: TraceRecorder
+
+  init(base: any ScheduledTask, run: Int, recorder: TraceRecorder) {
+    self.base = base
+    self.run = run
+    self.recorder = recorder
+  }
+
+  var identifier: String { base.identifier }
+
+  var expirationHandler: (() -> Void)? {
+    get { base.expirationHandler }
+    set {
+      guard let handler = newValue else {
+        base.expirationHandler = nil
+        return
+      }
+      let (recorder, run) = (self.recorder, self.run)
+      base.expirationHandler = {
+        recorder.record(.schedExpire(run: run))
+        handler()
+      }
+    }
+  }
+
+  func setTaskCompleted(success: Bool) {
+    recorder.record(.schedComplete(run: run, success: success))
+    base.setTaskCompleted(success: success)
+  }
+}

@@ -1,0 +1,44 @@
+/// A ``WorkQueue`` that forwards to a base queue and records enqueues, cancels, and
+/// each worker run: `work.start` before `doWork`, `work.result` after it, or
+/// `work.stop reason=cancelled` when the run was cancelled (stopped by the system).
+public final class TracingWorkQueue: WorkQueue {
+  /// The queue that does the work.
+  public let base: any WorkQueue
+  /// Where events go.
+  public let recorder: TraceRecorder
+
+  /// Wraps `base`, recording into `recorder`.
+  public init(base: any WorkQueue, recorder: TraceRecorder) {
+    self.base = base
+    self.recorder = recorder
+  }
+
+  public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) {
+    recorder.record(.workEnqueue(request.enqueueEvent(policy: policy)))
+    var traced = request
+    traced.worker = TracingWorker(base: request.worker, recorder: recorder)
+    base.enqueue(traced, policy: policy)
+  }
+
+  public func cancel(work: String) {
+    recorder.record(.workCancel(work: work))
+    base.cancel(work: work)
+  }
+}
+
+/// A worker that records its runs.
+struct TracingWorker: Worker {
+  let base: any Worker
+  let recorder: TraceRecorder
+
+  func doWork(_ context: WorkContext) async -> WorkResult {
+    recorder.record(.workStart(work: context.work, attempt: context.runAttemptCount))
+    let result = await base.doWork(context)
+    if Task.isCancelled {
+      recorder.record(.workStop(work: context.work, attempt: context.runAttemptCount, reason: "cancelled"))
+    } else {
+      recorder.record(.workResult(work: context.work, attempt: context.runAttemptCount, outcome: result.outcome))
+    }
+    return result
+  }
+}

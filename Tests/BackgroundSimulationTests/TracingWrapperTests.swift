@@ -1,0 +1,79 @@
+import BackgroundExamples
+import BackgroundSimulation
+import BackgroundTrace
+import Foundation
+import Testing
+
+/// The tracing wrappers over a base platform (here the simulation): what they record
+/// must be what the platform itself saw.
+@Suite struct TracingWrapperTests {
+  /// The simulation's own events of the kinds a wrapper records.
+  static func wrapperKinds(_ trace: Trace) -> [TraceEvent] {
+    trace.events.filter {
+      switch $0.kind {
+      case .taskBegin, .taskEnd, .taskExpire, .schedRegister, .schedSubmit, .schedReject, .schedCancel, .schedLaunch,
+        .schedExpire, .schedComplete, .workEnqueue, .workStart, .workResult, .workStop, .workCancel:
+        true
+      default:
+        false
+      }
+    }
+  }
+
+  @Test func wrappersRecordWhatThePlatformSaw() {
+    let system = SimulatedSystem(seed: 11)
+    let recorder = TraceRecorder(clock: system.clock)
+    let host = TracingBackgroundTaskHost(base: system, recorder: recorder)
+    let scheduler = TracingTaskScheduler(base: system, recorder: recorder)
+    let work = TracingWorkQueue(base: system, recorder: recorder)
+    let context = AsyncContext(simulation: system.scheduler)
+    let app = SampleApp(host: host, scheduler: scheduler, work: work, context: context)
+    system.launch { _ in app.didFinishLaunching() }
+    system.advance(by: .seconds(1))
+    app.sync(failures: 1)
+    system.moveToBackground()
+    app.didEnterBackground(saveDuration: .seconds(50))
+    system.advance(by: .seconds(7200))
+
+    let simulated = Self.wrapperKinds(system.trace)
+    let wrapped = recorder.trace.events
+    #expect(wrapped == simulated)
+    #expect(wrapped.contains { $0.kind == .taskExpire(id: 1) })
+    #expect(wrapped.contains { if case .schedLaunch = $0.kind { true } else { false } })
+    #expect(wrapped.contains { $0.kind == .workResult(work: "sync-1", attempt: 1, outcome: .success) })
+  }
+
+  @Test func aRejectedSubmissionIsRecordedAndRethrown() {
+    var configuration = SimulationConfiguration()
+    configuration.permittedIdentifiers = ["com.example.allowed"]
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    let recorder = TraceRecorder(clock: system.clock)
+    let scheduler = TracingTaskScheduler(base: system, recorder: recorder)
+    system.launch { _ in }
+    #expect(throws: TaskSchedulerError(.notPermitted)) {
+      try scheduler.submit(.refresh("com.example.other", earliestBeginDelay: .seconds(60)))
+    }
+    #expect(
+      recorder.trace.events.map(\.kind) == [
+        .schedSubmit(SchedulerSubmission(ident: "com.example.other", type: .refresh, earliest: TraceTime(seconds: 60))),
+        .schedReject(ident: "com.example.other", error: .notPermitted),
+      ])
+  }
+
+  @Test func theEnvironmentRecorderStreamsToBGTRACEOUTPUT() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgtrace-env-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    #expect(try TraceRecorder.fromEnvironment([:]) == nil)
+    #expect(try TraceRecorder.fromEnvironment(["BGTRACE_OUTPUT": ""]) == nil)
+
+    let template = directory.appendingPathComponent("run-%p.bgtrace").path
+    let recorder = try #require(try TraceRecorder.fromEnvironment(["BGTRACE_OUTPUT": template]))
+    let path = directory.appendingPathComponent("run-\(ProcessInfo.processInfo.processIdentifier).bgtrace").path
+    recorder.record(.taskBegin(id: 1, name: "Upload"))
+    recorder.record(.appState(to: .background))  // flushes
+    var reader = try TraceReader(path: path)
+    let events = try reader.readAll().events.map(\.kind)
+    #expect(events == [.appLaunch, .taskBegin(id: 1, name: "Upload"), .appState(to: .background)])
+    try recorder.close()
+  }
+}
