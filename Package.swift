@@ -40,7 +40,7 @@ let package = Package(
     .target(name: "TraceWorkloads", dependencies: ["BackgroundTrace"], path: "Tools/TraceWorkloads"),
     .executableTarget(
       name: "bgtrace-bench",
-      dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "TraceWorkloads"],
+      dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "BackgroundExamples", "TraceWorkloads"],
       path: "Tools/bgtrace-bench"
     ),
 

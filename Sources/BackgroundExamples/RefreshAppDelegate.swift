@@ -13,6 +13,8 @@ public final class RefreshAppDelegate: @unchecked Sendable {
   private let context: AsyncContext
   /// How long a fetch takes.
   public var fetchDuration: Duration
+  /// How far out the next refresh is requested (the seed: an hour).
+  public var refreshInterval: Duration = .seconds(3600)
   /// Whether the handler submits the next refresh (the seed does).
   public var resubmits: Bool
   /// Whether the handler calls `setTaskCompleted` (the seed does).
@@ -39,9 +41,9 @@ public final class RefreshAppDelegate: @unchecked Sendable {
     }
   }
 
-  /// Submits the next refresh, an hour out.
+  /// Submits the next refresh, ``refreshInterval`` out.
   public func scheduleAppRefresh() {
-    try? scheduler.submit(.refresh(Self.refreshIdentifier, earliestBeginDelay: .seconds(3600)))
+    try? scheduler.submit(.refresh(Self.refreshIdentifier, earliestBeginDelay: refreshInterval))
   }
 
   private func handleAppRefresh(task: any ScheduledTask) {

@@ -77,12 +77,14 @@ print("bgtrace-bench: \(options.events) events per trace, JSON baseline on \(opt
 let decodeRatios = try runCodecBenchmark(options)
 let recorderRatio = try runRecorderBenchmark(options)
 let checkerFigures = try options.skipChecker ? nil : runCheckerBenchmark(options)
+let dayWallSeconds = runSimulationBenchmark()
 
 print("\nsummary:")
 for (timing, ratio) in decodeRatios.sorted(by: { $0.key < $1.key }) {
   print("  decode vs JSONDecoder [\(timing)]: \(format(ratio))x faster")
 }
 print("  recorder vs append + clock read: \(format(recorderRatio, 2))x")
+print("  one simulated day: \(format(dayWallSeconds, 3)) s wall (limit 2 s)")
 if let checkerFigures {
   print(
     "  checker 4x events: peak memory \(format(checkerFigures.memory, 2))x, time \(format(checkerFigures.time, 2))x")

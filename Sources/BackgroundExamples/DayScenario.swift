@@ -1,0 +1,55 @@
+public import BackgroundSimulation
+public import BackgroundTrace
+
+/// A virtual day of the sample app, for the simulation's speed benchmark: five-minute
+/// cycles of a minute in the foreground (short named tasks, analytics syncs that
+/// retry) and four in the background (a document save, refreshes every 30 s or so).
+public enum DayScenario {
+  /// What a run produced.
+  public struct Summary: Sendable {
+    /// Virtual time simulated.
+    public var virtualSeconds: Double
+    /// UIKit tasks begun, scheduler runs launched, work items enqueued, retries.
+    public var tasks = 0, runs = 0, workItems = 0, retries = 0, events = 0
+  }
+
+  /// Simulates `cycles` five-minute cycles (288 make a day) and returns the system.
+  public static func run(seed: UInt64 = 1, cycles: Int = 288) -> SimulatedSystem {
+    var configuration = SimulationConfiguration()
+    configuration.launchDelay = .seconds(0) ... .seconds(20)
+    let system = SimulatedSystem(seed: seed, configuration: configuration, meta: ["app": "sample-day"])
+    let context = AsyncContext(simulation: system.scheduler)
+    let app = SampleApp(host: system, scheduler: system, work: system, context: context, guardsInvalidID: true)
+    app.refresh.refreshInterval = .seconds(30)
+    app.refresh.fetchDuration = .seconds(3)
+    system.launch { _ in app.didFinishLaunching() }
+    for cycle in 0..<cycles {
+      system.moveToForeground()
+      for index in 0..<36 {
+        app.quickTask(named: "Job\(index % 6)", taking: .milliseconds(300 + (cycle * 37 + index * 53) % 900))
+        if index % 9 == 0 { app.sync(failures: (cycle + index) % 3) }
+        system.advance(by: .milliseconds(1_650))
+      }
+      system.moveToBackground()
+      app.didEnterBackground(saveDuration: .seconds(5 + cycle % 20))
+      system.advance(by: .seconds(240))
+    }
+    return system
+  }
+
+  /// Counts what a run's trace holds.
+  public static func summarize(_ trace: Trace) -> Summary {
+    var summary = Summary(virtualSeconds: trace.events.last?.time.seconds ?? 0)
+    summary.events = trace.events.count
+    for event in trace.events {
+      switch event.kind {
+      case .taskBegin: summary.tasks += 1
+      case .schedLaunch: summary.runs += 1
+      case .workEnqueue: summary.workItems += 1
+      case .workResult(_, _, .retry): summary.retries += 1
+      default: break
+      }
+    }
+    return summary
+  }
+}
