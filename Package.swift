@@ -48,7 +48,7 @@ let package = Package(
     .testTarget(name: "BackgroundTraceCheckTests", dependencies: ["BackgroundTraceCheck", "TraceWorkloads"]),
     .testTarget(
       name: "BackgroundSimulationTests",
-      dependencies: ["BackgroundSimulation", "BackgroundExamples", "BackgroundTraceTesting"],
+      dependencies: ["BackgroundSimulation", "BackgroundExamples", "BackgroundTraceCheck", "BackgroundTraceTesting"],
       exclude: ["__Traces__"]),
     .testTarget(name: "BackgroundTraceTestingTests", dependencies: ["BackgroundTraceTesting"], exclude: ["__Traces__"]),
     .testTarget(name: "BackgroundTraceCLITests", dependencies: ["BackgroundTraceCLI", "bgtrace"]),

@@ -1,0 +1,18 @@
+import BackgroundExamples
+import BackgroundSimulation
+import BackgroundTraceCheck
+import Testing
+
+/// The README's simulator example, kept compiling and passing.
+@Suite struct ReadmeSnippetTests {
+  @Test func aSaveLongerThanTheBudgetEndsInvalid() {
+    let system = SimulatedSystem(seed: 42)
+    let context = AsyncContext(simulation: system.scheduler)  // executor + virtual clock
+    let documents = DocumentManager(host: system, context: context)
+    system.launch { _ in }
+    system.moveToBackground()
+    documents.save(taking: .seconds(45))  // the budget is 30 s
+    system.advance(by: .seconds(60))
+    #expect(TraceChecker.check(system.trace).map(\.rule) == [.taskUnknownEnd])
+  }
+}
