@@ -20,7 +20,7 @@ let package = Package(
     .target(name: "BackgroundTraceCheck", dependencies: ["BackgroundTrace"]),
 
     // Virtual clock, simulated platform, fault plans.
-    .target(name: "BackgroundSimulation", dependencies: ["BackgroundTrace"]),
+    .target(name: "BackgroundSimulation", dependencies: ["BackgroundTrace", "BackgroundTraceCheck"]),
 
     // The seed articles' code ported to the platform protocols: the sample app.
     .target(name: "BackgroundExamples", dependencies: ["BackgroundTrace", "BackgroundSimulation"]),

@@ -34,6 +34,7 @@ public final class SimulatedSystem: @unchecked Sendable {
 
   // The app's process.
   var appEntry: ((SimulatedSystem) -> Void)?
+  var appDelegate: (any BackgroundAppDelegate)?
   var processRunning = false
   var launching = false
   var appState: AppState?
@@ -125,6 +126,22 @@ public final class SimulatedSystem: @unchecked Sendable {
     startProcess(inBackground: false)
   }
 
+  /// Launches the app in the foreground with a delegate made afresh for each process
+  /// (`makeApp`), whose callbacks the system calls: `didFinishLaunching` at every
+  /// launch, `didEnterBackground` and `willEnterForeground` as the app moves.
+  public func launchApp(_ makeApp: @escaping (SimulatedSystem) -> any BackgroundAppDelegate) {
+    appEntry = { system in
+      let delegate = makeApp(system)
+      system.appDelegate = delegate
+      delegate.didFinishLaunching()
+    }
+    startProcess(inBackground: false)
+  }
+
+  /// Nondeterministic inputs for app code: operations run on the virtual clock and
+  /// their results are recorded as `input` events, so the run replays.
+  public var inputs: any RecordedInputs { SimulatedInputs(system: self) }
+
   /// Starts a process: in the background when the system launches it for a scheduled
   /// task or work.
   func startProcess(inBackground: Bool) {
@@ -139,6 +156,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     launching = false
     if inBackground {
       setState(.background)
+      appDelegate?.didEnterBackground()
     } else {
       setState(.active)
     }
@@ -157,6 +175,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     if appState == .active { setState(.inactive) }
     setState(.background)
     backgroundSince = now
+    appDelegate?.didEnterBackground()
     scheduleExpiration()
     suspendIfIdle(after: configuration.suspensionDelay)
     launchEligibleRequests()
@@ -166,9 +185,11 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// The user returns to the app: `active`. Background time stops counting.
   public func moveToForeground() {
     guard processRunning, appState != .active else { return }
+    let wasInBackground = appState == .background || appState == .suspended
     setState(.active)
     backgroundSince = nil
     cancelBackgroundTimers()
+    if wasInBackground { appDelegate?.willEnterForeground() }
     scheduler.runPending()
   }
 
@@ -178,6 +199,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     guard processRunning else { return }
     record(.appTerminate(reason: reason))
     processRunning = false
+    appDelegate = nil
     appState = nil
     backgroundSince = nil
     cancelBackgroundTimers()
@@ -185,6 +207,8 @@ public final class SimulatedSystem: @unchecked Sendable {
     launchHandlers.removeAll()
     runningTasks.removeAll()
     stopAllWork(reason: "terminated")
+    // The process is gone: its async code (an upload in flight) never resumes.
+    scheduler.retireExecutor()
   }
 
   /// Launches the app again after a termination (in the foreground).
@@ -282,5 +306,17 @@ public final class SimulatedSystem: @unchecked Sendable {
     let high = TraceTime(range.upperBound).nanoseconds / 1_000_000
     guard high > low else { return range.lowerBound }
     return .milliseconds(Int64(UInt64.random(in: low...high, using: &generator)))
+  }
+}
+
+/// Inputs in the simulation: the operation runs (on the virtual clock) and its result
+/// is recorded when it completes.
+struct SimulatedInputs: RecordedInputs {
+  let system: SimulatedSystem
+
+  func value(for key: String, _ operation: @escaping @Sendable () async -> String) async -> String {
+    let value = await operation()
+    system.record(.input(key: key, value: value))
+    return value
   }
 }

@@ -34,8 +34,21 @@ public final class VirtualTimeScheduler: Sendable {
   }
 
   private let state = Mutex(State())
-  /// The executor that runs async jobs in order when the scheduler drains them.
-  public let executor = SimulationExecutor()
+  private let currentExecutor = Mutex(SimulationExecutor())
+
+  /// The executor that runs async jobs in order when the scheduler drains it: the
+  /// current process's (see ``retireExecutor()``).
+  public var executor: SimulationExecutor { currentExecutor.withLock { $0 } }
+
+  /// Ends the current executor, as a process dies: its waiting jobs and any job later
+  /// sent to it never run, so a terminated app's code stops where it was. A new
+  /// executor takes its place for the next process.
+  public func retireExecutor() {
+    currentExecutor.withLock { executor in
+      executor.retire()
+      executor = SimulationExecutor()
+    }
+  }
 
   /// Creates a scheduler at time zero.
   public init() {}
@@ -168,20 +181,28 @@ public final class VirtualTimeScheduler: Sendable {
 /// Runs async jobs in FIFO order, on the thread that drains it, only when the
 /// scheduler drains it: the source of deterministic order for async app code.
 public final class SimulationExecutor: TaskExecutor, Sendable {
-  private let jobs = Mutex<[UnownedJob]>([])
+  private let jobs = Mutex<(waiting: [UnownedJob], retired: Bool)>(([], false))
 
   public func enqueue(_ job: consuming ExecutorJob) {
     let unowned = UnownedJob(job)
-    jobs.withLock { $0.append(unowned) }
+    jobs.withLock { if !$0.retired { $0.waiting.append(unowned) } }
+  }
+
+  /// Drops waiting jobs and refuses new ones (the process died).
+  func retire() {
+    jobs.withLock {
+      $0.retired = true
+      $0.waiting.removeAll()
+    }
   }
 
   /// Runs jobs until none is runnable.
   func drain() {
-    while let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+    while let job = jobs.withLock({ $0.waiting.isEmpty ? nil : $0.waiting.removeFirst() }) {
       job.runSynchronously(on: asUnownedTaskExecutor())
     }
   }
 
   /// Whether a job is waiting to run.
-  public var hasRunnableJobs: Bool { jobs.withLock { !$0.isEmpty } }
+  public var hasRunnableJobs: Bool { jobs.withLock { !$0.waiting.isEmpty } }
 }

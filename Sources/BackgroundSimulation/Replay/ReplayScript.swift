@@ -1,0 +1,55 @@
+import BackgroundTrace
+
+/// A recorded trace split the way a replay needs it: the system decisions to inject,
+/// the answers the system gave to app calls, and the app actions to compare.
+struct ReplayScript {
+  /// A recorded event and its 1-based event number.
+  struct Numbered: Sendable {
+    var number: Int
+    var event: TraceEvent
+  }
+
+  /// System decisions injected on a timer at their recorded times.
+  var decisions: [Numbered] = []
+  /// The app actions the replay is compared with.
+  var actions: [Numbered] = []
+  /// The ids `beginBackgroundTask` returned, in call order.
+  var beginIDs: [Int] = []
+  /// For each `sched.submit`, in call order, the rejection that followed it, if any.
+  var submitRejections: [SchedulerRejection?] = []
+  /// For each `sched.register`, in call order, whether it was permitted.
+  var registerResults: [Bool] = []
+  /// The recorded `input` values, by key, in order.
+  var inputs: [String: [(time: TraceTime, value: String)]] = [:]
+
+  init(_ trace: Trace) {
+    var lastSubmit: (ident: String, index: Int)?
+    for (index, event) in trace.events.enumerated() {
+      let numbered = Numbered(number: index + 1, event: event)
+      switch event.kind {
+      case .taskBegin(let id, _):
+        beginIDs.append(id)
+      case .schedRegister(_, let ok):
+        registerResults.append(ok ?? true)
+      case .schedSubmit(let submission):
+        submitRejections.append(nil)
+        lastSubmit = (submission.ident, submitRejections.count - 1)
+      case .schedReject(let ident, let error):
+        // An answer to the submit just before it, not a decision on a timer.
+        if let submit = lastSubmit, submit.ident == ident { submitRejections[submit.index] = error }
+        lastSubmit = nil
+        continue
+      case .input(let key, let value):
+        inputs[key, default: []].append((event.time, value))
+        continue
+      default:
+        break
+      }
+      switch event.kind.side {
+      case .app: actions.append(numbered)
+      case .system: decisions.append(numbered)
+      case .neither: break
+      }
+    }
+  }
+}

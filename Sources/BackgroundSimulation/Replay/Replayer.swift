@@ -1,0 +1,184 @@
+public import BackgroundTrace
+public import BackgroundTraceCheck
+
+/// Replays a recorded trace against app code: every recorded system decision is
+/// injected at its recorded virtual time, the system's answers come from the trace,
+/// and the app's new actions are compared with the recorded ones.
+///
+/// ```swift
+/// let result = Replayer.replay(recorded) { platform in
+///   MyApp(host: platform, scheduler: platform, work: platform,
+///         context: AsyncContext(simulation: platform.scheduler), inputs: platform.inputs)
+/// }
+/// if let divergence = result.divergence { print(divergence) }
+/// ```
+///
+/// A divergence is an answer, not a crash: decisions that no longer apply (an
+/// expiration for a task the new code never began) are listed in
+/// ``ReplayResult/unapplied``.
+public enum Replayer {
+  /// How replayed actions are compared with recorded ones.
+  public enum Timing: Sendable, Hashable {
+    /// Same actions in the same order; times may differ (the default, so a trace
+    /// recorded with wall-clock times replays on the virtual clock).
+    case order
+    /// Same actions at the same virtual times too.
+    case exact
+  }
+
+  /// Replays `recorded` against the app that `makeApp` builds on the replay's platform
+  /// (called at each recorded `app.launch`).
+  ///
+  /// - Parameters:
+  ///   - recorded: the trace to replay.
+  ///   - timing: how app actions are compared.
+  ///   - configuration: the checker's configuration for the findings.
+  ///   - makeApp: builds the app for a new process.
+  public static func replay(
+    _ recorded: Trace, timing: Timing = .order, configuration: CheckerConfiguration = CheckerConfiguration(),
+    makeApp: @escaping (ReplayPlatform) -> any BackgroundAppDelegate
+  ) -> ReplayResult {
+    let script = ReplayScript(recorded)
+    let platform = ReplayPlatform(script: script, meta: recorded.meta)
+    platform.makeApp = makeApp
+    for decision in script.decisions {
+      platform.scheduler.schedule(at: decision.event.time) {
+        apply(decision, on: platform)
+      }
+    }
+    platform.scheduler.runUntilIdle(limit: (recorded.events.last?.time ?? .zero))
+    let trace = platform.recorder.trace
+    return ReplayResult(
+      trace: trace,
+      divergence: divergence(
+        expected: script.actions, actual: trace.events.filter { $0.kind.side == .app }, timing: timing),
+      unapplied: platform.unapplied, findings: TraceChecker.check(trace, configuration: configuration))
+  }
+
+  /// Replays twice and compares the two replays with each other.
+  ///
+  /// - Returns: the first replay's result, and the point where the two replays split
+  ///   when the app's code depends on something the recording does not hold.
+  public static func replayChecked(
+    _ recorded: Trace, timing: Timing = .order, configuration: CheckerConfiguration = CheckerConfiguration(),
+    makeApp: @escaping (ReplayPlatform) -> any BackgroundAppDelegate
+  ) -> (result: ReplayResult, nondeterminism: Nondeterminism?) {
+    let first = replay(recorded, timing: timing, configuration: configuration, makeApp: makeApp)
+    let second = replay(recorded, timing: timing, configuration: configuration, makeApp: makeApp)
+    let a = first.trace.events
+    let b = second.trace.events
+    guard
+      let split = zip(a, b).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset
+        ?? (a.count == b.count ? nil : min(a.count, b.count))
+    else { return (first, nil) }
+    return (
+      first,
+      Nondeterminism(
+        eventNumber: split + 1, first: a.indices.contains(split) ? TextTraceWriter.line(for: a[split]) : nil,
+        second: b.indices.contains(split) ? TextTraceWriter.line(for: b[split]) : nil)
+    )
+  }
+
+  // MARK: Injecting decisions
+
+  private static func apply(_ decision: ReplayScript.Numbered, on platform: ReplayPlatform) {
+    let event = decision.event
+    func skip(_ reason: String) {
+      platform.unapplied.append(
+        UnappliedDecision(eventNumber: decision.number, line: TextTraceWriter.line(for: event), reason: reason))
+    }
+    switch event.kind {
+    case .appLaunch:
+      platform.record(event.kind)
+      platform.launchHandlers.removeAll()
+      platform.expirationHandlers.removeAll()
+      platform.openTasks.removeAll()
+      platform.appState = nil
+      guard let makeApp = platform.makeApp else { return }
+      let delegate = makeApp(platform)
+      platform.delegate = delegate
+      delegate.didFinishLaunching()
+    case .appState(let state):
+      let previous = platform.appState
+      platform.appState = state
+      platform.record(event.kind)
+      if state == .background && previous != .background {
+        platform.delegate?.didEnterBackground()
+      } else if (state == .active || state == .inactive) && (previous == .background || previous == .suspended) {
+        platform.delegate?.willEnterForeground()
+      }
+    case .appTerminate(let reason):
+      if reason == "watchdog" && !platform.openTasks.values.contains(true) {
+        return skip("no expired task is open, so the watchdog would not kill the app")
+      }
+      platform.record(event.kind)
+      platform.openTasks.removeAll()
+      platform.scheduler.retireExecutor()
+      platform.runningWorkers.removeAll()
+      platform.delegate = nil
+      platform.launchHandlers.removeAll()
+      platform.expirationHandlers.removeAll()
+    case .taskExpire(let id):
+      guard platform.openTasks[id] != nil else { return skip("the app has no open task \(id)") }
+      platform.openTasks[id] = true
+      platform.record(event.kind)
+      platform.expirationHandlers[id]?()
+    case .schedLaunch(let ident, let run):
+      guard let handler = platform.launchHandlers[ident] else {
+        return skip("the app registered no launch handler for \(ident)")
+      }
+      platform.record(event.kind)
+      let task = ReplayScheduledTask(identifier: ident, run: run, platform: platform)
+      platform.launchedTasks[run] = task
+      handler(task)
+    case .schedExpire(let run):
+      guard let task = platform.launchedTasks[run] else { return skip("run \(run) was not launched") }
+      platform.record(event.kind)
+      task.expirationHandler?()
+    case .workStart(let work, let attempt):
+      guard let request = platform.works[work] else { return skip("the app did not enqueue \(work)") }
+      platform.record(event.kind)
+      let worker = request.worker
+      let task = Task(executorPreference: platform.scheduler.executor) { [platform] in
+        let result = await worker.doWork(WorkContext(work: work, runAttemptCount: attempt))
+        guard !Task.isCancelled else { return }
+        platform.runningWorkers[work] = nil
+        platform.record(.workResult(work: work, attempt: attempt, outcome: result.outcome))
+      }
+      platform.runningWorkers[work] = (attempt, task)
+    case .workStop(let work, let attempt, _):
+      guard let running = platform.runningWorkers[work], running.attempt == attempt else {
+        return skip("\(work) attempt \(attempt) is not running")
+      }
+      platform.runningWorkers[work] = nil
+      running.task.cancel()
+      platform.record(event.kind)
+    case .envSet, .schedReject, .input, .mark, .taskBegin, .taskEnd, .schedRegister, .schedSubmit, .schedCancel,
+      .schedComplete, .workEnqueue, .workResult, .workCancel:
+      platform.record(event.kind)
+    }
+  }
+
+  // MARK: Comparing actions
+
+  private static func divergence(
+    expected: [ReplayScript.Numbered], actual: [TraceEvent], timing: Timing
+  ) -> ReplayDivergence? {
+    func same(_ a: TraceEvent, _ b: TraceEvent) -> Bool {
+      a.kind == b.kind && (timing == .order || a.time == b.time)
+    }
+    for index in 0..<max(expected.count, actual.count) {
+      let want = index < expected.count ? expected[index] : nil
+      let got = index < actual.count ? actual[index] : nil
+      if let want, let got, same(want.event, got) { continue }
+      let context = expected[max(0, index - 3)..<min(index, expected.count)].map {
+        "\($0.number): " + TextTraceWriter.line(for: $0.event)
+      }
+      return ReplayDivergence(
+        eventNumber: want?.number, time: want?.event.time ?? got?.time ?? .zero,
+        expected: want.map { TextTraceWriter.line(for: $0.event) }, actual: got.map { TextTraceWriter.line(for: $0) },
+        context: context)
+    }
+    return nil
+  }
+}

@@ -1,0 +1,50 @@
+/// What an app does when the system moves it through its life: the
+/// `UIApplicationDelegate` callbacks that start background work.
+///
+/// The simulation calls these as the test drives the app, and the replayer calls them
+/// at the recorded `app.launch` and `app.state` events, so the same app code runs in
+/// both. Every method has an empty default.
+public protocol BackgroundAppDelegate: AnyObject {
+  /// `application(_:didFinishLaunchingWithOptions:)`: register launch handlers here.
+  func didFinishLaunching()
+  /// `applicationDidEnterBackground(_:)`.
+  func didEnterBackground()
+  /// `applicationWillEnterForeground(_:)`.
+  func willEnterForeground()
+}
+
+extension BackgroundAppDelegate {
+  public func didFinishLaunching() {}
+  public func didEnterBackground() {}
+  public func willEnterForeground() {}
+}
+
+/// Nondeterministic inputs (a network outcome, a file size, a random choice), recorded
+/// as `input` events so a replay hands back the same values at the same times.
+public protocol RecordedInputs: Sendable {
+  /// The value of an input: recording runs `operation` and records its result when it
+  /// completes; replaying does not run it, and resumes at the recorded time with the
+  /// recorded value.
+  ///
+  /// - Parameters:
+  ///   - key: what the input is (`upload.result`); a replay matches keys in order.
+  ///   - operation: the real (or simulated) operation.
+  func value(for key: String, _ operation: @escaping @Sendable () async -> String) async -> String
+}
+
+/// Records inputs into a recorder at the time each operation completes.
+public struct RecordingInputs: RecordedInputs {
+  /// Where `input` events go.
+  public let recorder: TraceRecorder
+
+  /// Records into `recorder`.
+  public init(recorder: TraceRecorder) {
+    self.recorder = recorder
+  }
+
+  public func value(for key: String, _ operation: @escaping @Sendable () async -> String) async -> String {
+    let value = await operation()
+    recorder.record(.input(key: key, value: value))
+    return value
+  }
+}
