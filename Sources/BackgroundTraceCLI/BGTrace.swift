@@ -51,6 +51,8 @@ public enum BGTrace {
       return try CheckCommand.run(paths: paths, options: options, console: console)
     case .diff(let expected, let actual, let options):
       return try DiffCommand.run(expected: expected, actual: actual, options: options, console: console)
+    case .replay(let path, let until):
+      return try ReplayCommand.run(path: path, until: until, console: console)
     case .demo(let directory):
       return try DemoCommand.run(outputDirectory: directory, console: console)
     }

@@ -17,6 +17,8 @@ public enum Command: Sendable, Hashable {
   case stats(paths: [String])
   /// `bgtrace check PATH… [options]`.
   case check(paths: [String], options: CheckOptions)
+  /// `bgtrace replay PATH [--until T]`.
+  case replay(path: String, until: TraceTime?)
   /// `bgtrace diff EXPECTED ACTUAL [--ids exact|renamed] [--time exact|order|tolerance=S]`.
   case diff(expected: String, actual: String, options: DiffOptions)
 }
@@ -48,7 +50,7 @@ public enum FindingFormat: String, Sendable, Hashable, CaseIterable {
 
 /// The commands `bgtrace` knows, by their command-line name.
 public enum CommandName: String, Sendable, Hashable, CaseIterable {
-  case demo, check, diff, dump, convert, stats, help
+  case demo, check, diff, replay, dump, convert, stats, help
 }
 
 /// The form `convert` writes.

@@ -85,6 +85,10 @@ public enum CommandLineParser {
       }
       try expectOperands(rest, count: 2, command: name, names: "EXPECTED and ACTUAL")
       return .diff(expected: rest[0], actual: rest[1], options: options)
+    case .replay:
+      let until = try seconds(takeOption("--until", from: &rest, command: name), option: "--until")
+      try expectOperands(rest, count: 1, command: name, names: "PATH")
+      return .replay(path: rest[0], until: until)
     case .stats:
       try rejectOptions(rest, command: name)
       guard !rest.isEmpty else { throw UsageError("'bgtrace stats' needs at least one PATH") }

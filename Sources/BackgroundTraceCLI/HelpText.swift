@@ -6,6 +6,7 @@ enum HelpText {
     case .demo?: demo
     case .check?: check
     case .diff?: diff
+    case .replay?: replay
     case .dump?: dump
     case .convert?: convert
     case .stats?: stats
@@ -21,6 +22,7 @@ enum HelpText {
       demo [--out DIR]            record a built-in sample workflow and show its trace
       check PATH… [OPTIONS]       check traces against the rules; exit 1 on findings
       diff EXPECTED ACTUAL        compare two traces; exit 1 when they differ
+      replay PATH [--until T]     timeline through the platform model, findings inline
       dump PATH                   print a trace (text or binary) in canonical text form
       convert IN OUT [--to F]     convert between the text and binary forms
       stats PATH…                 count events, bytes per event, tasks, runs and work
@@ -93,6 +95,28 @@ enum HelpText {
       --time tolerance=S times may differ by up to S seconds
 
     Exit status: 0 same, 1 different, 2 bad input.
+
+    """
+
+  static let replay = """
+    Usage: bgtrace replay PATH [--until T]
+
+    Drives the trace (text or binary) through the platform model on the virtual
+    clock and prints a timeline: each event with its location, what is alive after
+    it (open tasks with their age and remaining budget, pending scheduler requests,
+    launched runs, running and backed-off work with the next allowed start), the
+    checker's findings where they occur (>>), and system decisions the model says
+    could not have happened (!!): a retry that starts before its backoff, an
+    expiration long after the budget, a launch before its earliest date, a watchdog
+    kill with no expired task.
+
+    To replay a trace against your app's code, use Replayer in Swift (README,
+    "Replaying a flaky failure").
+
+    Options:
+      --until T    print the timeline up to T seconds (the whole trace is checked)
+
+    Exit status: 0 clean, 1 findings or inconsistencies, 2 bad input.
 
     """
 
