@@ -4,27 +4,29 @@ public import BackgroundSimulation
 /// global executor and `ContinuousClock`; in the simulation, the scheduler's executor
 /// and its `VirtualClock`, so the same code runs deterministically.
 public struct AsyncContext: Sendable {
-  /// The executor async work prefers (`nil`: the global concurrent executor).
-  public var executor: (any TaskExecutor)?
+  /// The executor async work prefers, asked at each ``run(_:)`` (`nil`: the global
+  /// concurrent executor). In the simulation it is the current process's.
+  public var executor: @Sendable () -> (any TaskExecutor)?
   /// How long operations take is measured on this clock.
   public var sleep: @Sendable (Duration) async throws -> Void
 
   /// Creates a context from an executor preference and a clock.
   public init<C: Clock>(executor: (any TaskExecutor)?, clock: C) where C.Duration == Duration {
-    self.executor = executor
+    self.executor = { executor }
+    self.sleep = { duration in try await clock.sleep(for: duration) }
+  }
+
+  /// Runs on a simulation: its current executor (a new one after each termination)
+  /// and its virtual clock.
+  public init(simulation scheduler: VirtualTimeScheduler) {
+    self.executor = { scheduler.executor }
+    let clock = scheduler.clock
     self.sleep = { duration in try await clock.sleep(for: duration) }
   }
 
   /// Starts `operation` as a task on the context's executor (the seeds'
   /// `DispatchQueue.global().async` and `URLSession` completion handlers).
   public func run(_ operation: sending @escaping @isolated(any) () async -> Void) {
-    Task(executorPreference: executor, operation: operation)
-  }
-}
-
-extension AsyncContext {
-  /// Runs on a simulation: its executor and its virtual clock.
-  public init(simulation scheduler: VirtualTimeScheduler) {
-    self.init(executor: scheduler.executor, clock: scheduler.clock)
+    Task(executorPreference: executor(), operation: operation)
   }
 }

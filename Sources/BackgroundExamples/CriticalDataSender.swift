@@ -3,7 +3,8 @@ public import BackgroundTrace
 /// The seed's `sendCriticalData`: one stored task id for every send.
 ///
 /// Called twice before the first send finishes, the second call overwrites the id, so
-/// the first task is never ended (a leak) and the second is ended twice.
+/// the first task is never ended (a leak); the second send's completion ends the
+/// second task and resets the id, so the first send's completion ends `.invalid`.
 public final class CriticalDataSender: @unchecked Sendable {
   private let host: any BackgroundTaskHost
   private let context: AsyncContext

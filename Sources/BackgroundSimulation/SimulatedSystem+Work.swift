@@ -73,7 +73,7 @@ extension SimulatedSystem: WorkQueue {
     guard var item = works[work], item.phase == .waiting, item.timer == nil, now >= item.eligible,
       constraintsHold(item.request)
     else { return }
-    if !processRunning { wakeForBackgroundWork() }
+    if !processRunning || appState == .suspended { wakeForBackgroundWork() }
     let attempt = item.attempt
     item.phase = .running
     record(.workStart(work: work, attempt: attempt))
@@ -96,6 +96,7 @@ extension SimulatedSystem: WorkQueue {
     if let timeout = item.timeout { scheduler.cancel(timeout) }
     item.timeout = nil
     item.task = nil
+    defer { suspendIfIdle(after: configuration.suspensionDelay) }
     switch result {
     case .retry:
       item.phase = .waiting

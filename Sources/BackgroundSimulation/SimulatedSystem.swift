@@ -166,6 +166,12 @@ public final class SimulatedSystem: @unchecked Sendable {
   func setState(_ state: AppState) {
     record(.appState(to: state))
     appState = state
+    // A suspended app runs no code: its async work waits until it is woken.
+    if state == .suspended {
+      scheduler.executor.pause()
+    } else {
+      scheduler.executor.resume()
+    }
   }
 
   /// The user leaves the app: `inactive`, then `background`. Open tasks start using
@@ -186,6 +192,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   public func moveToForeground() {
     guard processRunning, appState != .active else { return }
     let wasInBackground = appState == .background || appState == .suspended
+    if wasInBackground { setState(.inactive) }
     setState(.active)
     backgroundSince = nil
     cancelBackgroundTimers()
@@ -247,13 +254,20 @@ public final class SimulatedSystem: @unchecked Sendable {
   func suspendIfIdle(after delay: Duration) {
     if let timer = suspensionTimer { scheduler.cancel(timer) }
     suspensionTimer = nil
-    guard processRunning, appState == .background, openTasks.isEmpty, runningTasks.isEmpty else { return }
+    guard isIdleInBackground else { return }
     suspensionTimer = scheduler.schedule(after: delay) { [self] in
       suspensionTimer = nil
-      guard processRunning, appState == .background, openTasks.isEmpty, runningTasks.isEmpty else { return }
+      guard isIdleInBackground else { return }
       setState(.suspended)
       cancelBackgroundTimers()
     }
+  }
+
+  /// Whether the app is in the background with no task open, no scheduled task
+  /// launched and no worker running: what the system suspends.
+  var isIdleInBackground: Bool {
+    processRunning && appState == .background && openTasks.isEmpty && runningTasks.isEmpty
+      && !works.values.contains { $0.phase == .running }
   }
 
   /// Wakes a suspended app into the background (for a launch or a worker).

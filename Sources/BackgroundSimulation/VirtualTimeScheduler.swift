@@ -181,11 +181,21 @@ public final class VirtualTimeScheduler: Sendable {
 /// Runs async jobs in FIFO order, on the thread that drains it, only when the
 /// scheduler drains it: the source of deterministic order for async app code.
 public final class SimulationExecutor: TaskExecutor, Sendable {
-  private let jobs = Mutex<(waiting: [UnownedJob], retired: Bool)>(([], false))
+  private let jobs = Mutex<(waiting: [UnownedJob], retired: Bool, paused: Bool)>(([], false, false))
 
   public func enqueue(_ job: consuming ExecutorJob) {
     let unowned = UnownedJob(job)
     jobs.withLock { if !$0.retired { $0.waiting.append(unowned) } }
+  }
+
+  /// Holds jobs without running them (the process is suspended) until ``resume()``.
+  public func pause() {
+    jobs.withLock { $0.paused = true }
+  }
+
+  /// Runs held jobs again at the next drain.
+  public func resume() {
+    jobs.withLock { $0.paused = false }
   }
 
   /// Drops waiting jobs and refuses new ones (the process died).
@@ -198,7 +208,7 @@ public final class SimulationExecutor: TaskExecutor, Sendable {
 
   /// Runs jobs until none is runnable.
   func drain() {
-    while let job = jobs.withLock({ $0.waiting.isEmpty ? nil : $0.waiting.removeFirst() }) {
+    while let job = jobs.withLock({ $0.waiting.isEmpty || $0.paused ? nil : $0.waiting.removeFirst() }) {
       job.runSynchronously(on: asUnownedTaskExecutor())
     }
   }

@@ -12,7 +12,8 @@ import Testing
     system.launch { _ in }
     system.moveToBackground()
     documents.save(taking: .seconds(45))  // the budget is 30 s
-    system.advance(by: .seconds(60))
+    system.advance(by: .seconds(60))  // suspended at 29 s: the save waits
+    system.moveToForeground()  // the user returns; the save finishes and ends .invalid
     #expect(TraceChecker.check(system.trace).map(\.rule) == [.taskUnknownEnd])
   }
 }

@@ -63,7 +63,8 @@ import Testing
 
   @Test func unknownCommandsAndOptionsAreErrors() {
     #expect(
-      throws: UsageError("unknown command 'chek'; the commands are demo, check, diff, dump, convert, stats, help")
+      throws: UsageError(
+        "unknown command 'chek'; the commands are demo, check, diff, replay, dump, convert, stats, help")
     ) {
       try CommandLineParser.parse(["chek"])
     }

@@ -1,0 +1,49 @@
+import BackgroundTrace
+import BackgroundTraceCheck
+import BackgroundTraceTesting
+import Foundation
+
+/// What the `…ExampleTests` suites share: where their goldens live, and the checker's
+/// findings and the trace's events as the text lines a reviewer reads in the golden.
+///
+/// Each suite runs one seed article's code (ported to the platform protocols) in a
+/// `SimulatedSystem`, asserts by hand what the checker finds, and compares the trace
+/// with a golden under `Traces/golden/`.
+enum ExampleTrace {
+  /// `Traces/golden` in the repository, found from this file's path
+  /// (`Tests/BackgroundSimulationTests/ExampleTests.swift`).
+  static let goldenDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()
+    .deletingLastPathComponent()
+    .deletingLastPathComponent()
+    .appendingPathComponent("Traces")
+    .appendingPathComponent("golden")
+    .path
+
+  /// Every rule, warnings included: for the scenarios whose code is right.
+  static let clean = GoldenChecks(rules: Set(Rule.allCases), strict: true)
+
+  /// The checker's findings (default configuration), each as `rule-id @ EVENT`, where
+  /// EVENT is the text line of the event the finding is located at.
+  static func findings(in trace: Trace) -> [String] {
+    TraceChecker.check(trace).map { finding in
+      "\(finding.rule.id) @ \(TextTraceWriter.line(for: trace.events[finding.location - 1]))"
+    }
+  }
+
+  /// The checker's messages, for tests that check what a finding says.
+  static func messages(in trace: Trace) -> [String] {
+    TraceChecker.check(trace).map(\.message)
+  }
+
+  /// The severities of the checker's findings.
+  static func severities(in trace: Trace) -> [Severity] {
+    TraceChecker.check(trace).map(\.severity)
+  }
+
+  /// The text lines of the events whose line contains `fragment` (such as
+  /// `" task.expire "` or `" work.start "`), in trace order.
+  static func lines(_ fragment: String, in trace: Trace) -> [String] {
+    trace.events.map(TextTraceWriter.line(for:)).filter { ($0 + " ").contains(fragment) }
+  }
+}
