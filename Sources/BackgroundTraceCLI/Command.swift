@@ -17,6 +17,8 @@ public enum Command: Sendable, Hashable {
   case stats(paths: [String])
   /// `bgtrace check PATH… [options]`.
   case check(paths: [String], options: CheckOptions)
+  /// `bgtrace export PATH --format chrome|jsonl|svg|html [--from T] [--to T]`.
+  case export(path: String, format: ExportFormat, from: TraceTime?, to: TraceTime?)
   /// `bgtrace replay PATH [--until T]`.
   case replay(path: String, until: TraceTime?)
   /// `bgtrace diff EXPECTED ACTUAL [--ids exact|renamed] [--time exact|order|tolerance=S]`.
@@ -40,6 +42,18 @@ public struct CheckOptions: Sendable, Hashable {
   public init() {}
 }
 
+/// What `export` writes.
+public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
+  /// Chrome trace-event JSON (opens in Perfetto UI and chrome://tracing).
+  case chrome
+  /// JSON Lines: one object per event with the canonical field names.
+  case jsonl
+  /// A self-contained SVG timeline.
+  case svg
+  /// The SVG timeline in an HTML page with details on hover.
+  case html
+}
+
 /// How `check` prints findings.
 public enum FindingFormat: String, Sendable, Hashable, CaseIterable {
   /// `PATH:LOCATION: SEVERITY: MESSAGE [RULE-ID]`, one per line.
@@ -50,7 +64,7 @@ public enum FindingFormat: String, Sendable, Hashable, CaseIterable {
 
 /// The commands `bgtrace` knows, by their command-line name.
 public enum CommandName: String, Sendable, Hashable, CaseIterable {
-  case demo, check, diff, replay, dump, convert, stats, help
+  case demo, check, diff, replay, export, dump, convert, stats, help
 }
 
 /// The form `convert` writes.

@@ -85,6 +85,17 @@ public enum CommandLineParser {
       }
       try expectOperands(rest, count: 2, command: name, names: "EXPECTED and ACTUAL")
       return .diff(expected: rest[0], actual: rest[1], options: options)
+    case .export:
+      guard let formatText = try takeOption("--format", from: &rest, command: name) else {
+        throw UsageError("'bgtrace export' needs --format chrome|jsonl|svg|html")
+      }
+      guard let format = ExportFormat(rawValue: formatText) else {
+        throw UsageError("'--format' takes chrome, jsonl, svg or html, not '\(formatText)'")
+      }
+      let from = try seconds(takeOption("--from", from: &rest, command: name), option: "--from")
+      let to = try seconds(takeOption("--to", from: &rest, command: name), option: "--to")
+      try expectOperands(rest, count: 1, command: name, names: "PATH")
+      return .export(path: rest[0], format: format, from: from, to: to)
     case .replay:
       let until = try seconds(takeOption("--until", from: &rest, command: name), option: "--until")
       try expectOperands(rest, count: 1, command: name, names: "PATH")

@@ -7,6 +7,7 @@ enum HelpText {
     case .check?: check
     case .diff?: diff
     case .replay?: replay
+    case .export?: export
     case .dump?: dump
     case .convert?: convert
     case .stats?: stats
@@ -23,6 +24,7 @@ enum HelpText {
       check PATH… [OPTIONS]       check traces against the rules; exit 1 on findings
       diff EXPECTED ACTUAL        compare two traces; exit 1 when they differ
       replay PATH [--until T]     timeline through the platform model, findings inline
+      export PATH --format F      chrome (Perfetto), jsonl, svg or html
       dump PATH                   print a trace (text or binary) in canonical text form
       convert IN OUT [--to F]     convert between the text and binary forms
       stats PATH…                 count events, bytes per event, tasks, runs and work
@@ -117,6 +119,26 @@ enum HelpText {
       --until T    print the timeline up to T seconds (the whole trace is checked)
 
     Exit status: 0 clean, 1 findings or inconsistencies, 2 bad input.
+
+    """
+
+  static let export = """
+    Usage: bgtrace export PATH --format chrome|jsonl|svg|html [--from T] [--to T]
+
+    Writes the trace (text or binary) to standard output as:
+      chrome   Chrome trace-event JSON: open it in Perfetto UI (ui.perfetto.dev) or
+               chrome://tracing. Tasks are async slices, app states, scheduler runs
+               and worker attempts slices on their own tracks, expirations,
+               rejections and findings instant events, submissions and retries flows.
+      jsonl    one JSON object per event, with the canonical field names (for jq)
+      svg      a self-contained SVG timeline: one lane per task, run and work item,
+               coloured by outcome, expirations and findings marked
+      html     the SVG timeline in an HTML page with details on hover
+
+    Options:
+      --from T, --to T   the window of the timeline to draw (svg, html), in seconds
+
+    Exit status: 0 success, 2 bad input.
 
     """
 
