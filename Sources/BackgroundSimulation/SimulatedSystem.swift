@@ -192,7 +192,12 @@ public final class SimulatedSystem: @unchecked Sendable {
   public func moveToForeground() {
     guard processRunning, appState != .active else { return }
     let wasInBackground = appState == .background || appState == .suspended
-    if wasInBackground { setState(.inactive) }
+    if wasInBackground {
+      // Woken into the foreground: code that waited while suspended runs as the app
+      // becomes inactive, before it is active.
+      setState(.inactive)
+      scheduler.runPending()
+    }
     setState(.active)
     backgroundSince = nil
     cancelBackgroundTimers()

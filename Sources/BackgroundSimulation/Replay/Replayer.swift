@@ -41,11 +41,7 @@ public enum Replayer {
     let script = ReplayScript(recorded)
     let platform = ReplayPlatform(script: script, meta: recorded.meta)
     platform.makeApp = makeApp
-    for decision in script.decisions {
-      platform.scheduler.schedule(at: decision.event.time) {
-        apply(decision, on: platform)
-      }
-    }
+    scheduleDecision(0, on: platform)
     platform.scheduler.runUntilIdle(limit: (recorded.events.last?.time ?? .zero))
     let trace = platform.recorder.trace
     return ReplayResult(
@@ -81,6 +77,21 @@ public enum Replayer {
 
   // MARK: Injecting decisions
 
+  /// Schedules the recorded decisions one at a time: each is put on the scheduler only
+  /// after the one before it and the work it started ran, so app work already waiting
+  /// for the same instant (a save finishing at 12 s) runs before it, as it did when it
+  /// was recorded.
+  private static func scheduleDecision(_ index: Int, on platform: ReplayPlatform) {
+    guard index < platform.script.decisions.count else { return }
+    let decision = platform.script.decisions[index]
+    platform.scheduler.schedule(at: decision.event.time) {
+      apply(decision, on: platform)
+      // Once the work this decision started has run (its sleeps are on the timer
+      // queue), put the next decision behind them.
+      platform.scheduler.schedule(at: platform.scheduler.now) { scheduleDecision(index + 1, on: platform) }
+    }
+  }
+
   private static func apply(_ decision: ReplayScript.Numbered, on platform: ReplayPlatform) {
     let event = decision.event
     func skip(_ reason: String) {
@@ -102,6 +113,12 @@ public enum Replayer {
       let previous = platform.appState
       platform.appState = state
       platform.record(event.kind)
+      // As in the simulation, a suspended app runs no code until it is woken.
+      if state == .suspended {
+        platform.scheduler.executor.pause()
+      } else {
+        platform.scheduler.executor.resume()
+      }
       if state == .background && previous != .background {
         platform.delegate?.didEnterBackground()
       } else if (state == .active || state == .inactive) && (previous == .background || previous == .suspended) {

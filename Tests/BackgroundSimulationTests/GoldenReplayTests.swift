@@ -1,0 +1,85 @@
+import BackgroundExamples
+import BackgroundSimulation
+import BackgroundTrace
+import Foundation
+import Testing
+
+/// Every golden trace of a scenario whose app actions all follow from system
+/// decisions replays against the unchanged code with no divergence, 50 times in a row.
+///
+/// The other goldens (a sync the user starts at 1 s, sends the user triggers) hold
+/// actions no system decision causes; a replay reports them as divergences, since the
+/// app would have to read such user actions as recorded inputs.
+@Suite struct GoldenReplayTests {
+  static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Traces/golden")
+
+  /// The app of each replayable golden, as a delegate built for each process.
+  static let apps: [(golden: String, make: @Sendable (ReplayPlatform) -> any BackgroundAppDelegate)] = [
+    ("document-manager-save-outlasts-budget", { SavingApp(platform: $0, guards: false, save: .seconds(45)) }),
+    ("document-manager-guarded", { SavingApp(platform: $0, guards: true, save: .seconds(45)) }),
+    ("document-manager-short-save", { SavingApp(platform: $0, guards: false, save: .seconds(10)) }),
+    ("refresh-fetch-within-runtime", { RefreshingApp(platform: $0, fetch: .seconds(5)) }),
+    ("refresh-fetch-outlasts-runtime", { RefreshingApp(platform: $0, fetch: .seconds(45)) }),
+    ("refresh-not-resubmitted", { RefreshingApp(platform: $0, fetch: .seconds(5), resubmits: false) }),
+    ("refresh-not-completed", { RefreshingApp(platform: $0, fetch: .seconds(5), completes: false) }),
+  ]
+
+  @Test(arguments: apps.map(\.golden))
+  func theGoldenReplaysWithNoDivergence(_ golden: String) throws {
+    let make = try #require(Self.apps.first { $0.golden == golden }?.make)
+    var reader = try TraceReader(path: Self.goldens.appendingPathComponent(golden + ".txt").path)
+    let recorded = try reader.readAll()
+    for _ in 0..<50 {
+      let result = Replayer.replay(recorded, timing: .exact, makeApp: make)
+      #expect(result.divergence == nil, "\(golden): \(result.divergence.map(String.init(describing:)) ?? "")")
+      #expect(result.unapplied.isEmpty, "\(golden): \(result.unapplied)")
+      #expect(result.trace.events == recorded.events)
+    }
+  }
+
+  @Test func changingTheCodeShowsTheFirstDivergence() throws {
+    var reader = try TraceReader(path: Self.goldens.appendingPathComponent("refresh-fetch-within-runtime.txt").path)
+    let recorded = try reader.readAll()
+    // Dropping the resubmit: the handler's first action differs.
+    let result = Replayer.replay(recorded, timing: .exact) {
+      RefreshingApp(platform: $0, fetch: .seconds(5), resubmits: false)
+    }
+    let divergence = try #require(result.divergence)
+    #expect(
+      divergence.expected?.hasSuffix("sched.submit ident=com.example.refresh type=refresh earliest=7206.807") == true)
+    #expect(divergence.actual?.hasSuffix("sched.complete run=1 success=true") == true)
+    #expect(divergence.eventNumber == 10)
+    #expect(divergence.context.last?.hasPrefix("3: 0 sched.submit") == true)
+  }
+}
+
+/// The DocumentManager scenario as an app: save the document on entering the background.
+final class SavingApp: BackgroundAppDelegate {
+  let documents: DocumentManager
+  let save: Duration
+
+  init(platform: ReplayPlatform, guards: Bool, save: Duration) {
+    documents = DocumentManager(
+      host: platform, context: AsyncContext(simulation: platform.scheduler), guardsInvalidID: guards)
+    self.save = save
+  }
+
+  func didEnterBackground() { documents.save(taking: save) }
+}
+
+/// The refresh AppDelegate scenario as an app: register and submit at launch.
+final class RefreshingApp: BackgroundAppDelegate {
+  let delegate: RefreshAppDelegate
+
+  init(platform: ReplayPlatform, fetch: Duration, resubmits: Bool = true, completes: Bool = true) {
+    delegate = RefreshAppDelegate(
+      scheduler: platform, context: AsyncContext(simulation: platform.scheduler), fetchDuration: fetch,
+      resubmits: resubmits, completes: completes)
+  }
+
+  func didFinishLaunching() {
+    delegate.didFinishLaunching()
+    delegate.scheduleAppRefresh()
+  }
+}
