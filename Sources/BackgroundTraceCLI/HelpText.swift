@@ -15,12 +15,12 @@ enum HelpText {
   }
 
   static let overview = """
-    bgtrace: record, inspect and convert traces of an app's background work.
+    bgtrace: check, compare, replay, export and convert traces of an app's background work.
 
     Usage: bgtrace COMMAND [OPTIONS] [ARGUMENTS]
 
     Commands:
-      demo [--out DIR]            record a built-in sample workflow and show its trace
+      demo [--out DIR]            run a sample app in the simulator, check and show its trace
       check PATH… [OPTIONS]       check traces against the rules; exit 1 on findings
       diff EXPECTED ACTUAL        compare two traces; exit 1 when they differ
       replay PATH [--until T]     timeline through the platform model, findings inline
@@ -42,10 +42,12 @@ enum HelpText {
   static let demo = """
     Usage: bgtrace demo [--out DIR]
 
-    Records a built-in workflow (an app that saves a document in the background and
-    syncs with a retrying worker; its save path ends an already-ended task) through
-    the trace recorder, writes it as DIR/demo.bgtrace and DIR/demo.txt, and prints
-    the text form and the statistics.
+    Runs a sample app built from the seed articles' code (a DocumentManager that
+    saves on entering the background, a refresh AppDelegate, a retrying
+    DataSyncWorker) in the simulator on a virtual clock, with one deliberate bug:
+    the save outlasts the 30 s background budget, the expiration handler ends the
+    task, and the save later ends .invalid. Writes the trace as DIR/demo.bgtrace and
+    DIR/demo.txt, checks it, and prints a timeline with the finding marked.
 
     Options:
       --out DIR    where to write the trace (default: the system temporary

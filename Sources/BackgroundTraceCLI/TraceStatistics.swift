@@ -24,6 +24,8 @@ struct TraceStatistics {
   var workFailed = 0
   var workStopped = 0
   private var openTasks: [Int: (begin: TraceTime, name: String?)] = [:]
+  /// How long each ended task was open, in nanoseconds, for the percentiles.
+  private var taskDurations: [UInt64] = []
 
   mutating func add(_ event: TraceEvent) {
     events += 1
@@ -43,6 +45,7 @@ struct TraceStatistics {
     case .taskEnd(let id):
       tasksEnded += 1
       if let open = openTasks.removeValue(forKey: id) {
+        taskDurations.append(event.time.nanoseconds - open.begin.nanoseconds)
         let seconds = Double(event.time.nanoseconds - open.begin.nanoseconds) / 1e9
         if seconds > longestTask?.seconds ?? -1 { longestTask = (id, open.name, seconds) }
       }
@@ -78,6 +81,10 @@ struct TraceStatistics {
       let label = longest.name.map { " \"\($0)\"" } ?? ""
       tasks += "; longest: task \(longest.id)\(label), \(Self.fixed(longest.seconds, 3))s"
     }
+    if !taskDurations.isEmpty {
+      let sorted = taskDurations.sorted()
+      tasks += "; open p50 \(percentile(sorted, 50))s, p95 \(percentile(sorted, 95))s"
+    }
     lines.append(Self.row("tasks", tasks))
     lines.append(
       Self.row(
@@ -94,6 +101,12 @@ struct TraceStatistics {
       lines.append("    " + kind.name.padding(to: 16) + String(byKind[Int(kind.rawValue)]))
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The nearest-rank percentile of sorted durations, in seconds.
+  private func percentile(_ sorted: [UInt64], _ rank: Int) -> String {
+    let index = max(0, (sorted.count * rank + 99) / 100 - 1)
+    return Self.fixed(Double(sorted[index]) / 1e9, 3)
   }
 
   private static func row(_ label: String, _ value: String) -> String {

@@ -1,0 +1,32 @@
+import BackgroundTraceCLI
+import Foundation
+import Testing
+
+/// docs/cli.md holds each command's help text, exactly as `bgtrace help COMMAND` prints it.
+@Suite struct ReferenceDocsTests {
+  static let reference = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("docs/cli.md")
+
+  func help(_ arguments: String...) -> String {
+    let console = CapturingConsole()
+    #expect(BGTrace.run(arguments, console: console) == .success)
+    return console.output
+  }
+
+  @Test func theReferencePageMatchesEveryCommandsHelp() throws {
+    let page = try String(contentsOf: Self.reference, encoding: .utf8)
+    #expect(page.contains("## bgtrace\n\n```\n" + help("help") + "```"))
+    for command in CommandName.allCases where command != .help {
+      #expect(
+        page.contains("## bgtrace \(command.rawValue)\n\n```\n" + help("help", command.rawValue) + "```"),
+        "docs/cli.md is out of date for \(command.rawValue); regenerate it from bgtrace help")
+    }
+  }
+
+  @Test func everyCommandHasUsageInItsHelp() {
+    for command in CommandName.allCases where command != .help {
+      #expect(help(command.rawValue, "--help").hasPrefix("Usage: bgtrace \(command.rawValue)"))
+      #expect(help("help", command.rawValue).contains("Exit status:"))
+    }
+  }
+}
