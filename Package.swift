@@ -40,7 +40,9 @@ let package = Package(
     .target(name: "TraceWorkloads", dependencies: ["BackgroundTrace"], path: "Tools/TraceWorkloads"),
     .executableTarget(
       name: "bgtrace-bench",
-      dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "BackgroundExamples", "TraceWorkloads"],
+      dependencies: [
+        "BackgroundTrace", "BackgroundTraceCheck", "BackgroundExamples", "BackgroundTraceCLI", "TraceWorkloads",
+      ],
       path: "Tools/bgtrace-bench"
     ),
 

@@ -1,5 +1,5 @@
-import BackgroundTrace
-import BackgroundTraceCheck
+package import BackgroundTrace
+package import BackgroundTraceCheck
 import Dispatch
 import Synchronization
 
@@ -13,13 +13,13 @@ import Synchronization
 
 /// `bgtrace check PATH…`: runs the checker over files and directories, in parallel on
 /// all cores, printing findings in a stable order (the order of the expanded paths).
-enum CheckCommand {
+package enum CheckCommand {
   /// What checking one file gave.
-  struct FileResult: Sendable {
-    var name: String
-    var findings: [Finding] = []
-    var damage: [TraceDamage] = []
-    var error: String?
+  package struct FileResult: Sendable {
+    package var name: String
+    package var findings: [Finding] = []
+    package var damage: [TraceDamage] = []
+    package var error: String?
   }
 
   static func run(paths: [String], options: CheckOptions, console: some Console) throws -> ExitStatus {
@@ -50,8 +50,9 @@ enum CheckCommand {
   }
 
   /// Checks every file, on all cores when there are several.
-  static func checkAll(_ files: [String], configuration: CheckerConfiguration, progress: (any Console)?) -> [FileResult]
-  {
+  package static func checkAll(
+    _ files: [String], configuration: CheckerConfiguration, progress: (any Console)?
+  ) -> [FileResult] {
     guard files.count > 1 else { return files.map { check($0, configuration: configuration) } }
     let results = Mutex([FileResult?](repeating: nil, count: files.count))
     let done = Atomic<Int>(0)
@@ -68,7 +69,7 @@ enum CheckCommand {
   }
 
   /// Checks one file, turning every error into a result.
-  static func check(_ path: String, configuration: CheckerConfiguration) -> FileResult {
+  package static func check(_ path: String, configuration: CheckerConfiguration) -> FileResult {
     var result = FileResult(name: path == "-" ? "<stdin>" : path)
     do {
       var reader = try TraceReader(path: path)

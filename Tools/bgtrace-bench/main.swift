@@ -78,12 +78,14 @@ let decodeRatios = try runCodecBenchmark(options)
 let recorderRatio = try runRecorderBenchmark(options)
 let checkerFigures = try options.skipChecker ? nil : runCheckerBenchmark(options)
 let dayWallSeconds = runSimulationBenchmark()
+let directorySpeedup = try runDirectoryCheckBenchmark()
 
 print("\nsummary:")
 for (timing, ratio) in decodeRatios.sorted(by: { $0.key < $1.key }) {
   print("  decode vs JSONDecoder [\(timing)]: \(format(ratio))x faster")
 }
 print("  recorder vs append + clock read: \(format(recorderRatio, 2))x")
+print("  bgtrace check DIR (1,000 traces): \(format(directorySpeedup, 2))x faster on all cores than on one")
 print("  one simulated day: \(format(dayWallSeconds, 3)) s wall (limit 2 s)")
 if let checkerFigures {
   print(
