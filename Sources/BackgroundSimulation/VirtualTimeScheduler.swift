@@ -20,16 +20,9 @@ import Synchronization
 /// Call the scheduler only from the thread that drives it; async tasks it runs may
 /// schedule timers (they run on that thread too).
 public final class VirtualTimeScheduler: Sendable {
-  private struct Timer: Sendable {
-    var time: TraceTime
-    var sequence: UInt64
-    var action: @Sendable () -> Void
-  }
-
   private struct State: ~Copyable {
     var now = TraceTime.zero
-    var timers: [Timer] = []  // a binary min-heap on (time, sequence)
-    var sequence: UInt64 = 0
+    var timers = DeadlineQueue<@Sendable () -> Void>()
     var cancelled: Set<UInt64> = []
   }
 
@@ -68,10 +61,7 @@ public final class VirtualTimeScheduler: Sendable {
   @discardableResult
   public func schedule(at time: TraceTime, _ action: @escaping @Sendable () -> Void) -> TimerID {
     state.withLock { state in
-      let timer = Timer(time: max(time, state.now), sequence: state.sequence, action: action)
-      state.sequence += 1
-      Self.push(timer, into: &state.timers)
-      return TimerID(sequence: timer.sequence)
+      TimerID(sequence: state.timers.insert(action, at: max(time, state.now)))
     }
   }
 
@@ -90,13 +80,13 @@ public final class VirtualTimeScheduler: Sendable {
   public var hasPendingTimers: Bool { state.withLock { !$0.timers.isEmpty } }
 
   /// The time of the earliest waiting timer.
-  public var nextTimerTime: TraceTime? { state.withLock { $0.timers.first?.time } }
+  public var nextTimerTime: TraceTime? { state.withLock { $0.timers.firstTime } }
 
   /// Runs every runnable job and every timer due now, without moving time.
   public func runPending() {
     executor.drain()
-    while let timer = popTimer(dueBy: now) {
-      timer.action()
+    while let action = popTimer(dueBy: now) {
+      action()
       executor.drain()
     }
   }
@@ -130,51 +120,13 @@ public final class VirtualTimeScheduler: Sendable {
     }
   }
 
-  private func popTimer(dueBy time: TraceTime) -> Timer? {
+  private func popTimer(dueBy time: TraceTime) -> (@Sendable () -> Void)? {
     state.withLock { state in
-      while let first = state.timers.first, first.time <= time {
-        let timer = Self.pop(from: &state.timers)
-        if state.cancelled.remove(timer.sequence) == nil { return timer }
+      while let timer = state.timers.popDue(atOrBefore: time) {
+        if state.cancelled.remove(timer.sequence) == nil { return timer.payload }
       }
       return nil
     }
-  }
-
-  // MARK: Heap
-
-  private static func precedes(_ a: Timer, _ b: Timer) -> Bool {
-    a.time < b.time || (a.time == b.time && a.sequence < b.sequence)
-  }
-
-  private static func push(_ timer: Timer, into heap: inout [Timer]) {
-    heap.append(timer)
-    var child = heap.count - 1
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard precedes(heap[child], heap[parent]) else { break }
-      heap.swapAt(child, parent)
-      child = parent
-    }
-  }
-
-  private static func pop(from heap: inout [Timer]) -> Timer {
-    let first = heap[0]
-    let last = heap.removeLast()
-    if !heap.isEmpty {
-      heap[0] = last
-      var parent = 0
-      while true {
-        let left = 2 * parent + 1
-        let right = left + 1
-        var smallest = parent
-        if left < heap.count, precedes(heap[left], heap[smallest]) { smallest = left }
-        if right < heap.count, precedes(heap[right], heap[smallest]) { smallest = right }
-        if smallest == parent { break }
-        heap.swapAt(parent, smallest)
-        parent = smallest
-      }
-    }
-    return first
   }
 }
 

@@ -1,12 +1,9 @@
-import BackgroundTrace
-
-/// A min-heap of deadlines, earliest first, ties in insertion order, so findings that
-/// a passing deadline produces come out in a defined order.
+/// A min-heap of deadlines, earliest first, ties in insertion order: the checker's
+/// pending deadlines and the simulation's timers, so both fire in a defined order.
 ///
-/// Entries are not removed when what they watch ends; the checker checks an entry's
-/// validity when it comes due. Entries live at most as long as their deadline, so the
-/// heap holds what is alive plus what ended within the longest deadline.
-struct DeadlineQueue<Payload: Sendable>: Sendable {
+/// Entries are not removed when what they watch ends; their owner checks an entry's
+/// validity (or a cancelled set) when it comes due.
+package struct DeadlineQueue<Payload: Sendable>: Sendable {
   private struct Entry: Sendable {
     var time: TraceTime
     var sequence: UInt64
@@ -16,15 +13,28 @@ struct DeadlineQueue<Payload: Sendable>: Sendable {
   private var heap: [Entry] = []
   private var sequence: UInt64 = 0
 
-  var isEmpty: Bool { heap.isEmpty }
-  var count: Int { heap.count }
+  package init() {}
+
+  package var isEmpty: Bool { heap.isEmpty }
+  package var count: Int { heap.count }
+
+  /// The earliest deadline's time.
+  package var firstTime: TraceTime? { heap.first?.time }
 
   /// Adds a deadline.
   ///
+  /// - Returns: its sequence number, unique in this queue (for cancelling).
   /// - Complexity: O(log *n*).
-  mutating func insert(_ payload: Payload, at time: TraceTime) {
+  @discardableResult
+  package mutating func insert(_ payload: Payload, at time: TraceTime) -> UInt64 {
+    let assigned = sequence
     heap.append(Entry(time: time, sequence: sequence, payload: payload))
     sequence += 1
+    siftUp()
+    return assigned
+  }
+
+  private mutating func siftUp() {
     var child = heap.count - 1
     while child > 0 {
       let parent = (child - 1) / 2
@@ -37,8 +47,20 @@ struct DeadlineQueue<Payload: Sendable>: Sendable {
   /// Removes and returns the earliest deadline if it is strictly before `time`.
   ///
   /// Deadlines are inclusive: something due at exactly `time` is still on time.
-  mutating func popPassed(before time: TraceTime) -> (time: TraceTime, payload: Payload)? {
+  package mutating func popPassed(before time: TraceTime) -> (time: TraceTime, payload: Payload)? {
     guard let first = heap.first, first.time < time else { return nil }
+    return popFirst()
+  }
+
+  /// Removes and returns the earliest entry if it is due at or before `time`.
+  package mutating func popDue(atOrBefore time: TraceTime) -> (time: TraceTime, sequence: UInt64, payload: Payload)? {
+    guard let first = heap.first, first.time <= time else { return nil }
+    let (time, payload) = popFirst()
+    return (time, first.sequence, payload)
+  }
+
+  private mutating func popFirst() -> (time: TraceTime, payload: Payload) {
+    let first = heap[0]
     let last = heap.removeLast()
     if !heap.isEmpty {
       heap[0] = last
