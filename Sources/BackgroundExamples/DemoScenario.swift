@@ -1,11 +1,21 @@
 public import BackgroundSimulation
-import BackgroundTrace
+public import BackgroundTrace
 
 /// The scenario `bgtrace demo` runs: the sample app launched, used, sent to the
 /// background with a save that outlasts the budget, and left there while a refresh
 /// and a retrying sync run. Its one deliberate bug is the seed's `DocumentManager`
 /// ending `.invalid` after its expiration handler already ended the task.
 public enum DemoScenario {
+  /// The scenario's app on a platform (the simulation, or a replay's).
+  public static func app(
+    on platform: some BackgroundTaskHost & TaskScheduling & WorkQueue, scheduler: VirtualTimeScheduler,
+    fixed: Bool = false
+  ) -> SampleApp {
+    SampleApp(
+      host: platform, scheduler: platform, work: platform, context: AsyncContext(simulation: scheduler),
+      guardsInvalidID: fixed)
+  }
+
   /// Runs the scenario and returns the system with its trace.
   ///
   /// - Parameters:
@@ -15,15 +25,12 @@ public enum DemoScenario {
     var configuration = SimulationConfiguration()
     configuration.launchDelay = .seconds(0) ... .seconds(120)
     let system = SimulatedSystem(seed: seed, configuration: configuration, meta: ["app": "sample"])
-    let context = AsyncContext(simulation: system.scheduler)
-    let app = SampleApp(host: system, scheduler: system, work: system, context: context, guardsInvalidID: fixed)
-    system.launch { _ in app.didFinishLaunching() }
+    system.launchApp { system in Self.app(on: system, scheduler: system.scheduler, fixed: fixed) }
     system.advance(by: .seconds(2))
-    app.sync(failures: 2)
-    app.quickTask(named: "FlushLogs", taking: .milliseconds(800))
+    system.userAction("sync")
+    system.userAction("flush-logs")
     system.advance(by: .seconds(10))
     system.moveToBackground()
-    app.didEnterBackground(saveDuration: .seconds(45))
     system.advance(by: .seconds(600))
     system.advance(by: .seconds(3600))
     return system

@@ -3,7 +3,7 @@ public import BackgroundTrace
 /// A small app built from the seed articles' code: it registers and submits a
 /// refresh at launch, saves its document when it goes to the background, keeps named
 /// tasks for short jobs, and syncs analytics with a retrying worker.
-public final class SampleApp: @unchecked Sendable {
+public final class SampleApp: BackgroundAppDelegate, @unchecked Sendable {
   /// The app's parts, each the seed's code.
   public let documents: DocumentManager
   public let refresh: RefreshAppDelegate
@@ -11,6 +11,10 @@ public final class SampleApp: @unchecked Sendable {
   private let work: any WorkQueue
   private let context: AsyncContext
   private var nextSync = 1
+  /// How long the document save takes when the app enters the background.
+  public var saveDuration: Duration = .seconds(45)
+  /// How many attempts of a user-started sync fail before one succeeds.
+  public var syncFailures = 2
 
   /// Creates the app on the platform's APIs.
   ///
@@ -36,6 +40,20 @@ public final class SampleApp: @unchecked Sendable {
   /// `applicationDidEnterBackground`: saves the document, which takes `saveDuration`.
   public func didEnterBackground(saveDuration: Duration) {
     documents.save(taking: saveDuration)
+  }
+
+  /// `applicationDidEnterBackground`: saves the document (``saveDuration``).
+  public func didEnterBackground() {
+    didEnterBackground(saveDuration: saveDuration)
+  }
+
+  /// The user taps "Sync" (`sync`) or the app flushes its logs (`flush-logs`).
+  public func perform(userAction action: String) {
+    switch action {
+    case "sync": sync(failures: syncFailures)
+    case "flush-logs": quickTask(named: "FlushLogs", taking: .milliseconds(800))
+    default: break
+    }
   }
 
   /// Enqueues an analytics sync whose upload fails on the first `failures` attempts.

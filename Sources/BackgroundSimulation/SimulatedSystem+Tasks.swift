@@ -39,7 +39,10 @@ extension SimulatedSystem: BackgroundTaskHost {
   }
 
   public var backgroundTimeRemaining: Double {
-    guard let since = backgroundSince, appState == .background else { return .greatestFiniteMagnitude }
+    // Counts down in the background once a task exists (PLATFORM.md).
+    guard let since = backgroundSince, appState == .background, !openTasks.isEmpty else {
+      return .greatestFiniteMagnitude
+    }
     let end = since.adding(nanoseconds: TraceTime(effectiveBudget).nanoseconds)
     return now >= end ? 0 : (end.seconds - now.seconds)
   }

@@ -13,8 +13,8 @@ struct WorkItem {
   var timer: VirtualTimeScheduler.TimerID?
   var timeout: VirtualTimeScheduler.TimerID?
   var task: Task<Void, Never>?
-  /// An `append` enqueue waiting for this work to finish.
-  var queued: WorkRequest?
+  /// An `append` or `appendOrReplace` enqueue waiting for this work to finish.
+  var queued: (request: WorkRequest, policy: ExistingWorkPolicy)?
 }
 
 /// A WorkManager-style queue: attempts, backoff as androidx computes it, constraints,
@@ -27,7 +27,7 @@ extension SimulatedSystem: WorkQueue {
       case .keep?:
         return
       case .append?, .appendOrReplace?:
-        existing.queued = request
+        existing.queued = (request, policy!)
         works[request.work] = existing
         return
       case .replace?, nil:
@@ -117,7 +117,7 @@ extension SimulatedSystem: WorkQueue {
         scheduleStart(work)
       } else {
         works[work] = item
-        finish(work)
+        finish(work, failed: result == .failure)
       }
     }
   }
@@ -142,15 +142,16 @@ extension SimulatedSystem: WorkQueue {
     if reschedule { scheduleStart(work) }
   }
 
-  /// Ends a work; an appended request takes its place.
-  private func finish(_ work: String) {
+  /// Ends a work; an appended request takes its place. A one-time failure fails work
+  /// appended with `append` too (it never runs); `appendOrReplace` runs anyway.
+  private func finish(_ work: String, failed: Bool = false) {
     guard var item = works[work] else { return }
     item.phase = .finished
     if let timer = item.timer { scheduler.cancel(timer) }
     item.timer = nil
     works[work] = item
-    if let queued = item.queued {
-      works[work] = WorkItem(request: queued, eligible: now)
+    if let queued = item.queued, !(failed && queued.policy == .append) {
+      works[work] = WorkItem(request: queued.request, eligible: now)
       scheduleStart(work)
     }
   }

@@ -138,6 +138,15 @@ public final class SimulatedSystem: @unchecked Sendable {
     startProcess(inBackground: false)
   }
 
+  /// The user does something in the app (taps "Sync"): records
+  /// `mark label=user:<action>` and tells the app's delegate, so a replay of the trace
+  /// performs the same action at the same time.
+  public func userAction(_ action: String) {
+    record(.mark(label: userActionMarkPrefix + action))
+    appDelegate?.perform(userAction: action)
+    scheduler.runPending()
+  }
+
   /// Nondeterministic inputs for app code: operations run on the virtual clock and
   /// their results are recorded as `input` events, so the run replays.
   public var inputs: any RecordedInputs { SimulatedInputs(system: self) }
@@ -154,6 +163,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     launchHandlers.removeAll()
     appEntry?(self)
     launching = false
+    guard processRunning else { return }  // killed while launching (a duplicate registration)
     if inBackground {
       setState(.background)
       appDelegate?.didEnterBackground()

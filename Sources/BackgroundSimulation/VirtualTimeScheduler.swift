@@ -73,7 +73,18 @@ public final class VirtualTimeScheduler: Sendable {
 
   /// Cancels a timer that has not run yet.
   public func cancel(_ timer: TimerID) {
-    state.withLock { _ = $0.cancelled.insert(timer.sequence) }
+    state.withLock { state in
+      state.cancelled.insert(timer.sequence)
+      Self.dropCancelledHead(&state)
+    }
+  }
+
+  /// Drops cancelled timers at the head of the queue, so they neither hold time nor
+  /// count as pending.
+  private static func dropCancelledHead(_ state: inout State) {
+    while let first = state.timers.firstSequence, state.cancelled.remove(first) != nil {
+      state.timers.removeFirst()
+    }
   }
 
   /// Whether any timer is waiting.
@@ -122,6 +133,7 @@ public final class VirtualTimeScheduler: Sendable {
 
   private func popTimer(dueBy time: TraceTime) -> (@Sendable () -> Void)? {
     state.withLock { state in
+      defer { Self.dropCancelledHead(&state) }
       while let timer = state.timers.popDue(atOrBefore: time) {
         if state.cancelled.remove(timer.sequence) == nil { return timer.payload }
       }

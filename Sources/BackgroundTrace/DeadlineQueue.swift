@@ -21,6 +21,14 @@ package struct DeadlineQueue<Payload: Sendable>: Sendable {
   /// The earliest deadline's time.
   package var firstTime: TraceTime? { heap.first?.time }
 
+  /// The earliest deadline's sequence number.
+  package var firstSequence: UInt64? { heap.first?.sequence }
+
+  /// Removes the earliest entry.
+  package mutating func removeFirst() {
+    if !heap.isEmpty { _ = popFirst() }
+  }
+
   /// Adds a deadline.
   ///
   /// - Returns: its sequence number, unique in this queue (for cancelling).

@@ -138,7 +138,7 @@ enum HelpText {
       html     the SVG timeline in an HTML page with details on hover
 
     Options:
-      --from T, --to T   the window of the timeline to draw (svg, html), in seconds
+      --from T, --to T   export only the events between T seconds and T seconds
 
     Exit status: 0 success, 2 bad input.
 

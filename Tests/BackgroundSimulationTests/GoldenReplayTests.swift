@@ -7,9 +7,11 @@ import Testing
 /// Every golden trace of a scenario whose app actions all follow from system
 /// decisions replays against the unchanged code with no divergence, 50 times in a row.
 ///
-/// The other goldens (a sync the user starts at 1 s, sends the user triggers) hold
-/// actions no system decision causes; a replay reports them as divergences, since the
-/// app would have to read such user actions as recorded inputs.
+/// User actions count as recorded decisions when the scenario records them with
+/// `SimulatedSystem.userAction` (`mark label=user:…`), as the demo does. The other
+/// goldens' scenarios call the app directly (a sync the test starts at 1 s, sends the
+/// test triggers), so no recorded event causes those actions and a replay reports them
+/// as divergences.
 @Suite struct GoldenReplayTests {
   static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Traces/golden")
@@ -23,6 +25,9 @@ import Testing
     ("refresh-fetch-outlasts-runtime", { RefreshingApp(platform: $0, fetch: .seconds(45)) }),
     ("refresh-not-resubmitted", { RefreshingApp(platform: $0, fetch: .seconds(5), resubmits: false) }),
     ("refresh-not-completed", { RefreshingApp(platform: $0, fetch: .seconds(5), completes: false) }),
+    // The demo's user actions are recorded as `mark label=user:…` and performed again.
+    ("demo-scenario", { DemoScenario.app(on: $0, scheduler: $0.scheduler) }),
+    ("demo-scenario-fixed", { DemoScenario.app(on: $0, scheduler: $0.scheduler, fixed: true) }),
   ]
 
   @Test(arguments: apps.map(\.golden))

@@ -7,6 +7,8 @@ struct ReplayScript {
   struct Numbered: Sendable {
     var number: Int
     var event: TraceEvent
+    /// How many app actions the recording has before this event.
+    var actionsBefore = 0
   }
 
   /// System decisions injected on a timer at their recorded times.
@@ -25,7 +27,7 @@ struct ReplayScript {
   init(_ trace: Trace) {
     var lastSubmit: (ident: String, index: Int)?
     for (index, event) in trace.events.enumerated() {
-      let numbered = Numbered(number: index + 1, event: event)
+      let numbered = Numbered(number: index + 1, event: event, actionsBefore: actions.count)
       switch event.kind {
       case .taskBegin(let id, _):
         beginIDs.append(id)
@@ -48,7 +50,7 @@ struct ReplayScript {
       switch event.kind.side {
       case .app: actions.append(numbered)
       case .system: decisions.append(numbered)
-      case .neither: break
+      case .neither: decisions.append(numbered)  // marks: user actions are performed again
       }
     }
   }

@@ -82,13 +82,21 @@ public enum Replayer {
   /// for the same instant (a save finishing at 12 s) runs before it, as it did when it
   /// was recorded.
   private static func scheduleDecision(_ index: Int, on platform: ReplayPlatform) {
-    guard index < platform.script.decisions.count else { return }
-    let decision = platform.script.decisions[index]
-    platform.scheduler.schedule(at: decision.event.time) {
-      apply(decision, on: platform)
-      // Once the work this decision started has run (its sleeps are on the timer
+    let decisions = platform.script.decisions
+    guard index < decisions.count else { return }
+    platform.scheduler.schedule(at: decisions[index].event.time) {
+      // Decisions recorded back to back at one instant, with no app action between
+      // them, are applied together, before any app work they release runs.
+      var next = index
+      repeat {
+        apply(decisions[next], on: platform)
+        next += 1
+      } while next < decisions.count && decisions[next].event.time == decisions[index].event.time
+        && decisions[next].actionsBefore == decisions[index].actionsBefore
+      // Once the work these decisions started has run (its sleeps are on the timer
       // queue), put the next decision behind them.
-      platform.scheduler.schedule(at: platform.scheduler.now) { scheduleDecision(index + 1, on: platform) }
+      let following = next
+      platform.scheduler.schedule(at: platform.scheduler.now) { scheduleDecision(following, on: platform) }
     }
   }
 
@@ -119,7 +127,9 @@ public enum Replayer {
       } else {
         platform.scheduler.executor.resume()
       }
-      if state == .background && previous != .background {
+      // As in the simulation: leaving the foreground, or a launch into the background,
+      // enters the background; waking from suspension does not.
+      if state == .background && (previous == nil || previous == .active || previous == .inactive) {
         platform.delegate?.didEnterBackground()
       } else if (state == .active || state == .inactive) && (previous == .background || previous == .suspended) {
         platform.delegate?.willEnterForeground()
@@ -170,7 +180,12 @@ public enum Replayer {
       platform.runningWorkers[work] = nil
       running.task.cancel()
       platform.record(event.kind)
-    case .envSet, .schedReject, .input, .mark, .taskBegin, .taskEnd, .schedRegister, .schedSubmit, .schedCancel,
+    case .mark(let label):
+      platform.record(event.kind)
+      if label.hasPrefix(userActionMarkPrefix) {
+        platform.delegate?.perform(userAction: String(label.dropFirst(userActionMarkPrefix.count)))
+      }
+    case .envSet, .schedReject, .input, .taskBegin, .taskEnd, .schedRegister, .schedSubmit, .schedCancel,
       .schedComplete, .workEnqueue, .workResult, .workCancel:
       platform.record(event.kind)
     }

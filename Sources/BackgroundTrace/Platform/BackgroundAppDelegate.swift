@@ -11,13 +11,20 @@ public protocol BackgroundAppDelegate: AnyObject {
   func didEnterBackground()
   /// `applicationWillEnterForeground(_:)`.
   func willEnterForeground()
+  /// The user did something that starts background work (tapped "Sync"). Recorded
+  /// as `mark label=user:<action>`, so a replay performs it again at the same time.
+  func perform(userAction action: String)
 }
 
 extension BackgroundAppDelegate {
   public func didFinishLaunching() {}
   public func didEnterBackground() {}
   public func willEnterForeground() {}
+  public func perform(userAction action: String) {}
 }
+
+/// The `mark` label prefix that records a user action (`mark label=user:sync`).
+public let userActionMarkPrefix = "user:"
 
 /// Nondeterministic inputs (a network outcome, a file size, a random choice), recorded
 /// as `input` events so a replay hands back the same values at the same times.

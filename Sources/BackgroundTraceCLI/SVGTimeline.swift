@@ -1,0 +1,374 @@
+import BackgroundTrace
+import BackgroundTraceCheck
+
+/// Draws a ``TimelineModel`` as a self-contained SVG timeline (no scripts, no external
+/// resources): a time axis with 1-2-5 ticks, long idle stretches drawn compressed (see
+/// ``SVGTimeScale``); a band of the app's states per process; a
+/// row of point events (rejections, marks, terminations, environment and inputs); the
+/// checker's findings as numbered lines across the lanes; one lane per task, scheduler
+/// run and work item (see ``SVGTimelineLayout``), coloured by outcome, with expirations
+/// marked; then a legend and the list of findings. Every shape has a `<title>`, which
+/// browsers show on hover.
+struct SVGTimeline {
+  let model: TimelineModel
+  let layout: SVGTimelineLayout
+  /// The findings inside the window, numbered from 1 in this order.
+  let findings: [TimelineModel.LocatedFinding]
+  private let sink: (String) -> Void
+  private var text = ""
+
+  private static let stateTop = 70.0
+  private static let eventsTop = 94.0
+  private static let findingsTop = 110.0
+  private static let lanesTop = 132.0
+  /// The most findings numbered and listed.
+  static let listedFindings = 50
+
+  /// Writes the timeline of `model` within `window` to `sink`, in pieces.
+  ///
+  /// - Parameters:
+  ///   - standalone: whether to start with an XML declaration (false inside HTML).
+  /// - Complexity: O(*n* + *l* log *l*) in the model's size and its number of lanes.
+  static func write(
+    _ model: TimelineModel, window: TimeWindow, standalone: Bool, to sink: @escaping (String) -> Void
+  ) {
+    var timeline = SVGTimeline(
+      model: model, layout: SVGTimelineLayout(model, window: window),
+      findings: model.findings.filter { window.contains($0.finding.time) }, sink: sink)
+    timeline.draw(standalone: standalone)
+  }
+
+  // MARK: Drawing
+
+  private mutating func draw(standalone: Bool) {
+    let lanesBottom = Self.lanesTop + lanesHeight
+    let legendTop = lanesBottom + (layout.drawnLanes < layout.totalLanes ? 34 : 16)
+    let findingsListTop = legendTop + 5 * 18 + 8
+    let listed = min(findings.count, Self.listedFindings)
+    let height =
+      findingsListTop + (findings.isEmpty ? 0 : 22 + Double(listed) * 15 + (listed < findings.count ? 15 : 0))
+    let width = SVGTimelineLayout.width
+    if standalone { emit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n") }
+    emit(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(height))\" "
+        + "viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n")
+    emit("<title>\(XMLText.escape("bgtrace timeline: \(model.name)"))</title>\n")
+    emit("<rect width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\" pointer-events=\"none\"/>\n")
+    drawHeader()
+    drawAxis(bottom: lanesBottom)
+    drawStates()
+    drawEvents()
+    drawLanes()
+    drawFindingLines(bottom: lanesBottom)
+    if layout.drawnLanes < layout.totalLanes {
+      label(
+        "Showing \(layout.drawnLanes) of \(layout.totalLanes) lanes: those with a problem first, the rest sampled "
+          + "evenly over time. Use --from and --to to see a shorter window in full.",
+        x: 12, y: lanesBottom + 18, color: "#555555")
+    }
+    drawLegend(top: legendTop)
+    drawFindingList(top: findingsListTop)
+    emit("</svg>\n")
+    sink(text)
+    text = ""
+  }
+
+  private var lanesHeight: Double {
+    guard !layout.groups.isEmpty else { return 24 }
+    return layout.groups.reduce(0) {
+      $0 + SVGTimelineLayout.headerHeight + Double($1.lanes.count) * SVGTimelineLayout.laneHeight
+    }
+  }
+
+  private mutating func drawHeader() {
+    let processes = model.processes.count == 1 ? "1 process" : "\(model.processes.count) processes"
+    let findingCount = model.findings.count == 1 ? "1 finding" : "\(model.findings.count) findings"
+    emit(
+      "<text x=\"12\" y=\"24\" font-size=\"15\" font-weight=\"bold\">"
+        + XMLText.escape(XMLText.truncated(model.name, to: 120)) + "</text>\n")
+    let window = layout.window
+    let compressed = layout.scale.gaps.isEmpty ? "" : "; idle stretches drawn compressed (grey)"
+    let shown = "window \(window.from)s to \(window.to)s\(compressed)"
+    label(
+      "\(model.eventCount) events, \(model.end)s, \(processes), \(findingCount); \(shown)", x: 12, y: 42,
+      color: "#444444")
+  }
+
+  private mutating func drawAxis(bottom: Double) {
+    for gap in layout.scale.gaps {
+      let title =
+        "\(gap.start)s to \(gap.end)s (\(duration(gap.start, gap.end))) drawn compressed: "
+        + "the app was suspended or not running, and nothing happened"
+      emit(
+        "<g><title>\(XMLText.escape(title))</title><rect x=\"\(n(gap.left))\" y=\"58\" width=\"\(n(gap.right - gap.left))\" "
+          + "height=\"\(n(bottom - 58))\" fill=\"#eceff1\"/><path d=\"M\(n(gap.left - 3)) 62L\(n(gap.left + 3)) 54"
+          + "M\(n(gap.right - 3)) 62L\(n(gap.right + 3)) 54\" stroke=\"#546e7a\" stroke-width=\"1.5\"/>"
+          + "<text x=\"\(n((gap.left + gap.right) / 2))\" y=\"53\" text-anchor=\"middle\" font-size=\"9\" "
+          + "fill=\"#546e7a\">\(Self.compact(gap.start, gap.end))</text></g>\n")
+    }
+    for tick in layout.scale.ticks {
+      let x = layout.x(tick.time)
+      emit("<line x1=\"\(n(x))\" y1=\"58\" x2=\"\(n(x))\" y2=\"\(n(bottom))\" stroke=\"#e0e0e0\"/>\n")
+      emit(
+        "<text x=\"\(n(x))\" y=\"54\" text-anchor=\"middle\" fill=\"#555555\">\(XMLText.escape(tick.label))</text>\n")
+    }
+    emit(
+      "<line x1=\"\(n(layout.plotLeft))\" y1=\"58\" x2=\"\(n(layout.plotRight))\" y2=\"58\" stroke=\"#9e9e9e\"/>\n")
+  }
+
+  private mutating func drawStates() {
+    let top = Self.stateTop
+    label("App state", x: 12, y: top + 13, bold: true)
+    emit(
+      "<rect x=\"\(n(layout.plotLeft))\" y=\"\(n(top))\" width=\"\(n(layout.plotRight - layout.plotLeft))\" "
+        + "height=\"18\" fill=\"#fafafa\" stroke=\"#e0e0e0\" pointer-events=\"none\"/>\n")
+    for span in model.states {
+      guard let clipped = layout.window.clip(span.start, span.end) else { continue }
+      let x = layout.x(clipped.start)
+      let width = layout.x(clipped.end) - x
+      guard width >= 0.25 else { continue }  // thinner than any pixel: its neighbours show
+      let title =
+        "\(span.state) in process \(span.process + 1): \(span.start)s to \(span.end)s (\(duration(span.start, span.end)))"
+      rect(x, top, width, 18, fill: SVGPalette.state(span.state), title: title)
+      if width > Double(span.state.count) * 6.5 + 6 {
+        emit(
+          "<text x=\"\(n(x + 3))\" y=\"\(n(top + 13))\" fill=\"#263238\" pointer-events=\"none\">\(span.state)</text>\n"
+        )
+      }
+    }
+    guard model.processes.count > 1 else { return }
+    let stroke = model.processes.count > 20 ? "0.8" : "1.5"
+    var lastX = -Double.infinity
+    for (index, process) in model.processes.enumerated() where layout.window.contains(process.start) {
+      let x = layout.x(process.start)
+      guard x - lastX >= 2 else { continue }
+      lastX = x
+      let title = "process \(index + 1): \(process.start)s to \(process.end)s, \(process.ending)"
+      emit(
+        "<line x1=\"\(n(x))\" y1=\"\(n(top - 3))\" x2=\"\(n(x))\" y2=\"\(n(top + 21))\" stroke=\"#263238\" "
+          + "stroke-width=\"\(stroke)\"><title>\(XMLText.escape(title))</title></line>\n")
+    }
+  }
+
+  private mutating func drawEvents() {
+    let top = Self.eventsTop
+    label("Events", x: 12, y: top + 10, bold: true)
+    // Events closer than a pixel share one mark (per colour), so a large trace stays light.
+    var pending: (x: Double, color: String, title: String, more: Int)?
+    func flush(_ timeline: inout SVGTimeline) {
+      guard let mark = pending else { return }
+      let title = mark.title + (mark.more > 0 ? "\n(and \(mark.more) more events here)" : "")
+      timeline.rect(mark.x - 0.75, top, 1.5, 12, fill: mark.color, title: title)
+    }
+    for instant in model.instants where layout.window.contains(instant.time) {
+      let color: String
+      switch (instant.category, instant.track) {
+      case (.rejection, _): color = SVGPalette.bad
+      case (.event, .events): color = instant.detail.contains(" app.terminate") ? "#212121" : "#78909c"
+      default: continue
+      }
+      let x = layout.x(instant.time)
+      if let mark = pending, mark.color == color, x - mark.x < 1 {
+        pending?.more += 1
+        continue
+      }
+      flush(&self)
+      pending = (x, color, instant.detail, 0)
+    }
+    flush(&self)
+  }
+
+  private mutating func drawFindingLines(bottom: Double) {
+    let top = Self.findingsTop
+    label("Findings", x: 12, y: top + 11, bold: true)
+    var lineX = Double.infinity
+    for (index, located) in findings.enumerated().reversed() {
+      let finding = located.finding
+      let x = layout.x(finding.time)
+      let color = finding.severity == .error ? SVGPalette.error : SVGPalette.warning
+      let title =
+        "#\(index + 1) \(finding.severity.rawValue) [\(finding.rule.id)] at \(finding.time)s: \(finding.message)"
+      let newPixel = lineX - x >= 1
+      if newPixel {  // one line per pixel
+        lineX = x
+        emit(
+          "<line x1=\"\(n(x))\" y1=\"\(n(top + 7))\" x2=\"\(n(x))\" y2=\"\(n(bottom))\" stroke=\"\(color)\" "
+            + "stroke-opacity=\"0.55\" stroke-dasharray=\"3,2\"/>\n")
+      }
+      if index < Self.listedFindings {
+        emit(
+          "<g><title>\(XMLText.escape(title))</title><circle cx=\"\(n(x))\" cy=\"\(n(top + 7))\" r=\"7\" "
+            + "fill=\"\(color)\"/><text x=\"\(n(x))\" y=\"\(n(top + 10))\" text-anchor=\"middle\" font-size=\"8\" "
+            + "fill=\"#ffffff\">\(index + 1)</text></g>\n")
+      } else if newPixel {
+        rect(x - 1.5, top + 2, 3, 10, fill: color, title: title)
+      }
+    }
+  }
+
+  // MARK: Lanes
+
+  private mutating func drawLanes() {
+    var y = Self.lanesTop
+    if layout.groups.isEmpty {
+      label("No tasks, scheduler runs or work in this window.", x: 12, y: y + 14, color: "#555555")
+    }
+    for group in layout.groups {
+      let count = group.lanes.count == group.total ? "\(group.total)" : "\(group.lanes.count) of \(group.total)"
+      label("\(group.group.title) (\(count))", x: 12, y: y + 14, bold: true)
+      y += SVGTimelineLayout.headerHeight
+      for (position, lane) in group.lanes.enumerated() {
+        if position % 2 == 1 {
+          emit(
+            "<rect x=\"0\" y=\"\(n(y))\" width=\"\(n(SVGTimelineLayout.width))\" height=\"16\" fill=\"#f5f7fa\" pointer-events=\"none\"/>\n"
+          )
+        }
+        switch lane.kind {
+        case .task(let index): drawTask(model.tasks[index], y: y)
+        case .run(let index): drawRun(model.runs[index], y: y)
+        case .work(let index): drawWork(model.works[index], y: y)
+        }
+        y += SVGTimelineLayout.laneHeight
+      }
+    }
+  }
+
+  private func processPrefix(_ process: Int) -> String {
+    model.processes.count > 1 ? "P\(process + 1) " : ""
+  }
+
+  private mutating func drawTask(_ task: TimelineModel.TaskSlice, y: Double) {
+    let name = "\(processPrefix(task.process))task \(task.id)" + (task.name.map { " \($0)" } ?? "")
+    laneLabel(name, y: y)
+    var title = "\(name): \(task.outcome.rawValue)\n\(task.start)s to \(task.end)s (\(duration(task.start, task.end)))"
+    if let expiredAt = task.expiredAt { title += "\nexpired at \(expiredAt)s" }
+    bar(task.start, task.end, y: y, fill: SVGPalette.task(task.outcome), title: title)
+    if let expiredAt = task.expiredAt { expiration(at: expiredAt, y: y, title: "\(name) expired at \(expiredAt)s") }
+  }
+
+  private mutating func drawRun(_ run: TimelineModel.RunSlice, y: Double) {
+    let name = "\(processPrefix(run.process))run \(run.run) \(run.ident)"
+    laneLabel(name, y: y)
+    if let index = run.submission {
+      let submission = model.submissions[index]
+      if let wait = layout.window.clip(submission.time, run.start) {
+        let title =
+          "\(run.ident): submitted (\(submission.type.rawValue)) at \(submission.time)s, launched at \(run.start)s"
+        dashedLine(wait.start, wait.end, y: y + 8, title: title)
+        if layout.window.contains(submission.time) {
+          emit(
+            "<circle cx=\"\(n(layout.x(submission.time)))\" cy=\"\(n(y + 8))\" r=\"2.5\" fill=\"#616161\">"
+              + "<title>\(XMLText.escape(title))</title></circle>\n")
+        }
+      }
+    }
+    let type = run.type.map { " (\($0.rawValue))" } ?? ""
+    var title =
+      "\(name)\(type): \(run.outcome.rawValue)\n\(run.start)s to \(run.end)s (\(duration(run.start, run.end)))"
+    if let expiredAt = run.expiredAt { title += "\nexpired at \(expiredAt)s" }
+    bar(run.start, run.end, y: y, fill: SVGPalette.run(run.outcome), title: title)
+    if let expiredAt = run.expiredAt {
+      expiration(at: expiredAt, y: y, title: "run \(run.run) expired at \(expiredAt)s")
+    }
+  }
+
+  private mutating func drawWork(_ work: TimelineModel.WorkLane, y: Double) {
+    laneLabel(work.label, y: y)
+    let times = work.enqueues + work.cancels + work.attempts.flatMap { [$0.start, $0.end] }
+    if let first = times.min(), let last = times.max(), last > first {
+      dashedLine(first, last, y: y + 8, title: "\(work.label): \(first)s to \(last)s")
+    }
+    for time in work.enqueues where layout.window.contains(time) {
+      emit(
+        "<circle cx=\"\(n(layout.x(time)))\" cy=\"\(n(y + 8))\" r=\"2.5\" fill=\"#616161\">"
+          + "<title>\(XMLText.escape("\(work.label) enqueued at \(time)s"))</title></circle>\n")
+    }
+    for attempt in work.attempts {
+      var title = "\(work.label) attempt \(attempt.number): \(attempt.outcome.rawValue)"
+      if let reason = attempt.stopReason { title += " (\(reason))" }
+      title += "\n\(attempt.start)s to \(attempt.end)s (\(duration(attempt.start, attempt.end)))"
+      if model.processes.count > 1 { title += "\nprocess \(attempt.process + 1)" }
+      bar(attempt.start, attempt.end, y: y, fill: SVGPalette.attempt(attempt.outcome), title: title)
+    }
+    for time in work.cancels where layout.window.contains(time) {
+      let x = layout.x(time)
+      emit(
+        "<path d=\"M\(n(x - 3)) \(n(y + 5))L\(n(x + 3)) \(n(y + 11))M\(n(x + 3)) \(n(y + 5))L\(n(x - 3)) \(n(y + 11))\" "
+          + "stroke=\"#212121\" stroke-width=\"1.5\"><title>\(XMLText.escape("\(work.label) cancelled at \(time)s"))"
+          + "</title></path>\n")
+    }
+  }
+
+  private mutating func laneLabel(_ text: String, y: Double) {
+    emit(
+      "<text x=\"22\" y=\"\(n(y + 12))\"><title>\(XMLText.escape(text))</title>"
+        + XMLText.escape(XMLText.truncated(text, to: 36)) + "</text>\n")
+  }
+
+  private mutating func bar(_ start: TraceTime, _ end: TraceTime, y: Double, fill: String, title: String) {
+    guard let clipped = layout.window.clip(start, end) else { return }
+    let x = layout.x(clipped.start)
+    emit(
+      "<rect x=\"\(n(x))\" y=\"\(n(y + 3))\" width=\"\(n(max(layout.x(clipped.end) - x, 1.5)))\" height=\"10\" "
+        + "fill=\"\(fill)\" stroke=\"#000000\" stroke-opacity=\"0.3\" stroke-width=\"0.5\">"
+        + "<title>\(XMLText.escape(title))</title></rect>\n")
+  }
+
+  private mutating func dashedLine(_ start: TraceTime, _ end: TraceTime, y: Double, title: String) {
+    guard let clipped = layout.window.clip(start, end) else { return }
+    emit(
+      "<line x1=\"\(n(layout.x(clipped.start)))\" y1=\"\(n(y))\" x2=\"\(n(layout.x(clipped.end)))\" y2=\"\(n(y))\" "
+        + "stroke=\"#9e9e9e\" stroke-dasharray=\"2,2\"><title>\(XMLText.escape(title))</title></line>\n")
+  }
+
+  private mutating func expiration(at time: TraceTime, y: Double, title: String) {
+    guard layout.window.contains(time) else { return }
+    let x = layout.x(time)
+    emit(
+      "<path d=\"M\(n(x - 4.5)) \(n(y))L\(n(x + 4.5)) \(n(y))L\(n(x)) \(n(y + 8))Z\" fill=\"\(SVGPalette.expiration)\" "
+        + "stroke=\"#212121\" stroke-width=\"0.8\"><title>\(XMLText.escape(title))</title></path>\n")
+  }
+
+  // MARK: Pieces
+
+  /// A rectangle with a hover title.
+  mutating func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double, fill: String, title: String) {
+    emit(
+      "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"\(fill)\">"
+        + "<title>\(XMLText.escape(title))</title></rect>\n")
+  }
+
+  /// Plain text in the left column or the notes.
+  mutating func label(_ text: String, x: Double, y: Double, bold: Bool = false, color: String = "#212121") {
+    let weight = bold ? " font-weight=\"bold\"" : ""
+    emit("<text x=\"\(n(x))\" y=\"\(n(y))\" fill=\"\(color)\"\(weight)>\(XMLText.escape(text))</text>\n")
+  }
+
+  /// Appends SVG text, passing it on in blocks of about 64 KiB.
+  mutating func emit(_ piece: String) {
+    text += piece
+    if text.utf8.count >= 64 * 1024 {
+      sink(text)
+      text = ""
+    }
+  }
+
+  /// A coordinate with at most one decimal.
+  func n(_ value: Double) -> String {
+    if value < 0 { return "-" + n(-value) }
+    let tenths = Int((value * 10).rounded())
+    return tenths % 10 == 0 ? String(tenths / 10) : "\(tenths / 10).\(tenths % 10)"
+  }
+
+  /// A gap's length in the largest whole unit: `50s`, `58m`, `3h`.
+  static func compact(_ start: TraceTime, _ end: TraceTime) -> String {
+    let seconds = (end.nanoseconds - start.nanoseconds) / 1_000_000_000
+    if seconds < 120 { return "\(seconds)s" }
+    if seconds < 7200 { return "\(seconds / 60)m" }
+    return "\(seconds / 3600)h"
+  }
+
+  private func duration(_ start: TraceTime, _ end: TraceTime) -> String {
+    "\(TraceTime(nanoseconds: end.nanoseconds - start.nanoseconds))s"
+  }
+}

@@ -1,0 +1,267 @@
+import BackgroundTrace
+import BackgroundTraceCheck
+
+/// A trace as a timeline draws it: processes, app-state spans, task, run and work-attempt
+/// slices, instant events and the checker's findings, built once (see
+/// ``TimelineModel/read(_:)``) and drawn by the Chrome, SVG and HTML exporters.
+///
+/// A slice that is still open when its process ends (suspension, termination, a new
+/// launch) or when the trace ends is closed there, with an outcome that says so.
+struct TimelineModel {
+  /// The input's name (its path, or `<stdin>`).
+  var name: String
+  /// The trace's metadata.
+  var meta: TraceMetadata
+  /// How many events the trace has.
+  var eventCount = 0
+  /// The time of the last event: where the trace ends.
+  var end = TraceTime.zero
+  /// The app processes, in launch order; a slice's `process` indexes this array.
+  var processes: [Process] = []
+  /// The app's states, in time order.
+  var states: [StateSpan] = []
+  /// The UIKit background tasks, in begin order.
+  var tasks: [TaskSlice] = []
+  /// The scheduler requests the app submitted, in submission order.
+  var submissions: [Submission] = []
+  /// The scheduler runs, in launch order.
+  var runs: [RunSlice] = []
+  /// The work items, in the order they first appear.
+  var works: [WorkLane] = []
+  /// Point events: expirations, rejections and everything not drawn as a slice.
+  var instants: [Instant] = []
+  /// The checker's findings, in trace order.
+  var findings: [LocatedFinding] = []
+}
+
+extension TimelineModel {
+  /// One app process: from an `app.launch` (or the first event, for a trace that does
+  /// not start with one) to termination, the next launch, or the end of the trace.
+  struct Process {
+    /// When it started.
+    var start: TraceTime
+    /// When it ended.
+    var end: TraceTime
+    /// Whether the trace did not start with `app.launch` and this process is implied.
+    var implicit: Bool
+    /// How it ended: `terminated (memory)`, `relaunched`, `trace ended`.
+    var ending = "trace ended"
+  }
+
+  /// A span of one app state within a process (`launching` before its first `app.state`).
+  struct StateSpan {
+    /// The process (index into ``TimelineModel/processes``).
+    var process: Int
+    /// `launching`, `active`, `inactive`, `background` or `suspended`.
+    var state: String
+    /// When the app entered the state.
+    var start: TraceTime
+    /// When it left it.
+    var end: TraceTime
+  }
+
+  /// How a UIKit background task ended.
+  enum TaskOutcome: String {
+    /// Ended with no expiration.
+    case ended
+    /// Ended after its expiration handler ran.
+    case expired
+    /// Never ended, and never expired, before its process ended or the trace ended.
+    case leaked
+    /// Expired and never ended: the system kills an app for this.
+    case killed
+  }
+
+  /// One UIKit background task, from `task.begin` to `task.end` (or where it was given up).
+  struct TaskSlice {
+    /// The process it belongs to.
+    var process: Int
+    /// The task identifier.
+    var id: Int
+    /// The task's name, when the trace gives one.
+    var name: String?
+    /// When it began.
+    var start: TraceTime
+    /// When it ended, or when its process or the trace ended.
+    var end: TraceTime
+    /// When its expiration handler ran.
+    var expiredAt: TraceTime?
+    /// How it ended.
+    var outcome: TaskOutcome
+    /// The name, or `task N` for an unnamed task.
+    var label: String { name ?? "task \(id)" }
+  }
+
+  /// One `sched.submit`: a request that a later launch of its identifier answers.
+  struct Submission {
+    /// The process that submitted it.
+    var process: Int
+    /// When.
+    var time: TraceTime
+    /// The task identifier.
+    var ident: String
+    /// Refresh or processing.
+    var type: SchedulerRequestType
+    /// The event's canonical text line.
+    var detail: String
+  }
+
+  /// How a scheduler run ended.
+  enum RunOutcome: String {
+    /// `sched.complete success=true` before any expiration.
+    case completed
+    /// `sched.complete success=false` before any expiration.
+    case failed
+    /// Completed after its expiration handler ran.
+    case expired
+    /// Never completed before its process ended or the trace ended.
+    case notCompleted = "not completed"
+  }
+
+  /// One scheduler run, from `sched.launch` to `sched.complete` (or where it was given up).
+  struct RunSlice {
+    /// The process it was launched in.
+    var process: Int
+    /// The run number.
+    var run: Int
+    /// The task identifier.
+    var ident: String
+    /// The type of the latest submission for the identifier, when there was one.
+    var type: SchedulerRequestType?
+    /// When it was launched.
+    var start: TraceTime
+    /// When it completed, or when its process or the trace ended.
+    var end: TraceTime
+    /// When its expiration handler ran.
+    var expiredAt: TraceTime?
+    /// How it ended.
+    var outcome: RunOutcome
+    /// The submission the launch answers (index into ``TimelineModel/submissions``).
+    var submission: Int?
+  }
+
+  /// How a worker attempt ended.
+  enum AttemptOutcome: String {
+    /// `work.result outcome=success`.
+    case success
+    /// `work.result outcome=failure`.
+    case failure
+    /// `work.result outcome=retry`: another attempt follows after the backoff.
+    case retry
+    /// `work.stop`: the system stopped the worker.
+    case stopped
+    /// Its process terminated or relaunched while it ran.
+    case interrupted
+    /// Still running when the trace ended.
+    case unfinished
+  }
+
+  /// One run of a worker, from `work.start` to its result or stop.
+  struct Attempt {
+    /// The process it ran in.
+    var process: Int
+    /// The attempt number (`runAttemptCount`).
+    var number: Int
+    /// When it started.
+    var start: TraceTime
+    /// When it returned, was stopped, or was given up.
+    var end: TraceTime
+    /// How it ended.
+    var outcome: AttemptOutcome
+    /// The reason of a `work.stop`.
+    var stopReason: String?
+    /// Whether the attempt before it in the lane returned `retry`: a flow joins them.
+    var followsRetry = false
+  }
+
+  /// One work item's lane: its enqueues, cancellations and attempts.
+  struct WorkLane {
+    /// The work identifier.
+    var work: String
+    /// The worker's name, from its latest enqueue.
+    var name: String?
+    /// When it was enqueued.
+    var enqueues: [TraceTime] = []
+    /// When the app cancelled it.
+    var cancels: [TraceTime] = []
+    /// Its attempts, in start order.
+    var attempts: [Attempt] = []
+    /// `sync-1 DataSyncWorker`, or the identifier alone.
+    var label: String { name.map { "\(work) \($0)" } ?? work }
+  }
+
+  /// Where an instant event belongs.
+  enum Track: Hashable {
+    /// The app-state track.
+    case appState
+    /// The checker's findings.
+    case findings
+    /// The UIKit tasks.
+    case tasks
+    /// The scheduler runs of one identifier, and their expirations.
+    case scheduler(String)
+    /// The requests for one identifier: registrations, submissions, rejections, cancellations.
+    case requests(String)
+    /// The attempts of one work item.
+    case work(String)
+    /// Everything else: registrations, cancellations, environment, inputs, marks.
+    case events
+  }
+
+  /// What an instant event shows.
+  enum InstantCategory: String {
+    /// A task's or run's expiration handler ran.
+    case expiration
+    /// The scheduler refused a submission.
+    case rejection
+    /// Any other event.
+    case event
+  }
+
+  /// A point event.
+  struct Instant {
+    /// The process it happened in.
+    var process: Int
+    /// When.
+    var time: TraceTime
+    /// Where it belongs.
+    var track: Track
+    /// What it shows.
+    var category: InstantCategory
+    /// A short name: `expire SaveDocument`, `reject tooManyPendingTaskRequests`.
+    var name: String
+    /// The event's canonical text line.
+    var detail: String
+  }
+
+  /// A checker finding and the process it shows in.
+  struct LocatedFinding {
+    /// The process (index into ``TimelineModel/processes``).
+    var process: Int
+    /// The finding.
+    var finding: Finding
+  }
+}
+
+/// The part of a trace an exporter shows: `--from` and `--to`, inclusive.
+struct TimeWindow {
+  /// The first time shown.
+  var from: TraceTime
+  /// The last time shown.
+  var to: TraceTime
+
+  /// The window from `from` (default: the start) to `to` (default: `end`).
+  init(from: TraceTime?, to: TraceTime?, end: TraceTime) {
+    self.from = from ?? .zero
+    self.to = to ?? max(end, self.from)
+  }
+
+  /// Whether `time` is inside the window.
+  func contains(_ time: TraceTime) -> Bool { from <= time && time <= to }
+
+  /// The part of `start...end` inside the window, or `nil` when they do not meet.
+  func clip(_ start: TraceTime, _ end: TraceTime) -> (start: TraceTime, end: TraceTime)? {
+    guard start <= to, end >= from else { return nil }
+    return (max(start, from), min(end, to))
+  }
+}

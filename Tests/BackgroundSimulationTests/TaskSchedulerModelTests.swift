@@ -1,0 +1,221 @@
+import BackgroundSimulation
+import BackgroundTrace
+import Testing
+
+/// The canonical text lines of a trace's events (no header, no meta).
+private func eventLines(_ trace: Trace) -> [String] {
+  trace.events.map(TextTraceWriter.line(for:))
+}
+
+/// The `sched.launch` events of a trace: (time, identifier).
+private func launches(_ trace: Trace) -> [(time: TraceTime, ident: String)] {
+  trace.events.compactMap { event in
+    if case .schedLaunch(let ident, _) = event.kind { (event.time, ident) } else { nil }
+  }
+}
+
+/// A configuration whose scheduler launches an eligible request at once (no random delay).
+private func immediateLaunches() -> SimulationConfiguration {
+  var configuration = SimulationConfiguration()
+  configuration.launchDelay = .zero ... .zero
+  return configuration
+}
+
+/// BGTaskScheduler against PLATFORM.md "BackgroundTasks" and SPEC §7.
+@Suite struct TaskSchedulerModelTests {
+  @Test func aSecondPendingRefreshIsRejectedWhileResubmittingTheSameIdentifierReplacesIt() throws {
+    let system = SimulatedSystem(seed: 1)
+    system.launch { _ in }
+    try system.submit(.refresh("a", earliestBeginDelay: .seconds(600)))
+    #expect(throws: TaskSchedulerError(.tooManyPendingTaskRequests)) {
+      try system.submit(.refresh("b"))
+    }
+    try system.submit(.refresh("a", earliestBeginDelay: .seconds(900)))
+    #expect(system.pendingTaskRequests() == [.refresh("a", earliestBeginDelay: .seconds(900))])
+    #expect(
+      eventLines(system.trace).suffix(4) == [
+        "0 sched.submit ident=a type=refresh earliest=600",
+        "0 sched.submit ident=b type=refresh",
+        "0 sched.reject ident=b error=tooManyPendingTaskRequests",
+        "0 sched.submit ident=a type=refresh earliest=900",
+      ])
+    // Only the replacement launches: once, no earlier than 900.
+    system.moveToBackground()
+    system.advance(by: .seconds(7200))
+    let launched = launches(system.trace)
+    #expect(launched.map(\.ident) == ["a"])
+    #expect(launched.allSatisfy { $0.time >= TraceTime(seconds: 900) })
+  }
+
+  @Test func anEleventhPendingProcessingRequestIsRejected() throws {
+    let system = SimulatedSystem(seed: 1)
+    system.launch { _ in }
+    for index in 1...10 { try system.submit(.processing("p\(index)")) }
+    #expect(throws: TaskSchedulerError(.tooManyPendingTaskRequests)) {
+      try system.submit(.processing("p11"))
+    }
+    #expect(
+      eventLines(system.trace).suffix(2) == [
+        "0 sched.submit ident=p11 type=processing",
+        "0 sched.reject ident=p11 error=tooManyPendingTaskRequests",
+      ])
+    #expect(system.pendingTaskRequests().count == 10)
+    // Replacing one of the ten is not an eleventh, and refresh has its own limit.
+    try system.submit(.processing("p1", requiresExternalPower: true))
+    try system.submit(.refresh("r"))
+    #expect(system.pendingTaskRequests().count == 11)
+  }
+
+  @Test func registeringAnIdentifierTwiceKillsTheApp() {
+    let system = SimulatedSystem(seed: 1)
+    var results: [Bool] = []
+    system.launch { system in
+      results.append(system.register(forTaskWithIdentifier: "refresh") { _ in })
+      results.append(system.register(forTaskWithIdentifier: "refresh") { _ in })
+    }
+    #expect(results == [true, false])
+    #expect(system.state == nil)
+    #expect(
+      eventLines(system.trace).prefix(4) == [
+        "0 app.launch",
+        "0 sched.register ident=refresh",
+        "0 sched.register ident=refresh",
+        "0 app.terminate reason=crash",
+      ])
+  }
+
+  @Test
+  func anAppKilledWhileLaunchingNeverBecomesActive() {
+    let system = SimulatedSystem(seed: 1)
+    system.launch { system in
+      system.register(forTaskWithIdentifier: "refresh") { _ in }
+      system.register(forTaskWithIdentifier: "refresh") { _ in }
+    }
+    system.advance(by: .seconds(10))
+    #expect(
+      eventLines(system.trace) == [
+        "0 app.launch",
+        "0 sched.register ident=refresh",
+        "0 sched.register ident=refresh",
+        "0 app.terminate reason=crash",
+      ])
+  }
+
+  @Test func registeringAfterLaunchEndedKillsTheApp() {
+    let system = SimulatedSystem(seed: 1)
+    system.launch { _ in }
+    system.advance(by: .seconds(5))
+    let registered = system.register(forTaskWithIdentifier: "late") { _ in }
+    #expect(!registered)
+    #expect(system.state == nil)
+    #expect(
+      eventLines(system.trace).suffix(2) == [
+        "5 sched.register ident=late",
+        "5 app.terminate reason=crash",
+      ])
+  }
+
+  @Test func anIdentifierMissingFromThePermittedListCannotRegisterOrSubmit() {
+    var configuration = SimulationConfiguration()
+    configuration.permittedIdentifiers = ["com.example.refresh"]
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    var registered: [Bool] = []
+    system.launch { system in
+      registered.append(system.register(forTaskWithIdentifier: "com.example.refresh") { _ in })
+      registered.append(system.register(forTaskWithIdentifier: "com.example.other") { _ in })
+    }
+    #expect(registered == [true, false])
+    #expect(system.state == .active)  // not permitted is not a crash
+    #expect(throws: TaskSchedulerError(.notPermitted)) {
+      try system.submit(.refresh("com.example.other"))
+    }
+    #expect(system.pendingTaskRequests().isEmpty)
+    #expect(
+      eventLines(system.trace) == [
+        "0 app.launch",
+        "0 sched.register ident=com.example.refresh",
+        "0 sched.register ident=com.example.other ok=false",
+        "0 app.state to=active",
+        "0 sched.submit ident=com.example.other type=refresh",
+        "0 sched.reject ident=com.example.other error=notPermitted",
+      ])
+  }
+
+  @Test func submittingWithBackgroundRefreshOffFailsWithUnavailable() {
+    var configuration = SimulationConfiguration()
+    configuration.backgroundRefreshEnabled = false
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { _ in }
+    #expect(throws: TaskSchedulerError(.unavailable)) { try system.submit(.refresh("r")) }
+    #expect(system.pendingTaskRequests().isEmpty)
+    #expect(eventLines(system.trace).last == "0 sched.reject ident=r error=unavailable")
+  }
+
+  @Test func earliestBeginDateIsALowerBound() throws {
+    var launchTimes: Set<TraceTime> = []
+    for seed in UInt64(1)...20 {
+      let system = SimulatedSystem(seed: seed)
+      system.launch { system in system.register(forTaskWithIdentifier: "r") { $0.setTaskCompleted(success: true) } }
+      system.advance(by: .seconds(100))
+      try system.submit(.refresh("r", earliestBeginDelay: .seconds(600)))
+      system.moveToBackground()
+      system.advance(by: .seconds(7200))
+      // Submitted at 100 with a 600 s delay: never before 100 + 600 = 700.
+      let launched = launches(system.trace)
+      #expect(launched.count == 1, "seed \(seed)")
+      #expect(launched.allSatisfy { $0.time >= TraceTime(seconds: 700) }, "seed \(seed)")
+      launchTimes.formUnion(launched.map(\.time))
+    }
+    #expect(launchTimes.count > 1)  // the seeded delay really varies the launch time
+  }
+
+  @Test func processingRequestsWaitForNetworkAndPower() throws {
+    var configuration = immediateLaunches()
+    configuration.networkAvailable = false
+    configuration.charging = false
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { system in system.register(forTaskWithIdentifier: "p") { $0.setTaskCompleted(success: true) } }
+    try system.submit(.processing("p", requiresNetworkConnectivity: true, requiresExternalPower: true))
+    system.moveToBackground()
+    system.advance(by: .seconds(3600))
+    system.setEnvironment(network: true)  // power still missing
+    system.advance(by: .seconds(600))
+    #expect(launches(system.trace).isEmpty)
+    system.setEnvironment(network: true, charging: true)
+    system.advance(by: .seconds(600))
+    // Both requirements hold from 3600 + 600 = 4200 on.
+    let launched = launches(system.trace)
+    #expect(launched.map(\.ident) == ["p"])
+    #expect(launched.allSatisfy { $0.time >= TraceTime(seconds: 4200) })
+    #expect(eventLines(system.trace).contains("0 sched.submit ident=p type=processing network=true power=true"))
+  }
+
+  @Test func aLaunchedTaskWithNoExpirationHandlerIsExpiredThirtySecondsAfterLaunch() throws {
+    let system = SimulatedSystem(seed: 1, configuration: immediateLaunches())
+    system.launch { system in system.register(forTaskWithIdentifier: "r") { _ in } }
+    try system.submit(.refresh("r"))
+    system.advance(by: .seconds(10))
+    system.moveToBackground()
+    system.advance(by: .seconds(600))
+    // Launched on entering the background (10); refreshRuntime 30 s: 10 + 30 = 40.
+    let scheduled = eventLines(system.trace).filter { $0.contains(" sched.launch") || $0.contains(" sched.expire") }
+    #expect(scheduled == ["10 sched.launch ident=r run=1", "40 sched.expire run=1"])
+    #expect(!eventLines(system.trace).contains { $0.contains("app.terminate") })
+  }
+
+  @Test func aRefreshLaunchesOnlyWhileTheAppIsInTheBackground() throws {
+    var configuration = SimulationConfiguration()
+    configuration.launchDelay = .seconds(5) ... .seconds(5)
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { system in system.register(forTaskWithIdentifier: "r") { $0.setTaskCompleted(success: true) } }
+    try system.submit(.refresh("r"))
+    system.advance(by: .seconds(100))
+    // Due at 0 + 5 = 5, but the app is active until 100.
+    #expect(launches(system.trace).isEmpty)
+    system.moveToBackground()
+    system.advance(by: .seconds(100))
+    let launched = launches(system.trace)
+    #expect(launched.map(\.ident) == ["r"])
+    #expect(launched.allSatisfy { $0.time >= TraceTime(seconds: 100) })
+  }
+}

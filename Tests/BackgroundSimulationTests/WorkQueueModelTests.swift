@@ -1,0 +1,285 @@
+import BackgroundSimulation
+import BackgroundTrace
+import Synchronization
+import Testing
+
+/// The canonical lines of a trace's `work.*` events.
+private func workLines(_ trace: Trace) -> [String] {
+  trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }
+}
+
+/// The `work.start` events of a trace: (time, attempt).
+private func starts(_ trace: Trace) -> [(time: TraceTime, attempt: Int)] {
+  trace.events.compactMap { event in
+    if case .workStart(_, let attempt) = event.kind { (event.time, attempt) } else { nil }
+  }
+}
+
+/// What workers saw, in order.
+private final class Runs: Sendable {
+  private let entries = Mutex<[String]>([])
+  func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+  var all: [String] { entries.withLock { $0 } }
+}
+
+/// Records "label:runAttemptCount", works for `duration(attempt)` of virtual time, then
+/// returns `result(attempt)`; a stop (cancellation) ends it early.
+private struct RecordingWorker: Worker {
+  var label = "worker"
+  let clock: VirtualClock
+  let runs: Runs
+  var duration: @Sendable (Int) -> Duration = { _ in .seconds(60) }
+  var result: @Sendable (Int) -> WorkResult = { _ in .success }
+
+  func doWork(_ context: WorkContext) async -> WorkResult {
+    runs.append("\(label):\(context.runAttemptCount)")
+    do { try await clock.sleep(for: duration(context.runAttemptCount)) } catch { return .failure }
+    return result(context.runAttemptCount)
+  }
+}
+
+/// The WorkManager-style queue against PLATFORM.md "WorkManager" and SPEC §7.
+@Suite struct WorkQueueModelTests {
+  @Test func runAttemptCountIsZeroOnTheFirstRunAndGrowsByOneOnEachStart() {
+    let system = SimulatedSystem(seed: 1)
+    let runs = Runs()
+    let worker = RecordingWorker(
+      clock: system.clock, runs: runs, duration: { _ in .seconds(1) }, result: { $0 < 2 ? .retry : .success })
+    system.enqueue(WorkRequest(work: "sync", attemptLimit: 2, worker: worker), policy: nil)
+    system.advance(by: .seconds(3600))
+    #expect(runs.all == ["worker:0", "worker:1", "worker:2"])
+    // Dispatch 0.1 s; 1 s runs; exponential 30 s, 60 s after each return:
+    // start 0.1, return 1.1; start 1.1 + 30 + 0.1 = 31.2, return 32.2;
+    // start 32.2 + 60 + 0.1 = 92.3, return 93.3.
+    #expect(
+      workLines(system.trace) == [
+        "0 work.enqueue work=sync limit=2",
+        "0.1 work.start work=sync attempt=0",
+        "1.1 work.result work=sync attempt=0 outcome=retry",
+        "31.2 work.start work=sync attempt=1",
+        "32.2 work.result work=sync attempt=1 outcome=retry",
+        "92.3 work.start work=sync attempt=2",
+        "93.3 work.result work=sync attempt=2 outcome=success",
+      ])
+  }
+
+  @Test func aWorkerStillRunningAfterTenMinutesIsStoppedAndRunsAgainWithTheNextAttempt() {
+    let system = SimulatedSystem(seed: 1)
+    let runs = Runs()
+    let worker = RecordingWorker(
+      clock: system.clock, runs: runs, duration: { $0 == 0 ? .seconds(3600) : .seconds(1) })
+    system.enqueue(WorkRequest(work: "sync", worker: worker), policy: nil)
+    system.advance(by: .seconds(7200))
+    #expect(runs.all == ["worker:0", "worker:1"])
+    let lines = workLines(system.trace)
+    // Started at 0.1; workTimeout 600 s: stopped at 600.1. The stopped attempt's own
+    // result is never recorded.
+    #expect(
+      Array(lines.prefix(3)) == [
+        "0 work.enqueue work=sync",
+        "0.1 work.start work=sync attempt=0",
+        "600.1 work.stop work=sync attempt=0 reason=timeout",
+      ])
+    #expect(!lines.contains { $0.contains("attempt=0 outcome") })
+    let rerun = starts(system.trace).dropFirst()
+    #expect(rerun.map(\.attempt) == [1])
+    #expect(rerun.allSatisfy { $0.time >= TraceTime(seconds: 600.1) })
+    #expect(lines.last?.hasSuffix("work.result work=sync attempt=1 outcome=success") == true)
+  }
+
+  @Test func networkWorkWaitsWhileOfflineAndIsStoppedWhenTheNetworkDrops() throws {
+    var configuration = SimulationConfiguration()
+    configuration.networkAvailable = false
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    let runs = Runs()
+    let worker = RecordingWorker(clock: system.clock, runs: runs)
+    system.enqueue(WorkRequest(work: "upload", requiresNetwork: true, worker: worker), policy: nil)
+    system.advance(by: .seconds(3600))
+    #expect(starts(system.trace).isEmpty)
+
+    system.setEnvironment(network: true)
+    system.advance(by: .seconds(1))
+    let first = try #require(starts(system.trace).first)
+    #expect(first.attempt == 0)
+    #expect(first.time >= TraceTime(seconds: 3600))
+    system.advance(to: first.time.duration + .seconds(10))
+    system.setEnvironment(network: false)  // mid-run: 10 s into a 60 s upload
+    system.advance(by: .seconds(3600))
+    #expect(starts(system.trace).count == 1)  // offline again: waits
+    let stopTime = first.time.adding(nanoseconds: 10_000_000_000)
+    #expect(workLines(system.trace).last == "\(stopTime) work.stop work=upload attempt=0 reason=constraint")
+
+    system.setEnvironment(network: true)
+    system.advance(by: .seconds(3600))
+    #expect(starts(system.trace).map(\.attempt) == [0, 1])
+    #expect(runs.all == ["worker:0", "worker:1"])
+    #expect(workLines(system.trace).last?.hasSuffix("work.result work=upload attempt=1 outcome=success") == true)
+  }
+
+  @Test func keepIgnoresASecondEnqueueOfUnfinishedWork() {
+    let system = SimulatedSystem(seed: 1)
+    let runs = Runs()
+    system.enqueue(
+      WorkRequest(work: "sync", worker: RecordingWorker(label: "first", clock: system.clock, runs: runs)), policy: nil)
+    system.advance(by: .seconds(10))
+    system.enqueue(
+      WorkRequest(work: "sync", worker: RecordingWorker(label: "second", clock: system.clock, runs: runs)),
+      policy: .keep)
+    system.advance(by: .seconds(3600))
+    #expect(runs.all == ["first:0"])
+    // 0.1 + 60 = 60.1.
+    #expect(
+      workLines(system.trace) == [
+        "0 work.enqueue work=sync",
+        "0.1 work.start work=sync attempt=0",
+        "10 work.enqueue work=sync policy=keep",
+        "60.1 work.result work=sync attempt=0 outcome=success",
+      ])
+    // Finished work is not kept: a later `keep` enqueue runs.
+    system.enqueue(
+      WorkRequest(work: "sync", worker: RecordingWorker(label: "third", clock: system.clock, runs: runs)), policy: .keep
+    )
+    system.advance(by: .seconds(3600))
+    #expect(runs.all == ["first:0", "third:0"])
+  }
+
+  @Test
+  func workAppendedToFailedWorkFailsToo() {
+    let system = SimulatedSystem(seed: 1)
+    let runs = Runs()
+    let failing = RecordingWorker(label: "first", clock: system.clock, runs: runs, result: { _ in .failure })
+    system.enqueue(WorkRequest(work: "sync", worker: failing), policy: nil)
+    system.advance(by: .seconds(10))
+    system.enqueue(
+      WorkRequest(work: "sync", worker: RecordingWorker(label: "second", clock: system.clock, runs: runs)),
+      policy: .append)
+    system.advance(by: .seconds(3600))
+    #expect(runs.all == ["first:0"])
+    #expect(starts(system.trace).count == 1)
+  }
+
+  @Test func appendOrReplaceRunsTheNewWorkEvenWhenTheWorkBeforeItFailed() {
+    let system = SimulatedSystem(seed: 1)
+    let runs = Runs()
+    let failing = RecordingWorker(label: "first", clock: system.clock, runs: runs, result: { _ in .failure })
+    system.enqueue(WorkRequest(work: "sync", worker: failing), policy: nil)
+    system.advance(by: .seconds(10))
+    system.enqueue(
+      WorkRequest(work: "sync", worker: RecordingWorker(label: "second", clock: system.clock, runs: runs)),
+      policy: .appendOrReplace)
+    system.advance(by: .seconds(3600))
+    #expect(runs.all == ["first:0", "second:0"])
+    // The second starts only after the first returned (0.1 + 60 = 60.1).
+    #expect(starts(system.trace).last.map { $0.time >= TraceTime(seconds: 60.1) } == true)
+  }
+
+  @Test func replaceStopsTheRunningWorkAndStartsTheNewOneAfresh() {
+    let system = SimulatedSystem(seed: 1)
+    let runs = Runs()
+    system.enqueue(
+      WorkRequest(work: "sync", worker: RecordingWorker(label: "first", clock: system.clock, runs: runs)), policy: nil)
+    system.advance(by: .seconds(10))
+    system.enqueue(
+      WorkRequest(work: "sync", worker: RecordingWorker(label: "second", clock: system.clock, runs: runs)),
+      policy: .replace)
+    system.advance(by: .seconds(3600))
+    #expect(runs.all == ["first:0", "second:0"])
+    let lines = workLines(system.trace)
+    #expect(lines.contains { $0.hasPrefix("10 work.stop work=sync attempt=0 ") })
+    #expect(!lines.contains { $0.contains("outcome") && !$0.hasSuffix("outcome=success") })
+    #expect(lines.filter { $0.contains("outcome=") }.count == 1)  // only the new work's result
+    let second = starts(system.trace).last
+    #expect(second?.attempt == 0)
+    #expect(second.map { $0.time >= TraceTime(seconds: 10) } == true)
+  }
+
+  @Test func appendRunsTheNewWorkAfterTheRunningOneFinishes() {
+    let system = SimulatedSystem(seed: 1)
+    let runs = Runs()
+    system.enqueue(
+      WorkRequest(work: "sync", worker: RecordingWorker(label: "first", clock: system.clock, runs: runs)), policy: nil)
+    system.advance(by: .seconds(10))
+    system.enqueue(
+      WorkRequest(work: "sync", worker: RecordingWorker(label: "second", clock: system.clock, runs: runs)),
+      policy: .append)
+    system.advance(by: .seconds(3600))
+    #expect(runs.all == ["first:0", "second:0"])
+    let lines = workLines(system.trace)
+    #expect(
+      Array(lines.prefix(4)) == [
+        "0 work.enqueue work=sync",
+        "0.1 work.start work=sync attempt=0",
+        "10 work.enqueue work=sync policy=append",
+        "60.1 work.result work=sync attempt=0 outcome=success",
+      ])
+    #expect(!lines.contains { $0.contains("work.stop") })
+    let second = starts(system.trace).last
+    #expect(second?.attempt == 0)
+    #expect(second.map { $0.time >= TraceTime(seconds: 60.1) } == true)
+  }
+
+  @Test func cancellingWorkRecordsItAndStopsTheRunningAttempt() {
+    let system = SimulatedSystem(seed: 1)
+    let runs = Runs()
+    system.enqueue(WorkRequest(work: "sync", worker: RecordingWorker(clock: system.clock, runs: runs)), policy: nil)
+    system.advance(by: .seconds(10))
+    system.cancel(work: "sync")
+    system.advance(by: .seconds(86_400))
+    #expect(runs.all == ["worker:0"])
+    #expect(
+      workLines(system.trace) == [
+        "0 work.enqueue work=sync",
+        "0.1 work.start work=sync attempt=0",
+        "10 work.cancel work=sync",
+        "10 work.stop work=sync attempt=0 reason=cancelled",
+      ])
+  }
+
+  @Test func periodicWorkRunsAgainAfterItsPeriodWithTheAttemptCountReset() {
+    var configuration = SimulationConfiguration()
+    configuration.workDispatchDelay = .zero
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    let runs = Runs()
+    let worker = RetryOnceWorker(inner: RecordingWorker(clock: system.clock, runs: runs, duration: { _ in .zero }))
+    system.enqueue(WorkRequest(work: "feed", period: .seconds(900), worker: worker), policy: nil)
+    system.advance(to: .seconds(2800))
+    // Start 0 → retry; exponential 30 s: attempt 1 at 30 → success; next period from
+    // the return: 30 + 900 = 930 (attempt back to 0), then 1830, 2730.
+    #expect(
+      starts(system.trace).map { "\($0.time) attempt=\($0.attempt)" } == [
+        "0 attempt=0", "30 attempt=1", "930 attempt=0", "1830 attempt=0", "2730 attempt=0",
+      ])
+    #expect(runs.all == ["worker:0", "worker:1", "worker:0", "worker:0", "worker:0"])
+  }
+
+  @Test func aPeriodShorterThanFifteenMinutesIsRaisedToFifteenMinutes() {
+    var configuration = SimulationConfiguration()
+    configuration.workDispatchDelay = .zero
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    let worker = RecordingWorker(clock: system.clock, runs: Runs(), duration: { _ in .zero })
+    system.enqueue(WorkRequest(work: "feed", period: .seconds(300), worker: worker), policy: nil)
+    system.advance(to: .seconds(2000))
+    // A 5-minute period runs every 15 min: 0, 900, 1800 (not 300, 600, …).
+    #expect(starts(system.trace).map(\.time) == [0, 900, 1800].map { TraceTime(seconds: $0) })
+  }
+}
+
+/// Returns `.retry` from its first call only, then whatever `inner` returns.
+private struct RetryOnceWorker: Worker {
+  let inner: RecordingWorker
+  private let called = Flag()
+
+  init(inner: RecordingWorker) { self.inner = inner }
+
+  func doWork(_ context: WorkContext) async -> WorkResult {
+    let result = await inner.doWork(context)
+    return called.testAndSet() ? result : .retry
+  }
+}
+
+/// A flag set once, safely from any thread.
+private final class Flag: Sendable {
+  private let value = Atomic<Bool>(false)
+  /// Sets the flag; returns whether it was already set.
+  func testAndSet() -> Bool { value.exchange(true, ordering: .relaxed) }
+}

@@ -1,0 +1,150 @@
+import BackgroundTrace
+import BackgroundTraceCLI
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// `bgtrace export`: every shipped trace exports to every format, and each output is
+/// well-formed for the tools that read it.
+@Suite struct ExportFormatTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// Every trace under Traces/, text and binary.
+  static let shippedTraces: [String] = {
+    let traces = root.appendingPathComponent("Traces").path
+    let files = FileManager.default.enumerator(atPath: traces)?.compactMap { $0 as? String } ?? []
+    return files.filter { $0.hasSuffix(".txt") || $0.hasSuffix(".bgtrace") }.sorted().map { traces + "/" + $0 }
+  }()
+
+  @Test func thereAreShippedTracesToExport() {
+    #expect(Self.shippedTraces.count > 20)
+  }
+
+  @Test(arguments: shippedTraces)
+  func everyFormatIsWellFormed(_ path: String) throws {
+    let chrome = try ExportOutput.run(path, "--format", "chrome")
+    try ExportOutput.checkChrome(chrome, path: path)
+    let jsonl = try ExportOutput.run(path, "--format", "jsonl")
+    try ExportOutput.checkJSONLines(jsonl, path: path)
+    let svg = try ExportOutput.run(path, "--format", "svg")
+    #expect(ExportOutput.xmlRoot(svg) == "svg", "\(path)")
+    #expect(svg.hasPrefix("<?xml"), "\(path)")
+    let html = try ExportOutput.run(path, "--format", "html")
+    #expect(ExportOutput.xmlRoot(html) == "html", "\(path)")
+    #expect(html.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""), "\(path)")
+  }
+}
+
+/// Runs `bgtrace export` in-process and checks its outputs the way their readers would.
+enum ExportOutput {
+  /// The standard output of `bgtrace export PATH ARGUMENTS…`, which must succeed quietly.
+  static func run(_ path: String, _ arguments: String...) throws -> String {
+    try run(path, arguments)
+  }
+
+  /// The standard output of `bgtrace export PATH ARGUMENTS…`, which must succeed quietly.
+  static func run(_ path: String, _ arguments: [String]) throws -> String {
+    let console = CapturingConsole()
+    let status = BGTrace.run(["export", path] + arguments, console: console)
+    #expect(status == .success, "\(path) \(arguments): \(console.errors)")
+    #expect(console.errors.isEmpty, "\(path) \(arguments)")
+    return console.output
+  }
+
+  /// The `traceEvents` of a Chrome trace, after checking the top-level object.
+  static func chromeEvents(_ text: String) throws -> [[String: Any]] {
+    let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    let root = try #require(object as? [String: Any])
+    #expect(root["displayTimeUnit"] as? String == "ms")
+    return try #require(root["traceEvents"] as? [[String: Any]])
+  }
+
+  /// Checks a Chrome trace: known phases with their required fields, times in order, every
+  /// async begin (`b`) ended (`e`) with the same id, category, process and name, every
+  /// flow started (`s`) once and finished (`f`) once after it.
+  static func checkChrome(_ text: String, path: String) throws {
+    let events = try chromeEvents(text)
+    var open: [String: Int] = [:]
+    var flows: [Int: [String]] = [:]
+    var lastTime = -1.0
+    for event in events {
+      let phase = try #require(event["ph"] as? String, "\(path): \(event)")
+      #expect(number(event["pid"]) != nil, "\(path): \(event)")
+      #expect(number(event["tid"]) != nil, "\(path): \(event)")
+      if phase == "M" {
+        #expect(
+          ["process_name", "process_sort_index", "thread_name", "thread_sort_index"].contains(event["name"] as? String),
+          "\(path): \(event)")
+        continue
+      }
+      let time = try #require(number(event["ts"]), "\(path): \(event)")
+      #expect(time >= lastTime, "\(path): events out of order at \(event)")
+      lastTime = time
+      #expect(event["name"] is String && event["cat"] is String, "\(path): \(event)")
+      switch phase {
+      case "X":
+        #expect((number(event["dur"]) ?? -1) >= 0, "\(path): \(event)")
+      case "i":
+        #expect(event["s"] as? String == "t", "\(path): \(event)")
+      case "b", "e":
+        let key = [event["id"], event["cat"], event["pid"], event["name"]].map { "\($0 ?? "")" }.joined(separator: "|")
+        open[key, default: 0] += phase == "b" ? 1 : -1
+        #expect(open[key]! >= 0, "\(path): 'e' before its 'b': \(event)")
+      case "s", "f":
+        let id = try #require(number(event["id"]), "\(path): \(event)")
+        flows[Int(id), default: []].append(phase)
+      default:
+        Issue.record("\(path): unexpected phase in \(event)")
+      }
+    }
+    #expect(open.values.allSatisfy { $0 == 0 }, "\(path): unmatched async slices \(open.filter { $0.value != 0 })")
+    #expect(flows.values.allSatisfy { $0 == ["s", "f"] }, "\(path): unpaired flows \(flows)")
+  }
+
+  /// Checks JSON Lines: one object per event, each starting with the event's canonical
+  /// time and kind.
+  static func checkJSONLines(_ text: String, path: String) throws {
+    #expect(text.isEmpty || text.hasSuffix("\n"), "\(path)")
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    var reader = try TraceReader(path: path)
+    var count = 0
+    while let located = try reader.next() {
+      guard count < lines.count else { break }
+      let line = String(lines[lines.startIndex + count])
+      count += 1
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+      #expect(object is [String: Any], "\(path): \(line)")
+      let prefix = "{\"time\":\(located.event.time),\"kind\":\"\(located.event.kind.tag.name)\""
+      #expect(line.hasPrefix(prefix), "\(path): \(line)")
+    }
+    #expect(count == lines.count, "\(path): \(lines.count) lines for \(count) events")
+  }
+
+  /// The root element's name when `text` is well-formed XML, else `nil`.
+  static func xmlRoot(_ text: String) -> String? {
+    let parser = XMLParser(data: Data(text.utf8))
+    let delegate = RootElement()
+    parser.delegate = delegate
+    return parser.parse() ? delegate.root : nil
+  }
+
+  static func number(_ value: Any?) -> Double? {
+    (value as? NSNumber)?.doubleValue
+  }
+}
+
+/// Remembers the first element an `XMLParser` meets.
+final class RootElement: NSObject, XMLParserDelegate {
+  var root: String?
+
+  func parser(
+    _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+    attributes: [String: String] = [:]
+  ) {
+    if root == nil { root = elementName }
+  }
+}
