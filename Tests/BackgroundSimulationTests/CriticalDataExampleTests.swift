@@ -18,11 +18,11 @@ import Testing
   static func sendTwice() -> (SimulatedSystem, CriticalDataSender) {
     let system = SimulatedSystem(seed: 1)
     let sender = CriticalDataSender(host: system, context: AsyncContext(simulation: system.scheduler))
-    system.launch { _ in }
+    system.launchApp { _ in UserActionApp { ExampleActions.criticalData($0, sender) } }
     system.advance(by: .seconds(1))
-    sender.sendCriticalData(taking: .seconds(10))
+    system.userAction("send:10")
     system.advance(by: .seconds(1))
-    sender.sendCriticalData(taking: .seconds(10))
+    system.userAction("send:10")
     system.advance(by: .seconds(18))
     return (system, sender)
   }
@@ -93,10 +93,10 @@ import Testing
   @Test func sendingOnceIsClean() {
     let system = SimulatedSystem(seed: 1)
     let sender = CriticalDataSender(host: system, context: AsyncContext(simulation: system.scheduler))
-    system.launch { _ in }
+    system.launchApp { _ in UserActionApp { ExampleActions.criticalData($0, sender) } }
     system.advance(by: .seconds(2))
     system.moveToBackground()
-    sender.sendCriticalData(taking: .seconds(5))
+    system.userAction("send:5")
     system.advance(by: .seconds(60))
     let trace = system.trace
 
@@ -111,9 +111,9 @@ import Testing
   @Test func aFailedSendIsSavedForRetryAndClean() {
     let system = SimulatedSystem(seed: 1)
     let sender = CriticalDataSender(host: system, context: AsyncContext(simulation: system.scheduler))
-    system.launch { _ in }
+    system.launchApp { _ in UserActionApp { ExampleActions.criticalData($0, sender) } }
     system.moveToBackground()
-    sender.sendCriticalData(taking: .seconds(5), fails: true)
+    system.userAction("send:5:fail")
     system.advance(by: .seconds(60))
 
     #expect(ExampleTrace.findings(in: system.trace).isEmpty)

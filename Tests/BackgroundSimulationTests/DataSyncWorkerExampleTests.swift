@@ -22,9 +22,11 @@ import Testing
     let worker = DataSyncWorker(
       context: AsyncContext(simulation: system.scheduler), checksAttemptLimit: checksAttemptLimit
     ) { _ in false }
-    system.launch { _ in }
+    system.launchApp { system in
+      UserActionApp { if $0 == "sync" { system.enqueue(worker.request(work: "sync-1"), policy: nil) } }
+    }
     system.advance(by: .seconds(1))
-    system.enqueue(worker.request(work: "sync-1"), policy: nil)
+    system.userAction("sync")
     system.runUntilIdle(limit: limit)
     return system
   }

@@ -1,3 +1,4 @@
+import BackgroundExamples
 import BackgroundTrace
 import BackgroundTraceCheck
 import BackgroundTraceTesting
@@ -45,5 +46,43 @@ enum ExampleTrace {
   /// `" task.expire "` or `" work.start "`), in trace order.
   static func lines(_ fragment: String, in trace: Trace) -> [String] {
     trace.events.map(TextTraceWriter.line(for:)).filter { ($0 + " ").contains(fragment) }
+  }
+}
+
+/// An app whose code runs only when the user does something: each user action
+/// (`SimulatedSystem.userAction`, recorded as `mark label=user:…`) runs `perform`, in
+/// the simulation and again in a replay.
+final class UserActionApp: BackgroundAppDelegate {
+  let perform: (String) -> Void
+
+  init(_ perform: @escaping (String) -> Void) {
+    self.perform = perform
+  }
+
+  func perform(userAction action: String) { perform(action) }
+}
+
+/// The user actions of the example scenarios, shared by the simulation and the replay.
+enum ExampleActions {
+  /// `send:SECONDS` or `send:SECONDS:fail`: the seed's `sendCriticalData`.
+  static func criticalData(_ action: String, _ sender: CriticalDataSender) {
+    let parts = action.split(separator: ":")
+    guard parts.first == "send", parts.count >= 2, let seconds = Int(parts[1]) else { return }
+    sender.sendCriticalData(taking: .seconds(seconds), fails: parts.count == 3 && parts[2] == "fail")
+  }
+
+  /// `start:NAME`, `start-noting:NAME` (its expiration handler calls `noteExpiration`),
+  /// `end:NAME`: the seed's `BackgroundTaskManager`.
+  static func taskManager(
+    _ action: String, _ manager: BackgroundTaskManager, noteExpiration: @escaping (String) -> Void
+  ) {
+    let parts = action.split(separator: ":", maxSplits: 1).map(String.init)
+    guard parts.count == 2 else { return }
+    switch parts[0] {
+    case "start": manager.startTask(name: parts[1])
+    case "start-noting": manager.startTask(name: parts[1]) { noteExpiration(parts[1]) }
+    case "end": manager.endTask(name: parts[1])
+    default: break
+    }
   }
 }

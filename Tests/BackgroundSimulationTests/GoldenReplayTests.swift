@@ -4,14 +4,9 @@ import BackgroundTrace
 import Foundation
 import Testing
 
-/// Every golden trace of a scenario whose app actions all follow from system
-/// decisions replays against the unchanged code with no divergence, 50 times in a row.
-///
-/// User actions count as recorded decisions when the scenario records them with
-/// `SimulatedSystem.userAction` (`mark label=user:…`), as the demo does. The other
-/// goldens' scenarios call the app directly (a sync the test starts at 1 s, sends the
-/// test triggers), so no recorded event causes those actions and a replay reports them
-/// as divergences.
+/// Every golden trace of the simulated examples replays against the unchanged code
+/// with no divergence, 50 times in a row. The scenarios record what the user does with
+/// `SimulatedSystem.userAction` (`mark label=user:…`), so a replay performs it again.
 @Suite struct GoldenReplayTests {
   static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Traces/golden")
@@ -28,7 +23,31 @@ import Testing
     // The demo's user actions are recorded as `mark label=user:…` and performed again.
     ("demo-scenario", { DemoScenario.app(on: $0, scheduler: $0.scheduler) }),
     ("demo-scenario-fixed", { DemoScenario.app(on: $0, scheduler: $0.scheduler, fixed: true) }),
+    ("critical-data-twice-leaks", criticalData),
+    ("critical-data-twice-watchdog", criticalData),
+    ("critical-data-once", criticalData),
+    ("data-sync-retries-then-fails", { dataSync(on: $0, checksAttemptLimit: true) }),
+    ("data-sync-retries-forever", { dataSync(on: $0, checksAttemptLimit: false) }),
+    (
+      "task-manager-named-tasks",
+      { platform in
+        let manager = BackgroundTaskManager(host: platform)
+        return UserActionApp { ExampleActions.taskManager($0, manager) { _ in } }
+      }
+    ),
   ]
+
+  static let criticalData: @Sendable (ReplayPlatform) -> any BackgroundAppDelegate = { platform in
+    let sender = CriticalDataSender(host: platform, context: AsyncContext(simulation: platform.scheduler))
+    return UserActionApp { ExampleActions.criticalData($0, sender) }
+  }
+
+  static func dataSync(on platform: ReplayPlatform, checksAttemptLimit: Bool) -> any BackgroundAppDelegate {
+    let worker = DataSyncWorker(
+      context: AsyncContext(simulation: platform.scheduler), checksAttemptLimit: checksAttemptLimit
+    ) { _ in false }
+    return UserActionApp { if $0 == "sync" { platform.enqueue(worker.request(work: "sync-1"), policy: nil) } }
+  }
 
   @Test(arguments: apps.map(\.golden))
   func theGoldenReplaysWithNoDivergence(_ golden: String) throws {

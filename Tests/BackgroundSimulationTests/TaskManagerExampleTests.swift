@@ -15,21 +15,23 @@ import Testing
     let system = SimulatedSystem(seed: 1)
     let manager = BackgroundTaskManager(host: system)
     var expired: [String] = []
-    system.launch { _ in }
+    system.launchApp { _ in
+      UserActionApp { ExampleActions.taskManager($0, manager) { expired.append($0) } }
+    }
     system.advance(by: .seconds(1))
-    manager.startTask(name: "Upload")
-    manager.startTask(name: "Prefetch")
+    system.userAction("start:Upload")
+    system.userAction("start:Prefetch")
     system.advance(by: .seconds(2))
-    manager.endTask(name: "Prefetch")
+    system.userAction("end:Prefetch")
     system.advance(by: .seconds(2))
     system.moveToBackground()
-    manager.startTask(name: "Flush")
+    system.userAction("start:Flush")
     system.advance(by: .seconds(4))
-    manager.startTask(name: "Cleanup") { expired.append("Cleanup") }
+    system.userAction("start-noting:Cleanup")
     system.advance(by: .seconds(3))
-    manager.endTask(name: "Flush")
-    manager.endTask(name: "Upload")
-    manager.endTask(name: "Upload")
+    system.userAction("end:Flush")
+    system.userAction("end:Upload")
+    system.userAction("end:Upload")
     system.advance(by: .seconds(60))
     let trace = system.trace
 
