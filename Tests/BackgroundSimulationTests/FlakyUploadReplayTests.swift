@@ -107,6 +107,18 @@ import Testing
     #expect(result.findings.isEmpty, "\(result.findings)")
   }
 
+  @Test func codeThatReadsTheWallClockIsReportedAsNondeterministic() throws {
+    let run = try Self.firstFailingRun()
+    let (result, nondeterminism) = Replayer.replayChecked(run.trace) { platform in
+      WallClockNamingApp(host: platform)
+    }
+    let split = try #require(nondeterminism)
+    #expect(split.description.contains("nondeterministic"))
+    #expect(split.first?.contains("task.begin") == true)
+    // The split is reported apart from the behavioural comparison with the recording.
+    #expect(result.divergence != nil)
+  }
+
   @Test func codeThatReadsRandomNumbersIsReportedAsNondeterministic() throws {
     let run = try Self.firstFailingRun()
     let (_, nondeterminism) = Replayer.replayChecked(run.trace) { platform in
@@ -115,6 +127,16 @@ import Testing
     }
     let split = try #require(nondeterminism)
     #expect(split.description.contains("nondeterministic"))
+  }
+}
+
+/// App code that names its task after the wall clock, outside the inputs API.
+final class WallClockNamingApp: BackgroundAppDelegate {
+  let host: any BackgroundTaskHost
+  init(host: any BackgroundTaskHost) { self.host = host }
+  func didEnterBackground() {
+    let id = host.beginBackgroundTask(withName: "Upload-\(Date().timeIntervalSince1970)", expirationHandler: nil)
+    host.endBackgroundTask(id)
   }
 }
 
