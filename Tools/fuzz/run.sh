@@ -9,7 +9,7 @@ corpus="$root/Tools/fuzz/corpus"
 mkdir -p "$out" "$corpus"
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzTraceReaders \
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
-  -enable-upcoming-feature MemberImportVisibility -swift-version 6 \
+  -enable-upcoming-feature MemberImportVisibility -swift-version 6 -package-name BackgroundTrace \
   "$root"/Sources/BackgroundTrace/*.swift "$root/Tools/fuzz/FuzzBinaryReader.swift" \
   -o "$out/fuzz-trace-readers"
 # Seed the corpus with the shipped test vectors (binary and text).
