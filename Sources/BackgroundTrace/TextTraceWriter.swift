@@ -49,88 +49,17 @@ public enum TextTraceWriter {
   }
 
   private static func appendFields(of kind: TraceEvent.Kind, to output: inout String) {
-    func field(_ key: String, _ value: String) {
+    kind.forEachField { name, value in
       output += " "
-      output += key
+      output += name
       output += "="
-      output += value
-    }
-    func string(_ key: String, _ value: String?) {
-      if let value { field(key, quotedIfNeeded(value)) }
-    }
-    func int(_ key: String, _ value: Int?) {
-      if let value { field(key, String(value)) }
-    }
-    func bool(_ key: String, _ value: Bool?) {
-      if let value { field(key, value ? "true" : "false") }
-    }
-    func time(_ key: String, _ value: TraceTime?) {
-      if let value { field(key, value.description) }
-    }
-    switch kind {
-    case .appLaunch:
-      break
-    case .appState(let to):
-      field("to", to.rawValue)
-    case .appTerminate(let reason):
-      string("reason", reason)
-    case .taskBegin(let id, let name):
-      int("id", id)
-      string("name", name)
-    case .taskEnd(let id), .taskExpire(let id):
-      int("id", id)
-    case .schedRegister(let ident, let ok):
-      string("ident", ident)
-      bool("ok", ok)
-    case .schedSubmit(let submission):
-      string("ident", submission.ident)
-      field("type", submission.type.rawValue)
-      time("earliest", submission.earliest)
-      bool("network", submission.network)
-      bool("power", submission.power)
-    case .schedReject(let ident, let error):
-      string("ident", ident)
-      field("error", error.rawValue)
-    case .schedCancel(.identifier(let ident)):
-      string("ident", ident)
-    case .schedCancel(.all):
-      field("all", "true")
-    case .schedLaunch(let ident, let run):
-      string("ident", ident)
-      int("run", run)
-    case .schedExpire(let run):
-      int("run", run)
-    case .schedComplete(let run, let success):
-      int("run", run)
-      bool("success", success)
-    case .workEnqueue(let enqueue):
-      string("work", enqueue.work)
-      string("name", enqueue.name)
-      string("backoff", enqueue.backoff?.rawValue)
-      time("delay", enqueue.delay)
-      int("limit", enqueue.limit)
-      time("period", enqueue.period)
-      string("policy", enqueue.policy?.rawValue)
-    case .workStart(let work, let attempt):
-      string("work", work)
-      int("attempt", attempt)
-    case .workResult(let work, let attempt, let outcome):
-      string("work", work)
-      int("attempt", attempt)
-      field("outcome", outcome.rawValue)
-    case .workStop(let work, let attempt, let reason):
-      string("work", work)
-      int("attempt", attempt)
-      string("reason", reason)
-    case .workCancel(let work):
-      string("work", work)
-    case .envSet(let settings):
-      for setting in settings { string(setting.key, setting.value) }
-    case .input(let key, let value):
-      string("key", key)
-      string("value", value)
-    case .mark(let label):
-      string("label", label)
+      switch value {
+      case .integer(let integer): output += String(integer)
+      case .boolean(let boolean): output += boolean ? "true" : "false"
+      case .seconds(let time): output += time.description
+      case .choice(let word): output += word
+      case .string(let string): output += quotedIfNeeded(string)
+      }
     }
   }
 

@@ -33,82 +33,19 @@ enum JSONLinesExporter {
   /// The JSON object of one event, without a line ending.
   static func line(for event: TraceEvent) -> String {
     var fields: [(String, String)] = [("time", event.time.description), ("kind", JSONText.string(event.kind.tag.name))]
-    func string(_ key: String, _ value: String?) {
-      if let value { fields.append((key, JSONText.string(value))) }
-    }
-    func int(_ key: String, _ value: Int?) {
-      if let value { fields.append((key, String(value))) }
-    }
-    func bool(_ key: String, _ value: Bool?) {
-      if let value { fields.append((key, value ? "true" : "false")) }
-    }
-    func seconds(_ key: String, _ value: TraceTime?) {
-      if let value { fields.append((key, value.description)) }
-    }
-    switch event.kind {
-    case .appLaunch:
-      break
-    case .appState(let to):
-      string("to", to.rawValue)
-    case .appTerminate(let reason):
-      string("reason", reason)
-    case .taskBegin(let id, let name):
-      int("id", id)
-      string("name", name)
-    case .taskEnd(let id), .taskExpire(let id):
-      int("id", id)
-    case .schedRegister(let ident, let ok):
-      string("ident", ident)
-      bool("ok", ok)
-    case .schedSubmit(let submission):
-      string("ident", submission.ident)
-      string("type", submission.type.rawValue)
-      seconds("earliest", submission.earliest)
-      bool("network", submission.network)
-      bool("power", submission.power)
-    case .schedReject(let ident, let error):
-      string("ident", ident)
-      string("error", error.rawValue)
-    case .schedCancel(.identifier(let ident)):
-      string("ident", ident)
-    case .schedCancel(.all):
-      bool("all", true)
-    case .schedLaunch(let ident, let run):
-      string("ident", ident)
-      int("run", run)
-    case .schedExpire(let run):
-      int("run", run)
-    case .schedComplete(let run, let success):
-      int("run", run)
-      bool("success", success)
-    case .workEnqueue(let enqueue):
-      string("work", enqueue.work)
-      string("name", enqueue.name)
-      string("backoff", enqueue.backoff?.rawValue)
-      seconds("delay", enqueue.delay)
-      int("limit", enqueue.limit)
-      seconds("period", enqueue.period)
-      string("policy", enqueue.policy?.rawValue)
-    case .workStart(let work, let attempt):
-      string("work", work)
-      int("attempt", attempt)
-    case .workResult(let work, let attempt, let outcome):
-      string("work", work)
-      int("attempt", attempt)
-      string("outcome", outcome.rawValue)
-    case .workStop(let work, let attempt, let reason):
-      string("work", work)
-      int("attempt", attempt)
-      string("reason", reason)
-    case .workCancel(let work):
-      string("work", work)
-    case .envSet(let settings):
+    if case .envSet(let settings) = event.kind {
       appendEnvironment(settings, to: &fields)
-    case .input(let key, let value):
-      string("key", key)
-      string("value", value)
-    case .mark(let label):
-      string("label", label)
+      return JSONText.object(fields)
+    }
+    event.kind.forEachField { name, value in
+      let json: String
+      switch value {
+      case .integer(let integer): json = String(integer)
+      case .boolean(let boolean): json = boolean ? "true" : "false"
+      case .seconds(let time): json = time.description
+      case .choice(let word), .string(let word): json = JSONText.string(word)
+      }
+      fields.append((name, json))
     }
     return JSONText.object(fields)
   }
