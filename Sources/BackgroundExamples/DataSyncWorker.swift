@@ -25,6 +25,12 @@ public struct DataSyncWorker: Worker {
     self.sleep = context.sleep
   }
 
+  /// Uploads for `uploadDuration`, then succeeds if the upload did; otherwise retries
+  /// while `runAttemptCount < attemptLimit` and fails after (retries forever with
+  /// `checksAttemptLimit` off).
+  ///
+  /// - Parameter context: the run; its `runAttemptCount` is checked against the limit.
+  /// - Returns: `.success`, `.retry` or `.failure`, as the seed's worker decides.
   public func doWork(_ context: WorkContext) async -> WorkResult {
     try? await sleep(uploadDuration)
     if uploadSucceeds(context.runAttemptCount) { return .success }

@@ -6,7 +6,9 @@ public import BackgroundTrace
 public final class SampleApp: BackgroundAppDelegate, @unchecked Sendable {
   /// The app's parts, each the seed's code.
   public let documents: DocumentManager
+  /// The seed's refresh code: registers the handler at launch and keeps a refresh submitted.
   public let refresh: RefreshAppDelegate
+  /// The seed's named tasks, for short jobs such as flushing logs.
   public let tasks: BackgroundTaskManager
   private let work: any WorkQueue
   private let context: AsyncContext

@@ -34,6 +34,8 @@ public final class UploadApp: BackgroundAppDelegate, @unchecked Sendable {
     self.upload = upload
   }
 
+  /// Begins the `UploadChanges` task and uploads; the task ends when the upload finishes,
+  /// and in the expiration handler only with `endsTaskOnExpiration` (the fix).
   public func didEnterBackground() {
     taskID = host.beginBackgroundTask(withName: "UploadChanges") { [self] in
       cutShort += 1

@@ -9,9 +9,12 @@ struct PendingRequest {
 
 /// A task the simulated scheduler launched.
 public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
+  /// The identifier the task was launched for.
   public let identifier: String
   /// The run number in the trace.
   public let run: Int
+  /// Run when the task's runtime is spent (`sched.expire`); with none set, the run ends
+  /// as complete and unsuccessful, as on iOS.
   public var expirationHandler: (() -> Void)?
   weak var system: SimulatedSystem?
   var completed = false
@@ -22,6 +25,8 @@ public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
     self.system = system
   }
 
+  /// Records `sched.complete`; the first call ends the run, so an otherwise idle app can
+  /// be suspended.
   public func setTaskCompleted(success: Bool) {
     system?.complete(self, success: success)
   }
@@ -29,6 +34,15 @@ public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
 
 /// BGTaskScheduler, as PLATFORM.md describes it.
 extension SimulatedSystem: TaskScheduling {
+  /// Records `sched.register` and keeps the launch handler, as PLATFORM.md describes:
+  /// an identifier the configuration does not permit is refused (`ok=false`), and a
+  /// second registration, or one after launch, terminates the app (`reason=crash`).
+  ///
+  /// - Parameters:
+  ///   - identifier: the task identifier.
+  ///   - launchHandler: called with the task each time the system launches it.
+  /// - Returns: `true` when the handler is registered; `false` when the identifier is not
+  ///   permitted or the registration killed the app.
   @discardableResult
   public func register(
     forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void
@@ -52,6 +66,14 @@ extension SimulatedSystem: TaskScheduling {
     return true
   }
 
+  /// Records `sched.submit`, then either rejects the request (`sched.reject`) or plans its
+  /// launch after its earliest date plus a seeded delay, replacing a pending request
+  /// with the same identifier.
+  ///
+  /// - Parameter request: the request to launch later.
+  /// - Throws: ``TaskSchedulerError`` with `notPermitted` for an identifier not permitted,
+  ///   `unavailable` when background refresh is off, and `tooManyPendingTaskRequests`
+  ///   past 1 pending refresh or 10 pending processing requests.
   public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
     let earliest = now.adding(nanoseconds: TraceTime(request.earliestBeginDelay ?? .zero).nanoseconds)
     record(
@@ -81,11 +103,13 @@ extension SimulatedSystem: TaskScheduling {
     return others.count >= limit ? .tooManyPendingTaskRequests : nil
   }
 
+  /// Records `sched.cancel` and drops the pending request with this identifier, if any.
   public func cancel(taskRequestWithIdentifier identifier: String) {
     record(.schedCancel(.identifier(identifier)))
     if let timer = pendingRequests.removeValue(forKey: identifier)?.timer { scheduler.cancel(timer) }
   }
 
+  /// Records `sched.cancel all=true` and drops every pending request.
   public func cancelAllTaskRequests() {
     record(.schedCancel(.all))
     for pending in pendingRequests.values {
@@ -94,6 +118,9 @@ extension SimulatedSystem: TaskScheduling {
     pendingRequests.removeAll()
   }
 
+  /// The requests submitted and not yet launched or cancelled.
+  ///
+  /// - Returns: the pending requests, sorted by identifier so the order is stable.
   public func pendingTaskRequests() -> [TaskRequest] {
     pendingRequests.values.map(\.request).sorted { $0.identifier < $1.identifier }
   }

@@ -9,6 +9,15 @@ struct OpenTask {
 
 /// UIKit background tasks (`UIApplication`), as PLATFORM.md describes them.
 extension SimulatedSystem: BackgroundTaskHost {
+  /// Records `task.begin` and opens a task with the process's next id. In the
+  /// background this arms the expiration and the watchdog at the end of the budget;
+  /// the app is not suspended while a task is open.
+  ///
+  /// - Parameters:
+  ///   - taskName: the task's name, recorded as `name=`.
+  ///   - handler: run shortly before the budget runs out (`task.expire`).
+  /// - Returns: the new id; ``BackgroundTaskID/invalid`` (recorded as `id=0`) when the
+  ///   process is not running or is suspended.
   public func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (() -> Void)?)
     -> BackgroundTaskID
   {
@@ -29,6 +38,8 @@ extension SimulatedSystem: BackgroundTaskHost {
     return BackgroundTaskID(rawValue: id)
   }
 
+  /// Records `task.end` and closes the task; an unknown or ended id changes nothing (iOS
+  /// only logs a warning). Ending the last task in the background suspends an idle app.
   public func endBackgroundTask(_ identifier: BackgroundTaskID) {
     // Ending an unknown or ended id only logs a console warning on iOS.
     record(.taskEnd(id: identifier.rawValue))
@@ -38,6 +49,9 @@ extension SimulatedSystem: BackgroundTaskHost {
     }
   }
 
+  /// While a task is open in the background, the budget left since the app entered the
+  /// background (less the fault plan's early expiration); `Double.greatestFiniteMagnitude`
+  /// otherwise.
   public var backgroundTimeRemaining: Double {
     // Counts down in the background once a task exists (PLATFORM.md).
     guard let since = backgroundSince, appState == .background, !openTasks.isEmpty else {

@@ -20,6 +20,9 @@ struct WorkItem {
 /// A WorkManager-style queue: attempts, backoff as androidx computes it, constraints,
 /// the 10-minute timeout, periodic work and unique-work policies.
 extension SimulatedSystem: WorkQueue {
+  /// Records `work.enqueue` and schedules the work's first start. When unfinished work
+  /// with the same id exists, `keep` ignores the request, `append` and `appendOrReplace`
+  /// queue it behind that work, and `replace` (or `nil`) stops it and starts afresh.
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) {
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
     if var existing = works[request.work], existing.phase != .finished {
@@ -39,6 +42,8 @@ extension SimulatedSystem: WorkQueue {
     scheduleStart(request.work)
   }
 
+  /// Records `work.cancel`, stops a running attempt (`work.stop reason=cancelled`) and
+  /// drops any request appended behind the work.
   public func cancel(work: String) {
     record(.workCancel(work: work))
     guard var item = works[work], item.phase != .finished else { return }

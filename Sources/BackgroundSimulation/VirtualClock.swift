@@ -18,8 +18,11 @@ public struct VirtualClock: Clock, Sendable {
       self.offset = offset
     }
 
+    /// The instant `duration` after this one.
     public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    /// The virtual time from this instant to `other` (negative when `other` is earlier).
     public func duration(to other: Instant) -> Duration { other.offset - offset }
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
   }
 
@@ -31,7 +34,9 @@ public struct VirtualClock: Clock, Sendable {
     self.scheduler = scheduler
   }
 
+  /// The scheduler's current virtual time.
   public var now: Instant { Instant(offset: scheduler.now.duration) }
+  /// One nanosecond, the resolution of trace times.
   public var minimumResolution: Duration { .nanoseconds(1) }
 
   /// Suspends until the scheduler reaches `deadline`; throws `CancellationError` when

@@ -147,6 +147,8 @@ public final class VirtualTimeScheduler: Sendable {
 public final class SimulationExecutor: TaskExecutor, Sendable {
   private let jobs = Mutex<(waiting: [UnownedJob], retired: Bool, paused: Bool)>(([], false, false))
 
+  /// Queues a job for the scheduler's next drain; a retired executor drops it, since its
+  /// process has died.
   public func enqueue(_ job: consuming ExecutorJob) {
     let unowned = UnownedJob(job)
     jobs.withLock { if !$0.retired { $0.waiting.append(unowned) } }

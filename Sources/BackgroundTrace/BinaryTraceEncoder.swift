@@ -123,6 +123,7 @@ public struct TraceOrderError: Error, Sendable, Hashable, CustomStringConvertibl
     self.message = message
   }
 
+  /// The event number and what is wrong, as in `event 3: …`.
   public var description: String { "event \(eventNumber): \(message)" }
 }
 

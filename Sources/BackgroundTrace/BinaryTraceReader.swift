@@ -308,6 +308,7 @@ public struct TraceDamage: Sendable, Hashable, CustomStringConvertible {
     self.message = message
   }
 
+  /// A warning in compiler style: `FILE: at byte N: warning: message`.
   public var description: String { "\(file ?? "<input>"): at byte \(offset): warning: \(message)" }
 }
 

@@ -28,6 +28,7 @@ public struct ByteSourceError: Error, Sendable, Hashable, CustomStringConvertibl
     self.message = message
   }
 
+  /// The input's name and what went wrong, as in `trace.bgtrace: read failed: …`.
   public var description: String { "\(file): \(message)" }
 }
 
@@ -41,6 +42,12 @@ public struct MemoryByteSource: ByteSource, Sendable {
     self.bytes = bytes
   }
 
+  /// Appends up to `count` of the bytes not yet read to `buffer`; never fails.
+  ///
+  /// - Parameters:
+  ///   - buffer: where the bytes go.
+  ///   - count: the most bytes to read.
+  /// - Returns: how many bytes were appended; 0 once every byte has been read.
   public mutating func read(into buffer: inout [UInt8], count: Int) -> Int {
     let end = min(bytes.count, offset + count)
     buffer.append(contentsOf: bytes[offset..<end])
@@ -85,6 +92,13 @@ public final class FileByteSource: ByteSource {
     if ownsDescriptor { close(descriptor) }
   }
 
+  /// Reads up to `count` bytes with `read(2)`, retrying when interrupted.
+  ///
+  /// - Parameters:
+  ///   - buffer: where the bytes go; it is left as it was when the read fails.
+  ///   - count: the most bytes to read.
+  /// - Returns: how many bytes were appended; 0 at the end of the file.
+  /// - Throws: ``ByteSourceError`` when `read(2)` fails.
   public func read(into buffer: inout [UInt8], count: Int) throws(ByteSourceError) -> Int {
     let start = buffer.count
     buffer.append(contentsOf: repeatElement(0, count: count))

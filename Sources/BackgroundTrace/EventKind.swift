@@ -3,26 +3,47 @@
 /// The raw value is the kind's tag in the binary form; it never changes for a
 /// kind once published (see docs/FORMAT.md).
 public enum EventKind: UInt8, Sendable, Hashable, CaseIterable {
+  /// `app.launch`: a new process started.
   case appLaunch = 0
+  /// `app.state`: the app moved to another state.
   case appState = 1
+  /// `app.terminate`: the process ended.
   case appTerminate = 2
+  /// `task.begin`: the app called `beginBackgroundTask` (id 0: the system refused).
   case taskBegin = 3
+  /// `task.end`: the app called `endBackgroundTask`.
   case taskEnd = 4
+  /// `task.expire`: the system ran a task's expiration handler.
   case taskExpire = 5
+  /// `sched.register`: the app registered a launch handler.
   case schedRegister = 6
+  /// `sched.submit`: the app submitted a scheduler request.
   case schedSubmit = 7
+  /// `sched.reject`: the system refused a submission.
   case schedReject = 8
+  /// `sched.cancel`: the app cancelled one pending request, or all of them.
   case schedCancel = 9
+  /// `sched.launch`: the system launched a scheduled task.
   case schedLaunch = 10
+  /// `sched.expire`: the system ran a launched task's expiration handler.
   case schedExpire = 11
+  /// `sched.complete`: the app called `setTaskCompleted(success:)`.
   case schedComplete = 12
+  /// `work.enqueue`: the app enqueued work.
   case workEnqueue = 13
+  /// `work.start`: the system started a worker run.
   case workStart = 14
+  /// `work.result`: the worker returned success, failure or retry.
   case workResult = 15
+  /// `work.stop`: the system stopped a running worker.
   case workStop = 16
+  /// `work.cancel`: the app cancelled work.
   case workCancel = 17
+  /// `env.set`: the environment changed (network, charging, …).
   case envSet = 18
+  /// `input`: a recorded nondeterministic input, handed back in a replay.
   case input = 19
+  /// `mark`: a user annotation.
   case mark = 20
 
   /// The kind's name in the text form (`task.begin`).

@@ -8,6 +8,10 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     state = seed
   }
 
+  /// Advances the state by the golden-ratio increment and mixes it (SplitMix64's output
+  /// function).
+  ///
+  /// - Returns: the next 64 pseudo-random bits.
   public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state

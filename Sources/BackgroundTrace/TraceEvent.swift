@@ -79,6 +79,9 @@ public enum EventSide: String, Sendable, Hashable, CaseIterable {
 
 /// The state an app moves to in `app.state`.
 public enum AppState: String, Sendable, Hashable, CaseIterable {
+  /// `active`: in the foreground, receiving events; `inactive`: in the foreground, not
+  /// receiving events (on the way in or out); `background`: running in the background;
+  /// `suspended`: in memory, running no code.
   case active, inactive, background, suspended
 }
 
@@ -92,6 +95,11 @@ public enum SchedulerRequestType: String, Sendable, Hashable, CaseIterable {
 
 /// Why the scheduler refused a submission (`BGTaskScheduler.Error.Code`).
 public enum SchedulerRejection: String, Sendable, Hashable, CaseIterable {
+  /// `unavailable` (1): background refresh is off, or the app runs in the Simulator;
+  /// `tooManyPendingTaskRequests` (2): 1 refresh or 10 processing requests are already
+  /// pending; `notPermitted` (3): the background mode is missing or the identifier is not
+  /// permitted; `immediateRunIneligible` (4, iOS 26): a continued-processing request
+  /// could not start right away.
   case unavailable, tooManyPendingTaskRequests, notPermitted, immediateRunIneligible
 }
 
@@ -105,16 +113,23 @@ public enum SchedulerCancelTarget: Sendable, Hashable {
 
 /// What a worker returned.
 public enum WorkOutcome: String, Sendable, Hashable, CaseIterable {
+  /// `success`: the work is done; `failure`: it failed, and one-time work does not run
+  /// again; `retry`: it runs again after the backoff.
   case success, failure, retry
 }
 
 /// How WorkManager spaces retries.
 public enum BackoffPolicy: String, Sendable, Hashable, CaseIterable {
+  /// `exponential`: a retry waits `delay × 2^(attempt − 1)`; `linear`: it waits
+  /// `delay × attempt`, where `attempt` is the run about to happen; both cap at 5 h.
   case exponential, linear
 }
 
 /// What an enqueue does when unique work of the same name exists.
 public enum ExistingWorkPolicy: String, Sendable, Hashable, CaseIterable {
+  /// For unfinished work with the same id: `replace` stops it and starts the new request
+  /// afresh; `keep` ignores the new request; `append` runs the new request after it, and
+  /// not at all if it fails; `appendOrReplace` runs the new request after it either way.
   case replace, keep, append, appendOrReplace
 }
 

@@ -25,6 +25,8 @@ public struct TraceFormatError: Error, Sendable, Hashable, CustomStringConvertib
     self.message = message
   }
 
+  /// The diagnostic: `FILE:LINE:COLUMN: message` for text, `FILE: at byte N: message` for
+  /// binary.
   public var description: String {
     let name = file ?? "<input>"
     switch position {

@@ -46,6 +46,7 @@ public struct TraceTime: Sendable, Hashable, Comparable, Codable {
   /// The time as a Swift `Duration` since the trace started.
   public var duration: Duration { .nanoseconds(Int64(nanoseconds)) }
 
+  /// Whether `lhs` is earlier than `rhs` on the trace's timeline.
   public static func < (lhs: TraceTime, rhs: TraceTime) -> Bool {
     lhs.nanoseconds < rhs.nanoseconds
   }

@@ -64,11 +64,16 @@ public enum FindingFormat: String, Sendable, Hashable, CaseIterable {
 
 /// The commands `bgtrace` knows, by their command-line name.
 public enum CommandName: String, Sendable, Hashable, CaseIterable {
+  /// `demo` runs the sample workflow; `check` checks traces; `diff` compares two;
+  /// `replay` drives one through the platform model; `export` writes it for other tools;
+  /// `dump` prints its canonical text; `convert` turns text into binary or back; `stats`
+  /// counts what it holds; `help` prints usage.
   case demo, check, diff, replay, export, dump, convert, stats, help
 }
 
 /// The form `convert` writes.
 public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
+  /// `text`: the text form (`.txt`); `binary`: the binary form (`.bgtrace`).
   case text, binary
 }
 
@@ -92,5 +97,6 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     self.message = message
   }
 
+  /// The message itself.
   public var description: String { message }
 }

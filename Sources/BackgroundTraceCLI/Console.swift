@@ -22,7 +22,11 @@ public final class StandardConsole: Console {
   /// Creates the console.
   public init() {}
 
+  /// Writes `text` to standard output, retrying interrupted writes; stops quietly at a
+  /// closed pipe.
   public func write(_ text: String) { Self.write(text, to: 1) }
+  /// Writes `text` to standard error, retrying interrupted writes; stops quietly at a
+  /// closed pipe.
   public func writeError(_ text: String) { Self.write(text, to: 2) }
 
   private static func write(_ text: String, to descriptor: Int32) {
@@ -57,6 +61,8 @@ public final class CapturingConsole: Console {
   /// Creates an empty console.
   public init() {}
 
+  /// Appends `text` to ``output``.
   public func write(_ text: String) { written.withLock { $0.output += text } }
+  /// Appends `text` to ``errors``.
   public func writeError(_ text: String) { written.withLock { $0.errors += text } }
 }

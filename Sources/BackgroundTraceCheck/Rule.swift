@@ -1,20 +1,39 @@
 /// A checker rule: what it is called, how serious it is, and what it means.
 public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
+  /// A begun task is not ended before the trace ends, the app is suspended, or it
+  /// terminates.
   case taskLeaked = "task-leaked"
+  /// A task is ended a second time.
   case taskDoubleEnd = "task-double-end"
+  /// The app ends an id never begun in this process, or `.invalid` (0).
   case taskUnknownEnd = "task-unknown-end"
+  /// A task is not ended within the grace period after its expiration handler ran: on a
+  /// device the watchdog kills the app.
   case taskExpiredNotEnded = "task-expired-not-ended"
+  /// A task stays open in the background longer than the budget, with no expiration.
   case taskOverBudget = "task-over-budget"
+  /// A request is submitted or launched for an identifier with no handler registered in
+  /// this process.
   case schedUnregistered = "sched-unregistered"
+  /// An identifier is registered twice in one process: iOS kills the app.
   case schedDuplicateRegister = "sched-duplicate-register"
+  /// A handler is registered after the app finished launching.
   case schedLateRegister = "sched-late-register"
+  /// A launched run is never completed, or not within the grace period after it expires.
   case schedNotCompleted = "sched-not-completed"
+  /// A run is completed twice.
   case schedDoubleComplete = "sched-double-complete"
+  /// A refresh run completes without submitting the next refresh.
   case schedRefreshNotRescheduled = "sched-refresh-not-rescheduled"
+  /// Work retries at or past its attempt limit, or starts past it.
   case workRetryLimit = "work-retry-limit"
+  /// A retried work starts before its backoff allows.
   case workBackoffEarly = "work-backoff-early"
+  /// A worker result with no matching running attempt, or a second one for an attempt.
   case workResultMismatch = "work-result-mismatch"
+  /// One-time work starts again after it succeeded, failed or was cancelled.
   case workAfterFinish = "work-after-finish"
+  /// An app action after `app.terminate` and before the next `app.launch`.
   case eventAfterTerminate = "event-after-terminate"
 
   /// The rule's id, as printed in brackets after each finding.
@@ -53,5 +72,7 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
 
 /// How serious a finding is: errors fail `bgtrace check`; warnings only with `--strict`.
 public enum Severity: String, Sendable, Hashable, Codable {
+  /// `error`: a bug, which fails `bgtrace check`; `warning`: a risk, which fails it only
+  /// with `--strict`.
   case error, warning
 }

@@ -43,6 +43,8 @@ public struct Divergence: Sendable, Hashable, CustomStringConvertible {
   /// The actual line, or `nil` when the actual trace lacks the expected line.
   public var actual: String?
 
+  /// One sentence naming the first divergence: the event number, the expected line and
+  /// the actual one.
   public var description: String {
     switch (expected, actual) {
     case (let expected?, let actual?):

@@ -6,6 +6,14 @@
 //   version;
 // - whatever it recovers re-encodes and decodes back to the same events.
 
+/// libFuzzer's entry point: reads one input with the binary reader and with
+/// ``TraceReader``, and traps when what the binary reader recovers does not re-encode
+/// to the same events.
+///
+/// - Parameters:
+///   - start: the input's first byte; may be `nil` for an empty input.
+///   - count: how many bytes the input has.
+/// - Returns: 0, as libFuzzer requires.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBinaryReader(_ start: UnsafeRawPointer?, _ count: Int) -> Int32 {
   let bytes = start.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []

@@ -46,6 +46,15 @@ public final class ReplayPlatform: @unchecked Sendable {
 }
 
 extension ReplayPlatform: BackgroundTaskHost {
+  /// Records `task.begin` with the id the recording gave this call (ids past the
+  /// recording continue after its largest), and keeps the handler for the recorded
+  /// `task.expire`.
+  ///
+  /// - Parameters:
+  ///   - taskName: the task's name, recorded as `name=`.
+  ///   - handler: run when the replay reaches the recorded `task.expire` for this id.
+  /// - Returns: the recorded id; ``BackgroundTaskID/invalid`` when the system refused
+  ///   the task in the recording.
   public func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (() -> Void)?)
     -> BackgroundTaskID
   {
@@ -64,18 +73,28 @@ extension ReplayPlatform: BackgroundTaskHost {
     return BackgroundTaskID(rawValue: id)
   }
 
+  /// Records `task.end` and forgets the task and its expiration handler.
   public func endBackgroundTask(_ identifier: BackgroundTaskID) {
     record(.taskEnd(id: identifier.rawValue))
     expirationHandlers[identifier.rawValue] = nil
     openTasks[identifier.rawValue] = nil
   }
 
+  /// 30 s in the background and `Double.greatestFiniteMagnitude` otherwise: a fixed
+  /// answer, since the trace does not record the real value.
   public var backgroundTimeRemaining: Double {
     appState == .background ? 30 : .greatestFiniteMagnitude
   }
 }
 
 extension ReplayPlatform: TaskScheduling {
+  /// Records `sched.register` with the recording's result for this call, and keeps the
+  /// launch handler for the recorded `sched.launch` events when it succeeded.
+  ///
+  /// - Parameters:
+  ///   - identifier: the task identifier.
+  ///   - launchHandler: called with the task at each recorded launch of `identifier`.
+  /// - Returns: the recorded result; `true` for calls past the recording.
   @discardableResult
   public func register(
     forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void
@@ -87,6 +106,11 @@ extension ReplayPlatform: TaskScheduling {
     return ok
   }
 
+  /// Records `sched.submit`, and `sched.reject` when the recording rejected this call;
+  /// launches come from the recorded `sched.launch` events, not from the request.
+  ///
+  /// - Parameter request: the request, recorded as the app submitted it.
+  /// - Throws: ``TaskSchedulerError`` with the recorded rejection.
   public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
     let earliest = request.earliestBeginDelay.map { scheduler.now.adding(nanoseconds: TraceTime($0).nanoseconds) }
     record(
@@ -103,10 +127,13 @@ extension ReplayPlatform: TaskScheduling {
     }
   }
 
+  /// Records `sched.cancel`; nothing else changes, since launches come from the recording.
   public func cancel(taskRequestWithIdentifier identifier: String) {
     record(.schedCancel(.identifier(identifier)))
   }
 
+  /// Records `sched.cancel all=true`; nothing else changes, since launches come from the
+  /// recording.
   public func cancelAllTaskRequests() {
     record(.schedCancel(.all))
   }
@@ -116,12 +143,15 @@ extension ReplayPlatform: TaskScheduling {
 }
 
 extension ReplayPlatform: WorkQueue {
+  /// Records `work.enqueue` and keeps the request for the recorded `work.start` events;
+  /// with `keep`, a work the app already enqueued stays as it was.
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) {
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
     if policy == .keep, works[request.work] != nil { return }
     works[request.work] = request
   }
 
+  /// Records `work.cancel`; a running attempt stops at the recorded `work.stop`.
   public func cancel(work: String) {
     record(.workCancel(work: work))
   }

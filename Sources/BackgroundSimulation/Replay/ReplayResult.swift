@@ -15,6 +15,8 @@ public struct ReplayDivergence: Sendable, Hashable, CustomStringConvertible {
   /// The recorded actions just before the divergence, for context.
   public var context: [String]
 
+  /// One sentence saying where the replay diverges, what the recording expected and what
+  /// the app did.
   public var description: String {
     let place = eventNumber.map { "event \($0)" } ?? "the end of the recording"
     switch (expected, actual) {
@@ -40,6 +42,7 @@ public struct UnappliedDecision: Sendable, Hashable, CustomStringConvertible {
   /// Why it did not apply.
   public var reason: String
 
+  /// The decision's event number and line, and why it was not applied.
   public var description: String { "event \(eventNumber) '\(line)' not applied: \(reason)" }
 }
 
@@ -69,6 +72,7 @@ public struct Nondeterminism: Sendable, Hashable, CustomStringConvertible {
   /// The second replay's event there.
   public var second: String?
 
+  /// Where the two replays split, with a hint at the usual causes.
   public var description: String {
     "the app is nondeterministic: two replays split at event \(eventNumber) ('\(first ?? "end of trace")' vs '\(second ?? "end of trace")'); read the wall clock, random numbers and I/O through RecordedInputs"
   }

@@ -15,6 +15,13 @@
       self.scheduler = scheduler
     }
 
+    /// Registers with `BGTaskScheduler` (handlers run on a queue the system picks), handing
+    /// each launched `BGTask` to the handler as a ``ScheduledTask``.
+    ///
+    /// - Parameters:
+    ///   - identifier: the task identifier, listed in `BGTaskSchedulerPermittedIdentifiers`.
+    ///   - launchHandler: called with the task at each launch.
+    /// - Returns: `BGTaskScheduler`'s result: `false` when the identifier is not permitted.
     @discardableResult
     public func register(
       forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void
@@ -24,6 +31,12 @@
       }
     }
 
+    /// Submits the request as a `BGAppRefreshTaskRequest` or a `BGProcessingTaskRequest`,
+    /// with `earliestBeginDate` set from the delay.
+    ///
+    /// - Parameter request: the request to submit.
+    /// - Throws: ``TaskSchedulerError`` with the platform's code; a code this package does
+    ///   not know becomes `immediateRunIneligible`, and any other error `unavailable`.
     public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
       let platformRequest: BGTaskRequest
       switch request.type {
@@ -53,10 +66,12 @@
       }
     }
 
+    /// Cancels the pending `BGTaskScheduler` request with this identifier.
     public func cancel(taskRequestWithIdentifier identifier: String) {
       scheduler.cancel(taskRequestWithIdentifier: identifier)
     }
 
+    /// Cancels every pending `BGTaskScheduler` request.
     public func cancelAllTaskRequests() {
       scheduler.cancelAllTaskRequests()
     }

@@ -15,6 +15,13 @@
       self.application = application
     }
 
+    /// Calls `UIApplication.beginBackgroundTask(withName:expirationHandler:)`; call it on
+    /// the main thread.
+    ///
+    /// - Parameters:
+    ///   - taskName: the name UIKit shows in its console messages.
+    ///   - handler: run by UIKit shortly before the background time runs out.
+    /// - Returns: UIKit's identifier, or ``BackgroundTaskID/invalid`` when UIKit refuses.
     public func beginBackgroundTask(
       withName taskName: String?, expirationHandler handler: (() -> Void)?
     ) -> BackgroundTaskID {
@@ -24,6 +31,8 @@
       }
     }
 
+    /// Calls `UIApplication.endBackgroundTask(_:)` with the matching identifier; call it on
+    /// the main thread.
     public func endBackgroundTask(_ identifier: BackgroundTaskID) {
       MainActor.assumeIsolated {
         application.endBackgroundTask(
@@ -31,6 +40,7 @@
       }
     }
 
+    /// `UIApplication.backgroundTimeRemaining`; read it on the main thread.
     public var backgroundTimeRemaining: Double {
       MainActor.assumeIsolated { application.backgroundTimeRemaining }
     }

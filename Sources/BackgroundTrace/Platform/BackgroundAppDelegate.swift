@@ -17,9 +17,15 @@ public protocol BackgroundAppDelegate: AnyObject {
 }
 
 extension BackgroundAppDelegate {
+  /// Does nothing: an app with no launch handlers need not implement it.
   public func didFinishLaunching() {}
+  /// Does nothing: an app that starts no work on entering the background need not
+  /// implement it.
   public func didEnterBackground() {}
+  /// Does nothing: an app with nothing to do on returning to the foreground need not
+  /// implement it.
   public func willEnterForeground() {}
+  /// Ignores the action: an app with no user actions need not implement it.
   public func perform(userAction action: String) {}
 }
 
@@ -49,6 +55,12 @@ public struct RecordingInputs: RecordedInputs {
     self.recorder = recorder
   }
 
+  /// Runs `operation` and records its result as `input` at the time it completes.
+  ///
+  /// - Parameters:
+  ///   - key: what the input is, recorded as `key=`.
+  ///   - operation: the real (or simulated) operation.
+  /// - Returns: the operation's result, unchanged.
   public func value(for key: String, _ operation: @escaping @Sendable () async -> String) async -> String {
     let value = await operation()
     recorder.record(.input(key: key, value: value))

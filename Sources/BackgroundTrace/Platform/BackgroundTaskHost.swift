@@ -11,6 +11,7 @@ public struct BackgroundTaskID: RawRepresentable, Sendable, Hashable, CustomStri
     self.rawValue = rawValue
   }
 
+  /// The raw id, or `.invalid` for ``invalid``.
   public var description: String { self == .invalid ? ".invalid" : "\(rawValue)" }
 }
 

@@ -51,6 +51,7 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
     self.code = code
   }
 
+  /// Names the code, as in `BGTaskScheduler error: notPermitted`.
   public var description: String { "BGTaskScheduler error: \(code.rawValue)" }
 }
 

@@ -1,5 +1,7 @@
 /// What a worker returns (`ListenableWorker.Result`).
 public enum WorkResult: Sendable, Hashable {
+  /// `success`: the work is done; `failure`: it failed, and one-time work does not run
+  /// again; `retry`: run it again after the backoff, with `runAttemptCount` one higher.
   case success, failure, retry
 
   /// The trace's `outcome=` value.

@@ -17,6 +17,13 @@ public final class TracingBackgroundTaskHost: BackgroundTaskHost {
     self.recorder = recorder
   }
 
+  /// Forwards to the base host and records `task.begin` with the id it returns, wrapping
+  /// the handler so that `task.expire` is recorded before it runs.
+  ///
+  /// - Parameters:
+  ///   - taskName: the task's name, recorded as `name=`.
+  ///   - handler: the app's expiration handler.
+  /// - Returns: the base host's id (recorded as `id=0` when ``BackgroundTaskID/invalid``).
   public func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (() -> Void)?)
     -> BackgroundTaskID
   {
@@ -32,11 +39,13 @@ public final class TracingBackgroundTaskHost: BackgroundTaskHost {
     return id
   }
 
+  /// Records `task.end` and forwards to the base host.
   public func endBackgroundTask(_ identifier: BackgroundTaskID) {
     recorder.record(.taskEnd(id: identifier.rawValue))
     base.endBackgroundTask(identifier)
   }
 
+  /// The base host's value; reading it records nothing.
   public var backgroundTimeRemaining: Double { base.backgroundTimeRemaining }
 }
 

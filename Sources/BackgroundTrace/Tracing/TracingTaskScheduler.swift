@@ -17,6 +17,14 @@ public final class TracingTaskScheduler: TaskScheduling {
     self.recorder = recorder
   }
 
+  /// Records `sched.register` and forwards, wrapping the handler so that each launch is
+  /// numbered, recorded as `sched.launch`, and handed a task that records its expiration
+  /// and completion.
+  ///
+  /// - Parameters:
+  ///   - identifier: the task identifier.
+  ///   - launchHandler: called with the recording task at each launch.
+  /// - Returns: the base scheduler's result (recorded as `ok=false` when `false`).
   @discardableResult
   public func register(
     forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void
@@ -31,6 +39,11 @@ public final class TracingTaskScheduler: TaskScheduling {
     return ok
   }
 
+  /// Records `sched.submit` and forwards; when the base refuses, records `sched.reject`
+  /// and rethrows.
+  ///
+  /// - Parameter request: the request to submit.
+  /// - Throws: the base scheduler's ``TaskSchedulerError``.
   public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
     let earliest = request.earliestBeginDelay.map {
       recorder.currentTime.adding(nanoseconds: TraceTime($0).nanoseconds)
@@ -49,16 +62,19 @@ public final class TracingTaskScheduler: TaskScheduling {
     }
   }
 
+  /// Records `sched.cancel` and forwards to the base scheduler.
   public func cancel(taskRequestWithIdentifier identifier: String) {
     recorder.record(.schedCancel(.identifier(identifier)))
     base.cancel(taskRequestWithIdentifier: identifier)
   }
 
+  /// Records `sched.cancel all=true` and forwards to the base scheduler.
   public func cancelAllTaskRequests() {
     recorder.record(.schedCancel(.all))
     base.cancelAllTaskRequests()
   }
 
+  /// The base scheduler's pending requests; asking records nothing.
   public func pendingTaskRequests() -> [TaskRequest] { base.pendingTaskRequests() }
 }
 

@@ -13,6 +13,8 @@ public final class TracingWorkQueue: WorkQueue {
     self.recorder = recorder
   }
 
+  /// Records `work.enqueue` and forwards the request with its worker wrapped, so each run
+  /// records `work.start` and then `work.result` or `work.stop`.
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) {
     recorder.record(.workEnqueue(request.enqueueEvent(policy: policy)))
     var traced = request
@@ -20,6 +22,7 @@ public final class TracingWorkQueue: WorkQueue {
     base.enqueue(traced, policy: policy)
   }
 
+  /// Records `work.cancel` and forwards to the base queue.
   public func cancel(work: String) {
     recorder.record(.workCancel(work: work))
     base.cancel(work: work)
