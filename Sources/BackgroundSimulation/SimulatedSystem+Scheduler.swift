@@ -75,20 +75,14 @@ extension SimulatedSystem: TaskScheduling {
   ///   `unavailable` when background refresh is off, and `tooManyPendingTaskRequests`
   ///   past 1 pending refresh or 10 pending processing requests.
   public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
-    let earliest = now.adding(nanoseconds: TraceTime(request.earliestBeginDelay ?? .zero).nanoseconds)
-    record(
-      .schedSubmit(
-        SchedulerSubmission(
-          ident: request.identifier, type: request.type,
-          earliest: request.earliestBeginDelay == nil ? nil : earliest,
-          network: request.type == .processing && request.requiresNetworkConnectivity ? true : nil,
-          power: request.type == .processing && request.requiresExternalPower ? true : nil)))
+    let submission = request.submission(at: now)
+    record(.schedSubmit(submission))
     if let rejection = rejection(for: request) {
       record(.schedReject(ident: request.identifier, error: rejection))
       throw TaskSchedulerError(rejection)
     }
     if let timer = pendingRequests[request.identifier]?.timer { scheduler.cancel(timer) }
-    pendingRequests[request.identifier] = PendingRequest(request: request, earliest: earliest)
+    pendingRequests[request.identifier] = PendingRequest(request: request, earliest: submission.earliest ?? now)
     scheduleLaunch(request.identifier)
   }
 

@@ -26,16 +26,8 @@ final class FileSink: @unchecked Sendable {
 
   func write(_ bytes: [UInt8]) throws(ByteSourceError) {
     guard descriptor >= 0 else { throw ByteSourceError(file: path, message: "write after close") }
-    var written = 0
-    while written < bytes.count {
-      let result = bytes.withUnsafeBytes { raw in
-        systemWrite(descriptor, raw.baseAddress! + written, raw.count - written)
-      }
-      if result < 0 {
-        if errno == EINTR { continue }
-        throw ByteSourceError(file: path, message: "write failed: \(String(cString: strerror(errno)))")
-      }
-      written += result
+    if let error = bytes.withUnsafeBytes({ writeAll($0, to: descriptor) }) {
+      throw ByteSourceError(file: path, message: "write failed: \(String(cString: strerror(error)))")
     }
   }
 
@@ -47,8 +39,21 @@ final class FileSink: @unchecked Sendable {
   }
 }
 
-private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-  write(fd, pointer, count)
+/// Writes all of `bytes` to a file descriptor with `write(2)`, retrying interrupted
+/// and partial writes.
+///
+/// - Returns: `nil` when everything was written, else the `errno` of the failure.
+package func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+  var written = 0
+  while written < bytes.count {
+    let result = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+    if result < 0 {
+      if errno == EINTR { continue }
+      return errno
+    }
+    written += result
+  }
+  return nil
 }
 
 private func systemClose(_ fd: Int32) -> Int32 {

@@ -1,12 +1,5 @@
+import BackgroundTrace
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Where a command writes: standard output for results, standard error for
 /// diagnostics. Tests use ``CapturingConsole`` to read both.
@@ -31,22 +24,9 @@ public final class StandardConsole: Console {
 
   private static func write(_ text: String, to descriptor: Int32) {
     var text = text
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return  // a closed pipe (`| head`): nothing more to do
-        }
-        offset += written
-      }
-    }
+    // A failure here is a closed pipe (`| head`): there is nothing more to do.
+    _ = text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
   }
-}
-
-private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-  write(fd, pointer, count)
 }
 
 /// A console that keeps what was written, for tests.

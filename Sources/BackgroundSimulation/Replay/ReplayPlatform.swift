@@ -112,13 +112,7 @@ extension ReplayPlatform: TaskScheduling {
   /// - Parameter request: the request, recorded as the app submitted it.
   /// - Throws: ``TaskSchedulerError`` with the recorded rejection.
   public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
-    let earliest = request.earliestBeginDelay.map { scheduler.now.adding(nanoseconds: TraceTime($0).nanoseconds) }
-    record(
-      .schedSubmit(
-        SchedulerSubmission(
-          ident: request.identifier, type: request.type, earliest: earliest,
-          network: request.type == .processing && request.requiresNetworkConnectivity ? true : nil,
-          power: request.type == .processing && request.requiresExternalPower ? true : nil)))
+    record(.schedSubmit(request.submission(at: scheduler.now)))
     let rejection = submitIndex < script.submitRejections.count ? script.submitRejections[submitIndex] : nil
     submitIndex += 1
     if let rejection {

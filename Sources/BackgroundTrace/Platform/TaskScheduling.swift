@@ -41,6 +41,19 @@ public struct TaskRequest: Sendable, Hashable {
   }
 }
 
+extension TaskRequest {
+  /// The `sched.submit` fields of this request submitted at `now`: the earliest date
+  /// as trace time, and the requirements only for processing requests (a refresh
+  /// request has none), recorded only when set.
+  public func submission(at now: TraceTime) -> SchedulerSubmission {
+    SchedulerSubmission(
+      ident: identifier, type: type,
+      earliest: earliestBeginDelay.map { now.adding(nanoseconds: TraceTime($0).nanoseconds) },
+      network: type == .processing && requiresNetworkConnectivity ? true : nil,
+      power: type == .processing && requiresExternalPower ? true : nil)
+  }
+}
+
 /// Why `submit` failed (`BGTaskScheduler.Error`).
 public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The error code, as in the trace's `sched.reject error=`.

@@ -45,15 +45,7 @@ public final class TracingTaskScheduler: TaskScheduling {
   /// - Parameter request: the request to submit.
   /// - Throws: the base scheduler's ``TaskSchedulerError``.
   public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
-    let earliest = request.earliestBeginDelay.map {
-      recorder.currentTime.adding(nanoseconds: TraceTime($0).nanoseconds)
-    }
-    recorder.record(
-      .schedSubmit(
-        SchedulerSubmission(
-          ident: request.identifier, type: request.type, earliest: earliest,
-          network: request.requiresNetworkConnectivity ? true : nil,
-          power: request.requiresExternalPower ? true : nil)))
+    recorder.record(.schedSubmit(request.submission(at: recorder.currentTime)))
     do {
       try base.submit(request)
     } catch {
