@@ -227,16 +227,12 @@ struct ChromeTraceExporter {
   // MARK: Writing
 
   private func write(to console: some Console) {
-    var text = "{\"traceEvents\":["
+    var output = StreamedText<Never> { console.write($0) }
+    output.append("{\"traceEvents\":[")
     var first = true
     func append(_ json: String) {
-      text += first ? "\n" : ",\n"
+      output.append((first ? "\n" : ",\n") + json)
       first = false
-      text += json
-      if text.utf8.count >= 64 * 1024 {
-        console.write(text)
-        text = ""
-      }
     }
     let shown = Set(threadNames.map(\.process))
     for (index, process) in model.processes.enumerated() where shown.contains(index) {
@@ -251,8 +247,8 @@ struct ChromeTraceExporter {
       append(metadata("thread_sort_index", pid: thread.process, tid: thread.tid, ("sort_index", sortIndex)))
     }
     for event in events.sorted(by: { ($0.time, $0.sequence) < ($1.time, $1.sequence) }) { append(event.json) }
-    text += "\n],\"displayTimeUnit\":\"ms\"}\n"
-    console.write(text)
+    output.append("\n],\"displayTimeUnit\":\"ms\"}\n")
+    output.finish()
   }
 
   private func metadata(_ name: String, pid: Int, tid: Int?, _ argument: (String, String)) -> String {

@@ -7,21 +7,13 @@ enum ConvertCommand {
     let file = try OutputFile(path: output)
     switch format {
     case .text:
-      var text = TextTraceWriter.headerAndMeta(reader.meta)
-      while let located = try reader.next() {
-        TextTraceWriter.appendLine(for: located.event, to: &text)
-        if text.utf8.count >= 64 * 1024 {
-          try file.write(text)
-          text = ""
-        }
-      }
-      try file.write(text)
+      try StreamedText<any Error>.canonical(&reader) { try file.write($0) }
     case .binary:
       var encoder = BinaryTraceEncoder(meta: reader.meta)
       var bytes = encoder.header()
       while let located = try reader.next() {
         try encoder.append(located.event, into: &bytes)
-        if bytes.count >= 64 * 1024 {
+        if !bytes.isEmpty {  // the header, or a chunk just sealed (OutputFile buffers)
           try file.write(bytes)
           bytes.removeAll(keepingCapacity: true)
         }

@@ -14,20 +14,15 @@ enum JSONLinesExporter {
   /// - Throws: what the reader throws for malformed input.
   /// - Complexity: O(*n*) time, constant memory.
   static func export(_ reader: inout TraceReader, window: TimeWindow?, console: some Console) throws {
-    var text = ""
+    var output = StreamedText<Never> { console.write($0) }
     while let located = try reader.next() {
       if let window {
         if located.event.time > window.to { break }
         if located.event.time < window.from { continue }
       }
-      text += line(for: located.event)
-      text += "\n"
-      if text.utf8.count >= 64 * 1024 {
-        console.write(text)
-        text = ""
-      }
+      output.append(line(for: located.event) + "\n")
     }
-    console.write(text)
+    output.finish()
   }
 
   /// The JSON object of one event, without a line ending.

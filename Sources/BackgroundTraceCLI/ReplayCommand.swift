@@ -11,17 +11,10 @@ enum ReplayCommand {
     var timeline = ModelTimeline(meta: reader.meta)
     var checker = TraceChecker(meta: reader.meta)
     var failing = false
-    var output = ""
+    var output = StreamedText<Never> { console.write($0) }
     var last: LocatedEvent?
-    func flush() {
-      console.write(output)
-      output = ""
-    }
-    func note(_ findings: [Finding]) {
-      for finding in findings {
-        if finding.severity == .error { failing = true }
-        output += "      >> \(finding.severity.rawValue): \(finding.message) [\(finding.rule.id)]\n"
-      }
+    func lines(for findings: [Finding]) -> String {
+      findings.map { "      >> \($0.severity.rawValue): \($0.message) [\($0.rule.id)]\n" }.joined()
     }
     while let located = try reader.next() {
       last = located
@@ -30,21 +23,20 @@ enum ReplayCommand {
       let inconsistencies = timeline.apply(located)
       if !inconsistencies.isEmpty || findings.contains(where: { $0.severity == .error }) { failing = true }
       if let until, located.event.time > until { continue }
-      output += "\(located.location): \(TextTraceWriter.line(for: located.event))\n"
-      for line in timeline.aliveDescription { output += "      · \(line)\n" }
-      note(findings)
+      output.append("\(located.location): \(TextTraceWriter.line(for: located.event))\n")
+      for line in timeline.aliveDescription { output.append("      · \(line)\n") }
+      output.append(lines(for: findings))
       for inconsistency in inconsistencies {
-        output += "      !! inconsistent with the model: \(inconsistency.message)\n"
+        output.append("      !! inconsistent with the model: \(inconsistency.message)\n")
       }
-      if output.utf8.count > 64 * 1024 { flush() }
     }
     var findings: [Finding] = []
     checker.finish(into: &findings)
     if !findings.isEmpty, let last {
-      output += "at the end (\(last.location)):\n"
-      note(findings)
+      if findings.contains(where: { $0.severity == .error }) { failing = true }
+      output.append("at the end (\(last.location)):\n" + lines(for: findings))
     }
-    flush()
+    output.finish()
     if BGTrace.reportDamage(reader.damage, console: console) != .success { return .badInput }
     return failing ? .findings : .success
   }

@@ -14,8 +14,7 @@ struct SVGTimeline {
   let layout: SVGTimelineLayout
   /// The findings inside the window, numbered from 1 in this order.
   let findings: [TimelineModel.LocatedFinding]
-  private let sink: (String) -> Void
-  private var text = ""
+  private var output: StreamedText<Never>
 
   private static let stateTop = 70.0
   private static let eventsTop = 94.0
@@ -34,7 +33,7 @@ struct SVGTimeline {
   ) {
     var timeline = SVGTimeline(
       model: model, layout: SVGTimelineLayout(model, window: window),
-      findings: model.findings.filter { window.contains($0.finding.time) }, sink: sink)
+      findings: model.findings.filter { window.contains($0.finding.time) }, output: StreamedText(sink))
     timeline.draw(standalone: standalone)
   }
 
@@ -69,8 +68,7 @@ struct SVGTimeline {
     drawLegend(top: legendTop)
     drawFindingList(top: findingsListTop)
     emit("</svg>\n")
-    sink(text)
-    text = ""
+    output.finish()
   }
 
   private var lanesHeight: Double {
@@ -344,13 +342,9 @@ struct SVGTimeline {
     emit("<text x=\"\(n(x))\" y=\"\(n(y))\" fill=\"\(color)\"\(weight)>\(XMLText.escape(text))</text>\n")
   }
 
-  /// Appends SVG text, passing it on in blocks of about 64 KiB.
+  /// Appends SVG text, passed on in blocks of about 64 KiB.
   mutating func emit(_ piece: String) {
-    text += piece
-    if text.utf8.count >= 64 * 1024 {
-      sink(text)
-      text = ""
-    }
+    output.append(piece)
   }
 
   /// A coordinate with at most one decimal.
