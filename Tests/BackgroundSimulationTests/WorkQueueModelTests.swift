@@ -116,16 +116,25 @@ private struct RecordingWorker: Worker {
     #expect(workLines(system.trace).last?.hasSuffix("work.result work=upload attempt=1 outcome=success") == true)
   }
 
-  @Test func keepIgnoresASecondEnqueueOfUnfinishedWork() {
+  /// Enqueues unique work `sync` (worker `first`, which returns `firstResult`), then
+  /// 10 s later enqueues `sync` again (worker `second`) with `policy`, and lets an hour pass.
+  fileprivate static func enqueueTwice(
+    policy: ExistingWorkPolicy, firstResult: WorkResult = .success
+  ) -> (system: SimulatedSystem, runs: Runs) {
     let system = SimulatedSystem(seed: 1)
     let runs = Runs()
-    system.enqueue(
-      WorkRequest(work: "sync", worker: RecordingWorker(label: "first", clock: system.clock, runs: runs)), policy: nil)
+    let first = RecordingWorker(label: "first", clock: system.clock, runs: runs, result: { _ in firstResult })
+    system.enqueue(WorkRequest(work: "sync", worker: first), policy: nil)
     system.advance(by: .seconds(10))
     system.enqueue(
       WorkRequest(work: "sync", worker: RecordingWorker(label: "second", clock: system.clock, runs: runs)),
-      policy: .keep)
+      policy: policy)
     system.advance(by: .seconds(3600))
+    return (system, runs)
+  }
+
+  @Test func keepIgnoresASecondEnqueueOfUnfinishedWork() {
+    let (system, runs) = Self.enqueueTwice(policy: .keep)
     #expect(runs.all == ["first:0"])
     // 0.1 + 60 = 60.1.
     #expect(
@@ -145,44 +154,20 @@ private struct RecordingWorker: Worker {
 
   @Test
   func workAppendedToFailedWorkFailsToo() {
-    let system = SimulatedSystem(seed: 1)
-    let runs = Runs()
-    let failing = RecordingWorker(label: "first", clock: system.clock, runs: runs, result: { _ in .failure })
-    system.enqueue(WorkRequest(work: "sync", worker: failing), policy: nil)
-    system.advance(by: .seconds(10))
-    system.enqueue(
-      WorkRequest(work: "sync", worker: RecordingWorker(label: "second", clock: system.clock, runs: runs)),
-      policy: .append)
-    system.advance(by: .seconds(3600))
+    let (system, runs) = Self.enqueueTwice(policy: .append, firstResult: .failure)
     #expect(runs.all == ["first:0"])
     #expect(starts(system.trace).count == 1)
   }
 
   @Test func appendOrReplaceRunsTheNewWorkEvenWhenTheWorkBeforeItFailed() {
-    let system = SimulatedSystem(seed: 1)
-    let runs = Runs()
-    let failing = RecordingWorker(label: "first", clock: system.clock, runs: runs, result: { _ in .failure })
-    system.enqueue(WorkRequest(work: "sync", worker: failing), policy: nil)
-    system.advance(by: .seconds(10))
-    system.enqueue(
-      WorkRequest(work: "sync", worker: RecordingWorker(label: "second", clock: system.clock, runs: runs)),
-      policy: .appendOrReplace)
-    system.advance(by: .seconds(3600))
+    let (system, runs) = Self.enqueueTwice(policy: .appendOrReplace, firstResult: .failure)
     #expect(runs.all == ["first:0", "second:0"])
     // The second starts only after the first returned (0.1 + 60 = 60.1).
     #expect(starts(system.trace).last.map { $0.time >= TraceTime(seconds: 60.1) } == true)
   }
 
   @Test func replaceStopsTheRunningWorkAndStartsTheNewOneAfresh() {
-    let system = SimulatedSystem(seed: 1)
-    let runs = Runs()
-    system.enqueue(
-      WorkRequest(work: "sync", worker: RecordingWorker(label: "first", clock: system.clock, runs: runs)), policy: nil)
-    system.advance(by: .seconds(10))
-    system.enqueue(
-      WorkRequest(work: "sync", worker: RecordingWorker(label: "second", clock: system.clock, runs: runs)),
-      policy: .replace)
-    system.advance(by: .seconds(3600))
+    let (system, runs) = Self.enqueueTwice(policy: .replace)
     #expect(runs.all == ["first:0", "second:0"])
     let lines = workLines(system.trace)
     #expect(lines.contains { $0.hasPrefix("10 work.stop work=sync attempt=0 ") })
@@ -194,15 +179,7 @@ private struct RecordingWorker: Worker {
   }
 
   @Test func appendRunsTheNewWorkAfterTheRunningOneFinishes() {
-    let system = SimulatedSystem(seed: 1)
-    let runs = Runs()
-    system.enqueue(
-      WorkRequest(work: "sync", worker: RecordingWorker(label: "first", clock: system.clock, runs: runs)), policy: nil)
-    system.advance(by: .seconds(10))
-    system.enqueue(
-      WorkRequest(work: "sync", worker: RecordingWorker(label: "second", clock: system.clock, runs: runs)),
-      policy: .append)
-    system.advance(by: .seconds(3600))
+    let (system, runs) = Self.enqueueTwice(policy: .append)
     #expect(runs.all == ["first:0", "second:0"])
     let lines = workLines(system.trace)
     #expect(
