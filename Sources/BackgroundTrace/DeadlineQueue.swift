@@ -16,7 +16,6 @@ package struct DeadlineQueue<Payload: Sendable>: Sendable {
   package init() {}
 
   package var isEmpty: Bool { heap.isEmpty }
-  package var count: Int { heap.count }
 
   /// The earliest deadline's time.
   package var firstTime: TraceTime? { heap.first?.time }

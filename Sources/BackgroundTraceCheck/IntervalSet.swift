@@ -5,9 +5,6 @@
 struct IntervalSet: Sendable {
   private var ranges: [ClosedRange<Int>] = []
 
-  /// The number of stored ranges (for memory tests).
-  var rangeCount: Int { ranges.count }
-
   /// Whether `value` is in the set.
   ///
   /// - Complexity: O(log *r*) in the number of ranges.
@@ -58,10 +55,5 @@ struct IntervalSet: Sendable {
       if ranges[middle].lowerBound <= value { low = middle + 1 } else { high = middle }
     }
     return low == 0 ? nil : low - 1
-  }
-
-  /// Removes every value.
-  mutating func removeAll() {
-    ranges.removeAll()
   }
 }
