@@ -59,6 +59,16 @@ public struct TraceMetadata: Sendable, Hashable {
 
   /// Whether there are no pairs.
   public var isEmpty: Bool { entries.isEmpty }
+
+  /// The background budget when no `meta budget=` says otherwise: 30 s, as on iOS 13
+  /// and later.
+  public static let defaultBudget = TraceInterval(nanoseconds: 30_000_000_000)
+
+  /// The background budget this trace declares (`meta budget=SECONDS`), else
+  /// ``defaultBudget``.
+  public var budget: TraceInterval {
+    self["budget"].flatMap { TraceTime(decimalSeconds: $0) } ?? Self.defaultBudget
+  }
 }
 
 extension TraceMetadata: ExpressibleByDictionaryLiteral {

@@ -13,7 +13,7 @@ public struct CheckerConfiguration: Sendable, Hashable {
   public var rules: Set<Rule>
 
   /// The default budget: 30 s, as on iOS 13 and later.
-  public static let defaultBudget = TraceInterval(nanoseconds: 30_000_000_000)
+  public static let defaultBudget = TraceMetadata.defaultBudget
 
   /// Creates a configuration.
   public init(
@@ -28,8 +28,6 @@ public struct CheckerConfiguration: Sendable, Hashable {
 
   /// The budget for a trace with this metadata: the override, else `meta budget=`, else 30 s.
   public func budget(for meta: TraceMetadata) -> TraceInterval {
-    if let budget { return budget }
-    if let text = meta["budget"], let value = TraceTime(decimalSeconds: text) { return value }
-    return Self.defaultBudget
+    budget ?? meta.budget
   }
 }

@@ -62,6 +62,21 @@ import Testing
     }
   }
 
+  @Test func theReplayAnswersBackgroundTimeRemainingAsTheSimulationDid() throws {
+    var reader = try TraceReader(path: Self.goldens.appendingPathComponent("task-manager-named-tasks.txt").path)
+    let recorded = try reader.readAll()
+    var manager: BackgroundTaskManager?
+    let result = Replayer.replay(recorded, timing: .exact) { platform in
+      let made = BackgroundTaskManager(host: platform)
+      manager = made
+      return UserActionApp { ExampleActions.taskManager($0, made) { _ in } }
+    }
+    #expect(result.divergence == nil)
+    // As in TaskManagerExampleTests: two starts in the foreground, then 30 s (5 s into
+    // the background, a task open) and 26 s (at 9 s).
+    #expect(manager?.remainingAtStart == [.greatestFiniteMagnitude, .greatestFiniteMagnitude, 30, 26])
+  }
+
   @Test func changingTheCodeShowsTheFirstDivergence() throws {
     var reader = try TraceReader(path: Self.goldens.appendingPathComponent("refresh-fetch-within-runtime.txt").path)
     let recorded = try reader.readAll()

@@ -44,7 +44,7 @@ public struct ModelTimeline: Sendable {
 
   /// Starts a timeline for a trace with `meta` (its `budget=` applies).
   public init(meta: TraceMetadata) {
-    budget = meta["budget"].flatMap { TraceTime(decimalSeconds: $0) } ?? TraceInterval(nanoseconds: 30_000_000_000)
+    budget = meta.budget
   }
 
   /// Applies the next event; returns what the model says could not have happened.

@@ -26,11 +26,16 @@ public final class ReplayPlatform: @unchecked Sendable {
   var works: [String: WorkRequest] = [:]
   var runningWorkers: [String: (attempt: Int, task: Task<Void, Never>)] = [:]
   var appState: AppState?
+  /// When the recording moved the app to the background (for the remaining time).
+  var backgroundSince: TraceTime?
+  /// The background budget: the trace's `meta budget=`, else 30 s.
+  let budget: TraceInterval
   var delegate: (any BackgroundAppDelegate)?
   var makeApp: ((ReplayPlatform) -> any BackgroundAppDelegate)?
 
   init(script: ReplayScript, meta: TraceMetadata) {
     self.script = script
+    budget = meta.budget
     recorder = TraceRecorder(meta: meta)
   }
 
@@ -80,10 +85,15 @@ extension ReplayPlatform: BackgroundTaskHost {
     openTasks[identifier.rawValue] = nil
   }
 
-  /// 30 s in the background and `Double.greatestFiniteMagnitude` otherwise: a fixed
-  /// answer, since the trace does not record the real value.
+  /// What the model says, as in the simulation: the trace's budget (`meta budget=`,
+  /// else 30 s) less the time since the recorded move to the background, once a task
+  /// is open; `Double.greatestFiniteMagnitude` otherwise.
   public var backgroundTimeRemaining: Double {
-    appState == .background ? 30 : .greatestFiniteMagnitude
+    guard appState == .background, let since = backgroundSince, !openTasks.isEmpty else {
+      return .greatestFiniteMagnitude
+    }
+    let end = since.adding(nanoseconds: budget.nanoseconds)
+    return scheduler.now >= end ? 0 : end.seconds - scheduler.now.seconds
   }
 }
 

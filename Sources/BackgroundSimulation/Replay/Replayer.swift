@@ -120,6 +120,8 @@ public enum Replayer {
     case .appState(let state):
       let previous = platform.appState
       platform.appState = state
+      if state == .background && previous != .background { platform.backgroundSince = event.time }
+      if state == .active || state == .inactive { platform.backgroundSince = nil }
       platform.record(event.kind)
       // As in the simulation, a suspended app runs no code until it is woken.
       if state == .suspended {
