@@ -10,7 +10,7 @@ mkdir -p "$out" "$corpus"
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzTraceReaders \
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
   -enable-upcoming-feature MemberImportVisibility -swift-version 6 -package-name BackgroundTrace \
-  "$root"/Sources/BackgroundTrace/*.swift "$root/Tools/fuzz/FuzzBinaryReader.swift" \
+  $(find "$root/Sources/BackgroundTrace" -name "*.swift" -not -path "*/Apple/*") "$root/Tools/fuzz/FuzzBinaryReader.swift" \
   -o "$out/fuzz-trace-readers"
 # Seed the corpus with the shipped test vectors (binary and text).
 find "$root/Traces" -type f \( -name '*.bgtrace' -o -name '*.txt' \) -exec cp {} "$corpus/" \;
