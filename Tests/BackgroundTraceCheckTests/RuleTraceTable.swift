@@ -259,6 +259,12 @@ enum RuleTraceTable {
         finding(
           .workRetryLimit, line: 11, at: "34 work.result work=sync attempt=1 outcome=retry", "work sync", "limit=1")
       ]),
+    TraceCase(
+      file: "work-retry-limit.fires-two-appends-in-order.txt",
+      expected: [
+        finding(
+          .workRetryLimit, line: 18, at: "38 work.result work=sync attempt=1 outcome=retry", "work sync", "attempt 1")
+      ]),
     TraceCase(file: "work-retry-limit.near-miss.txt", expected: []),
     TraceCase(file: "work-retry-limit.near-miss-reenqueue.txt", expected: []),
     TraceCase(file: "work-retry-limit.near-miss-no-limit.txt", expected: []),
@@ -291,6 +297,14 @@ enum RuleTraceTable {
     TraceCase(file: "work-backoff-early.near-miss-clamped-delay.txt", expected: []),
     TraceCase(file: "work-backoff-early.near-miss-replace.txt", expected: []),
     TraceCase(file: "work-backoff-early.near-miss-capped.txt", expected: []),
+    TraceCase(
+      file: "work-backoff-early.fires-own-settings-after-finish.txt",
+      expected: [
+        finding(
+          .workBackoffEarly, line: 13, at: "16 work.start work=sync attempt=1", "work sync attempt 1", "= 17s)")
+      ]),
+    TraceCase(file: "work-backoff-early.near-miss-own-settings-after-finish.txt", expected: []),
+    TraceCase(file: "work-backoff-early.near-miss-not-next-attempt.txt", expected: []),
 
     TraceCase(
       file: "work-result-mismatch.fires.txt",
@@ -348,6 +362,29 @@ enum RuleTraceTable {
       ]),
     TraceCase(file: "work-after-finish.near-miss.txt", expected: []),
     TraceCase(file: "work-after-finish.near-miss-policies.txt", expected: []),
+    TraceCase(
+      file: "work-after-finish.fires-queued-behind-failure.txt",
+      expected: [
+        finding(.workAfterFinish, line: 11, at: "6 work.start work=upload", "work upload", "failed at 4s")
+      ]),
+    TraceCase(
+      file: "work-after-finish.fires-append-behind-failed.txt",
+      expected: [
+        finding(.workAfterFinish, line: 12, at: "6 work.start work=upload", "work upload", "failed at 3s")
+      ]),
+    TraceCase(
+      file: "work-after-finish.fires-append-behind-cancelled.txt",
+      expected: [
+        finding(.workAfterFinish, line: 12, at: "6 work.start work=upload", "work upload", "cancelled at 3s")
+      ]),
+    TraceCase(
+      file: "work-after-finish.fires-quiet-after.txt",
+      expected: [
+        finding(.workAfterFinish, line: 12, at: "10 work.start work=upload", "work upload", "succeeded at 3s")
+      ]),
+    TraceCase(file: "work-after-finish.near-miss-append-behind-succeeded.txt", expected: []),
+    TraceCase(file: "work-after-finish.near-miss-append-or-replace-behind-failed.txt", expected: []),
+    TraceCase(file: "work-after-finish.near-miss-two-appends.txt", expected: []),
   ]
 
   static let processCases: [TraceCase] = [

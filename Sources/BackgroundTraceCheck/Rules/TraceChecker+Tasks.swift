@@ -2,59 +2,56 @@ import BackgroundTrace
 
 /// The UIKit background task rules.
 extension TraceChecker {
-  func describe(task id: Int, _ task: OpenTask) -> String {
-    task.name.map { "task \(id) (\(TextTraceWriter.quoted($0)))" } ?? "task \(id)"
+  /// Starts counting the background time of every open task that has not expired.
+  mutating func startBudgets() {
+    for (id, task) in walker.tasks where task.expiredAt == nil { startBudget(for: id) }
   }
 
-  mutating func enterBackground() {
-    process.backgroundEpoch += 1
-    for id in process.openTasks.keys.sorted() where process.openTasks[id]!.expiredAt == nil {
-      startBudget(for: id)
-    }
-  }
-
-  /// Starts counting a task's background time now.
   private mutating func startBudget(for id: Int) {
-    process.openTasks[id]!.backgroundSince = now
     deadlines.insert(
-      .taskBudget(generation: process.generation, epoch: process.backgroundEpoch, id: id),
+      .taskBudget(process: walker.process.number, epoch: walker.process.backgroundEpoch, id: id),
       at: now.adding(nanoseconds: budget.nanoseconds))
   }
 
-  mutating func beginTask(_ id: Int, name: String?) {
-    guard id != 0 else { return }  // `.invalid`: the system refused; nothing to end
-    process.openTasks[id] = OpenTask(name: name, begin: now)
-    if process.state == .background { startBudget(for: id) }
+  mutating func taskBegun(_ id: Int) {
+    reportedTasks.remove(id)
+    overBudgetTasks.remove(id)
+    if walker.process.backgroundSince != nil { startBudget(for: id) }
   }
 
-  mutating func endTask(_ id: Int, into findings: inout [Finding]) {
-    if id == 0 {
+  mutating func taskEndUnmatched(_ id: Int, _ mismatch: TaskEndMismatch, into findings: inout [Finding]) {
+    switch mismatch {
+    case .invalid:
       report(
         .taskUnknownEnd,
         "task.end for .invalid (id 0): no task has that id; the begin was refused or the stored id was already reset",
         into: &findings)
-      return
-    }
-    if process.openTasks.removeValue(forKey: id) != nil || process.quietTasks.remove(id) != nil {
-      process.endedTasks.insert(id)
-      process.recentEnds.record(id, at: now)
-      return
-    }
-    if process.endedTasks.contains(id) {
-      let first = process.recentEnds.time(of: id).map { "first end at \($0.seconds)" } ?? "it had already ended"
+    case .alreadyEnded(let firstAt):
+      let first = firstAt.map { "first end at \($0.seconds)" } ?? "it had already ended"
       report(.taskDoubleEnd, "task \(id) ended twice (\(first))", into: &findings)
-      return
+    case .closedEarlier:
+      reportedTasks.remove(id)  // already reported when its process gave it up
+    case .neverBegun(let launchedAt):
+      report(
+        .taskUnknownEnd,
+        "task \(id) ended but was never begun in this process (launched at \(launchedAt.seconds))",
+        into: &findings)
     }
-    report(
-      .taskUnknownEnd,
-      "task \(id) ended but was never begun in this process (launched at \(process.launchedAt.seconds))",
-      into: &findings)
   }
 
-  mutating func expireTask(_ id: Int) {
-    guard var task = process.openTasks[id], task.expiredAt == nil else { return }
-    task.expiredAt = now
-    process.openTasks[id] = task
-    deadlines.insert(.taskEnd(generation: process.generation, id: id), at: now.adding(nanoseconds: grace.nanoseconds))
+  /// A task its process gave up: leaked, or expired and not ended (one finding per task).
+  mutating func taskClosed(_ id: Int, _ task: TaskLife, _ end: ProcessEnd, into findings: inout [Finding]) {
+    overBudgetTasks.remove(id)
+    guard reportedTasks.remove(id) == nil else { return }
+    if let expiredAt = task.expiredAt {
+      report(
+        .taskExpiredNotEnded,
+        "\(task.describe(id: id)) expired at \(expiredAt.seconds) and was not ended \(end.phrase)",
+        into: &findings)
+    } else {
+      report(
+        .taskLeaked, "\(task.describe(id: id)) begun at \(task.begin.seconds) was not ended \(end.phrase)",
+        into: &findings)
+    }
   }
 }

@@ -3,10 +3,11 @@ public import BackgroundTrace
 /// Checks a trace against the rules in one streaming pass.
 ///
 /// Feed it located events in order with ``check(_:into:)`` and call ``finish(into:)``
-/// at the end; findings come out in trace order. Memory grows with what is alive
-/// (open tasks, launched runs, unfinished work, pending deadlines) plus compact records
-/// of what finished (interval sets of task ids and run numbers, 64-bit hashes of
-/// finished work ids), never with the number of events.
+/// at the end; findings come out in trace order. What is alive is decided by the
+/// lifecycle walker the checker reads (docs/rules.md#how-the-checker-reads-a-trace);
+/// the checker adds only the deadlines and what it has already reported. Memory grows
+/// with what is alive plus compact records of what finished, never with the number of
+/// events.
 ///
 /// ```swift
 /// var checker = TraceChecker(meta: reader.meta)
@@ -20,26 +21,24 @@ public struct TraceChecker: Sendable {
   let budget: TraceInterval
   let grace: TraceInterval
 
+  /// What is alive: the one lifecycle model.
+  package private(set) var walker = LifecycleWalker()
+  private var transitions: [LifecycleTransition] = []
+
   // Where we are.
   var now = TraceTime.zero
   var location = 0
-  var sawEvent = false
 
-  // The current process.
-  var process = ProcessState(launchedAt: .zero, generation: 0)
-  var terminated: (time: TraceTime, reason: String?)?
+  // What was already reported, so one root cause gives one finding.
   var reportedAfterTerminate = false
-
-  // Scheduler runs and submissions outlive processes.
-  var openRuns: [Int: OpenRun] = [:]
-  var finishedRuns = IntervalSet()
-  var quietRuns: Set<Int> = []
-  var recentCompletes = RecentTimes()
-  var submittedTypes: [String: SchedulerRequestType] = [:]
-
-  // Work persists across processes.
-  var works: [String: WorkState] = [:]
-  var finishedWorks: [UInt64: FinishedWork] = [:]
+  /// Tasks of the current process reported as expired and not ended: their closing is quiet.
+  var reportedTasks: Set<Int> = []
+  /// Tasks of the current process reported as over budget.
+  var overBudgetTasks: Set<Int> = []
+  /// Runs reported as not completed: their closing and a later complete are quiet.
+  var reportedRuns: Set<Int> = []
+  /// Works reported past their attempt limit, until an enqueue starts them afresh.
+  var retryLimitReported: Set<String> = []
 
   var deadlines = DeadlineQueue<Deadline>()
 
@@ -55,62 +54,28 @@ public struct TraceChecker: Sendable {
   /// - Complexity: amortized O(log *a*) in what is alive.
   public mutating func check(_ located: LocatedEvent, into findings: inout [Finding]) {
     let event = located.event
-    while let (_, deadline) = deadlines.popPassed(before: event.time) {
+    location = located.location
+    while let (time, deadline) = deadlines.popPassed(before: event.time) {
       // The finding of a deadline that passed between events shows at the next event.
-      location = located.location
       now = event.time
-      expire(deadline, into: &findings)
+      expire(deadline, due: time, into: &findings)
     }
     now = event.time
-    location = located.location
-    let hadEvents = sawEvent
-    sawEvent = true
-    if event.kind.side == .app, let terminated {
-      if !reportedAfterTerminate {
-        reportedAfterTerminate = true
-        let reason = terminated.reason.map { " (reason: \($0))" } ?? ""
-        report(
-          .eventAfterTerminate,
-          "\(event.kind.tag.name) after the app terminated at \(terminated.time.seconds)\(reason) and before a new app.launch",
-          into: &findings)
-      }
-      return  // one root cause: the rest of this process's actions are not checked
-    }
-    switch event.kind {
-    case .appLaunch:
-      if terminated == nil && hadEvents { endProcess(.relaunched, into: &findings) }
-      startProcess()
-    case .appState(let state):
-      changeState(to: state, into: &findings)
-    case .appTerminate(let reason):
-      endProcess(.terminated, into: &findings)
-      terminated = (now, reason)
-      reportedAfterTerminate = false
-    case .taskBegin(let id, let name): beginTask(id, name: name)
-    case .taskEnd(let id): endTask(id, into: &findings)
-    case .taskExpire(let id): expireTask(id)
-    case .schedRegister(let ident, let ok): register(ident, ok: ok ?? true, into: &findings)
-    case .schedSubmit(let submission): submit(submission, into: &findings)
-    case .schedLaunch(let ident, let run): launch(ident, run: run, into: &findings)
-    case .schedExpire(let run): expireRun(run)
-    case .schedComplete(let run, _): complete(run, into: &findings)
-    case .workEnqueue(let enqueue): self.enqueue(enqueue)
-    case .workStart(let work, let attempt): start(work, attempt: attempt, into: &findings)
-    case .workResult(let work, let attempt, let outcome):
-      result(work, attempt: attempt, outcome: outcome, into: &findings)
-    case .workStop(let work, let attempt, _): stop(work, attempt: attempt)
-    case .workCancel(let work): cancel(work)
-    case .schedReject, .schedCancel, .envSet, .input, .mark:
-      break
-    }
+    var pending: [LifecycleTransition] = []
+    swap(&pending, &transitions)  // reuse the buffer's storage without copying it
+    walker.apply(event, into: &pending)
+    for transition in pending { handle(transition, into: &findings) }
+    pending.removeAll(keepingCapacity: true)
+    swap(&pending, &transitions)
   }
 
   /// Reports what is still open when the trace ends, at the last event.
   public mutating func finish(into findings: inout [Finding]) {
     // Deadlines still ahead have not passed: an expired task or run still open is
-    // reported below as the process ends; a budget not yet spent is no finding.
-    guard sawEvent else { return }
-    if terminated == nil { endProcess(.traceEnded, into: &findings) }
+    // reported as the process ends; a budget not yet spent is no finding.
+    var pending: [LifecycleTransition] = []
+    walker.finish(into: &pending)
+    for transition in pending { handle(transition, into: &findings) }
   }
 
   /// Checks a whole trace.
@@ -131,73 +96,61 @@ public struct TraceChecker: Sendable {
     findings.append(Finding(rule: rule, location: location, time: now, message: message))
   }
 
-  // MARK: Processes
-
-  /// Why a process's open tasks and runs stop being able to finish.
-  enum ProcessEnd {
-    case suspended, terminated, relaunched, traceEnded
-
-    var phrase: String {
-      switch self {
-      case .suspended: "before the app was suspended"
-      case .terminated: "before the app terminated"
-      case .relaunched: "before the app was launched again"
-      case .traceEnded: "before the trace ended"
-      }
-    }
-  }
-
-  private mutating func startProcess() {
-    process = ProcessState(launchedAt: now, generation: process.generation + 1)
-    terminated = nil
-    reportedAfterTerminate = false
-  }
-
-  private mutating func changeState(to state: AppState, into findings: inout [Finding]) {
-    if process.leftLaunchAt == nil { process.leftLaunchAt = now }
-    let wasBackground = process.state == .background
-    process.state = state
-    switch state {
-    case .background where !wasBackground:
-      enterBackground()
-    case .background:
+  private mutating func handle(_ transition: LifecycleTransition, into findings: inout [Finding]) {
+    switch transition {
+    case .processStarted:
+      reportedAfterTerminate = false
+      reportedTasks.removeAll()
+      overBudgetTasks.removeAll()
+    case .stateChanged(let from, let to):
+      if to == .background && from != .background { startBudgets() }
+    case .processEnded:
       break
-    case .active, .inactive:
-      process.backgroundEpoch += 1
-    case .suspended:
-      process.backgroundEpoch += 1
-      endProcess(.suspended, into: &findings)
-    }
-  }
-
-  /// Reports the tasks and runs a process end leaves unfinished, then forgets them
-  /// (their later ends are quiet). Termination and relaunch also end the process.
-  mutating func endProcess(_ end: ProcessEnd, into findings: inout [Finding]) {
-    for id in process.openTasks.keys.sorted() {
-      let task = process.openTasks[id]!
-      if let expiredAt = task.expiredAt {
-        report(
-          .taskExpiredNotEnded,
-          "\(describe(task: id, task)) expired at \(expiredAt.seconds) and was not ended \(end.phrase)",
-          into: &findings)
-      } else {
-        report(
-          .taskLeaked, "\(describe(task: id, task)) begun at \(task.begin.seconds) was not ended \(end.phrase)",
-          into: &findings)
-      }
-      process.quietTasks.insert(id)
-    }
-    process.openTasks.removeAll()
-    for run in openRuns.keys.sorted() {
-      let open = openRuns[run]!
-      let expiry = open.expiredAt.map { ", expired at \($0.seconds)," } ?? ""
+    case .actionWithoutProcess(let kind, let terminatedAt, let reason):
+      guard !reportedAfterTerminate else { return }
+      reportedAfterTerminate = true  // one root cause: the rest of this process's actions are not checked
+      let why = reason.map { " (reason: \($0))" } ?? ""
       report(
-        .schedNotCompleted,
-        "run \(run) (\(open.ident), launched at \(open.launchedAt.seconds)\(expiry)) was not completed \(end.phrase)",
+        .eventAfterTerminate,
+        "\(kind.tag.name) after the app terminated at \(terminatedAt.seconds)\(why) and before a new app.launch",
         into: &findings)
-      quietRuns.insert(run)
+    case .taskBegun(let id, _): taskBegun(id)
+    case .taskEnded(let id, _):
+      reportedTasks.remove(id)
+      overBudgetTasks.remove(id)
+    case .taskEndUnmatched(let id, let mismatch): taskEndUnmatched(id, mismatch, into: &findings)
+    case .taskExpired(let id, _):
+      deadlines.insert(.taskEnd(process: walker.process.number, id: id), at: now.adding(nanoseconds: grace.nanoseconds))
+    case .taskClosed(let id, let task, let end): taskClosed(id, task, end, into: &findings)
+    case .taskRefused, .taskExpireUnmatched:
+      break
+    case .registered(let ident, let ok, let first): registered(ident, ok: ok, first: first, into: &findings)
+    case .submitted(let submission, let registered):
+      if !registered { unregistered(submission.ident, action: "sched.submit", into: &findings) }
+    case .runLaunchedUnregistered(let ident, let run):
+      unregistered(ident, action: "sched.launch run=\(run)", into: &findings)
+    case .runExpired(let run, _):
+      deadlines.insert(.runComplete(run: run), at: now.adding(nanoseconds: grace.nanoseconds))
+    case .runCompleted(let run, let life, _): runCompleted(run, life, into: &findings)
+    case .runCompleteUnmatched(let run, let mismatch): runCompleteUnmatched(run, mismatch, into: &findings)
+    case .runClosed(let run, let life, let end): runClosed(run, life, end, into: &findings)
+    case .rejected, .requestsCancelled, .runLaunched, .runExpireUnmatched:
+      break
+    case .workEnqueued(let enqueue, .fresh): retryLimitReported.remove(enqueue.work)
+    case .workEnqueued: break
+    case .attemptStarted(let work, let attempt, let life, let backoff):
+      attemptStarted(work, attempt: attempt, life, backoff: backoff, into: &findings)
+    case .startAfterFinish(let work, _, let finished, let first):
+      if first { report(.workAfterFinish, "work \(work) started again after \(finished.phrase)", into: &findings) }
+    case .attemptResulted(let work, let attempt, let outcome, let life):
+      attemptResulted(work, attempt: attempt, outcome, life, into: &findings)
+    case .resultUnmatched(let work, let attempt, let outcome, let mismatch):
+      resultUnmatched(work, attempt: attempt, outcome, mismatch, into: &findings)
+    case .workFinished(let work, _), .periodEnded(let work): retryLimitReported.remove(work)
+    case .queuedWorkReleased(let enqueue): retryLimitReported.remove(enqueue.work)
+    case .attemptStopped, .stopUnmatched, .attemptClosed, .workCancelled:
+      break
     }
-    openRuns.removeAll()
   }
 
   // MARK: Deadlines
@@ -205,43 +158,41 @@ public struct TraceChecker: Sendable {
   /// Something that must happen by a time.
   enum Deadline: Sendable {
     /// A task expired: it must end within the grace period.
-    case taskEnd(generation: Int, id: Int)
+    case taskEnd(process: Int, id: Int)
     /// A task open in the background: it must end or expire within the budget.
-    case taskBudget(generation: Int, epoch: Int, id: Int)
+    case taskBudget(process: Int, epoch: Int, id: Int)
     /// A run expired: it must complete within the grace period.
     case runComplete(run: Int)
   }
 
-  private mutating func expire(_ deadline: Deadline, into findings: inout [Finding]) {
+  private mutating func expire(_ deadline: Deadline, due: TraceTime, into findings: inout [Finding]) {
     switch deadline {
-    case .taskEnd(let generation, let id):
-      guard generation == process.generation, let task = process.openTasks[id], let expiredAt = task.expiredAt
+    case .taskEnd(let process, let id):
+      guard walker.isRunning, walker.process.number == process, let task = walker.tasks[id],
+        let expiredAt = task.expiredAt, expiredAt.adding(nanoseconds: grace.nanoseconds) == due,
+        reportedTasks.insert(id).inserted
       else { return }
       report(
         .taskExpiredNotEnded,
-        "\(describe(task: id, task)) was not ended within \(grace.seconds) of its expiration at \(expiredAt.seconds)",
+        "\(task.describe(id: id)) was not ended within \(grace.seconds) of its expiration at \(expiredAt.seconds)",
         into: &findings)
-      process.openTasks[id] = nil
-      process.quietTasks.insert(id)
-    case .taskBudget(let generation, let epoch, let id):
-      guard generation == process.generation, epoch == process.backgroundEpoch,
-        var task = process.openTasks[id], task.expiredAt == nil, !task.overBudgetReported,
-        let since = task.backgroundSince
+    case .taskBudget(let process, let epoch, let id):
+      guard walker.isRunning, walker.process.number == process, walker.process.backgroundEpoch == epoch,
+        let task = walker.tasks[id], task.expiredAt == nil, let since = walker.process.backgroundSince,
+        overBudgetTasks.insert(id).inserted
       else { return }
-      task.overBudgetReported = true
-      process.openTasks[id] = task
       report(
         .taskOverBudget,
-        "\(describe(task: id, task)) stayed open more than the \(budget.seconds) background budget (in the background since \(since.seconds)) with no expiration",
+        "\(task.describe(id: id)) stayed open more than the \(budget.seconds) background budget (in the background since \(max(since, task.begin).seconds)) with no expiration",
         into: &findings)
     case .runComplete(let run):
-      guard let open = openRuns[run], let expiredAt = open.expiredAt else { return }
+      guard let life = walker.runs[run], let expiredAt = life.expiredAt,
+        expiredAt.adding(nanoseconds: grace.nanoseconds) == due, reportedRuns.insert(run).inserted
+      else { return }
       report(
         .schedNotCompleted,
-        "run \(run) (\(open.ident), launched at \(open.launchedAt.seconds)) was not completed within \(grace.seconds) of its expiration at \(expiredAt.seconds)",
+        "run \(run) (\(life.ident), launched at \(life.launchedAt.seconds)) was not completed within \(grace.seconds) of its expiration at \(expiredAt.seconds)",
         into: &findings)
-      openRuns[run] = nil
-      quietRuns.insert(run)
     }
   }
 }

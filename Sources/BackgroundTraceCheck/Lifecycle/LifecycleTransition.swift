@@ -1,0 +1,290 @@
+package import BackgroundTrace
+
+/// One change in what is alive, as ``LifecycleWalker`` decides it from an event.
+///
+/// Consumers (the checker's rules, the replay timeline, the exports' timeline, the
+/// statistics, the replayer) switch over these exhaustively, so a new case is a
+/// compile error in every one of them until it is handled.
+package enum LifecycleTransition: Sendable {
+  // MARK: Processes
+
+  /// A process started: at `app.launch`, or at the first event of a trace that does not
+  /// start with one (`implicit`).
+  case processStarted(ProcessLife)
+  /// The app moved to another state.
+  case stateChanged(from: AppState?, to: AppState)
+  /// The process ended (terminated, relaunched, or the trace ended while it ran), after
+  /// the tasks, runs and attempts it held were closed.
+  case processEnded(ProcessLife, ProcessEnd)
+  /// An app action came while no process runs (after `app.terminate`, before the next
+  /// `app.launch`); nothing it says is applied.
+  case actionWithoutProcess(TraceEvent.Kind, terminatedAt: TraceTime, reason: String?)
+
+  // MARK: UIKit tasks
+
+  /// `task.begin` with a positive id.
+  case taskBegun(id: Int, TaskLife)
+  /// `task.begin id=0`: the system refused the task.
+  case taskRefused(name: String?)
+  /// `task.end` of an open task.
+  case taskEnded(id: Int, TaskLife)
+  /// `task.end` that matches no open task.
+  case taskEndUnmatched(id: Int, TaskEndMismatch)
+  /// `task.expire` of an open task that had not expired.
+  case taskExpired(id: Int, TaskLife)
+  /// `task.expire` for no open task, or for one that had already expired.
+  case taskExpireUnmatched(id: Int)
+  /// An open task its process can no longer end: it is closed here, and a later
+  /// `task.end` of it is ``TaskEndMismatch/closedEarlier``.
+  case taskClosed(id: Int, TaskLife, ProcessEnd)
+
+  // MARK: BGTaskScheduler
+
+  /// `sched.register`; `first` is the earlier successful registration in this process.
+  case registered(ident: String, ok: Bool, first: TraceTime?)
+  /// `sched.submit`; `registered` tells whether the identifier has a handler in this process.
+  case submitted(SchedulerSubmission, registered: Bool)
+  /// `sched.reject`.
+  case rejected(ident: String, SchedulerRejection)
+  /// `sched.cancel`.
+  case requestsCancelled(SchedulerCancelTarget)
+  /// `sched.launch` of a registered identifier; `request` is the pending submission it
+  /// answers, when there was one.
+  case runLaunched(run: Int, RunLife, request: PendingRequest?)
+  /// `sched.launch` of an identifier with no launch handler in this process: no run is
+  /// tracked.
+  case runLaunchedUnregistered(ident: String, run: Int)
+  /// `sched.expire` of an open run that had not expired.
+  case runExpired(run: Int, RunLife)
+  /// `sched.expire` for no open run, or for one that had already expired.
+  case runExpireUnmatched(run: Int)
+  /// `sched.complete` of an open run.
+  case runCompleted(run: Int, RunLife, success: Bool)
+  /// `sched.complete` that matches no open run.
+  case runCompleteUnmatched(run: Int, RunCompleteMismatch)
+  /// An open run its process can no longer complete.
+  case runClosed(run: Int, RunLife, ProcessEnd)
+
+  // MARK: WorkManager
+
+  /// `work.enqueue`, and what it did.
+  case workEnqueued(WorkEnqueue, EnqueueEffect)
+  /// `work.start` of unfinished work; `backoff` is the backoff the start had to wait
+  /// for, when the attempt right before it returned `retry`.
+  case attemptStarted(work: String, attempt: Int, WorkLife, backoff: BackoffWait?)
+  /// `work.start` of one-time work that had finished. Only the first such start after a
+  /// finish has `first == true`; the work stays finished.
+  case startAfterFinish(work: String, attempt: Int, FinishedWork, first: Bool)
+  /// `work.result` of the running attempt.
+  case attemptResulted(work: String, attempt: Int, WorkOutcome, WorkLife)
+  /// `work.result` that matches no running attempt.
+  case resultUnmatched(work: String, attempt: Int, WorkOutcome, WorkResultMismatch)
+  /// `work.stop` of the running attempt.
+  case attemptStopped(work: String, attempt: Int, reason: String)
+  /// `work.stop` that matches no running attempt.
+  case stopUnmatched(work: String, attempt: Int)
+  /// A running attempt whose process ended (terminated, relaunched) or that was still
+  /// running when the trace ended.
+  case attemptClosed(work: String, attempt: Int, ProcessEnd)
+  /// `work.cancel`.
+  case workCancelled(work: String)
+  /// One-time work finished (success, failure, cancellation), with the work queued
+  /// behind it finished too when it did not succeed.
+  case workFinished(work: String, FinishedWork)
+  /// Periodic work ended one period: the next starts afresh.
+  case periodEnded(work: String)
+  /// A work queued behind one that succeeded takes its place.
+  case queuedWorkReleased(WorkEnqueue)
+}
+
+/// Why a process's open tasks and runs can no longer finish.
+package enum ProcessEnd: Sendable, Hashable {
+  /// The app was suspended: its open tasks and runs are over, the process lives on.
+  case suspended
+  /// `app.terminate`.
+  case terminated(reason: String?)
+  /// Another `app.launch` with no `app.terminate` before it.
+  case relaunched
+  /// The trace ended.
+  case traceEnded
+
+  /// `before the app was suspended`, … — how the checker's messages say it.
+  package var phrase: String {
+    switch self {
+    case .suspended: "before the app was suspended"
+    case .terminated: "before the app terminated"
+    case .relaunched: "before the app was launched again"
+    case .traceEnded: "before the trace ended"
+    }
+  }
+}
+
+/// One app process.
+package struct ProcessLife: Sendable {
+  /// Counts processes from 0, in launch order.
+  package var number: Int
+  /// When it started.
+  package var launchedAt: TraceTime
+  /// Whether the trace did not start with `app.launch` and this process is implied.
+  package var implicit: Bool
+  /// When it left launch: its first `app.state`.
+  package var leftLaunchAt: TraceTime?
+  /// Its current state (`nil` while launching).
+  package var state: AppState?
+  /// When its current stay in the background began (`nil` outside the background).
+  package var backgroundSince: TraceTime?
+  /// Counts moves into and out of the background.
+  package var backgroundEpoch = 0
+}
+
+/// An open UIKit background task.
+package struct TaskLife: Sendable {
+  /// The process it belongs to.
+  package var process: Int
+  /// Its name, when given.
+  package var name: String?
+  /// When it began.
+  package var begin: TraceTime
+  /// When its expiration handler ran.
+  package var expiredAt: TraceTime?
+
+  /// `task 3 ("Upload")`, or `task 3`.
+  package func describe(id: Int) -> String {
+    name.map { "task \(id) (\(TextTraceWriter.quoted($0)))" } ?? "task \(id)"
+  }
+}
+
+/// Why a `task.end` matches no open task.
+package enum TaskEndMismatch: Sendable {
+  /// `id=0`: `.invalid`.
+  case invalid
+  /// The task ended before; `firstAt` when that end is recent enough to remember.
+  case alreadyEnded(firstAt: TraceTime?)
+  /// The task was closed when its process stopped being able to end it; this end is
+  /// its first and is quiet.
+  case closedEarlier
+  /// No task with that id began in this process.
+  case neverBegun(processLaunchedAt: TraceTime)
+}
+
+/// A pending `sched.submit`.
+package struct PendingRequest: Sendable {
+  /// Refresh or processing.
+  package var type: SchedulerRequestType
+  /// Its earliest begin date.
+  package var earliest: TraceTime?
+  /// When it was submitted.
+  package var submittedAt: TraceTime
+}
+
+/// A launched scheduler run that has not completed.
+package struct RunLife: Sendable {
+  /// The process it was launched in.
+  package var process: Int
+  /// The task identifier.
+  package var ident: String
+  /// The type of the latest submission for the identifier.
+  package var type: SchedulerRequestType?
+  /// When it launched.
+  package var launchedAt: TraceTime
+  /// When its expiration handler ran.
+  package var expiredAt: TraceTime?
+  /// Whether a `sched.submit` for its identifier came after the launch.
+  package var resubmitted = false
+}
+
+/// Why a `sched.complete` matches no open run.
+package enum RunCompleteMismatch: Sendable {
+  /// The run completed before; `firstAt` when that is recent enough to remember.
+  case alreadyCompleted(firstAt: TraceTime?)
+  /// The run was closed when its process stopped; this complete is quiet.
+  case closedEarlier
+  /// No such run was launched (or its launch was of an unregistered identifier).
+  case neverLaunched
+}
+
+/// Unfinished work: enqueued, running, or waiting for a retry.
+package struct WorkLife: Sendable {
+  /// The enqueue it came from.
+  package var enqueue: WorkEnqueue
+  /// When that enqueue was applied (or when it was released from the queue); `nil`
+  /// for work the trace starts without enqueueing.
+  package var enqueuedAt: TraceTime?
+  /// The running attempt.
+  package var running: (attempt: Int, since: TraceTime)?
+  /// The latest result.
+  package var lastResult: (attempt: Int, outcome: WorkOutcome, time: TraceTime)?
+  /// When the app cancelled it while an attempt ran (it finishes when the attempt stops).
+  package var cancelledAt: TraceTime?
+  /// Enqueues with `append` or `appendOrReplace` waiting behind it, in order.
+  package var queued: [WorkEnqueue] = []
+
+  /// The next attempt and when its backoff allows it, after a `retry`.
+  package var retryAllowed: (attempt: Int, at: TraceTime)? {
+    guard running == nil, let last = lastResult, last.outcome == .retry else { return nil }
+    let wait = WorkBackoff.backoff(beforeAttempt: last.attempt + 1, policy: enqueue.backoff, delay: enqueue.delay)
+    return (last.attempt + 1, last.time.adding(nanoseconds: wait.nanoseconds))
+  }
+}
+
+/// What a `work.enqueue` did.
+package enum EnqueueEffect: Sendable {
+  /// The work starts afresh with this enqueue's settings.
+  case fresh
+  /// `keep`: the unfinished work stays as it was.
+  case kept
+  /// `append`/`appendOrReplace` behind unfinished work: it runs after that work
+  /// succeeds; `position` counts from 1.
+  case queued(position: Int)
+  /// `append` behind work that failed or was cancelled: finished at once with it.
+  case finishedAtOnce(FinishedWork)
+}
+
+/// The backoff a retried work's next attempt had to wait for.
+package struct BackoffWait: Sendable {
+  /// When the retried attempt returned.
+  package var retriedAt: TraceTime
+  /// The backoff, from the work's own settings.
+  package var wait: TraceInterval
+  /// The earliest allowed start.
+  package var allowedAt: TraceTime
+}
+
+/// How a one-time work finished.
+package struct FinishedWork: Sendable {
+  /// Succeeded, failed or was cancelled.
+  package enum Ending: Sendable { case succeeded, failed, cancelled }
+  /// How it finished.
+  package var ending: Ending
+  /// When the work it finished with succeeded, failed or was cancelled.
+  package var time: TraceTime
+  /// When it was appended behind a failed or cancelled work and finished at once.
+  package var appendedAt: TraceTime?
+  /// Whether it has started again since it finished (later starts are quiet).
+  package var restarted = false
+
+  /// `it succeeded at 3s`, `it was appended at 5s behind work that failed at 3s`.
+  package var phrase: String {
+    let how =
+      switch ending {
+      case .succeeded: "succeeded at \(time.seconds)"
+      case .failed: "failed at \(time.seconds)"
+      case .cancelled: "was cancelled at \(time.seconds)"
+      }
+    if let appendedAt { return "it was appended at \(appendedAt.seconds) behind work that \(how)" }
+    return "it \(how)"
+  }
+}
+
+/// Why a `work.result` matches no running attempt.
+package enum WorkResultMismatch: Sendable {
+  /// Nothing runs.
+  case notRunning
+  /// Another attempt runs.
+  case otherAttemptRunning(attempt: Int, since: TraceTime)
+  /// The attempt already returned.
+  case secondResult(first: WorkOutcome, at: TraceTime)
+  /// The work finished and has started again since: it stays finished, and this result
+  /// is quiet.
+  case afterFinish
+}

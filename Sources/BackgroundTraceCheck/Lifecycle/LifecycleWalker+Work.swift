@@ -1,0 +1,146 @@
+import BackgroundTrace
+
+/// WorkManager work: it outlives processes; unique-work policies decide whether an
+/// enqueue starts afresh, is kept out, queues behind unfinished work, or is finished at
+/// once; one-time work stays finished until an enqueue starts it afresh
+/// (docs/rules.md#work, docs/rules.md#finished-work).
+extension LifecycleWalker {
+  mutating func enqueue(_ enqueue: WorkEnqueue, into transitions: inout [LifecycleTransition]) {
+    let hash = stableHash(enqueue.work)
+    if var existing = works[enqueue.work] {
+      switch (enqueue.policy, existing.cancelledAt) {
+      case (.keep?, nil):
+        transitions.append(.workEnqueued(enqueue, .kept))
+        return
+      case (.append?, nil), (.appendOrReplace?, nil):
+        existing.queued.append(enqueue)
+        works[enqueue.work] = existing
+        transitions.append(.workEnqueued(enqueue, .queued(position: existing.queued.count)))
+        return
+      case (.append?, let cancelledAt?):
+        // Behind work cancelled while its attempt still runs: finished with it.
+        let finished = FinishedWork(ending: .cancelled, time: cancelledAt, appendedAt: now)
+        existing.queued.removeAll()
+        works[enqueue.work] = existing
+        finishedWorks[hash] = finished
+        transitions.append(.workEnqueued(enqueue, .finishedAtOnce(finished)))
+        return
+      default:
+        break  // replace, no policy, or anything behind cancelled work: afresh
+      }
+    } else if enqueue.policy == .append, let finished = finishedWorks[hash], finished.ending != .succeeded {
+      // androidx inserts the dependent of a failed or cancelled work already finished.
+      let appended = FinishedWork(ending: finished.ending, time: finished.time, appendedAt: now)
+      finishedWorks[hash] = appended
+      transitions.append(.workEnqueued(enqueue, .finishedAtOnce(appended)))
+      return
+    }
+    finishedWorks[hash] = nil
+    works[enqueue.work] = WorkLife(enqueue: enqueue, enqueuedAt: now)
+    transitions.append(.workEnqueued(enqueue, .fresh))
+  }
+
+  mutating func start(_ work: String, attempt: Int, into transitions: inout [LifecycleTransition]) {
+    if let life = works[work], life.cancelledAt != nil {
+      finish(work, ending: .cancelled, into: &transitions)  // started again after its cancel
+    }
+    if var life = works[work] {
+      var backoff: BackoffWait?
+      if attempt >= 1, let last = life.lastResult, last.outcome == .retry, last.attempt == attempt - 1 {
+        let wait = WorkBackoff.backoff(beforeAttempt: attempt, policy: life.enqueue.backoff, delay: life.enqueue.delay)
+        backoff = BackoffWait(retriedAt: last.time, wait: wait, allowedAt: last.time.adding(nanoseconds: wait.nanoseconds))
+      }
+      life.running = (attempt, now)
+      works[work] = life
+      transitions.append(.attemptStarted(work: work, attempt: attempt, life, backoff: backoff))
+    } else if var finished = finishedWorks[stableHash(work)] {
+      transitions.append(.startAfterFinish(work: work, attempt: attempt, finished, first: !finished.restarted))
+      finished.restarted = true
+      finishedWorks[stableHash(work)] = finished
+    } else {
+      // Work the trace never enqueued (it began after the enqueue): the defaults apply.
+      var life = WorkLife(enqueue: WorkEnqueue(work: work), enqueuedAt: nil)
+      life.running = (attempt, now)
+      works[work] = life
+      transitions.append(.attemptStarted(work: work, attempt: attempt, life, backoff: nil))
+    }
+  }
+
+  mutating func result(
+    _ work: String, attempt: Int, outcome: WorkOutcome, into transitions: inout [LifecycleTransition]
+  ) {
+    guard var life = works[work] else {
+      let quiet = finishedWorks[stableHash(work)]?.restarted == true
+      transitions.append(.resultUnmatched(work: work, attempt: attempt, outcome, quiet ? .afterFinish : .notRunning))
+      return
+    }
+    guard let running = life.running, running.attempt == attempt else {
+      let mismatch: WorkResultMismatch
+      if let running = life.running {
+        mismatch = .otherAttemptRunning(attempt: running.attempt, since: running.since)
+      } else if let last = life.lastResult, last.attempt == attempt {
+        mismatch = .secondResult(first: last.outcome, at: last.time)
+      } else {
+        mismatch = .notRunning
+      }
+      transitions.append(.resultUnmatched(work: work, attempt: attempt, outcome, mismatch))
+      return
+    }
+    life.running = nil
+    life.lastResult = (attempt, outcome, now)
+    works[work] = life
+    transitions.append(.attemptResulted(work: work, attempt: attempt, outcome, life))
+    if life.cancelledAt != nil {
+      finish(work, ending: .cancelled, into: &transitions)
+    } else if outcome != .retry {
+      finish(work, ending: outcome == .success ? .succeeded : .failed, into: &transitions)
+    }
+  }
+
+  mutating func stop(_ work: String, attempt: Int, reason: String, into transitions: inout [LifecycleTransition]) {
+    guard var life = works[work], let running = life.running, running.attempt == attempt else {
+      transitions.append(.stopUnmatched(work: work, attempt: attempt))
+      return
+    }
+    life.running = nil
+    life.lastResult = nil  // a stopped attempt returned nothing: no backoff follows it
+    works[work] = life
+    transitions.append(.attemptStopped(work: work, attempt: attempt, reason: reason))
+    if life.cancelledAt != nil { finish(work, ending: .cancelled, into: &transitions) }
+  }
+
+  mutating func cancel(_ work: String, into transitions: inout [LifecycleTransition]) {
+    transitions.append(.workCancelled(work: work))
+    guard var life = works[work] else {
+      let hash = stableHash(work)
+      if finishedWorks[hash] == nil { finishedWorks[hash] = FinishedWork(ending: .cancelled, time: now) }
+      return
+    }
+    if life.cancelledAt == nil { life.cancelledAt = now }
+    works[work] = life
+    if life.running == nil { finish(work, ending: .cancelled, into: &transitions) }
+  }
+
+  /// Ends a work's run: the first work queued behind a success takes its place; periodic
+  /// work starts its next period afresh; otherwise the work, with everything queued
+  /// behind it, is finished.
+  mutating func finish(_ work: String, ending: FinishedWork.Ending, into transitions: inout [LifecycleTransition]) {
+    guard let life = works.removeValue(forKey: work) else { return }
+    if ending == .succeeded, !life.queued.isEmpty {
+      var queued = life.queued
+      let next = queued.removeFirst()
+      transitions.append(.workFinished(work: work, FinishedWork(ending: ending, time: now)))
+      works[work] = WorkLife(enqueue: next, enqueuedAt: now, queued: queued)
+      transitions.append(.queuedWorkReleased(next))
+      return
+    }
+    if life.enqueue.period != nil && ending != .cancelled {
+      works[work] = WorkLife(enqueue: life.enqueue, enqueuedAt: life.enqueuedAt, queued: life.queued)
+      transitions.append(.periodEnded(work: work))
+      return
+    }
+    let finished = FinishedWork(ending: ending, time: life.cancelledAt ?? now)
+    finishedWorks[stableHash(work)] = finished
+    transitions.append(.workFinished(work: work, finished))
+  }
+}
