@@ -52,7 +52,8 @@ let package = Package(
       name: "BackgroundSimulationTests",
       dependencies: ["BackgroundSimulation", "BackgroundExamples", "BackgroundTraceCheck", "BackgroundTraceTesting"]),
     .testTarget(name: "BackgroundTraceTestingTests", dependencies: ["BackgroundTraceTesting"], exclude: ["__Traces__"]),
-    .testTarget(name: "BackgroundTraceCLITests", dependencies: ["BackgroundTraceCLI", "bgtrace"]),
+    .testTarget(
+      name: "BackgroundTraceCLITests", dependencies: ["BackgroundTraceCLI", "BackgroundTrace", "BackgroundTraceCheck", "bgtrace"]),
   ]
 )
 

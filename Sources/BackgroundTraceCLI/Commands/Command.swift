@@ -19,8 +19,8 @@ public enum Command: Sendable, Hashable {
   case check(paths: [String], options: CheckOptions)
   /// `bgtrace export PATH --format chrome|jsonl|svg|html [--from T] [--to T]`.
   case export(path: String, format: ExportFormat, from: TraceTime?, to: TraceTime?)
-  /// `bgtrace replay PATH [--until T]`.
-  case replay(path: String, until: TraceTime?)
+  /// `bgtrace explain PATH [--until T]` (also spelled `replay`, its earlier name).
+  case explain(path: String, until: TraceTime?)
   /// `bgtrace diff EXPECTED ACTUAL [--ids exact|renamed] [--time exact|order|tolerance=S]`.
   case diff(expected: String, actual: String, options: DiffOptions)
 }
@@ -65,10 +65,16 @@ public enum FindingFormat: String, Sendable, Hashable, CaseIterable {
 /// The commands `bgtrace` knows, by their command-line name.
 public enum CommandName: String, Sendable, Hashable, CaseIterable {
   /// `demo` runs the sample workflow; `check` checks traces; `diff` compares two;
-  /// `replay` drives one through the platform model; `export` writes it for other tools;
+  /// `explain` walks one event by event through the platform model; `export` writes it
+  /// for other tools;
   /// `dump` prints its canonical text; `convert` turns text into binary or back; `stats`
   /// counts what it holds; `help` prints usage.
-  case demo, check, diff, replay, export, dump, convert, stats, help
+  case demo, check, diff, explain, export, dump, convert, stats, help
+
+  /// The command `name` names, accepting `replay` as the earlier name of `explain`.
+  init?(spelled name: String) {
+    self.init(rawValue: name == "replay" ? "explain" : name)
+  }
 }
 
 /// The form `convert` writes.

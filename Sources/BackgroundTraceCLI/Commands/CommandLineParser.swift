@@ -16,7 +16,7 @@ public enum CommandLineParser {
     case "--version": return .version
     default: break
     }
-    guard let name = CommandName(rawValue: first) else {
+    guard let name = CommandName(spelled: first) else {
       if first.hasPrefix("-") {
         throw UsageError("unknown option '\(first)'; run 'bgtrace help' for usage")
       }
@@ -31,7 +31,7 @@ public enum CommandLineParser {
     case .help:
       guard rest.count <= 1 else { throw UsageError("'bgtrace help' takes at most one command name") }
       guard let topic = rest.first else { return .help(topic: nil) }
-      guard let command = CommandName(rawValue: topic) else {
+      guard let command = CommandName(spelled: topic) else {
         throw UsageError("no help for '\(topic)': it is not a bgtrace command; run 'bgtrace help'")
       }
       return .help(topic: command)
@@ -96,10 +96,10 @@ public enum CommandLineParser {
       let to = try seconds(takeOption("--to", from: &rest, command: name), option: "--to")
       try expectOperands(rest, count: 1, command: name, names: "PATH")
       return .export(path: rest[0], format: format, from: from, to: to)
-    case .replay:
+    case .explain:
       let until = try seconds(takeOption("--until", from: &rest, command: name), option: "--until")
       try expectOperands(rest, count: 1, command: name, names: "PATH")
-      return .replay(path: rest[0], until: until)
+      return .explain(path: rest[0], until: until)
     case .stats:
       try rejectOptions(rest, command: name)
       guard !rest.isEmpty else { throw UsageError("'bgtrace stats' needs at least one PATH") }

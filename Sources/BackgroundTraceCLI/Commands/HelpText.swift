@@ -6,7 +6,7 @@ enum HelpText {
     case .demo?: demo
     case .check?: check
     case .diff?: diff
-    case .replay?: replay
+    case .explain?: explain
     case .export?: export
     case .dump?: dump
     case .convert?: convert
@@ -15,7 +15,7 @@ enum HelpText {
   }
 
   static let overview = """
-    bgtrace: check, compare, replay, export and convert traces of an app's background work.
+    bgtrace: check, compare, explain, export and convert traces of an app's background work.
 
     Usage: bgtrace COMMAND [OPTIONS] [ARGUMENTS]
 
@@ -23,7 +23,7 @@ enum HelpText {
       demo [--out DIR]            run a sample app in the simulator, check and show its trace
       check PATH… [OPTIONS]       check traces against the rules; exit 1 on findings
       diff EXPECTED ACTUAL        compare two traces; exit 1 when they differ
-      replay PATH [--until T]     timeline through the platform model, findings inline
+      explain PATH [--until T]    each event, what is alive after it, findings inline
       export PATH --format F      chrome (Perfetto), jsonl, svg or html
       dump PATH                   print a trace (text or binary) in canonical text form
       convert IN OUT [--to F]     convert between the text and binary forms
@@ -102,20 +102,22 @@ enum HelpText {
 
     """
 
-  static let replay = """
-    Usage: bgtrace replay PATH [--until T]
+  static let explain = """
+    Usage: bgtrace explain PATH [--until T]
 
-    Drives the trace (text or binary) through the platform model on the virtual
-    clock and prints a timeline: each event with its location, what is alive after
-    it (open tasks with their age and remaining budget, pending scheduler requests,
-    launched runs, running and backed-off work with the next allowed start), the
-    checker's findings where they occur (>>), and system decisions the model says
-    could not have happened (!!): a retry that starts before its backoff, an
-    expiration long after the budget, a launch before its earliest date, a watchdog
-    kill with no expired task.
+    Walks the trace (text or binary) event by event through the platform model and
+    prints each event with its location, what is alive after it (open tasks with
+    their age and remaining budget, pending scheduler requests, launched runs,
+    running, backed-off and queued work), the checker's findings where they occur
+    (>>), and system decisions the model says could not have happened (!!): a retry
+    that starts before its backoff, an expiration long after the budget, a
+    suspension while a task still had budget, a launch before its earliest date, a
+    watchdog kill with no expired task or run. What is alive and what the checker
+    reports come from one model, so a task the checker gave up is not shown alive.
 
-    To replay a trace against your app's code, use Replayer in Swift (README,
-    "Replaying a flaky failure").
+    It runs no app code. To re-run a trace against your app's code, use Replayer in
+    Swift (README, "Replaying a flaky failure"). 'bgtrace replay' is the earlier
+    name of this command and still works.
 
     Options:
       --until T    print the timeline up to T seconds (the whole trace is checked)

@@ -1,0 +1,156 @@
+public import BackgroundTrace
+
+/// Walks a trace event by event and says, after each one, what is alive (open tasks
+/// with their age and remaining budget, pending requests, launched runs, running,
+/// backed-off and queued work), what the checker found, and which system decisions the
+/// platform model says could not have happened (a retry before its backoff, an
+/// expiration long after the budget, a suspension while a task still had budget).
+///
+/// What is alive and what the checker reports come from the same lifecycle walker, so
+/// a task the checker closed is never shown alive. `bgtrace explain` prints it.
+public struct TraceExplainer: Sendable {
+  /// A system decision the model says could not have happened as recorded.
+  public struct Inconsistency: Sendable, Hashable {
+    /// The 1-based event number (or line) of the decision.
+    public var location: Int
+    /// What the model expected instead.
+    public var message: String
+  }
+
+  /// What one event showed.
+  public struct Step: Sendable {
+    /// The checker's findings located at the event.
+    public var findings: [Finding] = []
+    /// The decisions the model says could not have happened.
+    public var inconsistencies: [Inconsistency] = []
+  }
+
+  /// How long the background budget lasts.
+  public let budget: TraceInterval
+  /// How far past the budget an expiration may come before it is flagged.
+  public let slack = TraceInterval(nanoseconds: 2_000_000_000)
+
+  private var checker: TraceChecker
+  private var walker: LifecycleWalker { checker.walker }
+
+  /// Starts at the beginning of a trace with `meta` (its `budget=` applies unless
+  /// `configuration` overrides it).
+  public init(configuration: CheckerConfiguration = CheckerConfiguration(), meta: TraceMetadata) {
+    checker = TraceChecker(configuration: configuration, meta: meta)
+    budget = configuration.budget(for: meta)
+  }
+
+  /// Applies the next event.
+  ///
+  /// - Returns: the findings and inconsistencies the event shows.
+  /// - Complexity: amortized O(log *a*) in what is alive.
+  public mutating func explain(_ located: LocatedEvent) -> Step {
+    var step = Step()
+    for message in inconsistencies(of: located.event) {
+      step.inconsistencies.append(Inconsistency(location: located.location, message: message))
+    }
+    checker.check(located, into: &step.findings)
+    return step
+  }
+
+  /// What is still open when the trace ends, as findings located at the last event.
+  public mutating func finish() -> [Finding] {
+    var findings: [Finding] = []
+    checker.finish(into: &findings)
+    return findings
+  }
+
+  // MARK: Inconsistencies
+
+  /// What the model says about a system decision, before it is applied.
+  private mutating func inconsistencies(of event: TraceEvent) -> [String] {
+    let now = event.time
+    switch event.kind {
+    case .appTerminate("watchdog"?):
+      let expiredTask = walker.tasks.values.contains { $0.expiredAt != nil }
+      let expiredRun = walker.runs.values.contains { $0.expiredAt != nil }
+      if !expiredTask && !expiredRun { return ["a watchdog termination with no expired task or run open"] }
+    case .appState(.suspended):
+      return walker.tasks.keys.sorted().compactMap { id in
+        let task = walker.tasks[id]!
+        guard task.expiredAt == nil else { return nil }
+        guard let end = budgetEnd(of: task) else {
+          return "the app was suspended at \(now)s in the foreground with task \(id) open"
+        }
+        guard now < end else { return nil }
+        return
+          "the app was suspended at \(now)s with task \(id) open and \(seconds(now, end)) of its budget left; iOS suspends an app only when no task is open or the budget is spent"
+      }
+    case .taskExpire(let id):
+      guard let since = walker.process.backgroundSince else {
+        return ["task \(id) expired while the app was not in the background"]
+      }
+      let latest = since.adding(nanoseconds: budget.nanoseconds + slack.nanoseconds)
+      if now > latest {
+        return ["task \(id) expired at \(now)s, more than \(slack)s after the \(budget)s budget that began at \(since)s"]
+      }
+    case .schedLaunch(let ident, _):
+      guard let request = walker.requests[ident] else { return ["\(ident) launched with no pending request"] }
+      if let earliest = request.earliest, now < earliest {
+        return ["\(ident) launched at \(now)s, before its earliest begin date \(earliest)s"]
+      }
+    case .workStart(let work, let attempt):
+      if let retry = walker.works[work]?.retryAllowed, retry.attempt == attempt, now < retry.at {
+        return ["\(work) attempt \(attempt) started at \(now)s, before its backoff allowed it at \(retry.at)s"]
+      }
+    default:
+      break
+    }
+    return []
+  }
+
+  // MARK: What is alive
+
+  /// What is alive now, one line each: tasks, pending requests, runs, work.
+  public var alive: [String] {
+    let now = walker.now
+    var lines: [String] = []
+    for id in walker.tasks.keys.sorted() {
+      let task = walker.tasks[id]!
+      let name = task.name.map { " \(TextTraceWriter.quotedIfNeeded($0))" } ?? ""
+      var line = "task \(id)\(name): open \(seconds(task.begin, now))"
+      if task.expiredAt != nil {
+        line += ", expired"
+      } else if let end = budgetEnd(of: task) {
+        line += now < end ? ", \(seconds(now, end)) of budget left" : ", budget spent"
+      }
+      lines.append(line)
+    }
+    for ident in walker.requests.keys.sorted() {
+      let request = walker.requests[ident]!
+      lines.append("pending \(request.type.rawValue) \(ident)" + (request.earliest.map { ", not before \($0)s" } ?? ""))
+    }
+    for run in walker.runs.keys.sorted() {
+      let life = walker.runs[run]!
+      lines.append(
+        "run \(run) (\(life.ident)): running \(seconds(life.launchedAt, now))" + (life.expiredAt != nil ? ", expired" : ""))
+    }
+    for work in walker.works.keys.sorted() {
+      let life = walker.works[work]!
+      let queued = life.queued.isEmpty ? "" : ", \(life.queued.count) queued behind it"
+      if let running = life.running {
+        lines.append("work \(work): attempt \(running.attempt) running \(seconds(running.since, now))\(queued)")
+      } else if let retry = life.retryAllowed {
+        lines.append("work \(work): backing off, attempt \(retry.attempt) may start at \(retry.at)s\(queued)")
+      } else {
+        lines.append("work \(work): enqueued\(queued)")
+      }
+    }
+    return lines
+  }
+
+  /// When a task's background budget runs out, while the app is in the background.
+  private func budgetEnd(of task: TaskLife) -> TraceTime? {
+    guard let since = walker.process.backgroundSince else { return nil }
+    return max(since, task.begin).adding(nanoseconds: budget.nanoseconds)
+  }
+
+  private func seconds(_ start: TraceTime, _ end: TraceTime) -> String {
+    "\(TraceTime(nanoseconds: end.nanoseconds - min(start.nanoseconds, end.nanoseconds)))s"
+  }
+}

@@ -1,0 +1,137 @@
+import BackgroundTrace
+import BackgroundTraceCheck
+import BackgroundTraceCLI
+import Foundation
+import Testing
+
+/// `bgtrace explain` (and its earlier name `replay`): the timeline over every shipped trace, and the flagging of
+/// decisions the model says could not happen.
+@Suite struct ExplainCommandTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  static var shippedTraces: [String] {
+    let traces = root.appendingPathComponent("Traces").path
+    let files = FileManager.default.enumerator(atPath: traces)?.compactMap { $0 as? String } ?? []
+    return files.filter { $0.hasSuffix(".txt") || $0.hasSuffix(".bgtrace") }.sorted().map { traces + "/" + $0 }
+  }
+
+  func run(_ arguments: String...) -> (status: BackgroundTraceCLI.ExitStatus, output: String, errors: String) {
+    let console = CapturingConsole()
+    let status = BGTrace.run(arguments, console: console)
+    return (status, console.output, console.errors)
+  }
+
+  @Test func everyShippedTracePrintsATimeline() {
+    #expect(Self.shippedTraces.count > 20)
+    for path in Self.shippedTraces {
+      let result = run("explain", path)
+      #expect(result.status != .badInput, "\(path): \(result.errors)")
+      #expect(result.output.contains(" app.launch") || result.output.contains(": 0 "), "\(path)")
+    }
+  }
+
+  @Test func aTooEarlyRetryIsInconsistentWithTheModel() {
+    let path = Self.root.appendingPathComponent("Traces/examples/early-retry.txt").path
+    let result = run("explain", path)
+    #expect(result.status == .findings)
+    #expect(
+      result.output.contains(
+        "10: 20 work.start work=sync-1 attempt=1\n      · work sync-1: attempt 1 running 0s\n"))
+    #expect(
+      result.output.contains(
+        "!! inconsistent with the model: sync-1 attempt 1 started at 20s, before its backoff allowed it at 34s"))
+  }
+
+  @Test func findingsShowInlineAndFailTheRun() {
+    let path = Self.root.appendingPathComponent("Traces/examples/double-end.txt").path
+    let result = run("explain", path)
+    #expect(result.status == .findings)
+    #expect(
+      result.output.hasSuffix(
+        "9: 42.51 task.end id=1\n      >> error: task 1 ended twice (first end at 42.5s) [task-double-end]\n"))
+    #expect(
+      result.output.contains(
+        "6: 12.5 task.begin id=1 name=SaveDocument\n      · task 1 SaveDocument: open 0s, 30s of budget left\n"))
+  }
+
+  @Test func untilStopsTheTimeline() {
+    let path = Self.root.appendingPathComponent("Traces/examples/double-end.txt").path
+    let result = run("explain", "--until", "12.5", path)
+    #expect(result.output.contains("12.5 task.begin"))
+    #expect(!result.output.contains("42.5 task.expire"))
+    #expect(result.status == .findings)  // the whole trace is still checked
+  }
+}
+
+/// What `bgtrace explain` shows alive agrees with what the checker gave up.
+@Suite struct ExplainAgreesWithTheCheckerTests {
+  func run(_ arguments: String...) -> (status: BackgroundTraceCLI.ExitStatus, output: String) {
+    let console = CapturingConsole()
+    let status = BGTrace.run(arguments, console: console)
+    return (status, console.output)
+  }
+
+  @Test func aTaskLeakedAtSuspensionIsNotShownOpenAfterIt() {
+    let path = ExplainCommandTests.root.appendingPathComponent("Traces/rules/task-leaked.fires-suspended.txt").path
+    let output = run("explain", path).output
+    let afterSuspension = output.components(separatedBy: "app.state to=suspended\n").dropFirst().joined()
+    #expect(output.contains("app.state to=suspended\n      >> error: task 1"))
+    #expect(!afterSuspension.contains("· task 1"))
+  }
+
+  @Test func replayIsTheEarlierNameOfExplain() throws {
+    #expect(try CommandLineParser.parse(["replay", "a.txt"]) == .explain(path: "a.txt", until: nil))
+    #expect(try CommandLineParser.parse(["help", "replay"]) == .help(topic: .explain))
+  }
+
+  @Test func aSuspensionWithBudgetLeftIsInconsistentWithTheModel() throws {
+    let trace = try Trace(
+      text: """
+        bgtrace 1
+        0 app.launch
+        1 app.state to=background
+        2 task.begin id=1 name=Upload
+        6 app.state to=suspended
+        """, file: "suspended.txt")
+    var explainer = TraceExplainer(meta: trace.meta)
+    var inconsistencies: [String] = []
+    for (index, event) in trace.events.enumerated() {
+      inconsistencies += explainer.explain(LocatedEvent(event: event, location: index + 1)).inconsistencies.map(\.message)
+    }
+    #expect(
+      inconsistencies == [
+        "the app was suspended at 6s with task 1 open and 26s of its budget left; iOS suspends an app only when no task is open or the budget is spent"
+      ])
+  }
+
+  /// Every shipped trace: a task or run the checker reports as given up when its process
+  /// stopped (suspension, termination, relaunch) is never listed alive after that event
+  /// (until an event begins or launches the same id again).
+  @Test(arguments: ExplainCommandTests.shippedTraces)
+  func nothingTheCheckerGaveUpIsShownAlive(_ path: String) throws {
+    var reader = try TraceReader(path: path)
+    var explainer = TraceExplainer(meta: reader.meta)
+    var checker = TraceChecker(meta: reader.meta)
+    var givenUp: Set<String> = []
+    while let located = try reader.next() {
+      switch located.event.kind {
+      case .taskBegin(let id, _): givenUp.remove("task \(id)")
+      case .schedLaunch(_, let run): givenUp.remove("run \(run)")
+      case .appLaunch: givenUp.removeAll()
+      default: break
+      }
+      var findings: [Finding] = []
+      checker.check(located, into: &findings)
+      _ = explainer.explain(located)
+      for finding in findings where finding.message.contains(" before the app ") {
+        // "task 3 (...) begun at …", "run 2 (…) …": the first two words name it.
+        givenUp.insert(finding.message.split(separator: " ").prefix(2).joined(separator: " "))
+      }
+      for line in explainer.alive {
+        let name = line.split(separator: " ").prefix(2).joined(separator: " ").split(separator: ":")[0]
+        #expect(!givenUp.contains(String(name)), "\(path):\(located.location): \(line) after the checker gave it up")
+      }
+    }
+  }
+}
