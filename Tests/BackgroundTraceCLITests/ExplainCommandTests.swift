@@ -1,6 +1,6 @@
 import BackgroundTrace
-import BackgroundTraceCheck
 import BackgroundTraceCLI
+import BackgroundTraceCheck
 import Foundation
 import Testing
 
@@ -97,7 +97,8 @@ import Testing
     var explainer = TraceExplainer(meta: trace.meta)
     var inconsistencies: [String] = []
     for (index, event) in trace.events.enumerated() {
-      inconsistencies += explainer.explain(LocatedEvent(event: event, location: index + 1)).inconsistencies.map(\.message)
+      inconsistencies += explainer.explain(LocatedEvent(event: event, location: index + 1)).inconsistencies.map(
+        \.message)
     }
     #expect(
       inconsistencies == [

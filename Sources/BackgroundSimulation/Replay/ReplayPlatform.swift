@@ -1,4 +1,5 @@
 public import BackgroundTrace
+import BackgroundTraceCheck
 
 /// The platform a replay gives the app: the same protocols as a device or the
 /// simulation, answering from the recorded trace — `beginBackgroundTask` returns the
@@ -19,15 +20,15 @@ public final class ReplayPlatform: @unchecked Sendable {
 
   // What the app set up.
   var expirationHandlers: [Int: () -> Void] = [:]
-  /// Open tasks (begun, not ended), and which of them have expired.
-  var openTasks: [Int: Bool] = [:]
   var launchHandlers: [String: (any ScheduledTask) -> Void] = [:]
   var launchedTasks: [Int: ReplayScheduledTask] = [:]
   var works: [String: WorkRequest] = [:]
   var runningWorkers: [String: (attempt: Int, task: Task<Void, Never>)] = [:]
-  var appState: AppState?
-  /// When the recording moved the app to the background (for the remaining time).
-  var backgroundSince: TraceTime?
+  /// What is alive in the replayed run (open tasks and whether they expired, the app's
+  /// state and background time), decided by the same lifecycle model as the checker's,
+  /// from the events the replay records.
+  private(set) var lifecycle = LifecycleWalker()
+  private var transitions: [LifecycleTransition] = []
   /// The background budget: the trace's `meta budget=`, else 30 s.
   let budget: TraceInterval
   var delegate: (any BackgroundAppDelegate)?
@@ -47,6 +48,8 @@ public final class ReplayPlatform: @unchecked Sendable {
 
   func record(_ kind: TraceEvent.Kind) {
     recorder.record(kind, at: scheduler.now)
+    transitions.removeAll(keepingCapacity: true)
+    lifecycle.apply(TraceEvent(time: scheduler.now, kind), into: &transitions)
   }
 }
 
@@ -71,10 +74,7 @@ extension ReplayPlatform: BackgroundTaskHost {
     }
     beginIndex += 1
     record(.taskBegin(id: id, name: taskName))
-    if id != 0 {
-      openTasks[id] = false
-      if let handler { expirationHandlers[id] = handler }
-    }
+    if id != 0, let handler { expirationHandlers[id] = handler }
     return BackgroundTaskID(rawValue: id)
   }
 
@@ -82,14 +82,13 @@ extension ReplayPlatform: BackgroundTaskHost {
   public func endBackgroundTask(_ identifier: BackgroundTaskID) {
     record(.taskEnd(id: identifier.rawValue))
     expirationHandlers[identifier.rawValue] = nil
-    openTasks[identifier.rawValue] = nil
   }
 
   /// What the model says, as in the simulation: the trace's budget (`meta budget=`,
   /// else 30 s) less the time since the recorded move to the background, once a task
   /// is open; `Double.greatestFiniteMagnitude` otherwise.
   public var backgroundTimeRemaining: Double {
-    guard appState == .background, let since = backgroundSince, !openTasks.isEmpty else {
+    guard lifecycle.isRunning, let since = lifecycle.process.backgroundSince, !lifecycle.tasks.isEmpty else {
       return .greatestFiniteMagnitude
     }
     let end = since.adding(nanoseconds: budget.nanoseconds)

@@ -111,17 +111,12 @@ public enum Replayer {
       platform.record(event.kind)
       platform.launchHandlers.removeAll()
       platform.expirationHandlers.removeAll()
-      platform.openTasks.removeAll()
-      platform.appState = nil
       guard let makeApp = platform.makeApp else { return }
       let delegate = makeApp(platform)
       platform.delegate = delegate
       delegate.didFinishLaunching()
     case .appState(let state):
-      let previous = platform.appState
-      platform.appState = state
-      if state == .background && previous != .background { platform.backgroundSince = event.time }
-      if state == .active || state == .inactive { platform.backgroundSince = nil }
+      let previous = platform.lifecycle.isRunning ? platform.lifecycle.process.state : nil
       platform.record(event.kind)
       // As in the simulation, a suspended app runs no code until it is woken.
       if state == .suspended {
@@ -137,19 +132,17 @@ public enum Replayer {
         platform.delegate?.willEnterForeground()
       }
     case .appTerminate(let reason):
-      if reason == "watchdog" && !platform.openTasks.values.contains(true) {
+      if reason == "watchdog" && !platform.lifecycle.tasks.values.contains(where: { $0.expiredAt != nil }) {
         return skip("no expired task is open, so the watchdog would not kill the app")
       }
       platform.record(event.kind)
-      platform.openTasks.removeAll()
       platform.scheduler.retireExecutor()
       platform.runningWorkers.removeAll()
       platform.delegate = nil
       platform.launchHandlers.removeAll()
       platform.expirationHandlers.removeAll()
     case .taskExpire(let id):
-      guard platform.openTasks[id] != nil else { return skip("the app has no open task \(id)") }
-      platform.openTasks[id] = true
+      guard platform.lifecycle.tasks[id] != nil else { return skip("the app has no open task \(id)") }
       platform.record(event.kind)
       platform.expirationHandlers[id]?()
     case .schedLaunch(let ident, let run):

@@ -1,7 +1,9 @@
 import BackgroundTrace
+import BackgroundTraceCheck
 
-/// Counts over one trace, gathered in one streaming pass (memory grows only with the
-/// tasks open at once).
+/// Counts over one trace, gathered in one streaming pass. How long tasks stay open
+/// comes from the lifecycle walker, so a task counts as ended where the checker says
+/// it ended (memory grows only with what is alive).
 struct TraceStatistics {
   var events = 0
   var byKind = [Int](repeating: 0, count: EventKind.allCases.count)
@@ -23,7 +25,8 @@ struct TraceStatistics {
   var workSucceeded = 0
   var workFailed = 0
   var workStopped = 0
-  private var openTasks: [Int: (begin: TraceTime, name: String?)] = [:]
+  private var walker = LifecycleWalker()
+  private var transitions: [LifecycleTransition] = []
   /// How long each ended task was open, in nanoseconds, for the percentiles.
   private var taskDurations: [UInt64] = []
 
@@ -32,23 +35,18 @@ struct TraceStatistics {
     byKind[Int(event.kind.tag.rawValue)] += 1
     if firstTime == nil { firstTime = event.time }
     lastTime = event.time
+    transitions.removeAll(keepingCapacity: true)
+    walker.apply(event, into: &transitions)
+    for case .taskEnded(let id, let task) in transitions {
+      let nanoseconds = event.time.nanoseconds - task.begin.nanoseconds
+      taskDurations.append(nanoseconds)
+      let seconds = Double(nanoseconds) / 1e9
+      if seconds > longestTask?.seconds ?? -1 { longestTask = (id, task.name, seconds) }
+    }
     switch event.kind {
-    case .appLaunch:
-      openTasks.removeAll()  // ids restart in a new process
-    case .taskBegin(let id, let name):
-      if id == 0 {
-        tasksRefused += 1
-      } else {
-        tasksBegun += 1
-        openTasks[id] = (event.time, name)
-      }
-    case .taskEnd(let id):
-      tasksEnded += 1
-      if let open = openTasks.removeValue(forKey: id) {
-        taskDurations.append(event.time.nanoseconds - open.begin.nanoseconds)
-        let seconds = Double(event.time.nanoseconds - open.begin.nanoseconds) / 1e9
-        if seconds > longestTask?.seconds ?? -1 { longestTask = (id, open.name, seconds) }
-      }
+    case .taskBegin(let id, _):
+      if id == 0 { tasksRefused += 1 } else { tasksBegun += 1 }
+    case .taskEnd: tasksEnded += 1
     case .taskExpire: tasksExpired += 1
     case .schedSubmit: submissions += 1
     case .schedReject: rejections += 1

@@ -87,7 +87,9 @@ public struct TraceExplainer: Sendable {
       }
       let latest = since.adding(nanoseconds: budget.nanoseconds + slack.nanoseconds)
       if now > latest {
-        return ["task \(id) expired at \(now)s, more than \(slack)s after the \(budget)s budget that began at \(since)s"]
+        return [
+          "task \(id) expired at \(now)s, more than \(slack)s after the \(budget)s budget that began at \(since)s"
+        ]
       }
     case .schedLaunch(let ident, _):
       guard let request = walker.requests[ident] else { return ["\(ident) launched with no pending request"] }
@@ -128,7 +130,8 @@ public struct TraceExplainer: Sendable {
     for run in walker.runs.keys.sorted() {
       let life = walker.runs[run]!
       lines.append(
-        "run \(run) (\(life.ident)): running \(seconds(life.launchedAt, now))" + (life.expiredAt != nil ? ", expired" : ""))
+        "run \(run) (\(life.ident)): running \(seconds(life.launchedAt, now))"
+          + (life.expiredAt != nil ? ", expired" : ""))
     }
     for work in walker.works.keys.sorted() {
       let life = walker.works[work]!

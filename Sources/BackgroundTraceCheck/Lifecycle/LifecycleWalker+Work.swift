@@ -48,7 +48,8 @@ extension LifecycleWalker {
       var backoff: BackoffWait?
       if attempt >= 1, let last = life.lastResult, last.outcome == .retry, last.attempt == attempt - 1 {
         let wait = WorkBackoff.backoff(beforeAttempt: attempt, policy: life.enqueue.backoff, delay: life.enqueue.delay)
-        backoff = BackoffWait(retriedAt: last.time, wait: wait, allowedAt: last.time.adding(nanoseconds: wait.nanoseconds))
+        backoff = BackoffWait(
+          retriedAt: last.time, wait: wait, allowedAt: last.time.adding(nanoseconds: wait.nanoseconds))
       }
       life.running = (attempt, now)
       works[work] = life

@@ -93,8 +93,11 @@ package struct LifecycleWalker: Sendable {
 
   /// Closes what is still alive when the trace ends.
   package mutating func finish(into transitions: inout [LifecycleTransition]) {
-    guard isRunning else { return }
-    endProcess(.traceEnded, into: &transitions)
+    if isRunning {
+      endProcess(.traceEnded, into: &transitions)
+    } else {
+      closeAttempts(.traceEnded, into: &transitions)  // started by the system after a termination
+    }
   }
 
   // MARK: Processes
@@ -134,14 +137,20 @@ package struct LifecycleWalker: Sendable {
   /// Ends the running process: closes its tasks, runs and running attempts.
   private mutating func endProcess(_ end: ProcessEnd, into transitions: inout [LifecycleTransition]) {
     closeTasksAndRuns(end, into: &transitions)
+    closeAttempts(end, into: &transitions)
+    isRunning = false
+    registrations.removeAll()
+    transitions.append(.processEnded(process, end))
+  }
+
+  /// Closes the running attempts: their worker's process is gone, or the trace ended.
+  private mutating func closeAttempts(_ end: ProcessEnd, into transitions: inout [LifecycleTransition]) {
     for work in works.keys.sorted() {
       guard let running = works[work]!.running else { continue }
       works[work]!.running = nil
       transitions.append(.attemptClosed(work: work, attempt: running.attempt, end))
       if works[work]!.cancelledAt != nil { finish(work, ending: .cancelled, into: &transitions) }
     }
-    isRunning = false
-    transitions.append(.processEnded(process, end))
   }
 
   /// Closes the open tasks and runs the process can no longer end.

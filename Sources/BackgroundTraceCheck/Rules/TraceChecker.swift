@@ -23,7 +23,9 @@ public struct TraceChecker: Sendable {
 
   /// What is alive: the one lifecycle model.
   package private(set) var walker = LifecycleWalker()
-  private var transitions: [LifecycleTransition] = []
+  /// What the latest event (or ``finish(into:)``) changed, for readers that draw or
+  /// count what the checker judged.
+  package private(set) var transitions: [LifecycleTransition] = []
 
   // Where we are.
   var now = TraceTime.zero
@@ -63,9 +65,9 @@ public struct TraceChecker: Sendable {
     now = event.time
     var pending: [LifecycleTransition] = []
     swap(&pending, &transitions)  // reuse the buffer's storage without copying it
+    pending.removeAll(keepingCapacity: true)
     walker.apply(event, into: &pending)
     for transition in pending { handle(transition, into: &findings) }
-    pending.removeAll(keepingCapacity: true)
     swap(&pending, &transitions)
   }
 
@@ -76,6 +78,7 @@ public struct TraceChecker: Sendable {
     var pending: [LifecycleTransition] = []
     walker.finish(into: &pending)
     for transition in pending { handle(transition, into: &findings) }
+    transitions = pending
   }
 
   /// Checks a whole trace.
