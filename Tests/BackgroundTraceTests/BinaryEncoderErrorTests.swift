@@ -33,10 +33,10 @@ import Testing
     var output = encoder.header()
     try encoder.append(TraceEvent(time: .zero, .appLaunch), into: &output)
     let before = output
-    let error = #expect(throws: TraceOrderError.self) {
+    let error = #expect(throws: TraceEncodingError.self) {
       try encoder.append(TraceEvent(time: TraceTime(seconds: 1), kind), into: &output)
     }
-    #expect(error == TraceOrderError(eventNumber: 2, message: message))
+    #expect(error == TraceEncodingError(eventNumber: 2, message: message))
     #expect(output == before)
     #expect(encoder.pendingEventCount == 1)
     // The encoder carries on as if the refused event had not been offered.
@@ -55,8 +55,8 @@ import Testing
       TraceEvent(time: TraceTime(seconds: 2), .appLaunch),
       TraceEvent(time: TraceTime(seconds: 1), .appLaunch),
     ])
-    let error = #expect(throws: TraceOrderError.self) { try trace.binary() }
-    #expect(error == TraceOrderError(eventNumber: 2, message: "time 1 is earlier than the previous event's time 2"))
+    let error = #expect(throws: TraceEncodingError.self) { try trace.binary() }
+    #expect(error == TraceEncodingError(eventNumber: 2, message: "time 1 is earlier than the previous event's time 2"))
     #expect(error?.description == "event 2: time 1 is earlier than the previous event's time 2")
   }
 
@@ -67,7 +67,7 @@ import Testing
       try encoder.append(TraceEvent(time: TraceTime(seconds: 10), .taskEnd(id: index)), into: &output)
     }
     #expect(encoder.pendingEventCount < 200)  // some chunks were sealed
-    let error = #expect(throws: TraceOrderError.self) {
+    let error = #expect(throws: TraceEncodingError.self) {
       try encoder.append(TraceEvent(time: TraceTime(seconds: 9), .appLaunch), into: &output)
     }
     #expect(error?.eventNumber == 201)
@@ -75,8 +75,9 @@ import Testing
 
   @Test func timeBeyondTheLargestIsRefused() throws {
     let trace = Trace(events: [TraceEvent(time: TraceTime(nanoseconds: .max), .appLaunch)])
-    let error = #expect(throws: TraceOrderError.self) { try trace.binary() }
+    let error = #expect(throws: TraceEncodingError.self) { try trace.binary() }
     #expect(
-      error == TraceOrderError(eventNumber: 1, message: "time 18446744073.709551615 is beyond the largest trace time"))
+      error
+        == TraceEncodingError(eventNumber: 1, message: "time 18446744073.709551615 is beyond the largest trace time"))
   }
 }

@@ -47,12 +47,12 @@ import Testing
   }
 
   @Test func vectorsCoverEveryEventKind() throws {
-    var kinds = Set<EventKind>()
+    var kinds = Set<EventTag>()
     for name in Self.names {
       let text = String(decoding: try Self.bytes(name, "txt"), as: UTF8.self)
       kinds.formUnion(try Trace(text: text).events.map(\.kind.tag))
     }
-    #expect(kinds == Set(EventKind.allCases))
+    #expect(kinds == Set(EventTag.allCases))
   }
 
   /// minimal.bgtrace written out by hand from docs/FORMAT.md (only the CRCs are computed).

@@ -58,22 +58,22 @@ public struct BinaryTraceEncoder: Sendable {
 
   /// Appends an event; when its chunk fills, appends the sealed chunk to `output`.
   ///
-  /// - Throws: ``TraceOrderError`` when the event is earlier than the previous one, or
+  /// - Throws: ``TraceEncodingError`` when the event is earlier than the previous one, or
   ///   has a negative identifier, a seconds field beyond ``TraceTime/max`` or an
   ///   `env.set` without pairs; nothing is appended then.
-  public mutating func append(_ event: TraceEvent, into output: inout [UInt8]) throws(TraceOrderError) {
+  public mutating func append(_ event: TraceEvent, into output: inout [UInt8]) throws(TraceEncodingError) {
     guard event.time.nanoseconds >= chunk.time else {
-      throw TraceOrderError(
+      throw TraceEncodingError(
         eventNumber: eventsWritten + UInt64(chunk.eventCount) + 1,
         message: "time \(event.time) is earlier than the previous event's time \(lastTime)")
     }
     guard event.time <= .max else {
-      throw TraceOrderError(
+      throw TraceEncodingError(
         eventNumber: eventsWritten + UInt64(chunk.eventCount) + 1,
         message: "time \(event.time) is beyond the largest trace time")
     }
     if let problem = event.kind.encodingProblem {
-      throw TraceOrderError(eventNumber: eventsWritten + UInt64(chunk.eventCount) + 1, message: problem)
+      throw TraceEncodingError(eventNumber: eventsWritten + UInt64(chunk.eventCount) + 1, message: problem)
     }
     chunk.append(event)
     if chunk.payloadSize >= chunkPayloadLimit || chunk.eventCount == UInt32.max {
@@ -97,10 +97,10 @@ public struct BinaryTraceEncoder: Sendable {
 
   /// The binary form of a whole trace.
   ///
-  /// - Throws: ``TraceOrderError`` when the events are not in time order.
+  /// - Throws: ``TraceEncodingError`` when the events are not in time order.
   public static func encode(
     _ trace: Trace, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload
-  ) throws(TraceOrderError) -> [UInt8] {
+  ) throws(TraceEncodingError) -> [UInt8] {
     var encoder = BinaryTraceEncoder(meta: trace.meta, chunkPayloadLimit: chunkPayloadLimit)
     var bytes = encoder.header()
     for event in trace.events { try encoder.append(event, into: &bytes) }
@@ -111,7 +111,7 @@ public struct BinaryTraceEncoder: Sendable {
 
 /// An event that cannot be encoded: out of time order, with a negative integer, a
 /// seconds field beyond ``TraceTime/max`` or an `env.set` without pairs.
-public struct TraceOrderError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct TraceEncodingError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The 1-based number of the offending event.
   public var eventNumber: UInt64
   /// What is wrong with it.
@@ -126,6 +126,10 @@ public struct TraceOrderError: Error, Sendable, Hashable, CustomStringConvertibl
   /// The event number and what is wrong, as in `event 3: …`.
   public var description: String { "event \(eventNumber): \(message)" }
 }
+
+/// The earlier name of ``TraceEncodingError``, from when it only named events out of order.
+@available(*, deprecated, renamed: "TraceEncodingError")
+public typealias TraceOrderError = TraceEncodingError
 
 extension TraceEvent.Kind {
   /// Why the event has no binary form (the text form rejects it too), if it has none.

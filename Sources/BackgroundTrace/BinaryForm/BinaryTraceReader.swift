@@ -311,32 +311,3 @@ public struct TraceDamage: Sendable, Hashable, CustomStringConvertible {
   /// A warning in compiler style: `FILE: at byte N: warning: message`.
   public var description: String { "\(file ?? "<input>"): at byte \(offset): warning: \(message)" }
 }
-
-extension Trace {
-  /// Decodes a whole binary trace, recovering what is intact.
-  ///
-  /// - Returns: the trace and the damage found (empty for an intact file).
-  /// - Throws: ``TraceFormatError`` when the bytes are not a binary trace of a
-  ///   supported version.
-  public static func decode(
-    binary bytes: [UInt8], file: String? = nil
-  ) throws(TraceFormatError) -> (trace: Trace, damage: [TraceDamage]) {
-    do {
-      var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: file)
-      var events: [TraceEvent] = []
-      while let located = try reader.next() { events.append(located.event) }
-      return (Trace(meta: reader.meta, events: events), reader.damage)
-    } catch let error as TraceFormatError {
-      throw error
-    } catch {
-      fatalError("memory sources do not fail: \(error)")
-    }
-  }
-
-  /// The binary form with default chunking.
-  ///
-  /// - Throws: ``TraceOrderError`` when events are out of time order.
-  public func binary() throws(TraceOrderError) -> [UInt8] {
-    try BinaryTraceEncoder.encode(self)
-  }
-}

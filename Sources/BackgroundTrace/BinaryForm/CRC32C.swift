@@ -1,6 +1,6 @@
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as used by iSCSI, ext4 and
 /// the binary trace form. `CRC32C.checksum("123456789".utf8) == 0xE3069283`.
-public enum CRC32C {
+package enum CRC32C {
   /// Eight 256-entry tables, one after another, for slicing-by-8: about 8× faster
   /// than the byte-at-a-time loop, which matters because the reader checks every chunk.
   private static let table: [UInt32] = {
@@ -20,7 +20,7 @@ public enum CRC32C {
   }()
 
   /// The CRC-32C of `bytes`.
-  public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
+  package static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
     if let result = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0)) }) {
       return result
     }
@@ -30,7 +30,7 @@ public enum CRC32C {
   /// The CRC-32C of the bytes in `buffer`.
   ///
   /// - Complexity: O(*n*).
-  public static func checksum(_ buffer: UnsafeRawBufferPointer) -> UInt32 {
+  package static func checksum(_ buffer: UnsafeRawBufferPointer) -> UInt32 {
     table.withUnsafeBufferPointer { t in
       var crc: UInt32 = 0xFFFF_FFFF
       var index = 0

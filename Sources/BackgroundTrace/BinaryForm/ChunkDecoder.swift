@@ -59,7 +59,7 @@ struct ChunkDecoder {
   static let policies = ExistingWorkPolicy.allCases
 
   /// The largest flags value each kind defines (docs/FORMAT.md), by tag.
-  static let largestFlags: [UInt8] = EventKind.allCases.map { kind in
+  static let largestFlags: [UInt8] = EventTag.allCases.map { kind in
     switch kind {
     case .appState: UInt8(appStates.count - 1)
     case .appTerminate, .taskBegin, .schedCancel, .schedComplete: 1
@@ -85,7 +85,7 @@ struct ChunkDecoder {
   private mutating func event(_ cursor: inout ByteCursor) throws(Failure) -> TraceEvent {
     let start = cursor.offset
     guard let tag = cursor.byte() else { throw Failure(offset: start, message: "missing event") }
-    guard let kind = EventKind(rawValue: tag & 0x1F) else {
+    guard let kind = EventTag(rawValue: tag & 0x1F) else {
       throw Failure(offset: start, message: "unknown event kind tag \(tag & 0x1F)")
     }
     let flags = tag >> 5

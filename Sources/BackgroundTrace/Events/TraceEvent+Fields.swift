@@ -14,7 +14,7 @@ public enum FieldValue: Sendable, Hashable {
 
 extension TraceEvent.Kind {
   /// Calls `body` with each present field, in the canonical order of the text form
-  /// (``EventKind/fieldNames``; `env.set` keys in the order recorded). The one
+  /// (``EventTag/fieldNames``; `env.set` keys in the order recorded). The one
   /// definition of a kind's fields that the text writer and the exporters share.
   public func forEachField(_ body: (_ name: String, _ value: FieldValue) -> Void) {
     func string(_ name: String, _ value: String?) { if let value { body(name, .string(value)) } }

@@ -2,7 +2,7 @@
 ///
 /// An event is either a *system decision* (the OS or the environment decided it;
 /// replay injects these) or an *app action* (the code under test did it; replay
-/// compares these). See ``EventKind/side``.
+/// compares these). See ``EventTag/side``.
 public struct TraceEvent: Sendable, Hashable {
   /// When the event happened, since the trace started.
   public var time: TraceTime

@@ -1,10 +1,10 @@
 /// A small, fast, seedable generator (SplitMix64), so a workload is the same on every
 /// machine for the same seed.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
   /// Creates a generator from a seed.
-  public init(seed: UInt64) {
+  package init(seed: UInt64) {
     state = seed
   }
 
@@ -12,7 +12,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
   /// function).
   ///
   /// - Returns: the next 64 pseudo-random bits.
-  public mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,7 +1,7 @@
 /// Turns one event line's `key=value` fields into a typed ``TraceEvent/Kind``,
 /// rejecting unknown, missing and mistyped fields.
 struct FieldReader {
-  let kind: EventKind
+  let kind: EventTag
   let fields: [LineScanner.Field]
   let kindColumn: Int
   let scanner: LineScanner

@@ -110,7 +110,7 @@ public struct TextTraceParser: Sendable {
     guard !kindToken.bytes.isEmpty else {
       throw scanner.error(at: kindToken.column, "expected an event kind after the time")
     }
-    guard let kind = EventKind(name: kindToken.text) else {
+    guard let kind = EventTag(name: kindToken.text) else {
       throw scanner.error(at: kindToken.column, "unknown event kind '\(kindToken.text)'")
     }
     let fields = FieldReader(

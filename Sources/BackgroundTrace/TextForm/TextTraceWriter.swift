@@ -1,7 +1,7 @@
 /// Writes the canonical text form of traces (`bgtrace 1`, then one event per line).
 ///
 /// Canonical means: times without exponent or trailing zeros, fields in the order of
-/// ``EventKind/fieldNames``, absent optional fields left out, values quoted only when
+/// ``EventTag/fieldNames``, absent optional fields left out, values quoted only when
 /// they are not bare words, one space between tokens, LF line endings.
 public enum TextTraceWriter {
   /// The header line's text, without the line ending.

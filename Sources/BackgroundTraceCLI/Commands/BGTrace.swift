@@ -25,7 +25,7 @@ public enum BGTrace {
       console.writeError("bgtrace: \(error)\n")
     } catch let error as ByteSourceError {
       console.writeError("bgtrace: \(error)\n")
-    } catch let error as TraceOrderError {
+    } catch let error as TraceEncodingError {
       console.writeError("bgtrace: \(error)\n")
     } catch {
       console.writeError("bgtrace: \(error)\n")

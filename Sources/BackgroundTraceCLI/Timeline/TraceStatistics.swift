@@ -6,7 +6,7 @@ import BackgroundTraceCheck
 /// it ended (memory grows only with what is alive).
 struct TraceStatistics {
   var events = 0
-  var byKind = [Int](repeating: 0, count: EventKind.allCases.count)
+  var byKind = [Int](repeating: 0, count: EventTag.allCases.count)
   var firstTime: TraceTime?
   var lastTime = TraceTime.zero
   var tasksBegun = 0
@@ -73,7 +73,7 @@ struct TraceStatistics {
     lines.append(Self.row("events", "\(events)\(perEvent)"))
     let duration = firstTime.map { Double(lastTime.nanoseconds - $0.nanoseconds) / 1e9 } ?? 0
     lines.append(Self.row("duration", "\(Self.fixed(duration, 3))s"))
-    lines.append(Self.row("processes", "\(byKind[Int(EventKind.appLaunch.rawValue)])"))
+    lines.append(Self.row("processes", "\(byKind[Int(EventTag.appLaunch.rawValue)])"))
     var tasks = "begun \(tasksBegun), refused \(tasksRefused), ended \(tasksEnded), expired \(tasksExpired)"
     if let longest = longestTask {
       let label = longest.name.map { " \"\($0)\"" } ?? ""
@@ -95,7 +95,7 @@ struct TraceStatistics {
         "enqueued \(workEnqueued), attempts \(workAttempts), retries \(workRetries), succeeded \(workSucceeded), failed \(workFailed), stopped \(workStopped)"
       ))
     lines.append("  events by kind")
-    for kind in EventKind.allCases where byKind[Int(kind.rawValue)] > 0 {
+    for kind in EventTag.allCases where byKind[Int(kind.rawValue)] > 0 {
       lines.append("    " + kind.name.padding(to: 16) + String(byKind[Int(kind.rawValue)]))
     }
     return lines.joined(separator: "\n") + "\n"

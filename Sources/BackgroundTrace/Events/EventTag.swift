@@ -1,8 +1,9 @@
-/// The kinds of event, without their fields: the trace vocabulary.
+/// An event kind's tag: which kind it is, without its fields (``TraceEvent/Kind`` is
+/// the kind with its fields). The trace vocabulary.
 ///
-/// The raw value is the kind's tag in the binary form; it never changes for a
-/// kind once published (see docs/FORMAT.md).
-public enum EventKind: UInt8, Sendable, Hashable, CaseIterable {
+/// The raw value is the tag in the binary form; it never changes for a kind once
+/// published (see docs/FORMAT.md).
+public enum EventTag: UInt8, Sendable, Hashable, CaseIterable {
   /// `app.launch`: a new process started.
   case appLaunch = 0
   /// `app.state`: the app moved to another state.
@@ -75,11 +76,11 @@ public enum EventKind: UInt8, Sendable, Hashable, CaseIterable {
 
   /// The kind with this text name, or `nil`.
   public init?(name: some StringProtocol) {
-    guard let kind = EventKind.byName[String(name)] else { return nil }
+    guard let kind = EventTag.byName[String(name)] else { return nil }
     self = kind
   }
 
-  private static let byName: [String: EventKind] = Dictionary(
+  private static let byName: [String: EventTag] = Dictionary(
     uniqueKeysWithValues: allCases.map { ($0.name, $0) })
 
   /// Whether the system or the app produces events of this kind.
@@ -125,7 +126,7 @@ public enum EventKind: UInt8, Sendable, Hashable, CaseIterable {
 
 extension TraceEvent.Kind {
   /// The event's kind without its fields.
-  public var tag: EventKind {
+  public var tag: EventTag {
     switch self {
     case .appLaunch: .appLaunch
     case .appState: .appState
@@ -154,3 +155,7 @@ extension TraceEvent.Kind {
   /// Whether the system or the app produces this event.
   public var side: EventSide { tag.side }
 }
+
+/// The earlier name of ``EventTag``.
+@available(*, deprecated, renamed: "EventTag")
+public typealias EventKind = EventTag
