@@ -32,9 +32,9 @@ public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
   }
 }
 
-/// BGTaskScheduler, as PLATFORM.md describes it.
+/// BGTaskScheduler, as docs/platform-model.md describes it.
 extension SimulatedSystem: TaskScheduling {
-  /// Records `sched.register` and keeps the launch handler, as PLATFORM.md describes:
+  /// Records `sched.register` and keeps the launch handler, as docs/platform-model.md describes:
   /// an identifier the configuration does not permit is refused (`ok=false`), and a
   /// second registration, or one after launch, terminates the app (`reason=crash`).
   ///

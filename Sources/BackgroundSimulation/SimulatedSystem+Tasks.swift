@@ -7,7 +7,7 @@ struct OpenTask {
   var expired = false
 }
 
-/// UIKit background tasks (`UIApplication`), as PLATFORM.md describes them.
+/// UIKit background tasks (`UIApplication`), as docs/platform-model.md describes them.
 extension SimulatedSystem: BackgroundTaskHost {
   /// Records `task.begin` and opens a task with the process's next id. In the
   /// background this arms the expiration and the watchdog at the end of the budget;
@@ -53,7 +53,7 @@ extension SimulatedSystem: BackgroundTaskHost {
   /// background (less the fault plan's early expiration); `Double.greatestFiniteMagnitude`
   /// otherwise.
   public var backgroundTimeRemaining: Double {
-    // Counts down in the background once a task exists (PLATFORM.md).
+    // Counts down in the background once a task exists (docs/platform-model.md).
     guard let since = backgroundSince, appState == .background, !openTasks.isEmpty else {
       return .greatestFiniteMagnitude
     }

@@ -1,4 +1,4 @@
-/// The platform model's numbers (PLATFORM.md), each configurable because Apple
+/// The platform model's numbers (docs/platform-model.md), each configurable because Apple
 /// documents few of them.
 public struct SimulationConfiguration: Sendable {
   /// Background time after entering the background (iOS 13+: about 30 s).

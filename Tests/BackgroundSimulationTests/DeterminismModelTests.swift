@@ -83,8 +83,8 @@ private final class BusyCore: Sendable {
   }
 }
 
-/// The same seed gives the same trace, byte for byte (SPEC §1 "replays identically on
-/// a laptop", §9 "A `SimulatedSystem` (seeded)").
+/// The same seed gives the same trace, byte for byte (README, "Testing background code in
+/// the simulator": "the same seed gives the same trace byte for byte").
 @Suite struct DeterminismModelTests {
   @Test func theScenarioExercisesEveryRandomSource() throws {
     let text = try halfDay(seed: 7).text

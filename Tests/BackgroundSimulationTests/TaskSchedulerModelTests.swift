@@ -21,7 +21,7 @@ private func immediateLaunches() -> SimulationConfiguration {
   return configuration
 }
 
-/// BGTaskScheduler against PLATFORM.md "BackgroundTasks" and SPEC §7.
+/// BGTaskScheduler against docs/platform-model.md "BGTaskScheduler".
 @Suite struct TaskSchedulerModelTests {
   @Test func aSecondPendingRefreshIsRejectedWhileResubmittingTheSameIdentifierReplacesIt() throws {
     let system = SimulatedSystem(seed: 1)

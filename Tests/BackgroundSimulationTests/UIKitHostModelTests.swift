@@ -16,7 +16,7 @@ private func launchedSystem(
   return system
 }
 
-/// UIKit background tasks against PLATFORM.md "UIKit background tasks" and SPEC §7.
+/// UIKit background tasks against docs/platform-model.md "UIKit background tasks".
 @Suite struct UIKitHostModelTests {
   @Test func expirationHandlerRunsOneSecondBeforeTheThirtySecondBudgetEnds() {
     let system = launchedSystem()

@@ -13,7 +13,7 @@ private final class Log: Sendable {
 private func seconds(_ value: Double) -> TraceTime { TraceTime(seconds: value) }
 
 /// `VirtualTimeScheduler`: the single-threaded virtual-time loop modelled on swift-nio's
-/// `EmbeddedEventLoop.advanceTime(to:)` (STYLE.md).
+/// `EmbeddedEventLoop.advanceTime(to:)`.
 @Suite struct VirtualTimeSchedulerTests {
   @Test func timersAtTheSameInstantRunInSchedulingOrder() {
     let scheduler = VirtualTimeScheduler()

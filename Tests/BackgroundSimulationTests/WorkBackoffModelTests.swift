@@ -54,7 +54,7 @@ private let backoffTable: [BackoffTableRow] = [
     starts: [30, 90, 210, 450, 930, 1890, 3810, 7650, 15330, 30690, 48690, 66690]),
 ]
 
-/// WorkManager retry backoff (PLATFORM.md "WorkManager", SPEC §7) in the simulated queue.
+/// WorkManager retry backoff (docs/platform-model.md "WorkManager") in the simulated queue.
 @Suite struct WorkBackoffModelTests {
   @Test(arguments: backoffTable)
   func retryStartTimesFollowTheAndroidxBackoffFormula(_ row: BackoffTableRow) {

@@ -38,7 +38,7 @@ private struct RecordingWorker: Worker {
   }
 }
 
-/// The WorkManager-style queue against PLATFORM.md "WorkManager" and SPEC §7.
+/// The WorkManager-style queue against docs/platform-model.md "WorkManager".
 @Suite struct WorkQueueModelTests {
   @Test func runAttemptCountIsZeroOnTheFirstRunAndGrowsByOneOnEachStart() {
     let system = SimulatedSystem(seed: 1)

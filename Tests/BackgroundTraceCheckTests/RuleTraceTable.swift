@@ -1,7 +1,7 @@
 import BackgroundTraceCheck
 
 /// What each hand-written rule trace under `Traces/rules/` must produce, worked out
-/// from SPEC §6 event by event (see the comment block at the top of each trace).
+/// from docs/rules.md event by event (see the comment block at the top of each trace).
 ///
 /// `<rule>.fires*.txt` produce that rule exactly once and nothing else;
 /// `<rule>.near-miss*.txt` produce nothing.

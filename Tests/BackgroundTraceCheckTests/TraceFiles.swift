@@ -52,7 +52,7 @@ enum TraceFiles {
   }
 }
 
-/// A finding a trace must produce, written by hand from SPEC §6.
+/// A finding a trace must produce, written by hand from docs/rules.md.
 struct ExpectedFinding: Sendable, CustomStringConvertible {
   /// The rule that fires.
   var rule: Rule

@@ -2,7 +2,7 @@ import BackgroundTrace
 import Testing
 import TraceWorkloads
 
-/// SPEC §5: no input, however hostile, crashes or hangs the reader. A crash fails the
+/// docs/FORMAT.md: no input, however hostile, crashes or hangs the reader. A crash fails the
 /// whole run; a hang trips the time limit.
 @Suite(.timeLimit(.minutes(2))) struct BinaryHostileInputTests {
   static let trace = sampleTrace(eventCount: 300)

@@ -1,7 +1,7 @@
 import BackgroundTrace
 import Testing
 
-/// SPEC §5: a file cut anywhere decodes every complete chunk and reports the torn tail;
+/// docs/FORMAT.md: a file cut anywhere decodes every complete chunk and reports the torn tail;
 /// a damaged chunk is skipped with the number of events lost; reading resumes after it.
 @Suite struct BinaryRecoveryTests {
   static let trace = sampleTrace(eventCount: 150)

@@ -36,7 +36,7 @@ import TraceWorkloads
     }
   }
 
-  /// SPEC §5: at most 6 bytes per event on average on realistic traces.
+  /// docs/FORMAT.md: at most 6 bytes per event on average on realistic traces.
   @Test func realisticVirtualClockTraceTakesAtMostSixBytesPerEvent() throws {
     let trace = WorkloadGenerator.trace(eventCount: 50_000, seed: 1, timing: .virtualMilliseconds)
     let binary = try trace.binary()
