@@ -1,18 +1,57 @@
 #!/usr/bin/env bash
-# Builds and runs the libFuzzer target for the trace readers.
+# Builds and runs the libFuzzer target: every input goes through the trace readers,
+# then through the bgtrace commands (check, explain, stats, dump, export to every format).
 #   Tools/fuzz/run.sh                 1,000,000 runs
 #   Tools/fuzz/run.sh -runs=N ...     any libFuzzer flags
+#
+# SwiftPM cannot build fuzz targets, so the script compiles each module the CLI needs,
+# in dependency order, into one object file and module in .build/fuzz (finding each
+# module's sources with `find`, so new files are picked up), then links them with
+# Tools/fuzz/FuzzTraces.swift and libFuzzer's main.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="$root/.build/fuzz"
 corpus="$root/Tools/fuzz/corpus"
-mkdir -p "$out" "$corpus"
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzTraceReaders \
-  -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
-  -enable-upcoming-feature MemberImportVisibility -swift-version 6 -package-name BackgroundTrace \
-  $(find "$root/Sources/BackgroundTrace" -name "*.swift" -not -path "*/Apple/*") "$root/Tools/fuzz/FuzzBinaryReader.swift" \
-  -o "$out/fuzz-trace-readers"
-# Seed the corpus with the shipped test vectors (binary and text).
+artifacts="$root/Tools/fuzz/out"
+mkdir -p "$out" "$corpus" "$artifacts"
+
+# The package's settings (Package.swift), plus coverage and AddressSanitizer everywhere.
+flags=(
+  -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name BackgroundTrace
+  -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
+  -enable-upcoming-feature MemberImportVisibility -I "$out"
+)
+
+# module NAME DIRECTORY: NAME.swiftmodule and NAME.o from every Swift file under DIRECTORY.
+module() {
+  local name="$1" directory="$root/$2" sources
+  mapfile -t sources < <(find "$directory" -name '*.swift' | LC_ALL=C sort)
+  swiftc "${flags[@]}" -wmo -c -module-name "$name" -require-explicit-sendable \
+    -emit-module -emit-module-path "$out/$name.swiftmodule" "${sources[@]}" -o "$out/$name.o"
+}
+
+started=$SECONDS
+module BackgroundTrace Sources/BackgroundTrace
+module BackgroundTraceCheck Sources/BackgroundTraceCheck
+module BackgroundSimulation Sources/BackgroundSimulation
+module BackgroundExamples Sources/BackgroundExamples
+module TraceWorkloads Tools/TraceWorkloads
+module BackgroundTraceCLI Sources/BackgroundTraceCLI
+# The link; gold warns once per ASan helper symbol, which says nothing, so those go.
+if ! swiftc "${flags[@]}" -module-name FuzzTraces "$root/Tools/fuzz/FuzzTraces.swift" \
+  "$out"/{BackgroundTrace,BackgroundTraceCheck,BackgroundSimulation,BackgroundExamples,TraceWorkloads}.o \
+  "$out/BackgroundTraceCLI.o" -o "$out/fuzz-traces" 2>"$out/link.log"; then
+  cat "$out/link.log" >&2
+  exit 1
+fi
+grep -v 'Cannot export local symbol' "$out/link.log" >&2 || true
+echo "built $out/fuzz-traces in $((SECONDS - started)) s" >&2
+
+# Seed the corpus with the shipped traces (binary and text).
 find "$root/Traces" -type f \( -name '*.bgtrace' -o -name '*.txt' \) -exec cp {} "$corpus/" \;
 if [[ $# -eq 0 ]]; then set -- -runs=1000000; fi
-exec "$out/fuzz-trace-readers" -max_len=4096 -timeout=10 -rss_limit_mb=2048 "$@" "$corpus"
+# Let libFuzzer and AddressSanitizer report a trap, not Swift's backtracer (which ASan
+# flags as it reads the crashed process's memory).
+export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
+# Crashing inputs go to Tools/fuzz/out/ (ignored by git), not the working directory.
+exec "$out/fuzz-traces" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts/" "$@" "$corpus"
