@@ -19,6 +19,8 @@ struct Options {
   var checkFile: String?
   /// Skip the checker's 1M/4M comparison.
   var skipChecker = false
+  /// Only write the checker's workload (`--events` events) to this file (for profilers).
+  var writeWorkload: String?
 
   init(_ arguments: [String]) {
     var iterator = arguments.makeIterator()
@@ -29,9 +31,12 @@ struct Options {
       case "--profile-decode": profileDecode = Int(iterator.next() ?? "") ?? 10
       case "--check-file": checkFile = iterator.next()
       case "--skip-checker": skipChecker = true
+      case "--write-workload": writeWorkload = iterator.next()
       default:
         FileHandle.standardError.write(
-          Data("usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--profile-decode N]\n".utf8))
+          Data(
+            "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--profile-decode N] [--write-workload PATH]\n"
+              .utf8))
         exit(2)
       }
     }
@@ -61,6 +66,10 @@ func row(_ label: String, _ value: String, _ note: String = "") {
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 if let path = options.checkFile {
   try runCheckFile(path)
+  exit(0)
+}
+if let path = options.writeWorkload {
+  try writeWorkload(events: options.events, to: path)
   exit(0)
 }
 if let repeats = options.profileDecode {

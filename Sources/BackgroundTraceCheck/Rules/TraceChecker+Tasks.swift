@@ -8,14 +8,20 @@ extension TraceChecker {
   }
 
   private mutating func startBudget(for id: Int) {
-    deadlines.insert(
+    insertDeadline(
       .taskBudget(process: walker.process.number, epoch: walker.process.backgroundEpoch, id: id),
       at: now.adding(nanoseconds: budget.nanoseconds))
   }
 
+  /// Forgets what was reported about task `id` (the sets are nearly always empty: skip
+  /// hashing then).
+  mutating func forgetReports(ofTask id: Int) {
+    if !reportedTasks.isEmpty { reportedTasks.remove(id) }
+    if !overBudgetTasks.isEmpty { overBudgetTasks.remove(id) }
+  }
+
   mutating func taskBegun(_ id: Int) {
-    reportedTasks.remove(id)
-    overBudgetTasks.remove(id)
+    forgetReports(ofTask: id)
     if walker.process.backgroundSince != nil { startBudget(for: id) }
   }
 

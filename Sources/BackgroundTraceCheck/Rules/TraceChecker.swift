@@ -42,7 +42,17 @@ public struct TraceChecker: Sendable {
   /// Works reported past their attempt limit, until an enqueue starts them afresh.
   var retryLimitReported: Set<String> = []
 
-  var deadlines = DeadlineQueue<Deadline>()
+  private var deadlines = DeadlineQueue<Deadline>()
+  /// The earliest pending deadline: most events come before it, and comparing with it
+  /// spares them a call into the (unspecialized, cross-module) queue, a fifth of the
+  /// checker's time per event when measured with `perf` on the benchmark's workload.
+  private var nextDeadline = TraceTime.max
+
+  /// Adds a deadline due at `time`.
+  mutating func insertDeadline(_ deadline: Deadline, at time: TraceTime) {
+    deadlines.insert(deadline, at: time)
+    nextDeadline = min(nextDeadline, time)
+  }
 
   /// Creates a checker for a trace with `meta` (its `budget=` applies unless overridden).
   public init(configuration: CheckerConfiguration = CheckerConfiguration(), meta: TraceMetadata = TraceMetadata()) {
@@ -57,10 +67,13 @@ public struct TraceChecker: Sendable {
   public mutating func check(_ located: LocatedEvent, into findings: inout [Finding]) {
     let event = located.event
     location = located.location
-    while let (time, deadline) = deadlines.popPassed(before: event.time) {
-      // The finding of a deadline that passed between events shows at the next event.
-      now = event.time
-      expire(deadline, due: time, into: &findings)
+    if nextDeadline < event.time {
+      while let (time, deadline) = deadlines.popPassed(before: event.time) {
+        // The finding of a deadline that passed between events shows at the next event.
+        now = event.time
+        expire(deadline, due: time, into: &findings)
+      }
+      nextDeadline = deadlines.firstTime ?? .max
     }
     now = event.time
     var pending: [LifecycleTransition] = []
@@ -118,12 +131,10 @@ public struct TraceChecker: Sendable {
         "\(kind.tag.name) after the app terminated at \(terminatedAt.seconds)\(why) and before a new app.launch",
         into: &findings)
     case .taskBegun(let id, _): taskBegun(id)
-    case .taskEnded(let id, _):
-      reportedTasks.remove(id)
-      overBudgetTasks.remove(id)
+    case .taskEnded(let id, _): forgetReports(ofTask: id)
     case .taskEndUnmatched(let id, let mismatch): taskEndUnmatched(id, mismatch, into: &findings)
     case .taskExpired(let id, _):
-      deadlines.insert(.taskEnd(process: walker.process.number, id: id), at: now.adding(nanoseconds: grace.nanoseconds))
+      insertDeadline(.taskEnd(process: walker.process.number, id: id), at: now.adding(nanoseconds: grace.nanoseconds))
     case .taskClosed(let id, let task, let end): taskClosed(id, task, end, into: &findings)
     case .taskRefused, .taskExpireUnmatched:
       break
@@ -133,7 +144,7 @@ public struct TraceChecker: Sendable {
     case .runLaunchedUnregistered(let ident, let run):
       unregistered(ident, action: "sched.launch run=\(run)", into: &findings)
     case .runExpired(let run, _):
-      deadlines.insert(.runComplete(run: run), at: now.adding(nanoseconds: grace.nanoseconds))
+      insertDeadline(.runComplete(run: run), at: now.adding(nanoseconds: grace.nanoseconds))
     case .runCompleted(let run, let life, _): runCompleted(run, life, into: &findings)
     case .runCompleteUnmatched(let run, let mismatch): runCompleteUnmatched(run, mismatch, into: &findings)
     case .runClosed(let run, let life, let end): runClosed(run, life, end, into: &findings)
