@@ -28,7 +28,9 @@ struct TimelineBuilder {
   private var taskSlices: [Int: Int] = [:]
   private var runSlices: [Int: Int] = [:]
   private var runIdents: [Int: String] = [:]
-  private var pendingSubmissions: [String: Int] = [:]
+  /// Each identifier's latest submission (index into the model's submissions); a launch
+  /// answers it when the lifecycle walker says a request was pending.
+  private var latestSubmissions: [String: Int] = [:]
   private var workIndex: [String: Int] = [:]
   private var attemptSlices: [String: Int] = [:]
 
@@ -80,7 +82,7 @@ struct TimelineBuilder {
     case .stateChanged(_, let to):
       closeState()
       state = (to.rawValue, now)
-    case .processEnded(_, let end):
+    case .processEnded(let end):
       closeState()
       guard let process else { return }
       switch end {
@@ -113,30 +115,26 @@ struct TimelineBuilder {
     case .registered(let ident, let ok, _):
       if let event { instant(.requests(ident), .event, ok ? "register" : "register (not permitted)", event) }
     case .submitted(let submission, _):
-      pendingSubmissions[submission.ident] = model.submissions.count
+      latestSubmissions[submission.ident] = model.submissions.count
       model.submissions.append(
         .init(
           process: process ?? 0, time: now, ident: submission.ident, type: submission.type,
           detail: event.map(TextTraceWriter.line(for:)) ?? ""))
     case .rejected(let ident, let error):
-      pendingSubmissions[ident] = nil
       if let event { instant(.requests(ident), .rejection, "reject \(error.rawValue)", event) }
     case .requestsCancelled(.identifier(let ident)):
-      pendingSubmissions[ident] = nil
       if let event { instant(.requests(ident), .event, "cancel", event) }
     case .requestsCancelled(.all):
-      pendingSubmissions.removeAll()
       if let event { instant(.events, .event, "cancel all", event) }
-    case .runLaunched(let run, let life, _):
+    case .runLaunched(let run, let life, let request):
       if let earlier = runSlices[run] { closeRun(earlier, .notCompleted) }  // launched twice
       runIdents[run] = life.ident
       runSlices[run] = model.runs.count
       model.runs.append(
         .init(
           process: process ?? 0, run: run, ident: life.ident, type: life.type, start: now, end: now,
-          expiredAt: nil, outcome: .notCompleted, submission: pendingSubmissions.removeValue(forKey: life.ident)))
+          expiredAt: nil, outcome: .notCompleted, submission: request == nil ? nil : latestSubmissions[life.ident]))
     case .runLaunchedUnregistered(let ident, let run):
-      pendingSubmissions[ident] = nil
       if let event { instant(.scheduler(ident), .event, "launch run \(run) (no handler registered)", event) }
     case .runExpired(let run, _):
       if let index = runSlices[run] { model.runs[index].expiredAt = now }

@@ -15,7 +15,7 @@ package enum LifecycleTransition: Sendable {
   case stateChanged(from: AppState?, to: AppState)
   /// The process ended (terminated, relaunched, or the trace ended while it ran), after
   /// the tasks, runs and attempts it held were closed.
-  case processEnded(ProcessLife, ProcessEnd)
+  case processEnded(ProcessEnd)
   /// An app action came while no process runs (after `app.terminate`, before the next
   /// `app.launch`); nothing it says is applied.
   case actionWithoutProcess(TraceEvent.Kind, terminatedAt: TraceTime, reason: String?)
@@ -139,8 +139,6 @@ package struct ProcessLife: Sendable {
 
 /// An open UIKit background task.
 package struct TaskLife: Sendable {
-  /// The process it belongs to.
-  package var process: Int
   /// Its name, when given.
   package var name: String?
   /// When it began.
@@ -179,8 +177,6 @@ package struct PendingRequest: Sendable {
 
 /// A launched scheduler run that has not completed.
 package struct RunLife: Sendable {
-  /// The process it was launched in.
-  package var process: Int
   /// The task identifier.
   package var ident: String
   /// The type of the latest submission for the identifier.

@@ -31,9 +31,9 @@ extension LifecycleWalker {
       transitions.append(.runLaunchedUnregistered(ident: ident, run: run))
       return
     }
-    let life = RunLife(process: process.number, ident: ident, type: submittedTypes[ident], launchedAt: now)
+    let life = RunLife(ident: ident, type: submittedTypes[ident], launchedAt: now)
     runs[run] = life
-    closedRuns.remove(run)
+    completedRuns.reopen(run)
     transitions.append(.runLaunched(run: run, life, request: request))
   }
 
@@ -49,17 +49,16 @@ extension LifecycleWalker {
 
   mutating func complete(_ run: Int, success: Bool, into transitions: inout [LifecycleTransition]) {
     if let life = runs.removeValue(forKey: run) {
-      finishedRuns.insert(run)
-      recentCompletes.record(run, at: now)
+      completedRuns.end(run, at: now)
       transitions.append(.runCompleted(run: run, life, success: success))
-    } else if closedRuns.remove(run) != nil {
-      finishedRuns.insert(run)
-      recentCompletes.record(run, at: now)
-      transitions.append(.runCompleteUnmatched(run: run, .closedEarlier))
-    } else if finishedRuns.contains(run) {
-      transitions.append(.runCompleteUnmatched(run: run, .alreadyCompleted(firstAt: recentCompletes.time(of: run))))
     } else {
-      transitions.append(.runCompleteUnmatched(run: run, .neverLaunched))
+      let mismatch: RunCompleteMismatch =
+        switch completedRuns.endUnmatched(run, at: now) {
+        case .closedEarlier: .closedEarlier
+        case .alreadyEnded(let firstAt): .alreadyCompleted(firstAt: firstAt)
+        case .unknown: .neverLaunched
+        }
+      transitions.append(.runCompleteUnmatched(run: run, mismatch))
     }
   }
 }

@@ -8,9 +8,9 @@ extension LifecycleWalker {
       transitions.append(.taskRefused(name: name))
       return
     }
-    let task = TaskLife(process: process.number, name: name, begin: now)
+    let task = TaskLife(name: name, begin: now)
     tasks[id] = task
-    closedTasks.remove(id)
+    endedTasks.reopen(id)
     transitions.append(.taskBegun(id: id, task))
   }
 
@@ -18,17 +18,16 @@ extension LifecycleWalker {
     if id == 0 {
       transitions.append(.taskEndUnmatched(id: 0, .invalid))
     } else if let task = tasks.removeValue(forKey: id) {
-      endedTasks.insert(id)
-      recentEnds.record(id, at: now)
+      endedTasks.end(id, at: now)
       transitions.append(.taskEnded(id: id, task))
-    } else if closedTasks.remove(id) != nil {
-      endedTasks.insert(id)
-      recentEnds.record(id, at: now)
-      transitions.append(.taskEndUnmatched(id: id, .closedEarlier))
-    } else if endedTasks.contains(id) {
-      transitions.append(.taskEndUnmatched(id: id, .alreadyEnded(firstAt: recentEnds.time(of: id))))
     } else {
-      transitions.append(.taskEndUnmatched(id: id, .neverBegun(processLaunchedAt: process.launchedAt)))
+      let mismatch: TaskEndMismatch =
+        switch endedTasks.endUnmatched(id, at: now) {
+        case .closedEarlier: .closedEarlier
+        case .alreadyEnded(let firstAt): .alreadyEnded(firstAt: firstAt)
+        case .unknown: .neverBegun(processLaunchedAt: process.launchedAt)
+        }
+      transitions.append(.taskEndUnmatched(id: id, mismatch))
     }
   }
 

@@ -26,9 +26,7 @@ package struct LifecycleWalker: Sendable {
 
   /// The current process's open tasks.
   package internal(set) var tasks: [Int: TaskLife] = [:]
-  var endedTasks = IntervalSet()
-  var closedTasks: Set<Int> = []
-  var recentEnds = RecentTimes()
+  var endedTasks = EndedIDs()
   /// The current process's successful registrations, with their times.
   package internal(set) var registrations: [String: TraceTime] = [:]
 
@@ -37,9 +35,7 @@ package struct LifecycleWalker: Sendable {
   var submittedTypes: [String: SchedulerRequestType] = [:]
   /// Launched runs that have not completed or been closed.
   package internal(set) var runs: [Int: RunLife] = [:]
-  var finishedRuns = IntervalSet()
-  var closedRuns: Set<Int> = []
-  var recentCompletes = RecentTimes()
+  var completedRuns = EndedIDs()
 
   /// Unfinished work, by id (work outlives processes).
   package internal(set) var works: [String: WorkLife] = [:]
@@ -108,10 +104,7 @@ package struct LifecycleWalker: Sendable {
     isRunning = true
     termination = nil
     tasks.removeAll()
-    endedTasks = IntervalSet()
-    closedTasks.removeAll()
-    recentEnds = RecentTimes()
-    registrations.removeAll()
+    endedTasks = EndedIDs()
     transitions.append(.processStarted(process))
   }
 
@@ -140,7 +133,7 @@ package struct LifecycleWalker: Sendable {
     closeAttempts(end, into: &transitions)
     isRunning = false
     registrations.removeAll()
-    transitions.append(.processEnded(process, end))
+    transitions.append(.processEnded(end))
   }
 
   /// Closes the running attempts: their worker's process is gone, or the trace ended.
@@ -157,14 +150,55 @@ package struct LifecycleWalker: Sendable {
   private mutating func closeTasksAndRuns(_ end: ProcessEnd, into transitions: inout [LifecycleTransition]) {
     for id in tasks.keys.sorted() {
       transitions.append(.taskClosed(id: id, tasks[id]!, end))
-      closedTasks.insert(id)
+      endedTasks.close(id)
     }
     tasks.removeAll()
     for run in runs.keys.sorted() {
       transitions.append(.runClosed(run: run, runs[run]!, end))
-      closedRuns.insert(run)
+      completedRuns.close(run)
     }
     runs.removeAll()
+  }
+}
+
+/// What became of ids that end once (task ids in a process, run numbers in a trace):
+/// which ended, when the recent ones did, and which were closed by their process
+/// ending before they ended.
+struct EndedIDs: Sendable {
+  /// Why an end matches no open id.
+  enum Mismatch {
+    /// It was closed; this is its first end, and it is quiet.
+    case closedEarlier
+    /// It ended before; `firstAt` when that end is recent enough to remember.
+    case alreadyEnded(firstAt: TraceTime?)
+    /// Nothing is known of it.
+    case unknown
+  }
+
+  private var ended = IntervalSet()
+  private var closed: Set<Int> = []
+  private var recent = RecentTimes()
+
+  /// `id` was closed without ending.
+  mutating func close(_ id: Int) { closed.insert(id) }
+
+  /// `id` is open again.
+  mutating func reopen(_ id: Int) { closed.remove(id) }
+
+  /// The open `id` ended at `time`.
+  mutating func end(_ id: Int, at time: TraceTime) {
+    ended.insert(id)
+    recent.record(id, at: time)
+  }
+
+  /// An end at `time` for an `id` that is not open.
+  mutating func endUnmatched(_ id: Int, at time: TraceTime) -> Mismatch {
+    if closed.remove(id) != nil {
+      end(id, at: time)
+      return .closedEarlier
+    }
+    if ended.contains(id) { return .alreadyEnded(firstAt: recent.time(of: id)) }
+    return .unknown
   }
 }
 
