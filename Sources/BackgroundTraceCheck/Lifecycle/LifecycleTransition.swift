@@ -247,19 +247,22 @@ package struct BackoffWait: Sendable {
 }
 
 /// How a one-time work finished.
+///
+/// The walker keeps one per finished work id for the rest of the trace, so it is kept to
+/// 16 bytes: the stored fields are a time and three one-byte flags.
 package struct FinishedWork: Sendable {
   /// Succeeded, failed or was cancelled.
   package enum Ending: Sendable { case succeeded, failed, cancelled }
-  /// How it finished.
-  package var ending: Ending
   /// When the work it finished with succeeded, failed or was cancelled.
   package var time: TraceTime
-  /// When it was appended behind a failed or cancelled work and finished at once.
-  package var appendedAt: TraceTime?
+  /// How it finished.
+  package var ending: Ending
+  /// Whether it was appended behind a failed or cancelled work and finished at once.
+  package var appended = false
   /// Whether it has started again since it finished (later starts are quiet).
   package var restarted = false
 
-  /// `it succeeded at 3s`, `it was appended at 5s behind work that failed at 3s`.
+  /// `it succeeded at 3s`, `it was appended behind work that failed at 3s`.
   package var phrase: String {
     let how =
       switch ending {
@@ -267,7 +270,7 @@ package struct FinishedWork: Sendable {
       case .failed: "failed at \(time.seconds)"
       case .cancelled: "was cancelled at \(time.seconds)"
       }
-    if let appendedAt { return "it was appended at \(appendedAt.seconds) behind work that \(how)" }
+    if appended { return "it was appended behind work that \(how)" }
     return "it \(how)"
   }
 }

@@ -19,7 +19,7 @@ extension LifecycleWalker {
         return
       case (.append?, let cancelledAt?):
         // Behind work cancelled while its attempt still runs: finished with it.
-        let finished = FinishedWork(ending: .cancelled, time: cancelledAt, appendedAt: now)
+        let finished = FinishedWork(time: cancelledAt, ending: .cancelled, appended: true)
         existing.queued.removeAll()
         works[enqueue.work] = existing
         finishedWorks[hash] = finished
@@ -30,7 +30,7 @@ extension LifecycleWalker {
       }
     } else if enqueue.policy == .append, let finished = finishedWorks[hash], finished.ending != .succeeded {
       // androidx inserts the dependent of a failed or cancelled work already finished.
-      let appended = FinishedWork(ending: finished.ending, time: finished.time, appendedAt: now)
+      let appended = FinishedWork(time: finished.time, ending: finished.ending, appended: true)
       finishedWorks[hash] = appended
       transitions.append(.workEnqueued(enqueue, .finishedAtOnce(appended)))
       return
@@ -114,7 +114,7 @@ extension LifecycleWalker {
     transitions.append(.workCancelled(work: work))
     guard var life = works[work] else {
       let hash = stableHash(work)
-      if finishedWorks[hash] == nil { finishedWorks[hash] = FinishedWork(ending: .cancelled, time: now) }
+      if finishedWorks[hash] == nil { finishedWorks[hash] = FinishedWork(time: now, ending: .cancelled) }
       return
     }
     if life.cancelledAt == nil { life.cancelledAt = now }
@@ -130,7 +130,7 @@ extension LifecycleWalker {
     if ending == .succeeded, !life.queued.isEmpty {
       var queued = life.queued
       let next = queued.removeFirst()
-      transitions.append(.workFinished(work: work, FinishedWork(ending: ending, time: now)))
+      transitions.append(.workFinished(work: work, FinishedWork(time: now, ending: ending)))
       works[work] = WorkLife(enqueue: next, enqueuedAt: now, queued: queued)
       transitions.append(.queuedWorkReleased(next))
       return
@@ -140,7 +140,7 @@ extension LifecycleWalker {
       transitions.append(.periodEnded(work: work))
       return
     }
-    let finished = FinishedWork(ending: ending, time: life.cancelledAt ?? now)
+    let finished = FinishedWork(time: life.cancelledAt ?? now, ending: ending)
     finishedWorks[stableHash(work)] = finished
     transitions.append(.workFinished(work: work, finished))
   }
