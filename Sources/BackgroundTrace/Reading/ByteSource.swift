@@ -62,6 +62,8 @@ public final class FileByteSource: ByteSource {
   public let name: String
   private let descriptor: Int32
   private let ownsDescriptor: Bool
+  /// Where `read(2)` writes before the bytes are appended to the caller's buffer.
+  private var scratch: [UInt8] = []
 
   /// Opens the file at `path` for reading.
   ///
@@ -100,18 +102,16 @@ public final class FileByteSource: ByteSource {
   /// - Returns: how many bytes were appended; 0 at the end of the file.
   /// - Throws: ``ByteSourceError`` when `read(2)` fails.
   public func read(into buffer: inout [UInt8], count: Int) throws(ByteSourceError) -> Int {
-    let start = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: count))
+    // Read into a scratch block kept between reads, then copy what arrived: growing
+    // `buffer` first would zero-fill `count` bytes on every read, most of them never used.
+    if scratch.count < count { scratch = [UInt8](repeating: 0, count: count) }
     while true {
-      let got = buffer.withUnsafeMutableBytes { raw in
-        systemRead(descriptor, raw.baseAddress! + start, count)
-      }
+      let got = scratch.withUnsafeMutableBytes { raw in systemRead(descriptor, raw.baseAddress!, count) }
       if got < 0 && errno == EINTR { continue }
       guard got >= 0 else {
-        buffer.removeLast(count)
         throw ByteSourceError(file: name, message: "read failed: \(String(cString: strerror(errno)))")
       }
-      buffer.removeLast(count - got)
+      buffer.append(contentsOf: scratch[..<got])
       return got
     }
   }
