@@ -111,7 +111,9 @@ public struct BinaryTraceEncoder: Sendable {
 
 /// An event that cannot be encoded: out of time order, with a negative integer, a
 /// seconds field beyond ``TraceTime/max`` or an `env.set` without pairs.
-public struct TraceEncodingError: Error, Sendable, Hashable, CustomStringConvertible {
+///
+/// Its description names the event and what is wrong, as in `event 3: …`.
+public struct TraceEncodingError: BackgroundTraceError, Hashable {
   /// The 1-based number of the offending event.
   public var eventNumber: UInt64
   /// What is wrong with it.
@@ -123,8 +125,12 @@ public struct TraceEncodingError: Error, Sendable, Hashable, CustomStringConvert
     self.message = message
   }
 
-  /// The event number and what is wrong, as in `event 3: …`.
-  public var description: String { "event \(eventNumber): \(message)" }
+  /// Always ``TraceErrorKind/unencodableEvent``.
+  public var kind: TraceErrorKind { .unencodableEvent }
+  /// `nil`: events are encoded from memory, not read from a file.
+  public var file: String? { nil }
+  /// The offending event's number.
+  public var position: TracePosition? { .event(number: eventNumber) }
 }
 
 /// The earlier name of ``TraceEncodingError``, from when it only named events out of order.

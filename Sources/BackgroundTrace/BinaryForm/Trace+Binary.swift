@@ -16,7 +16,9 @@ extension Trace {
     } catch let error as TraceFormatError {
       throw error
     } catch {
-      fatalError("memory sources do not fail: \(error)")
+      // A memory source has no I/O to fail; should that change, the error still
+      // reaches the caller in the shape this function promises.
+      throw TraceFormatError(file: file, position: .byte(offset: 0), message: "\(error)")
     }
   }
 

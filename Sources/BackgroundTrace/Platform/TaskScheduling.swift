@@ -55,7 +55,9 @@ extension TaskRequest {
 }
 
 /// Why `submit` failed (`BGTaskScheduler.Error`).
-public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
+///
+/// Its description names the code, as in `BGTaskScheduler error: notPermitted`.
+public struct TaskSchedulerError: BackgroundTraceError, Hashable {
   /// The error code, as in the trace's `sched.reject error=`.
   public var code: SchedulerRejection
 
@@ -64,8 +66,14 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
     self.code = code
   }
 
+  /// Always ``TraceErrorKind/schedulerRejection``.
+  public var kind: TraceErrorKind { .schedulerRejection }
+  /// `nil`: a rejection is not about an input file.
+  public var file: String? { nil }
+  /// `nil`: a rejection is not about a place in a trace.
+  public var position: TracePosition? { nil }
   /// Names the code, as in `BGTaskScheduler error: notPermitted`.
-  public var description: String { "BGTaskScheduler error: \(code.rawValue)" }
+  public var message: String { "BGTaskScheduler error: \(code.rawValue)" }
 }
 
 /// A task the scheduler launched (`BGTask`): the app must call

@@ -16,9 +16,11 @@ public protocol ByteSource {
 }
 
 /// A read that failed below the trace format (an I/O error).
-public struct ByteSourceError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The input's name.
-  public var file: String
+///
+/// Its description names the file and what went wrong, as in `trace.bgtrace: read failed: …`.
+public struct ByteSourceError: BackgroundTraceError, Hashable {
+  /// The file's name (a path, or `<stdin>`).
+  public var file: String?
   /// What went wrong.
   public var message: String
 
@@ -28,8 +30,10 @@ public struct ByteSourceError: Error, Sendable, Hashable, CustomStringConvertibl
     self.message = message
   }
 
-  /// The input's name and what went wrong, as in `trace.bgtrace: read failed: …`.
-  public var description: String { "\(file): \(message)" }
+  /// Always ``TraceErrorKind/io``.
+  public var kind: TraceErrorKind { .io }
+  /// `nil`: the failure is in reading or writing, not at a place in the trace.
+  public var position: TracePosition? { nil }
 }
 
 /// Bytes held in memory.

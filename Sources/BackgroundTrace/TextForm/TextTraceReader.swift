@@ -113,7 +113,9 @@ extension Trace {
     } catch let error as TraceFormatError {
       throw error
     } catch {
-      fatalError("memory sources do not fail: \(error)")
+      // A memory source has no I/O to fail; should that change, the error still
+      // reaches the caller in the shape this initializer promises.
+      throw TraceFormatError(file: file, position: .text(line: 1, column: 1), message: "\(error)")
     }
   }
 

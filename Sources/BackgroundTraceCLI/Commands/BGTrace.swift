@@ -10,24 +10,12 @@ public enum BGTrace {
   ///
   /// - Returns: the exit status.
   public static func run(_ arguments: [String], console: some Console) -> ExitStatus {
-    let command: Command
     do {
-      command = try CommandLineParser.parse(arguments)
+      return try run(CommandLineParser.parse(arguments), console: console)
     } catch {
-      console.writeError("bgtrace: \(error.message)\n")
-      return .badInput
-    }
-    do {
-      return try run(command, console: console)
-    } catch let error as UsageError {
-      console.writeError("bgtrace: \(error.message)\n")
-    } catch let error as TraceFormatError {
-      console.writeError("bgtrace: \(error)\n")
-    } catch let error as ByteSourceError {
-      console.writeError("bgtrace: \(error)\n")
-    } catch let error as TraceEncodingError {
-      console.writeError("bgtrace: \(error)\n")
-    } catch {
+      // Every error the commands throw has the library's one shape
+      // (``BackgroundTraceError``): its description names the file, the position and
+      // what was expected.
       console.writeError("bgtrace: \(error)\n")
     }
     return .badInput

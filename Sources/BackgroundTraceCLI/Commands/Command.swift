@@ -94,7 +94,9 @@ public enum ExitStatus: Int32, Sendable, Hashable {
 }
 
 /// A command line that does not parse: one sentence saying what is wrong and what to do.
-public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+///
+/// Its description is the message itself.
+public struct UsageError: BackgroundTraceError, Hashable {
   /// What is wrong, and what to do about it.
   public var message: String
 
@@ -103,6 +105,10 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     self.message = message
   }
 
-  /// The message itself.
-  public var description: String { message }
+  /// Always ``TraceErrorKind/usage``.
+  public var kind: TraceErrorKind { .usage }
+  /// `nil`: the command line is not a file.
+  public var file: String? { nil }
+  /// `nil`: the message names the argument.
+  public var position: TracePosition? { nil }
 }

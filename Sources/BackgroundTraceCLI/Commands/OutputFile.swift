@@ -10,7 +10,7 @@ final class OutputFile {
   private static let blockSize = 256 * 1024
 
   /// Creates (or truncates) the file at `path`, or uses standard output for `-`.
-  init(path: String) throws {
+  init(path: String) throws(ByteSourceError) {
     if path == "-" {
       name = "<stdout>"
       handle = FileHandle.standardOutput
@@ -27,21 +27,26 @@ final class OutputFile {
     }
   }
 
-  func write(_ bytes: [UInt8]) throws {
+  func write(_ bytes: [UInt8]) throws(ByteSourceError) {
     pending.append(contentsOf: bytes)
     if pending.count >= Self.blockSize { try drain() }
   }
 
-  func write(_ text: String) throws {
+  func write(_ text: String) throws(ByteSourceError) {
     try write(Array(text.utf8))
   }
 
-  func close() throws {
+  func close() throws(ByteSourceError) {
     try drain()
-    if closesHandle { try handle.close() }
+    guard closesHandle else { return }
+    do {
+      try handle.close()
+    } catch {
+      throw ByteSourceError(file: name, message: "close failed: \(error.localizedDescription)")
+    }
   }
 
-  private func drain() throws {
+  private func drain() throws(ByteSourceError) {
     guard !pending.isEmpty else { return }
     do {
       try handle.write(contentsOf: pending)

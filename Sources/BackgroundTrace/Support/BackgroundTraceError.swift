@@ -1,0 +1,59 @@
+/// What kind of problem a ``BackgroundTraceError`` reports.
+public enum TraceErrorKind: String, Sendable, Hashable, CaseIterable {
+  /// Input that is not a valid trace: bad text syntax, a wrong binary header, an event
+  /// out of time order.
+  case malformedTrace
+  /// A read or write that failed below the trace format: a missing file, no
+  /// permission, an I/O error.
+  case io
+  /// An event that has no encoding: out of time order, a negative field, a time past
+  /// ``TraceTime/max``.
+  case unencodableEvent
+  /// The BackgroundTasks scheduler refused a request (`BGTaskScheduler.Error`).
+  case schedulerRejection
+  /// A command line that does not parse.
+  case usage
+}
+
+/// The one shape every error of the library has: what kind of problem, in which input,
+/// where in it, and one sentence saying what was expected.
+///
+/// A tool needs one `catch` for all of them:
+///
+/// ```swift
+/// do {
+///   let trace = try TraceReader(path: path).readAll()
+/// } catch {
+///   print(error)  // golden.txt:4:17: expected an integer for 'id', found "x"
+/// }
+/// ```
+///
+/// The readers and the encoder throw `any BackgroundTraceError`; the concrete types
+/// (``TraceFormatError``, ``ByteSourceError``, ``TraceEncodingError``,
+/// ``TaskSchedulerError``) carry the same four facts.
+public protocol BackgroundTraceError: Error, Sendable, CustomStringConvertible {
+  /// What kind of problem it is.
+  var kind: TraceErrorKind { get }
+  /// The input's name (a path, or `<stdin>`), if the problem is in one.
+  var file: String? { get }
+  /// Where in the input, if it is known.
+  var position: TracePosition? { get }
+  /// One sentence saying what was expected and what was found.
+  var message: String { get }
+}
+
+extension BackgroundTraceError {
+  /// The diagnostic, in the form compilers use: `FILE:LINE:COLUMN: message` in a text
+  /// trace, `FILE: at byte N: message` in a binary one, `FILE: event N: message` for an
+  /// event, `FILE: message` when there is no position.
+  public var description: String {
+    switch (file, position) {
+    case (let file, .text(let line, let column)?): return "\(file ?? "<input>"):\(line):\(column): \(message)"
+    case (let file, .byte(let offset)?): return "\(file ?? "<input>"): at byte \(offset): \(message)"
+    case (let file?, .event(let number)?): return "\(file): event \(number): \(message)"
+    case (nil, .event(let number)?): return "event \(number): \(message)"
+    case (let file?, nil): return "\(file): \(message)"
+    case (nil, nil): return message
+    }
+  }
+}
