@@ -70,9 +70,8 @@ extension SimulatedSystem: BackgroundTaskHost {
   /// watchdog at the end: a task still open after its handler ran kills the app.
   func scheduleExpiration() {
     guard let since = backgroundSince, !openTasks.isEmpty, expirationTimer == nil else { return }
-    let end = since.adding(nanoseconds: TraceTime(effectiveBudget).nanoseconds)
-    let lead = TraceTime(configuration.expirationLead).nanoseconds
-    let expiry = TraceTime(nanoseconds: end.nanoseconds >= lead ? end.nanoseconds - lead : 0)
+    let end = since + TraceInterval(effectiveBudget)
+    let expiry = end - TraceInterval(configuration.expirationLead)
     expirationTimer = scheduler.schedule(at: expiry) { [self] in
       expirationTimer = nil
       expireNow()

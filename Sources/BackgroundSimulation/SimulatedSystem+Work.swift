@@ -109,7 +109,7 @@ extension SimulatedSystem: WorkQueue {
       let wait = WorkBackoff.backoff(
         beforeAttempt: item.attempt, policy: item.request.backoff,
         delay: item.request.backoffDelay.map(TraceInterval.init))
-      item.eligible = now.adding(nanoseconds: wait.nanoseconds)
+      item.eligible = now + wait
       works[work] = item
       scheduleStart(work)
     case .success, .failure:

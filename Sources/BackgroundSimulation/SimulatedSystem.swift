@@ -108,13 +108,24 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// Moves virtual time forward by `delay`, running everything due on the way.
   public func advance(by delay: Duration) { scheduler.advance(by: delay) }
 
-  /// Moves virtual time forward to `time`.
-  public func advance(to time: Duration) { scheduler.advance(to: TraceTime(time)) }
+  /// Moves virtual time forward to `time`, running everything due on the way.
+  public func advance(to time: TraceTime) { scheduler.advance(to: time) }
 
-  /// Runs until nothing is scheduled, or until `limit` of virtual time has passed.
-  public func runUntilIdle(limit: Duration = .seconds(86_400)) {
-    scheduler.runUntilIdle(limit: now.adding(nanoseconds: TraceTime(limit).nanoseconds))
-  }
+  /// Runs until nothing is scheduled, or until the point `deadline`.
+  public func runUntilIdle(until deadline: TraceTime) { scheduler.runUntilIdle(until: deadline) }
+
+  /// Runs until nothing is scheduled, or until `span` of virtual time has passed.
+  ///
+  /// The default of a day stops periodic work, which never runs out of timers.
+  public func runUntilIdle(for span: Duration = .seconds(86_400)) { scheduler.runUntilIdle(for: span) }
+
+  /// Moves virtual time forward to `time` since the simulation started.
+  @available(*, deprecated, message: "use advance(to:) with a TraceTime, as on VirtualTimeScheduler")
+  public func advance(to time: Duration) { advance(to: TraceTime(time)) }
+
+  /// Runs until idle or until `limit` has passed.
+  @available(*, deprecated, renamed: "runUntilIdle(for:)")
+  public func runUntilIdle(limit: Duration) { runUntilIdle(for: limit) }
 
   // MARK: The app's life
 

@@ -117,19 +117,31 @@ public final class VirtualTimeScheduler: Sendable {
 
   /// Moves time forward by `delay`.
   public func advance(by delay: Duration) {
-    advance(to: now.adding(nanoseconds: TraceTime(delay).nanoseconds))
+    advance(to: now + TraceInterval(delay))
   }
 
-  /// Runs until no job or timer is left, or until `limit` (then stops there).
+  /// Runs until no job or timer is left, or until `deadline` (then stops there, without
+  /// moving time to it).
   ///
-  /// Periodic work never runs out of timers; give a limit.
-  public func runUntilIdle(limit: TraceTime = .max) {
+  /// Periodic work never runs out of timers; it stops at the deadline.
+  public func runUntilIdle(until deadline: TraceTime) {
     runPending()
-    while let next = nextTimerTime, next <= limit {
+    while let next = nextTimerTime, next <= deadline {
       state.withLock { $0.now = max($0.now, next) }
       runPending()
     }
   }
+
+  /// Runs until no job or timer is left, or until `span` has passed from now.
+  ///
+  /// The default of a day stops periodic work, which never runs out of timers.
+  public func runUntilIdle(for span: Duration = .seconds(86_400)) {
+    runUntilIdle(until: now + TraceInterval(span))
+  }
+
+  /// Runs until idle or until the point `limit`.
+  @available(*, deprecated, renamed: "runUntilIdle(until:)")
+  public func runUntilIdle(limit: TraceTime) { runUntilIdle(until: limit) }
 
   private func popTimer(dueBy time: TraceTime) -> (@Sendable () -> Void)? {
     state.withLock { state in

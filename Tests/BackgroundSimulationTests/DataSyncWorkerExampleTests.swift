@@ -27,7 +27,7 @@ import Testing
     }
     system.advance(by: .seconds(1))
     system.userAction("sync")
-    system.runUntilIdle(limit: limit)
+    system.runUntilIdle(for: limit)
     return system
   }
 

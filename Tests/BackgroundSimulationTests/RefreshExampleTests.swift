@@ -29,7 +29,7 @@ import Testing
     system.launch(didFinishLaunching)
     system.advance(by: .seconds(10))
     system.moveToBackground()
-    system.advance(to: .seconds(4000))
+    system.advance(to: TraceTime(seconds: 4000))
     system.moveToForeground()
     let launch = try #require(
       system.trace.events.first {

@@ -30,7 +30,7 @@ import Testing
   @Test func retryingOnceMoreIsTheFirstDivergence() throws {
     let system = SimulatedSystem(seed: 5)
     system.launchApp { system in SyncingApp(queue: system, scheduler: system.scheduler, failures: 2) }
-    system.runUntilIdle(limit: .seconds(600))
+    system.runUntilIdle(for: .seconds(600))
     let recorded = system.trace
     #expect(recorded.events.contains { $0.kind == .workResult(work: "sync-1", attempt: 2, outcome: .success) })
 

@@ -63,7 +63,7 @@ private func seconds(_ value: Double) -> TraceTime { TraceTime(seconds: value) }
     scheduler.advance(to: seconds(4))
     #expect(log.all == ["ran at 10"])
     #expect(scheduler.now == seconds(10))
-    scheduler.runUntilIdle(limit: seconds(1))
+    scheduler.runUntilIdle(until: seconds(1))
     #expect(scheduler.now == seconds(10))
   }
 
@@ -110,8 +110,38 @@ private func seconds(_ value: Double) -> TraceTime { TraceTime(seconds: value) }
       scheduler.schedule(after: .seconds(10), tick)
     }
     scheduler.schedule(at: .zero, tick)
-    scheduler.runUntilIdle(limit: seconds(35))
+    scheduler.runUntilIdle(until: seconds(35))
     #expect(log.all == ["0", "10", "20", "30"])
     #expect(scheduler.nextTimerTime == seconds(40))
+  }
+
+  @Test func runUntilIdleForASpanCountsFromNow() {
+    let scheduler = VirtualTimeScheduler()
+    let log = Log()
+    @Sendable func tick() {
+      log.append("\(scheduler.now)")
+      scheduler.schedule(after: .seconds(10), tick)
+    }
+    scheduler.advance(to: seconds(100))
+    scheduler.schedule(at: seconds(100), tick)
+    scheduler.runUntilIdle(for: .seconds(25))
+    #expect(log.all == ["100", "110", "120"])
+  }
+
+  /// The simulated system and the scheduler under it are driven with the same calls:
+  /// points as `TraceTime`, spans as `Duration`.
+  @Test func systemAndSchedulerTakeTheSameArguments() {
+    let system = SimulatedSystem(seed: 1)
+    let scheduler = VirtualTimeScheduler()
+    system.advance(to: seconds(5))
+    scheduler.advance(to: seconds(5))
+    system.advance(by: .seconds(2))
+    scheduler.advance(by: .seconds(2))
+    system.runUntilIdle(until: seconds(9))
+    scheduler.runUntilIdle(until: seconds(9))
+    system.runUntilIdle(for: .seconds(1))
+    scheduler.runUntilIdle(for: .seconds(1))
+    #expect(system.now == seconds(7))
+    #expect(scheduler.now == seconds(7))
   }
 }

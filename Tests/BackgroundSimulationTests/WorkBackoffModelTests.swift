@@ -64,7 +64,7 @@ private let backoffTable: [BackoffTableRow] = [
     system.enqueue(
       WorkRequest(work: "sync", backoff: row.policy, backoffDelay: row.delay, worker: AlwaysRetryWorker()),
       policy: nil)
-    system.advance(to: .seconds(row.starts[11]))
+    system.advance(to: TraceTime(seconds: Double(row.starts[11])))
 
     var starts: [Int: TraceTime] = [:]
     var results: [Int: TraceTime] = [:]
@@ -90,7 +90,7 @@ private let backoffTable: [BackoffTableRow] = [
     // 0.1 + 30 + 0.1 = 30.2; then 30.2 + 60 + 0.1 = 90.3.
     let system = SimulatedSystem(seed: 1)
     system.enqueue(WorkRequest(work: "sync", worker: AlwaysRetryWorker()), policy: nil)
-    system.advance(to: .seconds(100))
+    system.advance(to: TraceTime(seconds: 100))
     let starts = system.trace.events.compactMap { event -> String? in
       if case .workStart(_, let attempt) = event.kind { "\(event.time) attempt=\(attempt)" } else { nil }
     }

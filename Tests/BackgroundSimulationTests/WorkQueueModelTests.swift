@@ -102,7 +102,7 @@ private struct RecordingWorker: Worker {
     let first = try #require(starts(system.trace).first)
     #expect(first.attempt == 0)
     #expect(first.time >= TraceTime(seconds: 3600))
-    system.advance(to: first.time.duration + .seconds(10))
+    system.advance(to: first.time + TraceInterval(seconds: 10))
     system.setEnvironment(network: false)  // mid-run: 10 s into a 60 s upload
     system.advance(by: .seconds(3600))
     #expect(starts(system.trace).count == 1)  // offline again: waits
@@ -219,7 +219,7 @@ private struct RecordingWorker: Worker {
     let runs = Runs()
     let worker = RetryOnceWorker(inner: RecordingWorker(clock: system.clock, runs: runs, duration: { _ in .zero }))
     system.enqueue(WorkRequest(work: "feed", period: .seconds(900), worker: worker), policy: nil)
-    system.advance(to: .seconds(2800))
+    system.advance(to: TraceTime(seconds: 2800))
     // Start 0 → retry; exponential 30 s: attempt 1 at 30 → success; next period from
     // the return: 30 + 900 = 930 (attempt back to 0), then 1830, 2730.
     #expect(
@@ -235,7 +235,7 @@ private struct RecordingWorker: Worker {
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     let worker = RecordingWorker(clock: system.clock, runs: Runs(), duration: { _ in .zero })
     system.enqueue(WorkRequest(work: "feed", period: .seconds(300), worker: worker), policy: nil)
-    system.advance(to: .seconds(2000))
+    system.advance(to: TraceTime(seconds: 2000))
     // A 5-minute period runs every 15 min: 0, 900, 1800 (not 300, 600, …).
     #expect(starts(system.trace).map(\.time) == [0, 900, 1800].map { TraceTime(seconds: $0) })
   }

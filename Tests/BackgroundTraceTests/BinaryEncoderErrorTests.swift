@@ -18,11 +18,11 @@ import Testing
       "field 'earliest' is beyond the largest trace time"
     ),
     (
-      .workEnqueue(WorkEnqueue(work: "w", delay: TraceTime(nanoseconds: 1 << 63))),
+      .workEnqueue(WorkEnqueue(work: "w", delay: TraceInterval(nanoseconds: 1 << 63))),
       "field 'delay' is beyond the largest trace time"
     ),
     (
-      .workEnqueue(WorkEnqueue(work: "w", period: TraceTime(nanoseconds: .max))),
+      .workEnqueue(WorkEnqueue(work: "w", period: TraceInterval(nanoseconds: .max))),
       "field 'period' is beyond the largest trace time"
     ),
   ]

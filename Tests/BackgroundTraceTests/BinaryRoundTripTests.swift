@@ -61,8 +61,8 @@ import TraceWorkloads
           time: huge,
           .workEnqueue(
             WorkEnqueue(
-              work: "w", name: "n", backoff: .linear, delay: huge, limit: Int.max,
-              period: TraceTime(nanoseconds: 1 << 62),
+              work: "w", name: "n", backoff: .linear, delay: huge.sinceStart, limit: Int.max,
+              period: TraceInterval(nanoseconds: 1 << 62),
               policy: .appendOrReplace))),
         TraceEvent(time: huge, .workStop(work: "w", attempt: Int.max, reason: "x")),
         TraceEvent(time: .max, .mark(label: "the end of time")),
@@ -93,7 +93,7 @@ import TraceWorkloads
         TraceEvent(
           time: TraceTime(nanoseconds: time),
           .workEnqueue(
-            WorkEnqueue(work: "w", delay: TraceTime(nanoseconds: value), period: TraceTime(nanoseconds: time)))))
+            WorkEnqueue(work: "w", delay: TraceInterval(nanoseconds: value), period: TraceInterval(nanoseconds: time)))))
       events.append(
         TraceEvent(
           time: TraceTime(nanoseconds: time),

@@ -63,7 +63,7 @@ import Testing
       trace.events.map(\.kind) == [
         .schedRegister(ident: "refresh", ok: true),
         .schedRegister(ident: "cleanup", ok: nil),
-        .workEnqueue(WorkEnqueue(work: "w", backoff: .exponential, delay: TraceTime(seconds: 30))),
+        .workEnqueue(WorkEnqueue(work: "w", backoff: .exponential, delay: TraceInterval(seconds: 30))),
         .workEnqueue(WorkEnqueue(work: "v")),
         .schedSubmit(
           SchedulerSubmission(ident: "refresh", type: .refresh, earliest: .zero, network: false, power: false)),
@@ -139,8 +139,8 @@ import Testing
         .schedComplete(run: 3, success: false),
         .workEnqueue(
           WorkEnqueue(
-            work: "w", name: "N", backoff: .linear, delay: TraceTime(milliseconds: 500), limit: 4,
-            period: TraceTime(seconds: 900), policy: .appendOrReplace)),
+            work: "w", name: "N", backoff: .linear, delay: TraceInterval(milliseconds: 500), limit: 4,
+            period: TraceInterval(seconds: 900), policy: .appendOrReplace)),
         .workStart(work: "w", attempt: 1),
         .workStop(work: "w", attempt: 1, reason: "timeout"),
         .workCancel(work: "w"),

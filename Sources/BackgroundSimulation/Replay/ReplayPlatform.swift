@@ -91,7 +91,7 @@ extension ReplayPlatform: BackgroundTaskHost {
     guard lifecycle.isRunning, let since = lifecycle.process.backgroundSince, !lifecycle.tasks.isEmpty else {
       return .greatestFiniteMagnitude
     }
-    let end = since.adding(nanoseconds: budget.nanoseconds)
+    let end = since + budget
     return scheduler.now >= end ? 0 : end.seconds - scheduler.now.seconds
   }
 }

@@ -42,7 +42,7 @@ public enum Replayer {
     let platform = ReplayPlatform(script: script, meta: recorded.meta)
     platform.makeApp = makeApp
     scheduleDecision(0, on: platform)
-    platform.scheduler.runUntilIdle(limit: (recorded.events.last?.time ?? .zero))
+    platform.scheduler.runUntilIdle(until: recorded.events.last?.time ?? .zero)
     let trace = platform.recorder.trace
     return ReplayResult(
       trace: trace,

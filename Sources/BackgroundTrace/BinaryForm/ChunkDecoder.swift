@@ -180,9 +180,9 @@ struct ChunkDecoder {
       guard let raw = cursor.byte(), Int(raw) < Self.backoffs.count else { throw fail("bad backoff") }
       enqueue.backoff = Self.backoffs[Int(raw)]
     }
-    if presence & 4 != 0 { enqueue.delay = TraceTime(nanoseconds: try scaled(&cursor)) }
+    if presence & 4 != 0 { enqueue.delay = TraceInterval(nanoseconds: try scaled(&cursor)) }
     if presence & 8 != 0 { enqueue.limit = try integer(&cursor) }
-    if presence & 16 != 0 { enqueue.period = TraceTime(nanoseconds: try scaled(&cursor)) }
+    if presence & 16 != 0 { enqueue.period = TraceInterval(nanoseconds: try scaled(&cursor)) }
     if presence & 32 != 0 {
       guard let raw = cursor.byte(), Int(raw) < Self.policies.count else { throw fail("bad policy") }
       enqueue.policy = Self.policies[Int(raw)]

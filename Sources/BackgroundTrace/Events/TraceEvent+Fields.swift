@@ -4,8 +4,10 @@ public enum FieldValue: Sendable, Hashable {
   case integer(Int)
   /// `true` or `false`.
   case boolean(Bool)
-  /// Seconds (`earliest=`, `delay=`, `period=`).
+  /// A point in trace time, in seconds (`earliest=`).
   case seconds(TraceTime)
+  /// A span, in seconds (`delay=`, `period=`).
+  case interval(TraceInterval)
   /// A word from a fixed set (`to=`, `type=`, `error=`, `outcome=`, `backoff=`, `policy=`).
   case choice(String)
   /// A string: a bare word or quoted when written.
@@ -21,6 +23,7 @@ extension TraceEvent.Kind {
     func integer(_ name: String, _ value: Int?) { if let value { body(name, .integer(value)) } }
     func boolean(_ name: String, _ value: Bool?) { if let value { body(name, .boolean(value)) } }
     func seconds(_ name: String, _ value: TraceTime?) { if let value { body(name, .seconds(value)) } }
+    func interval(_ name: String, _ value: TraceInterval?) { if let value { body(name, .interval(value)) } }
     func choice(_ name: String, _ value: String?) { if let value { body(name, .choice(value)) } }
     switch self {
     case .appLaunch:
@@ -62,9 +65,9 @@ extension TraceEvent.Kind {
       string("work", enqueue.work)
       string("name", enqueue.name)
       choice("backoff", enqueue.backoff?.rawValue)
-      seconds("delay", enqueue.delay)
+      interval("delay", enqueue.delay)
       integer("limit", enqueue.limit)
-      seconds("period", enqueue.period)
+      interval("period", enqueue.period)
       choice("policy", enqueue.policy?.rawValue)
     case .workStart(let work, let attempt):
       string("work", work)

@@ -133,9 +133,6 @@ public enum ExistingWorkPolicy: String, Sendable, Hashable, CaseIterable {
   case replace, keep, append, appendOrReplace
 }
 
-/// A span of time in a trace field (`delay=`, `period=`), stored like a ``TraceTime``.
-public typealias TraceInterval = TraceTime
-
 /// The fields of a `sched.submit` event.
 public struct SchedulerSubmission: Sendable, Hashable {
   /// The task identifier (`BGTaskSchedulerPermittedIdentifiers` entry).

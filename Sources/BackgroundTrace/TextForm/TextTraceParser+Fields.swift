@@ -49,8 +49,8 @@ struct FieldReader {
       return .workEnqueue(
         WorkEnqueue(
           work: try required("work", string), name: try optional("name", string),
-          backoff: try optional("backoff", choice), delay: try optional("delay", seconds),
-          limit: try optional("limit", integer), period: try optional("period", seconds),
+          backoff: try optional("backoff", choice), delay: try optional("delay", interval),
+          limit: try optional("limit", integer), period: try optional("period", interval),
           policy: try optional("policy", choice)))
     case .workStart:
       return .workStart(work: try required("work", string), attempt: try required("attempt", integer))
@@ -151,6 +151,10 @@ struct FieldReader {
       throw mistyped(field, "a non-negative number of seconds with at most 9 fractional digits")
     }
     return time
+  }
+
+  private func interval(_ field: LineScanner.Field) throws(TraceFormatError) -> TraceInterval {
+    TraceInterval(nanoseconds: try seconds(field).nanoseconds)
   }
 
   private func choice<T: RawRepresentable & CaseIterable>(

@@ -57,6 +57,7 @@ public enum TextTraceWriter {
       case .integer(let integer): output += String(integer)
       case .boolean(let boolean): output += boolean ? "true" : "false"
       case .seconds(let time): output += time.description
+      case .interval(let interval): output += interval.description
       case .choice(let word): output += word
       case .string(let string): output += quotedIfNeeded(string)
       }

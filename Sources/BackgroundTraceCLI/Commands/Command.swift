@@ -30,9 +30,9 @@ public struct CheckOptions: Sendable, Hashable {
   /// `--retry-limit N`: the attempt limit for work that declares none.
   public var retryLimit: Int?
   /// `--budget S`: the background budget, overriding `meta budget=`.
-  public var budget: TraceTime?
+  public var budget: TraceInterval?
   /// `--grace S`: how long after an expiration an end is still on time (default 1 s).
-  public var grace: TraceTime?
+  public var grace: TraceInterval?
   /// `--format text|json`.
   public var format: FindingFormat = .text
   /// `--strict`: warnings fail too.

@@ -54,8 +54,8 @@ public enum CommandLineParser {
         }
         options.retryLimit = value
       }
-      options.budget = try seconds(takeOption("--budget", from: &rest, command: name), option: "--budget")
-      options.grace = try seconds(takeOption("--grace", from: &rest, command: name), option: "--grace")
+      options.budget = try seconds(takeOption("--budget", from: &rest, command: name), option: "--budget")?.sinceStart
+      options.grace = try seconds(takeOption("--grace", from: &rest, command: name), option: "--grace")?.sinceStart
       if let format = try takeOption("--format", from: &rest, command: name) {
         guard let value = FindingFormat(rawValue: format) else {
           throw UsageError("'--format' takes 'text' or 'json', not '\(format)'")
@@ -112,7 +112,7 @@ public enum CommandLineParser {
     case "exact": return .exact
     case "order": return .order
     default:
-      if text.hasPrefix("tolerance="), let value = TraceTime(decimalSeconds: text.dropFirst("tolerance=".count)) {
+      if text.hasPrefix("tolerance="), let value = TraceInterval(decimalSeconds: text.dropFirst("tolerance=".count)) {
         return .tolerance(value)
       }
       throw UsageError("'--time' takes 'exact', 'order' or 'tolerance=SECONDS', not '\(text)'")

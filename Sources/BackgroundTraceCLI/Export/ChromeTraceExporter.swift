@@ -198,7 +198,7 @@ struct ChromeTraceExporter {
     _ name: String, _ category: String, _ span: (start: TraceTime, end: TraceTime), pid: Int, tid: Int,
     args: [(String, String)]
   ) {
-    let duration = TraceTime(nanoseconds: span.end.nanoseconds - span.start.nanoseconds)
+    let duration = span.end.interval(since: span.start)
     add(
       span.start,
       "{\"name\":\(JSONText.string(name)),\"cat\":\"\(category)\",\"ph\":\"X\",\"ts\":\(Self.micros(span.start)),"
@@ -256,7 +256,12 @@ struct ChromeTraceExporter {
     return "{\"name\":\"\(name)\",\"ph\":\"M\",\"pid\":\(pid + 1)\(thread),\"args\":\(JSONText.object([argument]))}"
   }
 
-  /// Nanoseconds as decimal microseconds, exactly (`12500000`, `0.001`).
+  /// A span as decimal microseconds, exactly (`12500000`, `0.001`).
+  static func micros(_ interval: TraceInterval) -> String {
+    micros(TraceTime.zero + interval)
+  }
+
+  /// A time as decimal microseconds since the trace started, exactly (`12500000`, `0.001`).
   static func micros(_ time: TraceTime) -> String {
     let whole = time.nanoseconds / 1000
     var fraction = time.nanoseconds % 1000

@@ -38,6 +38,7 @@ enum JSONLinesExporter {
       case .integer(let integer): json = String(integer)
       case .boolean(let boolean): json = boolean ? "true" : "false"
       case .seconds(let time): json = time.description
+      case .interval(let interval): json = interval.description
       case .choice(let word), .string(let word): json = JSONText.string(word)
       }
       fields.append((name, json))

@@ -363,6 +363,6 @@ struct SVGTimeline {
   }
 
   private func duration(_ start: TraceTime, _ end: TraceTime) -> String {
-    "\(TraceTime(nanoseconds: end.nanoseconds - start.nanoseconds))s"
+    "\(end.interval(since: start))s"
   }
 }

@@ -150,10 +150,10 @@ public struct TraceExplainer: Sendable {
   /// When a task's background budget runs out, while the app is in the background.
   private func budgetEnd(of task: TaskLife) -> TraceTime? {
     guard let since = walker.process.backgroundSince else { return nil }
-    return max(since, task.begin).adding(nanoseconds: budget.nanoseconds)
+    return max(since, task.begin) + budget
   }
 
   private func seconds(_ start: TraceTime, _ end: TraceTime) -> String {
-    "\(TraceTime(nanoseconds: end.nanoseconds - min(start.nanoseconds, end.nanoseconds)))s"
+    "\(end.interval(since: start))s"
   }
 }

@@ -219,7 +219,7 @@ package struct WorkLife: Sendable {
   package var retryAllowed: (attempt: Int, at: TraceTime)? {
     guard running == nil, let last = lastResult, last.outcome == .retry else { return nil }
     let wait = WorkBackoff.backoff(beforeAttempt: last.attempt + 1, policy: enqueue.backoff, delay: enqueue.delay)
-    return (last.attempt + 1, last.time.adding(nanoseconds: wait.nanoseconds))
+    return (last.attempt + 1, last.time + wait)
   }
 }
 

@@ -49,7 +49,7 @@ extension LifecycleWalker {
       if attempt >= 1, let last = life.lastResult, last.outcome == .retry, last.attempt == attempt - 1 {
         let wait = WorkBackoff.backoff(beforeAttempt: attempt, policy: life.enqueue.backoff, delay: life.enqueue.delay)
         backoff = BackoffWait(
-          retriedAt: last.time, wait: wait, allowedAt: last.time.adding(nanoseconds: wait.nanoseconds))
+          retriedAt: last.time, wait: wait, allowedAt: last.time + wait)
       }
       life.running = (attempt, now)
       works[work] = life

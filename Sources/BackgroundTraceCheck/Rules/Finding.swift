@@ -33,3 +33,8 @@ extension TraceTime {
   /// The time as the checker prints it: canonical seconds with an `s` (`42.5s`).
   var seconds: String { "\(self)s" }
 }
+
+extension TraceInterval {
+  /// The span as the checker prints it: canonical seconds with an `s` (`30s`).
+  var seconds: String { "\(self)s" }
+}

@@ -10,7 +10,7 @@ extension TraceChecker {
   private mutating func startBudget(for id: Int) {
     insertDeadline(
       .taskBudget(process: walker.process.number, epoch: walker.process.backgroundEpoch, id: id),
-      at: now.adding(nanoseconds: budget.nanoseconds))
+      at: now + budget)
   }
 
   /// Forgets what was reported about task `id` (the sets are nearly always empty: skip

@@ -134,7 +134,7 @@ public struct TraceChecker: Sendable {
     case .taskEnded(let id, _): forgetReports(ofTask: id)
     case .taskEndUnmatched(let id, let mismatch): taskEndUnmatched(id, mismatch, into: &findings)
     case .taskExpired(let id, _):
-      insertDeadline(.taskEnd(process: walker.process.number, id: id), at: now.adding(nanoseconds: grace.nanoseconds))
+      insertDeadline(.taskEnd(process: walker.process.number, id: id), at: now + grace)
     case .taskClosed(let id, let task, let end): taskClosed(id, task, end, into: &findings)
     case .taskRefused, .taskExpireUnmatched:
       break
@@ -144,7 +144,7 @@ public struct TraceChecker: Sendable {
     case .runLaunchedUnregistered(let ident, let run):
       unregistered(ident, action: "sched.launch run=\(run)", into: &findings)
     case .runExpired(let run, _):
-      insertDeadline(.runComplete(run: run), at: now.adding(nanoseconds: grace.nanoseconds))
+      insertDeadline(.runComplete(run: run), at: now + grace)
     case .runCompleted(let run, let life, _): runCompleted(run, life, into: &findings)
     case .runCompleteUnmatched(let run, let mismatch): runCompleteUnmatched(run, mismatch, into: &findings)
     case .runClosed(let run, let life, let end): runClosed(run, life, end, into: &findings)
@@ -183,7 +183,7 @@ public struct TraceChecker: Sendable {
     switch deadline {
     case .taskEnd(let process, let id):
       guard walker.isRunning, walker.process.number == process, let task = walker.tasks[id],
-        let expiredAt = task.expiredAt, expiredAt.adding(nanoseconds: grace.nanoseconds) == due,
+        let expiredAt = task.expiredAt, expiredAt + grace == due,
         reportedTasks.insert(id).inserted
       else { return }
       report(
@@ -201,7 +201,7 @@ public struct TraceChecker: Sendable {
         into: &findings)
     case .runComplete(let run):
       guard let life = walker.runs[run], let expiredAt = life.expiredAt,
-        expiredAt.adding(nanoseconds: grace.nanoseconds) == due, reportedRuns.insert(run).inserted
+        expiredAt + grace == due, reportedRuns.insert(run).inserted
       else { return }
       report(
         .schedNotCompleted,
