@@ -93,7 +93,8 @@ import TraceWorkloads
         TraceEvent(
           time: TraceTime(nanoseconds: time),
           .workEnqueue(
-            WorkEnqueue(work: "w", delay: TraceInterval(nanoseconds: value), period: TraceInterval(nanoseconds: time)))))
+            WorkEnqueue(work: "w", delay: TraceInterval(nanoseconds: value), period: TraceInterval(nanoseconds: time))))
+      )
       events.append(
         TraceEvent(
           time: TraceTime(nanoseconds: time),
