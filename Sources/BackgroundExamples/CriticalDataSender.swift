@@ -1,4 +1,5 @@
 public import BackgroundTrace
+public import BackgroundSimulation
 
 /// The seed's `sendCriticalData`: one stored task id for every send.
 ///

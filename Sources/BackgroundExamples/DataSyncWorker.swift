@@ -1,4 +1,5 @@
 public import BackgroundTrace
+public import BackgroundSimulation
 
 /// The seed's `DataSyncWorker`: uploads analytics; on failure retries while
 /// `runAttemptCount < 3`, then fails. Without the check (`checksAttemptLimit` off) it

@@ -1,4 +1,5 @@
 public import BackgroundTrace
+public import BackgroundSimulation
 
 /// The seed article's `DocumentManager` (UIKit background tasks): saving a large
 /// document when the app goes to the background, with the expiration handler saving

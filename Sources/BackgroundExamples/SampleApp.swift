@@ -1,4 +1,5 @@
 public import BackgroundTrace
+public import BackgroundSimulation
 
 /// A small app built from the seed articles' code: it registers and submits a
 /// refresh at launch, saves its document when it goes to the background, keeps named

@@ -1,6 +1,7 @@
 import BackgroundExamples
 import BackgroundSimulation
 import BackgroundTrace
+import BackgroundTraceCheck
 import Foundation
 import Testing
 

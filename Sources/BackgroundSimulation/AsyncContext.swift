@@ -1,8 +1,11 @@
-public import BackgroundSimulation
-
-/// Where the examples' asynchronous work runs and how it waits: on a device, the
-/// global executor and `ContinuousClock`; in the simulation, the scheduler's executor
-/// and its `VirtualClock`, so the same code runs deterministically.
+/// Where app code's asynchronous work runs and how it waits: on a device, the global
+/// executor and `ContinuousClock`; in the simulation, the scheduler's executor and its
+/// `VirtualClock`, so the same code runs deterministically.
+///
+/// Give your uploader or sync class an `AsyncContext` instead of calling `Task {}` and
+/// `Task.sleep` directly; the app passes
+/// `AsyncContext(executor: nil, clock: ContinuousClock())`, a test passes
+/// `AsyncContext(simulation: system.scheduler)`.
 public struct AsyncContext: Sendable {
   /// The executor async work prefers, asked at each ``run(_:)`` (`nil`: the global
   /// concurrent executor). In the simulation it is the current process's.

@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+// A package as an app team writes it: it depends on BackgroundTrace by version, puts
+// the recording library into its app code and the simulation and checker into its
+// tests. Tools/check-dependent-package.sh points BGTRACE_PACKAGE_URL at a tagged clone
+// of the checkout and runs `swift test` here, as CI does.
+import PackageDescription
+
+let backgroundTrace = Context.environment["BGTRACE_PACKAGE_URL"] ?? "https://example.invalid/set-BGTRACE_PACKAGE_URL"
+
+let package = Package(
+  name: "DraftSync",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  dependencies: [
+    .package(url: backgroundTrace, from: "0.1.0")
+  ],
+  targets: [
+    // The app's own code: only the recording library.
+    .target(name: "DraftSync", dependencies: [.product(name: "BackgroundTrace", package: "BackgroundTrace")]),
+    // Its tests: the simulation and the checker.
+    .testTarget(
+      name: "DraftSyncTests",
+      dependencies: [
+        "DraftSync",
+        .product(name: "BackgroundSimulation", package: "BackgroundTrace"),
+        .product(name: "BackgroundTraceCheck", package: "BackgroundTrace"),
+      ]),
+  ]
+)
