@@ -1,5 +1,4 @@
 public import BackgroundTrace
-public import BackgroundSimulation
 
 /// The seed's `sendCriticalData`: one stored task id for every send.
 ///

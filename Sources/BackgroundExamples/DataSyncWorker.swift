@@ -1,5 +1,4 @@
 public import BackgroundTrace
-public import BackgroundSimulation
 
 /// The seed's `DataSyncWorker`: uploads analytics; on failure retries while
 /// `runAttemptCount < 3`, then fails. Without the check (`checksAttemptLimit` off) it

@@ -1,5 +1,4 @@
 public import BackgroundTrace
-public import BackgroundSimulation
 
 /// The seed article's `DocumentManager` (UIKit background tasks): saving a large
 /// document when the app goes to the background, with the expiration handler saving

@@ -1,5 +1,4 @@
 public import BackgroundTrace
-public import BackgroundSimulation
 
 /// The seed's `AppDelegate` for BGTaskScheduler: registers the refresh handler at
 /// launch, submits a refresh an hour out, and in the handler resubmits, sets an

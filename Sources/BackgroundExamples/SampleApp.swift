@@ -1,5 +1,4 @@
 public import BackgroundTrace
-public import BackgroundSimulation
 
 /// A small app built from the seed articles' code: it registers and submits a
 /// refresh at launch, saves its document when it goes to the background, keeps named

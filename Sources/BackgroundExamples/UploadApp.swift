@@ -1,5 +1,4 @@
 public import BackgroundTrace
-public import BackgroundSimulation
 
 /// An app that uploads pending changes when it goes to the background, inside a UIKit
 /// background task: the flaky-failure example. Whether the upload finishes within the

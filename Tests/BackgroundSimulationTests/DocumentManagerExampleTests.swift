@@ -1,5 +1,6 @@
 import BackgroundExamples
 import BackgroundSimulation
+import BackgroundTrace
 import BackgroundTraceCheck
 import BackgroundTraceTesting
 import Testing

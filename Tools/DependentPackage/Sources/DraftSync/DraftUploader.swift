@@ -1,4 +1,3 @@
-public import BackgroundSimulation
 public import BackgroundTrace
 
 /// Uploads the user's unsaved draft when the app goes to the background, inside a
