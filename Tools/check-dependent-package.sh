@@ -16,4 +16,4 @@ rm -rf "$work/DraftSync/.build"
 # A versioned dependency may not use unsafe build flags; Package.swift adds one only
 # when BGTRACE_STRICT is set, so the user's build runs without it.
 cd "$work/DraftSync"
-env -u BGTRACE_STRICT BGTRACE_PACKAGE_URL="file://$work/BackgroundTrace" swift test 2>&1 | tail -n 30
+env -u BGTRACE_STRICT BGTRACE_PACKAGE_URL="file://$work/BackgroundTrace" swift test 2>&1 | tail -n 3
