@@ -4,8 +4,8 @@ import BackgroundTrace
 import BackgroundTraceCheck
 import Testing
 
-/// The README's simulator example, kept compiling and passing.
-@Suite struct ReadmeSnippetTests {
+/// The seed article's DocumentManager in the simulation: a save longer than the budget ends `.invalid`.
+@Suite struct DocumentManagerInvalidEndTests {
   @Test func aSaveLongerThanTheBudgetEndsInvalid() {
     let system = SimulatedSystem(seed: 42)
     let context = AsyncContext(simulation: system.scheduler)  // executor + virtual clock
