@@ -1,4 +1,5 @@
 public import BackgroundTrace
+public import Dispatch
 
 /// A submitted request waiting to launch.
 struct PendingRequest {
@@ -40,12 +41,14 @@ extension SimulatedSystem: TaskScheduling {
   ///
   /// - Parameters:
   ///   - identifier: the task identifier.
+  ///   - queue: ignored: launch handlers run on the simulation's virtual-time executor.
   ///   - launchHandler: called with the task each time the system launches it.
   /// - Returns: `true` when the handler is registered; `false` when the identifier is not
   ///   permitted or the registration killed the app.
   @discardableResult
   public func register(
-    forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void
+    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+    launchHandler: @escaping (any ScheduledTask) -> Void
   ) -> Bool {
     guard configuration.permittedIdentifiers?.contains(identifier) ?? true else {
       record(.schedRegister(ident: identifier, ok: false))
