@@ -70,9 +70,14 @@ let package = Package(
     .target(
       name: "AppleAdapters", dependencies: ["BackgroundTrace", "UIKit", "BackgroundTasks"],
       path: "Tests/AppleAdapterCheck/Adapters", swiftSettings: [.define("APPLE_SDK_SHIM")]),
+    // The toolchain declares a Testing-with-UIKit overlay (_Testing_UIKit) that it ships
+    // only for Apple platforms, so importing Testing beside the shim's UIKit asks for a
+    // module Linux lacks; the tests build without cross-import overlays. (Unsafe flags are
+    // refused only in the products of a package used as a dependency; this is a test target.)
     .testTarget(
       name: "AppleAdapterTests", dependencies: ["AppleAdapters", "BackgroundTrace", "UIKit", "BackgroundTasks"],
-      path: "Tests/AppleAdapterCheck/Tests"),
+      path: "Tests/AppleAdapterCheck/Tests",
+      swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-cross-import-overlays"])]),
   ]
 #endif
 
