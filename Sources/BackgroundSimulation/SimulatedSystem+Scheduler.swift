@@ -71,7 +71,8 @@ extension SimulatedSystem: TaskScheduling {
 
   /// Records `sched.submit`, then either rejects the request (`sched.reject`) or plans its
   /// launch after its earliest date plus a seeded delay, replacing a pending request
-  /// with the same identifier.
+  /// with the same identifier. A request given an `earliestBeginDate` is read against the
+  /// wall clock at this call, so only an `earliestBeginDelay` gives the same trace every run.
   ///
   /// - Parameter request: the request to launch later.
   /// - Throws: ``TaskSchedulerError`` with `notPermitted` for an identifier not permitted,

@@ -12,7 +12,7 @@ public import Dispatch
 /// The earliest begin time is either Apple's ``earliestBeginDate`` (what code ported from
 /// `BGTaskRequest` sets) or ``earliestBeginDelay``, a delay from submission. A delay is what
 /// the simulation and replay run deterministically on their virtual clocks; a date is read
-/// against the wall clock when the request is submitted (docs/platform-model.md).
+/// against the wall clock when the request is submitted.
 public struct TaskRequest: Sendable, Hashable {
   /// When the request may start at the earliest: a date, or a delay from submission.
   enum EarliestBegin: Sendable, Hashable {
