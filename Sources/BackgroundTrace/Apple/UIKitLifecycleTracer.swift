@@ -21,9 +21,10 @@
   /// `to=inactive`, `didEnterBackground` `to=background`, and `willTerminate`
   /// `app.terminate reason=user` followed by a flush.
   public final class UIKitLifecycleTracer: @unchecked Sendable {
-    // Set once in init and only read after (by deinit): safe to share.
+    // Constants, only read by deinit: safe to share, though the observer tokens are not
+    // declared Sendable.
     private let center: NotificationCenter
-    private var observers: [any NSObjectProtocol] = []
+    private let observers: [any NSObjectProtocol]
 
     /// Starts observing `center` and recording into `recorder`, which keeps the tracer
     /// alive from then on.
@@ -40,6 +41,7 @@
         (UIApplication.didEnterBackgroundNotification, .background),
       ]
       // The observers hold the recorder weakly: the recorder holds the tracer.
+      var observers: [any NSObjectProtocol] = []
       for (name, state) in states {
         observers.append(
           center.addObserver(forName: name, object: nil, queue: nil) { [weak recorder] _ in
@@ -52,6 +54,7 @@
           recorder?.record(.appTerminate(reason: "user"))
           try? recorder?.flush()
         })
+      self.observers = observers
       recorder.keepAlive(self)
     }
 
