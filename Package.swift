@@ -58,6 +58,29 @@ let package = Package(
   ]
 )
 
+// The Apple adapters (Sources/BackgroundTrace/Apple) compiled on Linux against a shim of the
+// SDK surface they use. AppleAdapters' sources are symlinks to the real adapter files,
+// built with APPLE_SDK_SHIM so their `#if canImport(UIKit)` holds there and nowhere else.
+// Only on Linux: on Apple platforms targets named UIKit and BackgroundTasks would clash with
+// the SDK. No product contains these targets.
+#if os(Linux)
+  package.targets += [
+    .target(name: "UIKit", path: "Tests/AppleSDKShim/UIKit"),
+    .target(name: "BackgroundTasks", path: "Tests/AppleSDKShim/BackgroundTasks"),
+    .target(
+      name: "AppleAdapters", dependencies: ["BackgroundTrace", "UIKit", "BackgroundTasks"],
+      path: "Tests/AppleAdapterCheck/Adapters", swiftSettings: [.define("APPLE_SDK_SHIM")]),
+    // The toolchain declares a Testing-with-UIKit overlay (_Testing_UIKit) that it ships
+    // only for Apple platforms, so importing Testing beside the shim's UIKit asks for a
+    // module Linux lacks; the tests build without cross-import overlays. (Unsafe flags are
+    // refused only in the products of a package used as a dependency; this is a test target.)
+    .testTarget(
+      name: "AppleAdapterTests", dependencies: ["AppleAdapters", "BackgroundTrace", "UIKit", "BackgroundTasks"],
+      path: "Tests/AppleAdapterCheck/Tests",
+      swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-cross-import-overlays"])]),
+  ]
+#endif
+
 // Strict settings for every target, in one place.
 let strict = Context.environment["BGTRACE_STRICT"] != nil
 for target in package.targets {

@@ -36,7 +36,7 @@ public final class RefreshAppDelegate: @unchecked Sendable {
 
   /// `application(_:didFinishLaunchingWithOptions:)`: registers the handler.
   public func didFinishLaunching() {
-    scheduler.register(forTaskWithIdentifier: Self.refreshIdentifier) { [self] task in
+    scheduler.register(forTaskWithIdentifier: Self.refreshIdentifier, using: nil) { [self] task in
       handleAppRefresh(task: task)
     }
   }

@@ -1,4 +1,5 @@
 public import BackgroundTrace
+public import Dispatch
 
 /// A submitted request waiting to launch.
 struct PendingRequest {
@@ -40,12 +41,14 @@ extension SimulatedSystem: TaskScheduling {
   ///
   /// - Parameters:
   ///   - identifier: the task identifier.
+  ///   - queue: ignored: launch handlers run on the simulation's virtual-time executor.
   ///   - launchHandler: called with the task each time the system launches it.
   /// - Returns: `true` when the handler is registered; `false` when the identifier is not
   ///   permitted or the registration killed the app.
   @discardableResult
   public func register(
-    forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void
+    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+    launchHandler: @escaping (any ScheduledTask) -> Void
   ) -> Bool {
     guard configuration.permittedIdentifiers?.contains(identifier) ?? true else {
       record(.schedRegister(ident: identifier, ok: false))
@@ -68,7 +71,8 @@ extension SimulatedSystem: TaskScheduling {
 
   /// Records `sched.submit`, then either rejects the request (`sched.reject`) or plans its
   /// launch after its earliest date plus a seeded delay, replacing a pending request
-  /// with the same identifier.
+  /// with the same identifier. A request given an `earliestBeginDate` is read against the
+  /// wall clock at this call, so only an `earliestBeginDelay` gives the same trace every run.
   ///
   /// - Parameter request: the request to launch later.
   /// - Throws: ``TaskSchedulerError`` with `notPermitted` for an identifier not permitted,

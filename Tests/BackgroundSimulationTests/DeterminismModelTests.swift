@@ -27,7 +27,7 @@ private func halfDay(seed: UInt64) throws -> Trace {
   let system = SimulatedSystem(seed: seed, faults: faults)
   let clock = system.clock
   system.launch { system in
-    system.register(forTaskWithIdentifier: "refresh") { task in
+    system.register(forTaskWithIdentifier: "refresh", using: nil) { task in
       try? system.submit(.refresh("refresh", earliestBeginDelay: .seconds(900)))
       // The executor of the current process: a terminated process's code never resumes.
       Task(executorPreference: system.scheduler.executor) {

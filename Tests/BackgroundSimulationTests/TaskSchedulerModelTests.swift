@@ -70,8 +70,8 @@ private func immediateLaunches() -> SimulationConfiguration {
     let system = SimulatedSystem(seed: 1)
     var results: [Bool] = []
     system.launch { system in
-      results.append(system.register(forTaskWithIdentifier: "refresh") { _ in })
-      results.append(system.register(forTaskWithIdentifier: "refresh") { _ in })
+      results.append(system.register(forTaskWithIdentifier: "refresh", using: nil) { _ in })
+      results.append(system.register(forTaskWithIdentifier: "refresh", using: nil) { _ in })
     }
     #expect(results == [true, false])
     #expect(system.state == nil)
@@ -88,8 +88,8 @@ private func immediateLaunches() -> SimulationConfiguration {
   func anAppKilledWhileLaunchingNeverBecomesActive() {
     let system = SimulatedSystem(seed: 1)
     system.launch { system in
-      system.register(forTaskWithIdentifier: "refresh") { _ in }
-      system.register(forTaskWithIdentifier: "refresh") { _ in }
+      system.register(forTaskWithIdentifier: "refresh", using: nil) { _ in }
+      system.register(forTaskWithIdentifier: "refresh", using: nil) { _ in }
     }
     system.advance(by: .seconds(10))
     #expect(
@@ -105,7 +105,7 @@ private func immediateLaunches() -> SimulationConfiguration {
     let system = SimulatedSystem(seed: 1)
     system.launch { _ in }
     system.advance(by: .seconds(5))
-    let registered = system.register(forTaskWithIdentifier: "late") { _ in }
+    let registered = system.register(forTaskWithIdentifier: "late", using: nil) { _ in }
     #expect(!registered)
     #expect(system.state == nil)
     #expect(
@@ -121,8 +121,8 @@ private func immediateLaunches() -> SimulationConfiguration {
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     var registered: [Bool] = []
     system.launch { system in
-      registered.append(system.register(forTaskWithIdentifier: "com.example.refresh") { _ in })
-      registered.append(system.register(forTaskWithIdentifier: "com.example.other") { _ in })
+      registered.append(system.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { _ in })
+      registered.append(system.register(forTaskWithIdentifier: "com.example.other", using: nil) { _ in })
     }
     #expect(registered == [true, false])
     #expect(system.state == .active)  // not permitted is not a crash
@@ -155,7 +155,9 @@ private func immediateLaunches() -> SimulationConfiguration {
     var launchTimes: Set<TraceTime> = []
     for seed in UInt64(1)...20 {
       let system = SimulatedSystem(seed: seed)
-      system.launch { system in system.register(forTaskWithIdentifier: "r") { $0.setTaskCompleted(success: true) } }
+      system.launch { system in
+        system.register(forTaskWithIdentifier: "r", using: nil) { $0.setTaskCompleted(success: true) }
+      }
       system.advance(by: .seconds(100))
       try system.submit(.refresh("r", earliestBeginDelay: .seconds(600)))
       system.moveToBackground()
@@ -174,7 +176,9 @@ private func immediateLaunches() -> SimulationConfiguration {
     configuration.networkAvailable = false
     configuration.charging = false
     let system = SimulatedSystem(seed: 1, configuration: configuration)
-    system.launch { system in system.register(forTaskWithIdentifier: "p") { $0.setTaskCompleted(success: true) } }
+    system.launch { system in
+      system.register(forTaskWithIdentifier: "p", using: nil) { $0.setTaskCompleted(success: true) }
+    }
     try system.submit(.processing("p", requiresNetworkConnectivity: true, requiresExternalPower: true))
     system.moveToBackground()
     system.advance(by: .seconds(3600))
@@ -192,7 +196,7 @@ private func immediateLaunches() -> SimulationConfiguration {
 
   @Test func aLaunchedTaskWithNoExpirationHandlerIsExpiredThirtySecondsAfterLaunch() throws {
     let system = SimulatedSystem(seed: 1, configuration: immediateLaunches())
-    system.launch { system in system.register(forTaskWithIdentifier: "r") { _ in } }
+    system.launch { system in system.register(forTaskWithIdentifier: "r", using: nil) { _ in } }
     try system.submit(.refresh("r"))
     system.advance(by: .seconds(10))
     system.moveToBackground()
@@ -207,7 +211,9 @@ private func immediateLaunches() -> SimulationConfiguration {
     var configuration = SimulationConfiguration()
     configuration.launchDelay = .seconds(5) ... .seconds(5)
     let system = SimulatedSystem(seed: 1, configuration: configuration)
-    system.launch { system in system.register(forTaskWithIdentifier: "r") { $0.setTaskCompleted(success: true) } }
+    system.launch { system in
+      system.register(forTaskWithIdentifier: "r", using: nil) { $0.setTaskCompleted(success: true) }
+    }
     try system.submit(.refresh("r"))
     system.advance(by: .seconds(100))
     // Due at 0 + 5 = 5, but the app is active until 100.

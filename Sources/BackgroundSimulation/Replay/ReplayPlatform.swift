@@ -1,5 +1,6 @@
 public import BackgroundTrace
 import BackgroundTraceCheck
+public import Dispatch
 
 /// The platform a replay gives the app: the same protocols as a device or the
 /// simulation, answering from the recorded trace — `beginBackgroundTask` returns the
@@ -102,11 +103,13 @@ extension ReplayPlatform: TaskScheduling {
   ///
   /// - Parameters:
   ///   - identifier: the task identifier.
+  ///   - queue: ignored: launch handlers run on the replay's virtual-time executor.
   ///   - launchHandler: called with the task at each recorded launch of `identifier`.
   /// - Returns: the recorded result; `true` for calls past the recording.
   @discardableResult
   public func register(
-    forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void
+    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+    launchHandler: @escaping (any ScheduledTask) -> Void
   ) -> Bool {
     let ok = registerIndex < script.registerResults.count ? script.registerResults[registerIndex] : true
     registerIndex += 1

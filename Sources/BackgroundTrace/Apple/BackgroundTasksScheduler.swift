@@ -1,12 +1,19 @@
-#if canImport(BackgroundTasks) && !os(macOS)
+// Off Apple platforms BackgroundTasks is only the test shim (Tests/AppleSDKShim), which the
+// AppleAdapters check target compiles this file against with APPLE_SDK_SHIM set; other
+// modules of the package may find the shim's module on the search path, so they skip it.
+#if canImport(BackgroundTasks) && !os(macOS) && (canImport(Darwin) || APPLE_SDK_SHIM)
   public import BackgroundTasks
+  public import Dispatch
   import Foundation
+  #if APPLE_SDK_SHIM
+    public import BackgroundTrace
+  #endif
 
   /// `BGTaskScheduler` as a ``TaskScheduling``: the real scheduler behind the
   /// protocol, for apps that wrap it in ``TracingTaskScheduler``.
   ///
-  /// A thin adapter, compiled only where BackgroundTasks exists and not tested on
-  /// Linux, so nothing else in the package depends on it.
+  /// A thin adapter, compiled only where BackgroundTasks exists (and on Linux against the
+  /// SDK shim in Tests/AppleSDKShim), so nothing else in the package depends on it.
   public final class BackgroundTasksScheduler: TaskScheduling {
     private let scheduler: BGTaskScheduler
 
@@ -15,24 +22,26 @@
       self.scheduler = scheduler
     }
 
-    /// Registers with `BGTaskScheduler` (handlers run on a queue the system picks), handing
-    /// each launched `BGTask` to the handler as a ``ScheduledTask``.
+    /// Registers with `BGTaskScheduler`, handing each launched `BGTask` to the handler as
+    /// a ``ScheduledTask``.
     ///
     /// - Parameters:
     ///   - identifier: the task identifier, listed in `BGTaskSchedulerPermittedIdentifiers`.
+    ///   - queue: where the handler runs; `nil` for a background queue the system picks.
     ///   - launchHandler: called with the task at each launch.
     /// - Returns: `BGTaskScheduler`'s result: `false` when the identifier is not permitted.
     @discardableResult
     public func register(
-      forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void
+      forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+      launchHandler: @escaping (any ScheduledTask) -> Void
     ) -> Bool {
-      scheduler.register(forTaskWithIdentifier: identifier, using: nil) { task in
+      scheduler.register(forTaskWithIdentifier: identifier, using: queue) { task in
         launchHandler(BackgroundTasksTask(task: task))
       }
     }
 
     /// Submits the request as a `BGAppRefreshTaskRequest` or a `BGProcessingTaskRequest`,
-    /// with `earliestBeginDate` set from the delay.
+    /// with its `earliestBeginDate`, or now plus its `earliestBeginDelay`.
     ///
     /// - Parameter request: the request to submit.
     /// - Throws: ``TaskSchedulerError`` with the platform's code; a code this package does
@@ -48,7 +57,9 @@
         processing.requiresExternalPower = request.requiresExternalPower
         platformRequest = processing
       }
-      if let delay = request.earliestBeginDelay {
+      if let date = request.earliestBeginDate {
+        platformRequest.earliestBeginDate = date
+      } else if let delay = request.earliestBeginDelay {
         let (seconds, attoseconds) = delay.components
         platformRequest.earliestBeginDate = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
       }

@@ -1,22 +1,30 @@
-#if canImport(UIKit) && !os(watchOS)
+// Off Apple platforms UIKit is only the test shim (Tests/AppleSDKShim), which the
+// AppleAdapters check target compiles this file against with APPLE_SDK_SHIM set; other
+// modules of the package may find the shim's module on the search path, so they skip it.
+#if canImport(UIKit) && !os(watchOS) && (canImport(Darwin) || APPLE_SDK_SHIM)
   public import UIKit
+  #if APPLE_SDK_SHIM
+    public import BackgroundTrace
+  #endif
 
   /// `UIApplication` as a ``BackgroundTaskHost``: the real platform behind the
   /// protocol, for apps that wrap it in ``TracingBackgroundTaskHost``.
   ///
-  /// A thin adapter, compiled only where UIKit exists and not tested on Linux, so
-  /// nothing else in the package depends on it. UIKit calls it on the main thread.
-  public final class UIKitBackgroundTaskHost: BackgroundTaskHost {
+  /// A thin adapter, compiled only where UIKit exists (and on Linux against the SDK shim
+  /// in Tests/AppleSDKShim), so nothing else in the package depends on it. Like the
+  /// `UIApplication` methods it calls, its methods may be called from any thread.
+  public final class UIKitBackgroundTaskHost: BackgroundTaskHost, Sendable {
     private let application: UIApplication
 
-    /// Adapts `application` (`UIApplication.shared` by default).
+    /// Adapts `application` (`UIApplication.shared` by default; reading `shared` needs
+    /// the main actor).
     @MainActor
     public init(application: UIApplication = .shared) {
       self.application = application
     }
 
-    /// Calls `UIApplication.beginBackgroundTask(withName:expirationHandler:)`; call it on
-    /// the main thread.
+    /// Calls `UIApplication.beginBackgroundTask(withName:expirationHandler:)`, which UIKit
+    /// allows from any thread; UIKit runs the handler on the main thread.
     ///
     /// - Parameters:
     ///   - taskName: the name UIKit shows in its console messages.
@@ -25,24 +33,24 @@
     public func beginBackgroundTask(
       withName taskName: String?, expirationHandler handler: (() -> Void)?
     ) -> BackgroundTaskID {
-      MainActor.assumeIsolated {
-        let identifier = application.beginBackgroundTask(withName: taskName, expirationHandler: handler)
-        return identifier == .invalid ? .invalid : BackgroundTaskID(rawValue: identifier.rawValue)
+      // UIKit takes a main-actor, sendable handler; the protocol's handler is a plain
+      // closure the app wrote for exactly this call, which UIKit runs once on the main thread.
+      let uikitHandler: (@MainActor @Sendable () -> Void)? = handler.map { handler in
+        nonisolated(unsafe) let handler = handler
+        return { handler() }
       }
+      let identifier = application.beginBackgroundTask(withName: taskName, expirationHandler: uikitHandler)
+      return identifier == .invalid ? .invalid : BackgroundTaskID(rawValue: identifier.rawValue)
     }
 
-    /// Calls `UIApplication.endBackgroundTask(_:)` with the matching identifier; call it on
-    /// the main thread.
+    /// Calls `UIApplication.endBackgroundTask(_:)` with the matching identifier, from any
+    /// thread.
     public func endBackgroundTask(_ identifier: BackgroundTaskID) {
-      MainActor.assumeIsolated {
-        application.endBackgroundTask(
-          identifier == .invalid ? .invalid : UIBackgroundTaskIdentifier(rawValue: identifier.rawValue))
-      }
+      application.endBackgroundTask(
+        identifier == .invalid ? .invalid : UIBackgroundTaskIdentifier(rawValue: identifier.rawValue))
     }
 
-    /// `UIApplication.backgroundTimeRemaining`; read it on the main thread.
-    public var backgroundTimeRemaining: Double {
-      MainActor.assumeIsolated { application.backgroundTimeRemaining }
-    }
+    /// `UIApplication.backgroundTimeRemaining`, from any thread.
+    public var backgroundTimeRemaining: Double { application.backgroundTimeRemaining }
   }
 #endif

@@ -1,17 +1,56 @@
+public import Dispatch
+
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
+
 /// A request for the BackgroundTasks scheduler (`BGAppRefreshTaskRequest` or
 /// `BGProcessingTaskRequest`).
+///
+/// The earliest begin time is either Apple's ``earliestBeginDate`` (what code ported from
+/// `BGTaskRequest` sets) or ``earliestBeginDelay``, a delay from submission. A delay is what
+/// the simulation and replay run deterministically on their virtual clocks; a date is read
+/// against the wall clock when the request is submitted.
 public struct TaskRequest: Sendable, Hashable {
+  /// When the request may start at the earliest: a date, or a delay from submission.
+  enum EarliestBegin: Sendable, Hashable {
+    case date(Date)
+    case delay(Duration)
+  }
+
   /// The identifier, listed in `BGTaskSchedulerPermittedIdentifiers`.
   public var identifier: String
   /// Refresh or processing.
   public var type: SchedulerRequestType
-  /// The earliest time to run, as a delay from submission (`earliestBeginDate` =
-  /// now + delay); `nil` means no delay. A lower bound, never a promise.
-  public var earliestBeginDelay: Duration?
   /// Processing only: run only with network connectivity.
   public var requiresNetworkConnectivity: Bool
   /// Processing only: run only on external power.
   public var requiresExternalPower: Bool
+  var earliestBegin: EarliestBegin?
+
+  /// `BGTaskRequest.earliestBeginDate`: the earliest date to run; `nil` means no delay. A
+  /// lower bound, never a promise. Setting it replaces an ``earliestBeginDelay``; it reads
+  /// `nil` when the request was given a delay instead.
+  public var earliestBeginDate: Date? {
+    get {
+      guard case .date(let date) = earliestBegin else { return nil }
+      return date
+    }
+    set { earliestBegin = newValue.map { .date($0) } }
+  }
+
+  /// The earliest time to run, as a delay from submission (`earliestBeginDate` = now +
+  /// delay); `nil` means no delay. Setting it replaces an ``earliestBeginDate``; it reads
+  /// `nil` when the request was given a date instead.
+  public var earliestBeginDelay: Duration? {
+    get {
+      guard case .delay(let delay) = earliestBegin else { return nil }
+      return delay
+    }
+    set { earliestBegin = newValue.map { .delay($0) } }
+  }
 
   /// Creates a request.
   public init(
@@ -20,7 +59,7 @@ public struct TaskRequest: Sendable, Hashable {
   ) {
     self.identifier = identifier
     self.type = type
-    self.earliestBeginDelay = earliestBeginDelay
+    self.earliestBegin = earliestBeginDelay.map { .delay($0) }
     self.requiresNetworkConnectivity = requiresNetworkConnectivity
     self.requiresExternalPower = requiresExternalPower
   }
@@ -45,10 +84,21 @@ extension TaskRequest {
   /// The `sched.submit` fields of this request submitted at `now`: the earliest date
   /// as trace time, and the requirements only for processing requests (a refresh
   /// request has none), recorded only when set.
-  public func submission(at now: TraceTime) -> SchedulerSubmission {
-    SchedulerSubmission(
+  ///
+  /// - Parameters:
+  ///   - now: the trace time of the submission.
+  ///   - wallClock: the date at `now`, to turn an ``earliestBeginDate`` into trace time
+  ///     (a date already past is `now`); a delay does not read it.
+  public func submission(at now: TraceTime, wallClock: Date = Date()) -> SchedulerSubmission {
+    let earliest: TraceTime? =
+      switch earliestBegin {
+      case nil: nil
+      case .delay(let delay): now.adding(nanoseconds: TraceTime(delay).nanoseconds)
+      case .date(let date): now.adding(nanoseconds: TraceTime(seconds: date.timeIntervalSince(wallClock)).nanoseconds)
+      }
+    return SchedulerSubmission(
       ident: identifier, type: type,
-      earliest: earliestBeginDelay.map { now.adding(nanoseconds: TraceTime($0).nanoseconds) },
+      earliest: earliest,
       network: type == .processing && requiresNetworkConnectivity ? true : nil,
       power: type == .processing && requiresExternalPower ? true : nil)
   }
@@ -90,11 +140,21 @@ public protocol ScheduledTask: AnyObject, Sendable {
 
 /// The BackgroundTasks scheduler API (`BGTaskScheduler`).
 public protocol TaskScheduling: AnyObject {
-  /// Registers the launch handler for an identifier; must happen before the app
-  /// finishes launching, once per identifier. Returns `false` when the identifier is
-  /// not permitted.
+  /// Registers the launch handler for an identifier, as
+  /// `BGTaskScheduler.register(forTaskWithIdentifier:using:launchHandler:)`; must happen
+  /// before the app finishes launching, once per identifier.
+  ///
+  /// - Parameters:
+  ///   - identifier: the task identifier.
+  ///   - queue: where the handler runs; `nil` lets the scheduler pick (a background queue
+  ///     on iOS; the simulation and replay always run it on their own executor).
+  ///   - launchHandler: called with the task at each launch.
+  /// - Returns: `false` when the identifier is not permitted.
   @discardableResult
-  func register(forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void) -> Bool
+  func register(
+    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+    launchHandler: @escaping (any ScheduledTask) -> Void
+  ) -> Bool
 
   /// Submits a request, replacing a pending one with the same identifier.
   ///
@@ -109,4 +169,15 @@ public protocol TaskScheduling: AnyObject {
 
   /// The requests waiting to launch.
   func pendingTaskRequests() -> [TaskRequest]
+}
+
+extension TaskScheduling {
+  /// Registers with no queue: the spelling before `using:` existed.
+  @available(*, deprecated, renamed: "register(forTaskWithIdentifier:using:launchHandler:)")
+  @discardableResult
+  public func register(
+    forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void
+  ) -> Bool {
+    register(forTaskWithIdentifier: identifier, using: nil, launchHandler: launchHandler)
+  }
 }

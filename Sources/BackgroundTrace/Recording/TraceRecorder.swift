@@ -31,6 +31,7 @@ public final class TraceRecorder: Sendable {
     var lastTime: UInt64 = 0
     var count = 0
     var failure: ByteSourceError?
+    var companions: [any AnyObject & Sendable] = []
   }
 
   /// The metadata the trace starts with.
@@ -161,6 +162,14 @@ public final class TraceRecorder: Sendable {
   /// The trace so far (the events are kept only when the recorder keeps them).
   public var trace: Trace {
     state.withLock { Trace(meta: meta, events: $0.events) }
+  }
+
+  /// Keeps `companion` alive for as long as the recorder lives: an observer that records
+  /// into this recorder (the UIKit lifecycle tracer) and that app code need not hold.
+  ///
+  /// The companion must not hold the recorder strongly, or neither is ever released.
+  package func keepAlive(_ companion: any AnyObject & Sendable) {
+    state.withLock { $0.companions.append(companion) }
   }
 
   /// Writes the events not yet written as a chunk, when streaming to a file.

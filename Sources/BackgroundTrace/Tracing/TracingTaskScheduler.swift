@@ -1,3 +1,4 @@
+public import Dispatch
 import Synchronization
 
 /// A ``TaskScheduling`` that forwards to a base scheduler and records registrations,
@@ -23,14 +24,16 @@ public final class TracingTaskScheduler: TaskScheduling {
   ///
   /// - Parameters:
   ///   - identifier: the task identifier.
+  ///   - queue: passed to the base scheduler.
   ///   - launchHandler: called with the recording task at each launch.
   /// - Returns: the base scheduler's result (recorded as `ok=false` when `false`).
   @discardableResult
   public func register(
-    forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void
+    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+    launchHandler: @escaping (any ScheduledTask) -> Void
   ) -> Bool {
     let recorder = self.recorder
-    let ok = base.register(forTaskWithIdentifier: identifier) { [self] task in
+    let ok = base.register(forTaskWithIdentifier: identifier, using: queue) { [self] task in
       let run = runs.add(1, ordering: .relaxed).newValue
       recorder.record(.schedLaunch(ident: identifier, run: run))
       launchHandler(TracingScheduledTask(base: task, run: run, recorder: recorder))

@@ -1,0 +1,139 @@
+import AppleAdapters
+import BackgroundTasks
+import BackgroundTrace
+import Dispatch
+import Foundation
+import Testing
+
+/// Collects what the app's handlers saw.
+private final class Log {
+  var launched: [String] = []
+  var expired: [String] = []
+}
+
+/// `BackgroundTasksScheduler` under `TracingTaskScheduler`, against the BackgroundTasks
+/// shim's fake `BGTaskScheduler` (Tests/AppleSDKShim/BackgroundTasks).
+@Suite struct BackgroundTasksSchedulerTests {
+  @Test func registerSubmitLaunchExpireAndCompleteReachTheSchedulerAndTheTrace() throws {
+    let platform = BGTaskScheduler()
+    let recorder = TraceRecorder(clock: StoppedClock())
+    let scheduler = TracingTaskScheduler(base: BackgroundTasksScheduler(scheduler: platform), recorder: recorder)
+    let log = Log()
+    let queue = DispatchQueue(label: "AppleAdapterTests.refresh")
+    #expect(
+      scheduler.register(forTaskWithIdentifier: "com.example.refresh", using: queue) { task in
+        log.launched.append(task.identifier)
+        task.expirationHandler = {
+          log.expired.append(task.identifier)
+          task.setTaskCompleted(success: false)
+        }
+      })
+    #expect(
+      scheduler.register(forTaskWithIdentifier: "com.example.cleanup", using: nil) { task in
+        log.launched.append(task.identifier)
+        task.setTaskCompleted(success: true)
+      })
+    #expect(platform.registeredIdentifiers == ["com.example.cleanup", "com.example.refresh"])
+    #expect(platform.queue(forTaskWithIdentifier: "com.example.refresh") === queue)
+    #expect(platform.queue(forTaskWithIdentifier: "com.example.cleanup") == nil)
+
+    let before = Date()
+    try scheduler.submit(.refresh("com.example.refresh", earliestBeginDelay: .seconds(900)))
+    let after = Date()
+    let refresh = try #require(platform.pendingRequests.first as? BGAppRefreshTaskRequest)
+    #expect(refresh.identifier == "com.example.refresh")
+    let earliest = try #require(refresh.earliestBeginDate)
+    #expect(earliest >= before.addingTimeInterval(900) && earliest <= after.addingTimeInterval(900))
+
+    let refreshTask = try #require(platform.launch("com.example.refresh"))
+    #expect(refreshTask is BGAppRefreshTask)
+    #expect(platform.pendingRequests.isEmpty)
+    refreshTask.expire()
+    #expect(refreshTask.completions == [false])
+
+    try scheduler.submit(
+      .processing("com.example.cleanup", requiresNetworkConnectivity: true, requiresExternalPower: true))
+    let cleanup = try #require(platform.pendingRequests.first as? BGProcessingTaskRequest)
+    #expect(cleanup.requiresNetworkConnectivity && cleanup.requiresExternalPower)
+    #expect(cleanup.earliestBeginDate == nil)
+    let cleanupTask = try #require(platform.launch("com.example.cleanup"))
+    #expect(cleanupTask is BGProcessingTask)
+    #expect(cleanupTask.completions == [true])
+
+    #expect(log.launched == ["com.example.refresh", "com.example.cleanup"])
+    #expect(log.expired == ["com.example.refresh"])
+    #expect(
+      recorder.trace.text == """
+        bgtrace 1
+        0 sched.register ident=com.example.refresh
+        0 sched.register ident=com.example.cleanup
+        0 sched.submit ident=com.example.refresh type=refresh earliest=900
+        0 sched.launch ident=com.example.refresh run=1
+        0 sched.expire run=1
+        0 sched.complete run=1 success=false
+        0 sched.submit ident=com.example.cleanup type=processing network=true power=true
+        0 sched.launch ident=com.example.cleanup run=2
+        0 sched.complete run=2 success=true
+
+        """)
+  }
+
+  @Test func aRefusedRegistrationIsRecordedNotOK() {
+    let platform = BGTaskScheduler()
+    platform.permittedIdentifiers = ["com.example.allowed"]
+    let recorder = TraceRecorder(clock: StoppedClock())
+    let scheduler = TracingTaskScheduler(base: BackgroundTasksScheduler(scheduler: platform), recorder: recorder)
+    #expect(!scheduler.register(forTaskWithIdentifier: "com.example.other", using: nil) { _ in })
+    #expect(platform.registeredIdentifiers.isEmpty)
+    #expect(recorder.trace.events.map(\.kind) == [.schedRegister(ident: "com.example.other", ok: false)])
+  }
+
+  @Test(arguments: [
+    (BGTaskScheduler.Error.Code.unavailable, SchedulerRejection.unavailable),
+    (.tooManyPendingTaskRequests, .tooManyPendingTaskRequests),
+    (.notPermitted, .notPermitted),
+    (.immediateRunIneligible, .immediateRunIneligible),
+  ])
+  func submitErrorsBecomeTheTracesRejectionCodes(code: BGTaskScheduler.Error.Code, rejection: SchedulerRejection) {
+    let platform = BGTaskScheduler()
+    platform.nextSubmitError = code
+    let recorder = TraceRecorder(clock: StoppedClock())
+    let scheduler = TracingTaskScheduler(base: BackgroundTasksScheduler(scheduler: platform), recorder: recorder)
+    #expect(throws: TaskSchedulerError(rejection)) {
+      try scheduler.submit(.refresh("com.example.refresh"))
+    }
+    #expect(platform.pendingRequests.isEmpty)
+    #expect(
+      recorder.trace.text == """
+        bgtrace 1
+        0 sched.submit ident=com.example.refresh type=refresh
+        0 sched.reject ident=com.example.refresh error=\(rejection.rawValue)
+
+        """)
+  }
+
+  @Test func anEarliestBeginDateReachesTheRequestUnchanged() throws {
+    let platform = BGTaskScheduler()
+    let date = Date(timeIntervalSinceReferenceDate: 800_000_000)
+    var request = TaskRequest.refresh("com.example.refresh")
+    request.earliestBeginDate = date
+    try BackgroundTasksScheduler(scheduler: platform).submit(request)
+    #expect(platform.pendingRequests.map(\.earliestBeginDate) == [date])
+  }
+
+  @Test func cancelsReachTheScheduler() throws {
+    let platform = BGTaskScheduler()
+    let recorder = TraceRecorder(clock: StoppedClock())
+    let scheduler = TracingTaskScheduler(base: BackgroundTasksScheduler(scheduler: platform), recorder: recorder)
+    try scheduler.submit(.refresh("com.example.refresh"))
+    try scheduler.submit(.processing("com.example.cleanup"))
+    scheduler.cancel(taskRequestWithIdentifier: "com.example.refresh")
+    #expect(platform.pendingRequests.map(\.identifier) == ["com.example.cleanup"])
+    scheduler.cancelAllTaskRequests()
+    #expect(platform.pendingRequests.isEmpty)
+    #expect(
+      recorder.trace.events.map(\.kind).suffix(2) == [
+        .schedCancel(.identifier("com.example.refresh")), .schedCancel(.all),
+      ])
+  }
+}

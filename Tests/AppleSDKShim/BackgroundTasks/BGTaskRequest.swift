@@ -1,0 +1,47 @@
+/// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskrequest
+/// (`class BGTaskRequest`, abstract; the shim is not an `NSObject`).
+open class BGTaskRequest {
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskrequest/identifier
+  /// (`var identifier: String { get }`).
+  public let identifier: String
+
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskrequest/earliestbegindate
+  /// (`var earliestBeginDate: Date? { get set }`; `nil` for no start delay).
+  public var earliestBeginDate: Date?
+
+  // Apple's `init()` is unavailable: requests are made through a subclass.
+  init(identifier: String) {
+    self.identifier = identifier
+  }
+}
+
+@available(*, unavailable, message: "Apple does not declare BGTaskRequest Sendable")
+extension BGTaskRequest: Sendable {}
+
+/// Apple: https://developer.apple.com/documentation/backgroundtasks/bgapprefreshtaskrequest
+/// (`class BGAppRefreshTaskRequest : BGTaskRequest`).
+public final class BGAppRefreshTaskRequest: BGTaskRequest {
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgapprefreshtaskrequest/init(identifier:)
+  /// (`init(identifier: String)`).
+  public override init(identifier: String) {
+    super.init(identifier: identifier)
+  }
+}
+
+/// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest
+/// (`class BGProcessingTaskRequest : BGTaskRequest`).
+public final class BGProcessingTaskRequest: BGTaskRequest {
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest/requiresnetworkconnectivity
+  /// (`var requiresNetworkConnectivity: Bool { get set }`; `false` by default).
+  public var requiresNetworkConnectivity = false
+
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest/requiresexternalpower
+  /// (`var requiresExternalPower: Bool { get set }`; `false` by default).
+  public var requiresExternalPower = false
+
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest/init(identifier:)
+  /// (`init(identifier: String)`).
+  public override init(identifier: String) {
+    super.init(identifier: identifier)
+  }
+}

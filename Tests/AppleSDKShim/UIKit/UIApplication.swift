@@ -1,0 +1,120 @@
+import Synchronization
+
+/// The test-only shim of `UIApplication`: exactly the background-task and lifecycle API
+/// the adapters in Sources/BackgroundTrace/Apple use, with Apple's signatures, backed by
+/// a controllable fake (the controls are in UIApplication+Fake.swift).
+///
+/// Apple: https://developer.apple.com/documentation/uikit/uiapplication
+/// (`@MainActor class UIApplication : UIResponder`; the shim has no `UIResponder`).
+@MainActor
+open class UIApplication {
+  /// The fake's state, guarded so the nonisolated methods work from any thread.
+  struct FakeState {
+    var nextIdentifier = 1
+    var open: [Int: (@MainActor @Sendable () -> Void)?] = [:]
+    var names: [Int: String?] = [:]
+    var ended: [Int] = []
+    var refuses = false
+    var timeRemaining: TimeInterval = .greatestFiniteMagnitude
+    var applicationState: State = .active
+  }
+
+  let fake = Mutex(FakeState())
+
+  private static let sharedApplication = UIApplication()
+
+  /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/shared
+  /// (`class var shared: UIApplication { get }`).
+  public class var shared: UIApplication { sharedApplication }
+
+  /// A fresh fake application, so each test has its own (UIKit's comes from `UIResponder`).
+  public nonisolated init() {}
+
+  /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/beginbackgroundtask(withname:expirationhandler:)
+  /// (`nonisolated func beginBackgroundTask(withName taskName: String?, expirationHandler
+  /// handler: (@MainActor @Sendable () -> Void)? = nil) -> UIBackgroundTaskIdentifier`).
+  ///
+  /// Fake: returns the next identifier (1, 2, …) and keeps the handler until the task
+  /// ends or expires; `.invalid` while ``refusesBackgroundTasks`` is set.
+  public nonisolated func beginBackgroundTask(
+    withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
+  ) -> UIBackgroundTaskIdentifier {
+    fake.withLock { fake in
+      guard !fake.refuses else { return .invalid }
+      let identifier = fake.nextIdentifier
+      fake.nextIdentifier += 1
+      fake.open[identifier] = .some(handler)
+      fake.names[identifier] = .some(taskName)
+      return UIBackgroundTaskIdentifier(rawValue: identifier)
+    }
+  }
+
+  /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/beginbackgroundtask(expirationhandler:)
+  /// (`nonisolated func beginBackgroundTask(expirationHandler handler: (@MainActor @Sendable
+  /// () -> Void)? = nil) -> UIBackgroundTaskIdentifier`).
+  public nonisolated func beginBackgroundTask(
+    expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
+  ) -> UIBackgroundTaskIdentifier {
+    beginBackgroundTask(withName: nil, expirationHandler: handler)
+  }
+
+  /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/endbackgroundtask(_:)
+  /// (`nonisolated func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier)`; "can
+  /// be safely called on a non-main thread").
+  ///
+  /// Fake: closes the task and notes the call in ``endedBackgroundTaskIdentifiers``.
+  public nonisolated func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
+    fake.withLock { fake in
+      fake.open[identifier.rawValue] = nil
+      fake.ended.append(identifier.rawValue)
+    }
+  }
+
+  /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/backgroundtimeremaining
+  /// (`nonisolated var backgroundTimeRemaining: TimeInterval { get }`).
+  public nonisolated var backgroundTimeRemaining: TimeInterval {
+    fake.withLock { $0.timeRemaining }
+  }
+
+  /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/applicationstate
+  /// (`var applicationState: UIApplication.State { get }`, main actor).
+  public var applicationState: UIApplication.State {
+    fake.withLock { $0.applicationState }
+  }
+
+  /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/state
+  /// (`enum State`: `active`, `inactive`, `background`; Int raw values 0, 1, 2).
+  public enum State: Int, Sendable, Hashable {
+    /// The app is running in the foreground and currently receiving events.
+    case active
+    /// The app is running in the foreground but isn't receiving events.
+    case inactive
+    /// The app is running in the background.
+    case background
+  }
+}
+
+extension UIApplication {
+  // Apple declares each as `nonisolated class let …: NSNotification.Name`; Swift code
+  // cannot declare a `class let`, so the shim's are `static let` (read the same way).
+
+  /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/didenterbackgroundnotification
+  public nonisolated static let didEnterBackgroundNotification = NSNotification.Name(
+    "UIApplicationDidEnterBackgroundNotification")
+
+  /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/willenterforegroundnotification
+  public nonisolated static let willEnterForegroundNotification = NSNotification.Name(
+    "UIApplicationWillEnterForegroundNotification")
+
+  /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/didbecomeactivenotification
+  public nonisolated static let didBecomeActiveNotification = NSNotification.Name(
+    "UIApplicationDidBecomeActiveNotification")
+
+  /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/willresignactivenotification
+  public nonisolated static let willResignActiveNotification = NSNotification.Name(
+    "UIApplicationWillResignActiveNotification")
+
+  /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/willterminatenotification
+  public nonisolated static let willTerminateNotification = NSNotification.Name(
+    "UIApplicationWillTerminateNotification")
+}

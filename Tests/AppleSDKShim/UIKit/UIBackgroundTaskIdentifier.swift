@@ -1,0 +1,18 @@
+/// A unique token that identifies a request to run in the background.
+///
+/// Apple: https://developer.apple.com/documentation/uikit/uibackgroundtaskidentifier
+/// (`struct UIBackgroundTaskIdentifier`: RawRepresentable, Hashable, Sendable).
+public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
+  /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundtaskidentifier/invalid
+  /// (`static let invalid: UIBackgroundTaskIdentifier`; `UIBackgroundTaskInvalid` is 0).
+  public static let invalid = UIBackgroundTaskIdentifier(rawValue: 0)
+
+  /// The raw token.
+  public var rawValue: Int
+
+  /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundtaskidentifier/init(rawvalue:)
+  /// (`init(rawValue: Int)`).
+  public init(rawValue: Int) {
+    self.rawValue = rawValue
+  }
+}
