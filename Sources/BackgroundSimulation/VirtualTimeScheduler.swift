@@ -65,6 +65,16 @@ public final class VirtualTimeScheduler: Sendable {
     }
   }
 
+  /// Runs `action` at `time`, before every timer scheduled with ``schedule(at:_:)`` for
+  /// the same instant: how a replay puts a recorded system decision first at its
+  /// instant.
+  @discardableResult
+  package func scheduleAhead(at time: TraceTime, _ action: @escaping @Sendable () -> Void) -> TimerID {
+    state.withLock { state in
+      TimerID(sequence: state.timers.insertAhead(action, at: max(time, state.now)))
+    }
+  }
+
   /// Runs `action` after `delay` of virtual time.
   @discardableResult
   public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> TimerID {

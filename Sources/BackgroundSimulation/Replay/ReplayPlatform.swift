@@ -30,6 +30,9 @@ public final class ReplayPlatform: @unchecked Sendable {
   /// from the events the replay records.
   private(set) var lifecycle = LifecycleWalker()
   private var transitions: [LifecycleTransition] = []
+  /// How many app actions the replay has recorded, to apply each decision after the
+  /// actions the recording has before it.
+  private(set) var appActionCount = 0
   /// The background budget: the trace's `meta budget=`, else 30 s.
   let budget: TraceInterval
   var delegate: (any BackgroundAppDelegate)?
@@ -49,6 +52,7 @@ public final class ReplayPlatform: @unchecked Sendable {
 
   func record(_ kind: TraceEvent.Kind) {
     recorder.record(kind, at: scheduler.now)
+    if kind.side == .app { appActionCount += 1 }
     transitions.removeAll(keepingCapacity: true)
     lifecycle.apply(TraceEvent(time: scheduler.now, kind), into: &transitions)
   }

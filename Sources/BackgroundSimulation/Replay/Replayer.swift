@@ -84,20 +84,40 @@ public enum Replayer {
   private static func scheduleDecision(_ index: Int, on platform: ReplayPlatform) {
     let decisions = platform.script.decisions
     guard index < decisions.count else { return }
-    platform.scheduler.schedule(at: decisions[index].event.time) {
-      // Decisions recorded back to back at one instant, with no app action between
-      // them, are applied together, before any app work they release runs.
-      var next = index
-      repeat {
-        apply(decisions[next], on: platform)
-        next += 1
-      } while next < decisions.count && decisions[next].event.time == decisions[index].event.time
-        && decisions[next].actionsBefore == decisions[index].actionsBefore
-      // Once the work these decisions started has run (its sleeps are on the timer
-      // queue), put the next decision behind them.
-      let following = next
-      platform.scheduler.schedule(at: platform.scheduler.now) { scheduleDecision(following, on: platform) }
+    platform.scheduler.scheduleAhead(at: decisions[index].event.time) { applyInRecordedOrder(index, on: platform) }
+  }
+
+  /// Applies decision `index` once the app has done every action the recording has
+  /// before it — or, when the app is behind, once none of its work is due at this
+  /// instant any more.
+  ///
+  /// Timers at one instant run in the order they were set, and when the app set its
+  /// timers says nothing about the recorded order. So a decision's timer goes ahead of
+  /// every app timer at its instant (app work recorded after it stays after it), and
+  /// while the replay has fewer app actions than the recording had before the decision
+  /// and some app timer is due now, the decision steps behind it: what the app did
+  /// first at this instant comes first again (docs/platform-model.md#replay).
+  private static func applyInRecordedOrder(_ index: Int, on platform: ReplayPlatform) {
+    let decisions = platform.script.decisions
+    let scheduler = platform.scheduler
+    if platform.appActionCount < decisions[index].actionsBefore, let due = scheduler.nextTimerTime,
+      due <= scheduler.now
+    {
+      scheduler.schedule(at: scheduler.now) { applyInRecordedOrder(index, on: platform) }
+      return
     }
+    // Decisions recorded back to back at one instant, with no app action between
+    // them, are applied together, before any app work they release runs.
+    var next = index
+    repeat {
+      apply(decisions[next], on: platform)
+      next += 1
+    } while next < decisions.count && decisions[next].event.time == decisions[index].event.time
+      && decisions[next].actionsBefore == decisions[index].actionsBefore
+    // Once the work these decisions started has run (its sleeps are on the timer
+    // queue), put the next decision behind them.
+    let following = next
+    scheduler.schedule(at: scheduler.now) { scheduleDecision(following, on: platform) }
   }
 
   private static func apply(_ decision: ReplayScript.Numbered, on platform: ReplayPlatform) {

@@ -11,7 +11,10 @@ package struct DeadlineQueue<Payload: Sendable>: Sendable {
   }
 
   private var heap: [Entry] = []
-  private var sequence: UInt64 = 0
+  /// Sequence numbers of ordinary entries; those of entries put ahead count up from 0,
+  /// below every ordinary one.
+  private var sequence: UInt64 = 1 << 62
+  private var aheadSequence: UInt64 = 0
 
   package init() {}
 
@@ -37,6 +40,20 @@ package struct DeadlineQueue<Payload: Sendable>: Sendable {
     let assigned = sequence
     heap.append(Entry(time: time, sequence: sequence, payload: payload))
     sequence += 1
+    siftUp()
+    return assigned
+  }
+
+  /// Adds a deadline that comes before every ordinary entry at the same time (entries
+  /// put ahead keep their own insertion order).
+  ///
+  /// - Returns: its sequence number, unique in this queue (for cancelling).
+  /// - Complexity: O(log *n*).
+  @discardableResult
+  package mutating func insertAhead(_ payload: Payload, at time: TraceTime) -> UInt64 {
+    let assigned = aheadSequence
+    heap.append(Entry(time: time, sequence: assigned, payload: payload))
+    aheadSequence += 1
     siftUp()
     return assigned
   }
