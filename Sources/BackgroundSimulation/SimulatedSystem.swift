@@ -180,6 +180,7 @@ public final class SimulatedSystem: @unchecked Sendable {
       appDelegate?.didEnterBackground()
     } else {
       setState(.active)
+      appDelegate?.didBecomeActive()
     }
     scheduler.runPending()
   }
@@ -199,7 +200,10 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// the background budget; with none open the app is suspended shortly.
   public func moveToBackground() {
     guard processRunning, appState == .active || appState == .inactive else { return }
-    if appState == .active { setState(.inactive) }
+    if appState == .active {
+      setState(.inactive)
+      appDelegate?.willResignActive()
+    }
     setState(.background)
     backgroundSince = now
     appDelegate?.didEnterBackground()
@@ -214,15 +218,19 @@ public final class SimulatedSystem: @unchecked Sendable {
     guard processRunning, appState != .active else { return }
     let wasInBackground = appState == .background || appState == .suspended
     if wasInBackground {
-      // Woken into the foreground: code that waited while suspended runs as the app
+      // UIKit calls willEnterForeground during background → inactive, and then
+      // didBecomeActive at active; code that waited while suspended runs as the app
       // becomes inactive, before it is active.
       setState(.inactive)
+      backgroundSince = nil
+      cancelBackgroundTimers()
+      appDelegate?.willEnterForeground()
       scheduler.runPending()
     }
     setState(.active)
     backgroundSince = nil
     cancelBackgroundTimers()
-    if wasInBackground { appDelegate?.willEnterForeground() }
+    appDelegate?.didBecomeActive()
     scheduler.runPending()
   }
 
@@ -230,6 +238,8 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// handlers are gone; scheduler requests and work persist.
   public func terminate(reason: String) {
     guard processRunning else { return }
+    // UIKit tells a running app the user quit it; a suspended app, or one killed, hears nothing.
+    if reason == "user" && appState != .suspended { appDelegate?.willTerminate() }
     record(.appTerminate(reason: reason))
     processRunning = false
     appDelegate = nil

@@ -144,16 +144,25 @@ public enum Replayer {
       } else {
         platform.scheduler.executor.resume()
       }
-      // As in the simulation: leaving the foreground, or a launch into the background,
-      // enters the background; waking from suspension does not.
+      // The callbacks UIKit makes at this transition, as the simulation makes them:
+      // leaving the foreground, or a launch into the background, enters the background
+      // (waking from suspension does not); leaving the background calls
+      // willEnterForeground, then didBecomeActive once active.
+      let wasInBackground = previous == .background || previous == .suspended
       if state == .background && (previous == nil || previous == .active || previous == .inactive) {
         platform.delegate?.didEnterBackground()
-      } else if (state == .active || state == .inactive) && (previous == .background || previous == .suspended) {
+      } else if state == .inactive && previous == .active {
+        platform.delegate?.willResignActive()
+      } else if (state == .active || state == .inactive) && wasInBackground {
         platform.delegate?.willEnterForeground()
       }
+      if state == .active && previous != .active { platform.delegate?.didBecomeActive() }
     case .appTerminate(let reason):
       if reason == "watchdog" && !platform.lifecycle.tasks.values.contains(where: { $0.expiredAt != nil }) {
         return skip("no expired task is open, so the watchdog would not kill the app")
+      }
+      if reason == "user" && platform.lifecycle.isRunning && platform.lifecycle.process.state != .suspended {
+        platform.delegate?.willTerminate()
       }
       platform.record(event.kind)
       platform.scheduler.retireExecutor()

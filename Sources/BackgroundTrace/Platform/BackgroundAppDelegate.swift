@@ -1,16 +1,31 @@
 /// What an app does when the system moves it through its life: the
-/// `UIApplicationDelegate` callbacks that start background work.
+/// `UIApplicationDelegate` callbacks.
 ///
 /// The simulation calls these as the test drives the app, and the replayer calls them
-/// at the recorded `app.launch` and `app.state` events, so the same app code runs in
-/// both. Every method has an empty default.
+/// at the recorded `app.launch`, `app.state` and `app.terminate` events, at the same
+/// points UIKit does (docs/platform-model.md#processes):
+///
+/// - launch in the foreground: `didFinishLaunching`, then `active` and `didBecomeActive`;
+/// - leaving: `inactive` and `willResignActive`, then `background` and `didEnterBackground`;
+/// - returning: `inactive` and `willEnterForeground`, then `active` and `didBecomeActive`;
+/// - the user quitting a running (not suspended) app: `willTerminate`, then `app.terminate`.
+///
+/// Every method has an empty default.
 public protocol BackgroundAppDelegate: AnyObject {
   /// `application(_:didFinishLaunchingWithOptions:)`: register launch handlers here.
   func didFinishLaunching()
+  /// `applicationDidBecomeActive(_:)`: the app is in the foreground and active.
+  func didBecomeActive()
+  /// `applicationWillResignActive(_:)`: the app is about to leave the active state.
+  func willResignActive()
   /// `applicationDidEnterBackground(_:)`.
   func didEnterBackground()
-  /// `applicationWillEnterForeground(_:)`.
+  /// `applicationWillEnterForeground(_:)`: called as the app leaves the background,
+  /// while it is `inactive`, always followed by ``didBecomeActive()``.
   func willEnterForeground()
+  /// `applicationWillTerminate(_:)`: the user quit the app while it was running; not
+  /// called for a suspended app or a kill (the watchdog's is a SIGKILL).
+  func willTerminate()
   /// The user did something that starts background work (tapped "Sync"). Recorded
   /// as `mark label=user:<action>`, so a replay performs it again at the same time.
   func perform(userAction action: String)
@@ -19,9 +34,15 @@ public protocol BackgroundAppDelegate: AnyObject {
 extension BackgroundAppDelegate {
   /// Does nothing: an app with no launch handlers need not implement it.
   public func didFinishLaunching() {}
+  /// Does nothing.
+  public func didBecomeActive() {}
+  /// Does nothing.
+  public func willResignActive() {}
   /// Does nothing: an app that starts no work on entering the background need not
   /// implement it.
   public func didEnterBackground() {}
+  /// Does nothing.
+  public func willTerminate() {}
   /// Does nothing: an app with nothing to do on returning to the foreground need not
   /// implement it.
   public func willEnterForeground() {}
