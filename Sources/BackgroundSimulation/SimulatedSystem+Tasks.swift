@@ -51,14 +51,21 @@ extension SimulatedSystem: BackgroundTaskHost {
 
   /// While a task is open in the background, the budget left since the app entered the
   /// background (less the fault plan's early expiration); `Double.greatestFiniteMagnitude`
-  /// otherwise.
+  /// otherwise. Each read is recorded as `input key=system.backgroundTimeRemaining`, so a
+  /// replay answers it as this run did.
   public var backgroundTimeRemaining: Double {
+    let remaining = modelledTimeRemaining
+    record(.input(key: RecordedAnswer.backgroundTimeRemaining, value: RecordedAnswer.value(ofRemaining: remaining)))
+    return remaining
+  }
+
+  private var modelledTimeRemaining: Double {
     // Counts down in the background once a task exists (docs/platform-model.md).
     guard let since = backgroundSince, appState == .background, !openTasks.isEmpty else {
       return .greatestFiniteMagnitude
     }
-    let end = since.adding(nanoseconds: TraceTime(effectiveBudget).nanoseconds)
-    return now >= end ? 0 : (end.seconds - now.seconds)
+    let end = since + TraceInterval(effectiveBudget)
+    return now >= end ? 0 : end.seconds - now.seconds
   }
 
   /// The budget after the fault plan's early expiration.

@@ -49,11 +49,13 @@ import Testing
 
         """)
     let result = Replayer.replay(recorded, timing: .exact) { platform in
-      ScriptedApp(platform, onLaunch: { app in
-        app.afterSleeping(.seconds(5)) {
-          platform.endBackgroundTask(platform.beginBackgroundTask(withName: "Save", expirationHandler: nil))
-        }
-      })
+      ScriptedApp(
+        platform,
+        onLaunch: { app in
+          app.afterSleeping(.seconds(5)) {
+            platform.endBackgroundTask(platform.beginBackgroundTask(withName: "Save", expirationHandler: nil))
+          }
+        })
     }
     #expect(result.divergence == nil, "\(String(describing: result.divergence))")
     #expect(result.trace.text == recorded.text)
@@ -100,11 +102,13 @@ import Testing
 
         """)
     let result = Replayer.replay(recorded, timing: .exact) { platform in
-      ScriptedApp(platform, onLaunch: { app in
-        platform.register(forTaskWithIdentifier: "refresh", using: nil) { task in
-          app.afterTwoSleeps(of: .seconds(3)) { task.setTaskCompleted(success: true) }
-        }
-      })
+      ScriptedApp(
+        platform,
+        onLaunch: { app in
+          platform.register(forTaskWithIdentifier: "refresh", using: nil) { task in
+            app.afterTwoSleeps(of: .seconds(3)) { task.setTaskCompleted(success: true) }
+          }
+        })
     }
     #expect(result.divergence == nil, "\(String(describing: result.divergence))")
     #expect(result.trace.text == recorded.text)
@@ -125,11 +129,15 @@ import Testing
 
         """)
     let result = Replayer.replay(recorded, timing: .exact) { platform in
-      ScriptedApp(platform, onLaunch: { _ in
-        let clock = platform.clock
-        platform.enqueue(WorkRequest(work: "a", worker: SleepingWorker(clock: clock, sleeps: [.seconds(4), .seconds(4)])), policy: nil)
-        platform.enqueue(WorkRequest(work: "b", worker: SleepingWorker(clock: clock, sleeps: [])), policy: nil)
-      })
+      ScriptedApp(
+        platform,
+        onLaunch: { _ in
+          let clock = platform.clock
+          platform.enqueue(
+            WorkRequest(work: "a", worker: SleepingWorker(clock: clock, sleeps: [.seconds(4), .seconds(4)])),
+            policy: nil)
+          platform.enqueue(WorkRequest(work: "b", worker: SleepingWorker(clock: clock, sleeps: [])), policy: nil)
+        })
     }
     #expect(result.divergence == nil, "\(String(describing: result.divergence))")
     #expect(result.trace.text == recorded.text)

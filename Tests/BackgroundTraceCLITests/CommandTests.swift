@@ -120,7 +120,7 @@ import Testing
     #expect(result.status == .success)
     #expect(result.output.contains("  41 task.expire id=2\n  41 task.end id=2\n"))
     #expect(result.output.contains("  96.3 task.end id=0\n  >> error: task.end for .invalid (id 0)"))
-    #expect(result.output.contains("demo.txt:24: error: task.end for .invalid (id 0)"))
+    #expect(result.output.contains("demo.txt:25: error: task.end for .invalid (id 0)"))
     var binary = try TraceReader(path: (out as NSString).appendingPathComponent("demo.bgtrace"))
     let text = try String(contentsOfFile: (out as NSString).appendingPathComponent("demo.txt"), encoding: .utf8)
     #expect(try binary.readAll() == Trace(text: text))

@@ -89,10 +89,25 @@ extension ReplayPlatform: BackgroundTaskHost {
     expirationHandlers[identifier.rawValue] = nil
   }
 
+  /// The recorded answer: the next `input key=system.backgroundTimeRemaining` of the
+  /// recording, as the recorded run read it (an early expiration included). Past the
+  /// recorded reads, what the model says. The read is recorded as in the recording.
+  public var backgroundTimeRemaining: Double {
+    let key = RecordedAnswer.backgroundTimeRemaining
+    let index = inputIndex[key, default: 0]
+    inputIndex[key] = index + 1
+    let recorded = script.inputs[key].flatMap {
+      index < $0.count ? RecordedAnswer.remaining(from: $0[index].value) : nil
+    }
+    let remaining = recorded ?? modelledTimeRemaining
+    record(.input(key: key, value: RecordedAnswer.value(ofRemaining: remaining)))
+    return remaining
+  }
+
   /// What the model says, as in the simulation: the trace's budget (`meta budget=`,
   /// else 30 s) less the time since the recorded move to the background, once a task
   /// is open; `Double.greatestFiniteMagnitude` otherwise.
-  public var backgroundTimeRemaining: Double {
+  private var modelledTimeRemaining: Double {
     guard lifecycle.isRunning, let since = lifecycle.process.backgroundSince, !lifecycle.tasks.isEmpty else {
       return .greatestFiniteMagnitude
     }

@@ -45,8 +45,14 @@ public final class TracingBackgroundTaskHost: BackgroundTaskHost {
     base.endBackgroundTask(identifier)
   }
 
-  /// The base host's value; reading it records nothing.
-  public var backgroundTimeRemaining: Double { base.backgroundTimeRemaining }
+  /// The base host's value, recorded as `input key=system.backgroundTimeRemaining` so a
+  /// replay gives the app the same answer.
+  public var backgroundTimeRemaining: Double {
+    let remaining = base.backgroundTimeRemaining
+    recorder.record(
+      .input(key: RecordedAnswer.backgroundTimeRemaining, value: RecordedAnswer.value(ofRemaining: remaining)))
+    return remaining
+  }
 }
 
 /// Holds a task id for an expiration handler created before the id exists.

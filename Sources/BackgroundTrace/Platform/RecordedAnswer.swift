@@ -1,0 +1,24 @@
+/// System answers an app reads synchronously that a replay must give back exactly as
+/// the recorded run got them, faults and device quirks included. They are stored as
+/// `input` events with a reserved `system.` key (docs/platform-model.md#replay).
+package enum RecordedAnswer {
+  /// `backgroundTimeRemaining`, in seconds; `foreground` while it is unlimited
+  /// (`Double.greatestFiniteMagnitude`).
+  package static let backgroundTimeRemaining = "system.backgroundTimeRemaining"
+
+  /// The spelling of an unlimited remaining time.
+  static let unlimited = "foreground"
+
+  /// The `input` value for a remaining time: decimal seconds to the nanosecond, or
+  /// `foreground` when unlimited.
+  package static func value(ofRemaining seconds: Double) -> String {
+    guard seconds < TraceTime.max.seconds else { return unlimited }
+    return TraceInterval(seconds: seconds).description
+  }
+
+  /// The remaining time an `input` value spells; `nil` when it spells none.
+  package static func remaining(from value: String) -> Double? {
+    if value == unlimited { return .greatestFiniteMagnitude }
+    return TraceInterval(decimalSeconds: value)?.seconds
+  }
+}
