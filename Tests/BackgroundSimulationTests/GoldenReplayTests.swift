@@ -5,8 +5,9 @@ import Foundation
 import Testing
 
 /// Every golden trace of the simulated examples replays against the unchanged code
-/// with no divergence, 50 times in a row. The scenarios record what the user does with
-/// `SimulatedSystem.userAction` (`mark label=user:…`), so a replay performs it again.
+/// with no divergence, comparing actions in order and at their recorded times. The
+/// scenarios record what the user does with `SimulatedSystem.userAction`
+/// (`mark label=user:…`), so a replay performs it again.
 @Suite struct GoldenReplayTests {
   static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Traces/golden")
@@ -54,12 +55,19 @@ import Testing
     let make = try #require(Self.apps.first { $0.golden == golden }?.make)
     var reader = try TraceReader(path: Self.goldens.appendingPathComponent(golden + ".txt").path)
     let recorded = try reader.readAll()
-    for _ in 0..<50 {
-      let result = Replayer.replay(recorded, timing: .exact, makeApp: make)
-      #expect(result.divergence == nil, "\(golden): \(result.divergence.map(String.init(describing:)) ?? "")")
+    for timing in [Replayer.Timing.order, .exact] {
+      let result = Replayer.replay(recorded, timing: timing, makeApp: make)
+      #expect(result.divergence == nil, "\(golden) \(timing): \(result.divergence.map(String.init(describing:)) ?? "")")
       #expect(result.unapplied.isEmpty, "\(golden): \(result.unapplied)")
       #expect(result.trace.events == recorded.events)
     }
+  }
+
+  /// A golden added under Traces/golden without its app here would never be replayed.
+  @Test func everyGoldenIsReplayed() throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: Self.goldens.path)
+      .filter { $0.hasSuffix(".txt") }.map { String($0.dropLast(4)) }
+    #expect(Set(files) == Set(Self.apps.map(\.golden)))
   }
 
   @Test func theReplayAnswersBackgroundTimeRemainingAsTheSimulationDid() throws {
