@@ -23,6 +23,7 @@ let package = Package(
         "DraftSync",
         .product(name: "BackgroundSimulation", package: "BackgroundTrace"),
         .product(name: "BackgroundTraceCheck", package: "BackgroundTrace"),
+        .product(name: "BackgroundTraceTesting", package: "BackgroundTrace"),
       ]),
   ]
 )

@@ -2,12 +2,11 @@ public import BackgroundTrace
 
 /// Uploads the user's unsaved draft when the app goes to the background, inside a
 /// UIKit background task, the way most apps write it: begin, upload, end; the
-/// expiration handler cancels the upload and ends the task.
+/// expiration handler ends the task if the upload is still running.
 public final class DraftUploader: @unchecked Sendable {
   private let host: any BackgroundTaskHost
   private let context: AsyncContext
   private var taskID = BackgroundTaskID.invalid
-  private var upload: Task<Void, Never>?
   /// How many uploads finished.
   public private(set) var uploaded = 0
 
@@ -20,17 +19,21 @@ public final class DraftUploader: @unchecked Sendable {
 
   /// Called from `sceneDidEnterBackground`: uploads the draft, taking `duration`.
   public func appDidEnterBackground(uploadTaking duration: Duration) {
+    let sleep = context.sleep
+    appDidEnterBackground { try await sleep(duration) }
+  }
+
+  /// Called from `sceneDidEnterBackground`: runs `upload` inside a background task.
+  public func appDidEnterBackground(upload: @escaping @Sendable () async throws -> Void) {
     taskID = host.beginBackgroundTask(withName: "UploadDraft") { [self] in
-      upload?.cancel()
       finish()
     }
-    let sleep = context.sleep
     context.run { [self] in
       do {
-        try await sleep(duration)
+        try await upload()
         uploaded += 1
       } catch {
-        // Cancelled by the expiration handler.
+        // The upload failed; the draft stays for the next try.
       }
       finish()
     }
