@@ -12,8 +12,9 @@ struct PendingRequest {
 public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
   /// The identifier the task was launched for.
   public let identifier: String
-  /// The run number in the trace.
-  public let run: Int
+  /// The run number in the trace (`sched.launch run=`).
+  public var run: Int? { runNumber }
+  let runNumber: Int
   /// Run when the task's runtime is spent (`sched.expire`); with none set, the run ends
   /// as complete and unsuccessful, as on iOS.
   public var expirationHandler: (() -> Void)?
@@ -22,7 +23,7 @@ public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
 
   init(identifier: String, run: Int, system: SimulatedSystem) {
     self.identifier = identifier
-    self.run = run
+    self.runNumber = run
     self.system = system
   }
 
@@ -167,23 +168,23 @@ extension SimulatedSystem: TaskScheduling {
   }
 
   private func expire(_ task: SimulatedScheduledTask) {
-    guard !task.completed, runningTasks[task.run] === task else { return }
-    record(.schedExpire(run: task.run))
+    guard !task.completed, runningTasks[task.runNumber] === task else { return }
+    record(.schedExpire(run: task.runNumber))
     if let handler = task.expirationHandler {
       handler()
     } else {
       // With no expiration handler the system marks the task complete and unsuccessful.
       task.completed = true
-      runningTasks[task.run] = nil
+      runningTasks[task.runNumber] = nil
       suspendIfIdle(after: configuration.suspensionDelay)
     }
   }
 
   func complete(_ task: SimulatedScheduledTask, success: Bool) {
-    record(.schedComplete(run: task.run, success: success))
+    record(.schedComplete(run: task.runNumber, success: success))
     guard !task.completed else { return }
     task.completed = true
-    if runningTasks[task.run] === task { runningTasks[task.run] = nil }
+    if runningTasks[task.runNumber] === task { runningTasks[task.runNumber] = nil }
     suspendIfIdle(after: configuration.suspensionDelay)
   }
 }

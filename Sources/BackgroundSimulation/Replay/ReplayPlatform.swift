@@ -185,18 +185,19 @@ extension ReplayPlatform: WorkQueue {
 /// A launched task in a replay.
 final class ReplayScheduledTask: ScheduledTask, @unchecked Sendable {
   let identifier: String
-  let run: Int
+  var run: Int? { runNumber }
+  let runNumber: Int
   var expirationHandler: (() -> Void)?
   weak var platform: ReplayPlatform?
 
   init(identifier: String, run: Int, platform: ReplayPlatform) {
     self.identifier = identifier
-    self.run = run
+    self.runNumber = run
     self.platform = platform
   }
 
   func setTaskCompleted(success: Bool) {
-    platform?.record(.schedComplete(run: run, success: success))
+    platform?.record(.schedComplete(run: runNumber, success: success))
   }
 }
 

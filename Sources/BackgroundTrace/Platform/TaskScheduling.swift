@@ -131,11 +131,19 @@ public struct TaskSchedulerError: BackgroundTraceError, Hashable {
 public protocol ScheduledTask: AnyObject, Sendable {
   /// The identifier it was launched for.
   var identifier: String { get }
+  /// The launch's number in the trace (`sched.launch run=`), when the task came through
+  /// the tracing wrapper, the simulation or a replay; `nil` for a bare `BGTask`.
+  var run: Int? { get }
   /// Called when the task's time is about to run out; with none set, the system marks
   /// the task complete and unsuccessful.
   var expirationHandler: (() -> Void)? { get set }
   /// Tells the system the work is done.
   func setTaskCompleted(success: Bool)
+}
+
+extension ScheduledTask {
+  /// `nil`: a task straight from the system has no run number.
+  public var run: Int? { nil }
 }
 
 /// The BackgroundTasks scheduler API (`BGTaskScheduler`).

@@ -76,12 +76,13 @@ public final class TracingTaskScheduler: TaskScheduling {
 /// A launched task that records its expiration and completion.
 final class TracingScheduledTask: ScheduledTask, @unchecked Sendable {
   let base: any ScheduledTask
-  let run: Int
+  var run: Int? { runNumber }
+  let runNumber: Int
   let recorder: TraceRecorder
 
   init(base: any ScheduledTask, run: Int, recorder: TraceRecorder) {
     self.base = base
-    self.run = run
+    self.runNumber = run
     self.recorder = recorder
   }
 
@@ -94,7 +95,7 @@ final class TracingScheduledTask: ScheduledTask, @unchecked Sendable {
         base.expirationHandler = nil
         return
       }
-      let (recorder, run) = (self.recorder, self.run)
+      let (recorder, run) = (self.recorder, self.runNumber)
       base.expirationHandler = {
         recorder.record(.schedExpire(run: run))
         handler()
@@ -103,7 +104,7 @@ final class TracingScheduledTask: ScheduledTask, @unchecked Sendable {
   }
 
   func setTaskCompleted(success: Bool) {
-    recorder.record(.schedComplete(run: run, success: success))
+    recorder.record(.schedComplete(run: runNumber, success: success))
     base.setTaskCompleted(success: success)
   }
 }
