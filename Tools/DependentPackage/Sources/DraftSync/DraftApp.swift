@@ -25,6 +25,7 @@ public final class DraftApp: BackgroundAppDelegate {
     self.network = network
   }
 
+  /// Uploads the draft inside a background task.
   public func didEnterBackground() {
     let inputs = inputs
     let network = network
