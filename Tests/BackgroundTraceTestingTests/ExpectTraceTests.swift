@@ -51,7 +51,7 @@ import Testing
     try GoldenFixtures.save.write(toFile: golden("save.txt"), atomically: true, encoding: .utf8)
     let slower = try GoldenFixtures.trace(GoldenFixtures.saveSlower)
     expectTrace(
-      slower, matchesGolden: "save", record: .never, diff: DiffOptions(times: .tolerance(TraceTime(seconds: 0.5))),
+      slower, matchesGolden: "save", record: .never, diff: DiffOptions(times: .tolerance(TraceInterval(seconds: 0.5))),
       directory: directory)
   }
 
