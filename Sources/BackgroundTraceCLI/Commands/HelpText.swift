@@ -47,7 +47,8 @@ enum HelpText {
     DataSyncWorker) in the simulator on a virtual clock, with one deliberate bug:
     the save outlasts the 30 s background budget, the expiration handler ends the
     task, and the save later ends .invalid. Writes the trace as DIR/demo.bgtrace and
-    DIR/demo.txt, checks it, and prints a timeline with the finding marked.
+    DIR/demo.txt and prints both paths, checks it, and prints a timeline with the
+    finding marked. The repository's Traces/examples/demo.txt is this trace.
 
     Options:
       --out DIR    where to write the trace (default: the system temporary
