@@ -145,6 +145,21 @@ import Testing
         """)
   }
 
+  @Test func noBaselineIsWrittenWhenATraceCannotBeChecked() throws {
+    let bad = try write("bgtrace 1\n0 task.begin\n", to: "bad.txt")
+    let good = try write(Self.doubleEnd, to: "good.txt")
+    let baseline = path("baseline.txt")
+    let result = run("check", "--write-baseline", baseline, bad, good)
+    #expect(result.status == .badInput)
+    #expect(
+      result.errors == """
+        bgtrace: \(bad):2:3: task.begin is missing the required field 'id'
+        bgtrace: \(baseline): not written, as not every trace could be checked
+
+        """)
+    #expect(!FileManager.default.fileExists(atPath: baseline))
+  }
+
   @Test func aBaselineSuppressesKnownFindingsAndFailsOnNewOnes() throws {
     let trace = try write(Self.twoDoubleEnds, to: "t.txt")
     let baseline = try write("# known\n\n\(trace):5: [task-double-end]\n", to: "baseline.txt")
