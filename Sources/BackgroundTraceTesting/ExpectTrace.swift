@@ -14,8 +14,11 @@ import Testing
 /// ```
 ///
 /// The golden lives at `__Traces__/<TestFile>/<name>.txt` beside the test file (or
-/// `<name>.bgtrace` for the binary form). On a mismatch `<golden>.actual` and
-/// `<golden>.diff` are written beside it.
+/// `<name>.bgtrace` for the binary form; `BGTRACE_GOLDENS` replaces `__Traces__`). On a
+/// mismatch `<golden>.actual` and `<golden>.diff` are written beside it, or under the
+/// artefacts directory (`artifacts:` or `BGTRACE_ARTIFACTS`) as
+/// `<TestFile>/<name>.txt.actual` and `.diff`. An unknown `BGTRACE_RECORD` fails the
+/// test, naming the values it takes (README, "Golden traces in swift test").
 ///
 /// - Parameters:
 ///   - trace: the trace the test produced.
@@ -25,16 +28,17 @@ import Testing
 ///   - diff: how identifiers and times compare (ids up to renaming, times exact).
 ///   - checks: checker rules that must not fire (all by default).
 ///   - directory: where goldens live, instead of `__Traces__/<TestFile>`.
+///   - artifacts: where a failure's `.actual` and `.diff` go; `nil` reads
+///     `BGTRACE_ARTIFACTS`, else beside the golden.
 public func expectTrace(
   _ trace: Trace, matchesGolden name: String, record: GoldenRecordMode? = nil, diff: DiffOptions = DiffOptions(),
-  checks: GoldenChecks = .all, directory: String? = nil, fileID: String = #fileID, filePath: String = #filePath,
-  line: Int = #line, column: Int = #column
+  checks: GoldenChecks = .all, directory: String? = nil, artifacts: String? = nil, fileID: String = #fileID,
+  filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) {
   let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
   let verification = GoldenTrace.verify(
-    trace, goldenPath: GoldenTrace.path(for: name, testFilePath: filePath, directory: directory),
-    record: record ?? GoldenRecordMode.fromEnvironment(ProcessInfo.processInfo.environment), diff: diff,
-    checks: checks)
+    trace, name: name, testFilePath: filePath, record: record, diff: diff, checks: checks, directory: directory,
+    artifacts: artifacts)
   guard let failure = verification.failure else { return }
   Attachment.record(trace.text, named: (verification.goldenPath as NSString).lastPathComponent + ".actual")
   Issue.record(Comment(rawValue: failure), sourceLocation: location)

@@ -3,11 +3,12 @@ public import BackgroundTraceCheck
 import Foundation
 
 /// The core of golden-trace assertions: compares a trace with a golden file, records
-/// according to the mode, writes `<golden>.actual` and `<golden>.diff` on failure, and
-/// returns the failure message (`nil` when the assertion holds).
+/// according to the mode, writes `<golden>.actual` and `<golden>.diff` on failure (or
+/// the same names under an artefacts directory), and returns the failure message (`nil`
+/// when the assertion holds).
 ///
-/// ``expectTrace(_:matchesGolden:record:diff:checks:directory:fileID:filePath:line:column:)``
-/// and ``XCTAssertTrace(_:matchesGolden:record:diff:checks:directory:file:line:)`` report
+/// ``expectTrace(_:matchesGolden:record:diff:checks:directory:artifacts:fileID:filePath:line:column:)``
+/// and ``XCTAssertTrace(_:matchesGolden:record:diff:checks:directory:artifacts:file:line:)`` report
 /// that message to their test framework.
 public enum GoldenTrace {
   /// What a verification concluded.
@@ -20,17 +21,68 @@ public enum GoldenTrace {
     public var recorded: Bool
   }
 
-  /// The default golden location: `__Traces__/<TestFile>/<name>` beside the test file.
+  /// The golden's location: `<directory>/<name>` when a directory is given, else
+  /// `<goldens>/<TestFile>/<name>` when a goldens root is given (`BGTRACE_GOLDENS`), else
+  /// `__Traces__/<TestFile>/<name>` beside the test file.
   ///
   /// A name without an extension gets `.txt`; `.bgtrace` selects the binary form.
-  public static func path(for name: String, testFilePath: String, directory: String? = nil) -> String {
+  ///
+  /// - Parameters:
+  ///   - name: the golden's name, with or without extension.
+  ///   - testFilePath: the test file's path (`#filePath`).
+  ///   - directory: the folder that holds this golden, as the assertions' `directory:`.
+  ///   - goldens: a root that replaces the `__Traces__` folder (README, "Golden traces
+  ///     with Xcode": for runs where the test file's folder is not readable, on a device).
+  public static func path(
+    for name: String, testFilePath: String, directory: String? = nil, goldens: String? = nil
+  ) -> String {
     let file = URL(fileURLWithPath: testFilePath)
     let base =
       directory.map { URL(fileURLWithPath: $0) }
-      ?? file.deletingLastPathComponent().appendingPathComponent("__Traces__")
+      ?? (goldens.map { URL(fileURLWithPath: $0) }
+      ?? file.deletingLastPathComponent().appendingPathComponent("__Traces__"))
       .appendingPathComponent(file.deletingPathExtension().lastPathComponent)
-    let named = name.hasSuffix(".txt") || name.hasSuffix(".bgtrace") ? name : name + ".txt"
-    return base.appendingPathComponent(named).path
+    return base.appendingPathComponent(fileName(name)).path
+  }
+
+  /// Where a failure's `.actual` and `.diff` go when an artefacts directory is given:
+  /// `<artifacts>/<TestFile>/<name>`, the layout of `__Traces__`, so a CI job uploads
+  /// the folder and the source tree stays clean. Append `.actual` or `.diff`.
+  public static func artifactPath(for name: String, testFilePath: String, artifacts: String) -> String {
+    let file = URL(fileURLWithPath: testFilePath)
+    return URL(fileURLWithPath: artifacts).appendingPathComponent(file.deletingPathExtension().lastPathComponent)
+      .appendingPathComponent(fileName(name)).path
+  }
+
+  /// `name` with `.txt` unless it names the form already.
+  private static func fileName(_ name: String) -> String {
+    name.hasSuffix(".txt") || name.hasSuffix(".bgtrace") ? name : name + ".txt"
+  }
+
+  /// Resolves the golden's and the artefacts' locations and the recording mode from the
+  /// arguments, falling back to the environment (`BGTRACE_RECORD`, `CI`,
+  /// `BGTRACE_GOLDENS`, `BGTRACE_ARTIFACTS`), then verifies: what both assertions run.
+  ///
+  /// An environment variable that holds no usable value is the verification's failure.
+  package static func verify(
+    _ actual: Trace, name: String, testFilePath: String, record: GoldenRecordMode?, diff: DiffOptions,
+    checks: GoldenChecks, directory: String?, artifacts: String?,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Verification {
+    func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+    let goldenPath = path(
+      for: name, testFilePath: testFilePath, directory: directory, goldens: variable("BGTRACE_GOLDENS"))
+    let mode: GoldenRecordMode
+    do {
+      mode = try record ?? GoldenRecordMode.fromEnvironment(environment)
+    } catch {
+      return Verification(failure: "\(error)", goldenPath: goldenPath, recorded: false)
+    }
+    let artifactBase = (artifacts ?? variable("BGTRACE_ARTIFACTS")).map {
+      artifactPath(for: name, testFilePath: testFilePath, artifacts: $0)
+    }
+    return verify(
+      actual, goldenPath: goldenPath, record: mode, diff: diff, checks: checks, artifactPath: artifactBase)
   }
 
   /// Verifies `actual` against the golden file at `goldenPath`.
@@ -41,9 +93,12 @@ public enum GoldenTrace {
   ///   - record: when to write the golden.
   ///   - diff: how identifiers and times compare.
   ///   - checks: the checker rules that must not fire on `actual`.
+  ///   - artifactPath: where a failure's `.actual` and `.diff` go, before those
+  ///     extensions (``artifactPath(for:testFilePath:artifacts:)``); `nil` puts them
+  ///     beside the golden.
   public static func verify(
     _ actual: Trace, goldenPath: String, record: GoldenRecordMode, diff: DiffOptions = DiffOptions(),
-    checks: GoldenChecks = .all
+    checks: GoldenChecks = .all, artifactPath: String? = nil
   ) -> Verification {
     var verification = Verification(failure: nil, goldenPath: goldenPath, recorded: false)
     var problems: [String] = []
@@ -57,8 +112,8 @@ public enum GoldenTrace {
           }.joined(separator: "\n"))
     }
     let fileManager = FileManager.default
-    let actualPath = goldenPath + ".actual"
-    let diffPath = goldenPath + ".diff"
+    let actualPath = (artifactPath ?? goldenPath) + ".actual"
+    let diffPath = (artifactPath ?? goldenPath) + ".diff"
     do {
       if !fileManager.fileExists(atPath: goldenPath) {
         if record == .never {
@@ -85,7 +140,7 @@ public enum GoldenTrace {
           try? fileManager.removeItem(atPath: diffPath)
         } else {
           try write(actual, to: actualPath)
-          try Data(comparison.unified.utf8).write(to: URL(fileURLWithPath: diffPath))
+          try Data(comparison.unified.utf8).write(to: URL(fileURLWithPath: diffPath), options: .atomic)
           var message = "the trace does not match the golden \(goldenPath):\n" + excerpt(comparison.unified)
           if record == .failed {
             try write(actual, to: goldenPath)

@@ -5,7 +5,7 @@ import XCTest
 
 /// Asserts that `trace` matches a golden trace and passes the checker, failing the
 /// XCTest at the caller's line with the diff when it does not. The XCTest twin of
-/// ``expectTrace(_:matchesGolden:record:diff:checks:directory:fileID:filePath:line:column:)``.
+/// ``expectTrace(_:matchesGolden:record:diff:checks:directory:artifacts:fileID:filePath:line:column:)``.
 ///
 /// - Parameters:
 ///   - trace: the trace the test produced.
@@ -14,14 +14,16 @@ import XCTest
 ///   - diff: how identifiers and times compare.
 ///   - checks: checker rules that must not fire.
 ///   - directory: where goldens live, instead of `__Traces__/<TestFile>`.
+///   - artifacts: where a failure's `.actual` and `.diff` go; `nil` reads
+///     `BGTRACE_ARTIFACTS`, else beside the golden.
 public func XCTAssertTrace(
   _ trace: Trace, matchesGolden name: String, record: GoldenRecordMode? = nil, diff: DiffOptions = DiffOptions(),
-  checks: GoldenChecks = .all, directory: String? = nil, file: StaticString = #filePath, line: UInt = #line
+  checks: GoldenChecks = .all, directory: String? = nil, artifacts: String? = nil, file: StaticString = #filePath,
+  line: UInt = #line
 ) {
   let verification = GoldenTrace.verify(
-    trace, goldenPath: GoldenTrace.path(for: name, testFilePath: "\(file)", directory: directory),
-    record: record ?? GoldenRecordMode.fromEnvironment(ProcessInfo.processInfo.environment), diff: diff,
-    checks: checks)
+    trace, name: name, testFilePath: "\(file)", record: record, diff: diff, checks: checks, directory: directory,
+    artifacts: artifacts)
   if let failure = verification.failure {
     XCTFail(failure, file: file, line: line)
   }

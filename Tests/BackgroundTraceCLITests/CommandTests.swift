@@ -127,6 +127,30 @@ import Testing
     #expect(binary.damage.isEmpty)
   }
 
+  @Test func demoSaysWhereItWrote() {
+    let out = path("demo")
+    let result = run("demo", "--out", out)
+    #expect(
+      result.output.hasPrefix(
+        """
+        Wrote the sample app's trace:
+          \(out)/demo.bgtrace  (binary, 314 bytes, 29 events)
+          \(out)/demo.txt  (text)
+
+        """))
+  }
+
+  @Test func theShippedDemoTraceIsWhatTheDemoWrites() throws {
+    // Traces/examples/demo.txt is what the README and the export tests show; regenerate
+    // it with `bgtrace demo --out DIR` and review the diff when the demo changes.
+    let out = path("demo")
+    #expect(run("demo", "--out", out).status == .success)
+    let written = try String(contentsOfFile: (out as NSString).appendingPathComponent("demo.txt"), encoding: .utf8)
+    let shipped = try String(
+      contentsOf: ExportFormatTests.root.appendingPathComponent("Traces/examples/demo.txt"), encoding: .utf8)
+    #expect(written == shipped)
+  }
+
   @Test func helpForEveryCommand() {
     for name in CommandName.allCases {
       let result = run("help", name.rawValue)

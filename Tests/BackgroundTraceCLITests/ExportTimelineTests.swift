@@ -76,7 +76,7 @@ import Testing
     let html = try ExportOutput.run(path, "--format", "html")
     #expect(html.contains("<pre id=\"details\">"))
     #expect(html.contains("<script>") && !html.contains("src="))
-    #expect(html.contains("<title>sync-1 DataSyncWorker attempt 0: retry\n2.5s to 4s (1.5s)</title>"))
+    #expect(html.contains("<title>sync-1 DataSyncWorker attempt 0: retry\n2.1s to 4.1s (2s)</title>"))
     #expect(ExportOutput.xmlRoot(html) == "html")
   }
 

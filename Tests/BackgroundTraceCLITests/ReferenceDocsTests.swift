@@ -29,4 +29,15 @@ import Testing
       #expect(help("help", command.rawValue).contains("Exit status:"))
     }
   }
+
+  @Test func oneTextconvCommandEverywhere() throws {
+    let command = #"git config diff.bgtrace.textconv "bgtrace dump""#
+    let root = Self.reference.deletingLastPathComponent().deletingLastPathComponent()
+    #expect(help("help", "dump").contains("    " + command + "\n"))
+    for file in ["README.md", ".gitattributes", "docs/cli.md"] {
+      let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+      #expect(text.contains(command), "\(file) names another textconv command")
+      #expect(!text.contains("swift run bgtrace dump") && !text.contains("--skip-build bgtrace dump"), "\(file)")
+    }
+  }
 }

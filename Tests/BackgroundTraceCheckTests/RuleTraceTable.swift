@@ -191,12 +191,17 @@ enum RuleTraceTable {
     TraceCase(
       file: "sched-not-completed.fires-relaunch.txt",
       expected: [
-        finding(.schedNotCompleted, line: 10, at: "30.5 app.launch", "run 1", "before the app was launched again")
+        finding(
+          .schedNotCompleted, line: 10, at: "30.5 app.launch",
+          "run 1 (com.example.cleanup, launched at 1s, expired at 30s) was not completed before the app was launched again"
+        )
       ]),
     TraceCase(
       file: "sched-not-completed.fires-trace-end.txt",
       expected: [
-        finding(.schedNotCompleted, line: 9, at: "30.5 env.set charging=false", "run 1", "before the trace ended")
+        finding(
+          .schedNotCompleted, line: 9, at: "30.5 env.set charging=false",
+          "run 1 (com.example.cleanup, launched at 1s, expired at 30s) was not completed before the trace ended")
       ]),
     TraceCase(file: "sched-not-completed.near-miss.txt", expected: []),
 

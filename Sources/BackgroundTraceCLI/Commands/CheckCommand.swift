@@ -12,7 +12,8 @@ import Synchronization
 #endif
 
 /// `bgtrace check PATH…`: runs the checker over files and directories, in parallel on
-/// all cores, printing findings in a stable order (the order of the expanded paths).
+/// all cores, printing findings in a stable order (the order of the expanded paths),
+/// less ignored rules and the known findings of a baseline (docs/cli.md).
 package enum CheckCommand {
   /// What checking one file gave.
   package struct FileResult: Sendable {
@@ -24,11 +25,15 @@ package enum CheckCommand {
 
   static func run(paths: [String], options: CheckOptions, console: some Console) throws -> ExitStatus {
     let files = try TraceFiles.expand(paths)
+    var baseline = try options.baseline.map { try CheckBaseline.read(path: $0) }
     let configuration = CheckerConfiguration(
       defaultRetryLimit: options.retryLimit, budget: options.budget,
-      grace: options.grace ?? CheckerConfiguration().grace)
+      grace: options.grace ?? CheckerConfiguration().grace,
+      rules: Set(Rule.allCases).subtracting(options.ignoredRules))
     let results = checkAll(files, configuration: configuration, progress: isatty(2) == 1 ? console : nil)
     var status = ExitStatus.success
+    var suppressed = 0
+    var known: [CheckBaseline.Entry] = []
     for result in results {
       if let error = result.error {
         console.writeError("bgtrace: \(error)\n")
@@ -37,16 +42,48 @@ package enum CheckCommand {
       }
       var text = ""
       for finding in result.findings {
+        let entry = CheckBaseline.Entry(finding, path: result.name)
+        if options.writeBaseline != nil {
+          known.append(entry)
+          continue
+        }
+        if baseline?.suppresses(entry) == true {
+          suppressed += 1
+          continue
+        }
         switch options.format {
         case .text: text += finding.line(path: result.name) + "\n"
-        case .json: text += json(finding, path: result.name) + "\n"
+        case .jsonl: text += json(finding, path: result.name) + "\n"
         }
         if status == .success && (finding.severity == .error || options.strict) { status = .findings }
       }
       console.write(text)
       if BGTrace.reportDamage(result.damage, console: console) != .success { status = .badInput }
     }
+    if let path = options.writeBaseline {
+      guard status == .success else {
+        console.writeError("bgtrace: \(path): not written, as not every trace could be checked\n")
+        return status
+      }
+      let file = try OutputFile(path: path)
+      try file.write(CheckBaseline.text(for: known))
+      try file.close()
+      console.writeError("bgtrace: wrote \(count(known.count, "known finding")) to \(path)\n")
+    }
+    if let path = options.baseline, let baseline {
+      console.writeError("bgtrace: suppressed \(count(suppressed, "known finding")) listed in \(path)\n")
+      if baseline.unmatched > 0 {
+        console.writeError(
+          "bgtrace: \(count(baseline.unmatched, "entry", "entries")) of \(path) matched no finding; "
+            + "rewrite it with --write-baseline\n")
+      }
+    }
     return status
+  }
+
+  /// `1 entry`, `2 entries`.
+  private static func count(_ number: Int, _ singular: String, _ plural: String? = nil) -> String {
+    "\(number) \(number == 1 ? singular : plural ?? singular + "s")"
   }
 
   /// Checks every file, on all cores when there are several.

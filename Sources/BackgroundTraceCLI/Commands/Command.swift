@@ -33,10 +33,16 @@ public struct CheckOptions: Sendable, Hashable {
   public var budget: TraceInterval?
   /// `--grace S`: how long after an expiration an end is still on time (default 1 s).
   public var grace: TraceInterval?
-  /// `--format text|json`.
+  /// `--format text|jsonl` (`json` is accepted for `jsonl`).
   public var format: FindingFormat = .text
   /// `--strict`: warnings fail too.
   public var strict = false
+  /// `--ignore RULE` (repeatable): rules whose findings are dropped.
+  public var ignoredRules: Set<Rule> = []
+  /// `--baseline FILE`: known findings that neither print nor fail (docs/cli.md, "Baselines").
+  public var baseline: String?
+  /// `--write-baseline FILE`: write the findings to FILE as a baseline instead of failing.
+  public var writeBaseline: String?
 
   /// Creates the default options.
   public init() {}
@@ -58,8 +64,12 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
 public enum FindingFormat: String, Sendable, Hashable, CaseIterable {
   /// `PATH:LOCATION: SEVERITY: MESSAGE [RULE-ID]`, one per line.
   case text
-  /// JSON Lines with the same fields.
-  case json
+  /// JSON Lines with the same fields (`--format jsonl`, also spelled `json`).
+  case jsonl
+
+  /// The earlier name of ``jsonl``.
+  @available(*, deprecated, renamed: "jsonl")
+  public static var json: FindingFormat { .jsonl }
 }
 
 /// The commands `bgtrace` knows, by their command-line name.

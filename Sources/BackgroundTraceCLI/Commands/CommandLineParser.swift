@@ -18,7 +18,7 @@ public enum CommandLineParser {
     }
     guard let name = CommandName(spelled: first) else {
       if first.hasPrefix("-") {
-        throw UsageError("unknown option '\(first)'; run 'bgtrace help' for usage")
+        throw CommandOptions.unknown(first, command: nil, known: ["--help", "--version"])
       }
       let known = CommandName.allCases.map(\.rawValue).joined(separator: ", ")
       throw UsageError("unknown command '\(first)'; the commands are \(known)")
@@ -27,6 +27,7 @@ public enum CommandLineParser {
     if rest.contains("--help") || rest.contains("-h") {
       return .help(topic: name == .help ? nil : name)
     }
+    if name != .help { try CommandOptions.rejectUnknown(rest, command: name) }
     switch name {
     case .help:
       guard rest.count <= 1 else { throw UsageError("'bgtrace help' takes at most one command name") }
@@ -57,14 +58,27 @@ public enum CommandLineParser {
       options.budget = try seconds(takeOption("--budget", from: &rest, command: name), option: "--budget")?.sinceStart
       options.grace = try seconds(takeOption("--grace", from: &rest, command: name), option: "--grace")?.sinceStart
       if let format = try takeOption("--format", from: &rest, command: name) {
-        guard let value = FindingFormat(rawValue: format) else {
-          throw UsageError("'--format' takes 'text' or 'json', not '\(format)'")
+        // `json` is the earlier name of `jsonl`, kept so existing CI scripts work.
+        guard let value = format == "json" ? .jsonl : FindingFormat(rawValue: format) else {
+          throw UsageError("'--format' takes 'text' or 'jsonl' (also spelled 'json'), not '\(format)'")
         }
         options.format = value
       }
       if let index = rest.firstIndex(of: "--strict") {
         rest.remove(at: index)
         options.strict = true
+      }
+      for id in try takeRepeatedOption("--ignore", from: &rest, command: name) {
+        guard let rule = Rule(rawValue: id) else {
+          let known = Rule.allCases.map(\.id).joined(separator: ", ")
+          throw UsageError("'--ignore' takes a rule id, not '\(id)'; the rules are \(known)")
+        }
+        options.ignoredRules.insert(rule)
+      }
+      options.baseline = try takeOption("--baseline", from: &rest, command: name)
+      options.writeBaseline = try takeOption("--write-baseline", from: &rest, command: name)
+      if options.baseline != nil && options.writeBaseline != nil {
+        throw UsageError("'--baseline' and '--write-baseline' cannot be combined: a new baseline lists every finding")
       }
       try rejectOptions(rest, command: name)
       guard !rest.isEmpty else {
@@ -141,6 +155,37 @@ public enum CommandLineParser {
       "cannot tell the output form from '\(output)': name it *.bgtrace or *.txt, or pass --to text|binary")
   }
 
+  /// Removes every `--name VALUE` or `--name=VALUE` from `arguments` and returns the
+  /// values in order.
+  private static func takeRepeatedOption(
+    _ option: String, from arguments: inout [String], command: CommandName
+  ) throws(UsageError) -> [String] {
+    var values: [String] = []
+    while let value = try takeOne(option, from: &arguments, command: command) { values.append(value) }
+    return values
+  }
+
+  /// Removes the first `--name VALUE` or `--name=VALUE` from `arguments` and returns VALUE.
+  private static func takeOne(
+    _ option: String, from arguments: inout [String], command: CommandName
+  ) throws(UsageError) -> String? {
+    for index in arguments.indices {
+      let argument = arguments[index]
+      if argument == option {
+        guard index + 1 < arguments.count else {
+          throw UsageError("'\(option)' needs a value; see 'bgtrace help \(command.rawValue)'")
+        }
+        defer { arguments.removeSubrange(index...index + 1) }
+        return arguments[index + 1]
+      }
+      if argument.hasPrefix(option + "=") {
+        defer { arguments.remove(at: index) }
+        return String(argument.dropFirst(option.count + 1))
+      }
+    }
+    return nil
+  }
+
   /// Removes `--name VALUE` or `--name=VALUE` from `arguments` and returns VALUE.
   private static func takeOption(
     _ option: String, from arguments: inout [String], command: CommandName
@@ -169,11 +214,13 @@ public enum CommandLineParser {
     return value
   }
 
+  /// Throws for an option left over once the command's options were taken: one given
+  /// twice, or one the command does not take.
   private static func rejectOptions(_ arguments: [String], command: CommandName) throws(UsageError) {
-    if let option = arguments.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
-      throw UsageError(
-        "unknown option '\(option)' for 'bgtrace \(command.rawValue)'; see 'bgtrace help \(command.rawValue)'")
-    }
+    guard let option = arguments.first(where: { $0.hasPrefix("-") && $0 != "-" }) else { return }
+    let known = CommandOptions.valued(command) + CommandOptions.flags(command)
+    if known.contains(option) { throw UsageError("'\(option)' is given twice") }
+    throw CommandOptions.unknown(option, command: command, known: known)
   }
 
   private static func expectOperands(

@@ -5,7 +5,8 @@ import BackgroundTraceCheck
 import Foundation
 
 /// `bgtrace demo`: runs the sample app in the simulation (with its deliberate bug),
-/// writes the trace in both forms, checks it, and prints the findings in a timeline.
+/// writes the trace in both forms, says where, checks it, and prints the findings in a
+/// timeline. `Traces/examples/demo.txt` is a copy of what it writes (a test keeps it so).
 enum DemoCommand {
   static func run(outputDirectory: String?, console: some Console) throws -> ExitStatus {
     let directory =
@@ -30,10 +31,12 @@ enum DemoCommand {
     let size = (try? FileManager.default.attributesOfItem(atPath: binaryPath)[.size] as? Int) ?? 0
     console.write(
       """
-      The sample app (the seed articles' DocumentManager, refresh AppDelegate and
-      DataSyncWorker) ran for \(trace.events.last?.time.description ?? "0")s of virtual time in the simulation:
+      Wrote the sample app's trace\(outputDirectory == nil ? " (--out DIR writes it elsewhere)" : ""):
         \(binaryPath)  (binary, \(size) bytes, \(trace.events.count) events)
         \(textPath)  (text)
+
+      The sample app (the seed articles' DocumentManager, refresh AppDelegate and
+      DataSyncWorker) ran for \(trace.events.last?.time.description ?? "0")s of virtual time in the simulation.
 
       Timeline (findings marked with >>):
 

@@ -47,7 +47,8 @@ enum HelpText {
     DataSyncWorker) in the simulator on a virtual clock, with one deliberate bug:
     the save outlasts the 30 s background budget, the expiration handler ends the
     task, and the save later ends .invalid. Writes the trace as DIR/demo.bgtrace and
-    DIR/demo.txt, checks it, and prints a timeline with the finding marked.
+    DIR/demo.txt and prints both paths, checks it, and prints a timeline with the
+    finding marked. The repository's Traces/examples/demo.txt is this trace.
 
     Options:
       --out DIR    where to write the trace (default: the system temporary
@@ -59,27 +60,44 @@ enum HelpText {
 
   static let check = """
     Usage: bgtrace check PATH… [--retry-limit N] [--budget S] [--grace S]
-                               [--format text|json] [--strict]
+                               [--format text|jsonl] [--strict] [--ignore RULE]…
+                               [--baseline FILE | --write-baseline FILE]
 
-    Checks traces (files, directories searched recursively for *.bgtrace and *.txt,
-    or '-' for standard input) against the rules: leaked and double-ended tasks,
-    expirations not honoured, unregistered or uncompleted scheduler runs, refreshes
-    not rescheduled, retries past the attempt limit or before the backoff, and more
-    (see the README's "Checking traces"). Directories are checked on all cores;
-    findings print in path order, one per line:
+    Checks traces against the rules: leaked and double-ended tasks, expirations
+    not honoured, unregistered or uncompleted scheduler runs, refreshes not
+    rescheduled, retries past the attempt limit or before the backoff, and more
+    (see the README's "Checking traces"). PATH is a file, '-' for standard input,
+    or a directory: every file under it that starts with the text header
+    'bgtrace 1' or the binary magic is checked, whatever its extension; hidden
+    folders (.git, .build) are skipped, so 'bgtrace check .' works in a package.
+    A directory that holds no trace is an error. Directories are checked on all
+    cores; findings print in path order, one per line:
 
         PATH:LOCATION: SEVERITY: MESSAGE [RULE-ID]
 
     LOCATION is the line for text traces and the event number for binary ones.
 
     Options:
-      --retry-limit N    attempt limit for work whose enqueue declares none
-      --budget S         background budget in seconds (default: meta budget=, else 30)
-      --grace S          time allowed after an expiration (default 1)
-      --format F         text (default) or json (JSON Lines, same fields)
-      --strict           warnings fail too
+      --retry-limit N        attempt limit for work whose enqueue declares none
+      --budget S             background budget in seconds (default: meta budget=, else 30)
+      --grace S              time allowed after an expiration (default 1)
+      --format F             text (default) or jsonl (JSON Lines, same fields;
+                             also spelled json)
+      --strict               warnings fail too
+      --ignore RULE          drop this rule's findings (repeatable)
+      --baseline FILE        known findings: they neither print nor fail; how many
+                             were suppressed goes to standard error
+      --write-baseline FILE  write every finding to FILE as a baseline, exit 0
 
-    Exit status: 0 clean (warnings allowed), 1 findings, 2 bad or damaged input.
+    A baseline lists one known finding a line, sorted, '#' lines are comments:
+
+        PATH:LOCATION: [RULE-ID]
+
+    A finding is known when its path (without a leading './'), location and rule
+    match an entry, so run check from the same directory as when it was written.
+
+    Exit status: 0 clean (warnings allowed), 1 findings, 2 bad or damaged input,
+    a path with no trace, or bad usage.
 
     """
 
@@ -178,7 +196,7 @@ enum HelpText {
   static let stats = """
     Usage: bgtrace stats PATH…
 
-    For each trace (files, or directories searched for *.bgtrace and *.txt):
+    For each trace (files, or directories searched as by check):
     events by kind, bytes per event, duration, UIKit tasks, scheduler runs and
     work attempts.
 

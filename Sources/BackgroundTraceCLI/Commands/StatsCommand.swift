@@ -17,31 +17,3 @@ enum StatsCommand {
     return status
   }
 }
-
-/// Expands command-line paths: files as given, directories searched recursively for
-/// trace files (`*.bgtrace`, `*.txt`), in a stable sorted order.
-enum TraceFiles {
-  static func expand(_ paths: [String]) throws -> [String] {
-    var files: [String] = []
-    for path in paths {
-      var isDirectory: ObjCBool = false
-      guard path == "-" || FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw ByteSourceError(file: path, message: "no such file or directory")
-      }
-      guard isDirectory.boolValue else {
-        files.append(path)
-        continue
-      }
-      guard let enumerator = FileManager.default.enumerator(atPath: path) else {
-        throw ByteSourceError(file: path, message: "cannot list the directory")
-      }
-      var found: [String] = []
-      for case let relative as String in enumerator
-      where relative.hasSuffix(".bgtrace") || relative.hasSuffix(".txt") {
-        found.append((path as NSString).appendingPathComponent(relative))
-      }
-      files.append(contentsOf: found.sorted())
-    }
-    return files
-  }
-}

@@ -49,7 +49,7 @@ extension TraceChecker {
   /// A run its process gave up: not completed (once per run).
   mutating func runClosed(_ run: Int, _ life: RunLife, _ end: ProcessEnd, into findings: inout [Finding]) {
     guard reportedRuns.remove(run) == nil else { return }
-    let expiry = life.expiredAt.map { ", expired at \($0.seconds)," } ?? ""
+    let expiry = life.expiredAt.map { ", expired at \($0.seconds)" } ?? ""
     report(
       .schedNotCompleted,
       "run \(run) (\(life.ident), launched at \(life.launchedAt.seconds)\(expiry)) was not completed \(end.phrase)",
