@@ -134,7 +134,7 @@ import Testing
       result.output.hasPrefix(
         """
         Wrote the sample app's trace:
-          \(out)/demo.bgtrace  (binary, 314 bytes, 29 events)
+          \(out)/demo.bgtrace  (binary, 360 bytes, 30 events)
           \(out)/demo.txt  (text)
 
         """))
