@@ -75,7 +75,8 @@ let package = Package(
     // module Linux lacks; the tests build without cross-import overlays. (Unsafe flags are
     // refused only in the products of a package used as a dependency; this is a test target.)
     .testTarget(
-      name: "AppleAdapterTests", dependencies: ["AppleAdapters", "BackgroundTrace", "UIKit", "BackgroundTasks"],
+      name: "AppleAdapterTests",
+      dependencies: ["AppleAdapters", "BackgroundTrace", "BackgroundSimulation", "UIKit", "BackgroundTasks"],
       path: "Tests/AppleAdapterCheck/Tests",
       swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-cross-import-overlays"])]),
   ]
