@@ -369,4 +369,10 @@ struct SimulatedInputs: RecordedInputs {
     system.record(.input(key: key, value: value))
     return value
   }
+
+  func valueNow(for key: String, _ make: () -> String) -> String {
+    let value = make()
+    system.record(.input(key: key, value: value))
+    return value
+  }
 }

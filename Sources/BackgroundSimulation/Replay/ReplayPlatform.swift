@@ -220,4 +220,13 @@ struct ReplayedInputs: RecordedInputs {
     platform.record(.input(key: key, value: value))
     return value
   }
+
+  func valueNow(for key: String, _ make: () -> String) -> String {
+    let index = platform.inputIndex[key, default: 0]
+    platform.inputIndex[key] = index + 1
+    let recorded = platform.script.inputs[key].flatMap { index < $0.count ? $0[index].value : nil }
+    let value = recorded ?? make()
+    platform.record(.input(key: key, value: value))
+    return value
+  }
 }

@@ -64,6 +64,21 @@ public protocol RecordedInputs: Sendable {
   ///   - key: what the input is (`upload.result`); a replay matches keys in order.
   ///   - operation: the real (or simulated) operation.
   func value(for key: String, _ operation: @escaping @Sendable () async -> String) async -> String
+
+  /// The value of an input the app needs at once, without waiting: a generated name
+  /// (`UUID().uuidString` in a task name), a random choice, a date. Recording runs
+  /// `make` and records its result now; replaying does not run it and returns the next
+  /// recorded value for `key` (or runs `make` past the recorded ones).
+  ///
+  /// ```swift
+  /// let name = inputs.valueNow(for: "task.name") { "Upload-\(UUID().uuidString)" }
+  /// let id = host.beginBackgroundTask(withName: name, expirationHandler: nil)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: what the input is; a replay matches keys in order.
+  ///   - make: produces the value.
+  func valueNow(for key: String, _ make: () -> String) -> String
 }
 
 /// Records inputs into a recorder at the time each operation completes.
@@ -84,6 +99,18 @@ public struct RecordingInputs: RecordedInputs {
   /// - Returns: the operation's result, unchanged.
   public func value(for key: String, _ operation: @escaping @Sendable () async -> String) async -> String {
     let value = await operation()
+    recorder.record(.input(key: key, value: value))
+    return value
+  }
+
+  /// Runs `make` and records its result as `input` now.
+  ///
+  /// - Parameters:
+  ///   - key: what the input is, recorded as `key=`.
+  ///   - make: produces the value.
+  /// - Returns: `make`'s result, unchanged.
+  public func valueNow(for key: String, _ make: () -> String) -> String {
+    let value = make()
     recorder.record(.input(key: key, value: value))
     return value
   }
