@@ -74,7 +74,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   ) {
     self.configuration = configuration
     self.faults = faults
-    scheduler = VirtualTimeScheduler()
+    scheduler = VirtualTimeScheduler(drivesMainActor: configuration.drivesMainActor)
     random = SplitMix64(seed: seed)
     faultRandom = SplitMix64(seed: seed ^ 0xFA01_7FA0_17FA_017F)
     var meta = meta

@@ -25,6 +25,10 @@ public struct SimulationConfiguration: Sendable {
   public var networkAvailable = true
   /// The environment at the start: on external power.
   public var charging = false
+  /// Whether the app's main-actor work runs under the simulation's control
+  /// (``VirtualTimeScheduler/drivesMainActor``). Off by default: it costs two hops to
+  /// the main queue per step, and code that never touches the main actor needs none.
+  public var drivesMainActor = false
 
   /// The defaults above.
   public init() {}

@@ -1,4 +1,6 @@
 public import BackgroundTrace
+import Dispatch
+import Foundation
 import Synchronization
 
 /// A single-threaded virtual-time scheduler: the simulation's only source of time and
@@ -14,8 +16,9 @@ import Synchronization
 ///
 /// Async code joins by running in a task that prefers ``executor``
 /// (`Task(executorPreference: scheduler.executor) { … }`) and sleeping on ``clock``.
-/// Code that hops to another actor (such as `MainActor`) or sleeps on a real clock
-/// leaves the scheduler's control and loses determinism.
+/// Code that sleeps on a real clock, or hops to an actor other than the main actor,
+/// leaves the scheduler's control and loses determinism. Main-actor code stays under
+/// control when the scheduler ``drivesMainActor``.
 ///
 /// Call the scheduler only from the thread that drives it; async tasks it runs may
 /// schedule timers (they run on that thread too).
@@ -27,6 +30,8 @@ public final class VirtualTimeScheduler: Sendable {
   }
 
   private let state = Mutex(State())
+  /// Set by ``endStepAfterThisAction()``: the current step stops after the running timer.
+  private let stepEndRequested = Atomic<Bool>(false)
   private let currentExecutor = Mutex(SimulationExecutor())
 
   /// The executor that runs async jobs in order when the scheduler drains it: the
@@ -43,8 +48,26 @@ public final class VirtualTimeScheduler: Sendable {
     }
   }
 
+  /// Whether the app's main-actor work runs under this scheduler's control.
+  ///
+  /// When set, everything the scheduler runs — jobs and timers — runs inside a
+  /// `DispatchQueue.main.sync` block, and each step ends with the main queue drained, so
+  /// work the app sends to the main actor (`await MainActor.run { … }`,
+  /// `Task { @MainActor in … }`, a `@MainActor` method called from async code) runs at
+  /// the virtual instant it was sent, in the order it was sent, never beside the
+  /// simulated code (docs/platform-model.md#main-actor-code). Drive the scheduler from a
+  /// thread other than the main thread (Swift Testing's default); on the main thread it
+  /// runs as if this were off. Main-actor work that sends more main-actor work without
+  /// an `await` on the simulation's clock in between is not waited for.
+  public let drivesMainActor: Bool
+
   /// Creates a scheduler at time zero.
-  public init() {}
+  ///
+  /// - Parameter drivesMainActor: whether main-actor work runs under the scheduler's
+  ///   control (see ``drivesMainActor``).
+  public init(drivesMainActor: Bool = false) {
+    self.drivesMainActor = drivesMainActor
+  }
 
   /// The current virtual time.
   public var now: TraceTime { state.withLock { $0.now } }
@@ -105,11 +128,38 @@ public final class VirtualTimeScheduler: Sendable {
 
   /// Runs every runnable job and every timer due now, without moving time.
   public func runPending() {
-    executor.drain()
+    guard drivesMainActor, !Thread.isMainThread else {
+      runPendingHere()
+      return
+    }
+    // The main queue is serial: while a block of ours runs, main-actor jobs wait, and
+    // those sent during it run before our next block. Repeat until a block finds
+    // nothing to run, then let the main queue finish what it was sent.
+    while DispatchQueue.main.sync(execute: runPendingHere) {}
+    DispatchQueue.main.sync {}
+  }
+
+  /// Runs every runnable job and every timer due now on this thread.
+  ///
+  /// - Returns: whether anything ran.
+  @discardableResult
+  private func runPendingHere() -> Bool {
+    var ran = executor.drain()
     while let action = popTimer(dueBy: now) {
       action()
       executor.drain()
+      ran = true
+      if stepEndRequested.exchange(false, ordering: .relaxed) { break }
     }
+    return ran
+  }
+
+  /// Ends the current step once the running timer's action and the jobs it released
+  /// are done, so main-actor work sent so far runs before the next timer at this
+  /// instant. Only a scheduler that ``drivesMainActor`` steps; elsewhere this does
+  /// nothing.
+  package func endStepAfterThisAction() {
+    if drivesMainActor { stepEndRequested.store(true, ordering: .relaxed) }
   }
 
   /// Moves time forward to `time`, running everything due on the way in order.
@@ -195,10 +245,16 @@ public final class SimulationExecutor: TaskExecutor, Sendable {
   }
 
   /// Runs jobs until none is runnable.
-  func drain() {
+  ///
+  /// - Returns: whether any job ran.
+  @discardableResult
+  func drain() -> Bool {
+    var ran = false
     while let job = jobs.withLock({ $0.waiting.isEmpty || $0.paused ? nil : $0.waiting.removeFirst() }) {
       job.runSynchronously(on: asUnownedTaskExecutor())
+      ran = true
     }
+    return ran
   }
 
   /// Whether a job is waiting to run.

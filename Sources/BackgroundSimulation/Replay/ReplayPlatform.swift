@@ -8,7 +8,7 @@ public import Dispatch
 /// attempt — and recording what the app does on the virtual clock.
 public final class ReplayPlatform: @unchecked Sendable {
   /// The virtual-time scheduler the replay runs on.
-  public let scheduler = VirtualTimeScheduler()
+  public let scheduler: VirtualTimeScheduler
   let recorder: TraceRecorder
   var script: ReplayScript
   var unapplied: [UnappliedDecision] = []
@@ -38,7 +38,8 @@ public final class ReplayPlatform: @unchecked Sendable {
   var delegate: (any BackgroundAppDelegate)?
   var makeApp: ((ReplayPlatform) -> any BackgroundAppDelegate)?
 
-  init(script: ReplayScript, meta: TraceMetadata) {
+  init(script: ReplayScript, meta: TraceMetadata, drivesMainActor: Bool = false) {
+    scheduler = VirtualTimeScheduler(drivesMainActor: drivesMainActor)
     self.script = script
     budget = meta.budget
     recorder = TraceRecorder(meta: meta)

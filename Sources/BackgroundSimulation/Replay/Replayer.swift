@@ -33,13 +33,15 @@ public enum Replayer {
   ///   - recorded: the trace to replay.
   ///   - timing: how app actions are compared.
   ///   - configuration: the checker's configuration for the findings.
+  ///   - drivesMainActor: whether the app's main-actor work runs under the replay's
+  ///     control (``VirtualTimeScheduler/drivesMainActor``).
   ///   - makeApp: builds the app for a new process.
   public static func replay(
     _ recorded: Trace, timing: Timing = .order, configuration: CheckerConfiguration = CheckerConfiguration(),
-    makeApp: @escaping (ReplayPlatform) -> any BackgroundAppDelegate
+    drivesMainActor: Bool = false, makeApp: @escaping (ReplayPlatform) -> any BackgroundAppDelegate
   ) -> ReplayResult {
     let script = ReplayScript(recorded)
-    let platform = ReplayPlatform(script: script, meta: recorded.meta)
+    let platform = ReplayPlatform(script: script, meta: recorded.meta, drivesMainActor: drivesMainActor)
     platform.makeApp = makeApp
     scheduleDecision(0, on: platform)
     platform.scheduler.runUntilIdle(until: recorded.events.last?.time ?? .zero)
@@ -84,7 +86,9 @@ public enum Replayer {
   private static func scheduleDecision(_ index: Int, on platform: ReplayPlatform) {
     let decisions = platform.script.decisions
     guard index < decisions.count else { return }
-    platform.scheduler.scheduleAhead(at: decisions[index].event.time) { applyInRecordedOrder(index, on: platform) }
+    platform.scheduler.scheduleAhead(at: decisions[index].event.time) {
+      applyInRecordedOrder(index, on: platform, yields: 0)
+    }
   }
 
   /// Applies decision `index` once the app has done every action the recording has
@@ -97,14 +101,21 @@ public enum Replayer {
   /// while the replay has fewer app actions than the recording had before the decision
   /// and some app timer is due now, the decision steps behind it: what the app did
   /// first at this instant comes first again (docs/platform-model.md#replay).
-  private static func applyInRecordedOrder(_ index: Int, on platform: ReplayPlatform) {
+  private static func applyInRecordedOrder(_ index: Int, on platform: ReplayPlatform, yields: Int) {
     let decisions = platform.script.decisions
     let scheduler = platform.scheduler
-    if platform.appActionCount < decisions[index].actionsBefore, let due = scheduler.nextTimerTime,
-      due <= scheduler.now
-    {
-      scheduler.schedule(at: scheduler.now) { applyInRecordedOrder(index, on: platform) }
-      return
+    if platform.appActionCount < decisions[index].actionsBefore {
+      if let due = scheduler.nextTimerTime, due <= scheduler.now {
+        scheduler.schedule(at: scheduler.now) { applyInRecordedOrder(index, on: platform, yields: yields) }
+        return
+      }
+      // Main-actor work the app sent at this instant runs between the scheduler's
+      // steps: let it run (a few times, for work that hops there and back) first.
+      if scheduler.drivesMainActor && yields < 3 {
+        scheduler.schedule(at: scheduler.now) { applyInRecordedOrder(index, on: platform, yields: yields + 1) }
+        scheduler.endStepAfterThisAction()
+        return
+      }
     }
     // Decisions recorded back to back at one instant, with no app action between
     // them, are applied together, before any app work they release runs.

@@ -77,3 +77,10 @@ extension TraceMetadata: ExpressibleByDictionaryLiteral {
     self.init(entries: elements.map { Entry(key: $0.0, value: $0.1) })
   }
 }
+
+extension Trace {
+  /// The events with `tag`, in trace order: `trace.events(.taskBegin)`.
+  public func events(_ tag: EventTag) -> [TraceEvent] {
+    events.filter { $0.kind.tag == tag }
+  }
+}

@@ -18,7 +18,7 @@ public struct BackgroundTaskID: RawRepresentable, Sendable, Hashable, CustomStri
 /// The UIKit background-task API (`UIApplication`), so app code depends on this
 /// protocol instead of UIKit and runs against a real app, the tracing wrapper or the
 /// simulation alike.
-public protocol BackgroundTaskHost: AnyObject {
+public protocol BackgroundTaskHost: AnyObject, Sendable {
   /// Asks for background running time; returns ``BackgroundTaskID/invalid`` when it is
   /// not possible. The system calls `handler` shortly before the time runs out; the
   /// app must end the task then.

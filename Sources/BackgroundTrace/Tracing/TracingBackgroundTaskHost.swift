@@ -5,7 +5,7 @@
 /// let host = TracingBackgroundTaskHost(base: UIKitBackgroundTaskHost(), recorder: recorder)
 /// let id = host.beginBackgroundTask(withName: "SaveDocument") { … }   // task.begin
 /// ```
-public final class TracingBackgroundTaskHost: BackgroundTaskHost {
+public final class TracingBackgroundTaskHost: BackgroundTaskHost, Sendable {
   /// The host that does the work.
   public let base: any BackgroundTaskHost
   /// Where events go.

@@ -47,11 +47,6 @@ extension Trace {
     return lifetimes
   }
 
-  /// The events with `tag`, in trace order: `trace.events(.taskBegin)`.
-  public func events(_ tag: EventTag) -> [TraceEvent] {
-    events.filter { $0.kind.tag == tag }
-  }
-
   /// What the checker finds in this trace.
   public func findings(configuration: CheckerConfiguration = CheckerConfiguration()) -> [Finding] {
     TraceChecker.check(self, configuration: configuration)
