@@ -22,7 +22,14 @@ import Testing
     let model: NoteViewModel
     let saveTakes: Duration
 
-    init(host: any BackgroundTaskHost, context: AsyncContext, model: NoteViewModel, saveTakes: Duration) {
+    /// The virtual time, as the main-actor steps read it.
+    let now: @Sendable () -> TraceTime
+
+    init(
+      host: any BackgroundTaskHost, context: AsyncContext, model: NoteViewModel, saveTakes: Duration,
+      now: @escaping @Sendable () -> TraceTime
+    ) {
+      self.now = now
       self.host = host
       self.context = context
       self.model = model
@@ -30,21 +37,21 @@ import Testing
     }
 
     func didEnterBackground() {
-      let (host, model) = (host, model)
+      let (host, model, now) = (host, model, now)
       let task = TaskBox()
       task.id = host.beginBackgroundTask(withName: "SaveNote") {
         Task { @MainActor in
           model.status = "expired"
-          model.log.append("expired")
+          model.log.append("expired at \(now())")
           host.endBackgroundTask(task.id)
         }
       }
       let (sleep, saveTakes) = (context.sleep, saveTakes)
       context.run {
-        await MainActor.run { model.log.append("saving") }
+        await MainActor.run { model.log.append("saving at \(now())") }
         try? await sleep(saveTakes)
         let ended = await MainActor.run {
-          model.log.append("saved")
+          model.log.append("saved at \(now())")
           guard model.status != "expired" else { return false }
           model.status = "saved"
           return true
@@ -63,7 +70,8 @@ import Testing
     configuration.drivesMainActor = true
     let system = SimulatedSystem(seed: 5, configuration: configuration)
     let model = await NoteViewModel()
-    system.launchApp { NoteSaver(host: $0, context: AsyncContext(simulation: $0.scheduler), model: model, saveTakes: saveTakes) }
+    system.launchApp { NoteSaver(
+        host: $0, context: AsyncContext(simulation: $0.scheduler), model: model, saveTakes: saveTakes, now: { system.now }) }
     system.advance(by: .seconds(1))
     system.moveToBackground()
     system.advance(by: .seconds(60))
@@ -72,14 +80,14 @@ import Testing
 
   @Test func mainActorStepsRunAtTheirVirtualInstant() async {
     let (trace, log) = await simulate(saveTakes: .seconds(5))
-    #expect(log == ["saving", "saved"])
+    #expect(log == ["saving at 1", "saved at 6"])
     #expect(trace.events(.taskEnd).map(\.time) == [TraceTime(seconds: 6)])
     #expect(trace.findings().isEmpty)
   }
 
   @Test func aMainActorExpirationHandlerEndsTheTaskAtTheExpiration() async {
     let (trace, log) = await simulate(saveTakes: .seconds(45))
-    #expect(log == ["saving", "expired"])  // suspended once the task ended: the save never resumes
+    #expect(log == ["saving at 1", "expired at 30"])  // suspended once the task ended: the save never resumes
     #expect(trace.events(.taskExpire).map(\.time) == [TraceTime(seconds: 30)])
     #expect(trace.events(.taskEnd).map(\.time) == [TraceTime(seconds: 30)])
     #expect(trace.findings().isEmpty)
@@ -88,15 +96,18 @@ import Testing
   @Test func theSameRunTwentyTimesAndItsReplayAgree() async {
     let (first, _) = await simulate(saveTakes: .seconds(45))
     for _ in 0..<20 {
-      let (again, _) = await simulate(saveTakes: .seconds(45))
+      let (again, log) = await simulate(saveTakes: .seconds(45))
       #expect(again.text == first.text)
+      #expect(log == ["saving at 1", "expired at 30"])
     }
     let model = await NoteViewModel()
-    let result = Replayer.replay(first, timing: .exact, drivesMainActor: true) {
-      NoteSaver(host: $0, context: AsyncContext(simulation: $0.scheduler), model: model, saveTakes: .seconds(45))
+    let result = Replayer.replay(first, timing: .exact, drivesMainActor: true) { platform in
+      NoteSaver(
+        host: platform, context: AsyncContext(simulation: platform.scheduler), model: model, saveTakes: .seconds(45),
+        now: { platform.scheduler.now })
     }
     #expect(result.divergence == nil, "\(String(describing: result.divergence))")
     #expect(result.trace.text == first.text)
-    #expect(await model.log == ["saving", "expired"])
+    #expect(await model.log == ["saving at 1", "expired at 30"])
   }
 }
