@@ -70,8 +70,11 @@ import Testing
     configuration.drivesMainActor = true
     let system = SimulatedSystem(seed: 5, configuration: configuration)
     let model = await NoteViewModel()
-    system.launchApp { NoteSaver(
-        host: $0, context: AsyncContext(simulation: $0.scheduler), model: model, saveTakes: saveTakes, now: { system.now }) }
+    system.launchApp {
+      NoteSaver(
+        host: $0, context: AsyncContext(simulation: $0.scheduler), model: model, saveTakes: saveTakes,
+        now: { system.now })
+    }
     system.advance(by: .seconds(1))
     system.moveToBackground()
     system.advance(by: .seconds(60))
