@@ -90,6 +90,13 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// The trace so far.
   public var trace: Trace { recorder.trace }
 
+  /// The running process's app delegate (made by ``launchApp(_:)`` for this process),
+  /// for a test to look at: `system.app(as: MyApp.self)?.uploads`. `nil` while no
+  /// process runs.
+  public func app<App: BackgroundAppDelegate>(as type: App.Type) -> App? {
+    processRunning ? appDelegate as? App : nil
+  }
+
   /// A clock on the simulation's virtual time, for async app code.
   public var clock: VirtualClock { scheduler.clock }
 

@@ -105,4 +105,18 @@ import Testing
     system.terminate(reason: "user")
     #expect(log.entries == ["willTerminate"])
   }
+
+  @Test func theTestReachesTheRunningProcesssApp() {
+    let log = Log()
+    let system = SimulatedSystem(seed: 3)
+    system.launchApp { CallbackApp(host: $0, log: log) }
+    let first = system.app(as: CallbackApp.self)
+    #expect(first != nil)
+    #expect(system.app(as: QuitListener.self) == nil)  // not that type
+    system.terminate(reason: "user")
+    #expect(system.app(as: CallbackApp.self) == nil)
+    system.launchApp { CallbackApp(host: $0, log: log) }
+    let second = system.app(as: CallbackApp.self)
+    #expect(second != nil && second !== first)  // a new process, a new delegate
+  }
 }

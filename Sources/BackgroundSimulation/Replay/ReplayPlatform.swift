@@ -45,6 +45,12 @@ public final class ReplayPlatform: @unchecked Sendable {
     recorder = TraceRecorder(meta: meta)
   }
 
+  /// The replayed process's app delegate (made by the replay's `makeApp` at the last
+  /// `app.launch`), for a test to look at; `nil` after it terminated.
+  public func app<App: BackgroundAppDelegate>(as type: App.Type) -> App? {
+    delegate as? App
+  }
+
   /// A clock on the replay's virtual time, for async app code.
   public var clock: VirtualClock { scheduler.clock }
 
