@@ -9,6 +9,9 @@ public struct FaultPlan: Sendable {
   public var randomTerminationInterval: Duration?
   /// Flap the network: offline on average once per `interval`, for `outage`.
   public var networkFlaps: (interval: Duration, outage: Duration)?
+  /// Scheduler runs get this much runtime, drawn per run, instead of the full 30 s or
+  /// 3 min (devices often cut refresh runs to a few seconds); `nil`: the full runtime.
+  public var schedulerRuntime: ClosedRange<Duration>?
   /// Extra delay added to every scheduler launch, drawn from this range.
   public var extraLaunchDelay: ClosedRange<Duration> = .zero ... .zero
 

@@ -20,6 +20,8 @@ public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
   public var expirationHandler: (() -> Void)?
   weak var system: SimulatedSystem?
   var completed = false
+  /// The timer of its expiration, until it expires.
+  var expiry: VirtualTimeScheduler.TimerID?
 
   init(identifier: String, run: Int, system: SimulatedSystem) {
     self.identifier = identifier
@@ -149,12 +151,23 @@ extension SimulatedSystem: TaskScheduling {
     guard let pending = pendingRequests[identifier], pending.timer == nil, now >= pending.earliest else { return }
     let request = pending.request
     // Scheduled tasks run in the background, and processing tasks wait for their
-    // requirements; both are re-checked when the app or the environment changes.
-    guard !(processRunning && (appState == .active || appState == .inactive)) else { return }
+    // requirements; both are re-checked when the app or the environment changes. An
+    // app the user quit gets no launches until the user opens it again.
+    guard !(processRunning && (appState == .active || appState == .inactive)), !quitByUser else { return }
     if request.type == .processing {
       if request.requiresNetworkConnectivity && !networkAvailable { return }
       if request.requiresExternalPower && !charging { return }
     }
+    launch(pending)
+  }
+
+  /// Launches a pending request now: records `sched.launch`, starts the app if needed
+  /// and calls the launch handler — or, with none registered, crashes the app as iOS
+  /// does ("No launch handler registered for task with identifier …").
+  private func launch(_ pending: PendingRequest) {
+    let request = pending.request
+    let identifier = request.identifier
+    if let timer = pending.timer { scheduler.cancel(timer) }
     pendingRequests[identifier] = nil
     wakeForBackgroundWork()
     let run = nextRun
@@ -162,16 +175,55 @@ extension SimulatedSystem: TaskScheduling {
     record(.schedLaunch(ident: identifier, run: run))
     let task = SimulatedScheduledTask(identifier: identifier, run: run, system: self)
     runningTasks[run] = task
-    let runtime = request.type == .refresh ? configuration.refreshRuntime : configuration.processingRuntime
-    scheduler.schedule(after: runtime) { [self] in expire(task) }
-    launchHandlers[identifier]?(task)
+    let fullRuntime = request.type == .refresh ? configuration.refreshRuntime : configuration.processingRuntime
+    let runtime = faults.schedulerRuntime.map { min(randomDuration(in: $0, using: &faultRandom), fullRuntime) } ?? fullRuntime
+    task.expiry = scheduler.schedule(after: runtime) { [self] in expire(task) }
+    guard let handler = launchHandlers[identifier] else {
+      terminate(reason: "crash")
+      return
+    }
+    handler(task)
+  }
+
+  /// Launches the pending request for `identifier` now, whatever its earliest date,
+  /// the app's state or its requirements — as the debugger command
+  /// `_simulateLaunchForTaskWithIdentifier` does on a device.
+  ///
+  /// - Returns: `false` when no request for `identifier` is pending.
+  @discardableResult
+  public func simulateLaunch(forTaskWithIdentifier identifier: String) -> Bool {
+    guard let pending = pendingRequests[identifier] else { return false }
+    launch(pending)
+    scheduler.runPending()
+    return true
+  }
+
+  /// Runs the expiration of the running task launched for `identifier` now — as the
+  /// debugger command `_simulateExpirationForTaskWithIdentifier` does on a device.
+  ///
+  /// - Returns: `false` when no task for `identifier` is running.
+  @discardableResult
+  public func simulateExpiration(forTaskWithIdentifier identifier: String) -> Bool {
+    guard let task = runningTasks.keys.sorted().compactMap({ runningTasks[$0] }).first(where: { $0.identifier == identifier })
+    else { return false }
+    if let timer = task.expiry { scheduler.cancel(timer) }
+    expire(task)
+    scheduler.runPending()
+    return true
   }
 
   private func expire(_ task: SimulatedScheduledTask) {
     guard !task.completed, runningTasks[task.runNumber] === task else { return }
+    task.expiry = nil
     record(.schedExpire(run: task.runNumber))
     if let handler = task.expirationHandler {
       handler()
+      // Apple: a task not completed "may result in the system killing your app".
+      if let grace = configuration.uncompletedRunKill, !task.completed {
+        scheduler.schedule(after: grace) { [self] in
+          if !task.completed, runningTasks[task.runNumber] === task { terminate(reason: "watchdog") }
+        }
+      }
     } else {
       // With no expiration handler the system marks the task complete and unsuccessful.
       task.completed = true

@@ -52,6 +52,9 @@ public final class SimulatedSystem: @unchecked Sendable {
   var pendingRequests: [String: PendingRequest] = [:]
   var runningTasks: [Int: SimulatedScheduledTask] = [:]
   var nextRun = 1
+  /// The user quit the app (`app.terminate reason=user`) and has not opened it since:
+  /// iOS launches no scheduled tasks for it until then.
+  var quitByUser = false
 
   // Work persists across processes.
   var works: [String: WorkItem] = [:]
@@ -172,6 +175,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// Starts a process: in the background when the system launches it for a scheduled
   /// task or work.
   func startProcess(inBackground: Bool) {
+    if !inBackground { quitByUser = false }
     record(.appLaunch)
     processRunning = true
     launching = true
@@ -248,6 +252,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     // UIKit tells a running app the user quit it; a suspended app, or one killed, hears nothing.
     if reason == "user" && appState != .suspended { appDelegate?.willTerminate() }
     record(.appTerminate(reason: reason))
+    if reason == "user" { quitByUser = true }
     processRunning = false
     appDelegate = nil
     appState = nil

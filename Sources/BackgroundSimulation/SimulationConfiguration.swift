@@ -21,6 +21,11 @@ public struct SimulationConfiguration: Sendable {
   public var workTimeout: Duration = .seconds(600)
   /// The delay between work becoming eligible and its start.
   public var workDispatchDelay: Duration = .milliseconds(100)
+  /// How long after a scheduler run's expiration handler ran the app is killed
+  /// (`app.terminate reason=watchdog`) if the run is still not completed. Apple:
+  /// not calling `setTaskCompleted` "may result in the system killing your app"; the
+  /// model takes the strict reading. `nil` never kills (more lenient than a device).
+  public var uncompletedRunKill: Duration? = .seconds(1)
   /// The environment at the start: network connectivity.
   public var networkAvailable = true
   /// The environment at the start: on external power.

@@ -169,8 +169,10 @@ public enum Replayer {
       }
       if state == .active && previous != .active { platform.delegate?.didBecomeActive() }
     case .appTerminate(let reason):
-      if reason == "watchdog" && !platform.lifecycle.tasks.values.contains(where: { $0.expiredAt != nil }) {
-        return skip("no expired task is open, so the watchdog would not kill the app")
+      if reason == "watchdog" && !platform.lifecycle.tasks.values.contains(where: { $0.expiredAt != nil })
+        && !platform.lifecycle.runs.values.contains(where: { $0.expiredAt != nil })
+      {
+        return skip("no expired task or scheduler run is open, so the watchdog would not kill the app")
       }
       if reason == "user" && platform.lifecycle.isRunning && platform.lifecycle.process.state != .suspended {
         platform.delegate?.willTerminate()
@@ -186,13 +188,12 @@ public enum Replayer {
       platform.record(event.kind)
       platform.expirationHandlers[id]?()
     case .schedLaunch(let ident, let run):
-      guard let handler = platform.launchHandlers[ident] else {
-        return skip("the app registered no launch handler for \(ident)")
-      }
+      // With no handler registered the launch still happens: iOS then crashes the app,
+      // which the recording has as the next decision.
       platform.record(event.kind)
       let task = ReplayScheduledTask(identifier: ident, run: run, platform: platform)
       platform.launchedTasks[run] = task
-      handler(task)
+      platform.launchHandlers[ident]?(task)
     case .schedExpire(let run):
       guard let task = platform.launchedTasks[run] else { return skip("run \(run) was not launched") }
       platform.record(event.kind)
