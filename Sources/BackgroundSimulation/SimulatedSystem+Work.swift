@@ -34,7 +34,8 @@ extension SimulatedSystem: WorkQueue {
         works[request.work] = existing
         return
       case .replace?, nil:
-        stop(request.work, reason: "replaced", reschedule: false)
+        // androidx stops it with STOP_REASON_CANCELLED_BY_APP (CancelWorkRunnable).
+        stop(request.work, reason: "cancelled", reschedule: false)
       }
     }
     if !workOrder.contains(request.work) { workOrder.append(request.work) }
