@@ -7,7 +7,8 @@ import BackgroundTrace
 ///
 /// Drawn from the run's choices: how many sends (1–3), the pause before each (0–20 s)
 /// and how long its request takes (1–10 s), and when the user leaves the app (after
-/// 0–30 s, or never). When a send starts before the previous one finished, the stored
+/// 0–30 s, or never), with the network and power changes and memory kills of
+/// ``ScenarioEnvironment``. When a send starts before the previous one finished, the stored
 /// id is overwritten: the first task leaks and a completion ends `.invalid`. The fixed
 /// sender keeps one id per send.
 public enum CriticalSendScenario {
@@ -29,6 +30,7 @@ public enum CriticalSendScenario {
     ExplorationScenario(name, summary: summary) { run in
       let choices = run.choices
       let system = run.makeSystem(meta: ["app": "critical-send"])
+      ScenarioEnvironment.draw(choices, on: system, within: .seconds(180))
       let sender = CriticalDataSender(
         host: system, context: AsyncContext(simulation: system.scheduler), keepsOneIDPerSend: fixed)
       var requests: [Duration] = []

@@ -7,8 +7,8 @@ import BackgroundTrace
 ///
 /// Drawn from the run's choices: how long the user stays in the app (0–10 s), whether
 /// iOS ends background time early and by how much (up to 10 s), how long the save takes
-/// (1–40 s), when the user comes back (after 0–120 s, or never), and whether the system
-/// kills the app for memory and when. When the save outlasts the expiration and the
+/// (1–40 s), when the user comes back (after 0–120 s, or never), and the network and
+/// power changes and memory kills of ``ScenarioEnvironment``. When the save outlasts the expiration and the
 /// user comes back, the finished save ends `.invalid` after the expiration handler
 /// ended the task (`task-unknown-end`); the fixed manager guards the end.
 public enum DocumentSaveScenario {
@@ -23,10 +23,8 @@ public enum DocumentSaveScenario {
       let choices = run.choices
       var faults = FaultPlan()
       if choices.chance(percent: 25) { faults.earlyExpiration = choices.duration(in: .zero ... .seconds(10)) }
-      let killedAt: Duration? =
-        choices.chance(percent: 10) ? choices.duration(in: .seconds(1) ... .seconds(180)) : nil
-      if let killedAt { faults.terminations = [(at: killedAt, reason: "memory")] }
       let system = run.makeSystem(faults: faults, meta: ["app": "documents"])
+      ScenarioEnvironment.draw(choices, on: system, within: .seconds(180))
       let documents = DocumentManager(
         host: system, context: AsyncContext(simulation: system.scheduler), guardsInvalidID: fixed)
       let saveDuration = choices.duration(in: .seconds(1) ... .seconds(40))
