@@ -1,6 +1,7 @@
 /// Shrinks a failing run's choice sequence, in the manner of Hypothesis (README, "Finding
-/// timing bugs by exploration"): passes delete spans of choices, zero spans, and lower
-/// each choice by binary search, repeating until no pass makes progress.
+/// timing bugs by exploration"): passes delete spans of choices (alone, or with a small
+/// count before them lowered by one), zero spans, and lower each choice by binary
+/// search, repeating until no pass makes progress.
 ///
 /// A candidate is kept only when it still fails the same way, is smaller in shortlex
 /// order (shorter, or as long and lexicographically smaller) than the best so far, and
@@ -36,6 +37,7 @@ struct Shrinker {
     while progress && attempts < maximumAttempts {
       progress = false
       if deleteSpans() { progress = true }
+      if deleteSpansLoweringCounts() { progress = true }
       if zeroSpans() { progress = true }
       if lowerValues() { progress = true }
     }
@@ -66,7 +68,32 @@ struct Shrinker {
     return progress
   }
 
-  /// Sets spans of 8, 4, 2 and 1 choices to zero: the simplest value of each.
+  /// Removes a span and lowers a small choice before it by one: a count of user actions
+  /// or faults and one of the items it counts go together.
+  private mutating func deleteSpansLoweringCounts() -> Bool {
+    var progress = false
+    var count = 0
+    while count < best.count {
+      if (1...Self.largestCount).contains(best[count]) {
+        for size in [8, 4, 2, 1] {
+          var start = count + 1
+          while start + size <= best.count, count < best.count, best[count] > 0 {
+            var candidate = best
+            candidate[count] -= 1
+            candidate.removeSubrange(start..<start + size)
+            if consider(candidate) { progress = true } else { start += 1 }
+          }
+        }
+      }
+      count += 1
+    }
+    return progress
+  }
+
+  /// The largest choice ``deleteSpansLoweringCounts()`` treats as a count.
+  static let largestCount: UInt64 = 16
+
+  /// Sets spans of 8, 4 and 2 choices to zero (the binary search lowers single ones): the simplest value of each.
   private mutating func zeroSpans() -> Bool {
     var progress = false
     for size in [8, 4, 2] {

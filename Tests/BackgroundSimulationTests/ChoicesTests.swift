@@ -1,0 +1,42 @@
+import BackgroundSimulation
+import Testing
+
+/// The choice stream (README, "Finding timing bugs by exploration"): a seeded stream is
+/// recorded, and its record replays it; past a replay's end every draw is zero.
+@Suite struct ChoicesTests {
+  @Test func theRecordReplaysTheSameDraws() {
+    let generated = Choices(seed: 42)
+    let first = (generated.int(in: 1...3), generated.duration(in: .seconds(1) ... .seconds(40)), generated.chance(percent: 50))
+    let replayed = Choices(replaying: generated.recorded, seed: 42)
+    let second = (replayed.int(in: 1...3), replayed.duration(in: .seconds(1) ... .seconds(40)), replayed.chance(percent: 50))
+    #expect(first == second)
+    #expect(replayed.recorded == generated.recorded)
+  }
+
+  @Test func drawsAreRecordedAsOffsetsFromTheLowerBoundAndClamped() {
+    let choices = Choices(replaying: [2, 5_000, 99, 7])
+    #expect(choices.int(in: 1...3) == 3)
+    #expect(choices.duration(in: .seconds(1) ... .seconds(4)) == .milliseconds(4_000))  // clamped to 3000 ms
+    #expect(choices.chance(percent: 10))
+    #expect(choices.int(in: 10...12) == 12)
+    #expect(choices.recorded == [2, 3_000, 99, 2])
+  }
+
+  @Test func pastTheEndEveryDrawIsTheSimplest() {
+    let choices = Choices(replaying: [])
+    #expect(choices.int(in: 1...3) == 1)
+    #expect(choices.duration(in: .seconds(5) ... .seconds(9)) == .seconds(5))
+    #expect(!choices.chance(percent: 99))
+    #expect(choices.recorded == [0, 0, 0])
+  }
+
+  @Test func theZeroChoiceIsFalseAndTheChanceIsItsShare() {
+    let always = Choices(replaying: [0])
+    #expect(always.chance(percent: 100))
+    let never = Choices(replaying: [99])
+    #expect(!never.chance(percent: 0))
+    let edge = Choices(replaying: [74, 75])
+    #expect(!edge.chance(percent: 25))
+    #expect(edge.chance(percent: 25))
+  }
+}
