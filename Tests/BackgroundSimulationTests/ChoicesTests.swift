@@ -6,9 +6,13 @@ import Testing
 @Suite struct ChoicesTests {
   @Test func theRecordReplaysTheSameDraws() {
     let generated = Choices(seed: 42)
-    let first = (generated.int(in: 1...3), generated.duration(in: .seconds(1) ... .seconds(40)), generated.chance(percent: 50))
+    let first = (
+      generated.int(in: 1...3), generated.duration(in: .seconds(1) ... .seconds(40)), generated.chance(percent: 50)
+    )
     let replayed = Choices(replaying: generated.recorded, seed: 42)
-    let second = (replayed.int(in: 1...3), replayed.duration(in: .seconds(1) ... .seconds(40)), replayed.chance(percent: 50))
+    let second = (
+      replayed.int(in: 1...3), replayed.duration(in: .seconds(1) ... .seconds(40)), replayed.chance(percent: 50)
+    )
     #expect(first == second)
     #expect(replayed.recorded == generated.recorded)
   }

@@ -23,7 +23,10 @@ import Testing
         in: DocumentSaveScenario.scenario(fixed: false), exploration: Exploration(runs: 50),
         goldenDirectory: directory)
     } matching: { issue in
-      issue.comments.contains { $0.rawValue.hasPrefix("task-unknown-end: seed ") && $0.rawValue.contains("reproduce: document-save.replay(choices: [") }
+      issue.comments.contains {
+        $0.rawValue.hasPrefix("task-unknown-end: seed ")
+          && $0.rawValue.contains("reproduce: document-save.replay(choices: [")
+      }
     }
     let failure = try #require(report?.failures.first)
     let written = try String(contentsOfFile: directory + "/document-save.task-unknown-end.txt", encoding: .utf8)

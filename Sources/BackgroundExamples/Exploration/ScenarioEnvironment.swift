@@ -13,7 +13,7 @@ enum ScenarioEnvironment {
     var charging = false
     var times: [(at: Duration, change: Int)] = []
     for _ in 0..<choices.int(in: 0...4) {
-      times.append((at: choices.duration(in: .zero ... span), change: choices.int(in: 0...1)))
+      times.append((at: choices.duration(in: .zero...span), change: choices.int(in: 0...1)))
     }
     for (at, change) in times.sorted(by: { $0.at < $1.at }) {
       if change == 0 { network.toggle() } else { charging.toggle() }
@@ -23,7 +23,7 @@ enum ScenarioEnvironment {
       }
     }
     if choices.chance(percent: 20) {
-      _ = system.scheduler.schedule(at: TraceTime(choices.duration(in: .seconds(1) ... span))) {
+      _ = system.scheduler.schedule(at: TraceTime(choices.duration(in: .seconds(1)...span))) {
         if system.state == .suspended { system.terminate(reason: "memory") }
       }
     }
