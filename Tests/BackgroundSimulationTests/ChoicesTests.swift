@@ -1,4 +1,5 @@
 import BackgroundSimulation
+import BackgroundTrace
 import Testing
 
 /// The choice stream (README, "Finding timing bugs by exploration"): a seeded stream is
@@ -42,5 +43,26 @@ import Testing
     let edge = Choices(replaying: [74, 75])
     #expect(!edge.chance(percent: 25))
     #expect(edge.chance(percent: 25))
+  }
+}
+
+/// The system's own random decisions draw from the run's choices.
+@Suite struct SystemChoicesTests {
+  /// The scheduler's launch delay (0–60 s by default) and the fault plan's extra launch
+  /// delay are each one choice, in milliseconds.
+  @Test func launchDelaysAreChoices() throws {
+    var faults = FaultPlan()
+    faults.extraLaunchDelay = .zero ... .seconds(10)
+    let choices = Choices(replaying: [12_500, 2_000], seed: 3)
+    let system = SimulatedSystem(choices: choices, faults: faults)
+    system.launch { system in
+      system.register(forTaskWithIdentifier: "a", using: nil) { $0.setTaskCompleted(success: true) }
+    }
+    try system.submit(.refresh("a"))
+    system.moveToBackground()
+    system.advance(by: .seconds(30))
+    #expect(choices.recorded == [12_500, 2_000])
+    #expect(system.trace.meta["seed"] == "3")
+    #expect(system.trace.events.map(TextTraceWriter.line(for:)).contains("14.5 sched.launch ident=a run=1"))
   }
 }
