@@ -119,4 +119,28 @@ import Testing
     #expect(ExplorationScenarios.named("critical-send")?.name == "critical-send")
     #expect(ExplorationScenarios.named("nope") == nil)
   }
+
+  /// The README's example scenario, as written there.
+  @Test func theReadmeScenarioFindsTheSaveBug() throws {
+    let scenario = ExplorationScenario("save") { run in
+      let system = run.makeSystem()
+      let documents = DocumentManager(host: system, context: AsyncContext(simulation: system.scheduler))
+      system.launch { _ in }
+      system.advance(by: run.choices.duration(in: .zero ... .seconds(10)))  // the user uses the app
+      system.moveToBackground()
+      documents.save(taking: run.choices.duration(in: .seconds(1) ... .seconds(40)))
+      if run.choices.chance(percent: 80) {  // the user comes back, or never does
+        system.advance(by: run.choices.duration(in: .zero ... .seconds(120)))
+        system.moveToForeground()
+      }
+      system.advance(by: .seconds(60))
+      run.expect(documents.completedSaves <= 1, "one save")  // an assertion of the test's own
+    }
+    let report = Exploration(runs: 1_000).explore(scenario)
+    let failure = try #require(report.failures.first)
+    #expect(report.failures.map(\.kind) == [.rule(.taskUnknownEnd)])
+    // No time in the app, a save of 1 + 28 s: it finishes as the expiration handler runs.
+    #expect(failure.choices == [0, 28_000, 0])
+    #expect(failure.reproduction == "save.replay(choices: [0, 28000, 0], seed: 1)")
+  }
 }
