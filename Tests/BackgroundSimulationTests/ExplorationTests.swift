@@ -114,7 +114,8 @@ import Testing
   @Test func theShippedScenariosHaveTheirNames() {
     #expect(
       ExplorationScenarios.all.map(\.name) == [
-        "document-save", "document-save-fixed", "critical-send", "critical-send-fixed",
+        "document-save", "document-save-fixed", "critical-send", "critical-send-fixed", "sample-app",
+        "sample-app-fixed",
       ])
     #expect(ExplorationScenarios.named("critical-send")?.name == "critical-send")
     #expect(ExplorationScenarios.named("nope") == nil)
@@ -142,5 +143,23 @@ import Testing
     // No time in the app, a save of 1 + 28 s: it finishes as the expiration handler runs.
     #expect(failure.choices == [0, 28_000, 0])
     #expect(failure.reproduction == "save.replay(choices: [0, 28000, 0], seed: 1)")
+  }
+
+  /// Exploring the sample app found a bug no scripted test had: two `flush-logs` in a
+  /// row overwrite the first task's id in the BackgroundTaskManager (keyed by name).
+  @Test func exploringTheSampleAppFindsTheNamedTaskOverwrite() throws {
+    let report = Exploration(runs: 1_000).explore(SampleAppScenario.scenario(fixed: false))
+    #expect(report.failures.map(\.kind) == [.rule(.taskUnknownEnd), .rule(.taskExpiredNotEnded)])
+    let overwrite = try #require(report.failures.last)
+    let tasks = overwrite.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" task.") }
+    #expect(
+      tasks.prefix(6) == [
+        "0 task.begin id=1 name=FlushLogs",
+        "0 task.begin id=2 name=FlushLogs",
+        "0 task.begin id=3 name=SaveDocument",
+        "0.8 task.end id=2",
+        "1 task.end id=3",
+        "29 task.expire id=1",
+      ])
   }
 }

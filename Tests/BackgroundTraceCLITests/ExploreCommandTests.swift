@@ -26,7 +26,9 @@ import Testing
   @Test func listPrintsTheShippedScenariosOneAName() {
     let result = run("explore", "--list")
     #expect(result.status == .success)
-    #expect(result.output == "document-save\ndocument-save-fixed\ncritical-send\ncritical-send-fixed\n")
+    #expect(
+      result.output
+        == "document-save\ndocument-save-fixed\ncritical-send\ncritical-send-fixed\nsample-app\nsample-app-fixed\n")
     #expect(result.errors.isEmpty)
   }
 
@@ -67,7 +69,7 @@ import Testing
   }
 
   @Test func aFixedScenarioPrintsNothingAndExitsZero() {
-    for name in ["document-save-fixed", "critical-send-fixed"] {
+    for name in ["document-save-fixed", "critical-send-fixed", "sample-app-fixed"] {
       let result = run("explore", name, "--runs", "300", "--out", directory)
       #expect(result.status == .success, "\(name)")
       #expect(result.output.isEmpty, "\(name)")
@@ -95,7 +97,7 @@ import Testing
       (["explore"], "'bgtrace explore' needs a scenario NAME (bgtrace explore --list); see 'bgtrace help explore'"),
       (
         ["explore", "nope"],
-        "unknown scenario 'nope'; the scenarios are document-save, document-save-fixed, critical-send, critical-send-fixed"
+        "unknown scenario 'nope'; the scenarios are document-save, document-save-fixed, critical-send, critical-send-fixed, sample-app, sample-app-fixed"
       ),
       (["explore", "document-save", "--runs", "0"], "'--runs' takes a positive integer, not '0'"),
       (["explore", "document-save", "--seed", "-1"], "'--seed' takes a non-negative integer below 2^64, not '-1'"),

@@ -10,6 +10,8 @@ public enum ExplorationScenarios {
     DocumentSaveScenario.scenario(fixed: true),
     CriticalSendScenario.scenario(fixed: false),
     CriticalSendScenario.scenario(fixed: true),
+    SampleAppScenario.scenario(fixed: false),
+    SampleAppScenario.scenario(fixed: true),
   ]
 
   /// The shipped scenario called `name`.
