@@ -27,6 +27,15 @@ import Testing
     #expect(choices.recorded == [2, 3_000, 99, 2])
   }
 
+  /// SplitMix64 and Lemire's multiply-and-reject, computed by hand (an independent
+  /// implementation): a seed's choices do not depend on the toolchain.
+  @Test func aSeedsChoicesAreFixed() {
+    let choices = Choices(seed: 1)
+    #expect((0..<5).map { _ in choices.draw(upTo: 99) } == [56, 74, 97, 44, 44])
+    #expect(choices.draw(upTo: 59_999) == 45_773)
+    #expect(choices.draw(upTo: 2) == 2)
+  }
+
   @Test func pastTheEndEveryDrawIsTheSimplest() {
     let choices = Choices(replaying: [])
     #expect(choices.int(in: 1...3) == 1)

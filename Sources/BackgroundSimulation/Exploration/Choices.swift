@@ -50,7 +50,7 @@ public final class Choices: @unchecked Sendable {
     var value: UInt64 = 0
     if index < Self.maximumDraws {
       if generator != nil {
-        value = UInt64.random(in: 0...bound, using: &generator!)
+        value = Self.bounded(bound, using: &generator!)
       } else if index < replayed.count {
         value = min(replayed[index], bound)
       }
@@ -80,5 +80,18 @@ public final class Choices: @unchecked Sendable {
   /// choice is `false`, so shrinking drops what it gates (a fault, a user action).
   public func chance(percent: Int) -> Bool {
     draw(upTo: 99) >= UInt64(100 - min(max(percent, 0), 100))
+  }
+
+  /// A uniform integer in `0...bound` by Lemire's multiply-and-reject, spelled out here
+  /// rather than left to the standard library's `random(in:using:)`, whose algorithm may
+  /// change between toolchains: a seed's choices are the same with every Swift.
+  static func bounded(_ bound: UInt64, using generator: inout SplitMix64) -> UInt64 {
+    guard bound < .max else { return generator.next() }
+    let range = bound + 1
+    let threshold = (0 &- range) % range
+    while true {
+      let (high, low) = generator.next().multipliedFullWidth(by: range)
+      if low >= threshold { return high }
+    }
   }
 }
