@@ -15,14 +15,14 @@ import Testing
 ///
 /// Each issue reads `RULE: seed S, shrunk from A events to B events`, how many runs failed,
 /// the first finding's message and the Swift line that reproduces the minimal run; the
-/// minimal trace is attached as `SCENARIO.RULE.txt`. The exploration is deterministic, so
+/// minimal trace is attached as `SCENARIO.RULE.seedS.txt`. The exploration is deterministic, so
 /// the same test finds the same failures on every machine.
 ///
 /// - Parameters:
 ///   - scenario: the scenario to explore.
 ///   - exploration: how many runs, from which seed, which shard.
 ///   - goldenDirectory: when set, each minimal trace is also written there as
-///     `SCENARIO.RULE.txt`, to keep as a golden for a regression test (compare
+///     `SCENARIO.RULE.seedS.txt`, to keep as a golden for a regression test (compare
 ///     `scenario.replay(choices:seed:)`'s trace with `expectTrace(_:matchesGolden:)`).
 ///   - fileID: the caller's file, where the issues are recorded (with `filePath`,
 ///     `line` and `column`).

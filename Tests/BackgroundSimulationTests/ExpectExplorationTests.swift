@@ -29,7 +29,8 @@ import Testing
       }
     }
     let failure = try #require(report?.failures.first)
-    let written = try String(contentsOfFile: directory + "/document-save.task-unknown-end.txt", encoding: .utf8)
+    let written = try String(
+      contentsOfFile: directory + "/document-save.task-unknown-end.seed\(failure.seed).txt", encoding: .utf8)
     #expect(written == failure.minimalTraceText)
     #expect(written.contains("choices="))
   }

@@ -39,10 +39,10 @@ import Testing
     #expect(lines.map { $0.prefix { $0 != ":" } } == ["task-leaked", "task-unknown-end", "task-expired-not-ended"])
     for line in lines {
       let rule = String(line.prefix { $0 != ":" })
-      let path = (directory as NSString).appendingPathComponent("critical-send.\(rule).txt")
-      #expect(line.hasSuffix(": " + path))
       let match = try #require(
         line.firstMatch(of: #/^[a-z-]+: seed (\d+), shrunk from (\d+) events to (\d+) events: /#))
+      let path = (directory as NSString).appendingPathComponent("critical-send.\(rule).seed\(match.1).txt")
+      #expect(line.hasSuffix(": " + path))
       #expect(Int(match.2)! > Int(match.3)!)
       // The minimal trace shows the same rule under check.
       let trace = try Trace(text: String(contentsOfFile: path, encoding: .utf8))
@@ -82,7 +82,8 @@ import Testing
       run("explore", "critical-send", "--runs", "90", "--shard", "\($0)/3", "--out", directory)
     }
     #expect(shards.allSatisfy { $0.status == .findings })
-    // Per rule, the shard line with the lowest seed is the unsharded line.
+    // The shards share the directory; per rule, the shard line with the lowest seed is
+    // the unsharded line, path and all.
     var best: [String: (seed: Int, line: String)] = [:]
     for line in shards.flatMap({ $0.output.split(separator: "\n").map(String.init) }) {
       let rule = String(line.prefix { $0 != ":" })

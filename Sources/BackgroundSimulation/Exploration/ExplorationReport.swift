@@ -82,6 +82,7 @@ public struct ExplorationFailure: Sendable {
     "\(kind): seed \(seed), shrunk from \(originalTrace.events.count) events to \(trace.events.count) events: \(path)"
   }
 
-  /// The file name the minimal trace is written under: `SCENARIO.RULE.txt`.
-  public var fileName: String { "\(scenario).\(kind).txt" }
+  /// The file name the minimal trace is written under: `SCENARIO.RULE.seedS.txt`. The seed
+  /// decides the content, so shards writing to one directory never clash.
+  public var fileName: String { "\(scenario).\(kind).seed\(seed).txt" }
 }

@@ -216,13 +216,15 @@ enum HelpText {
     its seed, and fails when the checker finds an error in its trace. For each
     rule that failed, the failing run with the lowest seed is shrunk: its choices
     are deleted, zeroed and lowered until no smaller step keeps the rule failing.
-    The minimal trace is written to DIR/NAME.RULE.txt (its meta line holds the
-    seed and the choices) and one line is printed per rule:
+    The minimal trace is written to DIR/NAME.RULE.seedS.txt (its meta line holds
+    the seed and the choices) and one line is printed per rule:
 
         RULE: seed S, shrunk from A events to B events: PATH
 
     How many runs failed and the command that reproduces the run go to standard
-    error. The same arguments print the same lines, on any machine.
+    error. The same arguments print the same lines, on any machine. Shards may
+    share DIR: for each rule, the line with the lowest seed among the shards is
+    the line one unsharded job prints.
 
     Options:
       --list       print the shipped scenarios, one name per line
