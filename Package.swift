@@ -25,8 +25,10 @@ let package = Package(
     // The seed articles' code ported to the platform protocols: the sample app.
     .target(name: "BackgroundExamples", dependencies: ["BackgroundTrace", "BackgroundSimulation"]),
 
-    // Golden-trace assertions for Swift Testing and XCTest.
-    .target(name: "BackgroundTraceTesting", dependencies: ["BackgroundTrace", "BackgroundTraceCheck"]),
+    // Golden-trace assertions and exploration for Swift Testing and XCTest (Testing is
+    // imported here only, never by the app product BackgroundTrace).
+    .target(
+      name: "BackgroundTraceTesting", dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "BackgroundSimulation"]),
 
     // The command-line tool's logic: strict argument parsing and the commands.
     .target(

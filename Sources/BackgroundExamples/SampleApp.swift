@@ -17,6 +17,13 @@ public final class SampleApp: BackgroundAppDelegate, @unchecked Sendable {
   public var saveDuration: Duration = .seconds(45)
   /// How many attempts of a user-started sync fail before one succeeds.
   public var syncFailures = 2
+  /// Whether a quick task is not started while one of the same name runs. Off, a
+  /// second `flush-logs` before the first ends overwrites the first's id in the
+  /// ``BackgroundTaskManager`` (keyed by name): the first task is never ended, and in the
+  /// background its expiration gets the app killed. `bgtrace explore sample-app` found
+  /// it (README, "Finding timing bugs by exploration").
+  public var skipsOverlappingQuickTasks = false
+  private var runningQuickTasks: Set<String> = []
 
   /// Creates the app on the platform's APIs.
   ///
@@ -70,10 +77,14 @@ public final class SampleApp: BackgroundAppDelegate, @unchecked Sendable {
 
   /// Runs a short named task that takes `duration`.
   public func quickTask(named name: String, taking duration: Duration) {
+    if skipsOverlappingQuickTasks {
+      guard runningQuickTasks.insert(name).inserted else { return }
+    }
     tasks.startTask(name: name)
     context.run { [self] in
       try? await context.sleep(duration)
       tasks.endTask(name: name)
+      runningQuickTasks.remove(name)
     }
   }
 }

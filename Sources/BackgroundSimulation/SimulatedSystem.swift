@@ -31,6 +31,8 @@ public final class SimulatedSystem: @unchecked Sendable {
 
   var random: SplitMix64
   var faultRandom: SplitMix64
+  /// When set, every random decision draws from it instead of the generators.
+  var choices: Choices?
 
   // The app's process.
   var appEntry: ((SimulatedSystem) -> Void)?
@@ -71,10 +73,33 @@ public final class SimulatedSystem: @unchecked Sendable {
   ///   - configuration: the platform model's numbers.
   ///   - faults: the faults to inject.
   ///   - meta: extra trace metadata (the seed and budget are added).
-  public init(
+  public convenience init(
     seed: UInt64, configuration: SimulationConfiguration = SimulationConfiguration(), faults: FaultPlan = .none,
     meta: TraceMetadata = TraceMetadata()
   ) {
+    self.init(seed: seed, choices: nil, configuration: configuration, faults: faults, meta: meta)
+  }
+
+  /// Creates a system whose random decisions (launch delays, random terminations,
+  /// network flaps, extra launch delays) draw from `choices`, the stream the exploring
+  /// scenario draws its own timing from (README, "Finding timing bugs by exploration").
+  ///
+  /// - Parameters:
+  ///   - choices: the run's choice stream; its seed is recorded as `meta seed=`.
+  ///   - configuration: the platform model's numbers.
+  ///   - faults: the faults to inject.
+  ///   - meta: extra trace metadata (the seed and budget are added).
+  public convenience init(
+    choices: Choices, configuration: SimulationConfiguration = SimulationConfiguration(),
+    faults: FaultPlan = .none, meta: TraceMetadata = TraceMetadata()
+  ) {
+    self.init(seed: choices.seed, choices: choices, configuration: configuration, faults: faults, meta: meta)
+  }
+
+  private init(
+    seed: UInt64, choices: Choices?, configuration: SimulationConfiguration, faults: FaultPlan, meta: TraceMetadata
+  ) {
+    self.choices = choices
     self.configuration = configuration
     self.faults = faults
     scheduler = VirtualTimeScheduler(drivesMainActor: configuration.drivesMainActor)
@@ -364,6 +389,7 @@ public final class SimulatedSystem: @unchecked Sendable {
 
   /// A duration drawn uniformly from `range`, to the millisecond (virtual clocks tick in ms).
   func randomDuration(in range: ClosedRange<Duration>, using generator: inout SplitMix64) -> Duration {
+    if let choices { return choices.duration(in: range) }
     let low = TraceTime(range.lowerBound).nanoseconds / 1_000_000
     let high = TraceTime(range.upperBound).nanoseconds / 1_000_000
     guard high > low else { return range.lowerBound }

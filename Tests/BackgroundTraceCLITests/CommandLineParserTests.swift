@@ -64,7 +64,8 @@ import Testing
   @Test func unknownCommandsAndOptionsAreErrors() {
     #expect(
       throws: UsageError(
-        "unknown command 'chek'; the commands are demo, check, diff, explain, export, dump, convert, stats, help")
+        "unknown command 'chek'; the commands are demo, check, diff, explain, export, dump, convert, stats, explore, help"
+      )
     ) {
       try CommandLineParser.parse(["chek"])
     }

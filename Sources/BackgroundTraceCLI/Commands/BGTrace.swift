@@ -45,6 +45,10 @@ public enum BGTrace {
       return try ExplainCommand.run(path: path, until: until, console: console)
     case .demo(let directory):
       return try DemoCommand.run(outputDirectory: directory, console: console)
+    case .exploreList:
+      return ExploreCommand.list(console: console)
+    case .explore(let scenario, let options):
+      return try ExploreCommand.run(scenario: scenario, options: options, console: console)
     }
   }
 

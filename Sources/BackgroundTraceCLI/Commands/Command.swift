@@ -23,6 +23,28 @@ public enum Command: Sendable, Hashable {
   case explain(path: String, until: TraceTime?)
   /// `bgtrace diff EXPECTED ACTUAL [--ids exact|renamed] [--time exact|order|tolerance=S]`.
   case diff(expected: String, actual: String, options: DiffOptions)
+  /// `bgtrace explore --list`.
+  case exploreList
+  /// `bgtrace explore NAME [--runs N] [--seed S] [--out DIR] [--shard K/N]`.
+  case explore(scenario: String, options: ExploreOptions)
+}
+
+/// The options of `bgtrace explore NAME` (README, "Finding timing bugs by exploration").
+public struct ExploreOptions: Sendable, Hashable {
+  /// `--runs N`: how many seeds to run (before sharding).
+  public var runs = 1_000
+  /// `--seed S`: the seed of the first run; run `n` uses `S + n`.
+  public var seed: UInt64 = 0
+  /// `--out DIR`: where the minimal traces go (default: the temporary directory's
+  /// `bgtrace-explore` folder).
+  public var outputDirectory: String?
+  /// `--shard K/N`: K, from 1.
+  public var shardIndex = 1
+  /// `--shard K/N`: N.
+  public var shardCount = 1
+
+  /// Creates the default options.
+  public init() {}
 }
 
 /// The options of `bgtrace check`.
@@ -78,8 +100,9 @@ public enum CommandName: String, Sendable, Hashable, CaseIterable {
   /// `explain` walks one event by event through the platform model; `export` writes it
   /// for other tools;
   /// `dump` prints its canonical text; `convert` turns text into binary or back; `stats`
-  /// counts what it holds; `help` prints usage.
-  case demo, check, diff, explain, export, dump, convert, stats, help
+  /// counts what it holds; `explore` searches a shipped scenario's timings for bugs;
+  /// `help` prints usage.
+  case demo, check, diff, explain, export, dump, convert, stats, explore, help
 
   /// The command `name` names, accepting `replay` as the earlier name of `explain`.
   init?(spelled name: String) {

@@ -1,3 +1,5 @@
+import BackgroundExamples
+import BackgroundSimulation
 import BackgroundTrace
 import BackgroundTraceCheck
 
@@ -118,7 +120,48 @@ public enum CommandLineParser {
       try rejectOptions(rest, command: name)
       guard !rest.isEmpty else { throw UsageError("'bgtrace stats' needs at least one PATH") }
       return .stats(paths: rest)
+    case .explore:
+      return try explore(rest)
     }
+  }
+
+  /// `explore --list` or `explore NAME [--runs N] [--seed S] [--out DIR] [--shard K/N]`.
+  private static func explore(_ arguments: [String]) throws(UsageError) -> Command {
+    var rest = arguments
+    if let index = rest.firstIndex(of: "--list") {
+      rest.remove(at: index)
+      guard rest.isEmpty else {
+        throw UsageError("'bgtrace explore --list' takes no scenario and no other option, not '\(rest[0])'")
+      }
+      return .exploreList
+    }
+    var options = ExploreOptions()
+    if let runs = try takeOption("--runs", from: &rest, command: .explore) {
+      guard let value = Int(runs), value > 0 else {
+        throw UsageError("'--runs' takes a positive integer, not '\(runs)'")
+      }
+      options.runs = value
+    }
+    if let seed = try takeOption("--seed", from: &rest, command: .explore) {
+      guard let value = UInt64(seed) else {
+        throw UsageError("'--seed' takes a non-negative integer below 2^64, not '\(seed)'")
+      }
+      options.seed = value
+    }
+    options.outputDirectory = try takeOption("--out", from: &rest, command: .explore)
+    if let shard = try takeOption("--shard", from: &rest, command: .explore) {
+      guard let parsed = ExplorationShard(parsing: shard) else {
+        throw UsageError("'--shard' takes K/N with 1 ≤ K ≤ N (like 2/4), not '\(shard)'")
+      }
+      options.shardIndex = parsed.index
+      options.shardCount = parsed.count
+    }
+    try expectOperands(rest, count: 1, command: .explore, names: "a scenario NAME (bgtrace explore --list)")
+    guard ExplorationScenarios.named(rest[0]) != nil else {
+      let known = ExplorationScenarios.all.map(\.name).joined(separator: ", ")
+      throw UsageError("unknown scenario '\(rest[0])'; the scenarios are \(known)")
+    }
+    return .explore(scenario: rest[0], options: options)
   }
 
   private static func times(_ text: String) throws(UsageError) -> DiffOptions.Times {

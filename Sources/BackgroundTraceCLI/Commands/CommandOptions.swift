@@ -10,13 +10,18 @@ enum CommandOptions {
     case .diff: ["--ids", "--time"]
     case .export: ["--format", "--from", "--to"]
     case .explain: ["--until"]
+    case .explore: ["--runs", "--seed", "--out", "--shard"]
     case .dump, .stats, .help: []
     }
   }
 
   /// Options that take no value.
   static func flags(_ command: CommandName) -> [String] {
-    command == .check ? ["--strict"] : []
+    switch command {
+    case .check: ["--strict"]
+    case .explore: ["--list"]
+    default: []
+    }
   }
 
   /// Throws for the first argument that looks like an option `command` does not take,

@@ -11,6 +11,7 @@ enum HelpText {
     case .dump?: dump
     case .convert?: convert
     case .stats?: stats
+    case .explore?: explore
     }
   }
 
@@ -28,13 +29,14 @@ enum HelpText {
       dump PATH                   print a trace (text or binary) in canonical text form
       convert IN OUT [--to F]     convert between the text and binary forms
       stats PATH…                 count events, bytes per event, tasks, runs and work
+      explore NAME [OPTIONS]      run a scenario under many seeds, shrink each failure
       help [COMMAND]              show this text, or a command's
 
     Options:
       -h, --help                  show help (also after a command)
       --version                   print the version
 
-    Exit status: 0 success, 1 findings (check), 2 bad input or usage.
+    Exit status: 0 success, 1 findings (check, explore), 2 bad input or usage.
     Input form (text or binary) is detected from the content; '-' reads standard input.
 
     """
@@ -201,6 +203,40 @@ enum HelpText {
     work attempts.
 
     Exit status: 0 success, 2 bad or damaged input.
+
+    """
+
+  static let explore = """
+    Usage: bgtrace explore --list
+           bgtrace explore NAME [--runs N] [--seed S] [--out DIR] [--shard K/N]
+
+    Runs a shipped scenario in the simulator under N seeds. Each run draws all its
+    timing (how long work takes, launch delays, when the user acts, when the app
+    is killed or background time ends early) from one stream of choices seeded by
+    its seed, and fails when the checker finds an error in its trace. For each
+    rule that failed, the failing run with the lowest seed is shrunk: its choices
+    are deleted, zeroed and lowered until no smaller step keeps the rule failing.
+    The minimal trace is written to DIR/NAME.RULE.seedS.txt (its meta line holds
+    the seed and the choices) and one line is printed per rule:
+
+        RULE: seed S, shrunk from A events to B events: PATH
+
+    How many runs failed and the command that reproduces the run go to standard
+    error. The same arguments print the same lines, on any machine. Shards may
+    share DIR: for each rule, the line with the lowest seed among the shards is
+    the line one unsharded job prints.
+
+    Options:
+      --list       print the shipped scenarios, one name per line
+      --runs N     how many seeds to run (default 1000)
+      --seed S     the seed of the first run; run n uses S+n (default 0)
+      --out DIR    where to write the minimal traces (default: the system
+                   temporary directory's bgtrace-explore folder); created if missing
+      --shard K/N  run only runs K-1, K-1+N, K-1+2N, …: N jobs with shards 1/N to
+                   N/N run exactly the runs one job would
+
+    Exit status: 0 no run failed, 1 failures found, 2 bad usage or DIR cannot be
+    written.
 
     """
 }

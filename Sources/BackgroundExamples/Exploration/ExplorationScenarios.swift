@@ -1,0 +1,21 @@
+public import BackgroundSimulation
+
+/// The scenarios `bgtrace explore` ships (README, "Finding timing bugs by exploration"):
+/// each seed example with its bug made timing-dependent, and its fixed variant, which
+/// explores clean.
+public enum ExplorationScenarios {
+  /// Every shipped scenario, each buggy one followed by its fixed variant.
+  public static let all: [ExplorationScenario] = [
+    DocumentSaveScenario.scenario(fixed: false),
+    DocumentSaveScenario.scenario(fixed: true),
+    CriticalSendScenario.scenario(fixed: false),
+    CriticalSendScenario.scenario(fixed: true),
+    SampleAppScenario.scenario(fixed: false),
+    SampleAppScenario.scenario(fixed: true),
+  ]
+
+  /// The shipped scenario called `name`.
+  public static func named(_ name: String) -> ExplorationScenario? {
+    all.first { $0.name == name }
+  }
+}

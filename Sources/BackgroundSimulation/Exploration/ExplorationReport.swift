@@ -1,0 +1,88 @@
+public import BackgroundTrace
+
+/// What an exploration found: one ``ExplorationFailure`` per distinct kind of failure
+/// (a checker rule, or the test's assertions), in ``ExplorationFailureKind`` order.
+public struct ExplorationReport: Sendable {
+  /// The scenario's name.
+  public var scenario: String
+  /// The seeds that ran, in order.
+  public var seeds: [UInt64]
+  /// Each distinct failure, shrunk.
+  public var failures: [ExplorationFailure]
+
+  /// Creates a report.
+  public init(scenario: String, seeds: [UInt64], failures: [ExplorationFailure]) {
+    self.scenario = scenario
+    self.seeds = seeds
+    self.failures = failures
+  }
+
+  /// Whether no run failed.
+  public var isClean: Bool { failures.isEmpty }
+
+  /// The reports of the shards of one exploration, merged into the report the whole
+  /// exploration gives: every seed, and for each kind the failure with the lowest seed
+  /// (shrinking depends only on the seed, so it is the one the whole run shrinks).
+  public static func merging(_ reports: [ExplorationReport]) -> ExplorationReport {
+    var byKind: [ExplorationFailureKind: ExplorationFailure] = [:]
+    var failingSeeds: [ExplorationFailureKind: [UInt64]] = [:]
+    for failure in reports.flatMap(\.failures) {
+      failingSeeds[failure.kind, default: []].append(contentsOf: failure.failingSeeds)
+      if let kept = byKind[failure.kind], kept.seed <= failure.seed { continue }
+      byKind[failure.kind] = failure
+    }
+    let failures = byKind.keys.sorted().map { kind in
+      var failure = byKind[kind]!
+      failure.failingSeeds = failingSeeds[kind]!.sorted()
+      return failure
+    }
+    return ExplorationReport(
+      scenario: reports.first?.scenario ?? "", seeds: reports.flatMap(\.seeds).sorted(), failures: failures)
+  }
+}
+
+/// One distinct failure: the first run that failed this way, and its shrunk form.
+public struct ExplorationFailure: Sendable {
+  /// The scenario's name.
+  public var scenario: String
+  /// What failed.
+  public var kind: ExplorationFailureKind
+  /// The seed of the first run that failed this way.
+  public var seed: UInt64
+  /// Every seed whose run failed this way, in order.
+  public var failingSeeds: [UInt64]
+  /// The failing run's choices.
+  public var originalChoices: [UInt64]
+  /// The failing run's trace.
+  public var originalTrace: Trace
+  /// The minimal choices: replaying them fails the same way.
+  public var choices: [UInt64]
+  /// The minimal trace.
+  public var trace: Trace
+  /// The first finding's message (or the assertion's) in the minimal trace.
+  public var message: String
+  /// How many candidate runs shrinking replayed.
+  public var shrinkAttempts: Int
+
+  /// The minimal trace's text, with `meta choices=` added so the file says how to
+  /// reproduce it.
+  public var minimalTraceText: String {
+    var meta = trace.meta
+    meta["choices"] = choices.map(String.init).joined(separator: ",")
+    return Trace(meta: meta, events: trace.events).text
+  }
+
+  /// The Swift line that reproduces the minimal run.
+  public var reproduction: String {
+    "\(scenario).replay(choices: [\(choices.map(String.init).joined(separator: ", "))], seed: \(seed))"
+  }
+
+  /// `RULE: seed S, shrunk from A events to B events: PATH`, as `bgtrace explore` prints it.
+  public func line(path: String) -> String {
+    "\(kind): seed \(seed), shrunk from \(originalTrace.events.count) events to \(trace.events.count) events: \(path)"
+  }
+
+  /// The file name the minimal trace is written under: `SCENARIO.RULE.seedS.txt`. The seed
+  /// decides the content, so shards writing to one directory never clash.
+  public var fileName: String { "\(scenario).\(kind).seed\(seed).txt" }
+}

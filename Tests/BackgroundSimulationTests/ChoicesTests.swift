@@ -1,0 +1,77 @@
+import BackgroundSimulation
+import BackgroundTrace
+import Testing
+
+/// The choice stream (README, "Finding timing bugs by exploration"): a seeded stream is
+/// recorded, and its record replays it; past a replay's end every draw is zero.
+@Suite struct ChoicesTests {
+  @Test func theRecordReplaysTheSameDraws() {
+    let generated = Choices(seed: 42)
+    let first = (
+      generated.int(in: 1...3), generated.duration(in: .seconds(1) ... .seconds(40)), generated.chance(percent: 50)
+    )
+    let replayed = Choices(replaying: generated.recorded, seed: 42)
+    let second = (
+      replayed.int(in: 1...3), replayed.duration(in: .seconds(1) ... .seconds(40)), replayed.chance(percent: 50)
+    )
+    #expect(first == second)
+    #expect(replayed.recorded == generated.recorded)
+  }
+
+  @Test func drawsAreRecordedAsOffsetsFromTheLowerBoundAndClamped() {
+    let choices = Choices(replaying: [2, 5_000, 99, 7])
+    #expect(choices.int(in: 1...3) == 3)
+    #expect(choices.duration(in: .seconds(1) ... .seconds(4)) == .milliseconds(4_000))  // clamped to 3000 ms
+    #expect(choices.chance(percent: 10))
+    #expect(choices.int(in: 10...12) == 12)
+    #expect(choices.recorded == [2, 3_000, 99, 2])
+  }
+
+  /// SplitMix64 and Lemire's multiply-and-reject, computed by hand (an independent
+  /// implementation): a seed's choices do not depend on the toolchain.
+  @Test func aSeedsChoicesAreFixed() {
+    let choices = Choices(seed: 1)
+    #expect((0..<5).map { _ in choices.draw(upTo: 99) } == [56, 74, 97, 44, 44])
+    #expect(choices.draw(upTo: 59_999) == 45_773)
+    #expect(choices.draw(upTo: 2) == 2)
+  }
+
+  @Test func pastTheEndEveryDrawIsTheSimplest() {
+    let choices = Choices(replaying: [])
+    #expect(choices.int(in: 1...3) == 1)
+    #expect(choices.duration(in: .seconds(5) ... .seconds(9)) == .seconds(5))
+    #expect(!choices.chance(percent: 99))
+    #expect(choices.recorded == [0, 0, 0])
+  }
+
+  @Test func theZeroChoiceIsFalseAndTheChanceIsItsShare() {
+    let always = Choices(replaying: [0])
+    #expect(always.chance(percent: 100))
+    let never = Choices(replaying: [99])
+    #expect(!never.chance(percent: 0))
+    let edge = Choices(replaying: [74, 75])
+    #expect(!edge.chance(percent: 25))
+    #expect(edge.chance(percent: 25))
+  }
+}
+
+/// The system's own random decisions draw from the run's choices.
+@Suite struct SystemChoicesTests {
+  /// The scheduler's launch delay (0–60 s by default) and the fault plan's extra launch
+  /// delay are each one choice, in milliseconds.
+  @Test func launchDelaysAreChoices() throws {
+    var faults = FaultPlan()
+    faults.extraLaunchDelay = .zero ... .seconds(10)
+    let choices = Choices(replaying: [12_500, 2_000], seed: 3)
+    let system = SimulatedSystem(choices: choices, faults: faults)
+    system.launch { system in
+      system.register(forTaskWithIdentifier: "a", using: nil) { $0.setTaskCompleted(success: true) }
+    }
+    try system.submit(.refresh("a"))
+    system.moveToBackground()
+    system.advance(by: .seconds(30))
+    #expect(choices.recorded == [12_500, 2_000])
+    #expect(system.trace.meta["seed"] == "3")
+    #expect(system.trace.events.map(TextTraceWriter.line(for:)).contains("14.5 sched.launch ident=a run=1"))
+  }
+}
