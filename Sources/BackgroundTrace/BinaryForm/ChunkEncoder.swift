@@ -4,7 +4,12 @@
 /// time delta as a unit-scaled varint, then the kind's fields. Task ids and run numbers
 /// are ZigZag deltas from the previous id or run in the chunk, because they mostly grow
 /// by one. All predictors reset per chunk, so every chunk decodes alone.
+///
+/// With `inlineStrings` (a log chunk, docs/FORMAT.md "Log chunks"), a string's first
+/// use is preceded by its definition entry in ``records``, so that every prefix of
+/// whole entries decodes alone; ``payload()`` is not used then.
 struct ChunkEncoder {
+  let inlineStrings: Bool
   private(set) var strings: [String] = []
   private var stringIndex: [String: UInt64] = [:]
   private var stringBytes = 0
@@ -14,11 +19,20 @@ struct ChunkEncoder {
   private var lastTime: UInt64
   private var lastTaskID: Int64 = 0
   private var lastRun: Int64 = 0
+  /// Definitions of the strings the record being appended uses first (inline mode).
+  private var definitions: [UInt8] = []
 
-  init(baseTime: UInt64) {
+  init(baseTime: UInt64, inlineStrings: Bool = false) {
     self.baseTime = baseTime
     self.lastTime = baseTime
-    records.reserveCapacity(BinaryFormat.defaultChunkPayload + 256)
+    self.inlineStrings = inlineStrings
+    records.reserveCapacity(inlineStrings ? 256 : BinaryFormat.defaultChunkPayload + 256)
+  }
+
+  /// Forgets the bytes of ``records`` (the caller has copied them out) but keeps the
+  /// string table and predictors: the next record continues the same chunk.
+  mutating func removeRecordBytes() {
+    records.removeAll(keepingCapacity: true)
   }
 
   /// The size the payload would have if sealed now.
@@ -122,6 +136,10 @@ struct ChunkEncoder {
       appendString(label)
     }
     records[tagIndex] |= flags << 5
+    if !definitions.isEmpty {
+      records.insert(contentsOf: definitions, at: tagIndex)
+      definitions.removeAll(keepingCapacity: true)
+    }
   }
 
   /// Presence and value of an optional Bool: 0 absent, 1 true, 2 false.
@@ -199,6 +217,11 @@ struct ChunkEncoder {
     stringIndex[string] = index
     strings.append(string)
     stringBytes += string.utf8.count + 2
+    if inlineStrings {
+      definitions.append(BinaryFormat.stringDefinitionTag)
+      Varint.append(UInt64(string.utf8.count), to: &definitions)
+      definitions.append(contentsOf: string.utf8)
+    }
     Varint.append(index, to: &records)
   }
 }
