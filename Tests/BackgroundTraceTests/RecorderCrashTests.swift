@@ -78,7 +78,7 @@ import Testing
       let last = try Self.recordAndKill(path: path, chunkLimit: chunkLimit, after: moment)
       #expect(last + 1 >= moment)
       let (trace, damage) = try Trace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
-      #expect(!damage.contains(where: \.isLoss), "run \(run): \(damage)")
+      #expect(damage.allSatisfy { !$0.isLoss }, "run \(run): \(damage)")
       let events = trace.events
       // Every acknowledged event, and at most the one recorded after the last acknowledgement.
       #expect(events.count == last + 1 || events.count == last + 2, "run \(run): \(events.count) vs \(last + 1)")

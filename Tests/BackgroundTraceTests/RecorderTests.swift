@@ -46,7 +46,7 @@ private func durableEvents(at path: String) throws -> [TraceEvent] {
   var reader = try TraceReader(path: path)
   let trace = try reader.readAll()
   #expect(reader.format == .binary)
-  #expect(!reader.damage.contains(where: \.isLoss), "\(reader.damage)")
+  #expect(reader.damage.allSatisfy { !$0.isLoss }, "\(reader.damage)")
   return trace.events
 }
 

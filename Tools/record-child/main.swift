@@ -18,9 +18,14 @@ import BackgroundTrace
   import Darwin
 #endif
 
+func complain(_ message: String) {
+  var line = message + "\n"
+  _ = line.withUTF8 { write(2, $0.baseAddress, $0.count) }
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let limit = Int(arguments[2]) else {
-  fputs("usage: record-child PATH CHUNK-PAYLOAD-LIMIT\n", stderr)
+  complain("usage: record-child PATH CHUNK-PAYLOAD-LIMIT")
   exit(2)
 }
 do {
@@ -33,6 +38,6 @@ do {
     number += 1
   }
 } catch {
-  fputs("record-child: \(error)\n", stderr)
+  complain("record-child: \(error)")
   exit(1)
 }
