@@ -16,7 +16,8 @@
 /// and each event is committed to the file before ``record(_:)`` returns: the open
 /// chunk is a shared memory mapping of the file, so an event survives the process
 /// being killed at any moment (a watchdog's `SIGKILL` included). What survives power
-/// loss is what was synced: the recorder syncs on ``flush()``, ``close()`` and right
+/// loss is what was synced: the recorder syncs (`msync`, `fsync`) on ``flush()`` and
+/// ``close()`` only; it seals the open chunk, without syncing, when it fills and right
 /// after an `app.state to=background` event (docs/FORMAT.md, "Durability").
 ///
 /// ```swift
@@ -135,7 +136,9 @@ public final class TraceRecorder: Sendable {
       case .file(let error): state.failure = error
       }
     }
-    if case .appState(to: .background) = kind { seal(&state, sync: true) }
+    // Seal (not sync: an fsync takes milliseconds, too long for `record`) on going to
+    // the background, so a suspended app's file ends in a sealed, checksummed chunk.
+    if case .appState(to: .background) = kind { seal(&state, sync: false) }
   }
 
   /// Seals the open chunk and, with `sync`, writes the file to the device.
