@@ -50,11 +50,18 @@ func runRecorderBenchmark(_ options: Options) throws -> RecorderFigures {
   )
 
   // Throughput from 2 threads vs 1 into one in-memory recorder (best of three each).
+  // Each thread records its own copy of the sample (decoded afresh, so no string is
+  // shared): threads that share heap strings contend on their reference counts in
+  // every copy, which is not the recorder's cost. (String literals, what apps mostly
+  // record, have no reference count at all.)
+  let workload = try Trace(events: sample.map { TraceEvent(time: .zero, $0) }).binary()
+  let samples = try (0..<2).map { _ in try Trace.decode(binary: workload).trace.events.map(\.kind) }
   func recordConcurrently(threads: Int) -> Double {
     let perThread = recordCount / threads
     let nanos = measure {
       let recorder = TraceRecorder()
-      DispatchQueue.concurrentPerform(iterations: threads) { _ in
+      DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        let sample = samples[thread]
         for index in 0..<perThread { recorder.record(sample[index % sample.count]) }
       }
     }

@@ -63,7 +63,7 @@ final class RecorderShards: Sendable {
   /// The events of every shard, interleaved by time; a shard's own events keep their
   /// order, and at equal times an earlier-registered shard's event comes first.
   func merged() -> [TraceEvent] {
-    let lists = all.map { shard in shard.withLock { $0.events } }
+    let lists = all.map { shard in shard.withLock { $0.allEvents } }
     if lists.count == 1 { return lists[0] }
     var result: [TraceEvent] = []
     result.reserveCapacity(lists.reduce(0) { $0 + $1.count })
@@ -89,22 +89,53 @@ final class RecorderShards: Sendable {
 /// recording (others take it to read), so the lock is nearly always free: one atomic
 /// compare-and-exchange and one store per event.
 final class Shard: @unchecked Sendable {
+  /// The events in blocks of fixed capacity, so that a long recording never copies
+  /// what it has recorded to grow its storage.
   struct State {
-    var events: [TraceEvent] = []
+    static let blockSize = 8_192
+    var blocks: [[TraceEvent]] = []
+    var block: [TraceEvent] = []
+    var count = 0
     var lastTime: UInt64 = 0
+
+    @inline(__always)
+    mutating func append(_ event: TraceEvent) {
+      if block.count == block.capacity {
+        if !block.isEmpty { blocks.append(block) }
+        block = []
+        block.reserveCapacity(Self.blockSize)
+      }
+      block.append(event)
+      count += 1
+    }
+
+    /// Every event, in recording order.
+    var allEvents: [TraceEvent] {
+      var events: [TraceEvent] = []
+      events.reserveCapacity(count)
+      for full in blocks { events += full }
+      events += block
+      return events
+    }
   }
 
+  // The lock and the state pointer get a cache line of their own: two threads' shards
+  // may be allocated side by side.
+  private let padding0: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
   private let busy = Atomic<Bool>(false)
   private let state: UnsafeMutablePointer<State>
+  private let padding1: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
 
   init() {
-    state = .allocate(capacity: 1)
+    // The state's own allocation is a whole cache line's pair, for the same reason.
+    state = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128).bindMemory(to: State.self, capacity: 1)
+    precondition(MemoryLayout<State>.size <= 128)
     state.initialize(to: State())
   }
 
   deinit {
     state.deinitialize(count: 1)
-    state.deallocate()
+    UnsafeMutableRawPointer(state).deallocate()
   }
 
   @inline(__always)

@@ -118,7 +118,7 @@ public final class TraceRecorder: Sendable {
   private static func append(_ kind: TraceEvent.Kind, at nanoseconds: UInt64, to shard: inout Shard.State) {
     let time = max(min(nanoseconds, TraceTime.max.nanoseconds), shard.lastTime)
     shard.lastTime = time
-    shard.events.append(TraceEvent(time: TraceTime(nanoseconds: time), kind))
+    shard.append(TraceEvent(time: TraceTime(nanoseconds: time), kind))
   }
 
   private func append(_ kind: TraceEvent.Kind, at nanoseconds: UInt64, to state: inout State) {
@@ -169,7 +169,7 @@ public final class TraceRecorder: Sendable {
   /// How many events have been recorded.
   public var eventCount: Int {
     if let shards {
-      return shards.all.reduce(0) { count, shard in count + shard.withLock { $0.events.count } }
+      return shards.all.reduce(0) { count, shard in count + shard.withLock { $0.count } }
     }
     return state.withLock { $0.count }
   }
