@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Synchronization
 
 /// The in-memory recorder's per-thread event buffers: each thread appends to its own
 /// ``Shard`` without touching another thread's memory, so threads record in

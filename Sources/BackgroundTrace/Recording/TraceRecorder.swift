@@ -214,4 +214,3 @@ public final class TraceRecorder: Sendable {
     try? close()
   }
 }
-
