@@ -26,6 +26,12 @@ final class RecorderShards: Sendable {
     id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
   }
 
+  // Threads' slots may keep a shard after its recorder is gone (until the thread
+  // records elsewhere or exits): empty the shards so that costs no events' memory.
+  deinit {
+    for shard in all { shard.withLock { $0 = Shard.State() } }
+  }
+
   /// The calling thread's shard (+0: the thread's slot and the registry keep it alive).
   @inline(__always)
   func current() -> Unmanaged<Shard> {
