@@ -30,6 +30,12 @@ import Testing
     return ([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), recorder)
   }
 
+  /// A committed test vector of docs/FORMAT.md (Traces/format-v2/NAME.bgtrace).
+  static func vector(_ name: String) throws -> [UInt8] {
+    let url = Repository.traces.appendingPathComponent("format-v2/\(name).bgtrace")
+    return [UInt8](try Data(contentsOf: url))
+  }
+
   static func littleEndian(_ bytes: ArraySlice<UInt8>) -> Int {
     bytes.reversed().reduce(0) { $0 << 8 | Int($1) }
   }
@@ -66,6 +72,7 @@ import Testing
     let directory = try TemporaryDirectory()
     let (bytes, _) = try Self.openFile(in: directory)
     let cut = Array(bytes[..<(Self.chunkOffset + 48 + 16)])
+    #expect(cut == (try Self.vector("unsealed")), "the recorder writes the documented bytes")
     let decoded = try Trace.decode(binary: cut, file: "open.bgtrace")
     #expect(decoded.trace.events == Self.events)
     #expect(decoded.damage == [Self.note])
@@ -102,6 +109,7 @@ import Testing
     try recorder.close()
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory.path("open.bgtrace"))))
     #expect(bytes.count == Self.chunkOffset + 48 + 16, "cut to its data")
+    #expect(bytes == (try Self.vector("sealed")), "the recorder writes the documented bytes")
     let decoded = try Trace.decode(binary: bytes, file: "open.bgtrace")
     #expect(decoded.trace.events == Self.events)
     #expect(decoded.damage.isEmpty)
