@@ -299,14 +299,34 @@ public struct BinaryTraceReader {
     let length = Int(header.committedLength)
     let total = headerSize + length
     guard try ensure(total) else {
+      // No CRC protects an unsealed body anyway: its whole records before the cut are
+      // as trustworthy as a complete one's.
+      var recovered: [TraceEvent] = []
+      var kept: UInt64 = 0
+      if !header.isSealed && header.baseTime >= lastTime {
+        swap(&recovered, &events)
+        recovered.removeAll(keepingCapacity: true)
+        buffer.withUnsafeBytes { raw in
+          ChunkDecoder.decodeLogPrefix(
+            UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<buffer.count]), count: Int(count),
+            baseTime: header.baseTime, into: &recovered)
+        }
+        swap(&recovered, &events)
+        kept = UInt64(events.count)
+      }
       report(
-        at: chunkOffset, length: available, lost: Int(count),
-        "the file ends inside \(label) after \(available - headerSize) of \(length) committed bytes (a torn tail); \(count) events lost"
-      )
+        at: chunkOffset, length: available, lost: Int(count - kept),
+        "the file ends inside \(label) after \(available - headerSize) of \(length) committed bytes (a torn tail); "
+          + (kept > 0 ? "the \(kept) whole records before the cut are recovered, " : "")
+          + "\(count - kept) events lost")
       position = buffer.count
       expectedEvent = first + count
       finished = true
-      return false
+      guard kept > 0 else { return false }
+      eventIndex = 0
+      firstEventNumber = first
+      lastTime = events.last!.time.nanoseconds
+      return true
     }
     if first < expectedEvent {
       report(at: chunkOffset, length: total, lost: 0, "\(label) repeats event numbers already read; skipped")

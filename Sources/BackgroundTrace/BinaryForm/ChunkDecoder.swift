@@ -38,29 +38,10 @@ struct ChunkDecoder {
   static func decodeLog(
     _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
   ) throws(Failure) {
-    var cursor = ByteCursor(body)
     let start = events.count
-    events.reserveCapacity(start + count)
-    var decoder = ChunkDecoder(strings: [], time: baseTime)
+    var cursor = ByteCursor(body)
     do throws(Failure) {
-      while !cursor.isAtEnd {
-        let offset = cursor.offset
-        if body[offset] == BinaryFormat.stringDefinitionTag {
-          cursor.offset += 1
-          guard let length = cursor.varint(), length <= UInt64(cursor.remaining),
-            let bytes = cursor.bytes(Int(length))
-          else { throw Failure(offset: offset, message: "string runs past the committed bytes") }
-          guard let string = String(validating: bytes, as: UTF8.self) else {
-            throw Failure(offset: offset, message: "string is not valid UTF-8")
-          }
-          decoder.strings.append(string)
-          continue
-        }
-        guard events.count - start < count else {
-          throw Failure(offset: offset, message: "\(cursor.remaining) bytes after the last committed record")
-        }
-        events.append(try decoder.event(&cursor))
-      }
+      try decodeLogEntries(&cursor, count: count, baseTime: baseTime, into: &events)
       guard events.count - start == count else {
         throw Failure(
           offset: cursor.offset, message: "\(events.count - start) records where the commit word says \(count)")
@@ -68,6 +49,45 @@ struct ChunkDecoder {
     } catch {
       events.removeSubrange(start...)
       throw error
+    }
+  }
+
+  /// Decodes the whole records at the start of a log chunk body cut short (the file
+  /// ends inside it), at most `count`; the entry the cut falls in does not parse, as no
+  /// prefix of an entry is an entry.
+  static func decodeLogPrefix(
+    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
+  ) {
+    var cursor = ByteCursor(body)
+    try? decodeLogEntries(&cursor, count: count, baseTime: baseTime, into: &events)
+  }
+
+  /// Decodes entries until the bytes end, appending each record's event; throws at the
+  /// first entry that does not parse or a record beyond `count`, keeping what was decoded.
+  private static func decodeLogEntries(
+    _ cursor: inout ByteCursor, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
+  ) throws(Failure) {
+    let body = cursor.buffer
+    let start = events.count
+    events.reserveCapacity(start + count)
+    var decoder = ChunkDecoder(strings: [], time: baseTime)
+    while !cursor.isAtEnd {
+      let offset = cursor.offset
+      if body[offset] == BinaryFormat.stringDefinitionTag {
+        cursor.offset += 1
+        guard let length = cursor.varint(), length <= UInt64(cursor.remaining),
+          let bytes = cursor.bytes(Int(length))
+        else { throw Failure(offset: offset, message: "string runs past the committed bytes") }
+        guard let string = String(validating: bytes, as: UTF8.self) else {
+          throw Failure(offset: offset, message: "string is not valid UTF-8")
+        }
+        decoder.strings.append(string)
+        continue
+      }
+      guard events.count - start < count else {
+        throw Failure(offset: offset, message: "\(cursor.remaining) bytes after the last committed record")
+      }
+      events.append(try decoder.event(&cursor))
     }
   }
 
