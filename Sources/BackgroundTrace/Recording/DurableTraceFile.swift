@@ -13,8 +13,9 @@ import Synchronization
 /// kernel's page cache the moment ``commit(_:records:)`` returns and survives the
 /// process being killed (docs/FORMAT.md, "Log chunks" and "Durability").
 ///
-/// The file is grown with `ftruncate` one chunk's capacity at a time and truncated to
-/// its data on ``close()``. Not thread-safe by itself: ``TraceRecorder`` uses it only
+/// The file is grown with `ftruncate` (and its blocks allocated with `posix_fallocate`
+/// on Linux, so a full disk is an error rather than a SIGBUS) one chunk's capacity at a
+/// time, and truncated to its data on ``close()``. Not thread-safe by itself: ``TraceRecorder`` uses it only
 /// under its lock.
 final class DurableTraceFile {
   let path: String
@@ -82,6 +83,12 @@ final class DurableTraceFile {
     if end > fileSize {
       let size = (end + Self.pageSize - 1) / Self.pageSize * Self.pageSize
       guard ftruncate(descriptor, off_t(size)) == 0 else { throw failure("cannot grow the file", errno) }
+      #if os(Linux)
+        // Allocate the blocks now: a store to a mapped page the file system cannot back
+        // (a full disk) would be SIGBUS, where this is an error to report.
+        let status = posix_fallocate(descriptor, off_t(fileSize), off_t(size - fileSize))
+        guard status == 0 else { throw failure("cannot reserve space in the file", status) }
+      #endif
       fileSize = size
     }
     let mapStart = chunkStart / Self.pageSize * Self.pageSize
