@@ -22,17 +22,11 @@ struct ChunkEncoder {
   /// Definitions of the strings the record being appended uses first (inline mode).
   private var definitions: [UInt8] = []
 
-  init(baseTime: UInt64, inlineStrings: Bool = false) {
+  init(baseTime: UInt64, inlineStrings: Bool = false, capacity: Int = BinaryFormat.defaultChunkPayload + 256) {
     self.baseTime = baseTime
     self.lastTime = baseTime
     self.inlineStrings = inlineStrings
-    records.reserveCapacity(inlineStrings ? 256 : BinaryFormat.defaultChunkPayload + 256)
-  }
-
-  /// Forgets the bytes of ``records`` (the caller has copied them out) but keeps the
-  /// string table and predictors: the next record continues the same chunk.
-  mutating func removeRecordBytes() {
-    records.removeAll(keepingCapacity: true)
+    records.reserveCapacity(capacity)
   }
 
   /// The size the payload would have if sealed now.

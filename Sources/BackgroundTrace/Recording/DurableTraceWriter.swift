@@ -12,6 +12,9 @@ struct DurableTraceWriter {
   private var eventsSealed: UInt64 = 0
   /// The time of the last committed event: the next chunk's base time.
   private var committedTime: UInt64 = 0
+  /// How many bytes of the encoder's records are committed; the rest is the entry
+  /// being appended.
+  private var committedBytes = 0
   /// Room for the largest usual entry beyond the limit, so a chunk is rarely sealed early.
   private static let headroom = 4_096
 
@@ -21,7 +24,12 @@ struct DurableTraceWriter {
     header[BinaryFormat.magic.count] = BinaryFormat.logVersion
     file = try DurableTraceFile(path: path, header: header)
     self.chunkPayloadLimit = min(max(chunkPayloadLimit, 256), BinaryFormat.maximumChunkPayload / 2)
-    encoder = ChunkEncoder(baseTime: 0, inlineStrings: true)
+    encoder = Self.encoder(baseTime: 0, limit: self.chunkPayloadLimit)
+  }
+
+  /// A log chunk's encoder, its records' room reserved for the whole chunk.
+  private static func encoder(baseTime: UInt64, limit: Int) -> ChunkEncoder {
+    ChunkEncoder(baseTime: baseTime, inlineStrings: true, capacity: limit + headroom)
   }
 
   /// Events committed so far.
@@ -40,12 +48,12 @@ struct DurableTraceWriter {
       throw .encoding(TraceEncodingError(eventNumber: number, message: problem))
     }
     encoder.append(event)
-    if file.isOpen && encoder.records.count > file.remaining {
+    if file.isOpen && encoder.records.count - committedBytes > file.remaining {
       // It does not fit: seal the chunk and encode the event again as the next one's first.
       seal()
       encoder.append(event)
     }
-    let size = encoder.records.count
+    let size = encoder.records.count - committedBytes
     guard size + BinaryFormat.logChunkHeaderSize <= BinaryFormat.maximumChunkPayload else {
       seal()  // the encoder's string table and predictors moved past what was committed
       throw .encoding(TraceEncodingError(eventNumber: number, message: "the event takes \(size) bytes; too large"))
@@ -59,22 +67,22 @@ struct DurableTraceWriter {
         throw .file(error)
       }
     }
-    encoder.records.withUnsafeBytes { file.commit($0, records: 1) }
-    encoder.removeRecordBytes()
+    encoder.records.withUnsafeBytes { file.commit(UnsafeRawBufferPointer(rebasing: $0[committedBytes...]), records: 1) }
+    committedBytes = encoder.records.count
     committedTime = event.time.nanoseconds
     if file.committedLength >= chunkPayloadLimit { seal() }
   }
 
   /// Seals the open chunk, if any; the next event starts a new one.
   mutating func seal() {
-    guard file.isOpen else {
-      encoder = ChunkEncoder(baseTime: committedTime, inlineStrings: true)
-      return
+    defer {
+      encoder = Self.encoder(baseTime: committedTime, limit: chunkPayloadLimit)
+      committedBytes = 0
     }
+    guard file.isOpen else { return }
     eventsSealed += UInt64(file.committedCount)
     file.seal()
     sequence &+= 1
-    encoder = ChunkEncoder(baseTime: committedTime, inlineStrings: true)
   }
 
   /// Whether a chunk is open (holds events not yet sealed).
