@@ -54,14 +54,13 @@ struct ChunkEncoder {
   mutating func append(_ event: TraceEvent) {
     let time = event.time.nanoseconds
     assert(time >= lastTime, "the writer checks order before encoding")
-    let kind = event.kind
     let tagIndex = records.count
-    records.append(kind.tag.rawValue)
+    records.append(event.kind.tag.rawValue)
     appendScaled(time - lastTime)
     lastTime = time
     eventCount += 1
     var flags: UInt8 = 0
-    switch kind {
+    switch event.kind {
     case .appLaunch:
       break
     case .appState(let to):
