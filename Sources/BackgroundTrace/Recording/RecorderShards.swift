@@ -96,8 +96,8 @@ final class RecorderShards: Sendable {
 /// recording (others take it to read), so the lock is nearly always free: one atomic
 /// compare-and-exchange and one store per event.
 final class Shard: @unchecked Sendable {
-  /// The events in blocks of fixed capacity, so that a long recording never copies
-  /// what it has recorded to grow its storage.
+  /// The events in blocks (growing to a fixed capacity), so that a long recording never
+  /// copies what it has recorded to grow its storage.
   struct State {
     static let blockSize = 8_192
     var blocks: [[TraceEvent]] = []
@@ -110,7 +110,8 @@ final class Shard: @unchecked Sendable {
       if block.count == block.capacity {
         if !block.isEmpty { blocks.append(block) }
         block = []
-        block.reserveCapacity(Self.blockSize)
+        // Small at first (a short recording takes little memory), then whole blocks.
+        block.reserveCapacity(min(Self.blockSize, max(64, count)))
       }
       block.append(event)
       count += 1
