@@ -11,7 +11,7 @@
 struct ChunkEncoder {
   let inlineStrings: Bool
   private(set) var strings: [String] = []
-  private var stringIndex: [String: UInt64] = [:]
+  private var stringIndex = StringIndexTable()
   private var stringBytes = 0
   private(set) var records: [UInt8] = []
   private(set) var eventCount: UInt32 = 0
@@ -202,12 +202,13 @@ struct ChunkEncoder {
 
   @inline(__always)
   private mutating func appendString(_ string: String) {
-    if let index = stringIndex[string] {
+    let hash = StringIndexTable.hash(string)
+    if let index = stringIndex.index(of: string, hash: hash, in: strings) {
       Varint.append(index, to: &records)
       return
     }
     let index = UInt64(strings.count)
-    stringIndex[string] = index
+    stringIndex.insert(index: strings.count, hash: hash)
     strings.append(string)
     stringBytes += string.utf8.count + 2
     if inlineStrings {
