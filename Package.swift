@@ -48,7 +48,10 @@ let package = Package(
       path: "Tools/bgtrace-bench"
     ),
 
-    .testTarget(name: "BackgroundTraceTests", dependencies: ["BackgroundTrace", "TraceWorkloads"]),
+    // Records until killed: the child process of the recorder's crash test.
+    .executableTarget(name: "record-child", dependencies: ["BackgroundTrace"], path: "Tools/record-child"),
+
+    .testTarget(name: "BackgroundTraceTests", dependencies: ["BackgroundTrace", "TraceWorkloads", "record-child"]),
     .testTarget(name: "BackgroundTraceCheckTests", dependencies: ["BackgroundTraceCheck", "TraceWorkloads"]),
     .testTarget(
       name: "BackgroundSimulationTests",

@@ -176,7 +176,8 @@ extension SimulatedSystem: TaskScheduling {
     let task = SimulatedScheduledTask(identifier: identifier, run: run, system: self)
     runningTasks[run] = task
     let fullRuntime = request.type == .refresh ? configuration.refreshRuntime : configuration.processingRuntime
-    let runtime = faults.schedulerRuntime.map { min(randomDuration(in: $0, using: &faultRandom), fullRuntime) } ?? fullRuntime
+    let runtime =
+      faults.schedulerRuntime.map { min(randomDuration(in: $0, using: &faultRandom), fullRuntime) } ?? fullRuntime
     task.expiry = scheduler.schedule(after: runtime) { [self] in expire(task) }
     guard let handler = launchHandlers[identifier] else {
       terminate(reason: "crash")
@@ -204,7 +205,10 @@ extension SimulatedSystem: TaskScheduling {
   /// - Returns: `false` when no task for `identifier` is running.
   @discardableResult
   public func simulateExpiration(forTaskWithIdentifier identifier: String) -> Bool {
-    guard let task = runningTasks.keys.sorted().compactMap({ runningTasks[$0] }).first(where: { $0.identifier == identifier })
+    guard
+      let task = runningTasks.keys.sorted().compactMap({ runningTasks[$0] }).first(where: {
+        $0.identifier == identifier
+      })
     else { return false }
     if let timer = task.expiry { scheduler.cancel(timer) }
     expire(task)

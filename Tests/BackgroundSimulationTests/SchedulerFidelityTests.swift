@@ -96,7 +96,13 @@ import Testing
   @Test func simulateLaunchAndExpirationLikeTheDebuggerCommands() throws {
     let system = system()
     var expired = 0
-    system.launchApp { RefreshApp(scheduler: $0) { task in task.expirationHandler = { expired += 1; task.setTaskCompleted(success: false) } } }
+    system.launchApp {
+      RefreshApp(scheduler: $0) { task in
+        task.expirationHandler = {
+          expired += 1; task.setTaskCompleted(success: false)
+        }
+      }
+    }
     try submitRefresh(system)
     #expect(system.simulateLaunch(forTaskWithIdentifier: "refresh"))  // at 0, not 100
     #expect(!system.simulateLaunch(forTaskWithIdentifier: "refresh"))  // no longer pending
@@ -117,7 +123,9 @@ import Testing
     var faults = FaultPlan()
     faults.schedulerRuntime = .seconds(4) ... .seconds(4)
     let system = system(faults: faults)
-    system.launchApp { RefreshApp(scheduler: $0) { task in task.expirationHandler = { task.setTaskCompleted(success: false) } } }
+    system.launchApp {
+      RefreshApp(scheduler: $0) { task in task.expirationHandler = { task.setTaskCompleted(success: false) } }
+    }
     try submitRefresh(system)
     system.moveToBackground()
     system.advance(by: .seconds(200))

@@ -140,6 +140,35 @@ import Testing
     #expect(result.output.contains("[task-double-end]"))
   }
 
+  @Test func unsealedTailIsANoteAndChecksAsIntactButLossExitsTwo() throws {
+    // A recorder that is never closed leaves its last log chunk unsealed, as a killed
+    // process does (docs/FORMAT.md, "Reading, and what counts as damage").
+    let path = (directory as NSString).appendingPathComponent("open.bgtrace")
+    let recorder = try TraceRecorder(writingTo: path)
+    recorder.record(.appLaunch, at: .zero)
+    recorder.record(.taskBegin(id: 1, name: nil), at: TraceTime(seconds: 1))
+    recorder.record(.taskEnd(id: 1), at: TraceTime(seconds: 2))
+    let result = run("check", path)
+    #expect(result.status == .success)
+    #expect(
+      result.errors
+        == "\(path): at byte 24: note: log chunk 0 at byte 24 (events 1–3) is unsealed (the writer did not close the file); its 3 committed events are recovered; nothing is lost\n"
+    )
+
+    // The same file with its committed length cut short loses events: exit 2.
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    bytes = Array(bytes[..<(24 + 48 + 3)])
+    let cut = (directory as NSString).appendingPathComponent("cut.bgtrace")
+    try Data(bytes).write(to: URL(fileURLWithPath: cut))
+    let lost = run("check", cut)
+    #expect(lost.status == .badInput)
+    #expect(
+      lost.errors
+        == "\(cut): at byte 24: warning: the file ends inside log chunk 0 at byte 24 (events 1–3) after 3 of 8 committed bytes (a torn tail); the 1 whole records before the cut are recovered, 2 events lost\n"
+    )
+    _ = recorder
+  }
+
   // MARK: diff
 
   static let expected = """

@@ -66,7 +66,7 @@ import Testing
             message: "not a binary bgtrace file (the magic bytes do not match)")
           : TraceFormatError(
             file: nil, position: .byte(offset: 8),
-            message: "unsupported binary format version \(1 ^ mask); this reader reads version 1")
+            message: "unsupported binary format version \(1 ^ mask); this reader reads versions 1 and 2")
         #expect(error == expected)
         continue
       }

@@ -1,7 +1,7 @@
 // bgtrace-bench: measures the binary form and the recorder against baselines taken in
 // the same run. Run it in release mode:
 //
-//     swift run -c release bgtrace-bench [--events N] [--json-events N]
+//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder]
 //
 // Every figure is printed with the ratio to its baseline, so results from different
 // machines compare.
@@ -21,6 +21,8 @@ struct Options {
   var skipChecker = false
   /// Only write the checker's workload (`--events` events) to this file (for profilers).
   var writeWorkload: String?
+  /// Only run this part (`recorder`) and print its summary lines.
+  var only: String?
 
   init(_ arguments: [String]) {
     var iterator = arguments.makeIterator()
@@ -32,14 +34,21 @@ struct Options {
       case "--check-file": checkFile = iterator.next()
       case "--skip-checker": skipChecker = true
       case "--write-workload": writeWorkload = iterator.next()
+      case "--only":
+        only = iterator.next()
+        if only != "recorder" { usage() }
       default:
-        FileHandle.standardError.write(
-          Data(
-            "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--profile-decode N] [--write-workload PATH]\n"
-              .utf8))
-        exit(2)
+        usage()
       }
     }
+  }
+
+  private func usage() -> Never {
+    FileHandle.standardError.write(
+      Data(
+        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder] [--profile-decode N] [--write-workload PATH]\n"
+          .utf8))
+    exit(2)
   }
 }
 
@@ -83,8 +92,21 @@ if let repeats = options.profileDecode {
 }
 print("bgtrace-bench: \(options.events) events per trace, JSON baseline on \(options.jsonEvents)")
 
+func printRecorderSummary(_ figures: RecorderFigures) {
+  print("  recorder vs append + clock read: \(format(figures.memory, 2))x")
+  print("  durable recorder vs append + clock read: \(format(figures.durable, 2))x")
+  print("  recording 2 threads vs 1: \(format(figures.twoThreads, 2))x")
+}
+
+if options.only == "recorder" {
+  let figures = try runRecorderBenchmark(options)
+  print("\nsummary:")
+  printRecorderSummary(figures)
+  exit(0)
+}
+
 let decodeRatios = try runCodecBenchmark(options)
-let recorderRatio = try runRecorderBenchmark(options)
+let recorderFigures = try runRecorderBenchmark(options)
 let checkerFigures = try options.skipChecker ? nil : runCheckerBenchmark(options)
 let dayWallSeconds = runSimulationBenchmark()
 let directorySpeedup = try runDirectoryCheckBenchmark()
@@ -93,7 +115,7 @@ print("\nsummary:")
 for (timing, ratio) in decodeRatios.sorted(by: { $0.key < $1.key }) {
   print("  decode vs JSONDecoder [\(timing)]: \(format(ratio))x faster")
 }
-print("  recorder vs append + clock read: \(format(recorderRatio, 2))x")
+printRecorderSummary(recorderFigures)
 print("  bgtrace check DIR (1,000 traces): \(format(directorySpeedup, 2))x faster on all cores than on one")
 print("  one simulated day: \(format(dayWallSeconds, 3)) s wall (limit 2 s)")
 if let checkerFigures {

@@ -48,7 +48,7 @@ private func checkBinary(_ bytes: [UInt8]) {
 
 /// What ``TraceReader`` made of an input.
 private struct Reading {
-  /// Whether it read to the end without an error or damage.
+  /// Whether it read to the end without an error or loss (an unsealed tail is a note).
   var clean: Bool
   /// The last event's time.
   var end: TraceTime
@@ -66,7 +66,7 @@ private func checkAnyForm(_ bytes: [UInt8]) -> Reading? {
   } catch {
     return Reading(clean: false, end: end)
   }
-  return Reading(clean: reader.damage.isEmpty, end: end)
+  return Reading(clean: !reader.damage.contains(where: \.isLoss), end: end)
 }
 
 /// Runs the commands on the input, written to a file as a user would give it.

@@ -1,11 +1,17 @@
-/// The constants of the binary trace form, version 1. docs/FORMAT.md describes the
-/// layout byte by byte; these numbers are part of that public contract.
+/// The constants of the binary trace form, versions 1 and 2. docs/FORMAT.md describes
+/// the layout byte by byte; these numbers are part of that public contract.
 public enum BinaryFormat {
   /// The file's first eight bytes: `\x89BGT\r\n\x1A\n` (a PNG-style signature that
   /// catches text-mode transfers and truncation to 7 bits).
   public static let magic: [UInt8] = [0x89, 0x42, 0x47, 0x54, 0x0D, 0x0A, 0x1A, 0x0A]
-  /// The format version this library writes and reads.
+  /// The format version ``BinaryTraceEncoder`` writes (sealed chunks only, the
+  /// canonical form).
   public static let version: UInt8 = 1
+  /// The format version ``TraceRecorder`` writes to a file: version 1 plus log chunks,
+  /// which are committed record by record (docs/FORMAT.md, "Log chunks").
+  public static let logVersion: UInt8 = 2
+  /// The versions this library reads.
+  public static let readableVersions: ClosedRange<UInt8> = 1...2
   /// Bytes before the header body: magic, version, flags, body length, body CRC.
   public static let fileHeaderSize = 18
   /// The largest header body a reader accepts.
@@ -14,6 +20,15 @@ public enum BinaryFormat {
   public static let chunkSync: [UInt8] = [0xB7, 0x43, 0x48, 0x4B]
   /// The size of a chunk header.
   public static let chunkHeaderSize = 40
+  /// The four bytes that start every log chunk (version 2).
+  public static let logChunkSync: [UInt8] = [0xB7, 0x4C, 0x4F, 0x47]
+  /// The size of a log chunk header.
+  public static let logChunkHeaderSize = 48
+  /// In version 2 files every chunk starts at a multiple of this file offset, so that
+  /// a log chunk's commit word is an aligned 8-byte store.
+  public static let chunkAlignment = 8
+  /// The tag byte of a string definition in a log chunk's body (kind 31, no flags).
+  static let stringDefinitionTag: UInt8 = 0x1F
   /// The largest chunk payload a reader accepts.
   public static let maximumChunkPayload = 1 << 24
   /// The payload size at which the writer seals a chunk by default.

@@ -3,6 +3,10 @@
 /// reported in ``damage`` with the number of events lost, and reading goes on with
 /// the next intact chunk.
 ///
+/// A version 2 file's last log chunk may be unsealed (the recording process was
+/// killed before closing it): its committed records are read, and a
+/// ``TraceDamage/Kind/unsealedTail`` note, which loses nothing, says so.
+///
 /// No input makes it trap, hang or allocate more than one chunk
 /// (``BinaryFormat/maximumChunkPayload``) plus a read block.
 public struct BinaryTraceReader {
@@ -25,6 +29,8 @@ public struct BinaryTraceReader {
   private var lastTime: UInt64 = 0
   private var gapStart: Int?
   private var finished = false
+  /// The file's format version (1 until the header is read).
+  private var version: UInt8 = 1
 
   private static var blockSize: Int { 64 * 1024 }
   private static let placeholder = TraceEvent(time: .zero, .appLaunch)
@@ -99,11 +105,11 @@ public struct BinaryTraceReader {
       finished = true
       return
     }
-    let version = buffer[position + 8]
-    guard version == BinaryFormat.version else {
+    version = buffer[position + 8]
+    guard BinaryFormat.readableVersions.contains(version) else {
       throw TraceFormatError(
         file: file, position: .byte(offset: 8),
-        message: "unsupported binary format version \(version); this reader reads version \(BinaryFormat.version)")
+        message: "unsupported binary format version \(version); this reader reads versions 1 and 2")
     }
     let (bodyLength, bodyCRC) = buffer.withUnsafeBytes { raw in
       let cursor = ByteCursor(UnsafeRawBufferPointer(rebasing: raw[position...]))
@@ -128,6 +134,17 @@ public struct BinaryTraceReader {
     }
     meta = parsed
     position += bodyLength
+    try skipPadding()
+  }
+
+  /// In a version 2 file, moves to the next multiple of ``BinaryFormat/chunkAlignment``,
+  /// where the next chunk starts; the bytes skipped are padding.
+  private mutating func skipPadding() throws(ByteSourceError) {
+    guard version >= 2 else { return }
+    let padding = (BinaryFormat.chunkAlignment - offset % BinaryFormat.chunkAlignment) % BinaryFormat.chunkAlignment
+    guard padding > 0 else { return }
+    _ = try ensure(padding)
+    position += min(padding, available)
   }
 
   private static func metadata(_ body: UnsafeRawBufferPointer) -> TraceMetadata? {
@@ -152,9 +169,20 @@ public struct BinaryTraceReader {
   private mutating func nextChunk() throws(ByteSourceError) -> Bool {
     let headerSize = BinaryFormat.chunkHeaderSize
     while true {
+      if gapStart == nil { try skipPadding() }
       guard try ensure(1) else {
         closeGap(before: nil)
         return false
+      }
+      if version >= 2 && gapStart == nil, try unwrittenSpaceFollows() {
+        position = buffer.count
+        return false
+      }
+      if version >= 2, try ensure(4), buffer[position..<position + 4].elementsEqual(BinaryFormat.logChunkSync),
+        let loaded = try nextLogChunk()
+      {
+        if loaded { return true }
+        continue
       }
       guard try ensure(headerSize) else {
         let start = gapStart ?? offset
@@ -173,7 +201,7 @@ public struct BinaryTraceReader {
         try skipToNextSync()
         continue
       }
-      closeGap(before: header)
+      closeGap(before: header.firstEvent, sequence: header.sequence)
       let chunkOffset = offset
       let first = header.firstEvent
       let count = UInt64(header.eventCount)
@@ -220,6 +248,147 @@ public struct BinaryTraceReader {
     }
   }
 
+  // MARK: Log chunks (version 2)
+
+  /// Whether the rest of the input, from a chunk position, is space a recorder reserved
+  /// but never published a chunk in: four zero bytes where the sync would be, and no
+  /// nonzero byte after the first log chunk header's worth (docs/FORMAT.md, "Unwritten
+  /// space"). Looks at most one chunk's worth of bytes ahead.
+  private mutating func unwrittenSpaceFollows() throws(ByteSourceError) -> Bool {
+    guard try ensure(4), buffer[position..<position + 4].allSatisfy({ $0 == 0 }) else { return false }
+    let limit = BinaryFormat.maximumChunkPayload + 2 * BinaryFormat.logChunkHeaderSize
+    var checked = BinaryFormat.logChunkHeaderSize
+    while true {
+      if checked < available {
+        guard buffer[(position + checked)...].allSatisfy({ $0 == 0 }) else { return false }
+        checked = available
+      }
+      if exhausted { return true }
+      guard available < limit else { return false }
+      _ = try ensure(available + 1)
+    }
+  }
+
+  /// Reads the log chunk at the position: `true` when its events are loaded, `false`
+  /// when it was skipped or reported lost, `nil` when its header is not intact (the
+  /// caller treats it as damaged bytes).
+  private mutating func nextLogChunk() throws(ByteSourceError) -> Bool? {
+    let headerSize = BinaryFormat.logChunkHeaderSize
+    guard try ensure(headerSize) else {
+      let start = gapStart ?? offset
+      gapStart = nil
+      report(
+        at: start, length: offset + available - start, lost: nil,
+        "the file ends \(available) bytes into a log chunk header (a torn tail); the events of that chunk are lost")
+      position = buffer.count
+      finished = true
+      return false
+    }
+    let header = buffer.withUnsafeBytes { raw in
+      LogChunkHeader(UnsafeRawBufferPointer(rebasing: raw[position..<position + headerSize]))
+    }
+    guard let header else { return nil }
+    closeGap(before: header.firstEvent, sequence: header.sequence)
+    let chunkOffset = offset
+    let first = header.firstEvent
+    let count = UInt64(header.committedCount)
+    let label =
+      count == 0
+      ? "log chunk \(header.sequence) at byte \(chunkOffset) (no events)"
+      : "log chunk \(header.sequence) at byte \(chunkOffset) (events \(first + 1)–\(first + count))"
+    let length = Int(header.committedLength)
+    let total = headerSize + length
+    guard try ensure(total) else {
+      // No CRC protects an unsealed body anyway: its whole records before the cut are
+      // as trustworthy as a complete one's.
+      var recovered: [TraceEvent] = []
+      var kept: UInt64 = 0
+      if !header.isSealed && header.baseTime >= lastTime {
+        swap(&recovered, &events)
+        recovered.removeAll(keepingCapacity: true)
+        buffer.withUnsafeBytes { raw in
+          ChunkDecoder.decodeLogPrefix(
+            UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<buffer.count]), count: Int(count),
+            baseTime: header.baseTime, into: &recovered)
+        }
+        swap(&recovered, &events)
+        kept = UInt64(events.count)
+      }
+      report(
+        at: chunkOffset, length: available, lost: Int(count - kept),
+        "the file ends inside \(label) after \(available - headerSize) of \(length) committed bytes (a torn tail); "
+          + (kept > 0 ? "the \(kept) whole records before the cut are recovered, " : "")
+          + "\(count - kept) events lost")
+      position = buffer.count
+      expectedEvent = first + count
+      finished = true
+      guard kept > 0 else { return false }
+      eventIndex = 0
+      firstEventNumber = first
+      lastTime = events.last!.time.nanoseconds
+      return true
+    }
+    if first < expectedEvent {
+      report(at: chunkOffset, length: total, lost: 0, "\(label) repeats event numbers already read; skipped")
+      position += total
+      return false
+    }
+    var decoded: [TraceEvent] = []
+    swap(&decoded, &events)
+    let outcome = buffer.withUnsafeBytes { raw -> ChunkOutcome in
+      let body = UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<position + total])
+      if header.isSealed && CRC32C.checksum(body) != header.bodyCRC { return .checksumMismatch }
+      guard header.baseTime >= lastTime else {
+        return .malformed(ChunkDecoder.Failure(offset: 0, message: "it starts before the previous chunk ends"))
+      }
+      decoded.removeAll(keepingCapacity: true)
+      do throws(ChunkDecoder.Failure) {
+        try ChunkDecoder.decodeLog(body, count: Int(count), baseTime: header.baseTime, into: &decoded)
+        return .decoded
+      } catch {
+        return .malformed(error)
+      }
+    }
+    swap(&decoded, &events)
+    expectedEvent = max(expectedEvent, first + count)
+    if header.isSealed {
+      position += total
+    } else {
+      // An unsealed chunk is the last one its writer started; the rest of its reserved
+      // capacity holds at most an uncommitted record and is not read.
+      let reserved = headerSize + Int(header.capacity)
+      _ = try ensure(reserved)
+      let uncommitted = buffer[(position + total)..<(position + min(reserved, available))].contains { $0 != 0 }
+      position += min(reserved, available)
+      if case .decoded = outcome {
+        let recovered =
+          count == 0
+          ? "it holds no committed events"
+          : "its \(count) committed events are recovered"
+        report(
+          at: chunkOffset, length: min(reserved, total), lost: 0,
+          "\(label) is unsealed (the writer did not close the file); \(recovered)"
+            + (uncommitted ? " and the bytes after them, an uncommitted record, are ignored" : "")
+            + "; nothing is lost",
+          kind: .unsealedTail)
+      }
+    }
+    switch outcome {
+    case .decoded:
+      eventIndex = 0
+      firstEventNumber = first
+      lastTime = events.last?.time.nanoseconds ?? header.baseTime
+      return !events.isEmpty
+    case .checksumMismatch:
+      report(at: chunkOffset, length: total, lost: Int(count), "\(label) fails its CRC check; \(count) events lost")
+    case .malformed(let failure):
+      report(
+        at: chunkOffset, length: total, lost: Int(count),
+        "\(label) is malformed at body byte \(failure.offset) (\(failure.message)); \(count) events lost")
+    }
+    return false
+  }
+
   private enum ChunkOutcome {
     case decoded, checksumMismatch, malformed(ChunkDecoder.Failure)
   }
@@ -260,34 +429,48 @@ public struct BinaryTraceReader {
   }
 
   /// Reports the damaged bytes skipped since `gapStart`, with the events lost there.
-  private mutating func closeGap(before header: ChunkHeader?) {
+  private mutating func closeGap(before firstEvent: UInt64?, sequence: UInt32 = 0) {
     if let start = gapStart {
       gapStart = nil
       let length = offset - start
-      if let header {
-        let lost = header.firstEvent >= expectedEvent ? Int(header.firstEvent - expectedEvent) : 0
+      if let firstEvent {
+        let lost = firstEvent >= expectedEvent ? Int(firstEvent - expectedEvent) : 0
         report(at: start, length: length, lost: lost, "\(length) damaged bytes skipped; \(lost) events lost")
       } else {
         report(
           at: start, length: length, lost: nil,
           "\(length) damaged bytes at the end skipped; the events in them are lost")
       }
-    } else if let header, header.firstEvent > expectedEvent {
-      let lost = Int(header.firstEvent - expectedEvent)
+    } else if let firstEvent, firstEvent > expectedEvent {
+      let lost = Int(firstEvent - expectedEvent)
       report(
         at: offset, length: 0, lost: lost,
-        "events \(expectedEvent + 1)–\(header.firstEvent) are missing before chunk \(header.sequence); \(lost) events lost"
+        "events \(expectedEvent + 1)–\(firstEvent) are missing before chunk \(sequence); \(lost) events lost"
       )
     }
   }
 
-  private mutating func report(at offset: Int, length: Int?, lost: Int?, _ message: String) {
-    damage.append(TraceDamage(file: file, offset: offset, length: length, lostEvents: lost, message: message))
+  private mutating func report(
+    at offset: Int, length: Int?, lost: Int?, _ message: String, kind: TraceDamage.Kind = .loss
+  ) {
+    damage.append(
+      TraceDamage(file: file, offset: offset, length: length, lostEvents: lost, message: message, kind: kind))
   }
 }
 
-/// A part of a binary trace that could not be read, and what was lost with it.
+/// A part of a binary trace that could not be read, and what was lost with it; or a
+/// note that loses nothing (``Kind/unsealedTail``).
 public struct TraceDamage: Sendable, Hashable, CustomStringConvertible {
+  /// Whether a report is a loss or a note.
+  public enum Kind: Sendable, Hashable {
+    /// Bytes that could not be read; events may be lost (``lostEvents``).
+    case loss
+    /// The last log chunk was never sealed, because the process recording it was
+    /// killed or did not close the recorder: its committed events were all read, so
+    /// nothing is lost. `bgtrace` prints it as a note and exits as for an intact trace.
+    case unsealedTail
+  }
+
   /// The input's name.
   public var file: String?
   /// The byte offset where the damage starts.
@@ -298,16 +481,25 @@ public struct TraceDamage: Sendable, Hashable, CustomStringConvertible {
   public var lostEvents: Int?
   /// One sentence saying what was damaged and what was lost.
   public var message: String
+  /// A loss, or a note that loses nothing.
+  public var kind: Kind
+
+  /// Whether data may have been lost (every kind but ``Kind/unsealedTail``).
+  public var isLoss: Bool { kind == .loss }
 
   /// Creates a damage report.
-  public init(file: String?, offset: Int, length: Int?, lostEvents: Int?, message: String) {
+  public init(file: String?, offset: Int, length: Int?, lostEvents: Int?, message: String, kind: Kind = .loss) {
     self.file = file
     self.offset = offset
     self.length = length
     self.lostEvents = lostEvents
     self.message = message
+    self.kind = kind
   }
 
-  /// A warning in compiler style: `FILE: at byte N: warning: message`.
-  public var description: String { "\(file ?? "<input>"): at byte \(offset): warning: \(message)" }
+  /// In compiler style: `FILE: at byte N: warning: message` for a loss,
+  /// `FILE: at byte N: note: message` for an unsealed tail.
+  public var description: String {
+    "\(file ?? "<input>"): at byte \(offset): \(isLoss ? "warning" : "note"): \(message)"
+  }
 }

@@ -31,6 +31,66 @@ struct ChunkDecoder {
     }
   }
 
+  /// Decodes the body of a log chunk: exactly `count` records, interleaved with string
+  /// definitions, using all of `body` (docs/FORMAT.md, "Log chunks").
+  ///
+  /// On failure `events` is left as it was.
+  static func decodeLog(
+    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
+  ) throws(Failure) {
+    let start = events.count
+    var cursor = ByteCursor(body)
+    do throws(Failure) {
+      try decodeLogEntries(&cursor, count: count, baseTime: baseTime, into: &events)
+      guard events.count - start == count else {
+        throw Failure(
+          offset: cursor.offset, message: "\(events.count - start) records where the commit word says \(count)")
+      }
+    } catch {
+      events.removeSubrange(start...)
+      throw error
+    }
+  }
+
+  /// Decodes the whole records at the start of a log chunk body cut short (the file
+  /// ends inside it), at most `count`; the entry the cut falls in does not parse, as no
+  /// prefix of an entry is an entry.
+  static func decodeLogPrefix(
+    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
+  ) {
+    var cursor = ByteCursor(body)
+    try? decodeLogEntries(&cursor, count: count, baseTime: baseTime, into: &events)
+  }
+
+  /// Decodes entries until the bytes end, appending each record's event; throws at the
+  /// first entry that does not parse or a record beyond `count`, keeping what was decoded.
+  private static func decodeLogEntries(
+    _ cursor: inout ByteCursor, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
+  ) throws(Failure) {
+    let body = cursor.buffer
+    let start = events.count
+    events.reserveCapacity(start + count)
+    var decoder = ChunkDecoder(strings: [], time: baseTime)
+    while !cursor.isAtEnd {
+      let offset = cursor.offset
+      if body[offset] == BinaryFormat.stringDefinitionTag {
+        cursor.offset += 1
+        guard let length = cursor.varint(), length <= UInt64(cursor.remaining),
+          let bytes = cursor.bytes(Int(length))
+        else { throw Failure(offset: offset, message: "string runs past the committed bytes") }
+        guard let string = String(validating: bytes, as: UTF8.self) else {
+          throw Failure(offset: offset, message: "string is not valid UTF-8")
+        }
+        decoder.strings.append(string)
+        continue
+      }
+      guard events.count - start < count else {
+        throw Failure(offset: offset, message: "\(cursor.remaining) bytes after the last committed record")
+      }
+      events.append(try decoder.event(&cursor))
+    }
+  }
+
   private static func stringTable(_ cursor: inout ByteCursor) throws(Failure) -> [String] {
     guard let count = cursor.varint(), count <= UInt64(cursor.remaining) else {
       throw Failure(offset: cursor.offset, message: "bad string table size")
@@ -77,7 +137,7 @@ struct ChunkDecoder {
     UInt8(truncatingIfNeeded: cases.firstIndex(of: value) ?? 0)
   }
 
-  let strings: [String]
+  var strings: [String]
   var time: UInt64
   var lastTaskID: Int64 = 0
   var lastRun: Int64 = 0

@@ -4,9 +4,14 @@
 /// time delta as a unit-scaled varint, then the kind's fields. Task ids and run numbers
 /// are ZigZag deltas from the previous id or run in the chunk, because they mostly grow
 /// by one. All predictors reset per chunk, so every chunk decodes alone.
+///
+/// With `inlineStrings` (a log chunk, docs/FORMAT.md "Log chunks"), a string's first
+/// use is preceded by its definition entry in ``records``, so that every prefix of
+/// whole entries decodes alone; ``payload()`` is not used then.
 struct ChunkEncoder {
+  let inlineStrings: Bool
   private(set) var strings: [String] = []
-  private var stringIndex: [String: UInt64] = [:]
+  private var stringIndex = StringIndexTable()
   private var stringBytes = 0
   private(set) var records: [UInt8] = []
   private(set) var eventCount: UInt32 = 0
@@ -14,11 +19,14 @@ struct ChunkEncoder {
   private var lastTime: UInt64
   private var lastTaskID: Int64 = 0
   private var lastRun: Int64 = 0
+  /// Definitions of the strings the record being appended uses first (inline mode).
+  private var definitions: [UInt8] = []
 
-  init(baseTime: UInt64) {
+  init(baseTime: UInt64, inlineStrings: Bool = false, capacity: Int = BinaryFormat.defaultChunkPayload + 256) {
     self.baseTime = baseTime
     self.lastTime = baseTime
-    records.reserveCapacity(BinaryFormat.defaultChunkPayload + 256)
+    self.inlineStrings = inlineStrings
+    records.reserveCapacity(capacity)
   }
 
   /// The size the payload would have if sealed now.
@@ -46,14 +54,13 @@ struct ChunkEncoder {
   mutating func append(_ event: TraceEvent) {
     let time = event.time.nanoseconds
     assert(time >= lastTime, "the writer checks order before encoding")
-    let kind = event.kind
     let tagIndex = records.count
-    records.append(kind.tag.rawValue)
+    records.append(event.kind.tag.rawValue)
     appendScaled(time - lastTime)
     lastTime = time
     eventCount += 1
     var flags: UInt8 = 0
-    switch kind {
+    switch event.kind {
     case .appLaunch:
       break
     case .appState(let to):
@@ -122,6 +129,10 @@ struct ChunkEncoder {
       appendString(label)
     }
     records[tagIndex] |= flags << 5
+    if !definitions.isEmpty {
+      records.insert(contentsOf: definitions, at: tagIndex)
+      definitions.removeAll(keepingCapacity: true)
+    }
   }
 
   /// Presence and value of an optional Bool: 0 absent, 1 true, 2 false.
@@ -191,14 +202,20 @@ struct ChunkEncoder {
 
   @inline(__always)
   private mutating func appendString(_ string: String) {
-    if let index = stringIndex[string] {
+    let hash = StringIndexTable.hash(string)
+    if let index = stringIndex.index(of: string, hash: hash, in: strings) {
       Varint.append(index, to: &records)
       return
     }
     let index = UInt64(strings.count)
-    stringIndex[string] = index
+    stringIndex.insert(index: strings.count, hash: hash)
     strings.append(string)
     stringBytes += string.utf8.count + 2
+    if inlineStrings {
+      definitions.append(BinaryFormat.stringDefinitionTag)
+      Varint.append(UInt64(string.utf8.count), to: &definitions)
+      definitions.append(contentsOf: string.utf8)
+    }
     Varint.append(index, to: &records)
   }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -7,14 +9,18 @@
 #endif
 
 /// Records events from any thread into one trace: in memory, streamed to a binary
-/// file chunk by chunk, or both.
+/// file, or both.
 ///
-/// Recording is append-only and cheap: one lock, one clock read, one array append
-/// (plus, when streaming, the event's few bytes of encoding). Events are stamped
-/// inside the lock, so their times never decrease even across threads. When
-/// streaming, a chunk is written as soon as it fills, on ``flush()``, and right after
-/// an `app.state to=background` event, so a process killed in the background loses
-/// at most the events since its last flush.
+/// Recording is append-only and cheap. In memory, each thread appends to its own
+/// buffer (one uncontended atomic lock, one clock read, one array append), so threads
+/// record in parallel; ``trace`` interleaves the buffers by time, so times never
+/// decrease. When streaming to a file, events take one lock and are stamped inside it,
+/// and each event is committed to the file before ``record(_:)`` returns: the open
+/// chunk is a shared memory mapping of the file, so an event survives the process
+/// being killed at any moment (a watchdog's `SIGKILL` included). What survives power
+/// loss is what was synced: the recorder syncs (`msync`, `fsync`) on ``flush()`` and
+/// ``close()`` only; it seals the open chunk, without syncing, when it fills and right
+/// after an `app.state to=background` event (docs/FORMAT.md, "Durability").
 ///
 /// ```swift
 /// let recorder = try TraceRecorder(writingTo: "/tmp/run.bgtrace", meta: ["platform": "ios"])
@@ -25,9 +31,7 @@ public final class TraceRecorder: Sendable {
   private struct State: ~Copyable {
     var events: [TraceEvent] = []
     var keepsEvents: Bool
-    var encoder: BinaryTraceEncoder?
-    var output: [UInt8] = []
-    var sink: FileSink?
+    var writer: DurableTraceWriter?
     var lastTime: UInt64 = 0
     var count = 0
     var failure: ByteSourceError?
@@ -36,8 +40,15 @@ public final class TraceRecorder: Sendable {
 
   /// The metadata the trace starts with.
   public let meta: TraceMetadata
-  private let now: @Sendable () -> UInt64
+  private let clock: RecorderClock
+  /// Streaming: the file, and the events when kept, under one lock.
   private let state: PthreadLocked<State>
+  /// In memory only: per-thread buffers.
+  private let shards: RecorderShards?
+  /// Set at the first ``record(_:at:)``: from then on every event goes through `state`,
+  /// in the order recorded, as a simulation needs.
+  private let givenTimes = Atomic<Bool>(false)
+  private let path: String
 
   /// Creates a recorder that keeps the trace in memory.
   ///
@@ -48,120 +59,147 @@ public final class TraceRecorder: Sendable {
   public convenience init<C: Clock>(
     meta: TraceMetadata = TraceMetadata(), clock: C = ContinuousClock()
   ) where C.Duration == Duration {
-    self.init(meta: meta, now: Self.elapsed(on: clock), sink: nil, keepsEvents: true, chunkPayloadLimit: 0)
+    self.init(meta: meta, clock: RecorderClock(clock), writer: nil, keepsEvents: true, path: "")
   }
 
-  /// Creates a recorder that streams the trace to a binary file as it goes.
+  /// Creates a recorder that streams the trace to a binary file as it goes, committing
+  /// each event to the file before ``record(_:)`` returns.
   ///
   /// - Parameters:
   ///   - path: the file to create (an existing one is replaced).
   ///   - meta: the trace's metadata, written in the file header at once.
   ///   - clock: where event times come from. Defaults to `ContinuousClock`.
   ///   - keepsEvents: also keep the events in memory for ``trace``.
-  ///   - chunkPayloadLimit: seal and write a chunk when its payload reaches this size.
+  ///   - chunkPayloadLimit: seal a chunk when its body reaches this size.
   /// - Throws: ``ByteSourceError`` when the file cannot be created or written.
   public convenience init<C: Clock>(
     writingTo path: String, meta: TraceMetadata = TraceMetadata(), clock: C = ContinuousClock(),
     keepsEvents: Bool = false, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload
   ) throws(ByteSourceError) where C.Duration == Duration {
-    let sink = try FileSink(path: path)
-    self.init(
-      meta: meta, now: Self.elapsed(on: clock), sink: sink, keepsEvents: keepsEvents,
-      chunkPayloadLimit: chunkPayloadLimit)
-    try state.withLock { state throws(ByteSourceError) in
-      try sink.write(state.encoder!.header())
-    }
+    let writer = try DurableTraceWriter(path: path, meta: meta, chunkPayloadLimit: chunkPayloadLimit)
+    self.init(meta: meta, clock: RecorderClock(clock), writer: writer, keepsEvents: keepsEvents, path: path)
   }
 
   private init(
-    meta: TraceMetadata, now: @escaping @Sendable () -> UInt64, sink: FileSink?, keepsEvents: Bool,
-    chunkPayloadLimit: Int
+    meta: TraceMetadata, clock: RecorderClock, writer: DurableTraceWriter?, keepsEvents: Bool,
+    path: String
   ) {
     self.meta = meta
-    self.now = now
+    self.clock = clock
+    self.path = path
+    let streaming = writer != nil
     var initial = State(keepsEvents: keepsEvents)
-    if let sink {
-      initial.sink = sink
-      initial.encoder = BinaryTraceEncoder(meta: meta, chunkPayloadLimit: chunkPayloadLimit)
-    }
+    initial.writer = writer
     self.state = PthreadLocked(initial)
-  }
-
-  private static func elapsed<C: Clock>(on clock: C) -> @Sendable () -> UInt64 where C.Duration == Duration {
-    let start = clock.now
-    return {
-      let elapsed = start.duration(to: clock.now)
-      // A clock behind the start (even by less than a second, where `seconds` is 0 and
-      // `attoseconds` negative) reads as the start.
-      guard elapsed > .zero else { return 0 }
-      let (seconds, attoseconds) = elapsed.components
-      return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
-    }
+    self.shards = streaming ? nil : RecorderShards()
   }
 
   /// Records an event stamped with the recorder's clock.
   public func record(_ kind: TraceEvent.Kind) {
+    if let shards, !givenTimes.load(ordering: .relaxed) {
+      let time = clock.now()
+      shards.current()._withUnsafeGuaranteedRef { $0.withLock { Self.append(kind, at: time, to: &$0) } }
+      return
+    }
     state.withLock { state in
-      append(kind, at: now(), to: &state)
+      append(kind, at: clock.now(), to: &state)
     }
   }
 
   /// Records an event at an explicit time (a simulation's virtual time).
   ///
-  /// A time earlier than the last recorded one is raised to it, so the trace stays
-  /// in order.
+  /// Once a recorder has been given a time, its events keep the order they were
+  /// recorded in, whichever thread records them (a simulation records from its own
+  /// thread and from main-actor code at the same virtual instant): they go through one
+  /// lock rather than per-thread buffers. A time earlier than the last recorded one is
+  /// raised to it, so the trace stays in order.
   public func record(_ kind: TraceEvent.Kind, at time: TraceTime) {
+    if shards != nil, !givenTimes.load(ordering: .relaxed) {
+      givenTimes.store(true, ordering: .relaxed)
+      // Start after whatever the per-thread buffers hold.
+      let last = shards!.all.map { shard in shard.withLock { $0.lastTime } }.max() ?? 0
+      state.withLock { $0.lastTime = max($0.lastTime, last) }
+    }
     state.withLock { state in
       append(kind, at: time.nanoseconds, to: &state)
     }
   }
 
   @inline(__always)
+  private static func append(_ kind: TraceEvent.Kind, at nanoseconds: UInt64, to shard: inout Shard.State) {
+    let time = max(min(nanoseconds, TraceTime.max.nanoseconds), shard.lastTime)
+    shard.lastTime = time
+    shard.append(TraceEvent(time: TraceTime(nanoseconds: time), kind))
+  }
+
   private func append(_ kind: TraceEvent.Kind, at nanoseconds: UInt64, to state: inout State) {
     let time = max(min(nanoseconds, TraceTime.max.nanoseconds), state.lastTime)
     state.lastTime = time
     state.count += 1
     let event = TraceEvent(time: TraceTime(nanoseconds: time), kind)
     if state.keepsEvents { state.events.append(event) }
-    guard state.encoder != nil else { return }
+    guard state.writer != nil, state.failure == nil else { return }
     do {
-      try state.encoder!.append(event, into: &state.output)
+      try state.writer!.append(event)
     } catch {
-      // Times are clamped above and app-supplied integers come from the platform's
-      // non-negative identifiers; keep the first problem to report on flush.
-      if state.failure == nil {
-        state.failure = ByteSourceError(file: state.sink?.path ?? "", message: error.description)
+      switch error {
+      case .encoding(let error): state.failure = ByteSourceError(file: path, message: error.description)
+      case .file(let error): state.failure = error
       }
     }
-    if case .appState(to: .background) = kind { state.encoder!.flush(into: &state.output) }
-    if !state.output.isEmpty { write(&state) }
+    // Seal (not sync: an fsync takes milliseconds, too long for `record`) on going to
+    // the background, so a suspended app's file ends in a sealed, checksummed chunk.
+    if case .appState(to: .background) = kind { seal(&state, sync: false) }
   }
 
-  private func write(_ state: inout State) {
-    guard let sink = state.sink, state.failure == nil else {
-      state.output.removeAll(keepingCapacity: true)
-      return
-    }
+  /// Seals the open chunk and, with `sync`, writes the file to the device.
+  private func seal(_ state: inout State, sync: Bool) {
+    guard state.writer != nil else { return }
+    let open = state.writer!.hasOpenChunk
+    state.writer!.seal()
+    guard sync, open, state.failure == nil else { return }
     do {
-      try sink.write(state.output)
+      try state.writer!.file.sync()
     } catch {
       state.failure = error
     }
-    state.output.removeAll(keepingCapacity: true)
   }
 
   /// The recorder's current time: its clock's reading, never before the last event.
   public var currentTime: TraceTime {
-    let reading = now()
-    return state.withLock { TraceTime(nanoseconds: max(min(reading, TraceTime.max.nanoseconds), $0.lastTime)) }
+    let reading = clock.now()
+    let stamped = state.withLock { $0.lastTime }
+    let last = max(stamped, shards?.all.map { shard in shard.withLock { $0.lastTime } }.max() ?? 0)
+    return TraceTime(nanoseconds: max(min(reading, TraceTime.max.nanoseconds), last))
   }
 
   /// How many events have been recorded.
-  public var eventCount: Int { state.withLock { $0.count } }
+  public var eventCount: Int {
+    let stamped = state.withLock { $0.count }
+    return stamped + (shards?.all.reduce(0) { count, shard in count + shard.withLock { $0.count } } ?? 0)
+  }
 
   /// The trace so far (the events are kept only when the recorder keeps them).
   public var trace: Trace {
-    state.withLock { Trace(meta: meta, events: $0.events) }
+    let stamped = state.withLock { $0.events }
+    guard let shards else { return Trace(meta: meta, events: stamped) }
+    let clocked = shards.merged()
+    if stamped.isEmpty { return Trace(meta: meta, events: clocked) }
+    if clocked.isEmpty { return Trace(meta: meta, events: stamped) }
+    // Both kinds of event: merged by time, events given a time first at a tie.
+    var events: [TraceEvent] = []
+    events.reserveCapacity(stamped.count + clocked.count)
+    var (i, j) = (0, 0)
+    while i < stamped.count || j < clocked.count {
+      if j == clocked.count || (i < stamped.count && stamped[i].time <= clocked[j].time) {
+        events.append(stamped[i])
+        i += 1
+      } else {
+        events.append(clocked[j])
+        j += 1
+      }
+    }
+    return Trace(meta: meta, events: events)
   }
 
   /// Keeps `companion` alive for as long as the recorder lives: an observer that records
@@ -172,62 +210,37 @@ public final class TraceRecorder: Sendable {
     state.withLock { $0.companions.append(companion) }
   }
 
-  /// Writes the events not yet written as a chunk, when streaming to a file.
+  /// Seals the open chunk and syncs the file to the device, when streaming to a file.
+  /// Every recorded event is in the file already (it survives the process being
+  /// killed); after `flush` it also survives power loss.
   ///
   /// - Throws: the first ``ByteSourceError`` met while writing, if any.
   public func flush() throws(ByteSourceError) {
     try state.withLock { state throws(ByteSourceError) in
-      state.encoder?.flush(into: &state.output)
-      if !state.output.isEmpty { write(&state) }
+      seal(&state, sync: true)
       if let failure = state.failure { throw failure }
     }
   }
 
-  /// Flushes and closes the output file; later events are kept in memory only.
+  /// Seals the last chunk, cuts the file to its data, syncs and closes it; later events
+  /// are kept in memory only.
   ///
   /// - Throws: the first ``ByteSourceError`` met while writing, if any.
   public func close() throws(ByteSourceError) {
-    try flush()
-    state.withLock { state in
-      state.sink?.close()
-      state.sink = nil
-      state.encoder = nil
+    try state.withLock { state throws(ByteSourceError) in
+      guard state.writer != nil else { return }
+      state.writer!.seal()
+      do throws(ByteSourceError) {
+        try state.writer!.file.close()
+      } catch {
+        if state.failure == nil { state.failure = error }
+      }
+      state.writer = nil
+      if let failure = state.failure { throw failure }
     }
   }
 
   deinit {
-    try? flush()
-  }
-}
-
-/// A value guarded by a pthread mutex.
-///
-/// The recorder does not use `Synchronization.Mutex` because on Linux that lock hands
-/// itself over through the kernel (priority-inheritance futexes), which ThreadSanitizer
-/// cannot see: it reports every contended `withLock` as a data race, so the recorder's
-/// stress test could not run clean under `--sanitize=thread`. ThreadSanitizer
-/// understands pthread mutexes.
-private final class PthreadLocked<Value: ~Copyable>: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var value: Value
-
-  init(_ value: consuming Value) {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-    self.value = value
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
-
-  func withLock<Result, Failure: Error>(
-    _ body: (inout Value) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body(&value)
+    try? close()
   }
 }

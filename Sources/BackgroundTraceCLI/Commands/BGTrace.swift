@@ -54,9 +54,11 @@ public enum BGTrace {
 
   /// Reports the damage a reader found on standard error.
   ///
-  /// - Returns: ``ExitStatus/badInput`` when anything was lost, else ``ExitStatus/success``.
+  /// - Returns: ``ExitStatus/badInput`` when anything was lost, else ``ExitStatus/success``:
+  ///   an unsealed tail whose committed events were all read is a note, not a loss
+  ///   (docs/FORMAT.md, "Reading, and what counts as damage").
   static func reportDamage(_ damage: [TraceDamage], console: some Console) -> ExitStatus {
     for item in damage { console.writeError("\(item)\n") }
-    return damage.isEmpty ? .success : .badInput
+    return damage.contains(where: \.isLoss) ? .badInput : .success
   }
 }

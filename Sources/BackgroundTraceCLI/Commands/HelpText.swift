@@ -176,7 +176,8 @@ enum HelpText {
         echo '*.bgtrace diff=bgtrace' >> .gitattributes
 
     A damaged binary trace prints every intact event; what was lost is reported on
-    standard error and the exit status is 2.
+    standard error and the exit status is 2. A recording whose process was killed
+    ends in an unsealed chunk: its events are all read and a note (not a loss) says so.
 
     Exit status: 0 success, 2 bad or damaged input.
 

@@ -1,0 +1,96 @@
+/// Encodes events into the log chunks of a ``DurableTraceFile``: each event is one
+/// committed entry, so it is in the file when ``append(_:)`` returns; a chunk is
+/// sealed when its body reaches the chunk payload limit (docs/FORMAT.md, "Log chunks").
+///
+/// Not thread-safe by itself: ``TraceRecorder`` uses it only under its lock.
+struct DurableTraceWriter {
+  let file: DurableTraceFile
+  let chunkPayloadLimit: Int
+  private var encoder: ChunkEncoder
+  private var sequence: UInt32 = 0
+  /// Events in sealed chunks: the first event index of the open (or next) chunk.
+  private var eventsSealed: UInt64 = 0
+  /// The time of the last committed event: the next chunk's base time.
+  private var committedTime: UInt64 = 0
+  /// How many bytes of the encoder's records are committed; the rest is the entry
+  /// being appended.
+  private var committedBytes = 0
+  /// Room for the largest usual entry beyond the limit, so a chunk is rarely sealed early.
+  private static let headroom = 4_096
+
+  /// Creates the file and writes its header (format version 2).
+  init(path: String, meta: TraceMetadata, chunkPayloadLimit: Int) throws(ByteSourceError) {
+    var header = BinaryTraceEncoder(meta: meta).header()
+    header[BinaryFormat.magic.count] = BinaryFormat.logVersion
+    file = try DurableTraceFile(path: path, header: header)
+    self.chunkPayloadLimit = min(max(chunkPayloadLimit, 256), BinaryFormat.maximumChunkPayload / 2)
+    encoder = Self.encoder(baseTime: 0, limit: self.chunkPayloadLimit)
+  }
+
+  /// A log chunk's encoder, its records' room reserved for the whole chunk.
+  private static func encoder(baseTime: UInt64, limit: Int) -> ChunkEncoder {
+    ChunkEncoder(baseTime: baseTime, inlineStrings: true, capacity: limit + headroom)
+  }
+
+  /// Events committed so far.
+  var eventCount: UInt64 { eventsSealed + UInt64(file.committedCount) }
+
+  /// Encodes `event` and commits it to the file.
+  ///
+  /// - Throws: ``TraceEncodingError`` when the event has no binary form (nothing is
+  ///   written then); ``ByteSourceError`` when the file cannot be grown or mapped.
+  mutating func append(_ event: TraceEvent) throws(DurableWriteError) {
+    let number = eventCount + 1
+    guard event.time.nanoseconds >= committedTime, event.time <= .max else {
+      throw .encoding(TraceEncodingError(eventNumber: number, message: "time \(event.time) is out of order or range"))
+    }
+    if let problem = event.kind.encodingProblem {
+      throw .encoding(TraceEncodingError(eventNumber: number, message: problem))
+    }
+    encoder.append(event)
+    if file.isOpen && encoder.records.count - committedBytes > file.remaining {
+      // It does not fit: seal the chunk and encode the event again as the next one's first.
+      seal()
+      encoder.append(event)
+    }
+    let size = encoder.records.count - committedBytes
+    guard size + BinaryFormat.logChunkHeaderSize <= BinaryFormat.maximumChunkPayload else {
+      seal()  // the encoder's string table and predictors moved past what was committed
+      throw .encoding(TraceEncodingError(eventNumber: number, message: "the event takes \(size) bytes; too large"))
+    }
+    if !file.isOpen {
+      do {
+        try file.begin(
+          sequence: sequence, firstEvent: eventsSealed, baseTime: committedTime,
+          capacity: max(chunkPayloadLimit + Self.headroom, size))
+      } catch {
+        throw .file(error)
+      }
+    }
+    encoder.records.withUnsafeBytes { file.commit(UnsafeRawBufferPointer(rebasing: $0[committedBytes...]), records: 1) }
+    committedBytes = encoder.records.count
+    committedTime = event.time.nanoseconds
+    if file.committedLength >= chunkPayloadLimit { seal() }
+  }
+
+  /// Seals the open chunk, if any; the next event starts a new one.
+  mutating func seal() {
+    defer {
+      encoder = Self.encoder(baseTime: committedTime, limit: chunkPayloadLimit)
+      committedBytes = 0
+    }
+    guard file.isOpen else { return }
+    eventsSealed += UInt64(file.committedCount)
+    file.seal()
+    sequence &+= 1
+  }
+
+  /// Whether a chunk is open (holds events not yet sealed).
+  var hasOpenChunk: Bool { file.isOpen }
+}
+
+/// Why ``DurableTraceWriter/append(_:)`` failed.
+enum DurableWriteError: Error {
+  case encoding(TraceEncodingError)
+  case file(ByteSourceError)
+}
