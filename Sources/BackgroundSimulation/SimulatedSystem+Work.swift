@@ -3,18 +3,31 @@ public import BackgroundTrace
 /// One unique work in the simulated queue.
 struct WorkItem {
   enum Phase { case waiting, running, finished }
+  /// How a finished work ended.
+  enum Ending { case succeeded, failed, cancelled }
 
   var request: WorkRequest
   var phase = Phase.waiting
+  /// How it ended, once finished.
+  var ending: Ending?
   /// The runAttemptCount of the next (or current) start.
   var attempt = 0
   /// When the next start may happen.
   var eligible: TraceTime
+  /// androidx's `lastEnqueueTime`: the enqueue, or the last retry. A stopped attempt
+  /// keeps it, so the next start waits until it plus the backoff.
+  var lastEnqueue: TraceTime
   var timer: VirtualTimeScheduler.TimerID?
   var timeout: VirtualTimeScheduler.TimerID?
   var task: Task<Void, Never>?
-  /// An `append` or `appendOrReplace` enqueue waiting for this work to finish.
-  var queued: (request: WorkRequest, policy: ExistingWorkPolicy)?
+  /// `append` and `appendOrReplace` enqueues waiting for this work to finish, in order.
+  var queued: [(request: WorkRequest, policy: ExistingWorkPolicy)] = []
+
+  init(request: WorkRequest, at time: TraceTime) {
+    self.request = request
+    self.eligible = time
+    self.lastEnqueue = time
+  }
 }
 
 /// A WorkManager-style queue: attempts, backoff as androidx computes it, constraints,
@@ -30,16 +43,27 @@ extension SimulatedSystem: WorkQueue {
       case .keep?:
         return
       case .append?, .appendOrReplace?:
-        existing.queued = (request, policy!)
+        // Pending appends queue in order, each behind the one before (androidx chains them).
+        existing.queued.append((request, policy!))
         works[request.work] = existing
         return
       case .replace?, nil:
         // androidx stops it with STOP_REASON_CANCELLED_BY_APP (CancelWorkRunnable).
         stop(request.work, reason: "cancelled", reschedule: false)
       }
+    } else if let existing = works[request.work], policy == .append,
+      let ending = existing.ending, ending != .succeeded
+    {
+      // androidx EnqueueRunnable: an APPEND onto failed or cancelled work is inserted
+      // already failed or cancelled; it never runs.
+      var finished = WorkItem(request: request, at: now)
+      finished.phase = .finished
+      finished.ending = ending
+      works[request.work] = finished
+      return
     }
     if !workOrder.contains(request.work) { workOrder.append(request.work) }
-    works[request.work] = WorkItem(request: request, eligible: now)
+    works[request.work] = WorkItem(request: request, at: now)
     scheduleStart(request.work)
   }
 
@@ -48,10 +72,10 @@ extension SimulatedSystem: WorkQueue {
   public func cancel(work: String) {
     record(.workCancel(work: work))
     guard var item = works[work], item.phase != .finished else { return }
-    item.queued = nil
+    item.queued.removeAll()
     works[work] = item
     stop(work, reason: "cancelled", reschedule: false)
-    finish(work)
+    finish(work, ending: .cancelled)
   }
 
   private func scheduleStart(_ work: String) {
@@ -110,20 +134,22 @@ extension SimulatedSystem: WorkQueue {
       let wait = WorkBackoff.backoff(
         beforeAttempt: item.attempt, policy: item.request.backoff,
         delay: item.request.backoffDelay.map(TraceInterval.init))
+      item.lastEnqueue = now
       item.eligible = now + wait
       works[work] = item
       scheduleStart(work)
     case .success, .failure:
-      if let period = item.request.period, item.queued == nil {
+      if let period = item.request.period, item.queued.isEmpty {
         // Periodic work: the next period starts afresh (the attempt count resets).
         item.phase = .waiting
         item.attempt = 0
+        item.lastEnqueue = now
         item.eligible = now.adding(nanoseconds: TraceTime(max(period, .seconds(900))).nanoseconds)
         works[work] = item
         scheduleStart(work)
       } else {
         works[work] = item
-        finish(work, failed: result == .failure)
+        finish(work, ending: result == .failure ? .failed : .succeeded)
       }
     }
   }
@@ -142,24 +168,35 @@ extension SimulatedSystem: WorkQueue {
       item.task = nil
       item.attempt += 1
       item.phase = .waiting
-      item.eligible = now
+      // androidx resetWorkerStatus keeps lastEnqueueTime, and calculateNextRunTime holds
+      // an attempt past the first until lastEnqueueTime + backoff(runAttemptCount).
+      let wait = WorkBackoff.backoff(
+        beforeAttempt: item.attempt, policy: item.request.backoff,
+        delay: item.request.backoffDelay.map(TraceInterval.init))
+      item.eligible = max(now, item.lastEnqueue + wait)
     }
     works[work] = item
     if reschedule { scheduleStart(work) }
   }
 
-  /// Ends a work; an appended request takes its place. A one-time failure fails work
-  /// appended with `append` too (it never runs); `appendOrReplace` runs anyway.
-  private func finish(_ work: String, failed: Bool = false) {
+  /// Ends a work. After a success the first request appended behind it takes its
+  /// place (the others stay queued behind that one); after a failure or a cancel the
+  /// requests queued behind it end the same way and never run, as androidx fails or
+  /// cancels a work's dependents.
+  private func finish(_ work: String, ending: WorkItem.Ending) {
     guard var item = works[work] else { return }
     item.phase = .finished
+    item.ending = ending
     if let timer = item.timer { scheduler.cancel(timer) }
     item.timer = nil
+    let queued = item.queued
+    item.queued.removeAll()
     works[work] = item
-    if let queued = item.queued, !(failed && queued.policy == .append) {
-      works[work] = WorkItem(request: queued.request, eligible: now)
-      scheduleStart(work)
-    }
+    guard ending == .succeeded, let next = queued.first else { return }
+    var successor = WorkItem(request: next.request, at: now)
+    successor.queued = Array(queued.dropFirst())
+    works[work] = successor
+    scheduleStart(work)
   }
 
   func stopAllWork(reason: String) {

@@ -159,11 +159,69 @@ private struct RecordingWorker: Worker {
     #expect(starts(system.trace).count == 1)
   }
 
-  @Test func appendOrReplaceRunsTheNewWorkEvenWhenTheWorkBeforeItFailed() {
+  /// androidx: a work queued behind one that then fails is failed with it
+  /// (`WorkerWrapper` fails a work's dependents), whatever the policy it was queued with.
+  @Test func appendOrReplaceQueuedBehindWorkThatThenFailsNeverRuns() {
     let (system, runs) = Self.enqueueTwice(policy: .appendOrReplace, firstResult: .failure)
-    #expect(runs.all == ["first:0", "second:0"])
-    // The second starts only after the first returned (0.1 + 60 = 60.1).
-    #expect(starts(system.trace).last.map { $0.time >= TraceTime(seconds: 60.1) } == true)
+    #expect(runs.all == ["first:0"])
+    #expect(starts(system.trace).count == 1)
+  }
+
+  /// androidx `ExistingWorkPolicy.APPEND_OR_REPLACE`: "If there are failed or cancelled
+  /// prerequisites, these prerequisites are dropped and the newly-specified work is the
+  /// start of a new sequence" — at enqueue time. `APPEND` onto them is inserted already
+  /// failed (`EnqueueRunnable`): it never runs.
+  @Test func afterAFailureAppendOrReplaceStartsAfreshAndAppendNeverRuns() {
+    for (policy, expected) in [(ExistingWorkPolicy.appendOrReplace, ["first:0", "later:0"]), (.append, ["first:0"])] {
+      let system = SimulatedSystem(seed: 1)
+      let runs = Runs()
+      let first = RecordingWorker(label: "first", clock: system.clock, runs: runs, result: { _ in .failure })
+      system.enqueue(WorkRequest(work: "sync", worker: first), policy: nil)
+      system.advance(by: .seconds(100))  // failed at 60.1
+      system.enqueue(
+        WorkRequest(work: "sync", worker: RecordingWorker(label: "later", clock: system.clock, runs: runs)),
+        policy: policy)
+      system.advance(by: .seconds(3600))
+      #expect(runs.all == expected, "\(policy)")
+    }
+  }
+
+  /// androidx chains a second pending APPEND behind the first; neither overwrites the other.
+  @Test func twoPendingAppendsRunInOrder() {
+    let system = SimulatedSystem(seed: 1)
+    let runs = Runs()
+    system.enqueue(
+      WorkRequest(work: "sync", worker: RecordingWorker(label: "first", clock: system.clock, runs: runs)), policy: nil)
+    system.advance(by: .seconds(10))
+    for label in ["second", "third"] {
+      system.enqueue(
+        WorkRequest(work: "sync", worker: RecordingWorker(label: label, clock: system.clock, runs: runs)),
+        policy: .append)
+    }
+    system.advance(by: .seconds(3600))
+    #expect(runs.all == ["first:0", "second:0", "third:0"])
+    // Each starts 0.1 s after the one before returned: 0.1, 60.2, 120.3.
+    #expect(starts(system.trace).map(\.time) == [0.1, 60.2, 120.3].map { TraceTime(seconds: $0) })
+  }
+
+  /// androidx `WorkerWrapper.resetWorkerStatus` keeps `lastEnqueueTime` after a stop,
+  /// and `WorkSpec.calculateNextRunTime` holds the next attempt until
+  /// lastEnqueueTime + backoff(runAttemptCount): a worker stopped early (its network
+  /// lost) does not restart the moment the network returns.
+  @Test func aStoppedWorkerRestartsOnlyAfterItsBackoff() {
+    let system = SimulatedSystem(seed: 1)
+    let runs = Runs()
+    system.enqueue(
+      WorkRequest(
+        work: "sync", requiresNetwork: true, worker: RecordingWorker(label: "sync", clock: system.clock, runs: runs)),
+      policy: nil)
+    system.advance(by: .seconds(5))
+    system.setEnvironment(network: false)  // stops attempt 0 at 5
+    system.advance(by: .seconds(5))
+    system.setEnvironment(network: true)  // at 10: attempt 1 waits until 0 + 30 s
+    system.advance(by: .seconds(100))
+    #expect(runs.all == ["sync:0", "sync:1"])
+    #expect(starts(system.trace).map(\.time) == [TraceTime(seconds: 0.1), TraceTime(seconds: 30.1)])
   }
 
   @Test func replaceStopsTheRunningWorkAndStartsTheNewOneAfresh() {
