@@ -1,15 +1,24 @@
 import BackgroundTraceCheck
 import Testing
 
+/// docs/rules.md, "Backoff": after a stopped attempt the next one waits until androidx's
+/// lastEnqueueTime plus its backoff (androidx `WorkerWrapper.resetWorkerStatus` keeps
+/// lastEnqueueTime; `WorkSpec.calculateNextRunTime` adds the backoff).
 @Suite struct BackoffAfterStopTests {
-  static let afterStop = TraceCase(file: "work-backoff-early.near-miss-after-stop.txt", expected: [])
+  static let cases = [
+    TraceCase(
+      file: "work-backoff-early.fires-after-stop.txt",
+      expected: [
+        finding(
+          .workBackoffEarly, line: 12, at: "41 work.start work=sync attempt=2", "work sync attempt 2",
+          "started at 41s", "stopped; last enqueued at 2s + 60s = 62s")
+      ]),
+    TraceCase(file: "work-backoff-early.near-miss-after-stop.txt", expected: []),
+  ]
 
-  /// docs/rules.md: "`work.start attempt=K` (K ≥ 1) before the previous attempt's result time
-  /// plus the backoff delay" and "Backoff is checked only after a `retry` result."
-  /// Attempt 1 was stopped (`work.stop`), so attempt 2 follows no retry result and has
-  /// no backoff to wait for.
-  @Test func startAfterAStoppedAttemptHasNoBackoffToCheck() throws {
-    let findings = try TraceFiles.check(Self.afterStop.file)
-    expectFindings(findings, match: Self.afterStop.expected, in: Self.afterStop.file)
+  @Test(arguments: cases)
+  func startAfterAStoppedAttemptWaitsForItsBackoff(_ trace: TraceCase) throws {
+    let findings = try TraceFiles.check(trace.file)
+    expectFindings(findings, match: trace.expected, in: trace.file)
   }
 }

@@ -244,7 +244,7 @@ enum RuleTraceTable {
       file: "work-retry-limit.fires-start-past-limit.txt",
       expected: [
         finding(
-          .workRetryLimit, line: 9, at: "10 work.start work=upload attempt=1", "work upload", "attempt 1", "limit=0")
+          .workRetryLimit, line: 9, at: "31 work.start work=upload attempt=1", "work upload", "attempt 1", "limit=0")
       ]),
     TraceCase(
       file: "work-retry-limit.fires-keep.txt",

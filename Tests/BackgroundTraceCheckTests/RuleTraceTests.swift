@@ -9,7 +9,7 @@ struct RuleTraceTests {
     expectFindings(findings, match: trace.expected, in: trace.file)
   }
 
-  @Test(arguments: RuleTraceTable.all + SeedTraceTests.cases + [BackoffAfterStopTests.afterStop])
+  @Test(arguments: RuleTraceTable.all + SeedTraceTests.cases + BackoffAfterStopTests.cases)
   func expectedLinesPointAtTheIntendedEvents(_ trace: TraceCase) throws {
     let lines = try TraceFiles.lines(of: trace.file)
     for expectation in trace.expected {
@@ -28,7 +28,7 @@ struct RuleTraceTests {
   }
 
   @Test func firingTracesExpectTheirRuleOnceAndNearMissesExpectNothing() {
-    for trace in RuleTraceTable.all + [BackoffAfterStopTests.afterStop] where !trace.file.contains("/") {
+    for trace in RuleTraceTable.all + BackoffAfterStopTests.cases where !trace.file.contains("/") {
       let rule = trace.file.prefix { $0 != "." }
       let kind = trace.file.dropFirst(rule.count + 1)
       if kind.hasPrefix("fires") {
@@ -42,7 +42,7 @@ struct RuleTraceTests {
 
   @Test func everyTraceFileUnderTracesRulesHasExpectations() {
     let listed =
-      RuleTraceTable.all.map(\.file) + SeedTraceTests.cases.map(\.file) + [BackoffAfterStopTests.afterStop].map(\.file)
+      RuleTraceTable.all.map(\.file) + SeedTraceTests.cases.map(\.file) + BackoffAfterStopTests.cases.map(\.file)
       + ConfigurationTests.files
     #expect(Set(listed).count == listed.count, "a trace is listed twice")
     #expect(TraceFiles.allRelativePaths() == listed.sorted())

@@ -214,10 +214,19 @@ package struct WorkLife: Sendable {
   package var cancelledAt: TraceTime?
   /// Enqueues with `append` or `appendOrReplace` waiting behind it, in order.
   package var queued: [WorkEnqueue] = []
+  /// androidx's `lastEnqueueTime`: the enqueue, then each `retry` result; a stop keeps it.
+  package var lastEnqueueAt: TraceTime?
+  /// The attempt the system stopped last, until the next start.
+  package var stoppedAttempt: Int?
 
-  /// The next attempt and when its backoff allows it, after a `retry`.
+  /// The next attempt and when its backoff allows it, after a `retry` or a stop.
   package var retryAllowed: (attempt: Int, at: TraceTime)? {
-    guard running == nil, let last = lastResult, last.outcome == .retry else { return nil }
+    guard running == nil else { return nil }
+    if let stopped = stoppedAttempt, let base = lastEnqueueAt {
+      let wait = WorkBackoff.backoff(beforeAttempt: stopped + 1, policy: enqueue.backoff, delay: enqueue.delay)
+      return (stopped + 1, base + wait)
+    }
+    guard let last = lastResult, last.outcome == .retry else { return nil }
     let wait = WorkBackoff.backoff(beforeAttempt: last.attempt + 1, policy: enqueue.backoff, delay: enqueue.delay)
     return (last.attempt + 1, last.time + wait)
   }
@@ -238,8 +247,11 @@ package enum EnqueueEffect: Sendable {
 
 /// The backoff a retried work's next attempt had to wait for.
 package struct BackoffWait: Sendable {
-  /// When the retried attempt returned.
+  /// When the wait counts from: the retried attempt's return, or — after a stopped
+  /// attempt — androidx's `lastEnqueueTime` (the enqueue, or the last retry).
   package var retriedAt: TraceTime
+  /// Whether the attempt before was stopped by the system rather than retried.
+  package var afterStop = false
   /// The backoff, from the work's own settings.
   package var wait: TraceInterval
   /// The earliest allowed start.

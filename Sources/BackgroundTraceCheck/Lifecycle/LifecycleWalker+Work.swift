@@ -36,7 +36,9 @@ extension LifecycleWalker {
       return
     }
     finishedWorks[hash] = nil
-    works[enqueue.work] = WorkLife(enqueue: enqueue, enqueuedAt: now)
+    var life = WorkLife(enqueue: enqueue, enqueuedAt: now)
+    life.lastEnqueueAt = now
+    works[enqueue.work] = life
     transitions.append(.workEnqueued(enqueue, .fresh))
   }
 
@@ -50,7 +52,13 @@ extension LifecycleWalker {
         let wait = WorkBackoff.backoff(beforeAttempt: attempt, policy: life.enqueue.backoff, delay: life.enqueue.delay)
         backoff = BackoffWait(
           retriedAt: last.time, wait: wait, allowedAt: last.time + wait)
+      } else if attempt >= 1, life.stoppedAttempt == attempt - 1, let base = life.lastEnqueueAt {
+        // androidx resetWorkerStatus keeps lastEnqueueTime; calculateNextRunTime waits
+        // for it plus the backoff of this attempt (docs/rules.md#work).
+        let wait = WorkBackoff.backoff(beforeAttempt: attempt, policy: life.enqueue.backoff, delay: life.enqueue.delay)
+        backoff = BackoffWait(retriedAt: base, afterStop: true, wait: wait, allowedAt: base + wait)
       }
+      life.stoppedAttempt = nil
       life.running = (attempt, now)
       works[work] = life
       transitions.append(.attemptStarted(work: work, attempt: attempt, life, backoff: backoff))
@@ -89,6 +97,7 @@ extension LifecycleWalker {
     }
     life.running = nil
     life.lastResult = (attempt, outcome, now)
+    if outcome == .retry { life.lastEnqueueAt = now }
     works[work] = life
     transitions.append(.attemptResulted(work: work, attempt: attempt, outcome, life))
     if life.cancelledAt != nil {
@@ -104,7 +113,8 @@ extension LifecycleWalker {
       return
     }
     life.running = nil
-    life.lastResult = nil  // a stopped attempt returned nothing: no backoff follows it
+    life.lastResult = nil  // a stopped attempt returned nothing
+    life.stoppedAttempt = attempt  // the next start still waits for its backoff
     works[work] = life
     transitions.append(.attemptStopped(work: work, attempt: attempt, reason: reason))
     if life.cancelledAt != nil { finish(work, ending: .cancelled, into: &transitions) }
@@ -131,12 +141,13 @@ extension LifecycleWalker {
       var queued = life.queued
       let next = queued.removeFirst()
       transitions.append(.workFinished(work: work, FinishedWork(time: now, ending: ending)))
-      works[work] = WorkLife(enqueue: next, enqueuedAt: now, queued: queued)
+      works[work] = WorkLife(enqueue: next, enqueuedAt: now, queued: queued, lastEnqueueAt: now)
       transitions.append(.queuedWorkReleased(next))
       return
     }
     if life.enqueue.period != nil && ending != .cancelled {
-      works[work] = WorkLife(enqueue: life.enqueue, enqueuedAt: life.enqueuedAt, queued: life.queued)
+      works[work] = WorkLife(
+        enqueue: life.enqueue, enqueuedAt: life.enqueuedAt, queued: life.queued, lastEnqueueAt: now)
       transitions.append(.periodEnded(work: work))
       return
     }

@@ -22,7 +22,9 @@ extension TraceChecker {
     if let backoff, now < backoff.allowedAt {
       report(
         .workBackoffEarly,
-        "work \(work) attempt \(attempt) started at \(now.seconds), before its backoff allowed (retry at \(backoff.retriedAt.seconds) + \(backoff.wait.seconds) = \(backoff.allowedAt.seconds))",
+        "work \(work) attempt \(attempt) started at \(now.seconds), before its backoff allowed ("
+          + (backoff.afterStop ? "stopped; last enqueued at " : "retry at ")
+          + "\(backoff.retriedAt.seconds) + \(backoff.wait.seconds) = \(backoff.allowedAt.seconds))",
         into: &findings)
     }
   }
