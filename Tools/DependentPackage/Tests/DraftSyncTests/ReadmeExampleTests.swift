@@ -66,4 +66,46 @@ import Testing
     let options = DiffOptions(identifiers: .exact, times: .tolerance(TraceInterval(seconds: 0.1)))
     #expect(TraceDiff(expected: system.trace, actual: system.trace, options: options).isEqual)
   }
+
+  /// "Traces": the text and binary forms.
+  @Test func traceForms() throws {
+    let data = Data("bgtrace 1\n0 app.launch\n1 task.begin id=1 name=Save\n2 task.end id=1\n".utf8)
+    let trace = try Trace(text: String(decoding: data, as: UTF8.self), file: "golden.txt")
+    let bytes = try trace.binary()
+    let (decoded, damage) = try Trace.decode(binary: bytes)
+    #expect(decoded == trace && damage.isEmpty)
+  }
+
+  /// "Checking traces": the checker with a configuration.
+  @Test func checkerConfiguration() throws {
+    let trace = try Trace(text: "bgtrace 1\n0 work.enqueue work=w\n1 work.start work=w attempt=0\n")
+    let findings = TraceChecker.check(trace, configuration: CheckerConfiguration(defaultRetryLimit: 3))
+    #expect(findings.isEmpty)
+  }
+
+  /// "Finding timing bugs by exploration": the scenario and the Swift Testing helper,
+  /// on this package's own uploader (which handles every timing, so nothing is found).
+  static let scenario = ExplorationScenario("draft-upload") { run in
+    let system = run.makeSystem()
+    let uploader = DraftUploader(host: system, context: AsyncContext(simulation: system.scheduler))
+    system.launch { _ in }
+    system.advance(by: run.choices.duration(in: .zero ... .seconds(10)))  // the user uses the app
+    system.moveToBackground()
+    uploader.appDidEnterBackground(uploadTaking: run.choices.duration(in: .seconds(1) ... .seconds(40)))
+    if run.choices.chance(percent: 80) {  // the user comes back, or never does
+      system.advance(by: run.choices.duration(in: .zero ... .seconds(120)))
+      system.moveToForeground()
+    }
+    system.advance(by: .seconds(60))
+    run.expect(uploader.uploaded <= 1, "one upload")  // an assertion of the test's own
+  }
+
+  @Test func exploration() {
+    let report = Exploration(runs: 200).explore(Self.scenario)
+    #expect(report.failures.isEmpty)
+  }
+
+  @Test func uploadingExploresClean() {
+    expectNoTimingBugs(in: Self.scenario, exploration: Exploration(runs: 200))
+  }
 }
