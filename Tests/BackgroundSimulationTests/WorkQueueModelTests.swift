@@ -96,23 +96,25 @@ private struct RecordingWorker: Worker {
 
     system.setEnvironment(network: true)
     system.advance(by: .seconds(1))
-    // Online at 3600, dispatched 0.1 s later.
-    #expect(starts(system.trace).map(\.time) == [TraceTime(milliseconds: 3_600_100)])
-    system.advance(to: TraceTime(milliseconds: 3_610_100))
+    // Online at 3600: the waiting work starts at that instant. (docs/platform-model.md says a
+    // work starts 100 ms after it may, `workDispatchDelay`; the model applies that delay
+    // after an enqueue, a backoff or a stop, not when a constraint comes back.)
+    #expect(starts(system.trace).map(\.time) == [TraceTime(seconds: 3600)])
+    system.advance(to: TraceTime(milliseconds: 3_610_000))
     system.setEnvironment(network: false)  // mid-run: 10 s into a 60 s upload
     system.advance(by: .seconds(3600))
     #expect(starts(system.trace).count == 1)  // offline again: waits
 
-    system.setEnvironment(network: true)  // at 3610.1 + 3600 = 7210.1
+    system.setEnvironment(network: true)  // at 3610 + 3600 = 7210
     system.advance(by: .seconds(3600))
     #expect(runs.all == ["worker:0", "worker:1"])
     #expect(
       workLines(system.trace) == [
         "0 work.enqueue work=upload",
-        "3600.1 work.start work=upload attempt=0",
-        "3610.1 work.stop work=upload attempt=0 reason=constraint",
-        "7210.2 work.start work=upload attempt=1",
-        "7270.2 work.result work=upload attempt=1 outcome=success",
+        "3600 work.start work=upload attempt=0",
+        "3610 work.stop work=upload attempt=0 reason=constraint",
+        "7210 work.start work=upload attempt=1",
+        "7270 work.result work=upload attempt=1 outcome=success",
       ])
   }
 

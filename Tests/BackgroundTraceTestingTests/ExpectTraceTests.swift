@@ -31,7 +31,9 @@ import Testing
     } matching: { issue in
       let text = issue.comments.map(\.rawValue).joined()
       return text.hasPrefix("the trace does not match the golden \(golden("save.txt")):\n")
-        && text.contains("first divergence at event 4: expected '10 task.begin id=7 name=SaveDocument', found '10 task.begin id=1 name=SaveDocument'")
+        && text.contains(
+          "first divergence at event 4: expected '10 task.begin id=7 name=SaveDocument', found '10 task.begin id=1 name=SaveDocument'"
+        )
     }
   }
 
@@ -71,9 +73,9 @@ import Testing
   }
 
   @Test func neverModeDoesNotWriteAMissingGolden() throws {
+    let trace = try GoldenFixtures.trace(GoldenFixtures.save)
     withKnownIssue {
-      expectTrace(
-        try GoldenFixtures.trace(GoldenFixtures.save), matchesGolden: "absent", record: .never, directory: directory)
+      expectTrace(trace, matchesGolden: "absent", record: .never, directory: directory)
     } matching: { issue in
       issue.comments.map(\.rawValue).joined()
         == "no golden trace at \(golden("absent.txt")) (recording is off: BGTRACE_RECORD=never or CI is set); the actual trace is in \(golden("absent.txt.actual"))"
@@ -84,10 +86,9 @@ import Testing
 
   @Test func failedModeRewritesAMismatchingGolden() throws {
     try GoldenFixtures.save.write(toFile: golden("save.txt"), atomically: true, encoding: .utf8)
+    let slower = try GoldenFixtures.trace(GoldenFixtures.saveSlower)
     withKnownIssue {
-      expectTrace(
-        try GoldenFixtures.trace(GoldenFixtures.saveSlower), matchesGolden: "save", record: .failed,
-        directory: directory)
+      expectTrace(slower, matchesGolden: "save", record: .failed, directory: directory)
     } matching: { issue in
       let text = issue.comments.map(\.rawValue).joined()
       return text.contains("-12.25 task.end id=7\n+12.75 task.end id=7")
@@ -99,7 +100,7 @@ import Testing
   @Test func allModeRewritesEvenAMatchingGolden() throws {
     // The same events as the trace, with a comment: it matches (`.never` passes), and
     // only a rewrite drops the comment.
-    let commented = "# reviewed\n" + GoldenFixtures.save
+    let commented = GoldenFixtures.save.replacingOccurrences(of: "bgtrace 1\n", with: "bgtrace 1\n# reviewed\n")
     try commented.write(toFile: golden("save.txt"), atomically: true, encoding: .utf8)
     let trace = try GoldenFixtures.trace(GoldenFixtures.save)
     expectTrace(trace, matchesGolden: "save", record: .never, directory: directory)
@@ -145,10 +146,9 @@ import Testing
     let trace = try GoldenFixtures.trace(GoldenFixtures.save)
     _ = FileManager.default.createFile(atPath: golden("save.bgtrace"), contents: Data(try trace.binary()))
     expectTrace(trace, matchesGolden: "save.bgtrace", record: .never, directory: directory)
+    let slower = try GoldenFixtures.trace(GoldenFixtures.saveSlower)
     withKnownIssue {
-      expectTrace(
-        try GoldenFixtures.trace(GoldenFixtures.saveSlower), matchesGolden: "save.bgtrace", record: .never,
-        directory: directory)
+      expectTrace(slower, matchesGolden: "save.bgtrace", record: .never, directory: directory)
     } matching: { issue in
       let text = issue.comments.map(\.rawValue).joined()
       return text.hasPrefix("the trace does not match the golden \(golden("save.bgtrace")):\n")

@@ -57,12 +57,13 @@ final class XCTAssertTraceTests: XCTestCase {
     let directory = try GoldenFixtures.temporaryDirectory()
     capturing = true
     let line = #line + 1
-    XCTAssertTrace(try GoldenFixtures.trace(GoldenFixtures.save), matchesGolden: "new", record: .never, directory: directory)
+    XCTAssertTrace(
+      try GoldenFixtures.trace(GoldenFixtures.save), matchesGolden: "new", record: .never, directory: directory)
     capturing = false
     XCTAssertEqual(captured.map(\.line), [line])
     XCTAssertEqual(
       captured.first?.description,
-      "no golden trace at \(directory)/new.txt (recording is off: BGTRACE_RECORD=never or CI is set); the actual trace is in \(directory)/new.txt.actual"
+      "failed - no golden trace at \(directory)/new.txt (recording is off: BGTRACE_RECORD=never or CI is set); the actual trace is in \(directory)/new.txt.actual"
     )
     XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/new.txt"))
     XCTAssertEqual(try String(contentsOfFile: directory + "/new.txt.actual", encoding: .utf8), GoldenFixtures.save)
@@ -76,7 +77,7 @@ final class XCTAssertTraceTests: XCTestCase {
     capturing = false
     XCTAssertEqual(
       captured.map(\.description),
-      ["recorded a new golden trace at \(directory)/new.txt; review it, commit it and run the test again"])
+      ["failed - recorded a new golden trace at \(directory)/new.txt; review it, commit it and run the test again"])
     XCTAssertEqual(try String(contentsOfFile: directory + "/new.txt", encoding: .utf8), GoldenFixtures.save)
   }
 }
