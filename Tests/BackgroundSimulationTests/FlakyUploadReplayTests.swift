@@ -3,6 +3,7 @@ import BackgroundSimulation
 import BackgroundTrace
 import BackgroundTraceCheck
 import Foundation
+import Synchronization
 import Testing
 
 /// The flaky-failure workflow end to end: an upload that sometimes outlasts the
@@ -48,12 +49,23 @@ import Testing
     }
   }
 
+  /// The checker's findings as `rule-id @ EVENT` (the text line of the event each is
+  /// located at).
+  static func findings(_ trace: Trace) -> [String] {
+    TraceChecker.check(trace).map { "\($0.rule.id) @ \(TextTraceWriter.line(for: trace.events[$0.location - 1]))" }
+  }
+
+  /// What a failing run reports: the task begun on entering the background (5 s) is
+  /// still open after its expiration handler ran (34 s), located at the watchdog kill
+  /// that ends it (35 s).
+  static let failure = ["task-expired-not-ended @ 35 app.terminate reason=watchdog"]
+
   /// The first seed whose run fails the checker, with the path its trace was written to
   /// (what a failing test's message prints).
   static func firstFailingRun() throws -> (seed: UInt64, trace: Trace, path: String) {
     for seed in UInt64(1)...40 {
       let trace = simulate(seed: seed, fixed: false).trace
-      guard !TraceChecker.check(trace).isEmpty else { continue }
+      guard findings(trace) == failure else { continue }
       let path = FileManager.default.temporaryDirectory
         .appendingPathComponent("upload-seed-\(seed)-\(UUID().uuidString).bgtrace").path
       try Data(try trace.binary()).write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -66,12 +78,16 @@ import Testing
     let outcomes = (UInt64(1)...20).map { seed in
       (
         seconds: Self.uploadSeconds(seed: seed),
-        failed: !TraceChecker.check(Self.simulate(seed: seed, fixed: false).trace).isEmpty
+        findings: Self.findings(Self.simulate(seed: seed, fixed: false).trace)
       )
     }
-    // An upload longer than 29 s (the expiration, 1 s before the 30 s budget) fails.
-    #expect(outcomes.allSatisfy { $0.failed == ($0.seconds > 29) })
-    #expect(outcomes.contains { $0.failed } && outcomes.contains { !$0.failed })
+    // An upload longer than 29 s (the expiration, 1 s before the 30 s budget) fails, with
+    // that one finding; the others are clean.
+    for outcome in outcomes {
+      #expect(outcome.findings == (outcome.seconds > 29 ? Self.failure : []), "\(outcome.seconds) s")
+    }
+    let failed = outcomes.map { !$0.findings.isEmpty }
+    #expect(failed.contains(true) && failed.contains(false))
   }
 
   @Test func theFailingTraceReplaysTheSameFailureEveryTime() throws {
@@ -80,7 +96,7 @@ import Testing
     let recorded = try reader.readAll()
     #expect(recorded == run.trace)
     let expected = TraceChecker.check(recorded)
-    #expect(expected.map(\.rule) == [.taskExpiredNotEnded])
+    #expect(Self.findings(recorded) == Self.failure)
     // 5 s + 29 s: the handler runs, the task stays open, the watchdog kills the app at 35 s.
     #expect(
       recorded.events.contains { $0 == TraceEvent(time: TraceTime(seconds: 35), .appTerminate(reason: "watchdog")) })
@@ -107,45 +123,59 @@ import Testing
     #expect(result.findings.isEmpty, "\(result.findings)")
   }
 
+  /// A wall clock that moves on between reads, as `Date()` does: a counter, so the two
+  /// replays read different values on every run (two `Date()` reads could be equal).
   @Test func codeThatReadsTheWallClockIsReportedAsNondeterministic() throws {
     let run = try Self.firstFailingRun()
+    let clock = Mutex(1_700_000_000)
     let (result, nondeterminism) = Replayer.replayChecked(run.trace) { platform in
-      WallClockNamingApp(host: platform)
+      ClockNamingApp(host: platform) {
+        clock.withLock {
+          $0 += 1; return $0
+        }
+      }
     }
     let split = try #require(nondeterminism)
-    #expect(split.description.contains("nondeterministic"))
-    #expect(split.first?.contains("task.begin") == true)
-    // The split is reported apart from the behavioural comparison with the recording.
-    #expect(result.divergence != nil)
+    #expect(
+      split.description
+        == "the app is nondeterministic: two replays split at event 5 ('5 task.begin id=1 name=Upload-1700000001' vs '5 task.begin id=1 name=Upload-1700000002'); read the wall clock, random numbers and I/O through RecordedInputs"
+    )
+    // The split is reported apart from the behavioural comparison with the recording,
+    // whose begin is named UploadChanges.
+    #expect(result.divergence?.expected == "5 task.begin id=1 name=UploadChanges")
   }
 
+  /// Random numbers from one generator shared by both replays: seeded, so the draws are
+  /// known and differ (`Int.random` could draw the same name twice).
   @Test func codeThatReadsRandomNumbersIsReportedAsNondeterministic() throws {
     let run = try Self.firstFailingRun()
+    let random = Mutex(SplitMix64(seed: 7))
+    var expected = SplitMix64(seed: 7)
+    let draws = (0..<2).map { _ in Int.random(in: 0..<1_000_000, using: &expected) }
+    #expect(draws[0] != draws[1])
     let (_, nondeterminism) = Replayer.replayChecked(run.trace) { platform in
-      let host = platform as any BackgroundTaskHost
-      return RandomNamingApp(host: host)
+      ClockNamingApp(host: platform as any BackgroundTaskHost) {
+        random.withLock { Int.random(in: 0..<1_000_000, using: &$0) }
+      }
     }
     let split = try #require(nondeterminism)
-    #expect(split.description.contains("nondeterministic"))
+    #expect(split.eventNumber == 5)
+    #expect(split.first == "5 task.begin id=1 name=Upload-\(draws[0])")
+    #expect(split.second == "5 task.begin id=1 name=Upload-\(draws[1])")
   }
 }
 
-/// App code that names its task after the wall clock, outside the inputs API.
-final class WallClockNamingApp: BackgroundAppDelegate {
+/// App code that names its task after a value read outside the inputs API (the wall
+/// clock, a random number), as `read` gives it.
+final class ClockNamingApp: BackgroundAppDelegate {
   let host: any BackgroundTaskHost
-  init(host: any BackgroundTaskHost) { self.host = host }
-  func didEnterBackground() {
-    let id = host.beginBackgroundTask(withName: "Upload-\(Date().timeIntervalSince1970)", expirationHandler: nil)
-    host.endBackgroundTask(id)
+  let read: @Sendable () -> Int
+  init(host: any BackgroundTaskHost, read: @escaping @Sendable () -> Int) {
+    self.host = host
+    self.read = read
   }
-}
-
-/// App code that names its task with a random number, outside the inputs API.
-final class RandomNamingApp: BackgroundAppDelegate {
-  let host: any BackgroundTaskHost
-  init(host: any BackgroundTaskHost) { self.host = host }
   func didEnterBackground() {
-    let id = host.beginBackgroundTask(withName: "Upload-\(Int.random(in: 0..<1_000_000))", expirationHandler: nil)
+    let id = host.beginBackgroundTask(withName: "Upload-\(read())", expirationHandler: nil)
     host.endBackgroundTask(id)
   }
 }

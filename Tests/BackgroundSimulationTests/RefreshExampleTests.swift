@@ -14,10 +14,10 @@ import Testing
 /// system launches the refresh after 3600 s plus a seeded delay (run 1, at time L), the
 /// run expires at L + 30 s (the refresh runtime), and the user opens the app at 4000 s.
 @Suite struct RefreshExampleTests {
-  /// Runs the scenario and returns the system, the delegate and the launch time L.
+  /// Runs the scenario and returns the system and the delegate.
   static func run(
     fetchTaking duration: Duration = .seconds(5), resubmits: Bool = true, completes: Bool = true
-  ) throws -> (SimulatedSystem, RefreshAppDelegate, TraceTime) {
+  ) -> (SimulatedSystem, RefreshAppDelegate) {
     let system = SimulatedSystem(seed: 3)
     let delegate = RefreshAppDelegate(
       scheduler: system, context: AsyncContext(simulation: system.scheduler), fetchDuration: duration,
@@ -31,52 +31,71 @@ import Testing
     system.moveToBackground()
     system.advance(to: TraceTime(seconds: 4000))
     system.moveToForeground()
-    let launch = try #require(
-      system.trace.events.first {
-        if case .schedLaunch = $0.kind { true } else { false }
-      })
-    // The request's earliest date is a lower bound; the seeded delay is at most 60 s.
-    #expect(launch.time >= TraceTime(.seconds(3600)) && launch.time <= TraceTime(.seconds(3660)))
-    return (system, delegate, launch.time)
+    return (system, delegate)
   }
 
-  /// `time` plus `seconds`, as the trace writes it.
-  static func at(_ time: TraceTime, plus seconds: UInt64) -> String {
-    time.adding(nanoseconds: seconds * 1_000_000_000).description
+  /// The lines every run shares up to the launch: a foreground launch registers and
+  /// submits in the launch code, then is active; left at 10 s (inactive, then
+  /// background), suspended 3 s later with nothing running. Seed 3 draws a launch delay
+  /// of 6.807 s (of 0–60 s), so L = 3606.807; the launch wakes the suspended app.
+  static let untilTheLaunch = [
+    "0 app.launch",
+    "0 sched.register ident=com.example.refresh",
+    "0 sched.submit ident=com.example.refresh type=refresh earliest=3600",
+    "0 app.state to=active",
+    "10 app.state to=inactive",
+    "10 app.state to=background",
+    "13 app.state to=suspended",
+    "3606.807 app.state to=background",
+    "3606.807 sched.launch ident=com.example.refresh run=1",
+  ]
+
+  /// Every event line: these traces hold only `app.` and `sched.` events, and both carry the story.
+  static func story(_ trace: Trace) -> [String] {
+    trace.events.map(TextTraceWriter.line(for:))
   }
 
-  /// The fetch returns within the runtime: one submit at launch, one in the handler, one complete.
+  /// The fetch returns within the runtime: one submit at launch, one in the handler, one
+  /// complete at L + 5 s; suspended 3 s after the run completes; the user opens the app
+  /// at 4000 s (inactive, then active).
   @Test func aFetchWithinTheRuntimeIsClean() throws {
-    let (system, delegate, launch) = try Self.run()
+    let (system, delegate) = Self.run()
     let trace = system.trace
 
     #expect(ExampleTrace.findings(in: trace).isEmpty)
     #expect(
-      ExampleTrace.lines(" sched.", in: trace) == [
-        "0 sched.register ident=com.example.refresh",
-        "0 sched.submit ident=com.example.refresh type=refresh earliest=3600",
-        "\(launch) sched.launch ident=com.example.refresh run=1",
-        "\(launch) sched.submit ident=com.example.refresh type=refresh earliest=\(Self.at(launch, plus: 3600))",
-        "\(Self.at(launch, plus: 5)) sched.complete run=1 success=true",
-      ])
+      Self.story(trace)
+        == Self.untilTheLaunch + [
+          "3606.807 sched.submit ident=com.example.refresh type=refresh earliest=7206.807",
+          "3611.807 sched.complete run=1 success=true",
+          "3614.807 app.state to=suspended",
+          "4000 app.state to=inactive",
+          "4000 app.state to=active",
+        ])
     #expect(delegate.fetches == 1)
     expectTrace(
       trace, matchesGolden: "refresh-fetch-within-runtime", directory: ExampleTrace.goldenDirectory)
   }
 
   /// The seed as written: a fetch longer than the runtime makes the expiration handler
-  /// complete the run (unsuccessfully) and the app is suspended 3 s later, so the fetch
-  /// returns only when the user opens the app at 4000 s, and completes the run again.
+  /// complete the run (unsuccessfully) at L + 30 s and the app is suspended 3 s later, so
+  /// the fetch returns only when the user opens the app at 4000 s — as the app becomes
+  /// inactive, before it is active — and completes the run again.
   @Test func aFetchOutlastingTheRuntimeCompletesTwice() throws {
-    let (system, delegate, launch) = try Self.run(fetchTaking: .seconds(45))
+    let (system, delegate) = Self.run(fetchTaking: .seconds(45))
     let trace = system.trace
 
     #expect(
-      ExampleTrace.lines(" sched.complete ", in: trace) == [
-        "\(Self.at(launch, plus: 30)) sched.complete run=1 success=false",
-        "4000 sched.complete run=1 success=true",
-      ])
-    #expect(ExampleTrace.lines(" sched.expire ", in: trace) == ["\(Self.at(launch, plus: 30)) sched.expire run=1"])
+      Self.story(trace)
+        == Self.untilTheLaunch + [
+          "3606.807 sched.submit ident=com.example.refresh type=refresh earliest=7206.807",
+          "3636.807 sched.expire run=1",
+          "3636.807 sched.complete run=1 success=false",
+          "3639.807 app.state to=suspended",
+          "4000 app.state to=inactive",
+          "4000 sched.complete run=1 success=true",
+          "4000 app.state to=active",
+        ])
     #expect(
       ExampleTrace.findings(in: trace) == [
         "sched-double-complete @ 4000 sched.complete run=1 success=true"
@@ -89,13 +108,20 @@ import Testing
 
   /// A handler that forgets to submit the next refresh: no further refresh will run.
   @Test func aHandlerThatDoesNotResubmitIsWarned() throws {
-    let (system, _, launch) = try Self.run(resubmits: false)
+    let (system, _) = Self.run(resubmits: false)
     let trace = system.trace
 
-    #expect(ExampleTrace.lines(" sched.submit ", in: trace).count == 1)
+    #expect(
+      Self.story(trace)
+        == Self.untilTheLaunch + [
+          "3611.807 sched.complete run=1 success=true",
+          "3614.807 app.state to=suspended",
+          "4000 app.state to=inactive",
+          "4000 app.state to=active",
+        ])
     #expect(
       ExampleTrace.findings(in: trace) == [
-        "sched-refresh-not-rescheduled @ \(Self.at(launch, plus: 5)) sched.complete run=1 success=true"
+        "sched-refresh-not-rescheduled @ 3611.807 sched.complete run=1 success=true"
       ])
     #expect(ExampleTrace.severities(in: trace) == [.warning])
     expectTrace(
@@ -106,21 +132,27 @@ import Testing
   /// A handler that never completes: the run expires at L + 30 s and is still not
   /// completed 1 s later, so the system kills the app (Apple, `setTaskCompleted(success:)`:
   /// not calling it "may result in the system killing your app"; the model takes the
-  /// strict reading, docs/platform-model.md). The checker reports the run at the kill.
+  /// strict reading). The app is not running when the user would open it at 4000 s, so
+  /// nothing follows the kill. The checker reports the run at the kill.
   @Test func aHandlerThatNeverCompletesIsReported() throws {
-    let (system, delegate, launch) = try Self.run(completes: false)
+    let (system, delegate) = Self.run(completes: false)
     let trace = system.trace
 
-    #expect(ExampleTrace.lines(" sched.complete ", in: trace).isEmpty)
-    #expect(ExampleTrace.lines(" sched.expire ", in: trace) == ["\(Self.at(launch, plus: 30)) sched.expire run=1"])
-    #expect(ExampleTrace.lines(" app.", in: trace).last == "\(Self.at(launch, plus: 31)) app.terminate reason=watchdog")
+    #expect(
+      Self.story(trace)
+        == Self.untilTheLaunch + [
+          "3606.807 sched.submit ident=com.example.refresh type=refresh earliest=7206.807",
+          "3636.807 sched.expire run=1",
+          "3637.807 app.terminate reason=watchdog",
+        ])
     #expect(
       ExampleTrace.findings(in: trace) == [
-        "sched-not-completed @ \(Self.at(launch, plus: 31)) app.terminate reason=watchdog"
+        "sched-not-completed @ 3637.807 app.terminate reason=watchdog"
       ])
     #expect(
-      ExampleTrace.messages(in: trace).first?.hasSuffix(
-        "expired at \(Self.at(launch, plus: 30))s) was not completed before the app terminated") == true)
+      ExampleTrace.messages(in: trace) == [
+        "run 1 (com.example.refresh, launched at 3606.807s, expired at 3636.807s) was not completed before the app terminated"
+      ])
     #expect(delegate.fetches == 1)
     expectTrace(
       trace, matchesGolden: "refresh-not-completed",

@@ -45,18 +45,21 @@ import Testing
   @Test func unknownOptionExitsTwo() throws {
     let result = try run(["stats", "--nope", "x"])
     #expect(result.status == 2)
-    #expect(result.errors.split(separator: "\n").count == 1)
+    #expect(result.output == "")
+    #expect(result.errors == "bgtrace: unknown option '--nope' for 'bgtrace stats'; see 'bgtrace help stats'\n")
   }
 
   @Test func dumpReadsStandardInput() throws {
     let result = try run(["dump", "-"], input: "bgtrace 1\n0 app.launch\n")
     #expect(result.status == 0)
     #expect(result.output == "bgtrace 1\n0 app.launch\n")
+    #expect(result.errors == "")
   }
 
   @Test func versionPrintsAndExitsZero() throws {
     let result = try run(["--version"])
     #expect(result.status == 0)
-    #expect(result.output.hasPrefix("bgtrace "))
+    #expect(result.output == "bgtrace 0.1.0\n")
+    #expect(result.errors == "")
   }
 }

@@ -22,12 +22,42 @@ import Testing
     return (status, console.output, console.errors)
   }
 
-  @Test func everyShippedTracePrintsATimeline() {
+  /// Every shipped trace explains with the exit status `check` gives it, or 1 when the
+  /// timeline marks a decision the model says could not happen (`!!`), and its timeline
+  /// has one numbered line per event.
+  @Test func everyShippedTracePrintsATimeline() throws {
     #expect(Self.shippedTraces.count > 20)
     for path in Self.shippedTraces {
       let result = run("explain", path)
-      #expect(result.status != .badInput, "\(path): \(result.errors)")
-      #expect(result.output.contains(" app.launch") || result.output.contains(": 0 "), "\(path)")
+      let check = run("check", path)
+      let inconsistent = result.output.contains("      !! inconsistent with the model: ")
+      #expect(
+        result.status == (inconsistent && check.status == .success ? .findings : check.status),
+        "\(path): \(result.errors)")
+      var reader = try TraceReader(path: path)
+      let events = try reader.readAll().events.count
+      let numbered = result.output.split(separator: "\n").filter { $0.first?.isNumber == true }
+      #expect(numbered.count == events, "\(path)")
+    }
+  }
+
+  /// The whole timeline of a small trace: each event with its line number, what is open
+  /// after it, and a finding at the end.
+  @Test func theTimelineOfTheMinimalVector() {
+    let path = Self.root.appendingPathComponent("Traces/format/minimal.txt").path
+    let expected = """
+      3: 0 app.launch
+      4: 1.5 task.begin id=1 name=Save
+            · task 1 Save: open 0s
+      at the end (4):
+            >> error: task 1 ("Save") begun at 1.5s was not ended before the trace ended [task-leaked]
+
+      """
+    for command in ["explain", "replay"] {
+      let result = run(command, path)
+      #expect(result.status == .findings)
+      #expect(result.output == expected, "\(command)")
+      #expect(result.errors == "")
     }
   }
 
@@ -48,18 +78,33 @@ import Testing
     let result = run("explain", path)
     #expect(result.status == .findings)
     #expect(
-      result.output.hasSuffix(
-        "9: 42.51 task.end id=1\n      >> error: task 1 ended twice (first end at 42.5s) [task-double-end]\n"))
-    #expect(
-      result.output.contains(
-        "6: 12.5 task.begin id=1 name=SaveDocument\n      · task 1 SaveDocument: open 0s, 30s of budget left\n"))
+      result.output == """
+        3: 0 app.launch
+        4: 0.2 app.state to=active
+        5: 12.5 app.state to=background
+        6: 12.5 task.begin id=1 name=SaveDocument
+              · task 1 SaveDocument: open 0s, 30s of budget left
+        7: 42.5 task.expire id=1
+              · task 1 SaveDocument: open 30s, expired
+        8: 42.5 task.end id=1
+        9: 42.51 task.end id=1
+              >> error: task 1 ended twice (first end at 42.5s) [task-double-end]
+
+        """)
   }
 
   @Test func untilStopsTheTimeline() {
     let path = Self.root.appendingPathComponent("Traces/examples/double-end.txt").path
     let result = run("explain", "--until", "12.5", path)
-    #expect(result.output.contains("12.5 task.begin"))
-    #expect(!result.output.contains("42.5 task.expire"))
+    #expect(
+      result.output == """
+        3: 0 app.launch
+        4: 0.2 app.state to=active
+        5: 12.5 app.state to=background
+        6: 12.5 task.begin id=1 name=SaveDocument
+              · task 1 SaveDocument: open 0s, 30s of budget left
+
+        """)
     #expect(result.status == .findings)  // the whole trace is still checked
   }
 }

@@ -121,10 +121,27 @@ enum ExportOutput {
       count += 1
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
       #expect(object is [String: Any], "\(path): \(line)")
-      let prefix = "{\"time\":\(located.event.time),\"kind\":\"\(located.event.kind.tag.name)\""
-      #expect(line.hasPrefix(prefix), "\(path): \(line)")
+      // The time, read back digit by digit as seconds with up to 9 decimals, is the
+      // event's time in nanoseconds; the kind follows it.
+      #expect(line.hasPrefix("{\"time\":"), "\(path): \(line)")
+      let token = line.dropFirst(8).prefix { $0 != "," }
+      #expect(nanoseconds(String(token)) == located.event.time.nanoseconds, "\(path): \(line)")
+      #expect(
+        line.dropFirst(8 + token.count).hasPrefix(",\"kind\":\"\(located.event.kind.tag.name)\""), "\(path): \(line)")
     }
     #expect(count == lines.count, "\(path): \(lines.count) lines for \(count) events")
+  }
+
+  /// `text` as a decimal number of seconds (`12`, `0.5`, `0.000000001`) in nanoseconds,
+  /// or nil when it is not one.
+  static func nanoseconds(_ text: String) -> UInt64? {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count <= 2, let whole = UInt64(parts[0]) else { return nil }
+    let fraction = parts.count == 2 ? String(parts[1]) : ""
+    guard fraction.count <= 9, fraction.allSatisfy(\.isNumber) else { return nil }
+    let (seconds, overflow) = whole.multipliedReportingOverflow(by: 1_000_000_000)
+    guard !overflow else { return nil }
+    return seconds + (UInt64(fraction.padding(toLength: 9, withPad: "0", startingAt: 0)) ?? 0)
   }
 
   /// The root element's name when `text` is well-formed XML, else `nil`.

@@ -28,6 +28,12 @@ import Testing
       expectTrace(
         renumbered, matchesGolden: "save", record: .never, diff: DiffOptions(identifiers: .exact),
         directory: directory)
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      return text.hasPrefix("the trace does not match the golden \(golden("save.txt")):\n")
+        && text.contains(
+          "first divergence at event 4: expected '10 task.begin id=7 name=SaveDocument', found '10 task.begin id=1 name=SaveDocument'"
+        )
     }
   }
 
@@ -67,9 +73,12 @@ import Testing
   }
 
   @Test func neverModeDoesNotWriteAMissingGolden() throws {
+    let trace = try GoldenFixtures.trace(GoldenFixtures.save)
     withKnownIssue {
-      expectTrace(
-        try GoldenFixtures.trace(GoldenFixtures.save), matchesGolden: "absent", record: .never, directory: directory)
+      expectTrace(trace, matchesGolden: "absent", record: .never, directory: directory)
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined()
+        == "no golden trace at \(golden("absent.txt")) (recording is off: BGTRACE_RECORD=never or CI is set); the actual trace is in \(golden("absent.txt.actual"))"
     }
     #expect(!FileManager.default.fileExists(atPath: golden("absent.txt")))
     #expect(FileManager.default.fileExists(atPath: golden("absent.txt.actual")))
@@ -77,21 +86,47 @@ import Testing
 
   @Test func failedModeRewritesAMismatchingGolden() throws {
     try GoldenFixtures.save.write(toFile: golden("save.txt"), atomically: true, encoding: .utf8)
+    let slower = try GoldenFixtures.trace(GoldenFixtures.saveSlower)
     withKnownIssue {
-      expectTrace(
-        try GoldenFixtures.trace(GoldenFixtures.saveSlower), matchesGolden: "save", record: .failed,
-        directory: directory)
+      expectTrace(slower, matchesGolden: "save", record: .failed, directory: directory)
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      return text.contains("-12.25 task.end id=7\n+12.75 task.end id=7")
+        && text.hasSuffix("\nre-recorded the golden (BGTRACE_RECORD=failed); review the change")
     }
     #expect(try String(contentsOfFile: golden("save.txt"), encoding: .utf8) == GoldenFixtures.saveSlower)
   }
 
   @Test func allModeRewritesEvenAMatchingGolden() throws {
-    try "bgtrace 1\n0 app.launch\n".write(toFile: golden("save.txt"), atomically: true, encoding: .utf8)
+    // The same events as the trace, with a comment: it matches (`.never` passes), and
+    // only a rewrite drops the comment.
+    let commented = GoldenFixtures.save.replacingOccurrences(of: "bgtrace 1\n", with: "bgtrace 1\n# reviewed\n")
+    try commented.write(toFile: golden("save.txt"), atomically: true, encoding: .utf8)
+    let trace = try GoldenFixtures.trace(GoldenFixtures.save)
+    expectTrace(trace, matchesGolden: "save", record: .never, directory: directory)
+    expectTrace(trace, matchesGolden: "save", record: .failed, directory: directory)
+    #expect(try String(contentsOfFile: golden("save.txt"), encoding: .utf8) == commented)
     withKnownIssue {
-      expectTrace(
-        try GoldenFixtures.trace(GoldenFixtures.save), matchesGolden: "save", record: .all, directory: directory)
+      expectTrace(trace, matchesGolden: "save", record: .all, directory: directory)
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined()
+        == "re-recorded the golden trace at \(golden("save.txt")) (BGTRACE_RECORD=all); review the change"
     }
     #expect(try String(contentsOfFile: golden("save.txt"), encoding: .utf8) == GoldenFixtures.save)
+  }
+
+  /// `.failed` and `.all` record a missing golden as `.missing` does, and fail for review.
+  @Test(arguments: [GoldenRecordMode.failed, .all])
+  func failedAndAllModesRecordAMissingGolden(mode: GoldenRecordMode) throws {
+    let trace = try GoldenFixtures.trace(GoldenFixtures.save)
+    withKnownIssue {
+      expectTrace(trace, matchesGolden: "new", record: mode, directory: directory)
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined()
+        == "recorded a new golden trace at \(golden("new.txt")); review it, commit it and run the test again"
+    }
+    #expect(try String(contentsOfFile: golden("new.txt"), encoding: .utf8) == GoldenFixtures.save)
+    #expect(!FileManager.default.fileExists(atPath: golden("new.txt.actual")))
   }
 
   @Test func aCheckerFindingFailsEvenWhenTheGoldenHasIt() throws {
@@ -111,10 +146,13 @@ import Testing
     let trace = try GoldenFixtures.trace(GoldenFixtures.save)
     _ = FileManager.default.createFile(atPath: golden("save.bgtrace"), contents: Data(try trace.binary()))
     expectTrace(trace, matchesGolden: "save.bgtrace", record: .never, directory: directory)
+    let slower = try GoldenFixtures.trace(GoldenFixtures.saveSlower)
     withKnownIssue {
-      expectTrace(
-        try GoldenFixtures.trace(GoldenFixtures.saveSlower), matchesGolden: "save.bgtrace", record: .never,
-        directory: directory)
+      expectTrace(slower, matchesGolden: "save.bgtrace", record: .never, directory: directory)
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      return text.hasPrefix("the trace does not match the golden \(golden("save.bgtrace")):\n")
+        && text.contains("-12.25 task.end id=7\n+12.75 task.end id=7")
     }
     var reader = try TraceReader(path: golden("save.bgtrace.actual"))
     #expect(reader.format == .binary)

@@ -97,10 +97,13 @@ import Testing
 
   @Test func theArtifactsArgumentWinsOverTheEnvironment() throws {
     try write(GoldenFixtures.save, to: "goldens/save.txt")
+    let slower = try GoldenFixtures.trace(GoldenFixtures.saveSlower)
     withKnownIssue {
-      expectTrace(
-        try GoldenFixtures.trace(GoldenFixtures.saveSlower), matchesGolden: "save", record: .never,
-        directory: path("goldens"), artifacts: path("out"))
+      expectTrace(slower, matchesGolden: "save", record: .never, directory: path("goldens"), artifacts: path("out"))
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined().hasSuffix(
+        "the actual trace is in \(path("out/GoldenEnvironmentTests/save.txt.actual")), the diff in \(path("out/GoldenEnvironmentTests/save.txt.diff"))"
+      )
     }
     #expect(
       try String(contentsOfFile: path("out/GoldenEnvironmentTests/save.txt.actual"), encoding: .utf8)

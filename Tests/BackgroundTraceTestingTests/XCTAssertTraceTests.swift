@@ -52,4 +52,32 @@ final class XCTAssertTraceTests: XCTestCase {
     XCTAssertEqual(captured.count, 1)
     XCTAssertTrue(captured.first?.description.contains("[task-double-end]") ?? false)
   }
+
+  func testAMissingGoldenInNeverModeFailsAndWritesOnlyTheActualTrace() throws {
+    let directory = try GoldenFixtures.temporaryDirectory()
+    capturing = true
+    let line = #line + 1
+    XCTAssertTrace(
+      try GoldenFixtures.trace(GoldenFixtures.save), matchesGolden: "new", record: .never, directory: directory)
+    capturing = false
+    XCTAssertEqual(captured.map(\.line), [line])
+    XCTAssertEqual(
+      captured.first?.description,
+      "failed - no golden trace at \(directory)/new.txt (recording is off: BGTRACE_RECORD=never or CI is set); the actual trace is in \(directory)/new.txt.actual"
+    )
+    XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/new.txt"))
+    XCTAssertEqual(try String(contentsOfFile: directory + "/new.txt.actual", encoding: .utf8), GoldenFixtures.save)
+  }
+
+  func testAMissingGoldenIsRecordedAndFailsForReview() throws {
+    let directory = try GoldenFixtures.temporaryDirectory()
+    capturing = true
+    XCTAssertTrace(
+      try GoldenFixtures.trace(GoldenFixtures.save), matchesGolden: "new", record: .missing, directory: directory)
+    capturing = false
+    XCTAssertEqual(
+      captured.map(\.description),
+      ["failed - recorded a new golden trace at \(directory)/new.txt; review it, commit it and run the test again"])
+    XCTAssertEqual(try String(contentsOfFile: directory + "/new.txt", encoding: .utf8), GoldenFixtures.save)
+  }
 }

@@ -114,22 +114,36 @@ import TraceWorkloads
     #expect(decoded.damage.isEmpty)
   }
 
-  @Test func streamingEncoderMatchesWholeTraceEncoding() throws {
-    let trace = sampleTrace(eventCount: 500)
-    var encoder = BinaryTraceEncoder(meta: trace.meta, chunkPayloadLimit: 256)
-    #expect(encoder.chunkPayloadLimit == 256)
+  /// The streaming encoder seals a chunk once its payload, counted with room to spare
+  /// (each string 2 bytes over its length, 10 bytes for the table's count), reaches the
+  /// limit. 100 marks `label=m`, one a second: a chunk's payload is its string table
+  /// (3 bytes) and 3-byte records (tag 20, delta 1 s = 1 << 2 | 3 = 7 or 0 for the
+  /// first, string 0), counted as 3n + 3 + 10, so the first chunk is sealed at n = 81
+  /// (256 ≥ 256) with a 246-byte payload. The exact bytes of a flushed stream are pinned
+  /// by FormatVectorTests (two-chunks.bgtrace).
+  @Test func theStreamingEncoderSealsAChunkWhenItsPayloadReachesTheLimit() throws {
+    let events = (0..<100).map { TraceEvent(time: TraceTime(seconds: Double($0)), .mark(label: "m")) }
+    var encoder = BinaryTraceEncoder(chunkPayloadLimit: 256)
     var bytes = encoder.header()
-    for event in trace.events {
-      try encoder.append(event, into: &bytes)
-      #expect(encoder.lastTime == event.time)
-    }
-    #expect(encoder.pendingEventCount > 0)
-    encoder.flush(into: &bytes)
+    let headerSize = bytes.count
+    for event in events.prefix(80) { try encoder.append(event, into: &bytes) }
+    #expect(bytes.count == headerSize)
+    #expect(encoder.pendingEventCount == 80)
+    try encoder.append(events[80], into: &bytes)
     #expect(encoder.pendingEventCount == 0)
-    let sizeAfterFlush = bytes.count
-    encoder.flush(into: &bytes)  // nothing pending: writes nothing
-    #expect(bytes.count == sizeAfterFlush)
-    #expect(bytes == (try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: 256)))
+    #expect(bytes.count == headerSize + 40 + 246)
+    for event in events.dropFirst(81) { try encoder.append(event, into: &bytes) }
+    #expect(encoder.pendingEventCount == 19)
+    #expect(encoder.lastTime == TraceTime(seconds: 99))
+    encoder.flush(into: &bytes)
+    // The second chunk: base time 80 s, first event 81, 19 events, 3 + 19 × 3 bytes.
+    let layout = BinaryLayout(bytes)
+    #expect(layout.chunks.map(\.firstEvent) == [0, 81])
+    #expect(layout.chunks.map(\.eventCount) == [81, 19])
+    #expect(layout.chunks.map(\.size) == [40 + 246, 40 + 60])
+    let decoded = try Trace.decode(binary: bytes)
+    #expect(decoded.damage.isEmpty)
+    #expect(decoded.trace.events == events)
   }
 
   @Test func chunkLimitIsClamped() {

@@ -62,7 +62,7 @@ private func expectEveryThreadsEventsInOrder(_ events: [TraceEvent], threads: In
       if thread == threads {
         // A fifth thread flushes and reads the count while the others record.
         for _ in 0..<200 {
-          try? recorder.flush()
+          #expect(throws: Never.self) { try recorder.flush() }
           _ = recorder.eventCount
         }
         return
@@ -77,5 +77,37 @@ private func expectEveryThreadsEventsInOrder(_ events: [TraceEvent], threads: In
     let trace = try reader.readAll()
     #expect(reader.damage.isEmpty)
     expectEveryThreadsEventsInOrder(trace.events, threads: threads, perThread: perThread)
+  }
+
+  /// `close()` from another thread while four threads record: every event is in memory
+  /// in order, the file holds exactly the events recorded before the close (a prefix of
+  /// them, undamaged and sealed), and the rest are kept in memory only.
+  @Test func closingWhileFourThreadsRecordKeepsAPrefixInTheFileAndEverythingInMemory() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("closed.bgtrace")
+    let threads = 4
+    let perThread = 20_000
+    let recorder = try TraceRecorder(writingTo: path, keepsEvents: true, chunkPayloadLimit: 4_096)
+    let halfway = DispatchSemaphore(value: 0)
+    onThreads(threads + 1) { thread in
+      if thread == threads {
+        halfway.wait()  // thread 0 has recorded half its events
+        #expect(throws: Never.self) { try recorder.close() }
+        return
+      }
+      let work = "t\(thread)"
+      for sequence in 0..<perThread {
+        recorder.record(.workStart(work: work, attempt: sequence))
+        if thread == 0 && sequence == perThread / 2 { halfway.signal() }
+      }
+    }
+    let inMemory = recorder.trace.events
+    expectEveryThreadsEventsInOrder(inMemory, threads: threads, perThread: perThread)
+    var reader = try TraceReader(path: path)
+    let written = try reader.readAll().events
+    #expect(reader.damage.isEmpty, "\(reader.damage)")
+    #expect(written.count > perThread / 2)
+    #expect(written.count < threads * perThread)
+    #expect(written == Array(inMemory.prefix(written.count)))
   }
 }
