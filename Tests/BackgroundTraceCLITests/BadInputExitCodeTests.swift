@@ -56,7 +56,7 @@ import Testing
     let result = run(["stats", missing])
     #expect(result.status == .badInput)
     #expect(result.output == "")
-    #expect(result.errors == "bgtrace: \(missing): no such file or directory\n")
+    #expect(result.errors == "bgtrace: \(missing): cannot open: No such file or directory\n")
   }
 
   @Test func convertWithoutAnOutputIsAUsageError() {

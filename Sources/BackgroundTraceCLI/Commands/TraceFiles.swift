@@ -17,7 +17,7 @@ enum TraceFiles {
     for path in paths {
       var isDirectory: ObjCBool = false
       guard path == "-" || FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw ByteSourceError(file: path, message: "no such file or directory")
+        throw ByteSourceError(file: path, message: "cannot open: No such file or directory")
       }
       guard isDirectory.boolValue else {
         files.append(path)
