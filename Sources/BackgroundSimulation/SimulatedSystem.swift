@@ -60,6 +60,8 @@ public final class SimulatedSystem: @unchecked Sendable {
 
   // Work persists across processes.
   var works: [String: WorkItem] = [:]
+  /// The ids of work enqueued without a unique name (``WorkQueue/enqueue(_:)``).
+  public let workIDs = WorkIDs()
   var workOrder: [String] = []
 
   // The environment.

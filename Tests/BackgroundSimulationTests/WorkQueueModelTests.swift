@@ -322,4 +322,45 @@ private final class Flag: Sendable {
   private let value = Atomic<Bool>(false)
   /// Sets the flag; returns whether it was already set.
   func testAndSet() -> Bool { value.exchange(true, ordering: .relaxed) }
+
+  /// WorkManager's `enqueue(WorkRequest)`: work without a unique name runs side by side
+  /// with others of the same tag; ids `TAG:N` keep the trace the same in every run and
+  /// in a replay.
+  @Test func nonUniqueWorkRunsSideBySideAndReplays() {
+    let system = SimulatedSystem(seed: 1)
+    let runs = Runs()
+    final class UploadsApp: BackgroundAppDelegate {
+      let queue: any WorkQueue
+      let make: () -> WorkRequest
+      init(queue: any WorkQueue, make: @escaping () -> WorkRequest) {
+        self.queue = queue
+        self.make = make
+      }
+      func perform(userAction action: String) { queue.enqueue(make()) }
+    }
+    system.launchApp { system in
+      UploadsApp(queue: system) {
+        WorkRequest(work: "upload", worker: RecordingWorker(label: "upload", clock: system.clock, runs: runs))
+      }
+    }
+    system.userAction("photo")
+    system.userAction("photo")
+    system.advance(by: .seconds(100))
+    #expect(
+      workLines(system.trace) == [
+        "0 work.enqueue work=upload:1",
+        "0 work.enqueue work=upload:2",
+        "0.1 work.start work=upload:1 attempt=0",
+        "0.1 work.start work=upload:2 attempt=0",
+        "60.1 work.result work=upload:1 attempt=0 outcome=success",
+        "60.1 work.result work=upload:2 attempt=0 outcome=success",
+      ])
+    let replay = Replayer.replay(system.trace, timing: .exact) { platform in
+      UploadsApp(queue: platform) {
+        WorkRequest(work: "upload", worker: RecordingWorker(label: "replayed", clock: platform.clock, runs: runs))
+      }
+    }
+    #expect(replay.divergence == nil)
+    #expect(replay.trace.events == system.trace.events)
+  }
 }

@@ -24,6 +24,8 @@ public final class ReplayPlatform: @unchecked Sendable {
   var launchHandlers: [String: (any ScheduledTask) -> Void] = [:]
   var launchedTasks: [Int: ReplayScheduledTask] = [:]
   var works: [String: WorkRequest] = [:]
+  /// The ids of work enqueued without a unique name, counted as in the recorded run.
+  public let workIDs = WorkIDs()
   var runningWorkers: [String: (attempt: Int, task: Task<Void, Never>)] = [:]
   /// What is alive in the replayed run (open tasks and whether they expired, the app's
   /// state and background time), decided by the same lifecycle model as the checker's,

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a worker returns (`ListenableWorker.Result`).
 public enum WorkResult: Sendable, Hashable {
   /// `success`: the work is done; `failure`: it failed, and one-time work does not run
@@ -81,6 +83,43 @@ public protocol WorkQueue: AnyObject {
   func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?)
   /// Cancels the work; a running attempt is stopped.
   func cancel(work: String)
+  /// The ids this queue gives work enqueued with ``enqueue(_:)`` (keep one per queue).
+  var workIDs: WorkIDs { get }
+}
+
+extension WorkQueue {
+  /// Enqueues work that is not unique, as WorkManager's `enqueue(WorkRequest)` does:
+  /// every call is a work of its own, however many with the same `work` are pending.
+  ///
+  /// WorkManager names such work with a random UUID; here it is `TAG:N`, where TAG is
+  /// `request.work` and N counts from 1 per tag in this queue, so the trace's `work=`
+  /// ids are the same in every run and in a replay.
+  ///
+  /// - Returns: the work's id, for ``cancel(work:)``.
+  @discardableResult
+  public func enqueue(_ request: WorkRequest) -> String {
+    var work = request
+    work.work = workIDs.next(for: request.work)
+    enqueue(work, policy: nil)
+    return work.work
+  }
+}
+
+/// Gives non-unique work its ids (`sync:1`, `sync:2`, …), counting per tag.
+public final class WorkIDs: Sendable {
+  private let counts = Mutex<[String: Int]>([:])
+
+  /// Creates a counter that starts at 1 for every tag.
+  public init() {}
+
+  /// The next id for `tag`.
+  public func next(for tag: String) -> String {
+    let number = counts.withLock { counts in
+      counts[tag, default: 0] += 1
+      return counts[tag]!
+    }
+    return "\(tag):\(number)"
+  }
 }
 
 extension WorkRequest {

@@ -6,6 +6,9 @@ public final class TracingWorkQueue: WorkQueue {
   public let base: any WorkQueue
   /// Where events go.
   public let recorder: TraceRecorder
+  /// The ids of work enqueued with ``WorkQueue/enqueue(_:)``: the wrapper names it, so
+  /// the trace and the base queue agree.
+  public let workIDs = WorkIDs()
 
   /// Wraps `base`, recording into `recorder`.
   public init(base: any WorkQueue, recorder: TraceRecorder) {
