@@ -64,7 +64,12 @@ let package = Package(
     .testTarget(
       name: "BackgroundSimulationTests",
       dependencies: ["BackgroundSimulation", "BackgroundExamples", "BackgroundTraceCheck", "BackgroundTraceTesting"]),
-    .testTarget(name: "BackgroundTraceTestingTests", dependencies: ["BackgroundTraceTesting"], exclude: ["__Traces__"]),
+    .testTarget(
+      name: "BackgroundTraceTestingTests", dependencies: ["BackgroundTraceTesting", "BackgroundTraceExport"],
+      exclude: ["__Traces__"]),
+    .testTarget(
+      name: "BackgroundTraceExportTests",
+      dependencies: ["BackgroundTraceExport", "BackgroundTrace", "BackgroundTraceCLI"]),
     .testTarget(
       name: "BackgroundTraceCLITests",
       dependencies: ["BackgroundTraceCLI", "BackgroundTrace", "BackgroundTraceCheck", "bgtrace"]),
