@@ -11,7 +11,8 @@ public import BackgroundTrace
 /// ```
 ///
 /// The output is byte for byte what `bgtrace export NAME --format svg` writes for the
-/// trace's canonical text form saved as `NAME` (docs/cli.md, "bgtrace export").
+/// trace's canonical text form saved as `NAME` (docs/cli.md, "bgtrace export"); for
+/// the timelines, which show no event locations, that holds for its binary form too.
 public enum TraceTimeline: Sendable {
   /// The self-contained SVG timeline of `trace`: the app-state band, one lane per task,
   /// scheduler run and work item coloured by outcome, and the checker's findings.
