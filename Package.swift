@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "BackgroundTrace", targets: ["BackgroundTrace"]),
     .library(name: "BackgroundTraceCheck", targets: ["BackgroundTraceCheck"]),
     .library(name: "BackgroundTraceTesting", targets: ["BackgroundTraceTesting"]),
+    .library(name: "BackgroundTraceExport", targets: ["BackgroundTraceExport"]),
     .library(name: "BackgroundSimulation", targets: ["BackgroundSimulation"]),
     .executable(name: "bgtrace", targets: ["bgtrace"]),
     .executable(name: "bgtrace-bench", targets: ["bgtrace-bench"]),
@@ -25,16 +26,23 @@ let package = Package(
     // The seed articles' code ported to the platform protocols: the sample app.
     .target(name: "BackgroundExamples", dependencies: ["BackgroundTrace", "BackgroundSimulation"]),
 
+    // The timeline model and the exporters (SVG and HTML timelines, Chrome trace, JSON
+    // Lines): what `bgtrace export` writes, for tests and users too.
+    .target(name: "BackgroundTraceExport", dependencies: ["BackgroundTrace", "BackgroundTraceCheck"]),
+
     // Golden-trace assertions and exploration for Swift Testing and XCTest (Testing is
     // imported here only, never by the app product BackgroundTrace).
     .target(
-      name: "BackgroundTraceTesting", dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "BackgroundSimulation"]),
+      name: "BackgroundTraceTesting",
+      dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "BackgroundSimulation", "BackgroundTraceExport"]),
 
     // The command-line tool's logic: strict argument parsing and the commands.
     .target(
       name: "BackgroundTraceCLI",
       dependencies: [
-        "BackgroundTrace", "BackgroundTraceCheck", "BackgroundSimulation", "BackgroundExamples", "TraceWorkloads",
+        "BackgroundTrace", "BackgroundTraceCheck", "BackgroundSimulation", "BackgroundExamples",
+        "BackgroundTraceExport",
+        "TraceWorkloads",
       ]),
     .executableTarget(name: "bgtrace", dependencies: ["BackgroundTraceCLI"], path: "Tools/bgtrace"),
 
@@ -56,7 +64,12 @@ let package = Package(
     .testTarget(
       name: "BackgroundSimulationTests",
       dependencies: ["BackgroundSimulation", "BackgroundExamples", "BackgroundTraceCheck", "BackgroundTraceTesting"]),
-    .testTarget(name: "BackgroundTraceTestingTests", dependencies: ["BackgroundTraceTesting"], exclude: ["__Traces__"]),
+    .testTarget(
+      name: "BackgroundTraceTestingTests", dependencies: ["BackgroundTraceTesting", "BackgroundTraceExport"],
+      exclude: ["__Traces__"]),
+    .testTarget(
+      name: "BackgroundTraceExportTests",
+      dependencies: ["BackgroundTraceExport", "BackgroundTrace", "BackgroundTraceCLI"]),
     .testTarget(
       name: "BackgroundTraceCLITests",
       dependencies: ["BackgroundTraceCLI", "BackgroundTrace", "BackgroundTraceCheck", "bgtrace"]),

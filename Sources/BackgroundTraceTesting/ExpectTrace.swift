@@ -20,6 +20,13 @@ import Testing
 /// `<TestFile>/<name>.txt.actual` and `.diff`. An unknown `BGTRACE_RECORD` fails the
 /// test, naming the values it takes (README, "Golden traces in swift test").
 ///
+/// On a mismatch the SVG timelines of both traces are attached as `<name>.golden.svg`
+/// and `<name>.actual.svg`, and the actual trace's HTML page as `<name>.actual.html`
+/// (for a missing golden, only the actual ones); with an artefacts directory they are
+/// also written there beside `.actual` and `.diff` (README, "Pictures and exports").
+/// Where the runner keeps attachments (Xcode, `swift test --attachments-path`) a
+/// reviewer sees the difference without running anything.
+///
 /// - Parameters:
 ///   - trace: the trace the test produced.
 ///   - name: the golden's name, with or without extension.
@@ -28,8 +35,9 @@ import Testing
 ///   - diff: how identifiers and times compare (ids up to renaming, times exact).
 ///   - checks: checker rules that must not fire (all by default).
 ///   - directory: where goldens live, instead of `__Traces__/<TestFile>`.
-///   - artifacts: where a failure's `.actual` and `.diff` go; `nil` reads
-///     `BGTRACE_ARTIFACTS`, else beside the golden.
+///   - artifacts: where a failure's `.actual`, `.diff` and timelines go; `nil` reads
+///     `BGTRACE_ARTIFACTS`, else `.actual` and `.diff` go beside the golden and the
+///     timelines are only attached.
 public func expectTrace(
   _ trace: Trace, matchesGolden name: String, record: GoldenRecordMode? = nil, diff: DiffOptions = DiffOptions(),
   checks: GoldenChecks = .all, directory: String? = nil, artifacts: String? = nil, fileID: String = #fileID,
@@ -41,5 +49,8 @@ public func expectTrace(
     artifacts: artifacts)
   guard let failure = verification.failure else { return }
   Attachment.record(trace.text, named: (verification.goldenPath as NSString).lastPathComponent + ".actual")
+  for timeline in verification.timelines {
+    Attachment.record(timeline.text, named: timeline.fileName, sourceLocation: location)
+  }
   Issue.record(Comment(rawValue: failure), sourceLocation: location)
 }

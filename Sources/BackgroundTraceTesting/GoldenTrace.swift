@@ -5,7 +5,9 @@ import Foundation
 /// The core of golden-trace assertions: compares a trace with a golden file, records
 /// according to the mode, writes `<golden>.actual` and `<golden>.diff` on failure (or
 /// the same names under an artefacts directory), and returns the failure message (`nil`
-/// when the assertion holds).
+/// when the assertion holds). On a mismatch or a missing golden, with an artefacts
+/// directory, it also writes the SVG timelines `<name>.golden.svg` and `<name>.actual.svg`
+/// and the page `<name>.actual.html` there (README, "Pictures and exports").
 ///
 /// ``expectTrace(_:matchesGolden:record:diff:checks:directory:artifacts:fileID:filePath:line:column:)``
 /// and ``XCTAssertTrace(_:matchesGolden:record:diff:checks:directory:artifacts:file:line:)`` report
@@ -19,6 +21,8 @@ public enum GoldenTrace {
     public var goldenPath: String
     /// Whether the golden file was written.
     public var recorded: Bool
+    /// The timelines of a mismatch or a missing golden, for the assertions to attach.
+    package var timelines: [GoldenTimeline] = []
   }
 
   /// The golden's location: `<directory>/<name>` when a directory is given, else
@@ -95,7 +99,8 @@ public enum GoldenTrace {
   ///   - checks: the checker rules that must not fire on `actual`.
   ///   - artifactPath: where a failure's `.actual` and `.diff` go, before those
   ///     extensions (``artifactPath(for:testFilePath:artifacts:)``); `nil` puts them
-  ///     beside the golden.
+  ///     beside the golden. The timelines of a mismatch or a missing golden go into
+  ///     its folder, and only when it is given: the source tree gets no pictures.
   public static func verify(
     _ actual: Trace, goldenPath: String, record: GoldenRecordMode, diff: DiffOptions = DiffOptions(),
     checks: GoldenChecks = .all, artifactPath: String? = nil
@@ -114,8 +119,10 @@ public enum GoldenTrace {
     let fileManager = FileManager.default
     let actualPath = (artifactPath ?? goldenPath) + ".actual"
     let diffPath = (artifactPath ?? goldenPath) + ".diff"
+    let goldenFileName = (goldenPath as NSString).lastPathComponent
     do {
       if !fileManager.fileExists(atPath: goldenPath) {
+        verification.timelines = GoldenTimeline.pictures(golden: nil, actual: actual, goldenFileName: goldenFileName)
         if record == .never {
           try write(actual, to: actualPath)
           problems.append(
@@ -138,7 +145,13 @@ public enum GoldenTrace {
         if comparison.isEqual {
           try? fileManager.removeItem(atPath: actualPath)
           try? fileManager.removeItem(atPath: diffPath)
+          if let artifactPath {
+            GoldenTimeline.remove(
+              goldenFileName: goldenFileName, from: (artifactPath as NSString).deletingLastPathComponent)
+          }
         } else {
+          verification.timelines = GoldenTimeline.pictures(
+            golden: golden, actual: actual, goldenFileName: goldenFileName)
           try write(actual, to: actualPath)
           try Data(comparison.unified.utf8).write(to: URL(fileURLWithPath: diffPath), options: .atomic)
           var message = "the trace does not match the golden \(goldenPath):\n" + excerpt(comparison.unified)
@@ -154,6 +167,14 @@ public enum GoldenTrace {
       }
     } catch {
       problems.append("golden trace \(goldenPath): \(error)")
+    }
+    if let artifactPath, !verification.timelines.isEmpty {
+      let directory = (artifactPath as NSString).deletingLastPathComponent
+      do {
+        try GoldenTimeline.write(verification.timelines, goldenFileName: goldenFileName, to: directory)
+      } catch {
+        problems.append("could not write the timelines to \(directory): \(error)")
+      }
     }
     verification.failure = problems.isEmpty ? nil : problems.joined(separator: "\n")
     return verification

@@ -7,6 +7,12 @@ import XCTest
 /// XCTest at the caller's line with the diff when it does not. The XCTest twin of
 /// ``expectTrace(_:matchesGolden:record:diff:checks:directory:artifacts:fileID:filePath:line:column:)``.
 ///
+/// On a mismatch or a missing golden, with an artefacts directory, the SVG timelines
+/// `<name>.golden.svg` and `<name>.actual.svg` and the page `<name>.actual.html` are
+/// written there beside `.actual` and `.diff`, as `expectTrace` writes them (README,
+/// "Pictures and exports"). They are not attached: XCTest on Linux (swift-corelibs-xctest)
+/// has no attachments, so the artefacts directory is where a reviewer finds them.
+///
 /// - Parameters:
 ///   - trace: the trace the test produced.
 ///   - name: the golden's name, with or without extension.
@@ -14,8 +20,9 @@ import XCTest
 ///   - diff: how identifiers and times compare.
 ///   - checks: checker rules that must not fire.
 ///   - directory: where goldens live, instead of `__Traces__/<TestFile>`.
-///   - artifacts: where a failure's `.actual` and `.diff` go; `nil` reads
-///     `BGTRACE_ARTIFACTS`, else beside the golden.
+///   - artifacts: where a failure's `.actual`, `.diff` and timelines go; `nil` reads
+///     `BGTRACE_ARTIFACTS`, else `.actual` and `.diff` go beside the golden and no
+///     timelines are written.
 public func XCTAssertTrace(
   _ trace: Trace, matchesGolden name: String, record: GoldenRecordMode? = nil, diff: DiffOptions = DiffOptions(),
   checks: GoldenChecks = .all, directory: String? = nil, artifacts: String? = nil, file: StaticString = #filePath,

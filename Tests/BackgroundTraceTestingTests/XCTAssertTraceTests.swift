@@ -1,4 +1,5 @@
 import BackgroundTrace
+import BackgroundTraceExport
 import BackgroundTraceTesting
 import Foundation
 import XCTest
@@ -39,6 +40,26 @@ final class XCTAssertTraceTests: XCTestCase {
     XCTAssertEqual(captured.first?.line, line)
     XCTAssertTrue(captured.first?.description.contains("-12.25 task.end id=7\n+12.75 task.end id=7") ?? false)
     XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/save.txt.diff"))
+  }
+
+  func testAMismatchWritesTheTimelinesOfBothTracesUnderTheArtefacts() throws {
+    let directory = try GoldenFixtures.temporaryDirectory()
+    try GoldenFixtures.save.write(toFile: directory + "/save.txt", atomically: true, encoding: .utf8)
+    let slower = try GoldenFixtures.trace(GoldenFixtures.saveSlower)
+    capturing = true
+    XCTAssertTrace(slower, matchesGolden: "save", record: .never, directory: directory, artifacts: directory + "/out")
+    capturing = false
+    XCTAssertEqual(captured.count, 1)
+    let pictures = directory + "/out/XCTAssertTraceTests/save"
+    XCTAssertEqual(
+      try String(contentsOfFile: pictures + ".golden.svg", encoding: .utf8),
+      TraceTimeline.svg(of: try GoldenFixtures.trace(GoldenFixtures.save), named: "save.txt"))
+    XCTAssertEqual(
+      try String(contentsOfFile: pictures + ".actual.svg", encoding: .utf8),
+      TraceTimeline.svg(of: slower, named: "save.txt.actual"))
+    XCTAssertEqual(
+      try String(contentsOfFile: pictures + ".actual.html", encoding: .utf8),
+      TraceTimeline.html(of: slower, named: "save.txt.actual"))
   }
 
   func testACheckerFindingFails() throws {

@@ -36,10 +36,12 @@ module BackgroundTraceCheck Sources/BackgroundTraceCheck
 module BackgroundSimulation Sources/BackgroundSimulation
 module BackgroundExamples Sources/BackgroundExamples
 module TraceWorkloads Tools/TraceWorkloads
+module BackgroundTraceExport Sources/BackgroundTraceExport
 module BackgroundTraceCLI Sources/BackgroundTraceCLI
 # The link; gold warns once per ASan helper symbol, which says nothing, so those go.
 if ! swiftc "${flags[@]}" -module-name FuzzTraces "$root/Tools/fuzz/FuzzTraces.swift" \
   "$out"/{BackgroundTrace,BackgroundTraceCheck,BackgroundSimulation,BackgroundExamples,TraceWorkloads}.o \
+  "$out/BackgroundTraceExport.o" \
   "$out/BackgroundTraceCLI.o" -o "$out/fuzz-traces" 2>"$out/link.log"; then
   cat "$out/link.log" >&2
   exit 1

@@ -1,5 +1,6 @@
 package import BackgroundTrace
 package import BackgroundTraceCheck
+import BackgroundTraceExport
 import Dispatch
 import Synchronization
 

@@ -1,4 +1,5 @@
 import BackgroundTrace
+import BackgroundTraceExport
 
 /// `bgtrace convert IN OUT`: text ↔ binary, streamed in constant memory.
 enum ConvertCommand {

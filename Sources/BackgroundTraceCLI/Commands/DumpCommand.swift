@@ -1,4 +1,5 @@
 import BackgroundTrace
+import BackgroundTraceExport
 
 /// `bgtrace dump PATH`: the canonical text form, streamed.
 enum DumpCommand {

@@ -1,5 +1,6 @@
 import BackgroundTrace
 import BackgroundTraceCheck
+import BackgroundTraceExport
 
 /// `bgtrace explain PATH`: walks a trace through the platform model and prints each
 /// event, what is alive after it, the checker's findings where they occur, and

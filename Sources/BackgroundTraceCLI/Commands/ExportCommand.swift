@@ -1,4 +1,5 @@
 import BackgroundTrace
+import BackgroundTraceExport
 
 /// `bgtrace export PATH --format …`: the trace in formats other tools open, written to
 /// standard output. `--from`/`--to` keep the part of the trace between them.
@@ -13,10 +14,10 @@ enum ExportCommand {
     switch format {
     case .jsonl:
       let window = from == nil && to == nil ? nil : TimeWindow(from: from, to: to, end: .max)
-      try JSONLinesExporter.export(&reader, window: window, console: console)
+      try JSONLinesExporter.export(&reader, window: window) { console.write($0) }
     case .chrome:
       let model = try TimelineModel.read(&reader)
-      ChromeTraceExporter.export(model, window: TimeWindow(from: from, to: to, end: model.end), console: console)
+      ChromeTraceExporter.export(model, window: TimeWindow(from: from, to: to, end: model.end)) { console.write($0) }
     case .svg:
       let model = try TimelineModel.read(&reader)
       SVGTimeline.write(model, window: TimeWindow(from: from, to: to, end: model.end), standalone: true) {

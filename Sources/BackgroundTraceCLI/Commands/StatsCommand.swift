@@ -1,4 +1,5 @@
 import BackgroundTrace
+import BackgroundTraceExport
 import Foundation
 
 /// `bgtrace stats PATH…`: counts per trace, files or directories.

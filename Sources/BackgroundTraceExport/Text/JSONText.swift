@@ -1,7 +1,7 @@
 /// Minimal JSON text writing for JSON Lines output: strings escaped per RFC 8259.
-enum JSONText {
+package enum JSONText {
   /// `text` as a JSON string literal.
-  static func string(_ text: String) -> String {
+  package static func string(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -23,7 +23,7 @@ enum JSONText {
   }
 
   /// An object from key/value pairs whose values are already JSON text, in order.
-  static func object(_ pairs: [(String, String)]) -> String {
+  package static func object(_ pairs: [(String, String)]) -> String {
     "{" + pairs.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
   }
 }

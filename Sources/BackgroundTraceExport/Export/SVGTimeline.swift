@@ -9,7 +9,7 @@ import BackgroundTraceCheck
 /// run and work item (see ``SVGTimelineLayout``), coloured by outcome, with expirations
 /// marked; then a legend and the list of findings. Every shape has a `<title>`, which
 /// browsers show on hover.
-struct SVGTimeline {
+package struct SVGTimeline {
   let model: TimelineModel
   let layout: SVGTimelineLayout
   /// The findings inside the window, numbered from 1 in this order.
@@ -28,7 +28,7 @@ struct SVGTimeline {
   /// - Parameters:
   ///   - standalone: whether to start with an XML declaration (false inside HTML).
   /// - Complexity: O(*n* + *l* log *l*) in the model's size and its number of lanes.
-  static func write(
+  package static func write(
     _ model: TimelineModel, window: TimeWindow, standalone: Bool, to sink: @escaping (String) -> Void
   ) {
     var timeline = SVGTimeline(

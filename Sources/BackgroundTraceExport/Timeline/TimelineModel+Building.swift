@@ -1,4 +1,4 @@
-import BackgroundTrace
+package import BackgroundTrace
 import BackgroundTraceCheck
 
 extension TimelineModel {
@@ -6,9 +6,24 @@ extension TimelineModel {
   ///
   /// - Throws: what the reader throws for malformed input.
   /// - Complexity: O(*n* log *a*) in the number of events and of things alive at once.
-  static func read(_ reader: inout TraceReader) throws -> TimelineModel {
+  package static func read(_ reader: inout TraceReader) throws -> TimelineModel {
     var builder = TimelineBuilder(name: reader.name, meta: reader.meta)
     while let located = try reader.next() { builder.add(located) }
+    return builder.finish()
+  }
+
+  /// The timeline of a trace held in memory, its events located by their lines in the
+  /// trace's canonical text form (`Trace.text`, the form of a golden's `.actual` file),
+  /// as `bgtrace export` locates the events of a canonical text file (docs/FORMAT.md).
+  ///
+  /// - Parameter name: the input's name, shown in the timeline's title.
+  /// - Complexity: that of ``read(_:)``.
+  package static func build(_ trace: Trace, name: String) -> TimelineModel {
+    var builder = TimelineBuilder(name: name, meta: trace.meta)
+    let headerLines = TextTraceWriter.headerAndMeta(trace.meta).utf8.count { $0 == UInt8(ascii: "\n") }
+    for (index, event) in trace.events.enumerated() {
+      builder.add(LocatedEvent(event: event, location: headerLines + index + 1))
+    }
     return builder.finish()
   }
 }

@@ -1,4 +1,4 @@
-import BackgroundTrace
+package import BackgroundTrace
 
 /// Writes events as JSON Lines: one object per event, with `time` (seconds) and `kind`
 /// first and then the kind's fields under their canonical names, exactly as the text
@@ -8,13 +8,15 @@ import BackgroundTrace
 /// ```
 /// {"time":12.5,"kind":"task.begin","id":1,"name":"SaveDocument"}
 /// ```
-enum JSONLinesExporter {
-  /// Streams the events of `reader` inside `window` to `console`.
+package enum JSONLinesExporter {
+  /// Streams the events of `reader` inside `window` to `sink`, in pieces.
   ///
   /// - Throws: what the reader throws for malformed input.
   /// - Complexity: O(*n*) time, constant memory.
-  static func export(_ reader: inout TraceReader, window: TimeWindow?, console: some Console) throws {
-    var output = StreamedText<Never> { console.write($0) }
+  package static func export(
+    _ reader: inout TraceReader, window: TimeWindow?, to sink: @escaping (String) -> Void
+  ) throws {
+    var output = StreamedText<Never>(sink)
     while let located = try reader.next() {
       if let window {
         if located.event.time > window.to { break }

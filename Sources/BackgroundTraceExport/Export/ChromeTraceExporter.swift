@@ -19,7 +19,7 @@ import BackgroundTraceCheck
 /// Flows (`s`/`f`) join a submission to the launch it led to, and an attempt that
 /// returned `retry` to the next attempt. Complete slices on one track never overlap: an
 /// overlapping run or attempt goes to a second track of the same name, numbered.
-struct ChromeTraceExporter {
+package struct ChromeTraceExporter {
   private let model: TimelineModel
   private let window: TimeWindow
   private var events: [(time: TraceTime, sequence: Int, json: String)] = []
@@ -40,13 +40,13 @@ struct ChromeTraceExporter {
     var track: TimelineModel.Track
   }
 
-  /// Writes `model`, the part of it inside `window`, to `console`.
+  /// Writes `model`, the part of it inside `window`, to `sink`, in pieces.
   ///
   /// - Complexity: O(*n* log *n*) in the number of slices and instants.
-  static func export(_ model: TimelineModel, window: TimeWindow, console: some Console) {
+  package static func export(_ model: TimelineModel, window: TimeWindow, to sink: @escaping (String) -> Void) {
     var exporter = ChromeTraceExporter(model: model, window: window)
     exporter.collect()
-    exporter.write(to: console)
+    exporter.write(to: sink)
   }
 
   private init(model: TimelineModel, window: TimeWindow) {
@@ -226,8 +226,8 @@ struct ChromeTraceExporter {
 
   // MARK: Writing
 
-  private func write(to console: some Console) {
-    var output = StreamedText<Never> { console.write($0) }
+  private func write(to sink: @escaping (String) -> Void) {
+    var output = StreamedText<Never>(sink)
     output.append("{\"traceEvents\":[")
     var first = true
     func append(_ json: String) {

@@ -1,4 +1,4 @@
-import BackgroundTrace
+package import BackgroundTrace
 import BackgroundTraceCheck
 
 /// A trace as a timeline draws it: processes, app-state spans, task, run and work-attempt
@@ -7,7 +7,7 @@ import BackgroundTraceCheck
 ///
 /// A slice that is still open when its process ends (suspension, termination, a new
 /// launch) or when the trace ends is closed there, with an outcome that says so.
-struct TimelineModel {
+package struct TimelineModel {
   /// The input's name (its path, or `<stdin>`).
   var name: String
   /// The trace's metadata.
@@ -15,7 +15,7 @@ struct TimelineModel {
   /// How many events the trace has.
   var eventCount = 0
   /// The time of the last event: where the trace ends.
-  var end = TraceTime.zero
+  package var end = TraceTime.zero
   /// The app processes, in launch order; a slice's `process` indexes this array.
   var processes: [Process] = []
   /// The app's states, in time order.
@@ -244,14 +244,14 @@ extension TimelineModel {
 }
 
 /// The part of a trace an exporter shows: `--from` and `--to`, inclusive.
-struct TimeWindow {
+package struct TimeWindow {
   /// The first time shown.
   var from: TraceTime
   /// The last time shown.
   var to: TraceTime
 
   /// The window from `from` (default: the start) to `to` (default: `end`).
-  init(from: TraceTime?, to: TraceTime?, end: TraceTime) {
+  package init(from: TraceTime?, to: TraceTime?, end: TraceTime) {
     self.from = from ?? .zero
     self.to = to ?? max(end, self.from)
   }

@@ -2,11 +2,11 @@
 /// XML tools read it too): hovering over a bar, marker or lane label shows its details
 /// (its SVG `<title>`) in a panel above the timeline, from a small inline script; with
 /// scripts off the browser's own tooltips still show them.
-enum HTMLTimeline {
+package enum HTMLTimeline {
   /// Writes the page for `model` within `window` to `sink`, in pieces.
   ///
   /// - Complexity: that of ``SVGTimeline/write(_:window:standalone:to:)``.
-  static func write(_ model: TimelineModel, window: TimeWindow, to sink: @escaping (String) -> Void) {
+  package static func write(_ model: TimelineModel, window: TimeWindow, to sink: @escaping (String) -> Void) {
     let title = XMLText.escape("bgtrace timeline: \(model.name)")
     sink(
       """

@@ -1,10 +1,10 @@
-import BackgroundTrace
+package import BackgroundTrace
 import BackgroundTraceCheck
 
 /// Counts over one trace, gathered in one streaming pass. How long tasks stay open
 /// comes from the lifecycle walker, so a task counts as ended where the checker says
 /// it ended (memory grows only with what is alive).
-struct TraceStatistics {
+package struct TraceStatistics {
   var events = 0
   var byKind = [Int](repeating: 0, count: EventTag.allCases.count)
   var firstTime: TraceTime?
@@ -30,7 +30,10 @@ struct TraceStatistics {
   /// How long each ended task was open, in nanoseconds, for the percentiles.
   private var taskDurations: [UInt64] = []
 
-  mutating func add(_ event: TraceEvent) {
+  /// Starts with no events counted.
+  package init() {}
+
+  package mutating func add(_ event: TraceEvent) {
     events += 1
     byKind[Int(event.kind.tag.rawValue)] += 1
     if firstTime == nil { firstTime = event.time }
@@ -64,7 +67,7 @@ struct TraceStatistics {
   }
 
   /// The report printed by `bgtrace stats`.
-  func report(name: String, format: TraceReader.Format, bytes: Int?) -> String {
+  package func report(name: String, format: TraceReader.Format, bytes: Int?) -> String {
     var lines: [String] = []
     let size = bytes.map { ", \($0) bytes" } ?? ""
     lines.append("\(name) (\(format.rawValue)\(size))")
