@@ -151,6 +151,27 @@ import Testing
       ])
   }
 
+  /// Apple, `register(forTaskWithIdentifier:using:launchHandler:)`: a launch with no
+  /// handler registered raises an exception and the app dies, so anything but the app's
+  /// end right after it is inconsistent with the model.
+  @Test func anAppThatSurvivesAnUnregisteredLaunchIsInconsistentWithTheModel() throws {
+    func inconsistencies(_ text: String) throws -> [String] {
+      let trace = try Trace(text: text)
+      var explainer = TraceExplainer(meta: trace.meta)
+      return trace.events.enumerated().flatMap { index, event in
+        explainer.explain(LocatedEvent(event: event, location: index + 1)).inconsistencies.map(\.message)
+      }
+    }
+    let start =
+      "bgtrace 1\n0 app.launch\n0 sched.submit ident=refresh type=refresh\n0 app.state to=background\n"
+      + "1 sched.launch ident=refresh run=1\n"
+    #expect(
+      try inconsistencies(start + "2 task.begin id=1 name=Fetch\n") == [
+        "the app kept running after refresh launched with no launch handler registered; iOS raises an exception there and the app dies"
+      ])
+    #expect(try inconsistencies(start + "1 app.terminate reason=crash\n").isEmpty)
+  }
+
   /// Every shipped trace: a task or run the checker reports as given up when its process
   /// stopped (suspension, termination, relaunch) is never listed alive after that event
   /// (until an event begins or launches the same id again).

@@ -32,6 +32,9 @@ public struct TraceExplainer: Sendable {
 
   private var checker: TraceChecker
   private var walker: LifecycleWalker { checker.walker }
+  /// An identifier just launched with no launch handler registered: iOS raises an
+  /// exception there, so the next event must be the app's end.
+  private var crashOwed: String?
 
   /// Starts at the beginning of a trace with `meta` (its `budget=` applies unless
   /// `configuration` overrides it).
@@ -49,6 +52,11 @@ public struct TraceExplainer: Sendable {
     for message in inconsistencies(of: located.event) {
       step.inconsistencies.append(Inconsistency(location: located.location, message: message))
     }
+    if case .schedLaunch(let ident, _) = located.event.kind, walker.registrations[ident] == nil {
+      crashOwed = ident
+    } else {
+      crashOwed = nil
+    }
     checker.check(located, into: &step.findings)
     return step
   }
@@ -65,6 +73,14 @@ public struct TraceExplainer: Sendable {
   /// What the model says about a system decision, before it is applied.
   private mutating func inconsistencies(of event: TraceEvent) -> [String] {
     let now = event.time
+    if let ident = crashOwed {
+      if case .appTerminate = event.kind {
+      } else {
+        return [
+          "the app kept running after \(ident) launched with no launch handler registered; iOS raises an exception there and the app dies"
+        ]
+      }
+    }
     switch event.kind {
     case .appTerminate("watchdog"?):
       let expiredTask = walker.tasks.values.contains { $0.expiredAt != nil }
