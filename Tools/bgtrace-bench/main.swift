@@ -1,7 +1,7 @@
 // bgtrace-bench: measures the binary form and the recorder against baselines taken in
 // the same run. Run it in release mode:
 //
-//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder]
+//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder|codec|checker-cost]
 //
 // Every figure is printed with the ratio to its baseline, so results from different
 // machines compare.
@@ -21,7 +21,7 @@ struct Options {
   var skipChecker = false
   /// Only write the checker's workload (`--events` events) to this file (for profilers).
   var writeWorkload: String?
-  /// Only run this part (`recorder`) and print its summary lines.
+  /// Only run this part (`recorder`, `codec` or `checker-cost`) and print its summary lines.
   var only: String?
 
   init(_ arguments: [String]) {
@@ -36,7 +36,7 @@ struct Options {
       case "--write-workload": writeWorkload = iterator.next()
       case "--only":
         only = iterator.next()
-        if only != "recorder" { usage() }
+        if !["recorder", "codec", "checker-cost"].contains(only ?? "") { usage() }
       default:
         usage()
       }
@@ -46,7 +46,7 @@ struct Options {
   private func usage() -> Never {
     FileHandle.standardError.write(
       Data(
-        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder] [--profile-decode N] [--write-workload PATH]\n"
+        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost] [--profile-decode N] [--write-workload PATH]\n"
           .utf8))
     exit(2)
   }
@@ -98,23 +98,49 @@ func printRecorderSummary(_ figures: RecorderFigures) {
   print("  recording 2 threads vs 1: \(format(figures.twoThreads, 2))x")
 }
 
-if options.only == "recorder" {
+func printCodecSummary(_ figures: CodecFigures) {
+  for (timing, size) in figures.bytesPerEvent.sorted(by: { $0.key > $1.key }) {
+    print("  size [\(timing)]: \(format(size, 2)) B/event")
+  }
+  for (timing, ratio) in figures.decodeRatios.sorted(by: { $0.key > $1.key }) {
+    print("  decode vs JSONDecoder [\(timing)]: \(format(ratio))x faster")
+  }
+}
+
+func printCheckerCostSummary(_ ratio: Double) {
+  print("  checker vs decoder per event: \(format(ratio))x")
+}
+
+switch options.only {
+case "recorder":
   let figures = try runRecorderBenchmark(options)
   print("\nsummary:")
   printRecorderSummary(figures)
   exit(0)
+case "codec":
+  let figures = try runCodecBenchmark(options)
+  print("\nsummary:")
+  printCodecSummary(figures)
+  exit(0)
+case "checker-cost":
+  let ratio = try runCheckerCostBenchmark(options)
+  print("\nsummary:")
+  printCheckerCostSummary(ratio)
+  exit(0)
+default:
+  break
 }
 
-let decodeRatios = try runCodecBenchmark(options)
+let codecFigures = try runCodecBenchmark(options)
+let checkerCost = try runCheckerCostBenchmark(options)
 let recorderFigures = try runRecorderBenchmark(options)
 let checkerFigures = try options.skipChecker ? nil : runCheckerBenchmark(options)
 let dayWallSeconds = runSimulationBenchmark()
 let directorySpeedup = try runDirectoryCheckBenchmark()
 
 print("\nsummary:")
-for (timing, ratio) in decodeRatios.sorted(by: { $0.key < $1.key }) {
-  print("  decode vs JSONDecoder [\(timing)]: \(format(ratio))x faster")
-}
+printCodecSummary(codecFigures)
+printCheckerCostSummary(checkerCost)
 printRecorderSummary(recorderFigures)
 print("  bgtrace check DIR (1,000 traces): \(format(directorySpeedup, 2))x faster on all cores than on one")
 print("  one simulated day: \(format(dayWallSeconds, 3)) s wall (limit 2 s)")
