@@ -25,7 +25,7 @@ package struct LifecycleWalker: Sendable {
   private var processCount = 0
 
   /// The current process's open tasks.
-  package internal(set) var tasks: [Int: TaskLife] = [:]
+  package internal(set) var tasks = IntKeyedTable<TaskLife>()
   var endedTasks = EndedIDs()
   /// The current process's successful registrations, with their times.
   package internal(set) var registrations: [String: TraceTime] = [:]
@@ -34,7 +34,7 @@ package struct LifecycleWalker: Sendable {
   package internal(set) var requests: [String: PendingRequest] = [:]
   var submittedTypes: [String: SchedulerRequestType] = [:]
   /// Launched runs that have not completed or been closed.
-  package internal(set) var runs: [Int: RunLife] = [:]
+  package internal(set) var runs = IntKeyedTable<RunLife>()
   var completedRuns = EndedIDs()
 
   /// Unfinished work, by id (work outlives processes).
@@ -53,7 +53,7 @@ package struct LifecycleWalker: Sendable {
       sawEvent = true
       if event.kind != .appLaunch { startProcess(implicit: true, into: &transitions) }
     }
-    if event.kind.side == .app, !isRunning, let termination {
+    if !isRunning, let termination, event.kind.side == .app {  // cheapest test first
       transitions.append(.actionWithoutProcess(event.kind, terminatedAt: termination.time, reason: termination.reason))
       return
     }
@@ -182,8 +182,10 @@ struct EndedIDs: Sendable {
   /// `id` was closed without ending.
   mutating func close(_ id: Int) { closed.insert(id) }
 
-  /// `id` is open again.
-  mutating func reopen(_ id: Int) { closed.remove(id) }
+  /// `id` is open again. (`closed` is nearly always empty: skip hashing then.)
+  mutating func reopen(_ id: Int) {
+    if !closed.isEmpty { closed.remove(id) }
+  }
 
   /// The open `id` ended at `time`.
   mutating func end(_ id: Int, at time: TraceTime) {
