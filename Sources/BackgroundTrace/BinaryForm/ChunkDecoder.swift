@@ -118,15 +118,17 @@ struct ChunkDecoder {
   static let backoffs = BackoffPolicy.allCases
   static let policies = ExistingWorkPolicy.allCases
 
-  /// The largest flags value each kind defines (docs/FORMAT.md), by tag.
-  static let largestFlags: [UInt8] = EventTag.allCases.map { kind in
+  /// The largest flags value each kind defines (docs/FORMAT.md), as a switch rather than
+  /// a table: a global array costs a lazy-initialization check per event.
+  @inline(__always)
+  static func largestFlags(_ kind: EventTag) -> UInt8 {
     switch kind {
-    case .appState: UInt8(appStates.count - 1)
+    case .appState: 3  // the four app states
     case .appTerminate, .taskBegin, .schedCancel, .schedComplete: 1
     case .schedRegister: 2
     case .schedSubmit: 3
-    case .schedReject: UInt8(rejections.count - 1)
-    case .workResult: UInt8(outcomes.count - 1)
+    case .schedReject: 3  // the four rejections
+    case .workResult: 2  // the three outcomes
     default: 0
     }
   }
@@ -157,13 +159,13 @@ struct ChunkDecoder {
     func fail(_ message: String) -> Failure {
       Failure(offset: start, message: "\(kind.name): \(message)")
     }
-    guard flags <= Self.largestFlags[Int(kind.rawValue)] else { throw fail("unknown flags \(flags)") }
+    guard flags <= Self.largestFlags(kind) else { throw fail("unknown flags \(flags)") }
     let decoded: TraceEvent.Kind
     switch kind {
     case .appLaunch:
       decoded = .appLaunch
     case .appState:
-      decoded = .appState(to: Self.appStates[Int(flags)])
+      decoded = .appState(to: Self.appState(flags))
     case .appTerminate:
       decoded = .appTerminate(reason: flags == 1 ? try string(&cursor) : nil)
     case .taskBegin:
@@ -203,7 +205,7 @@ struct ChunkDecoder {
       decoded = .workStart(work: work, attempt: try integer(&cursor))
     case .workResult:
       let work = try string(&cursor)
-      decoded = .workResult(work: work, attempt: try integer(&cursor), outcome: Self.outcomes[Int(flags)])
+      decoded = .workResult(work: work, attempt: try integer(&cursor), outcome: Self.outcome(flags))
     case .workStop:
       let work = try string(&cursor)
       let attempt = try integer(&cursor)
@@ -250,6 +252,27 @@ struct ChunkDecoder {
     return enqueue
   }
 
+  /// The app state with binary code `code` (≤ 3, checked by ``largestFlags(_:)``).
+  @inline(__always)
+  private static func appState(_ code: UInt8) -> AppState {
+    switch code {
+    case 0: .active
+    case 1: .inactive
+    case 2: .background
+    default: .suspended
+    }
+  }
+
+  /// The work outcome with binary code `code` (≤ 2, checked by ``largestFlags(_:)``).
+  @inline(__always)
+  private static func outcome(_ code: UInt8) -> WorkOutcome {
+    switch code {
+    case 0: .success
+    case 1: .failure
+    default: .retry
+    }
+  }
+
   private static func tristate(_ value: UInt8) -> Bool? {
     value == 0 ? nil : value == 1
   }
@@ -258,8 +281,14 @@ struct ChunkDecoder {
   private func scaled(_ cursor: inout ByteCursor) throws(Failure) -> UInt64 {
     let offset = cursor.offset
     guard let (raw, high) = cursor.wideVarint() else { throw Failure(offset: offset, message: "truncated time") }
-    let (value, overflow) = (raw >> 2 | high << 62).multipliedReportingOverflow(
-      by: BinaryFormat.timeUnits[Int(raw & 3)])
+    let unit: UInt64 =
+      switch raw & 3 {
+      case 0: 1
+      case 1: 1_000
+      case 2: 1_000_000
+      default: 1_000_000_000
+      }  // BinaryFormat.timeUnits, without a global array's lazy-initialization check
+    let (value, overflow) = (raw >> 2 | high << 62).multipliedReportingOverflow(by: unit)
     guard !overflow, value <= UInt64(Int64.max) else {
       throw Failure(offset: offset, message: "time value out of range")
     }
