@@ -3,7 +3,8 @@
 /// reported in ``damage`` with the number of events lost, and reading goes on with
 /// the next intact chunk.
 ///
-/// A version 2 file's last log chunk may be unsealed (the recording process was
+/// Versions 1 and 3 hold sealed chunks; version 3's task and run records may carry
+/// predicted identifiers. A version 2 file's last log chunk may be unsealed (the recording process was
 /// killed before closing it): its committed records are read, and a
 /// ``TraceDamage/Kind/unsealedTail`` note, which loses nothing, says so.
 ///
@@ -110,7 +111,7 @@ public struct BinaryTraceReader {
     guard BinaryFormat.readableVersions.contains(version) else {
       throw TraceFormatError(
         file: file, position: .byte(offset: 8),
-        message: "unsupported binary format version \(version); this reader reads versions 1 and 2")
+        message: "unsupported binary format version \(version); this reader reads versions 1, 2 and 3")
     }
     let (bodyLength, bodyCRC) = buffer.withUnsafeBytes { raw in
       let cursor = ByteCursor(UnsafeRawBufferPointer(rebasing: raw[position...]))
@@ -141,7 +142,7 @@ public struct BinaryTraceReader {
   /// In a version 2 file, moves to the next multiple of ``BinaryFormat/chunkAlignment``,
   /// where the next chunk starts; the bytes skipped are padding.
   private mutating func skipPadding() throws(ByteSourceError) {
-    guard version >= 2 else { return }
+    guard version == BinaryFormat.logVersion else { return }
     let padding = (BinaryFormat.chunkAlignment - offset % BinaryFormat.chunkAlignment) % BinaryFormat.chunkAlignment
     guard padding > 0 else { return }
     _ = try ensure(padding)
@@ -175,11 +176,12 @@ public struct BinaryTraceReader {
         closeGap(before: nil)
         return false
       }
-      if version >= 2 && gapStart == nil, try unwrittenSpaceFollows() {
+      if version == BinaryFormat.logVersion && gapStart == nil, try unwrittenSpaceFollows() {
         position = buffer.count
         return false
       }
-      if version >= 2, try ensure(4), buffer[position..<position + 4].elementsEqual(BinaryFormat.logChunkSync),
+      if version == BinaryFormat.logVersion, try ensure(4),
+        buffer[position..<position + 4].elementsEqual(BinaryFormat.logChunkSync),
         let loaded = try nextLogChunk()
       {
         if loaded { return true }
@@ -230,7 +232,7 @@ public struct BinaryTraceReader {
       let outcome = buffer.withUnsafeBytes { raw in
         Self.decodeChunk(
           UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<position + total]), header,
-          after: lastTime, into: &decoded)
+          after: lastTime, predictedIDs: version >= 3, into: &decoded)
       }
       swap(&decoded, &events)
       switch outcome {
@@ -396,7 +398,7 @@ public struct BinaryTraceReader {
 
   /// Checks a chunk's payload and decodes it into `events`.
   private static func decodeChunk(
-    _ payload: UnsafeRawBufferPointer, _ header: ChunkHeader, after lastTime: UInt64,
+    _ payload: UnsafeRawBufferPointer, _ header: ChunkHeader, after lastTime: UInt64, predictedIDs: Bool,
     into events: inout [TraceEvent]
   ) -> ChunkOutcome {
     guard CRC32C.checksum(payload) == header.payloadCRC else { return .checksumMismatch }
@@ -405,7 +407,8 @@ public struct BinaryTraceReader {
     }
     events.removeAll(keepingCapacity: true)
     do {
-      try ChunkDecoder.decode(payload, count: Int(header.eventCount), baseTime: header.baseTime, into: &events)
+      try ChunkDecoder.decode(
+        payload, count: Int(header.eventCount), baseTime: header.baseTime, predictedIDs: predictedIDs, into: &events)
       return .decoded
     } catch {
       return .malformed(error)

@@ -10,14 +10,17 @@ struct ChunkDecoder {
   /// Decodes `count` events from `payload`, appending them to `events`.
   ///
   /// On failure `events` is left as it was.
+  /// With `predictedIDs` (version 3), flag bit 1 of task and run records means the id
+  /// or run is the predicted one (docs/FORMAT.md, "Predicted identifiers").
   static func decode(
-    _ payload: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
+    _ payload: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, predictedIDs: Bool = false,
+    into events: inout [TraceEvent]
   ) throws(Failure) {
     var cursor = ByteCursor(payload)
     let strings = try stringTable(&cursor)
     let start = events.count
     events.reserveCapacity(start + count)
-    var decoder = ChunkDecoder(strings: strings, time: baseTime)
+    var decoder = ChunkDecoder(strings: strings, time: baseTime, predictedIDs: predictedIDs)
     do throws(Failure) {
       for _ in 0..<count {
         events.append(try decoder.event(&cursor))
@@ -133,6 +136,17 @@ struct ChunkDecoder {
     }
   }
 
+  /// The largest flags value each kind defines in version 3, whose task and run records
+  /// add bit 1, "predicted" (docs/FORMAT.md, "Predicted identifiers").
+  @inline(__always)
+  static func largestPredictedFlags(_ kind: EventTag) -> UInt8 {
+    switch kind {
+    case .taskBegin, .schedComplete: 3
+    case .taskEnd, .taskExpire, .schedLaunch, .schedExpire: 2
+    default: largestFlags(kind)
+    }
+  }
+
   /// The binary code of an enumerated value: its position in the case list.
   @inline(__always)
   static func code<T: Equatable>(of value: T, in cases: [T]) -> UInt8 {
@@ -141,6 +155,7 @@ struct ChunkDecoder {
 
   var strings: [String]
   var time: UInt64
+  var predictedIDs = false
   var lastTaskID: Int64 = 0
   var lastRun: Int64 = 0
 
@@ -159,7 +174,9 @@ struct ChunkDecoder {
     func fail(_ message: String) -> Failure {
       Failure(offset: start, message: "\(kind.name): \(message)")
     }
-    guard flags <= Self.largestFlags(kind) else { throw fail("unknown flags \(flags)") }
+    guard flags <= Self.largestFlags(kind) || (predictedIDs && flags <= Self.largestPredictedFlags(kind)) else {
+      throw fail("unknown flags \(flags)")
+    }
     let decoded: TraceEvent.Kind
     switch kind {
     case .appLaunch:
@@ -169,12 +186,14 @@ struct ChunkDecoder {
     case .appTerminate:
       decoded = .appTerminate(reason: flags == 1 ? try string(&cursor) : nil)
     case .taskBegin:
-      let id = try taskID(&cursor)
-      decoded = .taskBegin(id: id, name: flags == 1 ? try string(&cursor) : nil)
+      let id = try taskID(&cursor, predicted: flags & 2 != 0, step: 1)
+      decoded = .taskBegin(id: id, name: flags & 1 == 1 ? try string(&cursor) : nil)
     case .taskEnd:
-      decoded = .taskEnd(id: try taskID(&cursor))
+      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
+      decoded = .taskEnd(id: try taskID(&cursor, predicted: flags & 2 != 0, step: 0))
     case .taskExpire:
-      decoded = .taskExpire(id: try taskID(&cursor))
+      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
+      decoded = .taskExpire(id: try taskID(&cursor, predicted: flags & 2 != 0, step: 0))
     case .schedRegister:
       decoded = .schedRegister(ident: try string(&cursor), ok: Self.tristate(flags))
     case .schedSubmit:
@@ -192,12 +211,14 @@ struct ChunkDecoder {
     case .schedCancel:
       decoded = .schedCancel(flags == 1 ? .all : .identifier(try string(&cursor)))
     case .schedLaunch:
+      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
       let ident = try string(&cursor)
-      decoded = .schedLaunch(ident: ident, run: try run(&cursor))
+      decoded = .schedLaunch(ident: ident, run: try run(&cursor, predicted: flags & 2 != 0, step: 1))
     case .schedExpire:
-      decoded = .schedExpire(run: try run(&cursor))
+      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
+      decoded = .schedExpire(run: try run(&cursor, predicted: flags & 2 != 0, step: 0))
     case .schedComplete:
-      decoded = .schedComplete(run: try run(&cursor), success: flags == 1)
+      decoded = .schedComplete(run: try run(&cursor, predicted: flags & 2 != 0, step: 0), success: flags & 1 == 1)
     case .workEnqueue:
       decoded = .workEnqueue(try enqueue(&cursor, fail: fail))
     case .workStart:
@@ -313,16 +334,26 @@ struct ChunkDecoder {
     return Int(value)
   }
 
+  /// A task id: the previous one + `step` when `predicted`, else a delta field.
   @inline(__always)
-  private mutating func taskID(_ cursor: inout ByteCursor) throws(Failure) -> Int {
-    lastTaskID = try delta(&cursor, from: lastTaskID)
+  private mutating func taskID(_ cursor: inout ByteCursor, predicted: Bool, step: Int64) throws(Failure) -> Int {
+    lastTaskID =
+      predicted ? try self.predicted(lastTaskID, step, at: cursor.offset) : try delta(&cursor, from: lastTaskID)
     return Int(lastTaskID)
   }
 
+  /// A run number: the previous one + `step` when `predicted`, else a delta field.
   @inline(__always)
-  private mutating func run(_ cursor: inout ByteCursor) throws(Failure) -> Int {
-    lastRun = try delta(&cursor, from: lastRun)
+  private mutating func run(_ cursor: inout ByteCursor, predicted: Bool, step: Int64) throws(Failure) -> Int {
+    lastRun = predicted ? try self.predicted(lastRun, step, at: cursor.offset) : try delta(&cursor, from: lastRun)
     return Int(lastRun)
+  }
+
+  @inline(__always)
+  private func predicted(_ previous: Int64, _ step: Int64, at offset: Int) throws(Failure) -> Int64 {
+    let (value, overflow) = previous.addingReportingOverflow(step)
+    guard !overflow else { throw Failure(offset: offset, message: "identifier out of range") }
+    return value
   }
 
   @inline(__always)
