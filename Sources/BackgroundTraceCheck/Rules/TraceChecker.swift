@@ -78,7 +78,10 @@ public struct TraceChecker: Sendable {
     now = time
     var pending: [LifecycleTransition] = []
     swap(&pending, &transitions)  // reuse the buffer's storage without copying it
-    pending.removeAll(keepingCapacity: true)
+    // One or two transitions per event: removing them one by one destroys each inline,
+    // where `removeAll(keepingCapacity:)` goes through the runtime's generic array
+    // destroy, a tenth of the checker's time (perf on bgtrace-bench, "checker cost").
+    while !pending.isEmpty { pending.removeLast() }
     walker.apply(located.event, into: &pending)  // borrowed: the event is not copied
     for transition in pending { handle(transition, into: &findings) }
     swap(&pending, &transitions)
