@@ -101,11 +101,14 @@ func printRecorderSummary(_ figures: RecorderFigures) {
 }
 
 func printCodecSummary(_ figures: CodecFigures) {
-  for (timing, size) in figures.bytesPerEvent.sorted(by: { $0.key > $1.key }) {
-    print("  size [\(timing)]: \(format(size, 2)) B/event")
+  let timings = WorkloadGenerator.Timing.allCases.map(\.rawValue)
+  for timing in timings {
+    if let size = figures.bytesPerEvent[timing] { print("  size [\(timing)]: \(format(size, 2)) B/event") }
   }
-  for (timing, ratio) in figures.decodeRatios.sorted(by: { $0.key > $1.key }) {
-    print("  decode vs JSONDecoder [\(timing)]: \(format(ratio))x faster")
+  for timing in timings {
+    if let ratio = figures.decodeRatios[timing] {
+      print("  decode vs JSONDecoder [\(timing)]: \(format(ratio))x faster")
+    }
   }
 }
 
