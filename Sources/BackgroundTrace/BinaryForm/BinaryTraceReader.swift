@@ -23,8 +23,8 @@ public struct BinaryTraceReader {
   private var bufferStart = 0
   private var position = 0
   private var exhausted = false
-  private var events: [TraceEvent] = []
-  private var eventIndex = 0
+  /// The current chunk's events; the ones before `events.consumed` were handed out.
+  private var events = ChunkEvents()
   private var firstEventNumber: UInt64 = 0
   private var expectedEvent: UInt64 = 0
   private var lastTime: UInt64 = 0
@@ -50,23 +50,18 @@ public struct BinaryTraceReader {
   ///
   /// - Throws: ``ByteSourceError`` only; damage is reported in ``damage``.
   public mutating func next() throws(ByteSourceError) -> LocatedEvent? {
-    while eventIndex >= events.count {
+    while events.consumed >= events.count {
       guard !finished, try nextChunk() else {
         finished = true
         return nil
       }
     }
-    defer { eventIndex += 1 }
-    // Move the event out instead of copying it, leaving a placeholder that has nothing
-    // to release: this saves a retain and a release per string field (see bgtrace-bench).
-    // (The placeholder is built here, not read from a global, which would cost a
-    // lazy-initialization check per event.)
-    let event = events.withUnsafeMutableBufferPointer { buffer in
-      let slot = buffer.baseAddress! + eventIndex
-      defer { slot.initialize(to: TraceEvent(time: .zero, .appLaunch)) }
-      return slot.move()
-    }
-    return LocatedEvent(event: event, location: Int(firstEventNumber) + eventIndex + 1)
+    // A copy of this reader shares the chunk's events until one of them reads.
+    if !isKnownUniquelyReferenced(&events) { events = events.copy() }
+    let index = events.consumed
+    // Move the event out instead of copying it: this saves a retain and a release per
+    // string field (see bgtrace-bench).
+    return LocatedEvent(event: events.take(), location: Int(firstEventNumber) + index + 1)
   }
 
   // MARK: Buffer
@@ -227,14 +222,12 @@ public struct BinaryTraceReader {
         report(at: chunkOffset, length: total, lost: 0, "\(label) repeats event numbers already read; skipped")
         continue
       }
-      var decoded: [TraceEvent] = []
-      swap(&decoded, &events)  // decode into our own array while the buffer is borrowed
+      let decoded = ownEvents()
       let outcome = buffer.withUnsafeBytes { raw in
         Self.decodeChunk(
           UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<position + total]), header,
-          after: lastTime, predictedIDs: version >= 3, into: &decoded)
+          after: lastTime, predictedIDs: version >= 3, into: decoded)
       }
-      swap(&decoded, &events)
       switch outcome {
       case .checksumMismatch:
         report(at: chunkOffset, length: total, lost: Int(count), "\(label) fails its CRC check; \(count) events lost")
@@ -243,7 +236,6 @@ public struct BinaryTraceReader {
           at: chunkOffset, length: total, lost: Int(count),
           "\(label) is malformed at payload byte \(failure.offset) (\(failure.message)); \(count) events lost")
       case .decoded:
-        eventIndex = 0
         firstEventNumber = first
         lastTime = events.last?.time.nanoseconds ?? header.baseTime
         return true
@@ -304,17 +296,15 @@ public struct BinaryTraceReader {
     guard try ensure(total) else {
       // No CRC protects an unsealed body anyway: its whole records before the cut are
       // as trustworthy as a complete one's.
-      var recovered: [TraceEvent] = []
       var kept: UInt64 = 0
       if !header.isSealed && header.baseTime >= lastTime {
-        swap(&recovered, &events)
-        recovered.removeAll(keepingCapacity: true)
+        var recovered = ownEvents()
+        recovered.removeAll()
         buffer.withUnsafeBytes { raw in
           ChunkDecoder.decodeLogPrefix(
             UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<buffer.count]), count: Int(count),
             baseTime: header.baseTime, into: &recovered)
         }
-        swap(&recovered, &events)
         kept = UInt64(events.count)
       }
       report(
@@ -326,7 +316,6 @@ public struct BinaryTraceReader {
       expectedEvent = first + count
       finished = true
       guard kept > 0 else { return false }
-      eventIndex = 0
       firstEventNumber = first
       lastTime = events.last!.time.nanoseconds
       return true
@@ -336,15 +325,14 @@ public struct BinaryTraceReader {
       position += total
       return false
     }
-    var decoded: [TraceEvent] = []
-    swap(&decoded, &events)
+    var decoded = ownEvents()
     let outcome = buffer.withUnsafeBytes { raw -> ChunkOutcome in
       let body = UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<position + total])
       if header.isSealed && CRC32C.checksum(body) != header.bodyCRC { return .checksumMismatch }
       guard header.baseTime >= lastTime else {
         return .malformed(ChunkDecoder.Failure(offset: 0, message: "it starts before the previous chunk ends"))
       }
-      decoded.removeAll(keepingCapacity: true)
+      decoded.removeAll()
       do throws(ChunkDecoder.Failure) {
         try ChunkDecoder.decodeLog(body, count: Int(count), baseTime: header.baseTime, into: &decoded)
         return .decoded
@@ -352,7 +340,6 @@ public struct BinaryTraceReader {
         return .malformed(error)
       }
     }
-    swap(&decoded, &events)
     expectedEvent = max(expectedEvent, first + count)
     if header.isSealed {
       position += total
@@ -378,7 +365,6 @@ public struct BinaryTraceReader {
     }
     switch outcome {
     case .decoded:
-      eventIndex = 0
       firstEventNumber = first
       lastTime = events.last?.time.nanoseconds ?? header.baseTime
       return !events.isEmpty
@@ -392,6 +378,13 @@ public struct BinaryTraceReader {
     return false
   }
 
+  /// The chunk event storage, unshared, to decode the next chunk into (a copy of this
+  /// reader keeps the one it shared).
+  private mutating func ownEvents() -> ChunkEvents {
+    if !isKnownUniquelyReferenced(&events) { events = ChunkEvents() }
+    return events
+  }
+
   private enum ChunkOutcome {
     case decoded, checksumMismatch, malformed(ChunkDecoder.Failure)
   }
@@ -399,16 +392,17 @@ public struct BinaryTraceReader {
   /// Checks a chunk's payload and decodes it into `events`.
   private static func decodeChunk(
     _ payload: UnsafeRawBufferPointer, _ header: ChunkHeader, after lastTime: UInt64, predictedIDs: Bool,
-    into events: inout [TraceEvent]
+    into events: ChunkEvents
   ) -> ChunkOutcome {
     guard CRC32C.checksum(payload) == header.payloadCRC else { return .checksumMismatch }
     guard header.baseTime >= lastTime else {
       return .malformed(ChunkDecoder.Failure(offset: 0, message: "it starts before the previous chunk ends"))
     }
-    events.removeAll(keepingCapacity: true)
+    events.removeAll()
+    var sink = events
     do {
       try ChunkDecoder.decode(
-        payload, count: Int(header.eventCount), baseTime: header.baseTime, predictedIDs: predictedIDs, into: &events)
+        payload, count: Int(header.eventCount), baseTime: header.baseTime, predictedIDs: predictedIDs, into: &sink)
       return .decoded
     } catch {
       return .malformed(error)

@@ -14,7 +14,7 @@ struct ChunkDecoder {
   /// or run is the predicted one (docs/FORMAT.md, "Predicted identifiers").
   static func decode(
     _ payload: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, predictedIDs: Bool = false,
-    into events: inout [TraceEvent]
+    into events: inout some DecodedEventSink
   ) throws(Failure) {
     var cursor = ByteCursor(payload)
     let strings = try stringTable(&cursor)
@@ -29,7 +29,7 @@ struct ChunkDecoder {
         throw Failure(offset: cursor.offset, message: "\(cursor.remaining) bytes after the last event")
       }
     } catch {
-      events.removeSubrange(start...)
+      events.removeAppended(from: start)
       throw error
     }
   }
@@ -39,7 +39,7 @@ struct ChunkDecoder {
   ///
   /// On failure `events` is left as it was.
   static func decodeLog(
-    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
+    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout some DecodedEventSink
   ) throws(Failure) {
     let start = events.count
     var cursor = ByteCursor(body)
@@ -50,7 +50,7 @@ struct ChunkDecoder {
           offset: cursor.offset, message: "\(events.count - start) records where the commit word says \(count)")
       }
     } catch {
-      events.removeSubrange(start...)
+      events.removeAppended(from: start)
       throw error
     }
   }
@@ -59,7 +59,7 @@ struct ChunkDecoder {
   /// ends inside it), at most `count`; the entry the cut falls in does not parse, as no
   /// prefix of an entry is an entry.
   static func decodeLogPrefix(
-    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
+    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout some DecodedEventSink
   ) {
     var cursor = ByteCursor(body)
     try? decodeLogEntries(&cursor, count: count, baseTime: baseTime, into: &events)
@@ -68,7 +68,7 @@ struct ChunkDecoder {
   /// Decodes entries until the bytes end, appending each record's event; throws at the
   /// first entry that does not parse or a record beyond `count`, keeping what was decoded.
   private static func decodeLogEntries(
-    _ cursor: inout ByteCursor, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
+    _ cursor: inout ByteCursor, count: Int, baseTime: UInt64, into events: inout some DecodedEventSink
   ) throws(Failure) {
     let body = cursor.buffer
     let start = events.count
