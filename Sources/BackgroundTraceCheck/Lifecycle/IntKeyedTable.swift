@@ -8,10 +8,14 @@
 /// Iteration order is the table's, deterministic but unspecified: readers that need an
 /// order sort the keys.
 package struct IntKeyedTable<Value>: Sequence {
-  private var keys_: [Int] = []
-  private var values_: [Value?] = []
-  /// Which slots hold an entry.
-  private var used: [Bool] = []
+  /// A slot: empty when `value` is `nil`.
+  fileprivate struct Slot {
+    var key = 0
+    var value: Value?
+  }
+
+  /// A power of two in length once the first entry is inserted, at most 3/4 full.
+  private var slots: [Slot] = []
   package private(set) var count = 0
 
   /// Creates an empty table.
@@ -24,33 +28,36 @@ package struct IntKeyedTable<Value>: Sequence {
   package var keys: [Int] {
     // Not `map(\.key)`: a key path into a generic tuple is instantiated at run time on
     // every call, which cost the checker 6% (perf on bgtrace-bench).
-    used.indices.filter { used[$0] }.map { keys_[$0] }
+    slots.filter { $0.value != nil }.map { $0.key }
   }
 
   /// The values, in the table's order.
-  package var values: [Value] { used.indices.filter { used[$0] }.map { values_[$0]! } }
+  package var values: [Value] { slots.compactMap { $0.value } }
 
   @inline(__always)
-  private func home(_ key: Int, mask: Int) -> Int {
+  private static func home(_ key: Int, mask: Int) -> Int {
     Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
   }
 
-  /// The slot holding `key`, if any.
+  /// The slot holding `key`, or the empty slot where it would go.
   @inline(__always)
-  private func slot(of key: Int) -> Int? {
-    guard count > 0 else { return nil }
-    let mask = used.count - 1
-    var slot = home(key, mask: mask)
-    while used[slot] {
-      if keys_[slot] == key { return slot }
+  private func probe(_ key: Int) -> (slot: Int, found: Bool) {
+    let mask = slots.count - 1
+    var slot = Self.home(key, mask: mask)
+    while slots[slot].value != nil {
+      if slots[slot].key == key { return (slot, true) }
       slot = (slot + 1) & mask
     }
-    return nil
+    return (slot, false)
   }
 
   /// The value for `key`; setting `nil` removes it.
   package subscript(key: Int) -> Value? {
-    get { slot(of: key).flatMap { values_[$0] } }
+    get {
+      guard count > 0 else { return nil }
+      let (slot, found) = probe(key)
+      return found ? slots[slot].value : nil
+    }
     set {
       if let newValue {
         insert(newValue, for: key)
@@ -61,42 +68,34 @@ package struct IntKeyedTable<Value>: Sequence {
   }
 
   private mutating func insert(_ value: Value, for key: Int) {
-    if let slot = slot(of: key) {
-      values_[slot] = value
-      return
+    if (count + 1) * 4 > slots.count * 3 { grow() }
+    let (slot, found) = probe(key)
+    if !found {
+      slots[slot].key = key
+      count += 1
     }
-    if (count + 1) * 4 > used.count * 3 { grow() }
-    let mask = used.count - 1
-    var slot = home(key, mask: mask)
-    while used[slot] { slot = (slot + 1) & mask }
-    used[slot] = true
-    keys_[slot] = key
-    values_[slot] = value
-    count += 1
+    slots[slot].value = value
   }
 
   /// Removes `key`'s entry and returns its value.
   @discardableResult
   package mutating func removeValue(forKey key: Int) -> Value? {
-    guard var hole = slot(of: key) else { return nil }
-    let removed = values_[hole]
-    values_[hole] = nil
-    used[hole] = false
+    guard count > 0 else { return nil }
+    var (hole, found) = probe(key)
+    guard found else { return nil }
+    let removed = slots[hole].value
+    slots[hole].value = nil
     count -= 1
     // Backward-shift deletion: move later entries of the probe run into the hole, so
     // that no lookup stops early and no tombstones accumulate.
-    let mask = used.count - 1
+    let mask = slots.count - 1
     var next = (hole + 1) & mask
-    while used[next] {
-      let wanted = home(keys_[next], mask: mask)
+    while slots[next].value != nil {
+      let wanted = Self.home(slots[next].key, mask: mask)
       // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
       let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
       if !stays {
-        keys_[hole] = keys_[next]
-        values_[hole] = values_[next]
-        used[hole] = true
-        values_[next] = nil
-        used[next] = false
+        slots.swapAt(hole, next)
         hole = next
       }
       next = (next + 1) & mask
@@ -107,38 +106,32 @@ package struct IntKeyedTable<Value>: Sequence {
   /// Removes every entry, keeping the storage.
   package mutating func removeAll() {
     guard count > 0 else { return }
-    for slot in used.indices where used[slot] {
-      used[slot] = false
-      values_[slot] = nil
-    }
+    for slot in slots.indices where slots[slot].value != nil { slots[slot].value = nil }
     count = 0
   }
 
   private mutating func grow() {
-    let old = zip(keys_, zip(used, values_))
-    let capacity = Swift.max(16, used.count * 2)
-    keys_ = Array(repeating: 0, count: capacity)
-    values_ = Array(repeating: nil, count: capacity)
-    used = Array(repeating: false, count: capacity)
+    let old = slots
+    slots = Array(repeating: Slot(), count: Swift.max(16, old.count * 2))
     count = 0
-    for (key, (isUsed, value)) in old where isUsed { insert(value!, for: key) }
+    for slot in old { if let value = slot.value { insert(value, for: slot.key) } }
   }
 
   /// The entries, in the table's order.
-  package func makeIterator() -> Iterator { Iterator(table: self) }
+  package func makeIterator() -> Iterator { Iterator(slots: slots) }
 
   /// Walks the table's slots.
   package struct Iterator: IteratorProtocol {
-    fileprivate let table: IntKeyedTable
+    private let slots: [Slot]
     private var slot = 0
 
-    fileprivate init(table: IntKeyedTable) { self.table = table }
+    fileprivate init(slots: [Slot]) { self.slots = slots }
 
     /// The next entry.
     package mutating func next() -> (key: Int, value: Value)? {
-      while slot < table.used.count {
+      while slot < slots.count {
         defer { slot += 1 }
-        if table.used[slot] { return (table.keys_[slot], table.values_[slot]!) }
+        if let value = slots[slot].value { return (slots[slot].key, value) }
       }
       return nil
     }
@@ -146,3 +139,4 @@ package struct IntKeyedTable<Value>: Sequence {
 }
 
 extension IntKeyedTable: Sendable where Value: Sendable {}
+extension IntKeyedTable.Slot: Sendable where Value: Sendable {}
