@@ -112,8 +112,9 @@ func printCodecSummary(_ figures: CodecFigures) {
   }
 }
 
-func printCheckerCostSummary(_ ratio: Double) {
-  print("  checker vs decoder per event: \(format(ratio))x")
+func printCheckerCostSummary(_ cost: CheckerCost) {
+  print("  checker vs decoder per event: \(format(cost.withDecoding))x")
+  print("  checker alone vs decoder per event: \(format(cost.alone))x")
 }
 
 switch options.only {
@@ -128,9 +129,9 @@ case "codec":
   printCodecSummary(figures)
   exit(0)
 case "checker-cost":
-  let ratio = try runCheckerCostBenchmark(options)
+  let cost = try runCheckerCostBenchmark(options)
   print("\nsummary:")
-  printCheckerCostSummary(ratio)
+  printCheckerCostSummary(cost)
   exit(0)
 default:
   break
