@@ -2,7 +2,8 @@ import BackgroundTrace
 import Foundation
 import TraceWorkloads
 
-/// Binary size, encode and decode time against JSON Lines with Foundation's coders.
+/// Binary size, encode and decode time against JSON Lines with Foundation's coders, all
+/// timed by this thread's CPU clock.
 ///
 /// The codec's figures for the summary, by timing (`WorkloadGenerator.Timing` raw value).
 struct CodecFigures {
@@ -21,9 +22,9 @@ func runCodecBenchmark(_ options: Options) throws -> CodecFigures {
     print("\n[\(timing.rawValue)] \(trace.events.count) events")
 
     var binary: [UInt8] = []
-    let encodeNanos = try measure { binary = try BinaryTraceEncoder.encode(trace) }
+    let encodeNanos = try measureCPU { binary = try BinaryTraceEncoder.encode(trace) }
     var decoded = 0
-    let decodeNanos = try measure {
+    let decodeNanos = try measureCPU {
       var reader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
       decoded = 0
       while let located = try reader.next() { decoded &+= located.location }
@@ -34,10 +35,10 @@ func runCodecBenchmark(_ options: Options) throws -> CodecFigures {
     let jsonSample = trace.events.prefix(options.jsonEvents).map(JSONLinesEvent.init)
     let encoder = JSONEncoder()
     var lines: [Data] = []
-    let jsonEncodeNanos = try measure(repeats: 1) { lines = try jsonSample.map { try encoder.encode($0) } }
+    let jsonEncodeNanos = try measureCPU(repeats: 1) { lines = try jsonSample.map { try encoder.encode($0) } }
     let jsonBytes = Double(lines.reduce(0) { $0 + $1.count + 1 }) / Double(jsonSample.count)
     let decoder = JSONDecoder()
-    let jsonDecodeNanos = try measure(repeats: 1) {
+    let jsonDecodeNanos = try measureCPU(repeats: 1) {
       for line in lines { _ = try decoder.decode(JSONLinesEvent.self, from: line) }
     }
 
