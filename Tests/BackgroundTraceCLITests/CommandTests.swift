@@ -154,7 +154,7 @@ import Testing
       result.output.hasPrefix(
         """
         Wrote the sample app's trace:
-          \(out)/demo.bgtrace  (binary, 360 bytes, 30 events)
+          \(out)/demo.bgtrace  (binary, 353 bytes, 30 events)
           \(out)/demo.txt  (text)
 
         """))

@@ -108,7 +108,7 @@ import TraceWorkloads
 
   @Test func emptyTraceIsJustTheFileHeader() throws {
     let binary = try Trace().binary()
-    #expect(binary == BinaryFormat.magic + [1, 0, 1, 0, 0, 0] + crcBytes([0]) + [0])
+    #expect(binary == BinaryFormat.magic + [BinaryFormat.version, 0, 1, 0, 0, 0] + crcBytes([0]) + [0])
     let decoded = try Trace.decode(binary: binary)
     #expect(decoded.trace == Trace())
     #expect(decoded.damage.isEmpty)

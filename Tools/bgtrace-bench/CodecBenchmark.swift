@@ -2,20 +2,29 @@ import BackgroundTrace
 import Foundation
 import TraceWorkloads
 
-/// Binary size, encode and decode time against JSON Lines with Foundation's coders.
+/// Binary size, encode and decode time against JSON Lines with Foundation's coders, all
+/// timed by this thread's CPU clock.
 ///
-/// - Returns: decode speed-ups over `JSONDecoder`, by timing.
-func runCodecBenchmark(_ options: Options) throws -> [String: Double] {
+/// The codec's figures for the summary, by timing (`WorkloadGenerator.Timing` raw value).
+struct CodecFigures {
+  /// Decode speed-up of the streaming binary reader over `JSONDecoder`.
   var decodeRatios: [String: Double] = [:]
+  /// Binary bytes per event.
+  var bytesPerEvent: [String: Double] = [:]
+}
+
+/// - Returns: decode speed-ups over `JSONDecoder` and binary sizes, by timing.
+func runCodecBenchmark(_ options: Options) throws -> CodecFigures {
+  var figures = CodecFigures()
   for timing in WorkloadGenerator.Timing.allCases {
     let trace = WorkloadGenerator.trace(eventCount: options.events, seed: 42, timing: timing)
     let count = Double(trace.events.count)
     print("\n[\(timing.rawValue)] \(trace.events.count) events")
 
     var binary: [UInt8] = []
-    let encodeNanos = try measure { binary = try BinaryTraceEncoder.encode(trace) }
+    let encodeNanos = try measureCPU { binary = try BinaryTraceEncoder.encode(trace) }
     var decoded = 0
-    let decodeNanos = try measure {
+    let decodeNanos = try measureCPU {
       var reader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
       decoded = 0
       while let located = try reader.next() { decoded &+= located.location }
@@ -26,10 +35,10 @@ func runCodecBenchmark(_ options: Options) throws -> [String: Double] {
     let jsonSample = trace.events.prefix(options.jsonEvents).map(JSONLinesEvent.init)
     let encoder = JSONEncoder()
     var lines: [Data] = []
-    let jsonEncodeNanos = try measure(repeats: 1) { lines = try jsonSample.map { try encoder.encode($0) } }
+    let jsonEncodeNanos = try measureCPU(repeats: 1) { lines = try jsonSample.map { try encoder.encode($0) } }
     let jsonBytes = Double(lines.reduce(0) { $0 + $1.count + 1 }) / Double(jsonSample.count)
     let decoder = JSONDecoder()
-    let jsonDecodeNanos = try measure(repeats: 1) {
+    let jsonDecodeNanos = try measureCPU(repeats: 1) {
       for line in lines { _ = try decoder.decode(JSONLinesEvent.self, from: line) }
     }
 
@@ -38,7 +47,8 @@ func runCodecBenchmark(_ options: Options) throws -> [String: Double] {
     let decodePer = decodeNanos / count
     let jsonEncodePer = jsonEncodeNanos / Double(jsonSample.count)
     let jsonDecodePer = jsonDecodeNanos / Double(jsonSample.count)
-    decodeRatios[timing.rawValue] = jsonDecodePer / decodePer
+    figures.decodeRatios[timing.rawValue] = jsonDecodePer / decodePer
+    figures.bytesPerEvent[timing.rawValue] = bytesPerEvent
     row(
       "binary size", "\(format(bytesPerEvent, 2)) B/event",
       "JSON Lines \(format(jsonBytes, 1)) B/event (\(format(jsonBytes / bytesPerEvent))x larger)")
@@ -51,5 +61,5 @@ func runCodecBenchmark(_ options: Options) throws -> [String: Double] {
     let textNanos = measure(repeats: 1) { _ = trace.text }
     row("canonical text write", "\(format(textNanos / count)) ns/event")
   }
-  return decodeRatios
+  return figures
 }

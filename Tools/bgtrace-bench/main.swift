@@ -1,7 +1,7 @@
 // bgtrace-bench: measures the binary form and the recorder against baselines taken in
 // the same run. Run it in release mode:
 //
-//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder]
+//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder|codec|checker-cost]
 //
 // Every figure is printed with the ratio to its baseline, so results from different
 // machines compare.
@@ -21,7 +21,7 @@ struct Options {
   var skipChecker = false
   /// Only write the checker's workload (`--events` events) to this file (for profilers).
   var writeWorkload: String?
-  /// Only run this part (`recorder`) and print its summary lines.
+  /// Only run this part (`recorder`, `codec` or `checker-cost`) and print its summary lines.
   var only: String?
 
   init(_ arguments: [String]) {
@@ -36,7 +36,7 @@ struct Options {
       case "--write-workload": writeWorkload = iterator.next()
       case "--only":
         only = iterator.next()
-        if only != "recorder" { usage() }
+        if !["recorder", "codec", "checker-cost"].contains(only ?? "") { usage() }
       default:
         usage()
       }
@@ -46,7 +46,7 @@ struct Options {
   private func usage() -> Never {
     FileHandle.standardError.write(
       Data(
-        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder] [--profile-decode N] [--write-workload PATH]\n"
+        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost] [--profile-decode N] [--write-workload PATH]\n"
           .utf8))
     exit(2)
   }
@@ -60,6 +60,15 @@ func measure(repeats: Int = 3, _ body: () throws -> Void) rethrows -> Double {
     try body()
     best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start))
   }
+  return best
+}
+
+/// Runs `body` and returns the CPU time this thread spent in it, in nanoseconds (best of
+/// `repeats`): on a machine shared with other work, wall time also counts the time
+/// other processes hold the core, which swings ratios between runs by half.
+func measureCPU(repeats: Int = 3, _ body: () throws -> Void) rethrows -> Double {
+  var best = Double.infinity
+  for _ in 0..<repeats { best = min(best, try measureThreadCPU(body)) }
   return best
 }
 
@@ -85,7 +94,9 @@ if let repeats = options.profileDecode {
   let binary = try BinaryTraceEncoder.encode(WorkloadGenerator.trace(eventCount: options.events, seed: 42))
   let nanos = try measure(repeats: repeats) {
     var reader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
-    while try reader.next() != nil {}
+    var count = 0
+    while let located = try reader.next() { count &+= located.location }  // as the codec benchmark reads
+    precondition(count > 0)
   }
   print("decode: \(format(nanos / Double(options.events))) ns/event")
   exit(0)
@@ -98,23 +109,53 @@ func printRecorderSummary(_ figures: RecorderFigures) {
   print("  recording 2 threads vs 1: \(format(figures.twoThreads, 2))x")
 }
 
-if options.only == "recorder" {
+func printCodecSummary(_ figures: CodecFigures) {
+  let timings = WorkloadGenerator.Timing.allCases.map(\.rawValue)
+  for timing in timings {
+    if let size = figures.bytesPerEvent[timing] { print("  size [\(timing)]: \(format(size, 2)) B/event") }
+  }
+  for timing in timings {
+    if let ratio = figures.decodeRatios[timing] {
+      print("  decode vs JSONDecoder [\(timing)]: \(format(ratio))x faster")
+    }
+  }
+}
+
+func printCheckerCostSummary(_ cost: CheckerCost) {
+  print("  checker vs decoder per event: \(format(cost.withDecoding))x")
+  print("  checker alone vs decoder per event: \(format(cost.alone))x")
+}
+
+switch options.only {
+case "recorder":
   let figures = try runRecorderBenchmark(options)
   print("\nsummary:")
   printRecorderSummary(figures)
   exit(0)
+case "codec":
+  let figures = try runCodecBenchmark(options)
+  print("\nsummary:")
+  printCodecSummary(figures)
+  exit(0)
+case "checker-cost":
+  let cost = try runCheckerCostBenchmark(options)
+  print("\nsummary:")
+  printCheckerCostSummary(cost)
+  exit(0)
+default:
+  break
 }
 
-let decodeRatios = try runCodecBenchmark(options)
+let codecFigures = try runCodecBenchmark(options)
+let checkerCost = try runCheckerCostBenchmark(options)
 let recorderFigures = try runRecorderBenchmark(options)
 let checkerFigures = try options.skipChecker ? nil : runCheckerBenchmark(options)
 let dayWallSeconds = runSimulationBenchmark()
 let directorySpeedup = try runDirectoryCheckBenchmark()
 
 print("\nsummary:")
-for (timing, ratio) in decodeRatios.sorted(by: { $0.key < $1.key }) {
-  print("  decode vs JSONDecoder [\(timing)]: \(format(ratio))x faster")
-}
+printCodecSummary(codecFigures)
+printCheckerCostSummary(checkerCost)
 printRecorderSummary(recorderFigures)
 print("  bgtrace check DIR (1,000 traces): \(format(directorySpeedup, 2))x faster on all cores than on one")
 print("  one simulated day: \(format(dayWallSeconds, 3)) s wall (limit 2 s)")

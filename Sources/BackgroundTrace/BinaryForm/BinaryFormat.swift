@@ -1,17 +1,20 @@
-/// The constants of the binary trace form, versions 1 and 2. docs/FORMAT.md describes
+/// The constants of the binary trace form, versions 1 to 3. docs/FORMAT.md describes
 /// the layout byte by byte; these numbers are part of that public contract.
 public enum BinaryFormat {
   /// The file's first eight bytes: `\x89BGT\r\n\x1A\n` (a PNG-style signature that
   /// catches text-mode transfers and truncation to 7 bits).
   public static let magic: [UInt8] = [0x89, 0x42, 0x47, 0x54, 0x0D, 0x0A, 0x1A, 0x0A]
-  /// The format version ``BinaryTraceEncoder`` writes (sealed chunks only, the
-  /// canonical form).
-  public static let version: UInt8 = 1
+  /// The format version ``BinaryTraceEncoder`` writes by default (sealed chunks only,
+  /// the canonical form): version 1's layout with predicted identifiers in task and
+  /// run records (docs/FORMAT.md, "Predicted identifiers (version 3)").
+  public static let version: UInt8 = 3
   /// The format version ``TraceRecorder`` writes to a file: version 1 plus log chunks,
   /// which are committed record by record (docs/FORMAT.md, "Log chunks").
   public static let logVersion: UInt8 = 2
+  /// The versions ``BinaryTraceEncoder`` can write: 1 and 3 (2 is the recorder's).
+  public static let writableVersions: Set<UInt8> = [1, 3]
   /// The versions this library reads.
-  public static let readableVersions: ClosedRange<UInt8> = 1...2
+  public static let readableVersions: ClosedRange<UInt8> = 1...3
   /// Bytes before the header body: magic, version, flags, body length, body CRC.
   public static let fileHeaderSize = 18
   /// The largest header body a reader accepts.

@@ -15,6 +15,8 @@ public struct BinaryTraceEncoder: Sendable {
   public let meta: TraceMetadata
   /// The payload size at which a chunk is sealed.
   public let chunkPayloadLimit: Int
+  /// The format version written: ``BinaryFormat/version`` (3) unless asked for 1.
+  public let version: UInt8
   private var chunk: ChunkEncoder
   private var sequence: UInt32 = 0
   private var eventsWritten: UInt64 = 0
@@ -25,10 +27,16 @@ public struct BinaryTraceEncoder: Sendable {
   ///   - meta: the trace's metadata.
   ///   - chunkPayloadLimit: seal a chunk when its payload reaches this many bytes
   ///     (clamped to 256 bytes … ``BinaryFormat/maximumChunkPayload`` / 2).
-  public init(meta: TraceMetadata = TraceMetadata(), chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload) {
+  ///   - version: 3 (the default, ``BinaryFormat/version``) or 1, for readers that
+  ///     predate version 3; any other value writes version 3.
+  public init(
+    meta: TraceMetadata = TraceMetadata(), chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload,
+    version: UInt8 = BinaryFormat.version
+  ) {
     self.meta = meta
     self.chunkPayloadLimit = min(max(chunkPayloadLimit, 256), BinaryFormat.maximumChunkPayload / 2)
-    self.chunk = ChunkEncoder(baseTime: 0)
+    self.version = BinaryFormat.writableVersions.contains(version) ? version : BinaryFormat.version
+    self.chunk = ChunkEncoder(baseTime: 0, predictedIDs: self.version >= 3)
   }
 
   /// The file header: magic, version, flags and the metadata.
@@ -42,8 +50,8 @@ public struct BinaryTraceEncoder: Sendable {
       body.append(contentsOf: entry.value.utf8)
     }
     var bytes = BinaryFormat.magic
-    bytes.append(BinaryFormat.version)
-    bytes.append(0)  // flags: none defined in version 1
+    bytes.append(version)
+    bytes.append(0)  // flags: none defined
     bytes.appendLittleEndian(UInt32(body.count))
     bytes.appendLittleEndian(CRC32C.checksum(body))
     bytes.append(contentsOf: body)
@@ -92,16 +100,17 @@ public struct BinaryTraceEncoder: Sendable {
     output.append(contentsOf: payload)
     sequence &+= 1
     eventsWritten += UInt64(chunk.eventCount)
-    chunk = ChunkEncoder(baseTime: chunk.time)
+    chunk = ChunkEncoder(baseTime: chunk.time, predictedIDs: version >= 3)
   }
 
   /// The binary form of a whole trace.
   ///
   /// - Throws: ``TraceEncodingError`` when the events are not in time order.
+  /// - Parameter version: 3 (the default) or 1, as for ``init(meta:chunkPayloadLimit:version:)``.
   public static func encode(
-    _ trace: Trace, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload
+    _ trace: Trace, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload, version: UInt8 = BinaryFormat.version
   ) throws(TraceEncodingError) -> [UInt8] {
-    var encoder = BinaryTraceEncoder(meta: trace.meta, chunkPayloadLimit: chunkPayloadLimit)
+    var encoder = BinaryTraceEncoder(meta: trace.meta, chunkPayloadLimit: chunkPayloadLimit, version: version)
     var bytes = encoder.header()
     for event in trace.events { try encoder.append(event, into: &bytes) }
     encoder.flush(into: &bytes)

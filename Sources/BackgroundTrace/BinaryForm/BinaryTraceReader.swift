@@ -3,7 +3,8 @@
 /// reported in ``damage`` with the number of events lost, and reading goes on with
 /// the next intact chunk.
 ///
-/// A version 2 file's last log chunk may be unsealed (the recording process was
+/// Versions 1 and 3 hold sealed chunks; version 3's task and run records may carry
+/// predicted identifiers. A version 2 file's last log chunk may be unsealed (the recording process was
 /// killed before closing it): its committed records are read, and a
 /// ``TraceDamage/Kind/unsealedTail`` note, which loses nothing, says so.
 ///
@@ -22,8 +23,8 @@ public struct BinaryTraceReader {
   private var bufferStart = 0
   private var position = 0
   private var exhausted = false
-  private var events: [TraceEvent] = []
-  private var eventIndex = 0
+  /// The current chunk's events; the ones before `events.consumed` were handed out.
+  private var events = ChunkEvents()
   private var firstEventNumber: UInt64 = 0
   private var expectedEvent: UInt64 = 0
   private var lastTime: UInt64 = 0
@@ -33,7 +34,6 @@ public struct BinaryTraceReader {
   private var version: UInt8 = 1
 
   private static var blockSize: Int { 64 * 1024 }
-  private static let placeholder = TraceEvent(time: .zero, .appLaunch)
 
   /// Starts reading: checks the magic bytes and version and reads the metadata.
   ///
@@ -50,21 +50,18 @@ public struct BinaryTraceReader {
   ///
   /// - Throws: ``ByteSourceError`` only; damage is reported in ``damage``.
   public mutating func next() throws(ByteSourceError) -> LocatedEvent? {
-    while eventIndex >= events.count {
+    while events.consumed >= events.count {
       guard !finished, try nextChunk() else {
         finished = true
         return nil
       }
     }
-    defer { eventIndex += 1 }
-    // Move the event out instead of copying it, leaving a placeholder that has nothing
-    // to release: this saves a retain and a release per string field (see bgtrace-bench).
-    let event = events.withUnsafeMutableBufferPointer { buffer in
-      let slot = buffer.baseAddress! + eventIndex
-      defer { slot.initialize(to: Self.placeholder) }
-      return slot.move()
-    }
-    return LocatedEvent(event: event, location: Int(firstEventNumber) + eventIndex + 1)
+    // A copy of this reader shares the chunk's events until one of them reads.
+    if !isKnownUniquelyReferenced(&events) { events = events.copy() }
+    let index = events.consumed
+    // Move the event out instead of copying it: this saves a retain and a release per
+    // string field (see bgtrace-bench).
+    return LocatedEvent(event: events.take(), location: Int(firstEventNumber) + index + 1)
   }
 
   // MARK: Buffer
@@ -109,7 +106,7 @@ public struct BinaryTraceReader {
     guard BinaryFormat.readableVersions.contains(version) else {
       throw TraceFormatError(
         file: file, position: .byte(offset: 8),
-        message: "unsupported binary format version \(version); this reader reads versions 1 and 2")
+        message: "unsupported binary format version \(version); this reader reads versions 1, 2 and 3")
     }
     let (bodyLength, bodyCRC) = buffer.withUnsafeBytes { raw in
       let cursor = ByteCursor(UnsafeRawBufferPointer(rebasing: raw[position...]))
@@ -140,7 +137,7 @@ public struct BinaryTraceReader {
   /// In a version 2 file, moves to the next multiple of ``BinaryFormat/chunkAlignment``,
   /// where the next chunk starts; the bytes skipped are padding.
   private mutating func skipPadding() throws(ByteSourceError) {
-    guard version >= 2 else { return }
+    guard version == BinaryFormat.logVersion else { return }
     let padding = (BinaryFormat.chunkAlignment - offset % BinaryFormat.chunkAlignment) % BinaryFormat.chunkAlignment
     guard padding > 0 else { return }
     _ = try ensure(padding)
@@ -174,11 +171,12 @@ public struct BinaryTraceReader {
         closeGap(before: nil)
         return false
       }
-      if version >= 2 && gapStart == nil, try unwrittenSpaceFollows() {
+      if version == BinaryFormat.logVersion && gapStart == nil, try unwrittenSpaceFollows() {
         position = buffer.count
         return false
       }
-      if version >= 2, try ensure(4), buffer[position..<position + 4].elementsEqual(BinaryFormat.logChunkSync),
+      if version == BinaryFormat.logVersion, try ensure(4),
+        buffer[position..<position + 4].elementsEqual(BinaryFormat.logChunkSync),
         let loaded = try nextLogChunk()
       {
         if loaded { return true }
@@ -224,14 +222,12 @@ public struct BinaryTraceReader {
         report(at: chunkOffset, length: total, lost: 0, "\(label) repeats event numbers already read; skipped")
         continue
       }
-      var decoded: [TraceEvent] = []
-      swap(&decoded, &events)  // decode into our own array while the buffer is borrowed
+      let decoded = ownEvents()
       let outcome = buffer.withUnsafeBytes { raw in
         Self.decodeChunk(
           UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<position + total]), header,
-          after: lastTime, into: &decoded)
+          after: lastTime, predictedIDs: version >= 3, into: decoded)
       }
-      swap(&decoded, &events)
       switch outcome {
       case .checksumMismatch:
         report(at: chunkOffset, length: total, lost: Int(count), "\(label) fails its CRC check; \(count) events lost")
@@ -240,7 +236,6 @@ public struct BinaryTraceReader {
           at: chunkOffset, length: total, lost: Int(count),
           "\(label) is malformed at payload byte \(failure.offset) (\(failure.message)); \(count) events lost")
       case .decoded:
-        eventIndex = 0
         firstEventNumber = first
         lastTime = events.last?.time.nanoseconds ?? header.baseTime
         return true
@@ -301,17 +296,15 @@ public struct BinaryTraceReader {
     guard try ensure(total) else {
       // No CRC protects an unsealed body anyway: its whole records before the cut are
       // as trustworthy as a complete one's.
-      var recovered: [TraceEvent] = []
       var kept: UInt64 = 0
       if !header.isSealed && header.baseTime >= lastTime {
-        swap(&recovered, &events)
-        recovered.removeAll(keepingCapacity: true)
+        var recovered = ownEvents()
+        recovered.removeAll()
         buffer.withUnsafeBytes { raw in
           ChunkDecoder.decodeLogPrefix(
             UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<buffer.count]), count: Int(count),
             baseTime: header.baseTime, into: &recovered)
         }
-        swap(&recovered, &events)
         kept = UInt64(events.count)
       }
       report(
@@ -323,7 +316,6 @@ public struct BinaryTraceReader {
       expectedEvent = first + count
       finished = true
       guard kept > 0 else { return false }
-      eventIndex = 0
       firstEventNumber = first
       lastTime = events.last!.time.nanoseconds
       return true
@@ -333,15 +325,14 @@ public struct BinaryTraceReader {
       position += total
       return false
     }
-    var decoded: [TraceEvent] = []
-    swap(&decoded, &events)
+    var decoded = ownEvents()
     let outcome = buffer.withUnsafeBytes { raw -> ChunkOutcome in
       let body = UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<position + total])
       if header.isSealed && CRC32C.checksum(body) != header.bodyCRC { return .checksumMismatch }
       guard header.baseTime >= lastTime else {
         return .malformed(ChunkDecoder.Failure(offset: 0, message: "it starts before the previous chunk ends"))
       }
-      decoded.removeAll(keepingCapacity: true)
+      decoded.removeAll()
       do throws(ChunkDecoder.Failure) {
         try ChunkDecoder.decodeLog(body, count: Int(count), baseTime: header.baseTime, into: &decoded)
         return .decoded
@@ -349,7 +340,6 @@ public struct BinaryTraceReader {
         return .malformed(error)
       }
     }
-    swap(&decoded, &events)
     expectedEvent = max(expectedEvent, first + count)
     if header.isSealed {
       position += total
@@ -375,7 +365,6 @@ public struct BinaryTraceReader {
     }
     switch outcome {
     case .decoded:
-      eventIndex = 0
       firstEventNumber = first
       lastTime = events.last?.time.nanoseconds ?? header.baseTime
       return !events.isEmpty
@@ -389,22 +378,31 @@ public struct BinaryTraceReader {
     return false
   }
 
+  /// The chunk event storage, unshared, to decode the next chunk into (a copy of this
+  /// reader keeps the one it shared).
+  private mutating func ownEvents() -> ChunkEvents {
+    if !isKnownUniquelyReferenced(&events) { events = ChunkEvents() }
+    return events
+  }
+
   private enum ChunkOutcome {
     case decoded, checksumMismatch, malformed(ChunkDecoder.Failure)
   }
 
   /// Checks a chunk's payload and decodes it into `events`.
   private static func decodeChunk(
-    _ payload: UnsafeRawBufferPointer, _ header: ChunkHeader, after lastTime: UInt64,
-    into events: inout [TraceEvent]
+    _ payload: UnsafeRawBufferPointer, _ header: ChunkHeader, after lastTime: UInt64, predictedIDs: Bool,
+    into events: ChunkEvents
   ) -> ChunkOutcome {
     guard CRC32C.checksum(payload) == header.payloadCRC else { return .checksumMismatch }
     guard header.baseTime >= lastTime else {
       return .malformed(ChunkDecoder.Failure(offset: 0, message: "it starts before the previous chunk ends"))
     }
-    events.removeAll(keepingCapacity: true)
+    events.removeAll()
+    var sink = events
     do {
-      try ChunkDecoder.decode(payload, count: Int(header.eventCount), baseTime: header.baseTime, into: &events)
+      try ChunkDecoder.decode(
+        payload, count: Int(header.eventCount), baseTime: header.baseTime, predictedIDs: predictedIDs, into: &sink)
       return .decoded
     } catch {
       return .malformed(error)

@@ -10,14 +10,17 @@ struct ChunkDecoder {
   /// Decodes `count` events from `payload`, appending them to `events`.
   ///
   /// On failure `events` is left as it was.
+  /// With `predictedIDs` (version 3), flag bit 1 of task and run records means the id
+  /// or run is the predicted one (docs/FORMAT.md, "Predicted identifiers").
   static func decode(
-    _ payload: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
+    _ payload: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, predictedIDs: Bool = false,
+    into events: inout some DecodedEventSink
   ) throws(Failure) {
     var cursor = ByteCursor(payload)
     let strings = try stringTable(&cursor)
     let start = events.count
     events.reserveCapacity(start + count)
-    var decoder = ChunkDecoder(strings: strings, time: baseTime)
+    var decoder = ChunkDecoder(strings: strings, time: baseTime, predictedIDs: predictedIDs)
     do throws(Failure) {
       for _ in 0..<count {
         events.append(try decoder.event(&cursor))
@@ -26,7 +29,7 @@ struct ChunkDecoder {
         throw Failure(offset: cursor.offset, message: "\(cursor.remaining) bytes after the last event")
       }
     } catch {
-      events.removeSubrange(start...)
+      events.removeAppended(from: start)
       throw error
     }
   }
@@ -36,7 +39,7 @@ struct ChunkDecoder {
   ///
   /// On failure `events` is left as it was.
   static func decodeLog(
-    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
+    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout some DecodedEventSink
   ) throws(Failure) {
     let start = events.count
     var cursor = ByteCursor(body)
@@ -47,7 +50,7 @@ struct ChunkDecoder {
           offset: cursor.offset, message: "\(events.count - start) records where the commit word says \(count)")
       }
     } catch {
-      events.removeSubrange(start...)
+      events.removeAppended(from: start)
       throw error
     }
   }
@@ -56,7 +59,7 @@ struct ChunkDecoder {
   /// ends inside it), at most `count`; the entry the cut falls in does not parse, as no
   /// prefix of an entry is an entry.
   static func decodeLogPrefix(
-    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
+    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout some DecodedEventSink
   ) {
     var cursor = ByteCursor(body)
     try? decodeLogEntries(&cursor, count: count, baseTime: baseTime, into: &events)
@@ -65,7 +68,7 @@ struct ChunkDecoder {
   /// Decodes entries until the bytes end, appending each record's event; throws at the
   /// first entry that does not parse or a record beyond `count`, keeping what was decoded.
   private static func decodeLogEntries(
-    _ cursor: inout ByteCursor, count: Int, baseTime: UInt64, into events: inout [TraceEvent]
+    _ cursor: inout ByteCursor, count: Int, baseTime: UInt64, into events: inout some DecodedEventSink
   ) throws(Failure) {
     let body = cursor.buffer
     let start = events.count
@@ -118,16 +121,29 @@ struct ChunkDecoder {
   static let backoffs = BackoffPolicy.allCases
   static let policies = ExistingWorkPolicy.allCases
 
-  /// The largest flags value each kind defines (docs/FORMAT.md), by tag.
-  static let largestFlags: [UInt8] = EventTag.allCases.map { kind in
+  /// The largest flags value each kind defines (docs/FORMAT.md), as a switch rather than
+  /// a table: a global array costs a lazy-initialization check per event.
+  @inline(__always)
+  static func largestFlags(_ kind: EventTag) -> UInt8 {
     switch kind {
-    case .appState: UInt8(appStates.count - 1)
+    case .appState: 3  // the four app states
     case .appTerminate, .taskBegin, .schedCancel, .schedComplete: 1
     case .schedRegister: 2
     case .schedSubmit: 3
-    case .schedReject: UInt8(rejections.count - 1)
-    case .workResult: UInt8(outcomes.count - 1)
+    case .schedReject: 3  // the four rejections
+    case .workResult: 2  // the three outcomes
     default: 0
+    }
+  }
+
+  /// The largest flags value each kind defines in version 3, whose task and run records
+  /// add bit 1, "predicted" (docs/FORMAT.md, "Predicted identifiers").
+  @inline(__always)
+  static func largestPredictedFlags(_ kind: EventTag) -> UInt8 {
+    switch kind {
+    case .taskBegin, .schedComplete: 3
+    case .taskEnd, .taskExpire, .schedLaunch, .schedExpire: 2
+    default: largestFlags(kind)
     }
   }
 
@@ -139,6 +155,7 @@ struct ChunkDecoder {
 
   var strings: [String]
   var time: UInt64
+  var predictedIDs = false
   var lastTaskID: Int64 = 0
   var lastRun: Int64 = 0
 
@@ -157,22 +174,26 @@ struct ChunkDecoder {
     func fail(_ message: String) -> Failure {
       Failure(offset: start, message: "\(kind.name): \(message)")
     }
-    guard flags <= Self.largestFlags[Int(kind.rawValue)] else { throw fail("unknown flags \(flags)") }
+    guard flags <= Self.largestFlags(kind) || (predictedIDs && flags <= Self.largestPredictedFlags(kind)) else {
+      throw fail("unknown flags \(flags)")
+    }
     let decoded: TraceEvent.Kind
     switch kind {
     case .appLaunch:
       decoded = .appLaunch
     case .appState:
-      decoded = .appState(to: Self.appStates[Int(flags)])
+      decoded = .appState(to: Self.appState(flags))
     case .appTerminate:
       decoded = .appTerminate(reason: flags == 1 ? try string(&cursor) : nil)
     case .taskBegin:
-      let id = try taskID(&cursor)
-      decoded = .taskBegin(id: id, name: flags == 1 ? try string(&cursor) : nil)
+      let id = try taskID(&cursor, predicted: flags & 2 != 0, step: 1)
+      decoded = .taskBegin(id: id, name: flags & 1 == 1 ? try string(&cursor) : nil)
     case .taskEnd:
-      decoded = .taskEnd(id: try taskID(&cursor))
+      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
+      decoded = .taskEnd(id: try taskID(&cursor, predicted: flags & 2 != 0, step: 0))
     case .taskExpire:
-      decoded = .taskExpire(id: try taskID(&cursor))
+      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
+      decoded = .taskExpire(id: try taskID(&cursor, predicted: flags & 2 != 0, step: 0))
     case .schedRegister:
       decoded = .schedRegister(ident: try string(&cursor), ok: Self.tristate(flags))
     case .schedSubmit:
@@ -190,12 +211,14 @@ struct ChunkDecoder {
     case .schedCancel:
       decoded = .schedCancel(flags == 1 ? .all : .identifier(try string(&cursor)))
     case .schedLaunch:
+      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
       let ident = try string(&cursor)
-      decoded = .schedLaunch(ident: ident, run: try run(&cursor))
+      decoded = .schedLaunch(ident: ident, run: try run(&cursor, predicted: flags & 2 != 0, step: 1))
     case .schedExpire:
-      decoded = .schedExpire(run: try run(&cursor))
+      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
+      decoded = .schedExpire(run: try run(&cursor, predicted: flags & 2 != 0, step: 0))
     case .schedComplete:
-      decoded = .schedComplete(run: try run(&cursor), success: flags == 1)
+      decoded = .schedComplete(run: try run(&cursor, predicted: flags & 2 != 0, step: 0), success: flags & 1 == 1)
     case .workEnqueue:
       decoded = .workEnqueue(try enqueue(&cursor, fail: fail))
     case .workStart:
@@ -203,7 +226,7 @@ struct ChunkDecoder {
       decoded = .workStart(work: work, attempt: try integer(&cursor))
     case .workResult:
       let work = try string(&cursor)
-      decoded = .workResult(work: work, attempt: try integer(&cursor), outcome: Self.outcomes[Int(flags)])
+      decoded = .workResult(work: work, attempt: try integer(&cursor), outcome: Self.outcome(flags))
     case .workStop:
       let work = try string(&cursor)
       let attempt = try integer(&cursor)
@@ -250,6 +273,27 @@ struct ChunkDecoder {
     return enqueue
   }
 
+  /// The app state with binary code `code` (≤ 3, checked by ``largestFlags(_:)``).
+  @inline(__always)
+  private static func appState(_ code: UInt8) -> AppState {
+    switch code {
+    case 0: .active
+    case 1: .inactive
+    case 2: .background
+    default: .suspended
+    }
+  }
+
+  /// The work outcome with binary code `code` (≤ 2, checked by ``largestFlags(_:)``).
+  @inline(__always)
+  private static func outcome(_ code: UInt8) -> WorkOutcome {
+    switch code {
+    case 0: .success
+    case 1: .failure
+    default: .retry
+    }
+  }
+
   private static func tristate(_ value: UInt8) -> Bool? {
     value == 0 ? nil : value == 1
   }
@@ -258,8 +302,14 @@ struct ChunkDecoder {
   private func scaled(_ cursor: inout ByteCursor) throws(Failure) -> UInt64 {
     let offset = cursor.offset
     guard let (raw, high) = cursor.wideVarint() else { throw Failure(offset: offset, message: "truncated time") }
-    let (value, overflow) = (raw >> 2 | high << 62).multipliedReportingOverflow(
-      by: BinaryFormat.timeUnits[Int(raw & 3)])
+    let unit: UInt64 =
+      switch raw & 3 {
+      case 0: 1
+      case 1: 1_000
+      case 2: 1_000_000
+      default: 1_000_000_000
+      }  // BinaryFormat.timeUnits, without a global array's lazy-initialization check
+    let (value, overflow) = (raw >> 2 | high << 62).multipliedReportingOverflow(by: unit)
     guard !overflow, value <= UInt64(Int64.max) else {
       throw Failure(offset: offset, message: "time value out of range")
     }
@@ -284,16 +334,26 @@ struct ChunkDecoder {
     return Int(value)
   }
 
+  /// A task id: the previous one + `step` when `predicted`, else a delta field.
   @inline(__always)
-  private mutating func taskID(_ cursor: inout ByteCursor) throws(Failure) -> Int {
-    lastTaskID = try delta(&cursor, from: lastTaskID)
+  private mutating func taskID(_ cursor: inout ByteCursor, predicted: Bool, step: Int64) throws(Failure) -> Int {
+    lastTaskID =
+      predicted ? try self.predicted(lastTaskID, step, at: cursor.offset) : try delta(&cursor, from: lastTaskID)
     return Int(lastTaskID)
   }
 
+  /// A run number: the previous one + `step` when `predicted`, else a delta field.
   @inline(__always)
-  private mutating func run(_ cursor: inout ByteCursor) throws(Failure) -> Int {
-    lastRun = try delta(&cursor, from: lastRun)
+  private mutating func run(_ cursor: inout ByteCursor, predicted: Bool, step: Int64) throws(Failure) -> Int {
+    lastRun = predicted ? try self.predicted(lastRun, step, at: cursor.offset) : try delta(&cursor, from: lastRun)
     return Int(lastRun)
+  }
+
+  @inline(__always)
+  private func predicted(_ previous: Int64, _ step: Int64, at offset: Int) throws(Failure) -> Int64 {
+    let (value, overflow) = previous.addingReportingOverflow(step)
+    guard !overflow else { throw Failure(offset: offset, message: "identifier out of range") }
+    return value
   }
 
   @inline(__always)

@@ -3,13 +3,18 @@
 /// Each record is a tag byte (kind in the low 5 bits, 3 bits of per-kind flags), the
 /// time delta as a unit-scaled varint, then the kind's fields. Task ids and run numbers
 /// are ZigZag deltas from the previous id or run in the chunk, because they mostly grow
-/// by one. All predictors reset per chunk, so every chunk decodes alone.
+/// by one. With `predictedIDs` (version 3, docs/FORMAT.md "Predicted identifiers"), an
+/// id or run that is the one predicted — the previous one + 1 for a begin or launch, the
+/// previous one for an end, expiration or completion — is flag bit 1 instead of a delta
+/// byte. All predictors reset per chunk, so every chunk decodes alone.
 ///
 /// With `inlineStrings` (a log chunk, docs/FORMAT.md "Log chunks"), a string's first
 /// use is preceded by its definition entry in ``records``, so that every prefix of
 /// whole entries decodes alone; ``payload()`` is not used then.
 struct ChunkEncoder {
   let inlineStrings: Bool
+  /// Whether records use version 3's predicted identifiers.
+  let predictedIDs: Bool
   private(set) var strings: [String] = []
   private var stringIndex = StringIndexTable()
   private var stringBytes = 0
@@ -22,10 +27,14 @@ struct ChunkEncoder {
   /// Definitions of the strings the record being appended uses first (inline mode).
   private var definitions: [UInt8] = []
 
-  init(baseTime: UInt64, inlineStrings: Bool = false, capacity: Int = BinaryFormat.defaultChunkPayload + 256) {
+  init(
+    baseTime: UInt64, inlineStrings: Bool = false, predictedIDs: Bool = false,
+    capacity: Int = BinaryFormat.defaultChunkPayload + 256
+  ) {
     self.baseTime = baseTime
     self.lastTime = baseTime
     self.inlineStrings = inlineStrings
+    self.predictedIDs = predictedIDs
     records.reserveCapacity(capacity)
   }
 
@@ -71,13 +80,13 @@ struct ChunkEncoder {
         appendString(reason)
       }
     case .taskBegin(let id, let name):
-      appendTaskID(id)
+      flags = appendTaskID(id, predicted: lastTaskID &+ 1)
       if let name {
-        flags = 1
+        flags |= 1
         appendString(name)
       }
     case .taskEnd(let id), .taskExpire(let id):
-      appendTaskID(id)
+      flags = appendTaskID(id, predicted: lastTaskID)
     case .schedRegister(let ident, let ok):
       flags = Self.tristate(ok)
       appendString(ident)
@@ -95,12 +104,11 @@ struct ChunkEncoder {
       flags = 1
     case .schedLaunch(let ident, let run):
       appendString(ident)
-      appendRun(run)
+      flags = appendRun(run, predicted: lastRun &+ 1)
     case .schedExpire(let run):
-      appendRun(run)
+      flags = appendRun(run, predicted: lastRun)
     case .schedComplete(let run, let success):
-      flags = success ? 1 : 0
-      appendRun(run)
+      flags = appendRun(run, predicted: lastRun) | (success ? 1 : 0)
     case .workEnqueue(let enqueue):
       appendEnqueue(enqueue)
     case .workStart(let work, let attempt):
@@ -188,16 +196,22 @@ struct ChunkEncoder {
     }
   }
 
+  /// Writes a task id; returns the flags that say it was predicted (2), or 0.
   @inline(__always)
-  private mutating func appendTaskID(_ id: Int) {
+  private mutating func appendTaskID(_ id: Int, predicted: Int64) -> UInt8 {
+    defer { lastTaskID = Int64(id) }
+    if predictedIDs && Int64(id) == predicted { return 2 }
     Varint.append(Varint.zigzag(Int64(id) &- lastTaskID), to: &records)
-    lastTaskID = Int64(id)
+    return 0
   }
 
+  /// Writes a run number; returns the flags that say it was predicted (2), or 0.
   @inline(__always)
-  private mutating func appendRun(_ run: Int) {
+  private mutating func appendRun(_ run: Int, predicted: Int64) -> UInt8 {
+    defer { lastRun = Int64(run) }
+    if predictedIDs && Int64(run) == predicted { return 2 }
     Varint.append(Varint.zigzag(Int64(run) &- lastRun), to: &records)
-    lastRun = Int64(run)
+    return 0
   }
 
   @inline(__always)

@@ -25,7 +25,7 @@ package struct LifecycleWalker: Sendable {
   private var processCount = 0
 
   /// The current process's open tasks.
-  package internal(set) var tasks: [Int: TaskLife] = [:]
+  package internal(set) var tasks = IntKeyedTable<TaskLife>()
   var endedTasks = EndedIDs()
   /// The current process's successful registrations, with their times.
   package internal(set) var registrations: [String: TraceTime] = [:]
@@ -34,12 +34,14 @@ package struct LifecycleWalker: Sendable {
   package internal(set) var requests: [String: PendingRequest] = [:]
   var submittedTypes: [String: SchedulerRequestType] = [:]
   /// Launched runs that have not completed or been closed.
-  package internal(set) var runs: [Int: RunLife] = [:]
+  package internal(set) var runs = IntKeyedTable<RunLife>()
   var completedRuns = EndedIDs()
 
   /// Unfinished work, by id (work outlives processes).
   package internal(set) var works: [String: WorkLife] = [:]
-  var finishedWorks: [UInt64: FinishedWork] = [:]
+  /// Finished work by `stableHash` of its id (as an `Int` bit pattern): the hash is
+  /// already well mixed, so hashing it again with SipHash would be wasted.
+  var finishedWorks = IntKeyedTable<FinishedWork>()
 
   /// Creates a walker at the start of a trace.
   package init() {}
@@ -53,7 +55,7 @@ package struct LifecycleWalker: Sendable {
       sawEvent = true
       if event.kind != .appLaunch { startProcess(implicit: true, into: &transitions) }
     }
-    if event.kind.side == .app, !isRunning, let termination {
+    if !isRunning, let termination, event.kind.side == .app {  // cheapest test first
       transitions.append(.actionWithoutProcess(event.kind, terminatedAt: termination.time, reason: termination.reason))
       return
     }
@@ -182,8 +184,10 @@ struct EndedIDs: Sendable {
   /// `id` was closed without ending.
   mutating func close(_ id: Int) { closed.insert(id) }
 
-  /// `id` is open again.
-  mutating func reopen(_ id: Int) { closed.remove(id) }
+  /// `id` is open again. (`closed` is nearly always empty: skip hashing then.)
+  mutating func reopen(_ id: Int) {
+    if !closed.isEmpty { closed.remove(id) }
+  }
 
   /// The open `id` ended at `time`.
   mutating func end(_ id: Int, at time: TraceTime) {
@@ -228,11 +232,11 @@ struct RecentTimes: Sendable {
 /// A stable 64-bit FNV-1a hash of a work id: the same on every machine and run,
 /// unlike `Hasher`, so findings are deterministic. A collision (about 1 in 10^10 for
 /// 100,000 finished works) could only hide or invent a `work-after-finish`.
-func stableHash(_ text: String) -> UInt64 {
+func stableHash(_ text: String) -> Int {
   var hash: UInt64 = 0xcbf2_9ce4_8422_2325
   for byte in text.utf8 {
     hash ^= UInt64(byte)
     hash &*= 0x0000_0100_0000_01b3
   }
-  return hash
+  return Int(truncatingIfNeeded: hash)
 }

@@ -65,21 +65,24 @@ public struct TraceChecker: Sendable {
   ///
   /// - Complexity: amortized O(log *a*) in what is alive.
   public mutating func check(_ located: LocatedEvent, into findings: inout [Finding]) {
-    let event = located.event
     location = located.location
-    if nextDeadline < event.time {
-      while let (time, deadline) = deadlines.popPassed(before: event.time) {
+    let time = located.event.time
+    if nextDeadline < time {
+      while let (due, deadline) = deadlines.popPassed(before: time) {
         // The finding of a deadline that passed between events shows at the next event.
-        now = event.time
-        expire(deadline, due: time, into: &findings)
+        now = time
+        expire(deadline, due: due, into: &findings)
       }
       nextDeadline = deadlines.firstTime ?? .max
     }
-    now = event.time
+    now = time
     var pending: [LifecycleTransition] = []
     swap(&pending, &transitions)  // reuse the buffer's storage without copying it
-    pending.removeAll(keepingCapacity: true)
-    walker.apply(event, into: &pending)
+    // One or two transitions per event: removing them one by one destroys each inline,
+    // where `removeAll(keepingCapacity:)` goes through the runtime's generic array
+    // destroy, a tenth of the checker's time (perf on bgtrace-bench, "checker cost").
+    while !pending.isEmpty { pending.removeLast() }
+    walker.apply(located.event, into: &pending)  // borrowed: the event is not copied
     for transition in pending { handle(transition, into: &findings) }
     swap(&pending, &transitions)
   }

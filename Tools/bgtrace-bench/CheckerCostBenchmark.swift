@@ -1,0 +1,78 @@
+import BackgroundTrace
+import BackgroundTraceCheck
+import Foundation
+import TraceWorkloads
+
+/// The checker's figures for the summary, as multiples of the decoder's cost per event.
+struct CheckerCost {
+  /// Checking as `bgtrace check` does it — decoding plus `TraceChecker` — over decoding
+  /// alone: the summary's "checker vs decoder per event".
+  var withDecoding: Double
+  /// `TraceChecker` alone over decoding alone.
+  var alone: Double
+}
+
+/// The checker's cost per event against the streaming decoder's, on the codec
+/// benchmark's virtual-clock workload in its canonical binary form, in one process with
+/// no file I/O: the decoder is `BinaryTraceReader` over the bytes in memory; the
+/// checker is `TraceChecker.check` over the same events already decoded. A check
+/// decodes too, so the summary's ratio is (decode + check) / decode, as the 1M-event
+/// `--check-file` run counts it; the checker alone over the decoder is printed beside it.
+func runCheckerCostBenchmark(_ options: Options) throws -> CheckerCost {
+  print("\n[checker cost] \(options.events) virtual-clock events, canonical binary, decoded and checked in memory")
+  let trace = WorkloadGenerator.trace(eventCount: options.events, seed: 42, timing: .virtualMilliseconds)
+  let bytes = try BinaryTraceEncoder.encode(trace)
+
+  var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: nil)
+  var events: [LocatedEvent] = []
+  while let located = try reader.next() { events.append(located) }
+  let meta = reader.meta
+  var findings: [Finding] = []
+  // Decode and check in alternation, best of five each, timed by this thread's CPU
+  // clock: on a shared machine the load changes from second to second, and wall time
+  // counts the time other processes hold the core.
+  var decodeNanos = Double.infinity
+  var checkNanos = Double.infinity
+  for _ in 0..<5 {
+    decodeNanos = min(
+      decodeNanos,
+      try measureThreadCPU {
+        var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: nil)
+        var count = 0
+        while let located = try reader.next() { count &+= located.location > 0 ? 1 : 0 }
+        precondition(count == events.count && reader.damage.isEmpty, "the workload does not decode")
+      })
+    checkNanos = min(
+      checkNanos,
+      measureThreadCPU {
+        var checker = TraceChecker(meta: meta)
+        findings.removeAll()
+        // Borrow each event, as `bgtrace check` passes the one the reader returned: no copy.
+        events.withUnsafeBufferPointer { buffer in
+          for index in buffer.indices { checker.check(buffer[index], into: &findings) }
+        }
+        checker.finish(into: &findings)
+      })
+  }
+  let count = Double(events.count)
+  row("decode (BinaryTraceReader, in memory)", "\(format(decodeNanos / count)) ns/event", "thread CPU time")
+  row(
+    "TraceChecker on the decoded events", "\(format(checkNanos / count)) ns/event",
+    "\(format(checkNanos / decodeNanos))x decode, \(findings.count) findings")
+  row(
+    "decode + TraceChecker (as bgtrace check)", "\(format((decodeNanos + checkNanos) / count)) ns/event",
+    "\(format((decodeNanos + checkNanos) / decodeNanos))x decode")
+  return CheckerCost(withDecoding: (decodeNanos + checkNanos) / decodeNanos, alone: checkNanos / decodeNanos)
+}
+
+/// Runs `body` once and returns the CPU time this thread spent in it, in nanoseconds.
+func measureThreadCPU(_ body: () throws -> Void) rethrows -> Double {
+  func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+  }
+  let start = now()
+  try body()
+  return now() - start
+}
