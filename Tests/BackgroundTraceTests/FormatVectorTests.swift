@@ -139,10 +139,11 @@ import Testing
     #expect(decoded.trace.events == Self.twoChunksEvents)
   }
 
-  /// The streaming encoder, flushed after the second event, writes two-chunks.bgtrace;
-  /// flushing with nothing pending writes nothing.
+  /// The streaming encoder, asked for version 1 and flushed after the second event,
+  /// writes two-chunks.bgtrace (a version 1 vector); flushing with nothing pending writes
+  /// nothing.
   @Test func theStreamingEncoderFlushedMidwayWritesTheTwoChunkVector() throws {
-    var encoder = BinaryTraceEncoder()
+    var encoder = BinaryTraceEncoder(version: 1)
     var bytes = encoder.header()
     #expect(bytes == Self.emptyHeader)
     for event in Self.twoChunksEvents.prefix(2) { try encoder.append(event, into: &bytes) }
