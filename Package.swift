@@ -88,20 +88,21 @@ let package = Package(
     .target(
       name: "AppleAdapters", dependencies: ["BackgroundTrace", "UIKit", "BackgroundTasks"],
       path: "Tests/AppleAdapterCheck/Adapters", swiftSettings: [.define("APPLE_SDK_SHIM")]),
-    // The toolchain declares a Testing-with-UIKit overlay (_Testing_UIKit) that it ships
-    // only for Apple platforms, so importing Testing beside the shim's UIKit asks for a
-    // module Linux lacks; the tests build without cross-import overlays. (Unsafe flags are
-    // refused only in the products of a package used as a dependency; this is a test target.)
+    // Testing declares a cross-import overlay for UIKit (`_Testing_UIKit`) that the
+    // toolchain ships only on Apple platforms; with the shim's UIKit beside Testing the
+    // compiler asks for it, and finds this empty module.
+    .target(name: "_Testing_UIKit", path: "Tests/AppleSDKShim/_Testing_UIKit"),
     .testTarget(
       name: "AppleAdapterTests",
-      dependencies: ["AppleAdapters", "BackgroundTrace", "BackgroundSimulation", "UIKit", "BackgroundTasks"],
-      path: "Tests/AppleAdapterCheck/Tests",
-      swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-cross-import-overlays"])]),
+      dependencies: [
+        "AppleAdapters", "BackgroundTrace", "BackgroundSimulation", "UIKit", "BackgroundTasks", "_Testing_UIKit",
+      ],
+      path: "Tests/AppleAdapterCheck/Tests"),
   ]
 #endif
 
-// Strict settings for every target, in one place.
-let strict = Context.environment["BGTRACE_STRICT"] != nil
+// Strict settings for every target, in one place. No unsafe flags: SwiftPM refuses a
+// package that has them as a versioned dependency.
 for target in package.targets {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [
@@ -110,10 +111,11 @@ for target in package.targets {
     .enableUpcomingFeature("MemberImportVisibility"),
     .swiftLanguageMode(.v6),
   ])
-  // SwiftPM refuses unsafe flags in a package used as a versioned dependency, so the
-  // explicit-Sendable check runs only where BGTRACE_STRICT is set (CI sets it).
-  if strict && target.type != .test && target.type != .executable {
-    settings.append(.unsafeFlags(["-require-explicit-sendable"]))
+  // Every public type of a library says whether it is Sendable (a warning group SwiftPM
+  // controls safely, unlike the old -require-explicit-sendable flag, which Swift 6 mode
+  // ignores); SwiftPM drops warning settings when the package is someone's dependency.
+  if target.type == .regular {
+    settings.append(.treatWarning("ExplicitSendable", as: .error))
   }
   target.swiftSettings = settings
 }

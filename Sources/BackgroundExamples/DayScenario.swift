@@ -4,7 +4,7 @@ public import BackgroundTrace
 /// A virtual day of the sample app, for the simulation's speed benchmark: five-minute
 /// cycles of a minute in the foreground (short named tasks, analytics syncs that
 /// retry) and four in the background (a document save, refreshes every 30 s or so).
-public enum DayScenario {
+public enum DayScenario: Sendable {
   /// What a run produced.
   public struct Summary: Sendable {
     /// Virtual time simulated.

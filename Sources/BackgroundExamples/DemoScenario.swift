@@ -5,7 +5,7 @@ public import BackgroundTrace
 /// background with a save that outlasts the budget, and left there while a refresh
 /// and a retrying sync run. Its one deliberate bug is the seed's `DocumentManager`
 /// ending `.invalid` after its expiration handler already ended the task.
-public enum DemoScenario {
+public enum DemoScenario: Sendable {
   /// The scenario's app on a platform (the simulation, or a replay's).
   public static func app(
     on platform: some BackgroundTaskHost & TaskScheduling & WorkQueue, scheduler: VirtualTimeScheduler,

@@ -12,7 +12,7 @@ import Foundation
 /// ``expectTrace(_:matchesGolden:record:diff:checks:directory:artifacts:fileID:filePath:line:column:)``
 /// and ``XCTAssertTrace(_:matchesGolden:record:diff:checks:directory:artifacts:file:line:)`` report
 /// that message to their test framework.
-public enum GoldenTrace {
+public enum GoldenTrace: Sendable {
   /// What a verification concluded.
   public struct Verification: Sendable, Hashable {
     /// The failure message, or `nil` when the trace matches and is clean.

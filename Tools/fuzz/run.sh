@@ -26,7 +26,7 @@ flags=(
 module() {
   local name="$1" directory="$root/$2" sources
   mapfile -t sources < <(find "$directory" -name '*.swift' | LC_ALL=C sort)
-  swiftc "${flags[@]}" -wmo -c -module-name "$name" -require-explicit-sendable \
+  swiftc "${flags[@]}" -wmo -c -module-name "$name" \
     -emit-module -emit-module-path "$out/$name.swiftmodule" "${sources[@]}" -o "$out/$name.o"
 }
 

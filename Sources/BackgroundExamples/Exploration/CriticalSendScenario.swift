@@ -11,7 +11,7 @@ import BackgroundTrace
 /// ``ScenarioEnvironment``. When a send starts before the previous one finished, the stored
 /// id is overwritten: the first task leaks and a completion ends `.invalid`. The fixed
 /// sender keeps one id per send.
-public enum CriticalSendScenario {
+public enum CriticalSendScenario: Sendable {
   /// The scenario; `fixed` keeps one task id per send.
   public static func scenario(fixed: Bool) -> ExplorationScenario {
     scenario(

@@ -11,7 +11,7 @@ import BackgroundTrace
 /// power changes and memory kills of ``ScenarioEnvironment``. When the save outlasts the expiration and the
 /// user comes back, the finished save ends `.invalid` after the expiration handler
 /// ended the task (`task-unknown-end`); the fixed manager guards the end.
-public enum DocumentSaveScenario {
+public enum DocumentSaveScenario: Sendable {
   /// The scenario; `fixed` guards `endBackgroundTask` against `.invalid`.
   public static func scenario(fixed: Bool) -> ExplorationScenario {
     ExplorationScenario(

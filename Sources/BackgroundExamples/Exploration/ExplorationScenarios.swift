@@ -3,7 +3,7 @@ public import BackgroundSimulation
 /// The scenarios `bgtrace explore` ships (README, "Finding timing bugs by exploration"):
 /// each seed example with its bug made timing-dependent, and its fixed variant, which
 /// explores clean.
-public enum ExplorationScenarios {
+public enum ExplorationScenarios: Sendable {
   /// Every shipped scenario, each buggy one followed by its fixed variant.
   public static let all: [ExplorationScenario] = [
     DocumentSaveScenario.scenario(fixed: false),

@@ -12,7 +12,7 @@ import BackgroundTrace
 /// power changes and memory kills of ``ScenarioEnvironment``. The fixed app guards the
 /// DocumentManager's end against `.invalid`, and does not start a second `flush-logs`
 /// while one runs: the named-task overwrite that exploring this scenario found.
-public enum SampleAppScenario {
+public enum SampleAppScenario: Sendable {
   /// The scenario; `fixed` guards `endBackgroundTask` against `.invalid`.
   public static func scenario(fixed: Bool) -> ExplorationScenario {
     ExplorationScenario(

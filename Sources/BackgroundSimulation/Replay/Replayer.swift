@@ -16,7 +16,7 @@ public import BackgroundTraceCheck
 /// A divergence is an answer, not a crash: decisions that no longer apply (an
 /// expiration for a task the new code never began) are listed in
 /// ``ReplayResult/unapplied``.
-public enum Replayer {
+public enum Replayer: Sendable {
   /// How replayed actions are compared with recorded ones.
   public enum Timing: Sendable, Hashable {
     /// Same actions in the same order; times may differ (the default, so a trace

@@ -110,4 +110,8 @@
       task.setTaskCompleted(success: success)
     }
   }
+
+  /// Not Sendable: it calls `BGTaskScheduler`, which Apple does not declare Sendable.
+  @available(*, unavailable)
+  extension BackgroundTasksScheduler: Sendable {}
 #endif

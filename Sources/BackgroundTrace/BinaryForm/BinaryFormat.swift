@@ -1,6 +1,6 @@
 /// The constants of the binary trace form, versions 1 to 3. docs/FORMAT.md describes
 /// the layout byte by byte; these numbers are part of that public contract.
-public enum BinaryFormat {
+public enum BinaryFormat: Sendable {
   /// The file's first eight bytes: `\x89BGT\r\n\x1A\n` (a PNG-style signature that
   /// catches text-mode transfers and truncation to 7 bits).
   public static let magic: [UInt8] = [0x89, 0x42, 0x47, 0x54, 0x0D, 0x0A, 0x1A, 0x0A]

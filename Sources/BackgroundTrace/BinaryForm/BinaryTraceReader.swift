@@ -501,3 +501,7 @@ public struct TraceDamage: Sendable, Hashable, CustomStringConvertible {
     "\(file ?? "<input>"): at byte \(offset): \(isLoss ? "warning" : "note"): \(message)"
   }
 }
+
+/// Not Sendable: it reads from a byte source, which it does not share.
+@available(*, unavailable)
+extension BinaryTraceReader: Sendable {}

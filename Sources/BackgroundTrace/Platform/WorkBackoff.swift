@@ -4,7 +4,7 @@
 /// the attempt returned plus the backoff: linear `delay × attempt`, exponential
 /// `delay × 2^(attempt − 1)`, where `attempt` is the runAttemptCount of the run about
 /// to start (≥ 1). The delay is clamped to [10 s, 5 h] and the result capped at 5 h.
-public enum WorkBackoff {
+public enum WorkBackoff: Sendable {
   /// The default backoff delay: 30 s.
   public static let defaultDelay = TraceInterval(nanoseconds: 30_000_000_000)
   /// The smallest delay WorkManager accepts (`MIN_BACKOFF_MILLIS`): 10 s.

@@ -126,3 +126,7 @@ public final class FileByteSource: ByteSource {
 private func systemRead(_ fd: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
   read(fd, pointer, count)
 }
+
+/// Not Sendable: it owns a file descriptor and a read buffer.
+@available(*, unavailable)
+extension FileByteSource: Sendable {}

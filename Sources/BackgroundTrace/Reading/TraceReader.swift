@@ -130,3 +130,7 @@ struct PeekedSource: ByteSource {
     return try base.read(into: &buffer, count: count)
   }
 }
+
+/// Not Sendable: it reads from a byte source, which it does not share.
+@available(*, unavailable)
+extension TraceReader: Sendable {}

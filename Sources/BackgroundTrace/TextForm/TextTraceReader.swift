@@ -122,3 +122,7 @@ extension Trace {
   /// The canonical text form (see ``TextTraceWriter``).
   public var text: String { TextTraceWriter.text(of: self) }
 }
+
+/// Not Sendable: it reads from a byte source, which it does not share.
+@available(*, unavailable)
+extension TextTraceReader: Sendable {}

@@ -3,7 +3,7 @@
 /// Canonical means: times without exponent or trailing zeros, fields in the order of
 /// ``EventTag/fieldNames``, absent optional fields left out, values quoted only when
 /// they are not bare words, one space between tokens, LF line endings.
-public enum TextTraceWriter {
+public enum TextTraceWriter: Sendable {
   /// The header line's text, without the line ending.
   public static let header = "bgtrace 1"
 

@@ -108,3 +108,7 @@ final class TracingScheduledTask: ScheduledTask, @unchecked Sendable {
     base.setTaskCompleted(success: success)
   }
 }
+
+/// Not Sendable: it forwards to a base scheduler, which is not Sendable.
+@available(*, unavailable)
+extension TracingTaskScheduler: Sendable {}

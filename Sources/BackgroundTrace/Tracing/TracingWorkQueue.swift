@@ -48,3 +48,7 @@ struct TracingWorker: Worker {
     return result
   }
 }
+
+/// Not Sendable: it forwards to a base queue, which is not Sendable.
+@available(*, unavailable)
+extension TracingWorkQueue: Sendable {}

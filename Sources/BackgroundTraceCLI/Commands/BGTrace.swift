@@ -2,7 +2,7 @@ import BackgroundTrace
 
 /// The `bgtrace` tool: parses the command line, runs the command, and maps every
 /// error to one line on standard error and an exit status. No error escapes as a crash.
-public enum BGTrace {
+public enum BGTrace: Sendable {
   /// The tool's version, printed by `bgtrace --version`.
   public static let version = "0.1.0"
 

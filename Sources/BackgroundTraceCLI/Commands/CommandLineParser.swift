@@ -5,7 +5,7 @@ import BackgroundTraceCheck
 
 /// Parses `bgtrace`'s arguments strictly: unknown commands and options, missing or
 /// extra operands are ``UsageError``s. A pure function, so it is tested directly.
-public enum CommandLineParser {
+public enum CommandLineParser: Sendable {
   /// Parses the arguments that follow the program name.
   ///
   /// - Parameter arguments: e.g. `["convert", "a.txt", "b.bgtrace"]`.
