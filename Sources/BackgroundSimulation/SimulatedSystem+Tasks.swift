@@ -55,7 +55,7 @@ extension SimulatedSystem: BackgroundTaskHost {
   /// replay answers it as this run did.
   public var backgroundTimeRemaining: Double {
     let remaining = modelledTimeRemaining
-    record(.input(key: RecordedAnswer.backgroundTimeRemaining, value: RecordedAnswer.value(ofRemaining: remaining)))
+    record(RecordedAnswer.backgroundTimeRemainingRead(remaining))
     return remaining
   }
 

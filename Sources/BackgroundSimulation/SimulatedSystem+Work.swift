@@ -23,6 +23,12 @@ struct WorkItem {
   /// `append` and `appendOrReplace` enqueues waiting for this work to finish, in order.
   var queued: [(request: WorkRequest, policy: ExistingWorkPolicy)] = []
 
+  /// The backoff before the next attempt, from the request's own settings.
+  var backoff: TraceInterval {
+    WorkBackoff.backoff(
+      beforeAttempt: attempt, policy: request.backoff, delay: request.backoffDelay.map(TraceInterval.init))
+  }
+
   init(request: WorkRequest, at time: TraceTime) {
     self.request = request
     self.eligible = time
@@ -131,9 +137,7 @@ extension SimulatedSystem: WorkQueue {
     case .retry:
       item.phase = .waiting
       item.attempt += 1
-      let wait = WorkBackoff.backoff(
-        beforeAttempt: item.attempt, policy: item.request.backoff,
-        delay: item.request.backoffDelay.map(TraceInterval.init))
+      let wait = item.backoff
       item.lastEnqueue = now
       item.eligible = now + wait
       works[work] = item
@@ -170,9 +174,7 @@ extension SimulatedSystem: WorkQueue {
       item.phase = .waiting
       // androidx resetWorkerStatus keeps lastEnqueueTime, and calculateNextRunTime holds
       // an attempt past the first until lastEnqueueTime + backoff(runAttemptCount).
-      let wait = WorkBackoff.backoff(
-        beforeAttempt: item.attempt, policy: item.request.backoff,
-        delay: item.request.backoffDelay.map(TraceInterval.init))
+      let wait = item.backoff
       item.eligible = max(now, item.lastEnqueue + wait)
     }
     works[work] = item

@@ -17,7 +17,7 @@ public final class ReplayPlatform: @unchecked Sendable {
   var beginIndex = 0
   var submitIndex = 0
   var registerIndex = 0
-  var inputIndex: [String: Int] = [:]
+  private var inputIndex: [String: Int] = [:]
 
   // What the app set up.
   var expirationHandlers: [Int: () -> Void] = [:]
@@ -51,6 +51,14 @@ public final class ReplayPlatform: @unchecked Sendable {
   /// `app.launch`), for a test to look at; `nil` after it terminated.
   public func app<App: BackgroundAppDelegate>(as type: App.Type) -> App? {
     delegate as? App
+  }
+
+  /// The recording's next `input` for `key`, in the order the app asks for it; `nil`
+  /// past the recorded ones.
+  func nextRecordedInput(for key: String) -> (time: TraceTime, value: String)? {
+    let index = inputIndex[key, default: 0]
+    inputIndex[key] = index + 1
+    return script.inputs[key].flatMap { index < $0.count ? $0[index] : nil }
   }
 
   /// A clock on the replay's virtual time, for async app code.
@@ -103,13 +111,9 @@ extension ReplayPlatform: BackgroundTaskHost {
   /// recorded reads, what the model says. The read is recorded as in the recording.
   public var backgroundTimeRemaining: Double {
     let key = RecordedAnswer.backgroundTimeRemaining
-    let index = inputIndex[key, default: 0]
-    inputIndex[key] = index + 1
-    let recorded = script.inputs[key].flatMap {
-      index < $0.count ? RecordedAnswer.remaining(from: $0[index].value) : nil
-    }
-    let remaining = recorded ?? modelledTimeRemaining
-    record(.input(key: key, value: RecordedAnswer.value(ofRemaining: remaining)))
+    let remaining =
+      nextRecordedInput(for: key).flatMap { RecordedAnswer.remaining(from: $0.value) } ?? modelledTimeRemaining
+    record(RecordedAnswer.backgroundTimeRemainingRead(remaining))
     return remaining
   }
 
@@ -215,26 +219,20 @@ struct ReplayedInputs: RecordedInputs {
   let platform: ReplayPlatform
 
   func value(for key: String, _ operation: @escaping @Sendable () async -> String) async -> String {
-    let index = platform.inputIndex[key, default: 0]
-    platform.inputIndex[key] = index + 1
-    guard let recorded = platform.script.inputs[key], index < recorded.count else {
+    guard let (time, value) = platform.nextRecordedInput(for: key) else {
       // Not in the recording: the operation had not completed when the recording
       // ended (or the process died first), so in the replay it never completes either.
       // No real operation runs.
       await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
       return ""
     }
-    let (time, value) = recorded[index]
     try? await platform.clock.sleep(until: VirtualClock.Instant(offset: time.duration))
     platform.record(.input(key: key, value: value))
     return value
   }
 
   func valueNow(for key: String, _ make: () -> String) -> String {
-    let index = platform.inputIndex[key, default: 0]
-    platform.inputIndex[key] = index + 1
-    let recorded = platform.script.inputs[key].flatMap { index < $0.count ? $0[index].value : nil }
-    let value = recorded ?? make()
+    let value = platform.nextRecordedInput(for: key)?.value ?? make()
     platform.record(.input(key: key, value: value))
     return value
   }

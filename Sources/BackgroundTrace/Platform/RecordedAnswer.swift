@@ -9,9 +9,14 @@ package enum RecordedAnswer {
   /// The spelling of an unlimited remaining time.
   static let unlimited = "foreground"
 
+  /// The event that records one read of `backgroundTimeRemaining`.
+  package static func backgroundTimeRemainingRead(_ seconds: Double) -> TraceEvent.Kind {
+    .input(key: backgroundTimeRemaining, value: value(ofRemaining: seconds))
+  }
+
   /// The `input` value for a remaining time: decimal seconds to the nanosecond, or
   /// `foreground` when unlimited.
-  package static func value(ofRemaining seconds: Double) -> String {
+  static func value(ofRemaining seconds: Double) -> String {
     guard seconds < TraceTime.max.seconds else { return unlimited }
     return TraceInterval(seconds: seconds).description
   }

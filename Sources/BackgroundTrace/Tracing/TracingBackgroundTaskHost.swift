@@ -49,8 +49,7 @@ public final class TracingBackgroundTaskHost: BackgroundTaskHost, Sendable {
   /// replay gives the app the same answer.
   public var backgroundTimeRemaining: Double {
     let remaining = base.backgroundTimeRemaining
-    recorder.record(
-      .input(key: RecordedAnswer.backgroundTimeRemaining, value: RecordedAnswer.value(ofRemaining: remaining)))
+    recorder.record(RecordedAnswer.backgroundTimeRemainingRead(remaining))
     return remaining
   }
 }

@@ -223,16 +223,28 @@ package struct WorkLife: Sendable {
   /// The attempt the system stopped last, until the next start.
   package var stoppedAttempt: Int?
 
-  /// The next attempt and when its backoff allows it, after a `retry` or a stop.
-  package var retryAllowed: (attempt: Int, at: TraceTime)? {
-    guard running == nil else { return nil }
+  /// The attempt that must wait for a backoff next, and the wait: after a stop, from
+  /// androidx's `lastEnqueueTime`; after a `retry`, from the result. `nil` when neither
+  /// came last (docs/rules.md#work).
+  package var nextBackoff: (attempt: Int, wait: BackoffWait)? {
+    let attempt: Int
+    let since: TraceTime
+    let afterStop: Bool
     if let stopped = stoppedAttempt, let base = lastEnqueueAt {
-      let wait = WorkBackoff.backoff(beforeAttempt: stopped + 1, policy: enqueue.backoff, delay: enqueue.delay)
-      return (stopped + 1, base + wait)
+      (attempt, since, afterStop) = (stopped + 1, base, true)
+    } else if let last = lastResult, last.outcome == .retry {
+      (attempt, since, afterStop) = (last.attempt + 1, last.time, false)
+    } else {
+      return nil
     }
-    guard let last = lastResult, last.outcome == .retry else { return nil }
-    let wait = WorkBackoff.backoff(beforeAttempt: last.attempt + 1, policy: enqueue.backoff, delay: enqueue.delay)
-    return (last.attempt + 1, last.time + wait)
+    let wait = WorkBackoff.backoff(beforeAttempt: attempt, policy: enqueue.backoff, delay: enqueue.delay)
+    return (attempt, BackoffWait(retriedAt: since, afterStop: afterStop, wait: wait, allowedAt: since + wait))
+  }
+
+  /// The next attempt and when its backoff allows it, while no attempt runs.
+  package var retryAllowed: (attempt: Int, at: TraceTime)? {
+    guard running == nil, let next = nextBackoff else { return nil }
+    return (next.attempt, next.wait.allowedAt)
   }
 }
 

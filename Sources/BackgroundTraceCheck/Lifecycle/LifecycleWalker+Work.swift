@@ -47,17 +47,9 @@ extension LifecycleWalker {
       finish(work, ending: .cancelled, into: &transitions)  // started again after its cancel
     }
     if var life = works[work] {
-      var backoff: BackoffWait?
-      if attempt >= 1, let last = life.lastResult, last.outcome == .retry, last.attempt == attempt - 1 {
-        let wait = WorkBackoff.backoff(beforeAttempt: attempt, policy: life.enqueue.backoff, delay: life.enqueue.delay)
-        backoff = BackoffWait(
-          retriedAt: last.time, wait: wait, allowedAt: last.time + wait)
-      } else if attempt >= 1, life.stoppedAttempt == attempt - 1, let base = life.lastEnqueueAt {
-        // androidx resetWorkerStatus keeps lastEnqueueTime; calculateNextRunTime waits
-        // for it plus the backoff of this attempt (docs/rules.md#work).
-        let wait = WorkBackoff.backoff(beforeAttempt: attempt, policy: life.enqueue.backoff, delay: life.enqueue.delay)
-        backoff = BackoffWait(retriedAt: base, afterStop: true, wait: wait, allowedAt: base + wait)
-      }
+      // Only attempt K+1 right after a retried or stopped attempt K waits for a backoff.
+      let next = life.nextBackoff
+      let backoff = next?.attempt == attempt ? next?.wait : nil
       life.stoppedAttempt = nil
       life.running = (attempt, now)
       works[work] = life
