@@ -22,12 +22,6 @@ import Testing
     return path
   }
 
-  func run(_ arguments: String...) -> (status: BackgroundTraceCLI.ExitStatus, output: String, errors: String) {
-    let console = CapturingConsole()
-    let status = BGTrace.run(arguments, console: console)
-    return (status, console.output, console.errors)
-  }
-
   static let doubleEnd = """
     bgtrace 1
     0 app.launch

@@ -25,12 +25,6 @@ import Testing
     return path(name)
   }
 
-  func run(_ arguments: String...) -> (status: BackgroundTraceCLI.ExitStatus, output: String, errors: String) {
-    let console = CapturingConsole()
-    let status = BGTrace.run(arguments, console: console)
-    return (status, console.output, console.errors)
-  }
-
   /// Ends task 2 twice: one task-double-end at line 5.
   static let doubleEnd = """
     bgtrace 1

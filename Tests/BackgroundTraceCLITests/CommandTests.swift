@@ -21,12 +21,6 @@ import Testing
     return path(name)
   }
 
-  func run(_ arguments: String...) -> (status: BackgroundTraceCLI.ExitStatus, output: String, errors: String) {
-    let console = CapturingConsole()
-    let status = BGTrace.run(arguments, console: console)
-    return (status, console.output, console.errors)
-  }
-
   static let sample = """
     bgtrace 1
     meta platform=ios budget=30

@@ -16,12 +16,6 @@ import Testing
     return files.filter { $0.hasSuffix(".txt") || $0.hasSuffix(".bgtrace") }.sorted().map { traces + "/" + $0 }
   }
 
-  func run(_ arguments: String...) -> (status: BackgroundTraceCLI.ExitStatus, output: String, errors: String) {
-    let console = CapturingConsole()
-    let status = BGTrace.run(arguments, console: console)
-    return (status, console.output, console.errors)
-  }
-
   /// Every shipped trace explains with the exit status `check` gives it, or 1 when the
   /// timeline marks a decision the model says could not happen (`!!`), and its timeline
   /// has one numbered line per event.
@@ -111,11 +105,6 @@ import Testing
 
 /// What `bgtrace explain` shows alive agrees with what the checker gave up.
 @Suite struct ExplainAgreesWithTheCheckerTests {
-  func run(_ arguments: String...) -> (status: BackgroundTraceCLI.ExitStatus, output: String) {
-    let console = CapturingConsole()
-    let status = BGTrace.run(arguments, console: console)
-    return (status, console.output)
-  }
 
   @Test func aTaskLeakedAtSuspensionIsNotShownOpenAfterIt() {
     let path = ExplainCommandTests.root.appendingPathComponent("Traces/rules/task-leaked.fires-suspended.txt").path

@@ -17,12 +17,6 @@ import Testing
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
   }
 
-  func run(_ arguments: String...) -> (status: BackgroundTraceCLI.ExitStatus, output: String, errors: String) {
-    let console = CapturingConsole()
-    let status = BGTrace.run(arguments, console: console)
-    return (status, console.output, console.errors)
-  }
-
   @Test func listPrintsTheShippedScenariosOneAName() {
     let result = run("explore", "--list")
     #expect(result.status == .success)
