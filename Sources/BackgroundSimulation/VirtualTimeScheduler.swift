@@ -30,8 +30,6 @@ public final class VirtualTimeScheduler: Sendable {
   }
 
   private let state = Mutex(State())
-  /// Set by ``endStepAfterThisAction()``: the current step stops after the running timer.
-  private let stepEndRequested = Atomic<Bool>(false)
   private let currentExecutor = Mutex(SimulationExecutor())
 
   /// The executor that runs async jobs in order when the scheduler drains it: the
@@ -129,37 +127,31 @@ public final class VirtualTimeScheduler: Sendable {
   /// Runs every runnable job and every timer due now, without moving time.
   public func runPending() {
     guard drivesMainActor, !Thread.isMainThread else {
-      runPendingHere()
+      runPendingHere(oneTimer: false)
       return
     }
     // The main queue is serial: while a block of ours runs, main-actor jobs wait, and
-    // those sent during it run before our next block. Repeat until a block finds
-    // nothing to run, then let the main queue finish what it was sent.
-    while DispatchQueue.main.sync(execute: runPendingHere) {}
+    // those sent during it run before our next block. Each block runs at most one timer,
+    // so main-actor work a timer sends runs before the next timer at the same instant.
+    // Repeat until a block finds nothing to run, then let the main queue finish.
+    while DispatchQueue.main.sync(execute: { runPendingHere(oneTimer: true) }) {}
     DispatchQueue.main.sync {}
   }
 
-  /// Runs every runnable job and every timer due now on this thread.
+  /// Runs every runnable job and the timers due now (or only the first of them) on
+  /// this thread.
   ///
   /// - Returns: whether anything ran.
   @discardableResult
-  private func runPendingHere() -> Bool {
+  private func runPendingHere(oneTimer: Bool) -> Bool {
     var ran = executor.drain()
     while let action = popTimer(dueBy: now) {
       action()
       executor.drain()
       ran = true
-      if stepEndRequested.exchange(false, ordering: .relaxed) { break }
+      if oneTimer { break }
     }
     return ran
-  }
-
-  /// Ends the current step once the running timer's action and the jobs it released
-  /// are done, so main-actor work sent so far runs before the next timer at this
-  /// instant. Only a scheduler that ``drivesMainActor`` steps; elsewhere this does
-  /// nothing.
-  package func endStepAfterThisAction() {
-    if drivesMainActor { stepEndRequested.store(true, ordering: .relaxed) }
   }
 
   /// Moves time forward to `time`, running everything due on the way in order.

@@ -110,10 +110,10 @@ public enum Replayer: Sendable {
         return
       }
       // Main-actor work the app sent at this instant runs between the scheduler's
-      // steps: let it run (a few times, for work that hops there and back) first.
+      // steps, one timer each: step behind it (a few times, for work that hops there
+      // and back) before applying.
       if scheduler.drivesMainActor && yields < 3 {
         scheduler.schedule(at: scheduler.now) { applyInRecordedOrder(index, on: platform, yields: yields + 1) }
-        scheduler.endStepAfterThisAction()
         return
       }
     }
