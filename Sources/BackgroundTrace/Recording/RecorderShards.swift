@@ -13,8 +13,8 @@ import Synchronization
 /// parallel; ``merged()`` interleaves the shards by time.
 ///
 /// A thread finds its shard through a thread-local slot that remembers the last
-/// recorder it used; only the first event of a thread (or after it switched recorders)
-/// takes the registry's lock.
+/// recorder it used (``cached(forRecorder:)``); only the first event of a thread (or
+/// after it switched recorders) takes the registry's lock (``register()``).
 final class RecorderShards: Sendable {
   private static let nextID = Atomic<UInt64>(1)
 
@@ -32,18 +32,22 @@ final class RecorderShards: Sendable {
     for shard in all { shard.withLock { $0 = Shard.State() } }
   }
 
-  /// The calling thread's shard (+0: the thread's slot and the registry keep it alive).
+  /// The calling thread's shard in the recorder whose shards' ``id`` is `id`, when the
+  /// thread's slot remembers it (+0: the slot and the registry keep it alive).
+  ///
+  /// A static lookup by id, so the hot path touches no shared object: retaining the
+  /// `RecorderShards` on every event would write its reference count from every
+  /// recording thread, and the threads would fight over that cache line.
   @inline(__always)
-  func current() -> Unmanaged<Shard> {
-    if let raw = pthread_getspecific(threadSlotKey) {
-      let slot = raw.assumingMemoryBound(to: ThreadSlot.self)
-      if slot.pointee.recorderID == id, let shard = slot.pointee.shard { return shard }
-    }
-    return register()
+  static func cached(forRecorder id: UInt64) -> Unmanaged<Shard>? {
+    guard let raw = pthread_getspecific(threadSlotKey) else { return nil }
+    let slot = raw.assumingMemoryBound(to: ThreadSlot.self)
+    return slot.pointee.recorderID == id ? slot.pointee.shard : nil
   }
 
-  /// Finds or creates the calling thread's shard and remembers it in the thread's slot.
-  private func register() -> Unmanaged<Shard> {
+  /// Finds or creates the calling thread's shard and remembers it in the thread's slot
+  /// (+0: the thread's slot and the registry keep it alive).
+  func register() -> Unmanaged<Shard> {
     let thread = pthread_self()
     let shard = registry.withLock { shards in
       if let found = shards.first(where: { pthread_equal($0.thread, thread) != 0 }) { return found.shard }

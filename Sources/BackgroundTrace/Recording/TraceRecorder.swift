@@ -45,6 +45,9 @@ public final class TraceRecorder: Sendable {
   private let state: PthreadLocked<State>
   /// In memory only: per-thread buffers.
   private let shards: RecorderShards?
+  /// `shards`' id, or 0 when streaming: read on every event instead of `shards` itself,
+  /// so that recording threads never write a shared reference count.
+  private let shardsID: UInt64
   /// Set at the first ``record(_:at:)``: from then on every event goes through `state`,
   /// in the order recorded, as a simulation needs.
   private let givenTimes = Atomic<Bool>(false)
@@ -92,13 +95,15 @@ public final class TraceRecorder: Sendable {
     initial.writer = writer
     self.state = PthreadLocked(initial)
     self.shards = streaming ? nil : RecorderShards()
+    self.shardsID = shards?.id ?? 0
   }
 
   /// Records an event stamped with the recorder's clock.
   public func record(_ kind: TraceEvent.Kind) {
-    if let shards, !givenTimes.load(ordering: .relaxed) {
+    if shardsID != 0, !givenTimes.load(ordering: .relaxed) {
       let time = clock.now()
-      shards.current()._withUnsafeGuaranteedRef { $0.withLock { Self.append(kind, at: time, to: &$0) } }
+      let shard = RecorderShards.cached(forRecorder: shardsID) ?? shards!.register()
+      shard._withUnsafeGuaranteedRef { $0.withLock { Self.append(kind, at: time, to: &$0) } }
       return
     }
     state.withLock { state in

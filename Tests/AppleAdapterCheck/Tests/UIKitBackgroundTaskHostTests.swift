@@ -70,9 +70,7 @@ import UIKit
   @Test func beginAndEndWorkFromBackgroundThreads() {
     let application = UIApplication()
     let recorder = TraceRecorder(clock: StoppedClock())
-    // The wrapper is not declared Sendable (its base is any BackgroundTaskHost), but it holds
-    // only constants: here the Sendable UIKit adapter and the Sendable recorder.
-    nonisolated(unsafe) let host = TracingBackgroundTaskHost(
+    let host = TracingBackgroundTaskHost(
       base: UIKitBackgroundTaskHost(application: application), recorder: recorder)
     let adapter = UIKitBackgroundTaskHost(application: application)
     let onMainThread = Atomic<Int>(0)
