@@ -15,8 +15,11 @@ public enum DayScenario: Sendable {
 
   /// Simulates `cycles` five-minute cycles (288 make a day) and returns the system.
   public static func run(seed: UInt64 = 1, cycles: Int = 288) -> SimulatedSystem {
+    // A load test, not a fidelity test: refreshes launch within 20 s and get their
+    // full 30 s, so a day holds many runs (LaunchPolicy.immediate, plus a delay).
     var configuration = SimulationConfiguration()
-    configuration.launchDelay = .seconds(0) ... .seconds(20)
+    configuration.launchPolicy = .immediate
+    configuration.launchPolicy.refreshDelay = .seconds(0) ... .seconds(20)
     let system = SimulatedSystem(seed: seed, configuration: configuration, meta: ["app": "sample-day"])
     let context = AsyncContext(simulation: system.scheduler)
     let app = SampleApp(host: system, scheduler: system, work: system, context: context, guardsInvalidID: true)

@@ -15,6 +15,8 @@ public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
   /// The run number in the trace (`sched.launch run=`).
   public var run: Int? { runNumber }
   let runNumber: Int
+  /// Refresh or processing.
+  let type: SchedulerRequestType
   /// Run when the task's runtime is spent (`sched.expire`); with none set, the run ends
   /// as complete and unsuccessful, as on iOS.
   public var expirationHandler: (() -> Void)?
@@ -23,9 +25,10 @@ public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
   /// The timer of its expiration, until it expires.
   var expiry: VirtualTimeScheduler.TimerID?
 
-  init(identifier: String, run: Int, system: SimulatedSystem) {
+  init(identifier: String, run: Int, type: SchedulerRequestType, system: SimulatedSystem) {
     self.identifier = identifier
     self.runNumber = run
+    self.type = type
     self.system = system
   }
 
@@ -129,8 +132,10 @@ extension SimulatedSystem: TaskScheduling {
   /// Plans a launch no earlier than the request's earliest date, after a seeded delay.
   private func scheduleLaunch(_ identifier: String) {
     guard var pending = pendingRequests[identifier] else { return }
+    let policy = configuration.launchPolicy
     let delay =
-      randomDuration(in: configuration.launchDelay, using: &random)
+      randomDuration(
+        in: pending.request.type == .refresh ? policy.refreshDelay : policy.processingDelay, using: &random)
       + randomDuration(in: faults.extraLaunchDelay, using: &faultRandom)
     let time = max(pending.earliest, now).adding(nanoseconds: TraceTime(delay).nanoseconds)
     pending.timer = scheduler.schedule(at: time) { [self] in
@@ -157,6 +162,7 @@ extension SimulatedSystem: TaskScheduling {
     if request.type == .processing {
       if request.requiresNetworkConnectivity && !networkAvailable { return }
       if request.requiresExternalPower && !charging { return }
+      if configuration.launchPolicy.processingNeedsIdleDevice && !deviceIdle { return }
     }
     launch(pending)
   }
@@ -173,9 +179,11 @@ extension SimulatedSystem: TaskScheduling {
     let run = nextRun
     nextRun += 1
     record(.schedLaunch(ident: identifier, run: run))
-    let task = SimulatedScheduledTask(identifier: identifier, run: run, system: self)
+    let task = SimulatedScheduledTask(identifier: identifier, run: run, type: request.type, system: self)
     runningTasks[run] = task
-    let fullRuntime = request.type == .refresh ? configuration.refreshRuntime : configuration.processingRuntime
+    let policy = configuration.launchPolicy
+    let fullRuntime = randomDuration(
+      in: request.type == .refresh ? policy.refreshRuntime : policy.processingRuntime, using: &random)
     let runtime =
       faults.schedulerRuntime.map { min(randomDuration(in: $0, using: &faultRandom), fullRuntime) } ?? fullRuntime
     task.expiry = scheduler.schedule(after: runtime) { [self] in expire(task) }
@@ -214,6 +222,26 @@ extension SimulatedSystem: TaskScheduling {
     expire(task)
     scheduler.runPending()
     return true
+  }
+
+  /// Whether the device is idle, as processing tasks need (``LaunchPolicy/processingNeedsIdleDevice``):
+  /// on external power, with the app not in use.
+  var deviceIdle: Bool {
+    charging && !(processRunning && (appState == .active || appState == .inactive))
+  }
+
+  /// Expires the running processing runs when the device stops being idle. Apple,
+  /// `BGProcessingTask`: "The system terminates any background processing tasks
+  /// running when the user starts using the device."
+  func expireProcessingRunsIfDeviceBusy() {
+    guard configuration.launchPolicy.processingNeedsIdleDevice, !deviceIdle else { return }
+    for run in runningTasks.keys.sorted() {
+      guard let task = runningTasks[run], task.type == .processing, !task.completed, task.expiry != nil else {
+        continue
+      }
+      if let timer = task.expiry { scheduler.cancel(timer) }
+      expire(task)
+    }
   }
 
   private func expire(_ task: SimulatedScheduledTask) {

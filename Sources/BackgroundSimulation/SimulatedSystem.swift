@@ -268,6 +268,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     setState(.active)
     backgroundSince = nil
     cancelBackgroundTimers()
+    expireProcessingRunsIfDeviceBusy()
     appDelegate?.didBecomeActive()
     scheduler.runPending()
   }
@@ -318,6 +319,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   }
 
   func environmentChanged() {
+    expireProcessingRunsIfDeviceBusy()
     stopWorkMissingConstraints()
     launchEligibleRequests()
     startEligibleWork()

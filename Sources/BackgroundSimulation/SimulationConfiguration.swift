@@ -11,12 +11,10 @@ public struct SimulationConfiguration: Sendable {
   public var permittedIdentifiers: Set<String>? = nil
   /// Whether Background App Refresh is on (off: submits fail with `unavailable`).
   public var backgroundRefreshEnabled = true
-  /// How long a launched refresh task may run before it expires.
-  public var refreshRuntime: Duration = .seconds(30)
-  /// How long a launched processing task may run before it expires.
-  public var processingRuntime: Duration = .seconds(180)
-  /// The scheduler launches an eligible request after a delay drawn from this range.
-  public var launchDelay: ClosedRange<Duration> = .seconds(0) ... .seconds(60)
+  /// When the scheduler launches requests and how long their runs get: by default
+  /// ``LaunchPolicy/realistic`` (hours, idle device, short refresh runs);
+  /// ``LaunchPolicy/immediate`` for tests that want launches at once.
+  public var launchPolicy = LaunchPolicy.realistic
   /// WorkManager stops a worker after this long (10 minutes).
   public var workTimeout: Duration = .seconds(600)
   /// The delay between work becoming eligible and its start.
@@ -37,4 +35,28 @@ public struct SimulationConfiguration: Sendable {
 
   /// The defaults above.
   public init() {}
+
+  /// The launch delay of refresh and processing requests alike.
+  @available(*, deprecated, message: "set launchPolicy (refreshDelay, processingDelay), or use LaunchPolicy.immediate")
+  public var launchDelay: ClosedRange<Duration> {
+    get { launchPolicy.refreshDelay }
+    set {
+      launchPolicy.refreshDelay = newValue
+      launchPolicy.processingDelay = newValue
+    }
+  }
+
+  /// How long a launched refresh task may run before it expires.
+  @available(*, deprecated, message: "set launchPolicy.refreshRuntime")
+  public var refreshRuntime: Duration {
+    get { launchPolicy.refreshRuntime.upperBound }
+    set { launchPolicy.refreshRuntime = newValue...newValue }
+  }
+
+  /// How long a launched processing task may run before it expires.
+  @available(*, deprecated, message: "set launchPolicy.processingRuntime")
+  public var processingRuntime: Duration {
+    get { launchPolicy.processingRuntime.upperBound }
+    set { launchPolicy.processingRuntime = newValue...newValue }
+  }
 }

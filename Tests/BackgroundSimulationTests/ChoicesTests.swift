@@ -57,21 +57,25 @@ import Testing
 
 /// The system's own random decisions draw from the run's choices.
 @Suite struct SystemChoicesTests {
-  /// The scheduler's launch delay (0–60 s by default) and the fault plan's extra launch
-  /// delay are each one choice, in milliseconds.
-  @Test func launchDelaysAreChoices() throws {
+  /// The scheduler's launch delay (15 min – 8 h for a refresh by default), the fault
+  /// plan's extra launch delay and the run's runtime (5–30 s) are each one choice, in
+  /// milliseconds above the range's low end.
+  @Test func launchDelaysAndRuntimesAreChoices() throws {
     var faults = FaultPlan()
     faults.extraLaunchDelay = .zero ... .seconds(10)
-    let choices = Choices(replaying: [12_500, 2_000], seed: 3)
+    let choices = Choices(replaying: [12_500, 2_000, 7_000], seed: 3)
     let system = SimulatedSystem(choices: choices, faults: faults)
     system.launch { system in
-      system.register(forTaskWithIdentifier: "a", using: nil) { $0.setTaskCompleted(success: true) }
+      system.register(forTaskWithIdentifier: "a", using: nil) { $0.expirationHandler = {} }
     }
     try system.submit(.refresh("a"))
     system.moveToBackground()
-    system.advance(by: .seconds(30))
-    #expect(choices.recorded == [12_500, 2_000])
+    system.advance(by: .seconds(930))
+    #expect(choices.recorded == [12_500, 2_000, 7_000])
     #expect(system.trace.meta["seed"] == "3")
-    #expect(system.trace.events.map(TextTraceWriter.line(for:)).contains("14.5 sched.launch ident=a run=1"))
+    // 900 + 12.5 + 2 = 914.5; the run gets 5 + 7 = 12 s.
+    let lines = system.trace.events.map(TextTraceWriter.line(for:))
+    #expect(lines.contains("914.5 sched.launch ident=a run=1"))
+    #expect(lines.contains("926.5 sched.expire run=1"))
   }
 }

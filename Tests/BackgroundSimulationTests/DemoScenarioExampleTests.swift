@@ -6,8 +6,9 @@ import BackgroundTraceTesting
 import Testing
 
 /// The scenario `bgtrace demo` runs (`DemoScenario`): the sample app, built from the
-/// seeds' code, launched, used, left with a 45 s save at 12 s, a refresh launched about
-/// an hour later and an analytics sync that fails twice before it succeeds.
+/// seeds' code, launched, used, left with a 45 s save at 12 s, a refresh launched hours
+/// later (the realistic launch policy) and an analytics sync that fails twice before it
+/// succeeds.
 @Suite struct DemoScenarioExampleTests {
   /// The deliberate bug: the save outlasts the budget (entered at 12 s, expiration at
   /// 41 s, suspension at once), and ends `.invalid` when the app is next woken — by the

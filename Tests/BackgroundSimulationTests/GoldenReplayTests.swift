@@ -94,7 +94,7 @@ import Testing
     }
     let divergence = try #require(result.divergence)
     #expect(
-      divergence.expected?.hasSuffix("sched.submit ident=com.example.refresh type=refresh earliest=7206.807") == true)
+      divergence.expected?.hasSuffix("sched.submit ident=com.example.refresh type=refresh earliest=11265.264") == true)
     #expect(divergence.actual?.hasSuffix("sched.complete run=1 success=true") == true)
     #expect(divergence.eventNumber == 10)
     #expect(divergence.context.last?.hasPrefix("3: 0 sched.submit") == true)

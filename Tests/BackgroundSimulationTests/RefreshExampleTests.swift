@@ -12,7 +12,10 @@ import Testing
 ///
 /// The app is launched and submits at 0 s, is left at 10 s (suspended at 13 s), the
 /// system launches the refresh after 3600 s plus a seeded delay (run 1, at time L), the
-/// run expires at L + 30 s (the refresh runtime), and the user opens the app at 4000 s.
+/// run expires at L + R (its seeded runtime), and the user opens the app at 8000 s. The
+/// simulation's default, realistic launch policy draws the delay from 15 min to 8 h
+/// (Apple, *Starting and Terminating Tasks During Development*: "can be many hours")
+/// and the runtime from 5 to 30 s (refresh runs are often cut to a few seconds).
 @Suite struct RefreshExampleTests {
   /// Runs the scenario and returns the system and the delegate.
   static func run(
@@ -29,7 +32,7 @@ import Testing
     system.launch(didFinishLaunching)
     system.advance(by: .seconds(10))
     system.moveToBackground()
-    system.advance(to: TraceTime(seconds: 4000))
+    system.advance(to: TraceTime(seconds: 8000))
     system.moveToForeground()
     return (system, delegate)
   }
@@ -37,7 +40,8 @@ import Testing
   /// The lines every run shares up to the launch: a foreground launch registers and
   /// submits in the launch code, then is active; left at 10 s (inactive, then
   /// background), suspended 3 s later with nothing running. Seed 3 draws a launch delay
-  /// of 6.807 s (of 0–60 s), so L = 3606.807; the launch wakes the suspended app.
+  /// of 4065.264 s (of 15 min – 8 h), so L = 7665.264, and a runtime R of 22.508 s (of
+  /// 5–30 s); the launch wakes the suspended app.
   static let untilTheLaunch = [
     "0 app.launch",
     "0 sched.register ident=com.example.refresh",
@@ -46,8 +50,8 @@ import Testing
     "10 app.state to=inactive",
     "10 app.state to=background",
     "13 app.state to=suspended",
-    "3606.807 app.state to=background",
-    "3606.807 sched.launch ident=com.example.refresh run=1",
+    "7665.264 app.state to=background",
+    "7665.264 sched.launch ident=com.example.refresh run=1",
   ]
 
   /// Every event line: these traces hold only `app.` and `sched.` events, and both carry the story.
@@ -57,7 +61,7 @@ import Testing
 
   /// The fetch returns within the runtime: one submit at launch, one in the handler, one
   /// complete at L + 5 s; suspended 3 s after the run completes; the user opens the app
-  /// at 4000 s (inactive, then active).
+  /// at 8000 s (inactive, then active).
   @Test func aFetchWithinTheRuntimeIsClean() throws {
     let (system, delegate) = Self.run()
     let trace = system.trace
@@ -66,11 +70,11 @@ import Testing
     #expect(
       Self.story(trace)
         == Self.untilTheLaunch + [
-          "3606.807 sched.submit ident=com.example.refresh type=refresh earliest=7206.807",
-          "3611.807 sched.complete run=1 success=true",
-          "3614.807 app.state to=suspended",
-          "4000 app.state to=inactive",
-          "4000 app.state to=active",
+          "7665.264 sched.submit ident=com.example.refresh type=refresh earliest=11265.264",
+          "7670.264 sched.complete run=1 success=true",
+          "7673.264 app.state to=suspended",
+          "8000 app.state to=inactive",
+          "8000 app.state to=active",
         ])
     #expect(delegate.fetches == 1)
     expectTrace(
@@ -78,8 +82,8 @@ import Testing
   }
 
   /// The seed as written: a fetch longer than the runtime makes the expiration handler
-  /// complete the run (unsuccessfully) at L + 30 s and the app is suspended 3 s later, so
-  /// the fetch returns only when the user opens the app at 4000 s — as the app becomes
+  /// complete the run (unsuccessfully) at L + R and the app is suspended 3 s later, so
+  /// the fetch returns only when the user opens the app at 8000 s — as the app becomes
   /// inactive, before it is active — and completes the run again.
   @Test func aFetchOutlastingTheRuntimeCompletesTwice() throws {
     let (system, delegate) = Self.run(fetchTaking: .seconds(45))
@@ -88,17 +92,17 @@ import Testing
     #expect(
       Self.story(trace)
         == Self.untilTheLaunch + [
-          "3606.807 sched.submit ident=com.example.refresh type=refresh earliest=7206.807",
-          "3636.807 sched.expire run=1",
-          "3636.807 sched.complete run=1 success=false",
-          "3639.807 app.state to=suspended",
-          "4000 app.state to=inactive",
-          "4000 sched.complete run=1 success=true",
-          "4000 app.state to=active",
+          "7665.264 sched.submit ident=com.example.refresh type=refresh earliest=11265.264",
+          "7687.772 sched.expire run=1",
+          "7687.772 sched.complete run=1 success=false",
+          "7690.772 app.state to=suspended",
+          "8000 app.state to=inactive",
+          "8000 sched.complete run=1 success=true",
+          "8000 app.state to=active",
         ])
     #expect(
       ExampleTrace.findings(in: trace) == [
-        "sched-double-complete @ 4000 sched.complete run=1 success=true"
+        "sched-double-complete @ 8000 sched.complete run=1 success=true"
       ])
     #expect(delegate.fetches == 1)
     expectTrace(
@@ -114,14 +118,14 @@ import Testing
     #expect(
       Self.story(trace)
         == Self.untilTheLaunch + [
-          "3611.807 sched.complete run=1 success=true",
-          "3614.807 app.state to=suspended",
-          "4000 app.state to=inactive",
-          "4000 app.state to=active",
+          "7670.264 sched.complete run=1 success=true",
+          "7673.264 app.state to=suspended",
+          "8000 app.state to=inactive",
+          "8000 app.state to=active",
         ])
     #expect(
       ExampleTrace.findings(in: trace) == [
-        "sched-refresh-not-rescheduled @ 3611.807 sched.complete run=1 success=true"
+        "sched-refresh-not-rescheduled @ 7670.264 sched.complete run=1 success=true"
       ])
     #expect(ExampleTrace.severities(in: trace) == [.warning])
     expectTrace(
@@ -129,10 +133,10 @@ import Testing
       checks: .all(except: [.schedRefreshNotRescheduled]), directory: ExampleTrace.goldenDirectory)
   }
 
-  /// A handler that never completes: the run expires at L + 30 s and is still not
+  /// A handler that never completes: the run expires at L + R and is still not
   /// completed 1 s later, so the system kills the app (Apple, `setTaskCompleted(success:)`:
   /// not calling it "may result in the system killing your app"; the model takes the
-  /// strict reading). The app is not running when the user would open it at 4000 s, so
+  /// strict reading). The app is not running when the user would open it at 8000 s, so
   /// nothing follows the kill. The checker reports the run at the kill.
   @Test func aHandlerThatNeverCompletesIsReported() throws {
     let (system, delegate) = Self.run(completes: false)
@@ -141,17 +145,17 @@ import Testing
     #expect(
       Self.story(trace)
         == Self.untilTheLaunch + [
-          "3606.807 sched.submit ident=com.example.refresh type=refresh earliest=7206.807",
-          "3636.807 sched.expire run=1",
-          "3637.807 app.terminate reason=watchdog",
+          "7665.264 sched.submit ident=com.example.refresh type=refresh earliest=11265.264",
+          "7687.772 sched.expire run=1",
+          "7688.772 app.terminate reason=watchdog",
         ])
     #expect(
       ExampleTrace.findings(in: trace) == [
-        "sched-not-completed @ 3637.807 app.terminate reason=watchdog"
+        "sched-not-completed @ 7688.772 app.terminate reason=watchdog"
       ])
     #expect(
       ExampleTrace.messages(in: trace) == [
-        "run 1 (com.example.refresh, launched at 3606.807s, expired at 3636.807s) was not completed before the app terminated"
+        "run 1 (com.example.refresh, launched at 7665.264s, expired at 7687.772s) was not completed before the app terminated"
       ])
     #expect(delegate.fetches == 1)
     expectTrace(

@@ -27,7 +27,7 @@ import Testing
     -> SimulatedSystem
   {
     var configuration = configuration
-    configuration.launchDelay = .zero ... .zero
+    configuration.launchPolicy = .immediate
     return SimulatedSystem(seed: 9, configuration: configuration, faults: faults)
   }
 

@@ -17,7 +17,7 @@ private func launches(_ trace: Trace) -> [(time: TraceTime, ident: String)] {
 /// A configuration whose scheduler launches an eligible request at once (no random delay).
 private func immediateLaunches() -> SimulationConfiguration {
   var configuration = SimulationConfiguration()
-  configuration.launchDelay = .zero ... .zero
+  configuration.launchPolicy = .immediate
   return configuration
 }
 
@@ -39,9 +39,10 @@ private func immediateLaunches() -> SimulationConfiguration {
         "0 sched.reject ident=b error=tooManyPendingTaskRequests",
         "0 sched.submit ident=a type=refresh earliest=900",
       ])
-    // Only the replacement launches: once, no earlier than 900.
+    // Only the replacement launches: once, no earlier than 900 (and, with the realistic
+    // policy's delay of at most 8 h, before 900 + 8 h).
     system.moveToBackground()
-    system.advance(by: .seconds(7200))
+    system.advance(by: .seconds(9 * 3600))
     let launched = launches(system.trace)
     #expect(launched.map(\.ident) == ["a"])
     #expect(launched.allSatisfy { $0.time >= TraceTime(seconds: 900) })
@@ -161,7 +162,7 @@ private func immediateLaunches() -> SimulationConfiguration {
       system.advance(by: .seconds(100))
       try system.submit(.refresh("r", earliestBeginDelay: .seconds(600)))
       system.moveToBackground()
-      system.advance(by: .seconds(7200))
+      system.advance(by: .seconds(9 * 3600))
       // Submitted at 100 with a 600 s delay: never before 100 + 600 = 700.
       let launched = launches(system.trace)
       #expect(launched.count == 1, "seed \(seed)")
@@ -201,7 +202,7 @@ private func immediateLaunches() -> SimulationConfiguration {
     system.advance(by: .seconds(10))
     system.moveToBackground()
     system.advance(by: .seconds(600))
-    // Launched on entering the background (10); refreshRuntime 30 s: 10 + 30 = 40.
+    // Launched on entering the background (10); the immediate policy gives the full 30 s: 10 + 30 = 40.
     let scheduled = eventLines(system.trace).filter { $0.contains(" sched.launch") || $0.contains(" sched.expire") }
     #expect(scheduled == ["10 sched.launch ident=r run=1", "40 sched.expire run=1"])
     #expect(!eventLines(system.trace).contains { $0.contains("app.terminate") })
@@ -209,7 +210,7 @@ private func immediateLaunches() -> SimulationConfiguration {
 
   @Test func aRefreshLaunchesOnlyWhileTheAppIsInTheBackground() throws {
     var configuration = SimulationConfiguration()
-    configuration.launchDelay = .seconds(5) ... .seconds(5)
+    configuration.launchPolicy.refreshDelay = .seconds(5) ... .seconds(5)
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.launch { system in
       system.register(forTaskWithIdentifier: "r", using: nil) { $0.setTaskCompleted(success: true) }

@@ -33,7 +33,8 @@ import Testing
     app.sync(failures: 1)
     system.moveToBackground()
     app.didEnterBackground(saveDuration: .seconds(50))
-    system.advance(by: .seconds(7200))
+    // Past the refresh's latest launch: 1 h + 8 h under the realistic launch policy.
+    system.advance(by: .seconds(9 * 3600 + 60))
 
     let simulated = Self.wrapperKinds(system.trace)
     let wrapped = recorder.trace.events

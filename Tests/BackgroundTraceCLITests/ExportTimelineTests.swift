@@ -65,10 +65,10 @@ import Testing
   @Test func aLongSuspensionIsDrawnCompressed() throws {
     let path = ExportChromeTests.shipped("golden/refresh-fetch-within-runtime.txt")
     let svg = try ExportOutput.run(path, "--format", "svg")
-    // Suspended and idle from 13s to 3606.807s: compressed, keeping 1% of the window (40s) at each end.
-    #expect(svg.contains("<title>53s to 3566.807s (3513.807s) drawn compressed: the app was suspended"))
-    #expect(svg.contains(">58m</text>"))
-    #expect(svg.contains(">0s</text>") && svg.contains(">3600s</text>"))
+    // Suspended and idle from 13s to 7665.264s: compressed, keeping 1% of the window (80s) at each end.
+    #expect(svg.contains("<title>93s to 7585.264s (7492.264s) drawn compressed: the app was suspended"))
+    #expect(svg.contains(">2h</text>"))
+    #expect(svg.contains(">0s</text>") && svg.contains(">7600s</text>") && !svg.contains(">3600s</text>"))
   }
 
   @Test func htmlWrapsTheSVGWithADetailsPanel() throws {

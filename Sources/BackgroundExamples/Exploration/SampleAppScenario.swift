@@ -8,7 +8,8 @@ import BackgroundTrace
 /// Drawn from the run's choices: how long the document save takes (1–60 s), how many
 /// sync attempts fail (0–3), up to three user actions (`sync` or `flush-logs`) after
 /// pauses of 0–20 s, when the user leaves (after 0–20 s), whether and when they come
-/// back (0–600 s), the scheduler's launch delays for the refresh, and the network and
+/// back (0–600 s), the scheduler's launch delays and runtimes for the refresh (the
+/// realistic ``LaunchPolicy``), and the network and
 /// power changes and memory kills of ``ScenarioEnvironment``. The fixed app guards the
 /// DocumentManager's end against `.invalid`, and does not start a second `flush-logs`
 /// while one runs: the named-task overwrite that exploring this scenario found.
@@ -22,9 +23,7 @@ public enum SampleAppScenario: Sendable {
         : "the sample app whose document save sometimes outlasts the budget"
     ) { run in
       let choices = run.choices
-      var configuration = SimulationConfiguration()
-      configuration.launchDelay = .seconds(0) ... .seconds(120)
-      let system = run.makeSystem(configuration: configuration, meta: ["app": "sample"])
+      let system = run.makeSystem(configuration: SimulationConfiguration(), meta: ["app": "sample"])
       ScenarioEnvironment.draw(choices, on: system, within: .seconds(900))
       let saveDuration = choices.duration(in: .seconds(1) ... .seconds(60))
       let syncFailures = choices.int(in: 0...3)
@@ -45,8 +44,9 @@ public enum SampleAppScenario: Sendable {
         system.advance(by: choices.duration(in: .zero ... .seconds(600)))
         system.moveToForeground()
       }
-      // Past the first refresh's latest launch (3600 s + 120 s), so no run is cut off.
-      system.advance(by: .seconds(3_600))
+      // Past the first refresh's latest launch under the realistic launch policy
+      // (1 h + 8 h), so no run is cut off.
+      system.advance(by: .seconds(9 * 3_600))
       system.advance(by: .seconds(600))
     }
   }
