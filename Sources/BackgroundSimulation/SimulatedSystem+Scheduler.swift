@@ -42,8 +42,9 @@ public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
 /// BGTaskScheduler, as docs/platform-model.md describes it.
 extension SimulatedSystem: TaskScheduling {
   /// Records `sched.register` and keeps the launch handler, as docs/platform-model.md describes:
-  /// an identifier the configuration does not permit is refused (`ok=false`), and a
-  /// second registration, or one after launch, terminates the app (`reason=crash`).
+  /// an identifier the configuration does not permit is refused (`ok=false`), as is
+  /// every identifier on Android, and a second registration, or one after launch,
+  /// terminates the app (`reason=crash`).
   ///
   /// - Parameters:
   ///   - identifier: the task identifier.
@@ -56,7 +57,8 @@ extension SimulatedSystem: TaskScheduling {
     forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
     launchHandler: @escaping (any ScheduledTask) -> Void
   ) -> Bool {
-    guard configuration.permittedIdentifiers?.contains(identifier) ?? true else {
+    // Android has no BGTaskScheduler: nothing is registered.
+    guard configuration.platform == .ios, configuration.permittedIdentifiers?.contains(identifier) ?? true else {
       record(.schedRegister(ident: identifier, ok: false))
       return false
     }
@@ -82,7 +84,7 @@ extension SimulatedSystem: TaskScheduling {
   ///
   /// - Parameter request: the request to launch later.
   /// - Throws: ``TaskSchedulerError`` with `notPermitted` for an identifier not permitted,
-  ///   `unavailable` when background refresh is off, and `tooManyPendingTaskRequests`
+  ///   `unavailable` when background refresh is off or on Android, and `tooManyPendingTaskRequests`
   ///   past 1 pending refresh or 10 pending processing requests.
   public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
     let submission = request.submission(at: now)
@@ -97,6 +99,7 @@ extension SimulatedSystem: TaskScheduling {
   }
 
   private func rejection(for request: TaskRequest) -> SchedulerRejection? {
+    guard configuration.platform == .ios else { return .unavailable }
     guard configuration.permittedIdentifiers?.contains(request.identifier) ?? true else { return .notPermitted }
     guard configuration.backgroundRefreshEnabled else { return .unavailable }
     // Resubmitting a pending identifier replaces it, so it does not count.
@@ -192,6 +195,8 @@ extension SimulatedSystem: TaskScheduling {
       return
     }
     handler(task)
+    // The app runs again: an iOS in-process queue picks up the work that waited.
+    startInProcessWork()
   }
 
   /// Launches the pending request for `identifier` now, whatever its earliest date,

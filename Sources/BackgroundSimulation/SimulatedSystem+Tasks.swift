@@ -17,12 +17,13 @@ extension SimulatedSystem: BackgroundTaskHost {
   ///   - taskName: the task's name, recorded as `name=`.
   ///   - handler: run shortly before the budget runs out (`task.expire`).
   /// - Returns: the new id; ``BackgroundTaskID/invalid`` (recorded as `id=0`) when the
-  ///   process is not running or is suspended.
+  ///   process is not running or is suspended, or on Android, which has no UIKit tasks.
   public func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (() -> Void)?)
     -> BackgroundTaskID
   {
-    // No background time for a process that is not running or is suspended.
-    guard processRunning, appState != .suspended else {
+    // No background time for a process that is not running or is suspended, and no
+    // UIKit tasks at all on Android.
+    guard processRunning, appState != .suspended, configuration.platform == .ios else {
       record(.taskBegin(id: 0, name: taskName))
       return .invalid
     }

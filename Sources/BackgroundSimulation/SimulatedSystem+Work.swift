@@ -37,7 +37,9 @@ struct WorkItem {
 }
 
 /// A WorkManager-style queue: attempts, backoff as androidx computes it, constraints,
-/// the 10-minute timeout, periodic work and unique-work policies.
+/// periodic work and unique-work policies. On Android it is WorkManager itself (it
+/// starts the app's process, keeps it running and stops a worker after 10 minutes); on
+/// iOS an in-process queue that runs only while the app runs (``SimulatedPlatform``).
 extension SimulatedSystem: WorkQueue {
   /// Records `work.enqueue` and schedules the work's first start. When unfinished work
   /// with the same id exists, `keep` ignores the request, `append` and `appendOrReplace`
@@ -95,6 +97,18 @@ extension SimulatedSystem: WorkQueue {
     works[work] = item
   }
 
+  /// iOS: the app runs again (launched, woken or opened), so its in-process queue
+  /// starts the work that became due while it could not run — as app code, after the
+  /// app code that was waiting to resume (a timer at this instant runs after the jobs
+  /// already queued).
+  func startInProcessWork() {
+    guard configuration.platform == .ios else { return }
+    scheduler.schedule(after: .zero) { [self] in
+      guard processRunning, appState != .suspended else { return }
+      startEligibleWork()
+    }
+  }
+
   func startEligibleWork() {
     for work in workOrder where works[work]?.phase == .waiting && works[work]?.timer == nil {
       startIfEligible(work)
@@ -109,14 +123,21 @@ extension SimulatedSystem: WorkQueue {
     guard var item = works[work], item.phase == .waiting, item.timer == nil, now >= item.eligible,
       constraintsHold(item.request)
     else { return }
-    if !processRunning || appState == .suspended { wakeForBackgroundWork() }
+    if !processRunning || appState == .suspended {
+      // WorkManager (through JobScheduler) starts or wakes the app's process; an iOS
+      // in-process queue waits until the app runs again.
+      guard configuration.platform == .android else { return }
+      wakeForBackgroundWork()
+    }
     let attempt = item.attempt
     item.phase = .running
     record(.workStart(work: work, attempt: attempt))
     let worker = item.request.worker
     let context = WorkContext(work: work, runAttemptCount: attempt)
-    item.timeout = scheduler.schedule(after: configuration.workTimeout) { [self] in
-      stop(work, reason: "timeout", reschedule: true)
+    if configuration.platform == .android {
+      item.timeout = scheduler.schedule(after: configuration.workTimeout) { [self] in
+        stop(work, reason: "timeout", reschedule: true)
+      }
     }
     item.task = Task(executorPreference: scheduler.executor) { [self] in
       let result = await worker.doWork(context)

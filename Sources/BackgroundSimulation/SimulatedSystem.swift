@@ -1,7 +1,8 @@
 public import BackgroundTrace
 
-/// iOS background tasks, BGTaskScheduler and a WorkManager-style queue, simulated on a
-/// virtual clock and recorded into a trace.
+/// An iPhone's or an Android device's background execution, simulated on a virtual
+/// clock and recorded into a trace: UIKit background tasks, BGTaskScheduler and an
+/// in-process work queue on iOS; WorkManager on Android (``SimulatedPlatform``).
 ///
 /// App code written against ``BackgroundTaskHost``, ``TaskScheduling`` and
 /// ``WorkQueue`` runs against the system as it would against a device, while the test
@@ -108,7 +109,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     random = SplitMix64(seed: seed)
     faultRandom = SplitMix64(seed: seed ^ 0xFA01_7FA0_17FA_017F)
     var meta = meta
-    meta["platform"] = meta["platform"] ?? "simulated"
+    meta["platform"] = configuration.platform.rawValue
     meta["seed"] = String(seed)
     meta["budget"] = TraceTime(configuration.budget).description
     recorder = TraceRecorder(meta: meta)
@@ -219,6 +220,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     } else {
       setState(.active)
       appDelegate?.didBecomeActive()
+      startInProcessWork()
     }
     scheduler.runPending()
   }
@@ -270,6 +272,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     cancelBackgroundTimers()
     expireProcessingRunsIfDeviceBusy()
     appDelegate?.didBecomeActive()
+    startInProcessWork()
     scheduler.runPending()
   }
 
@@ -340,11 +343,15 @@ public final class SimulatedSystem: @unchecked Sendable {
     }
   }
 
-  /// Whether the app is in the background with no task open, no scheduled task
-  /// launched and no worker running: what the system suspends.
+  /// Whether the app is in the background with nothing that keeps it running: what the
+  /// system suspends. On iOS that is no task open and no scheduled task launched (an
+  /// in-process worker does not keep an app running); on Android, no worker running.
   var isIdleInBackground: Bool {
-    processRunning && appState == .background && openTasks.isEmpty && runningTasks.isEmpty
-      && !works.values.contains { $0.phase == .running }
+    guard processRunning, appState == .background else { return false }
+    switch configuration.platform {
+    case .ios: return openTasks.isEmpty && runningTasks.isEmpty
+    case .android: return !works.values.contains { $0.phase == .running }
+    }
   }
 
   /// Wakes a suspended app into the background (for a launch or a worker).

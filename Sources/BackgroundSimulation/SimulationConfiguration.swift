@@ -1,6 +1,9 @@
 /// The platform model's numbers (docs/platform-model.md), each configurable because Apple
 /// documents few of them.
 public struct SimulationConfiguration: Sendable {
+  /// The device modelled: what keeps the process running and which APIs exist
+  /// (``SimulatedPlatform``). Recorded as `meta platform=`.
+  public var platform = SimulatedPlatform.ios
   /// Background time after entering the background (iOS 13+: about 30 s).
   public var budget: Duration = .seconds(30)
   /// How long before the budget ends the expiration handlers run.
@@ -15,7 +18,8 @@ public struct SimulationConfiguration: Sendable {
   /// ``LaunchPolicy/realistic`` (hours, idle device, short refresh runs);
   /// ``LaunchPolicy/immediate`` for tests that want launches at once.
   public var launchPolicy = LaunchPolicy.realistic
-  /// WorkManager stops a worker after this long (10 minutes).
+  /// WorkManager stops a worker after this long (10 minutes; Android only: an iOS
+  /// in-process queue has no system time limit).
   public var workTimeout: Duration = .seconds(600)
   /// The delay between work becoming eligible and its start.
   public var workDispatchDelay: Duration = .milliseconds(100)
@@ -33,8 +37,10 @@ public struct SimulationConfiguration: Sendable {
   /// the main queue per step, and code that never touches the main actor needs none.
   public var drivesMainActor = false
 
-  /// The defaults above.
-  public init() {}
+  /// The defaults above, for `platform` (an iPhone unless told otherwise).
+  public init(platform: SimulatedPlatform = .ios) {
+    self.platform = platform
+  }
 
   /// The launch delay of refresh and processing requests alike.
   @available(*, deprecated, message: "set launchPolicy (refreshDelay, processingDelay), or use LaunchPolicy.immediate")

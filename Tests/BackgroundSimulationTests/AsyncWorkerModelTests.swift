@@ -35,7 +35,7 @@ private struct UploadWithTimeoutWorker: Worker {
 
 /// The trace of one run: the app launches at 0 and enqueues the upload.
 private func uploadTrace(upload: Duration, timeout: Duration) -> String {
-  let system = SimulatedSystem(seed: 42)
+  let system = SimulatedSystem(seed: 42, configuration: SimulationConfiguration(platform: .android))
   system.launch { _ in }
   let worker = UploadWithTimeoutWorker(clock: system.clock, upload: upload, timeout: timeout)
   system.enqueue(WorkRequest(work: "upload", attemptLimit: worker.limit, worker: worker), policy: nil)
@@ -62,7 +62,7 @@ private func uploadTrace(upload: Duration, timeout: Duration) -> String {
     #expect(
       uploadTrace(upload: .seconds(5), timeout: .seconds(3)) == """
         bgtrace 1
-        meta platform=simulated seed=42 budget=30
+        meta platform=android seed=42 budget=30
         0 app.launch
         0 app.state to=active
         0 work.enqueue work=upload limit=2

@@ -49,7 +49,7 @@ import Testing
     #expect(sender.savedForRetry == 0)
     expectTrace(
       trace, matchesGolden: "critical-data-twice-leaks",
-      checks: .all(except: [.taskUnknownEnd, .taskLeaked]), directory: ExampleTrace.goldenDirectory)
+      checks: .all(except: [.taskUnknownEnd, .taskLeaked]), directory: ExampleTrace.iosGoldens)
   }
 
   /// The user then leaves the app at 20 s with task 1 still open: its expiration handler
@@ -86,7 +86,7 @@ import Testing
     #expect(sender.savedForRetry == 1)
     expectTrace(
       trace, matchesGolden: "critical-data-twice-watchdog",
-      checks: .all(except: [.taskUnknownEnd, .taskExpiredNotEnded]), directory: ExampleTrace.goldenDirectory)
+      checks: .all(except: [.taskUnknownEnd, .taskExpiredNotEnded]), directory: ExampleTrace.iosGoldens)
   }
 
   /// One send in the background, finishing well within the budget: clean, and the app
@@ -105,7 +105,7 @@ import Testing
     #expect(ExampleTrace.lines(" task.", in: trace) == ["2 task.begin id=1 name=SendCriticalData", "7 task.end id=1"])
     #expect(ExampleTrace.lines(" app.", in: trace).last == "7 app.state to=suspended")
     #expect(sender.savedForRetry == 0)
-    expectTrace(trace, matchesGolden: "critical-data-once", directory: ExampleTrace.goldenDirectory)
+    expectTrace(trace, matchesGolden: "critical-data-once", directory: ExampleTrace.iosGoldens)
   }
 
   /// A failed send saves the data for a retry and still ends its task once.

@@ -18,7 +18,7 @@ import Testing
   /// Launches the app, enqueues `sync-1` at 1 s with uploads that always fail, and runs
   /// until nothing is left or `limit` has passed.
   static func run(checksAttemptLimit: Bool, limit: Duration = .seconds(86_400)) -> SimulatedSystem {
-    let system = SimulatedSystem(seed: 1)
+    let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let worker = DataSyncWorker(
       context: AsyncContext(simulation: system.scheduler), checksAttemptLimit: checksAttemptLimit
     ) { _ in false }
@@ -57,7 +57,7 @@ import Testing
     #expect(
       trace.events.last.map(TextTraceWriter.line(for:)) == "219.4 work.result work=sync-1 attempt=3 outcome=failure")
     expectTrace(
-      trace, matchesGolden: "data-sync-retries-then-fails", directory: ExampleTrace.goldenDirectory)
+      trace, matchesGolden: "data-sync-retries-then-fails", directory: ExampleTrace.androidGoldens)
   }
 
   /// Without the check the worker retries forever, with the backoff doubling up to the
@@ -84,12 +84,12 @@ import Testing
     #expect(ExampleTrace.messages(in: trace).first?.contains("attempt 3 must be its last") == true)
     expectTrace(
       trace, matchesGolden: "data-sync-retries-forever", checks: .all(except: [.workRetryLimit]),
-      directory: ExampleTrace.goldenDirectory)
+      directory: ExampleTrace.androidGoldens)
   }
 
   /// An upload that succeeds on the second attempt ends the work with one retry.
   @Test func anUploadThatRecoversSucceedsAfterOneRetry() {
-    let system = SimulatedSystem(seed: 1)
+    let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let worker = DataSyncWorker(context: AsyncContext(simulation: system.scheduler)) { attempt in attempt >= 1 }
     system.launch { _ in }
     system.enqueue(worker.request(work: "sync-1"), policy: nil)

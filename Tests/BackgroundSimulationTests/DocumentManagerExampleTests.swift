@@ -53,7 +53,7 @@ import Testing
     #expect(documents.completedSaves == 1)
     expectTrace(
       trace, matchesGolden: "document-manager-save-outlasts-budget",
-      checks: .all(except: [.taskUnknownEnd]), directory: ExampleTrace.goldenDirectory)
+      checks: .all(except: [.taskUnknownEnd]), directory: ExampleTrace.iosGoldens)
   }
 
   /// The fix: `endBackgroundTask` returns early for `.invalid`, so the late save ends nothing.
@@ -71,7 +71,7 @@ import Testing
     #expect(documents.progressSaves == 1)
     #expect(documents.completedSaves == 1)
     expectTrace(
-      trace, matchesGolden: "document-manager-guarded", directory: ExampleTrace.goldenDirectory)
+      trace, matchesGolden: "document-manager-guarded", directory: ExampleTrace.iosGoldens)
   }
 
   /// A save shorter than the budget ends its task itself; the expiration never comes.
@@ -87,7 +87,7 @@ import Testing
       #expect(documents.completedSaves == 1)
       expectTrace(
         trace, matchesGolden: "document-manager-short-save",
-        directory: ExampleTrace.goldenDirectory)
+        directory: ExampleTrace.iosGoldens)
     }
   }
 }

@@ -9,17 +9,21 @@ import Foundation
 ///
 /// Each suite runs one seed article's code (ported to the platform protocols) in a
 /// `SimulatedSystem`, asserts by hand what the checker finds, and compares the trace
-/// with a golden under `Traces/golden/`.
+/// with a golden under `Traces/golden/ios/` or `Traces/golden/android/`.
 enum ExampleTrace {
   /// `Traces/golden` in the repository, found from this file's path
-  /// (`Tests/BackgroundSimulationTests/ExampleTests.swift`).
-  static let goldenDirectory = URL(fileURLWithPath: #filePath)
+  /// (`Tests/BackgroundSimulationTests/ExampleTests.swift`): one folder per platform.
+  private static let goldens = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()
     .deletingLastPathComponent()
     .deletingLastPathComponent()
     .appendingPathComponent("Traces")
     .appendingPathComponent("golden")
-    .path
+
+  /// `Traces/golden/ios`: the iPhone examples' goldens (`meta platform=ios`).
+  static let iosGoldens = goldens.appendingPathComponent("ios").path
+  /// `Traces/golden/android`: the Android examples' goldens (`meta platform=android`).
+  static let androidGoldens = goldens.appendingPathComponent("android").path
 
   /// Every rule, warnings included: for the scenarios whose code is right.
   static let clean = GoldenChecks(rules: Set(Rule.allCases), strict: true)

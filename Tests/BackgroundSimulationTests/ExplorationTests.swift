@@ -31,7 +31,7 @@ import Testing
     #expect(
       failure.trace.text == """
         bgtrace 1
-        meta explore=long-pause platform=simulated seed=\(failure.seed) budget=30
+        meta explore=long-pause platform=ios seed=\(failure.seed) budget=30
         0 app.launch
         0 app.state to=active
         7 mark label=user:tap

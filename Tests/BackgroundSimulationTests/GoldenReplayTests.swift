@@ -12,25 +12,26 @@ import Testing
   static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Traces/golden")
 
-  /// The app of each replayable golden, as a delegate built for each process.
+  /// The app of each replayable golden (its path under `Traces/golden`, one folder per
+  /// platform), as a delegate built for each process.
   static let apps: [(golden: String, make: @Sendable (ReplayPlatform) -> any BackgroundAppDelegate)] = [
-    ("document-manager-save-outlasts-budget", { SavingApp(platform: $0, guards: false, save: .seconds(45)) }),
-    ("document-manager-guarded", { SavingApp(platform: $0, guards: true, save: .seconds(45)) }),
-    ("document-manager-short-save", { SavingApp(platform: $0, guards: false, save: .seconds(10)) }),
-    ("refresh-fetch-within-runtime", { RefreshingApp(platform: $0, fetch: .seconds(5)) }),
-    ("refresh-fetch-outlasts-runtime", { RefreshingApp(platform: $0, fetch: .seconds(45)) }),
-    ("refresh-not-resubmitted", { RefreshingApp(platform: $0, fetch: .seconds(5), resubmits: false) }),
-    ("refresh-not-completed", { RefreshingApp(platform: $0, fetch: .seconds(5), completes: false) }),
+    ("ios/document-manager-save-outlasts-budget", { SavingApp(platform: $0, guards: false, save: .seconds(45)) }),
+    ("ios/document-manager-guarded", { SavingApp(platform: $0, guards: true, save: .seconds(45)) }),
+    ("ios/document-manager-short-save", { SavingApp(platform: $0, guards: false, save: .seconds(10)) }),
+    ("ios/refresh-fetch-within-runtime", { RefreshingApp(platform: $0, fetch: .seconds(5)) }),
+    ("ios/refresh-fetch-outlasts-runtime", { RefreshingApp(platform: $0, fetch: .seconds(45)) }),
+    ("ios/refresh-not-resubmitted", { RefreshingApp(platform: $0, fetch: .seconds(5), resubmits: false) }),
+    ("ios/refresh-not-completed", { RefreshingApp(platform: $0, fetch: .seconds(5), completes: false) }),
     // The demo's user actions are recorded as `mark label=user:…` and performed again.
-    ("demo-scenario", { DemoScenario.app(on: $0, scheduler: $0.scheduler) }),
-    ("demo-scenario-fixed", { DemoScenario.app(on: $0, scheduler: $0.scheduler, fixed: true) }),
-    ("critical-data-twice-leaks", criticalData),
-    ("critical-data-twice-watchdog", criticalData),
-    ("critical-data-once", criticalData),
-    ("data-sync-retries-then-fails", { dataSync(on: $0, checksAttemptLimit: true) }),
-    ("data-sync-retries-forever", { dataSync(on: $0, checksAttemptLimit: false) }),
+    ("ios/demo-scenario", { DemoScenario.app(on: $0, scheduler: $0.scheduler) }),
+    ("ios/demo-scenario-fixed", { DemoScenario.app(on: $0, scheduler: $0.scheduler, fixed: true) }),
+    ("ios/critical-data-twice-leaks", criticalData),
+    ("ios/critical-data-twice-watchdog", criticalData),
+    ("ios/critical-data-once", criticalData),
+    ("android/data-sync-retries-then-fails", { dataSync(on: $0, checksAttemptLimit: true) }),
+    ("android/data-sync-retries-forever", { dataSync(on: $0, checksAttemptLimit: false) }),
     (
-      "task-manager-named-tasks",
+      "ios/task-manager-named-tasks",
       { platform in
         let manager = BackgroundTaskManager(host: platform)
         return UserActionApp { ExampleActions.taskManager($0, manager) { _ in } }
@@ -65,13 +66,15 @@ import Testing
 
   /// A golden added under Traces/golden without its app here would never be replayed.
   @Test func everyGoldenIsReplayed() throws {
-    let files = try FileManager.default.contentsOfDirectory(atPath: Self.goldens.path)
-      .filter { $0.hasSuffix(".txt") }.map { String($0.dropLast(4)) }
+    let files = try ["ios", "android"].flatMap { platform in
+      try FileManager.default.contentsOfDirectory(atPath: Self.goldens.appendingPathComponent(platform).path)
+        .filter { $0.hasSuffix(".txt") }.map { "\(platform)/" + $0.dropLast(4) }
+    }
     #expect(Set(files) == Set(Self.apps.map(\.golden)))
   }
 
   @Test func theReplayAnswersBackgroundTimeRemainingAsTheSimulationDid() throws {
-    var reader = try TraceReader(path: Self.goldens.appendingPathComponent("task-manager-named-tasks.txt").path)
+    var reader = try TraceReader(path: Self.goldens.appendingPathComponent("ios/task-manager-named-tasks.txt").path)
     let recorded = try reader.readAll()
     var manager: BackgroundTaskManager?
     let result = Replayer.replay(recorded, timing: .exact) { platform in
@@ -86,7 +89,7 @@ import Testing
   }
 
   @Test func changingTheCodeShowsTheFirstDivergence() throws {
-    var reader = try TraceReader(path: Self.goldens.appendingPathComponent("refresh-fetch-within-runtime.txt").path)
+    var reader = try TraceReader(path: Self.goldens.appendingPathComponent("ios/refresh-fetch-within-runtime.txt").path)
     let recorded = try reader.readAll()
     // Dropping the resubmit: the handler's first action differs.
     let result = Replayer.replay(recorded, timing: .exact) {

@@ -48,7 +48,7 @@ import Testing
 
   static let expectedTrace = """
     bgtrace 1
-    meta platform=simulated seed=3 budget=30
+    meta platform=ios seed=3 budget=30
     0 app.launch
     0 app.state to=active
     5 app.state to=inactive

@@ -78,7 +78,7 @@ import Testing
         ])
     #expect(delegate.fetches == 1)
     expectTrace(
-      trace, matchesGolden: "refresh-fetch-within-runtime", directory: ExampleTrace.goldenDirectory)
+      trace, matchesGolden: "refresh-fetch-within-runtime", directory: ExampleTrace.iosGoldens)
   }
 
   /// The seed as written: a fetch longer than the runtime makes the expiration handler
@@ -107,7 +107,7 @@ import Testing
     #expect(delegate.fetches == 1)
     expectTrace(
       trace, matchesGolden: "refresh-fetch-outlasts-runtime",
-      checks: .all(except: [.schedDoubleComplete]), directory: ExampleTrace.goldenDirectory)
+      checks: .all(except: [.schedDoubleComplete]), directory: ExampleTrace.iosGoldens)
   }
 
   /// A handler that forgets to submit the next refresh: no further refresh will run.
@@ -130,7 +130,7 @@ import Testing
     #expect(ExampleTrace.severities(in: trace) == [.warning])
     expectTrace(
       trace, matchesGolden: "refresh-not-resubmitted",
-      checks: .all(except: [.schedRefreshNotRescheduled]), directory: ExampleTrace.goldenDirectory)
+      checks: .all(except: [.schedRefreshNotRescheduled]), directory: ExampleTrace.iosGoldens)
   }
 
   /// A handler that never completes: the run expires at L + R and is still not
@@ -160,6 +160,6 @@ import Testing
     #expect(delegate.fetches == 1)
     expectTrace(
       trace, matchesGolden: "refresh-not-completed",
-      checks: .all(except: [.schedNotCompleted]), directory: ExampleTrace.goldenDirectory)
+      checks: .all(except: [.schedNotCompleted]), directory: ExampleTrace.iosGoldens)
   }
 }

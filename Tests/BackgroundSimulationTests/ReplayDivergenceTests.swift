@@ -14,7 +14,7 @@ import Testing
   @Test func endingATaskTwiceIsTheFirstDivergence() throws {
     // Recorded with the guarded DocumentManager; replayed with the seed's unguarded one,
     // whose late save ends `.invalid` a second time when the user returns at 62 s.
-    var reader = try TraceReader(path: Self.goldens.appendingPathComponent("document-manager-guarded.txt").path)
+    var reader = try TraceReader(path: Self.goldens.appendingPathComponent("ios/document-manager-guarded.txt").path)
     let recorded = try reader.readAll()
     let result = Replayer.replay(recorded, timing: .exact) {
       SavingApp(platform: $0, guards: false, save: .seconds(45))

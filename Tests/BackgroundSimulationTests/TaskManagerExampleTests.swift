@@ -55,7 +55,7 @@ import Testing
     #expect(manager.remainingAtStart == [.greatestFiniteMagnitude, .greatestFiniteMagnitude, 30, 26])
     #expect(manager.remainingAtStart.suffix(2).allSatisfy { $0 <= 30 })
     expectTrace(
-      trace, matchesGolden: "task-manager-named-tasks", directory: ExampleTrace.goldenDirectory)
+      trace, matchesGolden: "task-manager-named-tasks", directory: ExampleTrace.iosGoldens)
   }
 
   /// A name started again before it ended overwrites the stored id, as in the seed:

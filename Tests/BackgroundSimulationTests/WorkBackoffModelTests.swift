@@ -54,11 +54,11 @@ private let backoffTable: [BackoffTableRow] = [
     starts: [30, 90, 210, 450, 930, 1890, 3810, 7650, 15330, 30690, 48690, 66690]),
 ]
 
-/// WorkManager retry backoff (docs/platform-model.md "WorkManager") in the simulated queue.
+/// WorkManager retry backoff (docs/platform-model.md "WorkManager") on the Android platform model.
 @Suite struct WorkBackoffModelTests {
   @Test(arguments: backoffTable)
   func retryStartTimesFollowTheAndroidxBackoffFormula(_ row: BackoffTableRow) {
-    var configuration = SimulationConfiguration()
+    var configuration = SimulationConfiguration(platform: .android)
     configuration.workDispatchDelay = .zero
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.enqueue(
@@ -88,7 +88,7 @@ private let backoffTable: [BackoffTableRow] = [
   @Test func theDispatchDelayIsAddedToEveryStart() {
     // Default dispatch delay 0.1 s: attempt 0 at 0.1; exponential 30 s after it returned:
     // 0.1 + 30 + 0.1 = 30.2; then 30.2 + 60 + 0.1 = 90.3.
-    let system = SimulatedSystem(seed: 1)
+    let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     system.enqueue(WorkRequest(work: "sync", worker: AlwaysRetryWorker()), policy: nil)
     system.advance(to: TraceTime(seconds: 100))
     let starts = system.trace.events.compactMap { event -> String? in

@@ -38,10 +38,10 @@ private struct RecordingWorker: Worker {
   }
 }
 
-/// The WorkManager-style queue against docs/platform-model.md "WorkManager".
+/// WorkManager on the Android platform model, against docs/platform-model.md "WorkManager".
 @Suite struct WorkQueueModelTests {
   @Test func runAttemptCountIsZeroOnTheFirstRunAndGrowsByOneOnEachStart() {
-    let system = SimulatedSystem(seed: 1)
+    let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let runs = Runs()
     let worker = RecordingWorker(
       clock: system.clock, runs: runs, duration: { _ in .seconds(1) }, result: { $0 < 2 ? .retry : .success })
@@ -64,7 +64,7 @@ private struct RecordingWorker: Worker {
   }
 
   @Test func aWorkerStillRunningAfterTenMinutesIsStoppedAndRunsAgainWithTheNextAttempt() {
-    let system = SimulatedSystem(seed: 1)
+    let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let runs = Runs()
     let worker = RecordingWorker(
       clock: system.clock, runs: runs, duration: { $0 == 0 ? .seconds(3600) : .seconds(1) })
@@ -85,7 +85,7 @@ private struct RecordingWorker: Worker {
   }
 
   @Test func networkWorkWaitsWhileOfflineAndIsStoppedWhenTheNetworkDrops() throws {
-    var configuration = SimulationConfiguration()
+    var configuration = SimulationConfiguration(platform: .android)
     configuration.networkAvailable = false
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     let runs = Runs()
@@ -123,7 +123,7 @@ private struct RecordingWorker: Worker {
   fileprivate static func enqueueTwice(
     policy: ExistingWorkPolicy, firstResult: WorkResult = .success
   ) -> (system: SimulatedSystem, runs: Runs) {
-    let system = SimulatedSystem(seed: 1)
+    let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let runs = Runs()
     let first = RecordingWorker(label: "first", clock: system.clock, runs: runs, result: { _ in firstResult })
     system.enqueue(WorkRequest(work: "sync", worker: first), policy: nil)
@@ -175,7 +175,7 @@ private struct RecordingWorker: Worker {
   /// failed (`EnqueueRunnable`): it never runs.
   @Test func afterAFailureAppendOrReplaceStartsAfreshAndAppendNeverRuns() {
     for (policy, expected) in [(ExistingWorkPolicy.appendOrReplace, ["first:0", "later:0"]), (.append, ["first:0"])] {
-      let system = SimulatedSystem(seed: 1)
+      let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
       let runs = Runs()
       let first = RecordingWorker(label: "first", clock: system.clock, runs: runs, result: { _ in .failure })
       system.enqueue(WorkRequest(work: "sync", worker: first), policy: nil)
@@ -190,7 +190,7 @@ private struct RecordingWorker: Worker {
 
   /// androidx chains a second pending APPEND behind the first; neither overwrites the other.
   @Test func twoPendingAppendsRunInOrder() {
-    let system = SimulatedSystem(seed: 1)
+    let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let runs = Runs()
     system.enqueue(
       WorkRequest(work: "sync", worker: RecordingWorker(label: "first", clock: system.clock, runs: runs)), policy: nil)
@@ -211,7 +211,7 @@ private struct RecordingWorker: Worker {
   /// lastEnqueueTime + backoff(runAttemptCount): a worker stopped early (its network
   /// lost) does not restart the moment the network returns.
   @Test func aStoppedWorkerRestartsOnlyAfterItsBackoff() {
-    let system = SimulatedSystem(seed: 1)
+    let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let runs = Runs()
     system.enqueue(
       WorkRequest(
@@ -259,7 +259,7 @@ private struct RecordingWorker: Worker {
   }
 
   @Test func cancellingWorkRecordsItAndStopsTheRunningAttempt() {
-    let system = SimulatedSystem(seed: 1)
+    let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let runs = Runs()
     system.enqueue(WorkRequest(work: "sync", worker: RecordingWorker(clock: system.clock, runs: runs)), policy: nil)
     system.advance(by: .seconds(10))
@@ -276,7 +276,7 @@ private struct RecordingWorker: Worker {
   }
 
   @Test func periodicWorkRunsAgainAfterItsPeriodWithTheAttemptCountReset() {
-    var configuration = SimulationConfiguration()
+    var configuration = SimulationConfiguration(platform: .android)
     configuration.workDispatchDelay = .zero
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     let runs = Runs()
@@ -293,7 +293,7 @@ private struct RecordingWorker: Worker {
   }
 
   @Test func aPeriodShorterThanFifteenMinutesIsRaisedToFifteenMinutes() {
-    var configuration = SimulationConfiguration()
+    var configuration = SimulationConfiguration(platform: .android)
     configuration.workDispatchDelay = .zero
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     let worker = RecordingWorker(clock: system.clock, runs: Runs(), duration: { _ in .zero })
@@ -327,7 +327,7 @@ private final class Flag: Sendable {
   /// with others of the same tag; ids `TAG:N` keep the trace the same in every run and
   /// in a replay.
   @Test func nonUniqueWorkRunsSideBySideAndReplays() {
-    let system = SimulatedSystem(seed: 1)
+    let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let runs = Runs()
     final class UploadsApp: BackgroundAppDelegate {
       let queue: any WorkQueue

@@ -134,8 +134,8 @@ import Testing
     let result = run("demo", "--out", out)
     #expect(result.status == .success)
     #expect(result.output.contains("  41 task.expire id=2\n  41 task.end id=2\n"))
-    #expect(result.output.contains("  96.3 task.end id=0\n  >> error: task.end for .invalid (id 0)"))
-    #expect(result.output.contains("demo.txt:25: error: task.end for .invalid (id 0)"))
+    #expect(result.output.contains("  28434.133 task.end id=0\n  >> error: task.end for .invalid (id 0)"))
+    #expect(result.output.contains("demo.txt:26: error: task.end for .invalid (id 0)"))
     var binary = try TraceReader(path: (out as NSString).appendingPathComponent("demo.bgtrace"))
     let text = try String(contentsOfFile: (out as NSString).appendingPathComponent("demo.txt"), encoding: .utf8)
     #expect(try binary.readAll() == Trace(text: text))
@@ -149,7 +149,7 @@ import Testing
       result.output.hasPrefix(
         """
         Wrote the sample app's trace:
-          \(out)/demo.bgtrace  (binary, 353 bytes, 30 events)
+          \(out)/demo.bgtrace  (binary, 341 bytes, 28 events)
           \(out)/demo.txt  (text)
 
         """))

@@ -63,7 +63,7 @@ import Testing
   }
 
   @Test func aLongSuspensionIsDrawnCompressed() throws {
-    let path = ExportChromeTests.shipped("golden/refresh-fetch-within-runtime.txt")
+    let path = ExportChromeTests.shipped("golden/ios/refresh-fetch-within-runtime.txt")
     let svg = try ExportOutput.run(path, "--format", "svg")
     // Suspended and idle from 13s to 7665.264s: compressed, keeping 1% of the window (80s) at each end.
     #expect(svg.contains("<title>93s to 7585.264s (7492.264s) drawn compressed: the app was suspended"))
