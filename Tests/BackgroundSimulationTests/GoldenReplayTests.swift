@@ -30,6 +30,8 @@ import Testing
     ("ios/critical-data-once", criticalData),
     ("android/data-sync-retries-then-fails", { dataSync(on: $0, checksAttemptLimit: true) }),
     ("android/data-sync-retries-forever", { dataSync(on: $0, checksAttemptLimit: false) }),
+    // The process killed mid-attempt: the replay applies the kill and WorkManager's restart.
+    ("android/sync-process-killed", { AndroidSyncScenario.app(on: $0, scheduler: $0.scheduler) }),
     (
       "ios/task-manager-named-tasks",
       { platform in

@@ -179,7 +179,9 @@ public enum Replayer: Sendable {
       }
       platform.record(event.kind)
       platform.scheduler.retireExecutor()
-      platform.runningWorkers.removeAll()
+      // The workers' code never resumes (its executor is retired), but they stay known
+      // until the recording stops them (`work.stop reason=terminated`, as the simulation
+      // and WorkManager record after a process death) or starts them again.
       platform.delegate = nil
       platform.launchHandlers.removeAll()
       platform.expirationHandlers.removeAll()
