@@ -30,6 +30,11 @@ public struct TraceExplainer: Sendable {
   /// How far past the budget an expiration may come before it is flagged.
   public let slack = TraceInterval(nanoseconds: 2_000_000_000)
 
+  /// The trace's platform (`meta platform=`): `ios` and `android` add that platform's
+  /// process facts to the model (docs/platform-model.md, "Processes"); any other value
+  /// leaves them out.
+  public let platform: String?
+
   private var checker: TraceChecker
   private var walker: LifecycleWalker { checker.walker }
   /// An identifier just launched with no launch handler registered: iOS raises an
@@ -41,6 +46,7 @@ public struct TraceExplainer: Sendable {
   public init(configuration: CheckerConfiguration = CheckerConfiguration(), meta: TraceMetadata) {
     checker = TraceChecker(configuration: configuration, meta: meta)
     budget = configuration.budget(for: meta)
+    platform = meta["platform"]
   }
 
   /// Applies the next event.
@@ -81,6 +87,7 @@ public struct TraceExplainer: Sendable {
         ]
       }
     }
+    if let message = platformInconsistency(of: event) { return [message] }
     switch event.kind {
     case .appTerminate("watchdog"?):
       let expiredTask = walker.tasks.values.contains { $0.expiredAt != nil }
@@ -120,6 +127,31 @@ public struct TraceExplainer: Sendable {
       break
     }
     return []
+  }
+
+  /// What the trace's platform says cannot happen: on iOS, in-process work starting
+  /// while the app cannot run; on Android, UIKit tasks, BGTaskScheduler launches, or a
+  /// process frozen while a worker runs.
+  private func platformInconsistency(of event: TraceEvent) -> String? {
+    let now = event.time
+    switch (platform, event.kind) {
+    case ("ios", .workStart(let work, let attempt)):
+      let terminated = !walker.isRunning && walker.termination != nil
+      guard terminated || walker.process.state == .suspended else { return nil }
+      return
+        "\(work) attempt \(attempt) started at \(now)s while the app was \(terminated ? "not running" : "suspended"); on iOS an in-process work queue runs only while the app runs"
+    case ("android", .taskBegin(let id, _)) where id != 0:
+      return "task \(id) began on Android, which has no UIKit background tasks"
+    case ("android", .schedLaunch(let ident, _)):
+      return "\(ident) launched on Android, which has no BGTaskScheduler"
+    case ("android", .appState(.suspended)):
+      let running = walker.works.keys.sorted().filter { walker.works[$0]?.running != nil }
+      guard let work = running.first else { return nil }
+      return
+        "the app was suspended at \(now)s while \(work) was running; on Android a running worker keeps the process alive"
+    default:
+      return nil
+    }
   }
 
   // MARK: What is alive
