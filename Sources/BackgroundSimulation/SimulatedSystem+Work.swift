@@ -29,10 +29,21 @@ struct WorkItem {
       beforeAttempt: attempt, policy: request.backoff, delay: request.backoffDelay.map(TraceInterval.init))
   }
 
+  /// androidx's smallest periodic interval and flex (`PeriodicWorkRequest`).
+  static let minimumPeriod = Duration.seconds(15 * 60)
+  static let minimumFlex = Duration.seconds(5 * 60)
+
   init(request: WorkRequest, at time: TraceTime) {
     self.request = request
     self.eligible = time
     self.lastEnqueue = time
+    if let period = request.period, let flex = request.flex {
+      // androidx `WorkSpec.calculateNextRunTime`: with a flex shorter than the interval
+      // the first period runs no earlier than interval − flex after the enqueue.
+      let interval = max(period, Self.minimumPeriod)
+      let window = min(max(flex, Self.minimumFlex), interval)
+      eligible = time + TraceInterval(interval - window)
+    }
   }
 }
 
@@ -169,7 +180,7 @@ extension SimulatedSystem: WorkQueue {
         item.phase = .waiting
         item.attempt = 0
         item.lastEnqueue = now
-        item.eligible = now.adding(nanoseconds: TraceTime(max(period, .seconds(900))).nanoseconds)
+        item.eligible = now.adding(nanoseconds: TraceTime(max(period, WorkItem.minimumPeriod)).nanoseconds)
         works[work] = item
         scheduleStart(work)
       } else {

@@ -302,6 +302,26 @@ private struct RecordingWorker: Worker {
     // A 5-minute period runs every 15 min: 0, 900, 1800 (not 300, 600, …).
     #expect(starts(system.trace).map(\.time) == [0, 900, 1800].map { TraceTime(seconds: $0) })
   }
+
+  /// androidx `WorkSpec.calculateNextRunTime`: "With flex, the first run does not run
+  /// immediately, but instead respects the first interval duration" — it comes
+  /// interval − flex after the enqueue; later periods follow the previous run by the
+  /// interval. A flex under 5 minutes is raised to 5 (`PeriodicWorkRequest.MIN_PERIODIC_FLEX_MILLIS`).
+  @Test(arguments: [
+    (flex: 600.0, first: 3000.0), (flex: 60.0, first: 3300.0), (flex: 7200.0, first: 0.0),
+  ])
+  func periodicWorkWithAFlexRunsFirstInTheLastFlexOfItsPeriod(flex: Double, first: Double) {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.workDispatchDelay = .zero
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    let worker = RecordingWorker(clock: system.clock, runs: Runs(), duration: { _ in .zero })
+    system.enqueue(
+      WorkRequest(work: "feed", period: .seconds(3600), flex: .seconds(flex), worker: worker), policy: nil)
+    system.advance(to: TraceTime(seconds: first + 3600))
+    // A one-hour period with a 10-minute flex: first at 3600 − 600 = 3000, then 6600. A
+    // flex of 1 minute counts as 5 (3600 − 300); a flex beyond the period is the period.
+    #expect(starts(system.trace).map(\.time) == [first, first + 3600].map { TraceTime(seconds: $0) })
+  }
 }
 
 /// Returns `.retry` from its first call only, then whatever `inner` returns.

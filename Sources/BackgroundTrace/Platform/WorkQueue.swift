@@ -52,6 +52,10 @@ public struct WorkRequest: Sendable {
   public var attemptLimit: Int?
   /// The repeat interval for periodic work (at least 15 minutes).
   public var period: Duration?
+  /// Periodic work's flex interval (androidx `flexInterval`, at least 5 minutes and at
+  /// most the period): the first period runs only in its last `flex`, not at once.
+  /// `nil`: no flex, the first period runs at once.
+  public var flex: Duration?
   /// Run only with network connectivity.
   public var requiresNetwork: Bool
   /// Run only while charging.
@@ -62,8 +66,8 @@ public struct WorkRequest: Sendable {
   /// Creates a request.
   public init(
     work: String, name: String? = nil, backoff: BackoffPolicy? = nil, backoffDelay: Duration? = nil,
-    attemptLimit: Int? = nil, period: Duration? = nil, requiresNetwork: Bool = false, requiresCharging: Bool = false,
-    worker: any Worker
+    attemptLimit: Int? = nil, period: Duration? = nil, flex: Duration? = nil, requiresNetwork: Bool = false,
+    requiresCharging: Bool = false, worker: any Worker
   ) {
     self.work = work
     self.name = name
@@ -71,6 +75,7 @@ public struct WorkRequest: Sendable {
     self.backoffDelay = backoffDelay
     self.attemptLimit = attemptLimit
     self.period = period
+    self.flex = flex
     self.requiresNetwork = requiresNetwork
     self.requiresCharging = requiresCharging
     self.worker = worker
