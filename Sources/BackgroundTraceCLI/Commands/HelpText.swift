@@ -132,7 +132,10 @@ enum HelpText {
     (>>), and system decisions the model says could not have happened (!!): a retry
     that starts before its backoff, an expiration long after the budget, a
     suspension while a task still had budget, a launch before its earliest date, a
-    watchdog kill with no expired task or run. What is alive and what the checker
+    watchdog kill with no expired task or run, and what the trace's platform
+    (meta platform=ios|android) cannot do: in-process work starting while an iOS
+    app is suspended or not running; a UIKit task, a scheduler launch, or a
+    suspension while a worker runs on Android. What is alive and what the checker
     reports come from one model, so a task the checker gave up is not shown alive.
 
     It runs no app code. To re-run a trace against your app's code, use Replayer in
