@@ -20,11 +20,13 @@ extension Array: DecodedEventSink where Element == TraceEvent {
 /// Slots `0..<consumed` were moved out; `consumed..<count` hold events. A reader that
 /// shares its instance with a copy of itself copies it before reading
 /// (``BinaryTraceReader/next()``), so a copied reader stays a value.
+@usableFromInline
 final class ChunkEvents: DecodedEventSink {
-  private var base: UnsafeMutablePointer<TraceEvent>
+  // Unchecked: readers inlined into other modules would check every access at run time.
+  @usableFromInline @exclusivity(unchecked) var base: UnsafeMutablePointer<TraceEvent>
   private var capacity: Int
-  private(set) var count = 0
-  private(set) var consumed = 0
+  @usableFromInline @exclusivity(unchecked) var count = 0
+  @usableFromInline @exclusivity(unchecked) var consumed = 0
 
   init(capacity: Int = 0) {
     self.capacity = capacity
@@ -70,7 +72,7 @@ final class ChunkEvents: DecodedEventSink {
   }
 
   /// Moves out the next event not yet read.
-  @inline(__always)
+  @inlinable
   func take() -> TraceEvent {
     precondition(consumed < count)
     defer { consumed += 1 }
@@ -84,5 +86,38 @@ final class ChunkEvents: DecodedEventSink {
     copy.count = count
     copy.consumed = consumed
     return copy
+  }
+}
+
+/// Not Sendable: a reader's storage, shared by copies of the reader on one thread.
+@available(*, unavailable)
+extension ChunkEvents: Sendable {}
+
+/// The payload of the sealed chunk a ``BinaryTraceReader`` is reading, copied out of
+/// its read buffer. Copies of a reader share it and only read it; a reader that loads
+/// the next chunk into a shared one makes its own first.
+final class ChunkPayload {
+  private var base: UnsafeMutableRawPointer
+  private var capacity: Int
+  /// The payload.
+  private(set) var bytes: UnsafeRawBufferPointer
+
+  init() {
+    capacity = 0
+    base = .allocate(byteCount: 1, alignment: 8)
+    bytes = UnsafeRawBufferPointer(start: base, count: 0)
+  }
+
+  deinit { base.deallocate() }
+
+  /// Holds a copy of `payload` instead.
+  func replace(with payload: UnsafeRawBufferPointer) {
+    if payload.count > capacity {
+      base.deallocate()
+      capacity = Swift.max(payload.count, 64 * 1024)
+      base = .allocate(byteCount: capacity, alignment: 8)
+    }
+    if let source = payload.baseAddress { base.copyMemory(from: source, byteCount: payload.count) }
+    bytes = UnsafeRawBufferPointer(start: base, count: payload.count)
   }
 }
