@@ -166,11 +166,22 @@ struct ChunkDecoder {
     UInt8(truncatingIfNeeded: cases.firstIndex(of: value) ?? 0)
   }
 
-  var strings: [String]
+  var strings: [String] {
+    didSet { stringCount = UInt64(strings.count) }
+  }
+  /// `strings.count`, which is a call per string reference otherwise.
+  private var stringCount: UInt64
   var time: UInt64
   var predictedIDs = false
   var lastTaskID: Int64 = 0
   var lastRun: Int64 = 0
+
+  init(strings: [String], time: UInt64, predictedIDs: Bool = false) {
+    self.strings = strings
+    stringCount = UInt64(strings.count)
+    self.time = time
+    self.predictedIDs = predictedIDs
+  }
 
   /// Parses and checks the next record, advancing the time and the predicted
   /// identifiers, and returns its event when `Mode` builds one (`nil` otherwise).
@@ -184,9 +195,12 @@ struct ChunkDecoder {
   ) throws(Failure) -> TraceEvent? {
     let start = cursor.offset
     guard let tag = cursor.byte() else { throw Failure(offset: start, message: "missing event") }
-    guard let kind = EventTag(rawValue: tag & 0x1F) else {
+    guard tag & 0x1F <= EventTag.mark.rawValue else {
       throw Failure(offset: start, message: "unknown event kind tag \(tag & 0x1F)")
     }
+    // The tags are 0...20 in declaration order, so the raw value is the enum's bit
+    // pattern (`EventTag(rawValue:)` is a call per record here).
+    let kind = unsafeBitCast(tag & 0x1F, to: EventTag.self)
     let flags = tag >> 5
     let delta = try scaled(&cursor)
     guard delta <= UInt64(Int64.max) - time else {
@@ -414,7 +428,7 @@ struct ChunkDecoder {
   @inline(__always)
   private func string(_ cursor: inout ByteCursor) throws(Failure) -> Int {
     let offset = cursor.offset
-    guard let index = cursor.varint(), index < UInt64(strings.count) else {
+    guard let index = cursor.varint(), index < stringCount else {
       throw Failure(offset: offset, message: "string reference out of range")
     }
     return Int(index)
