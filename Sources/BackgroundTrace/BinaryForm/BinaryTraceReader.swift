@@ -60,24 +60,24 @@ public struct BinaryTraceReader {
   /// - Throws: ``ByteSourceError`` only; damage is reported in ``damage``.
   @inlinable
   public mutating func next() throws(ByteSourceError) -> LocatedEvent? {
-    if pendingRecords > 0 {
-      pendingRecords -= 1
-      recordLocation += 1
-      return LocatedEvent(event: nextRecord(), location: recordLocation)
-    }
+    // The located event is built where the caller destroys it: building it here from
+    // a returned event would copy it, and the copy stalls on the stores just made.
+    if pendingRecords > 0 { return nextRecord() }
     return try nextFromChunkEvents()
   }
 
-  /// Decodes the next record of the current sealed chunk.
+  /// Decodes the next record of the current sealed chunk (`pendingRecords` > 0).
   @usableFromInline
-  mutating func nextRecord() -> TraceEvent {
+  mutating func nextRecord() -> LocatedEvent {
+    pendingRecords -= 1
+    recordLocation += 1
     let bytes = payload.bytes
     var cursor = ByteCursor(bytes, offset: recordOffset)
     do throws(ChunkDecoder.Failure) {
       let event = try decoder.record(&cursor, Building.self)
       recordOffset = cursor.offset
       guard let event else { preconditionFailure("a built record has no event") }
-      return event
+      return LocatedEvent(event: event, location: recordLocation)
     } catch {
       preconditionFailure("a record failed to parse after its chunk was checked: \(error.message)")
     }
@@ -91,11 +91,7 @@ public struct BinaryTraceReader {
         finished = true
         return nil
       }
-      if pendingRecords > 0 {
-        pendingRecords -= 1
-        recordLocation += 1
-        return LocatedEvent(event: nextRecord(), location: recordLocation)
-      }
+      if pendingRecords > 0 { return nextRecord() }
     }
     // A copy of this reader shares the chunk's events until one of them reads.
     if !isKnownUniquelyReferenced(&events) { events = events.copy() }
