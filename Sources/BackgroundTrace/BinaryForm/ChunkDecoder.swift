@@ -1,5 +1,5 @@
-/// Decodes one chunk's payload into events, checking every byte: a record that does
-/// not parse is a ``ChunkDecoder/Failure``, never a trap.
+/// Decodes a chunk's records into events, checking every byte: a record that does not
+/// parse is a ``ChunkDecoder/Failure``, never a trap.
 struct ChunkDecoder {
   struct Failure: Error {
     /// The offset in the payload where decoding stopped.
@@ -13,9 +13,9 @@ struct ChunkDecoder {
   /// With `predictedIDs` (version 3), flag bit 1 of task and run records means the id
   /// or run is the predicted one (docs/FORMAT.md, "Predicted identifiers").
   ///
-  /// - Returns: a decoder at the first record, which ``record(_:)`` and
-  ///   ``event(_:_:)`` then read one by one; the payload offset of the first record;
-  ///   and the time of the last record (`baseTime` when there is none).
+  /// - Returns: a decoder at the first record, whose ``record(_:_:)`` then builds the
+  ///   events one by one; the payload offset of the first record; and the time of the
+  ///   last record (`baseTime` when there is none).
   @inline(never)  // a function of its own, so that the checking parser is inlined in its loop
   static func check(
     _ payload: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, predictedIDs: Bool = false
@@ -30,21 +30,6 @@ struct ChunkDecoder {
       throw Failure(offset: cursor.offset, message: "\(cursor.remaining) bytes after the last event")
     }
     return (decoder, recordsStart, checker.time)
-  }
-
-  /// Decodes `count` events from `payload`, appending them to `events`.
-  ///
-  /// On failure `events` is left as it was.
-  static func decode(
-    _ payload: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, predictedIDs: Bool = false,
-    into events: inout [TraceEvent]
-  ) throws(Failure) {
-    var (decoder, start, _) = try check(payload, count: count, baseTime: baseTime, predictedIDs: predictedIDs)
-    var cursor = ByteCursor(payload, offset: start)
-    events.reserveCapacity(events.count + count)
-    for _ in 0..<count {
-      if let event = try decoder.record(&cursor, Building.self) { events.append(event) }
-    }
   }
 
   /// Decodes the body of a log chunk: exactly `count` records, interleaved with string

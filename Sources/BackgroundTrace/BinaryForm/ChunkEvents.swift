@@ -11,7 +11,8 @@ extension Array: DecodedEventSink where Element == TraceEvent {
   mutating func removeAppended(from start: Int) { removeSubrange(start...) }
 }
 
-/// The events of the chunk a ``BinaryTraceReader`` is handing out, in storage it manages
+/// The events of the log chunk a ``BinaryTraceReader`` is handing out (a sealed chunk's
+/// are decoded one by one as they are read, see ``ChunkPayload``), in storage it manages
 /// itself: an event is moved out as it is read, and the ones already read are never
 /// touched again, where an array would need a placeholder in each slot read and a
 /// generic destroy of every placeholder per chunk — a fifth of the streaming decoder's
@@ -20,13 +21,11 @@ extension Array: DecodedEventSink where Element == TraceEvent {
 /// Slots `0..<consumed` were moved out; `consumed..<count` hold events. A reader that
 /// shares its instance with a copy of itself copies it before reading
 /// (``BinaryTraceReader/next()``), so a copied reader stays a value.
-@usableFromInline
 final class ChunkEvents: DecodedEventSink {
-  // Unchecked: readers inlined into other modules would check every access at run time.
-  @usableFromInline @exclusivity(unchecked) var base: UnsafeMutablePointer<TraceEvent>
+  private var base: UnsafeMutablePointer<TraceEvent>
   private var capacity: Int
-  @usableFromInline @exclusivity(unchecked) var count = 0
-  @usableFromInline @exclusivity(unchecked) var consumed = 0
+  private(set) var count = 0
+  private(set) var consumed = 0
 
   init(capacity: Int = 0) {
     self.capacity = capacity
@@ -72,7 +71,7 @@ final class ChunkEvents: DecodedEventSink {
   }
 
   /// Moves out the next event not yet read.
-  @inlinable
+  @inline(__always)
   func take() -> TraceEvent {
     precondition(consumed < count)
     defer { consumed += 1 }
@@ -88,10 +87,6 @@ final class ChunkEvents: DecodedEventSink {
     return copy
   }
 }
-
-/// Not Sendable: a reader's storage, shared by copies of the reader on one thread.
-@available(*, unavailable)
-extension ChunkEvents: Sendable {}
 
 /// The payload of the sealed chunk a ``BinaryTraceReader`` is reading, copied out of
 /// its read buffer. Copies of a reader share it and only read it; a reader that loads
