@@ -15,6 +15,8 @@ struct Options {
   var jsonEvents = 200_000
   /// Only decode the binary trace this many times (for profilers).
   var profileDecode: Int?
+  /// Only check the decoded checker-cost workload this many times (for profilers).
+  var profileCheck: Int?
   /// Child mode: check this file and print the finding count (the parent measures us).
   var checkFile: String?
   /// Skip the checker's 1M/4M comparison.
@@ -31,6 +33,7 @@ struct Options {
       case "--events": events = Int(iterator.next() ?? "") ?? events
       case "--json-events": jsonEvents = Int(iterator.next() ?? "") ?? jsonEvents
       case "--profile-decode": profileDecode = Int(iterator.next() ?? "") ?? 10
+      case "--profile-check": profileCheck = Int(iterator.next() ?? "") ?? 10
       case "--check-file": checkFile = iterator.next()
       case "--skip-checker": skipChecker = true
       case "--write-workload": writeWorkload = iterator.next()
@@ -46,7 +49,7 @@ struct Options {
   private func usage() -> Never {
     FileHandle.standardError.write(
       Data(
-        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost] [--profile-decode N] [--write-workload PATH]\n"
+        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost] [--profile-decode N] [--profile-check N] [--write-workload PATH]\n"
           .utf8))
     exit(2)
   }
@@ -99,6 +102,10 @@ if let repeats = options.profileDecode {
     precondition(count > 0)
   }
   print("decode: \(format(nanos / Double(options.events))) ns/event")
+  exit(0)
+}
+if let repeats = options.profileCheck {
+  try profileChecker(options, repeats: repeats)
   exit(0)
 }
 print("bgtrace-bench: \(options.events) events per trace, JSON baseline on \(options.jsonEvents)")

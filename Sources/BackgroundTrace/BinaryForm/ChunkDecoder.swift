@@ -1,5 +1,5 @@
-/// Decodes one chunk's payload into events, checking every byte: a record that does
-/// not parse is a ``ChunkDecoder/Failure``, never a trap.
+/// Decodes a chunk's records into events, checking every byte: a record that does not
+/// parse is a ``ChunkDecoder/Failure``, never a trap.
 struct ChunkDecoder {
   struct Failure: Error {
     /// The offset in the payload where decoding stopped.
@@ -7,31 +7,29 @@ struct ChunkDecoder {
     var message: String
   }
 
-  /// Decodes `count` events from `payload`, appending them to `events`.
+  /// Reads a sealed chunk's string table and checks its `count` records, all of
+  /// `payload`, without building their events.
   ///
-  /// On failure `events` is left as it was.
   /// With `predictedIDs` (version 3), flag bit 1 of task and run records means the id
   /// or run is the predicted one (docs/FORMAT.md, "Predicted identifiers").
-  static func decode(
-    _ payload: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, predictedIDs: Bool = false,
-    into events: inout some DecodedEventSink
-  ) throws(Failure) {
+  ///
+  /// - Returns: a decoder at the first record, whose ``record(_:_:)`` then builds the
+  ///   events one by one; the payload offset of the first record; and the time of the
+  ///   last record (`baseTime` when there is none).
+  @inline(never)  // a function of its own, so that the checking parser is inlined in its loop
+  static func check(
+    _ payload: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, predictedIDs: Bool = false
+  ) throws(Failure) -> (decoder: ChunkDecoder, recordsStart: Int, endTime: UInt64) {
     var cursor = ByteCursor(payload)
     let strings = try stringTable(&cursor)
-    let start = events.count
-    events.reserveCapacity(start + count)
-    var decoder = ChunkDecoder(strings: strings, time: baseTime, predictedIDs: predictedIDs)
-    do throws(Failure) {
-      for _ in 0..<count {
-        events.append(try decoder.event(&cursor))
-      }
-      guard cursor.isAtEnd else {
-        throw Failure(offset: cursor.offset, message: "\(cursor.remaining) bytes after the last event")
-      }
-    } catch {
-      events.removeAppended(from: start)
-      throw error
+    let decoder = ChunkDecoder(strings: strings, time: baseTime, predictedIDs: predictedIDs)
+    let recordsStart = cursor.offset
+    var checker = decoder
+    for _ in 0..<count { _ = try checker.record(&cursor, Checking.self) }
+    guard cursor.isAtEnd else {
+      throw Failure(offset: cursor.offset, message: "\(cursor.remaining) bytes after the last event")
     }
+    return (decoder, recordsStart, checker.time)
   }
 
   /// Decodes the body of a log chunk: exactly `count` records, interleaved with string
@@ -90,7 +88,7 @@ struct ChunkDecoder {
       guard events.count - start < count else {
         throw Failure(offset: offset, message: "\(cursor.remaining) bytes after the last committed record")
       }
-      events.append(try decoder.event(&cursor))
+      if let event = try decoder.record(&cursor, Building.self) { events.append(event) }
     }
   }
 
@@ -153,18 +151,41 @@ struct ChunkDecoder {
     UInt8(truncatingIfNeeded: cases.firstIndex(of: value) ?? 0)
   }
 
-  var strings: [String]
+  var strings: [String] {
+    didSet { stringCount = UInt64(strings.count) }
+  }
+  /// `strings.count`, which is a call per string reference otherwise.
+  private var stringCount: UInt64
   var time: UInt64
   var predictedIDs = false
   var lastTaskID: Int64 = 0
   var lastRun: Int64 = 0
 
-  private mutating func event(_ cursor: inout ByteCursor) throws(Failure) -> TraceEvent {
+  init(strings: [String], time: UInt64, predictedIDs: Bool = false) {
+    self.strings = strings
+    stringCount = UInt64(strings.count)
+    self.time = time
+    self.predictedIDs = predictedIDs
+  }
+
+  /// Parses and checks the next record, advancing the time and the predicted
+  /// identifiers, and returns its event when `Mode` builds one (`nil` otherwise).
+  ///
+  /// A chunk is checked whole (``Checking``) before any of its events is read, then
+  /// decoded record by record (``Building``): one parser for both, so the second
+  /// pass cannot fail where the first did not, and the first builds nothing.
+  @inline(__always)
+  mutating func record<Mode: RecordMode>(
+    _ cursor: inout ByteCursor, _: Mode.Type
+  ) throws(Failure) -> TraceEvent? {
     let start = cursor.offset
     guard let tag = cursor.byte() else { throw Failure(offset: start, message: "missing event") }
-    guard let kind = EventTag(rawValue: tag & 0x1F) else {
+    guard tag & 0x1F <= EventTag.mark.rawValue else {
       throw Failure(offset: start, message: "unknown event kind tag \(tag & 0x1F)")
     }
+    // The tags are 0...20 in declaration order, so the raw value is the enum's bit
+    // pattern (`EventTag(rawValue:)` is a call per record here).
+    let kind = unsafeBitCast(tag & 0x1F, to: EventTag.self)
     let flags = tag >> 5
     let delta = try scaled(&cursor)
     guard delta <= UInt64(Int64.max) - time else {
@@ -180,102 +201,167 @@ struct ChunkDecoder {
     let decoded: TraceEvent.Kind
     switch kind {
     case .appLaunch:
+      guard Mode.builds else { return nil }
       decoded = .appLaunch
     case .appState:
+      guard Mode.builds else { return nil }
       decoded = .appState(to: Self.appState(flags))
     case .appTerminate:
-      decoded = .appTerminate(reason: flags == 1 ? try string(&cursor) : nil)
+      let reason = flags == 1 ? try string(&cursor) : nil
+      guard Mode.builds else { return nil }
+      decoded = .appTerminate(reason: text(reason))
     case .taskBegin:
       let id = try taskID(&cursor, predicted: flags & 2 != 0, step: 1)
-      decoded = .taskBegin(id: id, name: flags & 1 == 1 ? try string(&cursor) : nil)
+      let name = flags & 1 == 1 ? try string(&cursor) : nil
+      guard Mode.builds else { return nil }
+      decoded = .taskBegin(id: id, name: text(name))
     case .taskEnd:
       guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
-      decoded = .taskEnd(id: try taskID(&cursor, predicted: flags & 2 != 0, step: 0))
+      let id = try taskID(&cursor, predicted: flags & 2 != 0, step: 0)
+      guard Mode.builds else { return nil }
+      decoded = .taskEnd(id: id)
     case .taskExpire:
       guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
-      decoded = .taskExpire(id: try taskID(&cursor, predicted: flags & 2 != 0, step: 0))
+      let id = try taskID(&cursor, predicted: flags & 2 != 0, step: 0)
+      guard Mode.builds else { return nil }
+      decoded = .taskExpire(id: id)
     case .schedRegister:
-      decoded = .schedRegister(ident: try string(&cursor), ok: Self.tristate(flags))
+      let ident = try string(&cursor)
+      guard Mode.builds else { return nil }
+      decoded = .schedRegister(ident: strings[ident], ok: Self.tristate(flags))
     case .schedSubmit:
       guard let requirements = cursor.byte(), requirements & 0x3 != 3, requirements >> 2 < 3 else {
         throw fail("bad requirement flags")
       }
       let ident = try string(&cursor)
       let earliest = flags & 2 != 0 ? TraceTime(nanoseconds: try scaled(&cursor)) : nil
+      guard Mode.builds else { return nil }
       decoded = .schedSubmit(
         SchedulerSubmission(
-          ident: ident, type: flags & 1 == 1 ? .processing : .refresh, earliest: earliest,
+          ident: strings[ident], type: flags & 1 == 1 ? .processing : .refresh, earliest: earliest,
           network: Self.tristate(requirements & 0x3), power: Self.tristate(requirements >> 2)))
     case .schedReject:
-      decoded = .schedReject(ident: try string(&cursor), error: Self.rejections[Int(flags)])
+      let ident = try string(&cursor)
+      guard Mode.builds else { return nil }
+      decoded = .schedReject(ident: strings[ident], error: Self.rejection(flags))
     case .schedCancel:
-      decoded = .schedCancel(flags == 1 ? .all : .identifier(try string(&cursor)))
+      let ident = flags == 1 ? nil : try string(&cursor)
+      guard Mode.builds else { return nil }
+      if let ident { decoded = .schedCancel(.identifier(strings[ident])) } else { decoded = .schedCancel(.all) }
     case .schedLaunch:
       guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
       let ident = try string(&cursor)
-      decoded = .schedLaunch(ident: ident, run: try run(&cursor, predicted: flags & 2 != 0, step: 1))
+      let run = try run(&cursor, predicted: flags & 2 != 0, step: 1)
+      guard Mode.builds else { return nil }
+      decoded = .schedLaunch(ident: strings[ident], run: run)
     case .schedExpire:
       guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
-      decoded = .schedExpire(run: try run(&cursor, predicted: flags & 2 != 0, step: 0))
+      let run = try run(&cursor, predicted: flags & 2 != 0, step: 0)
+      guard Mode.builds else { return nil }
+      decoded = .schedExpire(run: run)
     case .schedComplete:
-      decoded = .schedComplete(run: try run(&cursor, predicted: flags & 2 != 0, step: 0), success: flags & 1 == 1)
+      let run = try run(&cursor, predicted: flags & 2 != 0, step: 0)
+      guard Mode.builds else { return nil }
+      decoded = .schedComplete(run: run, success: flags & 1 == 1)
     case .workEnqueue:
-      decoded = .workEnqueue(try enqueue(&cursor, fail: fail))
+      let enqueue = try enqueue(&cursor, Mode.self, fail: fail)
+      guard Mode.builds, let enqueue else { return nil }
+      decoded = .workEnqueue(enqueue)
     case .workStart:
       let work = try string(&cursor)
-      decoded = .workStart(work: work, attempt: try integer(&cursor))
+      let attempt = try integer(&cursor)
+      guard Mode.builds else { return nil }
+      decoded = .workStart(work: strings[work], attempt: attempt)
     case .workResult:
       let work = try string(&cursor)
-      decoded = .workResult(work: work, attempt: try integer(&cursor), outcome: Self.outcome(flags))
+      let attempt = try integer(&cursor)
+      guard Mode.builds else { return nil }
+      decoded = .workResult(work: strings[work], attempt: attempt, outcome: Self.outcome(flags))
     case .workStop:
       let work = try string(&cursor)
       let attempt = try integer(&cursor)
-      decoded = .workStop(work: work, attempt: attempt, reason: try string(&cursor))
+      let reason = try string(&cursor)
+      guard Mode.builds else { return nil }
+      decoded = .workStop(work: strings[work], attempt: attempt, reason: strings[reason])
     case .workCancel:
-      decoded = .workCancel(work: try string(&cursor))
+      let work = try string(&cursor)
+      guard Mode.builds else { return nil }
+      decoded = .workCancel(work: strings[work])
     case .envSet:
       guard let count = cursor.varint(), count >= 1, count <= UInt64(cursor.remaining / 2) else {
         throw fail("bad setting count")
       }
       var settings: [EnvironmentSetting] = []
-      settings.reserveCapacity(Int(count))
+      if Mode.builds { settings.reserveCapacity(Int(count)) }
       for _ in 0..<count {
         let key = try string(&cursor)
-        settings.append(EnvironmentSetting(key: key, value: try string(&cursor)))
+        let value = try string(&cursor)
+        if Mode.builds { settings.append(EnvironmentSetting(key: strings[key], value: strings[value])) }
       }
+      guard Mode.builds else { return nil }
       decoded = .envSet(settings)
     case .input:
       let key = try string(&cursor)
-      decoded = .input(key: key, value: try string(&cursor))
+      let value = try string(&cursor)
+      guard Mode.builds else { return nil }
+      decoded = .input(key: strings[key], value: strings[value])
     case .mark:
-      decoded = .mark(label: try string(&cursor))
+      let label = try string(&cursor)
+      guard Mode.builds else { return nil }
+      decoded = .mark(label: strings[label])
     }
     return TraceEvent(time: TraceTime(nanoseconds: time), decoded)
   }
 
-  private func enqueue(
-    _ cursor: inout ByteCursor, fail: (String) -> Failure
-  ) throws(Failure) -> WorkEnqueue {
+  private func enqueue<Mode: RecordMode>(
+    _ cursor: inout ByteCursor, _: Mode.Type, fail: (String) -> Failure
+  ) throws(Failure) -> WorkEnqueue? {
     guard let presence = cursor.byte(), presence < 64 else { throw fail("bad presence flags") }
-    var enqueue = WorkEnqueue(work: try string(&cursor))
-    if presence & 1 != 0 { enqueue.name = try string(&cursor) }
+    let work = try string(&cursor)
+    var enqueue = Mode.builds ? WorkEnqueue(work: strings[work]) : nil
+    if presence & 1 != 0 {
+      let name = try string(&cursor)
+      if Mode.builds { enqueue?.name = strings[name] }
+    }
     if presence & 2 != 0 {
       guard let raw = cursor.byte(), Int(raw) < Self.backoffs.count else { throw fail("bad backoff") }
-      enqueue.backoff = Self.backoffs[Int(raw)]
+      enqueue?.backoff = Self.backoffs[Int(raw)]
     }
-    if presence & 4 != 0 { enqueue.delay = TraceInterval(nanoseconds: try scaled(&cursor)) }
-    if presence & 8 != 0 { enqueue.limit = try integer(&cursor) }
-    if presence & 16 != 0 { enqueue.period = TraceInterval(nanoseconds: try scaled(&cursor)) }
+    // Each field is read before it is stored: `enqueue?.x = …` would skip reading it
+    // when checking, where `enqueue` is nil.
+    if presence & 4 != 0 {
+      let delay = try scaled(&cursor)
+      enqueue?.delay = TraceInterval(nanoseconds: delay)
+    }
+    if presence & 8 != 0 {
+      let limit = try integer(&cursor)
+      enqueue?.limit = limit
+    }
+    if presence & 16 != 0 {
+      let period = try scaled(&cursor)
+      enqueue?.period = TraceInterval(nanoseconds: period)
+    }
     if presence & 32 != 0 {
       guard let raw = cursor.byte(), Int(raw) < Self.policies.count else { throw fail("bad policy") }
-      enqueue.policy = Self.policies[Int(raw)]
+      enqueue?.policy = Self.policies[Int(raw)]
     }
     return enqueue
   }
 
+  /// The rejection with binary code `code` (≤ 3, checked by ``largestFlags(_:)``).
+  @inline(__always)
+  static func rejection(_ code: UInt8) -> SchedulerRejection {
+    switch code {
+    case 0: .unavailable
+    case 1: .tooManyPendingTaskRequests
+    case 2: .notPermitted
+    default: .immediateRunIneligible
+    }
+  }
+
   /// The app state with binary code `code` (≤ 3, checked by ``largestFlags(_:)``).
   @inline(__always)
-  private static func appState(_ code: UInt8) -> AppState {
+  static func appState(_ code: UInt8) -> AppState {
     switch code {
     case 0: .active
     case 1: .inactive
@@ -286,7 +372,7 @@ struct ChunkDecoder {
 
   /// The work outcome with binary code `code` (≤ 2, checked by ``largestFlags(_:)``).
   @inline(__always)
-  private static func outcome(_ code: UInt8) -> WorkOutcome {
+  static func outcome(_ code: UInt8) -> WorkOutcome {
     switch code {
     case 0: .success
     case 1: .failure
@@ -294,7 +380,8 @@ struct ChunkDecoder {
     }
   }
 
-  private static func tristate(_ value: UInt8) -> Bool? {
+  @inline(__always)
+  static func tristate(_ value: UInt8) -> Bool? {
     value == 0 ? nil : value == 1
   }
 
@@ -316,13 +403,20 @@ struct ChunkDecoder {
     return value
   }
 
+  /// The string at `index`, if any (not `Optional.map`, which is not inlined here).
   @inline(__always)
-  private func string(_ cursor: inout ByteCursor) throws(Failure) -> String {
+  private func text(_ index: Int?) -> String? {
+    if let index { strings[index] } else { nil }
+  }
+
+  /// A string reference: its index in the string table.
+  @inline(__always)
+  private func string(_ cursor: inout ByteCursor) throws(Failure) -> Int {
     let offset = cursor.offset
-    guard let index = cursor.varint(), index < UInt64(strings.count) else {
+    guard let index = cursor.varint(), index < stringCount else {
       throw Failure(offset: offset, message: "string reference out of range")
     }
-    return strings[Int(index)]
+    return Int(index)
   }
 
   @inline(__always)
@@ -364,4 +458,20 @@ struct ChunkDecoder {
     guard !overflow, value >= 0 else { throw Failure(offset: offset, message: "identifier out of range") }
     return value
   }
+}
+
+/// Whether ``ChunkDecoder/record(_:_:)`` builds the record's event: ``Building`` or
+/// ``Checking``.
+protocol RecordMode {
+  static var builds: Bool { get }
+}
+
+/// Parse, check and build the event.
+enum Building: RecordMode {
+  static var builds: Bool { true }
+}
+
+/// Parse and check only.
+enum Checking: RecordMode {
+  static var builds: Bool { false }
 }

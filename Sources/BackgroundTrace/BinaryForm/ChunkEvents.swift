@@ -11,7 +11,8 @@ extension Array: DecodedEventSink where Element == TraceEvent {
   mutating func removeAppended(from start: Int) { removeSubrange(start...) }
 }
 
-/// The events of the chunk a ``BinaryTraceReader`` is handing out, in storage it manages
+/// The events of the log chunk a ``BinaryTraceReader`` is handing out (a sealed chunk's
+/// are decoded one by one as they are read, see ``ChunkPayload``), in storage it manages
 /// itself: an event is moved out as it is read, and the ones already read are never
 /// touched again, where an array would need a placeholder in each slot read and a
 /// generic destroy of every placeholder per chunk — a fifth of the streaming decoder's
@@ -84,5 +85,34 @@ final class ChunkEvents: DecodedEventSink {
     copy.count = count
     copy.consumed = consumed
     return copy
+  }
+}
+
+/// The payload of the sealed chunk a ``BinaryTraceReader`` is reading, copied out of
+/// its read buffer. Copies of a reader share it and only read it; a reader that loads
+/// the next chunk into a shared one makes its own first.
+final class ChunkPayload {
+  private var base: UnsafeMutableRawPointer
+  private var capacity: Int
+  /// The payload.
+  private(set) var bytes: UnsafeRawBufferPointer
+
+  init() {
+    capacity = 0
+    base = .allocate(byteCount: 1, alignment: 8)
+    bytes = UnsafeRawBufferPointer(start: base, count: 0)
+  }
+
+  deinit { base.deallocate() }
+
+  /// Holds a copy of `payload` instead.
+  func replace(with payload: UnsafeRawBufferPointer) {
+    if payload.count > capacity {
+      base.deallocate()
+      capacity = Swift.max(payload.count, 64 * 1024)
+      base = .allocate(byteCount: capacity, alignment: 8)
+    }
+    if let source = payload.baseAddress { base.copyMemory(from: source, byteCount: payload.count) }
+    bytes = UnsafeRawBufferPointer(start: base, count: payload.count)
   }
 }

@@ -39,35 +39,42 @@ enum Varint {
 struct ByteCursor {
   let buffer: UnsafeRawBufferPointer
   var offset: Int
+  /// The buffer's bytes as a typed pointer, whose subscript is always inlined (the
+  /// raw buffer's is not, in a function as large as the record parser).
+  private let start: UnsafePointer<UInt8>
+  private let count: Int
 
   init(_ buffer: UnsafeRawBufferPointer, offset: Int = 0) {
     self.buffer = buffer
     self.offset = offset
+    count = buffer.count
+    // Never read when the buffer is empty.
+    start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(bitPattern: 1)!
   }
 
-  var isAtEnd: Bool { offset >= buffer.count }
-  var remaining: Int { buffer.count - offset }
+  var isAtEnd: Bool { offset >= count }
+  var remaining: Int { count - offset }
 
   @inline(__always)
   mutating func byte() -> UInt8? {
-    guard offset < buffer.count else { return nil }
+    guard offset < count else { return nil }
     defer { offset += 1 }
-    return buffer[offset]
+    return start[offset]
   }
 
   /// An unsigned LEB128 varint of at most 10 bytes that fits in 64 bits.
   @inline(__always)
   mutating func varint() -> UInt64? {
-    guard offset < buffer.count else { return nil }
-    let first = buffer[offset]
+    guard offset < count else { return nil }
+    let first = start[offset]
     if first < 0x80 {
       offset += 1
       return UInt64(first)
     }
     var result: UInt64 = 0
     var shift: UInt64 = 0
-    while offset < buffer.count {
-      let byte = buffer[offset]
+    while offset < count {
+      let byte = start[offset]
       offset += 1
       if shift == 63 && byte > 1 { return nil }  // would overflow 64 bits
       result |= UInt64(byte & 0x7F) << shift
@@ -83,14 +90,14 @@ struct ByteCursor {
   /// time of 2^62 ns or more needs 65 bits.
   @inline(__always)
   mutating func wideVarint() -> (low: UInt64, high: UInt64)? {
-    if offset < buffer.count, buffer[offset] < 0x80 {
+    if offset < count, start[offset] < 0x80 {
       defer { offset += 1 }
-      return (UInt64(buffer[offset]), 0)
+      return (UInt64(start[offset]), 0)
     }
     var low: UInt64 = 0
     var shift: UInt64 = 0
-    while offset < buffer.count {
-      let byte = buffer[offset]
+    while offset < count {
+      let byte = start[offset]
       offset += 1
       if shift == 63 {
         guard byte <= 3 else { return nil }  // would overflow 65 bits
