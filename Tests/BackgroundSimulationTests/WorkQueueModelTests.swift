@@ -321,6 +321,9 @@ private struct RecordingWorker: Worker {
     // A one-hour period with a 10-minute flex: first at 3600 − 600 = 3000, then 6600. A
     // flex of 1 minute counts as 5 (3600 − 300); a flex beyond the period is the period.
     #expect(starts(system.trace).map(\.time) == [first, first + 3600].map { TraceTime(seconds: $0) })
+    // The trace records the flex the app asked for.
+    #expect(
+      workLines(system.trace).first == "0 work.enqueue work=feed period=3600 flex=\(TraceInterval(seconds: flex))")
   }
 }
 

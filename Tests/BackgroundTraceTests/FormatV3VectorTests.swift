@@ -41,6 +41,42 @@ import Testing
     #expect(try Self.bytes("predicted-ids.bgtrace") == file)
   }
 
+  /// periodic-flex.bgtrace: a `work.enqueue` with `flex=`, whose presence bit 6 comes
+  /// after the fields of the first layout (docs/FORMAT.md, record table, tag 13).
+  @Test func periodicFlexVectorMatchesTheDocumentedLayoutByteForByte() throws {
+    let body: [UInt8] = [0x00]  // no metadata
+    let payload: [UInt8] =
+      [0x01, 0x04] + Array("feed".utf8)  // string table: "feed"
+      + [
+        0x0D, 0x00,  // work.enqueue, delta 0
+        0x50,  // presence: bit 4 period | bit 6 flex
+        0x00,  // work: string 0
+        0xC3, 0x70,  // period 3600 s: 3600 << 2 | 3 = 14403
+        0xE3, 0x12,  // flex 600 s: 600 << 2 | 3 = 2403
+      ]
+    var chunkHeader: [UInt8] = [0xB7, 0x43, 0x48, 0x4B]
+    chunkHeader += [0x0E, 0, 0, 0]  // payload length 14
+    chunkHeader += [0, 0, 0, 0]  // sequence 0
+    chunkHeader += [0, 0, 0, 0, 0, 0, 0, 0]  // first event 0
+    chunkHeader += [1, 0, 0, 0]  // 1 event
+    chunkHeader += [0, 0, 0, 0, 0, 0, 0, 0]  // base time 0
+    chunkHeader += crcBytes(payload)
+    chunkHeader += crcBytes(chunkHeader)
+    let file: [UInt8] =
+      [0x89, 0x42, 0x47, 0x54, 0x0D, 0x0A, 0x1A, 0x0A, 0x03, 0x00, 0x01, 0, 0, 0] + crcBytes(body) + body
+      + chunkHeader + payload
+    #expect(try Self.bytes("periodic-flex.bgtrace") == file)
+    let text = String(decoding: try Self.bytes("periodic-flex.txt"), as: UTF8.self)
+    #expect(try Trace(text: text, file: "periodic-flex.txt").binary() == file)
+    let decoded = try Trace.decode(binary: file)
+    #expect(decoded.damage.isEmpty)
+    #expect(decoded.trace.text == text)
+    #expect(
+      decoded.trace.events.first?.kind
+        == .workEnqueue(
+          WorkEnqueue(work: "feed", period: TraceInterval(seconds: 3600), flex: TraceInterval(seconds: 600))))
+  }
+
   @Test func encodingTheTextGivesTheCommittedBytes() throws {
     let text = String(decoding: try Self.bytes("predicted-ids.txt"), as: UTF8.self)
     let trace = try Trace(text: text, file: "predicted-ids.txt")

@@ -161,6 +161,8 @@ extension TraceEvent.Kind {
       return "field 'delay' is beyond the largest trace time"
     case .workEnqueue(let enqueue) where (enqueue.period ?? .zero) > .max:
       return "field 'period' is beyond the largest trace time"
+    case .workEnqueue(let enqueue) where (enqueue.flex ?? .zero) > .max:
+      return "field 'flex' is beyond the largest trace time"
     default:
       return nil
     }

@@ -316,7 +316,7 @@ struct ChunkDecoder {
   private func enqueue<Mode: RecordMode>(
     _ cursor: inout ByteCursor, _: Mode.Type, fail: (String) -> Failure
   ) throws(Failure) -> WorkEnqueue? {
-    guard let presence = cursor.byte(), presence < 64 else { throw fail("bad presence flags") }
+    guard let presence = cursor.byte(), presence < 128 else { throw fail("bad presence flags") }
     let work = try string(&cursor)
     var enqueue = Mode.builds ? WorkEnqueue(work: strings[work]) : nil
     if presence & 1 != 0 {
@@ -344,6 +344,10 @@ struct ChunkDecoder {
     if presence & 32 != 0 {
       guard let raw = cursor.byte(), Int(raw) < Self.policies.count else { throw fail("bad policy") }
       enqueue?.policy = Self.policies[Int(raw)]
+    }
+    if presence & 64 != 0 {
+      let flex = try scaled(&cursor)
+      enqueue?.flex = TraceInterval(nanoseconds: flex)
     }
     return enqueue
   }

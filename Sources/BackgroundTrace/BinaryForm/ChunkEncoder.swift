@@ -160,6 +160,7 @@ struct ChunkEncoder {
     if enqueue.limit != nil { presence |= 8 }
     if enqueue.period != nil { presence |= 16 }
     if enqueue.policy != nil { presence |= 32 }
+    if enqueue.flex != nil { presence |= 64 }
     records.append(presence)
     appendString(enqueue.work)
     if let name = enqueue.name { appendString(name) }
@@ -168,6 +169,8 @@ struct ChunkEncoder {
     if let limit = enqueue.limit { Varint.append(UInt64(limit), to: &records) }
     if let period = enqueue.period { appendScaled(period.nanoseconds) }
     if let policy = enqueue.policy { records.append(ChunkDecoder.code(of: policy, in: ChunkDecoder.policies)) }
+    // Last, after the fields of the first layout, so a record without it is unchanged.
+    if let flex = enqueue.flex { appendScaled(flex.nanoseconds) }
   }
 
   @inline(__always)

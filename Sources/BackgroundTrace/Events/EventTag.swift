@@ -112,7 +112,7 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable {
     case .schedLaunch: ["ident", "run"]
     case .schedExpire: ["run"]
     case .schedComplete: ["run", "success"]
-    case .workEnqueue: ["work", "name", "backoff", "delay", "limit", "period", "policy"]
+    case .workEnqueue: ["work", "name", "backoff", "delay", "limit", "period", "flex", "policy"]
     case .workStart: ["work", "attempt"]
     case .workResult: ["work", "attempt", "outcome"]
     case .workStop: ["work", "attempt", "reason"]

@@ -68,6 +68,7 @@ extension TraceEvent.Kind {
       interval("delay", enqueue.delay)
       integer("limit", enqueue.limit)
       interval("period", enqueue.period)
+      interval("flex", enqueue.flex)
       choice("policy", enqueue.policy?.rawValue)
     case .workStart(let work, let attempt):
       string("work", work)

@@ -173,13 +173,15 @@ public struct WorkEnqueue: Sendable, Hashable {
   public var limit: Int?
   /// The repeat interval of periodic work.
   public var period: TraceInterval?
+  /// Periodic work's flex interval: the first period runs in its last `flex`.
+  public var flex: TraceInterval?
   /// The unique-work policy, when enqueued as unique work.
   public var policy: ExistingWorkPolicy?
 
   /// Creates an enqueue.
   public init(
     work: String, name: String? = nil, backoff: BackoffPolicy? = nil, delay: TraceInterval? = nil,
-    limit: Int? = nil, period: TraceInterval? = nil, policy: ExistingWorkPolicy? = nil
+    limit: Int? = nil, period: TraceInterval? = nil, flex: TraceInterval? = nil, policy: ExistingWorkPolicy? = nil
   ) {
     self.work = work
     self.name = name
@@ -187,6 +189,7 @@ public struct WorkEnqueue: Sendable, Hashable {
     self.delay = delay
     self.limit = limit
     self.period = period
+    self.flex = flex
     self.policy = policy
   }
 }

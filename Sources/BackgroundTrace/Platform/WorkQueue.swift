@@ -132,7 +132,7 @@ extension WorkRequest {
   public func enqueueEvent(policy: ExistingWorkPolicy?) -> WorkEnqueue {
     WorkEnqueue(
       work: work, name: name, backoff: backoff, delay: backoffDelay.map(TraceInterval.init), limit: attemptLimit,
-      period: period.map(TraceInterval.init), policy: policy)
+      period: period.map(TraceInterval.init), flex: flex.map(TraceInterval.init), policy: policy)
   }
 }
 

@@ -51,7 +51,7 @@ struct FieldReader {
           work: try required("work", string), name: try optional("name", string),
           backoff: try optional("backoff", choice), delay: try optional("delay", interval),
           limit: try optional("limit", integer), period: try optional("period", interval),
-          policy: try optional("policy", choice)))
+          flex: try optional("flex", interval), policy: try optional("policy", choice)))
     case .workStart:
       return .workStart(work: try required("work", string), attempt: try required("attempt", integer))
     case .workResult:
