@@ -3,54 +3,54 @@ import BackgroundTrace
 /// BGTaskScheduler: registrations belong to a process; requests and run numbers
 /// outlive it; a run is open from its launch to its completion or its process's end.
 extension LifecycleWalker {
-  mutating func register(_ ident: String, ok: Bool, into transitions: inout [LifecycleTransition]) {
+  mutating func register(_ ident: String, ok: Bool, into observer: inout some LifecycleObserver) {
     let first = registrations[ident]
     if first == nil && ok { registrations[ident] = now }
-    transitions.append(.registered(ident: ident, ok: ok, first: first))
+    observer.observe(.registered(ident: ident, ok: ok, first: first), in: self)
   }
 
-  mutating func submit(_ submission: SchedulerSubmission, into transitions: inout [LifecycleTransition]) {
+  mutating func submit(_ submission: SchedulerSubmission, into observer: inout some LifecycleObserver) {
     requests[submission.ident] = PendingRequest(
       type: submission.type, earliest: submission.earliest, submittedAt: now)
     submittedTypes[submission.ident] = submission.type
     for (run, open) in runs where open.ident == submission.ident { runs[run]!.resubmitted = true }
-    transitions.append(.submitted(submission, registered: registrations[submission.ident] != nil))
+    observer.observe(.submitted(submission, registered: registrations[submission.ident] != nil), in: self)
   }
 
-  mutating func cancelRequests(_ target: SchedulerCancelTarget, into transitions: inout [LifecycleTransition]) {
+  mutating func cancelRequests(_ target: SchedulerCancelTarget, into observer: inout some LifecycleObserver) {
     switch target {
     case .identifier(let ident): requests[ident] = nil
     case .all: requests.removeAll()
     }
-    transitions.append(.requestsCancelled(target))
+    observer.observe(.requestsCancelled(target), in: self)
   }
 
-  mutating func launch(_ ident: String, run: Int, into transitions: inout [LifecycleTransition]) {
+  mutating func launch(_ ident: String, run: Int, into observer: inout some LifecycleObserver) {
     let request = requests.removeValue(forKey: ident)
     guard isRunning, registrations[ident] != nil else {
-      transitions.append(.runLaunchedUnregistered(ident: ident, run: run))
+      observer.observe(.runLaunchedUnregistered(ident: ident, run: run), in: self)
       return
     }
     let life = RunLife(ident: ident, type: submittedTypes[ident], launchedAt: now)
     runs[run] = life
     completedRuns.reopen(run)
-    transitions.append(.runLaunched(run: run, life, request: request))
+    observer.observe(.runLaunched(run: run, life, request: request), in: self)
   }
 
-  mutating func expireRun(_ run: Int, into transitions: inout [LifecycleTransition]) {
+  mutating func expireRun(_ run: Int, into observer: inout some LifecycleObserver) {
     guard var life = runs[run], life.expiredAt == nil else {
-      transitions.append(.runExpireUnmatched(run: run))
+      observer.observe(.runExpireUnmatched(run: run), in: self)
       return
     }
     life.expiredAt = now
     runs[run] = life
-    transitions.append(.runExpired(run: run, life))
+    observer.observe(.runExpired(run: run, life), in: self)
   }
 
-  mutating func complete(_ run: Int, success: Bool, into transitions: inout [LifecycleTransition]) {
+  mutating func complete(_ run: Int, success: Bool, into observer: inout some LifecycleObserver) {
     if let life = runs.removeValue(forKey: run) {
       completedRuns.end(run, at: now)
-      transitions.append(.runCompleted(run: run, life, success: success))
+      observer.observe(.runCompleted(run: run, life, success: success), in: self)
     } else {
       let mismatch: RunCompleteMismatch =
         switch completedRuns.endUnmatched(run, at: now) {
@@ -58,7 +58,7 @@ extension LifecycleWalker {
         case .alreadyEnded(let firstAt): .alreadyCompleted(firstAt: firstAt)
         case .unknown: .neverLaunched
         }
-      transitions.append(.runCompleteUnmatched(run: run, mismatch))
+      observer.observe(.runCompleteUnmatched(run: run, mismatch), in: self)
     }
   }
 }

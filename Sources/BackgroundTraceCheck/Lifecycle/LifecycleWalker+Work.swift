@@ -5,17 +5,17 @@ import BackgroundTrace
 /// once; one-time work stays finished until an enqueue starts it afresh
 /// (docs/rules.md#work, docs/rules.md#finished-work).
 extension LifecycleWalker {
-  mutating func enqueue(_ enqueue: WorkEnqueue, into transitions: inout [LifecycleTransition]) {
+  mutating func enqueue(_ enqueue: WorkEnqueue, into observer: inout some LifecycleObserver) {
     let hash = stableHash(enqueue.work)
     if var existing = works[enqueue.work] {
       switch (enqueue.policy, existing.cancelledAt) {
       case (.keep?, nil):
-        transitions.append(.workEnqueued(enqueue, .kept))
+        observer.observe(.workEnqueued(enqueue, .kept), in: self)
         return
       case (.append?, nil), (.appendOrReplace?, nil):
         existing.queued.append(enqueue)
         works[enqueue.work] = existing
-        transitions.append(.workEnqueued(enqueue, .queued(position: existing.queued.count)))
+        observer.observe(.workEnqueued(enqueue, .queued(position: existing.queued.count)), in: self)
         return
       case (.append?, let cancelledAt?):
         // Behind work cancelled while its attempt still runs: finished with it.
@@ -23,7 +23,7 @@ extension LifecycleWalker {
         existing.queued.removeAll()
         works[enqueue.work] = existing
         finishedWorks[hash] = finished
-        transitions.append(.workEnqueued(enqueue, .finishedAtOnce(finished)))
+        observer.observe(.workEnqueued(enqueue, .finishedAtOnce(finished)), in: self)
         return
       default:
         break  // replace, no policy, or anything behind cancelled work: afresh
@@ -32,19 +32,19 @@ extension LifecycleWalker {
       // androidx inserts the dependent of a failed or cancelled work already finished.
       let appended = FinishedWork(time: finished.time, ending: finished.ending, appended: true)
       finishedWorks[hash] = appended
-      transitions.append(.workEnqueued(enqueue, .finishedAtOnce(appended)))
+      observer.observe(.workEnqueued(enqueue, .finishedAtOnce(appended)), in: self)
       return
     }
     finishedWorks[hash] = nil
     var life = WorkLife(enqueue: enqueue, enqueuedAt: now)
     life.lastEnqueueAt = now
     works[enqueue.work] = life
-    transitions.append(.workEnqueued(enqueue, .fresh))
+    observer.observe(.workEnqueued(enqueue, .fresh), in: self)
   }
 
-  mutating func start(_ work: String, attempt: Int, into transitions: inout [LifecycleTransition]) {
+  mutating func start(_ work: String, attempt: Int, into observer: inout some LifecycleObserver) {
     if let life = works[work], life.cancelledAt != nil {
-      finish(work, ending: .cancelled, into: &transitions)  // started again after its cancel
+      finish(work, ending: .cancelled, into: &observer)  // started again after its cancel
     }
     if var life = works[work] {
       // Only attempt K+1 right after a retried or stopped attempt K waits for a backoff.
@@ -53,9 +53,9 @@ extension LifecycleWalker {
       life.stoppedAttempt = nil
       life.running = (attempt, now)
       works[work] = life
-      transitions.append(.attemptStarted(work: work, attempt: attempt, life, backoff: backoff))
+      observer.observe(.attemptStarted(work: work, attempt: attempt, life, backoff: backoff), in: self)
     } else if var finished = finishedWorks[stableHash(work)] {
-      transitions.append(.startAfterFinish(work: work, attempt: attempt, finished, first: !finished.restarted))
+      observer.observe(.startAfterFinish(work: work, attempt: attempt, finished, first: !finished.restarted), in: self)
       finished.restarted = true
       finishedWorks[stableHash(work)] = finished
     } else {
@@ -63,16 +63,17 @@ extension LifecycleWalker {
       var life = WorkLife(enqueue: WorkEnqueue(work: work), enqueuedAt: nil)
       life.running = (attempt, now)
       works[work] = life
-      transitions.append(.attemptStarted(work: work, attempt: attempt, life, backoff: nil))
+      observer.observe(.attemptStarted(work: work, attempt: attempt, life, backoff: nil), in: self)
     }
   }
 
   mutating func result(
-    _ work: String, attempt: Int, outcome: WorkOutcome, into transitions: inout [LifecycleTransition]
+    _ work: String, attempt: Int, outcome: WorkOutcome, into observer: inout some LifecycleObserver
   ) {
     guard var life = works[work] else {
       let quiet = finishedWorks[stableHash(work)]?.restarted == true
-      transitions.append(.resultUnmatched(work: work, attempt: attempt, outcome, quiet ? .afterFinish : .notRunning))
+      observer.observe(
+        .resultUnmatched(work: work, attempt: attempt, outcome, quiet ? .afterFinish : .notRunning), in: self)
       return
     }
     guard let running = life.running, running.attempt == attempt else {
@@ -84,36 +85,36 @@ extension LifecycleWalker {
       } else {
         mismatch = .notRunning
       }
-      transitions.append(.resultUnmatched(work: work, attempt: attempt, outcome, mismatch))
+      observer.observe(.resultUnmatched(work: work, attempt: attempt, outcome, mismatch), in: self)
       return
     }
     life.running = nil
     life.lastResult = (attempt, outcome, now)
     if outcome == .retry { life.lastEnqueueAt = now }
     works[work] = life
-    transitions.append(.attemptResulted(work: work, attempt: attempt, outcome, life))
+    observer.observe(.attemptResulted(work: work, attempt: attempt, outcome, life), in: self)
     if life.cancelledAt != nil {
-      finish(work, ending: .cancelled, into: &transitions)
+      finish(work, ending: .cancelled, into: &observer)
     } else if outcome != .retry {
-      finish(work, ending: outcome == .success ? .succeeded : .failed, into: &transitions)
+      finish(work, ending: outcome == .success ? .succeeded : .failed, into: &observer)
     }
   }
 
-  mutating func stop(_ work: String, attempt: Int, reason: String, into transitions: inout [LifecycleTransition]) {
+  mutating func stop(_ work: String, attempt: Int, reason: String, into observer: inout some LifecycleObserver) {
     guard var life = works[work], let running = life.running, running.attempt == attempt else {
-      transitions.append(.stopUnmatched(work: work, attempt: attempt))
+      observer.observe(.stopUnmatched(work: work, attempt: attempt), in: self)
       return
     }
     life.running = nil
     life.lastResult = nil  // a stopped attempt returned nothing
     life.stoppedAttempt = attempt  // the next start still waits for its backoff
     works[work] = life
-    transitions.append(.attemptStopped(work: work, attempt: attempt, reason: reason))
-    if life.cancelledAt != nil { finish(work, ending: .cancelled, into: &transitions) }
+    observer.observe(.attemptStopped(work: work, attempt: attempt, reason: reason), in: self)
+    if life.cancelledAt != nil { finish(work, ending: .cancelled, into: &observer) }
   }
 
-  mutating func cancel(_ work: String, into transitions: inout [LifecycleTransition]) {
-    transitions.append(.workCancelled(work: work))
+  mutating func cancel(_ work: String, into observer: inout some LifecycleObserver) {
+    observer.observe(.workCancelled(work: work), in: self)
     guard var life = works[work] else {
       let hash = stableHash(work)
       if finishedWorks[hash] == nil { finishedWorks[hash] = FinishedWork(time: now, ending: .cancelled) }
@@ -121,30 +122,30 @@ extension LifecycleWalker {
     }
     if life.cancelledAt == nil { life.cancelledAt = now }
     works[work] = life
-    if life.running == nil { finish(work, ending: .cancelled, into: &transitions) }
+    if life.running == nil { finish(work, ending: .cancelled, into: &observer) }
   }
 
   /// Ends a work's run: the first work queued behind a success takes its place; periodic
   /// work starts its next period afresh; otherwise the work, with everything queued
   /// behind it, is finished.
-  mutating func finish(_ work: String, ending: FinishedWork.Ending, into transitions: inout [LifecycleTransition]) {
+  mutating func finish(_ work: String, ending: FinishedWork.Ending, into observer: inout some LifecycleObserver) {
     guard let life = works.removeValue(forKey: work) else { return }
     if ending == .succeeded, !life.queued.isEmpty {
       var queued = life.queued
       let next = queued.removeFirst()
-      transitions.append(.workFinished(work: work, FinishedWork(time: now, ending: ending)))
+      observer.observe(.workFinished(work: work, FinishedWork(time: now, ending: ending)), in: self)
       works[work] = WorkLife(enqueue: next, enqueuedAt: now, queued: queued, lastEnqueueAt: now)
-      transitions.append(.queuedWorkReleased(next))
+      observer.observe(.queuedWorkReleased(next), in: self)
       return
     }
     if life.enqueue.period != nil && ending != .cancelled {
       works[work] = WorkLife(
         enqueue: life.enqueue, enqueuedAt: life.enqueuedAt, queued: life.queued, lastEnqueueAt: now)
-      transitions.append(.periodEnded(work: work))
+      observer.observe(.periodEnded(work: work), in: self)
       return
     }
     let finished = FinishedWork(time: life.cancelledAt ?? now, ending: ending)
     finishedWorks[stableHash(work)] = finished
-    transitions.append(.workFinished(work: work, finished))
+    observer.observe(.workFinished(work: work, finished), in: self)
   }
 }

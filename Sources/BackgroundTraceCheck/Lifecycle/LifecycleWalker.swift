@@ -8,7 +8,7 @@ package import BackgroundTrace
 /// matches which begin; how unique-work policies queue, replace or finish work
 /// (docs/rules.md#how-the-checker-reads-a-trace). The checker's rules, the replay
 /// timeline, the exports' timeline, the statistics and the replayer read its
-/// transitions and its state, and keep no copy of their own.
+/// transitions (as its ``LifecycleObserver``s) and its state, and keep no copy of their own.
 ///
 /// It holds only what is alive plus compact records of what finished (interval sets of
 /// ended task ids and completed run numbers, 64-bit hashes of finished work ids).
@@ -46,71 +46,72 @@ package struct LifecycleWalker: Sendable {
   /// Creates a walker at the start of a trace.
   package init() {}
 
-  /// Applies the next event, appending what it changed to `transitions`.
+  /// Applies the next event, handing what it changed to `observer` as it decides it.
   ///
   /// - Complexity: amortized O(1), O(*a*) when a process ends with *a* things alive.
-  package mutating func apply(_ event: TraceEvent, into transitions: inout [LifecycleTransition]) {
+  package mutating func apply(_ event: TraceEvent, into observer: inout some LifecycleObserver) {
     now = event.time
     if !sawEvent {
       sawEvent = true
-      if event.kind != .appLaunch { startProcess(implicit: true, into: &transitions) }
+      if event.kind != .appLaunch { startProcess(implicit: true, into: &observer) }
     }
     if !isRunning, let termination, event.kind.side == .app {  // cheapest test first
-      transitions.append(.actionWithoutProcess(event.kind, terminatedAt: termination.time, reason: termination.reason))
+      observer.observe(
+        .actionWithoutProcess(event.kind, terminatedAt: termination.time, reason: termination.reason), in: self)
       return
     }
     switch event.kind {
     case .appLaunch:
-      if isRunning { endProcess(.relaunched, into: &transitions) }
-      startProcess(implicit: false, into: &transitions)
-    case .appState(let state): changeState(to: state, into: &transitions)
+      if isRunning { endProcess(.relaunched, into: &observer) }
+      startProcess(implicit: false, into: &observer)
+    case .appState(let state): changeState(to: state, into: &observer)
     case .appTerminate(let reason):
-      if isRunning { endProcess(.terminated(reason: reason), into: &transitions) }
+      if isRunning { endProcess(.terminated(reason: reason), into: &observer) }
       termination = (now, reason)
-    case .taskBegin(let id, let name): beginTask(id, name: name, into: &transitions)
-    case .taskEnd(let id): endTask(id, into: &transitions)
-    case .taskExpire(let id): expireTask(id, into: &transitions)
-    case .schedRegister(let ident, let ok): register(ident, ok: ok ?? true, into: &transitions)
-    case .schedSubmit(let submission): submit(submission, into: &transitions)
+    case .taskBegin(let id, let name): beginTask(id, name: name, into: &observer)
+    case .taskEnd(let id): endTask(id, into: &observer)
+    case .taskExpire(let id): expireTask(id, into: &observer)
+    case .schedRegister(let ident, let ok): register(ident, ok: ok ?? true, into: &observer)
+    case .schedSubmit(let submission): submit(submission, into: &observer)
     case .schedReject(let ident, let error):
       requests[ident] = nil
-      transitions.append(.rejected(ident: ident, error))
-    case .schedCancel(let target): cancelRequests(target, into: &transitions)
-    case .schedLaunch(let ident, let run): launch(ident, run: run, into: &transitions)
-    case .schedExpire(let run): expireRun(run, into: &transitions)
-    case .schedComplete(let run, let success): complete(run, success: success, into: &transitions)
-    case .workEnqueue(let enqueue): self.enqueue(enqueue, into: &transitions)
-    case .workStart(let work, let attempt): start(work, attempt: attempt, into: &transitions)
+      observer.observe(.rejected(ident: ident, error), in: self)
+    case .schedCancel(let target): cancelRequests(target, into: &observer)
+    case .schedLaunch(let ident, let run): launch(ident, run: run, into: &observer)
+    case .schedExpire(let run): expireRun(run, into: &observer)
+    case .schedComplete(let run, let success): complete(run, success: success, into: &observer)
+    case .workEnqueue(let enqueue): self.enqueue(enqueue, into: &observer)
+    case .workStart(let work, let attempt): start(work, attempt: attempt, into: &observer)
     case .workResult(let work, let attempt, let outcome):
-      result(work, attempt: attempt, outcome: outcome, into: &transitions)
-    case .workStop(let work, let attempt, let reason): stop(work, attempt: attempt, reason: reason, into: &transitions)
-    case .workCancel(let work): cancel(work, into: &transitions)
+      result(work, attempt: attempt, outcome: outcome, into: &observer)
+    case .workStop(let work, let attempt, let reason): stop(work, attempt: attempt, reason: reason, into: &observer)
+    case .workCancel(let work): cancel(work, into: &observer)
     case .envSet, .input, .mark: break
     }
   }
 
-  /// Closes what is still alive when the trace ends.
-  package mutating func finish(into transitions: inout [LifecycleTransition]) {
+  /// Closes what is still alive when the trace ends, handing what that changed to `observer`.
+  package mutating func finish(into observer: inout some LifecycleObserver) {
     if isRunning {
-      endProcess(.traceEnded, into: &transitions)
+      endProcess(.traceEnded, into: &observer)
     } else {
-      closeAttempts(.traceEnded, into: &transitions)  // started by the system after a termination
+      closeAttempts(.traceEnded, into: &observer)  // started by the system after a termination
     }
   }
 
   // MARK: Processes
 
-  private mutating func startProcess(implicit: Bool, into transitions: inout [LifecycleTransition]) {
+  private mutating func startProcess(implicit: Bool, into observer: inout some LifecycleObserver) {
     process = ProcessLife(number: processCount, launchedAt: now, implicit: implicit)
     processCount += 1
     isRunning = true
     termination = nil
     tasks.removeAll()
     endedTasks = EndedIDs()
-    transitions.append(.processStarted(process))
+    observer.observe(.processStarted(process), in: self)
   }
 
-  private mutating func changeState(to state: AppState, into transitions: inout [LifecycleTransition]) {
+  private mutating func changeState(to state: AppState, into observer: inout some LifecycleObserver) {
     guard isRunning else { return }  // no process to change: the checker reports nothing for it
     if process.leftLaunchAt == nil { process.leftLaunchAt = now }
     let previous = process.state
@@ -125,38 +126,38 @@ package struct LifecycleWalker: Sendable {
       process.backgroundEpoch += 1
       process.backgroundSince = nil
     }
-    transitions.append(.stateChanged(from: previous, to: state))
-    if state == .suspended { closeTasksAndRuns(.suspended, into: &transitions) }
+    observer.observe(.stateChanged(from: previous, to: state), in: self)
+    if state == .suspended { closeTasksAndRuns(.suspended, into: &observer) }
   }
 
   /// Ends the running process: closes its tasks, runs and running attempts.
-  private mutating func endProcess(_ end: ProcessEnd, into transitions: inout [LifecycleTransition]) {
-    closeTasksAndRuns(end, into: &transitions)
-    closeAttempts(end, into: &transitions)
+  private mutating func endProcess(_ end: ProcessEnd, into observer: inout some LifecycleObserver) {
+    closeTasksAndRuns(end, into: &observer)
+    closeAttempts(end, into: &observer)
     isRunning = false
     registrations.removeAll()
-    transitions.append(.processEnded(end))
+    observer.observe(.processEnded(end), in: self)
   }
 
   /// Closes the running attempts: their worker's process is gone, or the trace ended.
-  private mutating func closeAttempts(_ end: ProcessEnd, into transitions: inout [LifecycleTransition]) {
+  private mutating func closeAttempts(_ end: ProcessEnd, into observer: inout some LifecycleObserver) {
     for work in works.keys.sorted() {
       guard let running = works[work]!.running else { continue }
       works[work]!.running = nil
-      transitions.append(.attemptClosed(work: work, attempt: running.attempt, end))
-      if works[work]!.cancelledAt != nil { finish(work, ending: .cancelled, into: &transitions) }
+      observer.observe(.attemptClosed(work: work, attempt: running.attempt, end), in: self)
+      if works[work]!.cancelledAt != nil { finish(work, ending: .cancelled, into: &observer) }
     }
   }
 
   /// Closes the open tasks and runs the process can no longer end.
-  private mutating func closeTasksAndRuns(_ end: ProcessEnd, into transitions: inout [LifecycleTransition]) {
+  private mutating func closeTasksAndRuns(_ end: ProcessEnd, into observer: inout some LifecycleObserver) {
     for id in tasks.keys.sorted() {
-      transitions.append(.taskClosed(id: id, tasks[id]!, end))
+      observer.observe(.taskClosed(id: id, tasks[id]!, end), in: self)
       endedTasks.close(id)
     }
     tasks.removeAll()
     for run in runs.keys.sorted() {
-      transitions.append(.runClosed(run: run, runs[run]!, end))
+      observer.observe(.runClosed(run: run, runs[run]!, end), in: self)
       completedRuns.close(run)
     }
     runs.removeAll()
