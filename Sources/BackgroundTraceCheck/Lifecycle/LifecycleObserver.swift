@@ -1,24 +1,27 @@
 /// What reads a ``LifecycleWalker``'s transitions as it applies an event.
 ///
-/// The walker hands each transition to its observer the moment it decides it, with
-/// itself as it is then, so a reader that must also look at what is alive (the
-/// checker's rules do) needs no copy of the walker's state and no buffer of
-/// transitions. The walker's methods are generic over the observer: within this module
-/// they are specialized for the checker's rules, and the transition that the walker
-/// builds and the rules take apart is folded away (bgtrace-bench, "checker cost").
+/// The walker hands each transition to its observer the moment it decides it, with the
+/// process as it is then, so a reader needs no buffer of transitions. The walker's
+/// methods are generic over the observer: within this module they are specialized for
+/// the checker's rules (bgtrace-bench, "checker cost").
+///
+/// The walker itself is not handed over: passing it would copy its state (and retain
+/// every table in it) at each transition. A reader that needs more of what is alive
+/// reads the walker after the event.
 ///
 /// An array of transitions is an observer that keeps them, for readers that look at
 /// them after the event.
 package protocol LifecycleObserver {
-  /// Takes the next transition. `walker` has applied everything before it, and not
-  /// what comes after it in the same event.
-  mutating func observe(_ transition: LifecycleTransition, in walker: borrowing LifecycleWalker)
+  /// Takes the next transition. `process` is the walker's current (or last) process
+  /// after everything before the transition, and before what comes after it in the same
+  /// event.
+  mutating func observe(_ transition: LifecycleTransition, in process: ProcessLife)
 }
 
 extension Array: LifecycleObserver where Element == LifecycleTransition {
   /// Appends the transition.
   @inline(__always)
-  package mutating func observe(_ transition: LifecycleTransition, in walker: borrowing LifecycleWalker) {
+  package mutating func observe(_ transition: LifecycleTransition, in process: ProcessLife) {
     append(transition)
   }
 }
@@ -38,8 +41,8 @@ package struct ObserverPair<First: LifecycleObserver, Second: LifecycleObserver>
 
   /// Hands the transition to both observers.
   @inline(__always)
-  package mutating func observe(_ transition: LifecycleTransition, in walker: borrowing LifecycleWalker) {
-    first.observe(transition, in: walker)
-    second.observe(transition, in: walker)
+  package mutating func observe(_ transition: LifecycleTransition, in process: ProcessLife) {
+    first.observe(transition, in: process)
+    second.observe(transition, in: process)
   }
 }

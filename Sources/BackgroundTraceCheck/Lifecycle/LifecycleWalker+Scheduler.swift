@@ -6,7 +6,7 @@ extension LifecycleWalker {
   mutating func register(_ ident: String, ok: Bool, into observer: inout some LifecycleObserver) {
     let first = registrations[ident]
     if first == nil && ok { registrations[ident] = now }
-    observer.observe(.registered(ident: ident, ok: ok, first: first), in: self)
+    observer.observe(.registered(ident: ident, ok: ok, first: first), in: process)
   }
 
   mutating func submit(_ submission: SchedulerSubmission, into observer: inout some LifecycleObserver) {
@@ -14,7 +14,7 @@ extension LifecycleWalker {
       type: submission.type, earliest: submission.earliest, submittedAt: now)
     submittedTypes[submission.ident] = submission.type
     for (run, open) in runs where open.ident == submission.ident { runs[run]!.resubmitted = true }
-    observer.observe(.submitted(submission, registered: registrations[submission.ident] != nil), in: self)
+    observer.observe(.submitted(submission, registered: registrations[submission.ident] != nil), in: process)
   }
 
   mutating func cancelRequests(_ target: SchedulerCancelTarget, into observer: inout some LifecycleObserver) {
@@ -22,35 +22,35 @@ extension LifecycleWalker {
     case .identifier(let ident): requests[ident] = nil
     case .all: requests.removeAll()
     }
-    observer.observe(.requestsCancelled(target), in: self)
+    observer.observe(.requestsCancelled(target), in: process)
   }
 
   mutating func launch(_ ident: String, run: Int, into observer: inout some LifecycleObserver) {
     let request = requests.removeValue(forKey: ident)
     guard isRunning, registrations[ident] != nil else {
-      observer.observe(.runLaunchedUnregistered(ident: ident, run: run), in: self)
+      observer.observe(.runLaunchedUnregistered(ident: ident, run: run), in: process)
       return
     }
     let life = RunLife(ident: ident, type: submittedTypes[ident], launchedAt: now)
     runs[run] = life
     completedRuns.reopen(run)
-    observer.observe(.runLaunched(run: run, life, request: request), in: self)
+    observer.observe(.runLaunched(run: run, life, request: request), in: process)
   }
 
   mutating func expireRun(_ run: Int, into observer: inout some LifecycleObserver) {
     guard var life = runs[run], life.expiredAt == nil else {
-      observer.observe(.runExpireUnmatched(run: run), in: self)
+      observer.observe(.runExpireUnmatched(run: run), in: process)
       return
     }
     life.expiredAt = now
     runs[run] = life
-    observer.observe(.runExpired(run: run, life), in: self)
+    observer.observe(.runExpired(run: run, life), in: process)
   }
 
   mutating func complete(_ run: Int, success: Bool, into observer: inout some LifecycleObserver) {
     if let life = runs.removeValue(forKey: run) {
       completedRuns.end(run, at: now)
-      observer.observe(.runCompleted(run: run, life, success: success), in: self)
+      observer.observe(.runCompleted(run: run, life, success: success), in: process)
     } else {
       let mismatch: RunCompleteMismatch =
         switch completedRuns.endUnmatched(run, at: now) {
@@ -58,7 +58,7 @@ extension LifecycleWalker {
         case .alreadyEnded(let firstAt): .alreadyCompleted(firstAt: firstAt)
         case .unknown: .neverLaunched
         }
-      observer.observe(.runCompleteUnmatched(run: run, mismatch), in: self)
+      observer.observe(.runCompleteUnmatched(run: run, mismatch), in: process)
     }
   }
 }

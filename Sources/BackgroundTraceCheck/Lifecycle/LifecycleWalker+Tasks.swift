@@ -5,21 +5,21 @@ import BackgroundTrace
 extension LifecycleWalker {
   mutating func beginTask(_ id: Int, name: String?, into observer: inout some LifecycleObserver) {
     guard id != 0 else {
-      observer.observe(.taskRefused(name: name), in: self)
+      observer.observe(.taskRefused(name: name), in: process)
       return
     }
     let task = TaskLife(name: name, begin: now)
     tasks[id] = task
     endedTasks.reopen(id)
-    observer.observe(.taskBegun(id: id, task), in: self)
+    observer.observe(.taskBegun(id: id, task), in: process)
   }
 
   mutating func endTask(_ id: Int, into observer: inout some LifecycleObserver) {
     if id == 0 {
-      observer.observe(.taskEndUnmatched(id: 0, .invalid), in: self)
+      observer.observe(.taskEndUnmatched(id: 0, .invalid), in: process)
     } else if let task = tasks.removeValue(forKey: id) {
       endedTasks.end(id, at: now)
-      observer.observe(.taskEnded(id: id, task), in: self)
+      observer.observe(.taskEnded(id: id, task), in: process)
     } else {
       let mismatch: TaskEndMismatch =
         switch endedTasks.endUnmatched(id, at: now) {
@@ -27,17 +27,17 @@ extension LifecycleWalker {
         case .alreadyEnded(let firstAt): .alreadyEnded(firstAt: firstAt)
         case .unknown: .neverBegun(processLaunchedAt: process.launchedAt)
         }
-      observer.observe(.taskEndUnmatched(id: id, mismatch), in: self)
+      observer.observe(.taskEndUnmatched(id: id, mismatch), in: process)
     }
   }
 
   mutating func expireTask(_ id: Int, into observer: inout some LifecycleObserver) {
     guard var task = tasks[id], task.expiredAt == nil else {
-      observer.observe(.taskExpireUnmatched(id: id), in: self)
+      observer.observe(.taskExpireUnmatched(id: id), in: process)
       return
     }
     task.expiredAt = now
     tasks[id] = task
-    observer.observe(.taskExpired(id: id, task), in: self)
+    observer.observe(.taskExpired(id: id, task), in: process)
   }
 }

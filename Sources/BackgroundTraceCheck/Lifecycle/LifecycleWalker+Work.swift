@@ -10,12 +10,12 @@ extension LifecycleWalker {
     if var existing = works[enqueue.work] {
       switch (enqueue.policy, existing.cancelledAt) {
       case (.keep?, nil):
-        observer.observe(.workEnqueued(enqueue, .kept), in: self)
+        observer.observe(.workEnqueued(enqueue, .kept), in: process)
         return
       case (.append?, nil), (.appendOrReplace?, nil):
         existing.queued.append(enqueue)
         works[enqueue.work] = existing
-        observer.observe(.workEnqueued(enqueue, .queued(position: existing.queued.count)), in: self)
+        observer.observe(.workEnqueued(enqueue, .queued(position: existing.queued.count)), in: process)
         return
       case (.append?, let cancelledAt?):
         // Behind work cancelled while its attempt still runs: finished with it.
@@ -23,7 +23,7 @@ extension LifecycleWalker {
         existing.queued.removeAll()
         works[enqueue.work] = existing
         finishedWorks[hash] = finished
-        observer.observe(.workEnqueued(enqueue, .finishedAtOnce(finished)), in: self)
+        observer.observe(.workEnqueued(enqueue, .finishedAtOnce(finished)), in: process)
         return
       default:
         break  // replace, no policy, or anything behind cancelled work: afresh
@@ -32,14 +32,14 @@ extension LifecycleWalker {
       // androidx inserts the dependent of a failed or cancelled work already finished.
       let appended = FinishedWork(time: finished.time, ending: finished.ending, appended: true)
       finishedWorks[hash] = appended
-      observer.observe(.workEnqueued(enqueue, .finishedAtOnce(appended)), in: self)
+      observer.observe(.workEnqueued(enqueue, .finishedAtOnce(appended)), in: process)
       return
     }
     finishedWorks[hash] = nil
     var life = WorkLife(enqueue: enqueue, enqueuedAt: now)
     life.lastEnqueueAt = now
     works[enqueue.work] = life
-    observer.observe(.workEnqueued(enqueue, .fresh), in: self)
+    observer.observe(.workEnqueued(enqueue, .fresh), in: process)
   }
 
   mutating func start(_ work: String, attempt: Int, into observer: inout some LifecycleObserver) {
@@ -53,9 +53,10 @@ extension LifecycleWalker {
       life.stoppedAttempt = nil
       life.running = (attempt, now)
       works[work] = life
-      observer.observe(.attemptStarted(work: work, attempt: attempt, life, backoff: backoff), in: self)
+      observer.observe(.attemptStarted(work: work, attempt: attempt, life, backoff: backoff), in: process)
     } else if var finished = finishedWorks[stableHash(work)] {
-      observer.observe(.startAfterFinish(work: work, attempt: attempt, finished, first: !finished.restarted), in: self)
+      observer.observe(
+        .startAfterFinish(work: work, attempt: attempt, finished, first: !finished.restarted), in: process)
       finished.restarted = true
       finishedWorks[stableHash(work)] = finished
     } else {
@@ -63,7 +64,7 @@ extension LifecycleWalker {
       var life = WorkLife(enqueue: WorkEnqueue(work: work), enqueuedAt: nil)
       life.running = (attempt, now)
       works[work] = life
-      observer.observe(.attemptStarted(work: work, attempt: attempt, life, backoff: nil), in: self)
+      observer.observe(.attemptStarted(work: work, attempt: attempt, life, backoff: nil), in: process)
     }
   }
 
@@ -73,7 +74,7 @@ extension LifecycleWalker {
     guard var life = works[work] else {
       let quiet = finishedWorks[stableHash(work)]?.restarted == true
       observer.observe(
-        .resultUnmatched(work: work, attempt: attempt, outcome, quiet ? .afterFinish : .notRunning), in: self)
+        .resultUnmatched(work: work, attempt: attempt, outcome, quiet ? .afterFinish : .notRunning), in: process)
       return
     }
     guard let running = life.running, running.attempt == attempt else {
@@ -85,14 +86,14 @@ extension LifecycleWalker {
       } else {
         mismatch = .notRunning
       }
-      observer.observe(.resultUnmatched(work: work, attempt: attempt, outcome, mismatch), in: self)
+      observer.observe(.resultUnmatched(work: work, attempt: attempt, outcome, mismatch), in: process)
       return
     }
     life.running = nil
     life.lastResult = (attempt, outcome, now)
     if outcome == .retry { life.lastEnqueueAt = now }
     works[work] = life
-    observer.observe(.attemptResulted(work: work, attempt: attempt, outcome, life), in: self)
+    observer.observe(.attemptResulted(work: work, attempt: attempt, outcome, life), in: process)
     if life.cancelledAt != nil {
       finish(work, ending: .cancelled, into: &observer)
     } else if outcome != .retry {
@@ -102,19 +103,19 @@ extension LifecycleWalker {
 
   mutating func stop(_ work: String, attempt: Int, reason: String, into observer: inout some LifecycleObserver) {
     guard var life = works[work], let running = life.running, running.attempt == attempt else {
-      observer.observe(.stopUnmatched(work: work, attempt: attempt), in: self)
+      observer.observe(.stopUnmatched(work: work, attempt: attempt), in: process)
       return
     }
     life.running = nil
     life.lastResult = nil  // a stopped attempt returned nothing
     life.stoppedAttempt = attempt  // the next start still waits for its backoff
     works[work] = life
-    observer.observe(.attemptStopped(work: work, attempt: attempt, reason: reason), in: self)
+    observer.observe(.attemptStopped(work: work, attempt: attempt, reason: reason), in: process)
     if life.cancelledAt != nil { finish(work, ending: .cancelled, into: &observer) }
   }
 
   mutating func cancel(_ work: String, into observer: inout some LifecycleObserver) {
-    observer.observe(.workCancelled(work: work), in: self)
+    observer.observe(.workCancelled(work: work), in: process)
     guard var life = works[work] else {
       let hash = stableHash(work)
       if finishedWorks[hash] == nil { finishedWorks[hash] = FinishedWork(time: now, ending: .cancelled) }
@@ -133,19 +134,19 @@ extension LifecycleWalker {
     if ending == .succeeded, !life.queued.isEmpty {
       var queued = life.queued
       let next = queued.removeFirst()
-      observer.observe(.workFinished(work: work, FinishedWork(time: now, ending: ending)), in: self)
+      observer.observe(.workFinished(work: work, FinishedWork(time: now, ending: ending)), in: process)
       works[work] = WorkLife(enqueue: next, enqueuedAt: now, queued: queued, lastEnqueueAt: now)
-      observer.observe(.queuedWorkReleased(next), in: self)
+      observer.observe(.queuedWorkReleased(next), in: process)
       return
     }
     if life.enqueue.period != nil && ending != .cancelled {
       works[work] = WorkLife(
         enqueue: life.enqueue, enqueuedAt: life.enqueuedAt, queued: life.queued, lastEnqueueAt: now)
-      observer.observe(.periodEnded(work: work), in: self)
+      observer.observe(.periodEnded(work: work), in: process)
       return
     }
     let finished = FinishedWork(time: life.cancelledAt ?? now, ending: ending)
     finishedWorks[stableHash(work)] = finished
-    observer.observe(.workFinished(work: work, finished), in: self)
+    observer.observe(.workFinished(work: work, finished), in: process)
   }
 }

@@ -46,10 +46,26 @@ package struct LifecycleWalker: Sendable {
   /// Creates a walker at the start of a trace.
   package init() {}
 
+  /// Applies the next event, appending what it changed to `transitions`.
+  ///
+  /// Not generic, unlike ``apply(_:to:)``: this module's specialization is what readers
+  /// in other modules call (a `package` generic is not specialized across modules).
+  ///
+  /// - Complexity: amortized O(1), O(*a*) when a process ends with *a* things alive.
+  package mutating func apply(_ event: TraceEvent, into transitions: inout [LifecycleTransition]) {
+    apply(event, to: &transitions)
+  }
+
+  /// Closes what is still alive when the trace ends, appending what that changed to
+  /// `transitions`.
+  package mutating func finish(into transitions: inout [LifecycleTransition]) {
+    finish(to: &transitions)
+  }
+
   /// Applies the next event, handing what it changed to `observer` as it decides it.
   ///
   /// - Complexity: amortized O(1), O(*a*) when a process ends with *a* things alive.
-  package mutating func apply(_ event: TraceEvent, into observer: inout some LifecycleObserver) {
+  package mutating func apply(_ event: borrowing TraceEvent, to observer: inout some LifecycleObserver) {
     now = event.time
     if !sawEvent {
       sawEvent = true
@@ -57,7 +73,7 @@ package struct LifecycleWalker: Sendable {
     }
     if !isRunning, let termination, event.kind.side == .app {  // cheapest test first
       observer.observe(
-        .actionWithoutProcess(event.kind, terminatedAt: termination.time, reason: termination.reason), in: self)
+        .actionWithoutProcess(event.kind, terminatedAt: termination.time, reason: termination.reason), in: process)
       return
     }
     switch event.kind {
@@ -75,7 +91,7 @@ package struct LifecycleWalker: Sendable {
     case .schedSubmit(let submission): submit(submission, into: &observer)
     case .schedReject(let ident, let error):
       requests[ident] = nil
-      observer.observe(.rejected(ident: ident, error), in: self)
+      observer.observe(.rejected(ident: ident, error), in: process)
     case .schedCancel(let target): cancelRequests(target, into: &observer)
     case .schedLaunch(let ident, let run): launch(ident, run: run, into: &observer)
     case .schedExpire(let run): expireRun(run, into: &observer)
@@ -91,7 +107,7 @@ package struct LifecycleWalker: Sendable {
   }
 
   /// Closes what is still alive when the trace ends, handing what that changed to `observer`.
-  package mutating func finish(into observer: inout some LifecycleObserver) {
+  package mutating func finish(to observer: inout some LifecycleObserver) {
     if isRunning {
       endProcess(.traceEnded, into: &observer)
     } else {
@@ -108,7 +124,7 @@ package struct LifecycleWalker: Sendable {
     termination = nil
     tasks.removeAll()
     endedTasks = EndedIDs()
-    observer.observe(.processStarted(process), in: self)
+    observer.observe(.processStarted(process), in: process)
   }
 
   private mutating func changeState(to state: AppState, into observer: inout some LifecycleObserver) {
@@ -126,7 +142,7 @@ package struct LifecycleWalker: Sendable {
       process.backgroundEpoch += 1
       process.backgroundSince = nil
     }
-    observer.observe(.stateChanged(from: previous, to: state), in: self)
+    observer.observe(.stateChanged(from: previous, to: state), in: process)
     if state == .suspended { closeTasksAndRuns(.suspended, into: &observer) }
   }
 
@@ -136,7 +152,7 @@ package struct LifecycleWalker: Sendable {
     closeAttempts(end, into: &observer)
     isRunning = false
     registrations.removeAll()
-    observer.observe(.processEnded(end), in: self)
+    observer.observe(.processEnded(end), in: process)
   }
 
   /// Closes the running attempts: their worker's process is gone, or the trace ended.
@@ -144,7 +160,7 @@ package struct LifecycleWalker: Sendable {
     for work in works.keys.sorted() {
       guard let running = works[work]!.running else { continue }
       works[work]!.running = nil
-      observer.observe(.attemptClosed(work: work, attempt: running.attempt, end), in: self)
+      observer.observe(.attemptClosed(work: work, attempt: running.attempt, end), in: process)
       if works[work]!.cancelledAt != nil { finish(work, ending: .cancelled, into: &observer) }
     }
   }
@@ -152,12 +168,12 @@ package struct LifecycleWalker: Sendable {
   /// Closes the open tasks and runs the process can no longer end.
   private mutating func closeTasksAndRuns(_ end: ProcessEnd, into observer: inout some LifecycleObserver) {
     for id in tasks.keys.sorted() {
-      observer.observe(.taskClosed(id: id, tasks[id]!, end), in: self)
+      observer.observe(.taskClosed(id: id, tasks[id]!, end), in: process)
       endedTasks.close(id)
     }
     tasks.removeAll()
     for run in runs.keys.sorted() {
-      observer.observe(.runClosed(run: run, runs[run]!, end), in: self)
+      observer.observe(.runClosed(run: run, runs[run]!, end), in: process)
       completedRuns.close(run)
     }
     runs.removeAll()

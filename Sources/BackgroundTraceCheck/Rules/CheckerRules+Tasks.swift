@@ -2,8 +2,10 @@ import BackgroundTrace
 
 /// The UIKit background task rules.
 extension CheckerRules {
-  /// Starts counting the background time of every open task that has not expired.
-  mutating func startBudgets(in walker: borrowing LifecycleWalker) {
+  /// Starts counting the background time of every open task that has not expired: the
+  /// event just applied moved the app into the background.
+  mutating func startOwedBudgets(in walker: LifecycleWalker) {
+    budgetsOwed = false
     for (id, task) in walker.tasks where task.expiredAt == nil { startBudget(for: id, in: walker.process) }
   }
 

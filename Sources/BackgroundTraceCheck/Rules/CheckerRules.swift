@@ -4,8 +4,9 @@ import BackgroundTrace
 /// as the walker decides them, keeps the deadlines and what was already reported, and
 /// collects the findings of the current event.
 ///
-/// What is alive is the walker's: the rules read it from the walker they are handed,
-/// and keep no copy (docs/rules.md#how-the-checker-reads-a-trace).
+/// What is alive is the walker's: the rules read it from the walker's process they are
+/// handed with each transition, and from the walker after the event; they keep no copy
+/// (docs/rules.md#how-the-checker-reads-a-trace).
 struct CheckerRules: LifecycleObserver, Sendable {
   /// The rules that report.
   let enabled: Set<Rule>
@@ -30,11 +31,13 @@ struct CheckerRules: LifecycleObserver, Sendable {
   var reportedRuns: Set<Int> = []
   /// Works reported past their attempt limit, until an enqueue starts them afresh.
   var retryLimitReported: Set<String> = []
+  /// Whether the app just moved into the background: the budgets of its open tasks
+  /// start once the event is applied (``startOwedBudgets(in:)``).
+  var budgetsOwed = false
 
-  var deadlines = DeadlineQueue<Deadline>()
+  var deadlines = DeadlineHeap<Deadline>()
   /// The earliest pending deadline: most events come before it, and comparing with it
-  /// spares them a call into the (unspecialized, cross-module) queue, a fifth of the
-  /// checker's time per event when measured with `perf` on the benchmark's workload.
+  /// spares them a call into the queue.
   var nextDeadline = TraceTime.max
 
   init(configuration: CheckerConfiguration, budget: TraceInterval) {
@@ -64,17 +67,14 @@ struct CheckerRules: LifecycleObserver, Sendable {
 
   /// Applies the rules to one transition.
   ///
-  /// Always inlined: in the walker's code specialized for the rules, the transition the
-  /// walker builds is then taken apart where it is built, and never stored or copied.
-  @inline(__always)
-  mutating func observe(_ transition: LifecycleTransition, in walker: borrowing LifecycleWalker) {
+  mutating func observe(_ transition: LifecycleTransition, in process: ProcessLife) {
     switch transition {
     case .processStarted:
       reportedAfterTerminate = false
       if !reportedTasks.isEmpty { reportedTasks.removeAll() }
       if !overBudgetTasks.isEmpty { overBudgetTasks.removeAll() }
     case .stateChanged(let from, let to):
-      if to == .background && from != .background { startBudgets(in: walker) }
+      if to == .background && from != .background { budgetsOwed = true }
     case .processEnded:
       break
     case .actionWithoutProcess(let kind, let terminatedAt, let reason):
@@ -84,19 +84,19 @@ struct CheckerRules: LifecycleObserver, Sendable {
       report(
         .eventAfterTerminate,
         "\(kind.tag.name) after the app terminated at \(terminatedAt.seconds)\(why) and before a new app.launch")
-    case .taskBegun(let id, _): taskBegun(id, in: walker.process)
+    case .taskBegun(let id, _): taskBegun(id, in: process)
     case .taskEnded(let id, _): forgetReports(ofTask: id)
     case .taskEndUnmatched(let id, let mismatch): taskEndUnmatched(id, mismatch)
     case .taskExpired(let id, _):
-      insertDeadline(.taskEnd(process: walker.process.number, id: id), at: now + grace)
+      insertDeadline(.taskEnd(process: process.number, id: id), at: now + grace)
     case .taskClosed(let id, let task, let end): taskClosed(id, task, end)
     case .taskRefused, .taskExpireUnmatched:
       break
-    case .registered(let ident, _, let first): registered(ident, first: first, in: walker.process)
+    case .registered(let ident, _, let first): registered(ident, first: first, in: process)
     case .submitted(let submission, let registered):
-      if !registered { unregistered(submission.ident, action: "sched.submit", in: walker.process) }
+      if !registered { unregistered(submission.ident, action: "sched.submit", in: process) }
     case .runLaunchedUnregistered(let ident, let run):
-      unregistered(ident, action: "sched.launch run=\(run)", in: walker.process)
+      unregistered(ident, action: "sched.launch run=\(run)", in: process)
     case .runExpired(let run, _):
       insertDeadline(.runComplete(run: run), at: now + grace)
     case .runCompleted(let run, let life, _): runCompleted(run, life)

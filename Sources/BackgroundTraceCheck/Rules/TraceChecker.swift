@@ -35,7 +35,7 @@ public struct TraceChecker: Sendable {
   /// - Complexity: amortized O(log *a*) in what is alive.
   public mutating func check(_ located: LocatedEvent, into findings: inout [Finding]) {
     begin(located)
-    walker.apply(located.event, into: &rules)  // borrowed: the event is not copied
+    walker.apply(located.event, to: &rules)  // borrowed: the event is not copied
     collect(into: &findings)
   }
 
@@ -48,7 +48,7 @@ public struct TraceChecker: Sendable {
     var observers = ObserverPair(CheckerRules.placeholder, [LifecycleTransition]())
     swap(&observers.first, &rules)  // moved, not copied: no copy-on-write of the rules' sets
     swap(&observers.second, &transitions)
-    walker.apply(located.event, into: &observers)
+    walker.apply(located.event, to: &observers)
     swap(&observers.first, &rules)
     swap(&observers.second, &transitions)
     collect(into: &findings)
@@ -58,7 +58,7 @@ public struct TraceChecker: Sendable {
   public mutating func finish(into findings: inout [Finding]) {
     // Deadlines still ahead have not passed: an expired task or run still open is
     // reported as the process ends; a budget not yet spent is no finding.
-    walker.finish(into: &rules)
+    walker.finish(to: &rules)
     collect(into: &findings)
   }
 
@@ -68,7 +68,7 @@ public struct TraceChecker: Sendable {
     var observers = ObserverPair(CheckerRules.placeholder, [LifecycleTransition]())
     swap(&observers.first, &rules)
     swap(&observers.second, &transitions)
-    walker.finish(into: &observers)
+    walker.finish(to: &observers)
     swap(&observers.first, &rules)
     swap(&observers.second, &transitions)
     collect(into: &findings)
@@ -93,13 +93,14 @@ public struct TraceChecker: Sendable {
     rules.location = located.location
     let time = located.event.time
     // The finding of a deadline that passed between events shows at the next event.
-    rules.passDeadlines(before: time, in: walker)
+    if rules.nextDeadline < time { rules.passDeadlines(before: time, in: walker) }
     rules.now = time
   }
 
-  /// Moves the event's findings to `findings`.
+  /// Starts what the rules owe after an event, and moves its findings to `findings`.
   @inline(__always)
   private mutating func collect(into findings: inout [Finding]) {
+    if rules.budgetsOwed { rules.startOwedBudgets(in: walker) }
     guard !rules.findings.isEmpty else { return }
     findings.append(contentsOf: rules.findings)
     rules.findings.removeAll(keepingCapacity: true)
