@@ -8,9 +8,11 @@
 /// Iteration order is the table's, deterministic but unspecified: readers that need an
 /// order sort the keys.
 package struct IntKeyedTable<Value>: Sequence {
-  /// A slot: empty when `value` is `nil`.
+  /// A slot: empty unless `occupied`, when `value` is `nil`. (Probing tests the flag, not
+  /// the optional: testing a generic optional for `nil` called a value witness.)
   fileprivate struct Slot {
     var key = 0
+    var occupied = false
     var value: Value?
   }
 
@@ -28,7 +30,7 @@ package struct IntKeyedTable<Value>: Sequence {
   package var keys: [Int] {
     // Not `map(\.key)`: a key path into a generic tuple is instantiated at run time on
     // every call, which cost the checker 6% (perf on bgtrace-bench).
-    slots.filter { $0.value != nil }.map { $0.key }
+    slots.filter { $0.occupied }.map { $0.key }
   }
 
   /// The values, in the table's order.
@@ -44,7 +46,7 @@ package struct IntKeyedTable<Value>: Sequence {
   private func probe(_ key: Int) -> (slot: Int, found: Bool) {
     let mask = slots.count - 1
     var slot = Self.home(key, mask: mask)
-    while slots[slot].value != nil {
+    while slots[slot].occupied {
       if slots[slot].key == key { return (slot, true) }
       slot = (slot + 1) & mask
     }
@@ -72,6 +74,7 @@ package struct IntKeyedTable<Value>: Sequence {
     let (slot, found) = probe(key)
     if !found {
       slots[slot].key = key
+      slots[slot].occupied = true
       count += 1
     }
     slots[slot].value = value
@@ -83,14 +86,14 @@ package struct IntKeyedTable<Value>: Sequence {
     guard count > 0 else { return nil }
     var (hole, found) = probe(key)
     guard found else { return nil }
-    let removed = slots[hole].value
-    slots[hole].value = nil
+    let removed = slots[hole].value.take()  // moved out: no copy to retain and release
+    slots[hole].occupied = false
     count -= 1
     // Backward-shift deletion: move later entries of the probe run into the hole, so
     // that no lookup stops early and no tombstones accumulate.
     let mask = slots.count - 1
     var next = (hole + 1) & mask
-    while slots[next].value != nil {
+    while slots[next].occupied {
       let wanted = Self.home(slots[next].key, mask: mask)
       // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
       let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
@@ -106,7 +109,7 @@ package struct IntKeyedTable<Value>: Sequence {
   /// Removes every entry, keeping the storage.
   package mutating func removeAll() {
     guard count > 0 else { return }
-    for slot in slots.indices where slots[slot].value != nil { slots[slot].value = nil }
+    for slot in slots.indices where slots[slot].occupied { slots[slot] = Slot() }
     count = 0
   }
 

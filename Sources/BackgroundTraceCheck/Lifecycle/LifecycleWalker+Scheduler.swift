@@ -4,17 +4,19 @@ import BackgroundTrace
 /// outlive it; a run is open from its launch to its completion or its process's end.
 extension LifecycleWalker {
   mutating func register(_ ident: String, ok: Bool, into observer: inout some LifecycleObserver) {
-    let first = registrations[ident]
-    if first == nil && ok { registrations[ident] = now }
+    let hash = StableHash(ident)
+    let first = registrations[ident, hash]
+    if first == nil && ok { registrations[ident, hash] = now }
     observer.observe(.registered(ident: ident, ok: ok, first: first), in: process)
   }
 
   mutating func submit(_ submission: SchedulerSubmission, into observer: inout some LifecycleObserver) {
-    requests[submission.ident] = PendingRequest(
+    let hash = StableHash(submission.ident)
+    requests[submission.ident, hash] = PendingRequest(
       type: submission.type, earliest: submission.earliest, submittedAt: now)
-    submittedTypes[submission.ident] = submission.type
+    submittedTypes[submission.ident, hash] = submission.type
     for (run, open) in runs where open.ident == submission.ident { runs[run]!.resubmitted = true }
-    observer.observe(.submitted(submission, registered: registrations[submission.ident] != nil), in: process)
+    observer.observe(.submitted(submission, registered: registrations[submission.ident, hash] != nil), in: process)
   }
 
   mutating func cancelRequests(_ target: SchedulerCancelTarget, into observer: inout some LifecycleObserver) {
@@ -26,12 +28,13 @@ extension LifecycleWalker {
   }
 
   mutating func launch(_ ident: String, run: Int, into observer: inout some LifecycleObserver) {
-    let request = requests.removeValue(forKey: ident)
-    guard isRunning, registrations[ident] != nil else {
+    let hash = StableHash(ident)
+    let request = requests.removeValue(forKey: ident, hash)
+    guard isRunning, registrations[ident, hash] != nil else {
       observer.observe(.runLaunchedUnregistered(ident: ident, run: run), in: process)
       return
     }
-    let life = RunLife(ident: ident, type: submittedTypes[ident], launchedAt: now)
+    let life = RunLife(ident: ident, type: submittedTypes[ident, hash], launchedAt: now)
     runs[run] = life
     completedRuns.reopen(run)
     observer.observe(.runLaunched(run: run, life, request: request), in: process)

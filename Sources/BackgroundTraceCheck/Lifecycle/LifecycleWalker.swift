@@ -28,19 +28,19 @@ package struct LifecycleWalker: Sendable {
   package internal(set) var tasks = IntKeyedTable<TaskLife>()
   var endedTasks = EndedIDs()
   /// The current process's successful registrations, with their times.
-  package internal(set) var registrations: [String: TraceTime] = [:]
+  package internal(set) var registrations = StringKeyedTable<TraceTime>()
 
   /// Pending scheduler requests, by identifier (they outlive processes).
-  package internal(set) var requests: [String: PendingRequest] = [:]
-  var submittedTypes: [String: SchedulerRequestType] = [:]
+  package internal(set) var requests = StringKeyedTable<PendingRequest>()
+  var submittedTypes = StringKeyedTable<SchedulerRequestType>()
   /// Launched runs that have not completed or been closed.
   package internal(set) var runs = IntKeyedTable<RunLife>()
   var completedRuns = EndedIDs()
 
   /// Unfinished work, by id (work outlives processes).
-  package internal(set) var works: [String: WorkLife] = [:]
-  /// Finished work by `stableHash` of its id (as an `Int` bit pattern): the hash is
-  /// already well mixed, so hashing it again with SipHash would be wasted.
+  package internal(set) var works = StringKeyedTable<WorkLife>()
+  /// Finished work by the ``StableHash`` of its id (its ``StableHash/bits``): a record
+  /// of 16 bytes per finished work, whatever the length of its id.
   var finishedWorks = IntKeyedTable<FinishedWork>()
 
   /// Creates a walker at the start of a trace.
@@ -158,10 +158,12 @@ package struct LifecycleWalker: Sendable {
   /// Closes the running attempts: their worker's process is gone, or the trace ended.
   private mutating func closeAttempts(_ end: ProcessEnd, into observer: inout some LifecycleObserver) {
     for work in works.keys.sorted() {
-      guard let running = works[work]!.running else { continue }
-      works[work]!.running = nil
+      let hash = StableHash(work)
+      guard var life = works[work, hash], let running = life.running else { continue }
+      life.running = nil
+      works[work, hash] = life
       observer.observe(.attemptClosed(work: work, attempt: running.attempt, end), in: process)
-      if works[work]!.cancelledAt != nil { finish(work, ending: .cancelled, into: &observer) }
+      if life.cancelledAt != nil { finish(work, hash, ending: .cancelled, into: &observer) }
     }
   }
 
@@ -244,16 +246,4 @@ struct RecentTimes: Sendable {
   func time(of id: Int) -> TraceTime? {
     entries.last { $0.id == id }?.time
   }
-}
-
-/// A stable 64-bit FNV-1a hash of a work id: the same on every machine and run,
-/// unlike `Hasher`, so findings are deterministic. A collision (about 1 in 10^10 for
-/// 100,000 finished works) could only hide or invent a `work-after-finish`.
-func stableHash(_ text: String) -> Int {
-  var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-  for byte in text.utf8 {
-    hash ^= UInt64(byte)
-    hash &*= 0x0000_0100_0000_01b3
-  }
-  return Int(truncatingIfNeeded: hash)
 }
