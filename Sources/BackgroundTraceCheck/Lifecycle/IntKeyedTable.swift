@@ -72,12 +72,8 @@ package struct IntKeyedTable<Value>: Sequence {
   private mutating func insert(_ value: Value, for key: Int) {
     if (count + 1) * 4 > slots.count * 3 { grow() }
     let (slot, found) = probe(key)
-    if !found {
-      slots[slot].key = key
-      slots[slot].occupied = true
-      count += 1
-    }
-    slots[slot].value = value
+    if !found { count += 1 }
+    slots[slot] = Slot(key: key, occupied: true, value: value)  // one write: one uniqueness check
   }
 
   /// Removes `key`'s entry and returns its value.
@@ -86,24 +82,27 @@ package struct IntKeyedTable<Value>: Sequence {
     guard count > 0 else { return nil }
     var (hole, found) = probe(key)
     guard found else { return nil }
-    let removed = slots[hole].value.take()  // moved out: no copy to retain and release
-    slots[hole].occupied = false
     count -= 1
-    // Backward-shift deletion: move later entries of the probe run into the hole, so
-    // that no lookup stops early and no tombstones accumulate.
-    let mask = slots.count - 1
-    var next = (hole + 1) & mask
-    while slots[next].occupied {
-      let wanted = Self.home(slots[next].key, mask: mask)
-      // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
-      let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
-      if !stays {
-        slots.swapAt(hole, next)
-        hole = next
+    // One uniqueness check for the whole removal, not one per slot written.
+    return slots.withUnsafeMutableBufferPointer { slots in
+      let removed = slots[hole].value.take()  // moved out: no copy to retain and release
+      slots[hole].occupied = false
+      // Backward-shift deletion: move later entries of the probe run into the hole, so
+      // that no lookup stops early and no tombstones accumulate.
+      let mask = slots.count - 1
+      var next = (hole + 1) & mask
+      while slots[next].occupied {
+        let wanted = Self.home(slots[next].key, mask: mask)
+        // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
+        let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
+        if !stays {
+          slots.swapAt(hole, next)
+          hole = next
+        }
+        next = (next + 1) & mask
       }
-      next = (next + 1) & mask
+      return removed
     }
-    return removed
   }
 
   /// Removes every entry, keeping the storage.

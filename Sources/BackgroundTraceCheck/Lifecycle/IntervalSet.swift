@@ -5,6 +5,11 @@
 struct IntervalSet: Sendable {
   private var ranges: [ClosedRange<Int>] = []
 
+  /// Removes every value, keeping the storage.
+  mutating func removeAll() {
+    ranges.removeAll(keepingCapacity: true)
+  }
+
   /// Whether `value` is in the set.
   ///
   /// - Complexity: O(log *r*) in the number of ranges.

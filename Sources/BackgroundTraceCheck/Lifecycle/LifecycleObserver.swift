@@ -9,6 +9,12 @@
 /// every table in it) at each transition. A reader that needs more of what is alive
 /// reads the walker after the event.
 ///
+/// The two most frequent transitions, a task begun and a task ended (three events in
+/// four of a typical trace), also have methods of their own, which by default build the
+/// transition and ``observe(_:in:)`` it: an observer that handles them directly is
+/// spared building, passing and destroying a transition per task event. The walker's
+/// call to ``observe(_:in:)`` is not inlined, so nothing else spares it that.
+///
 /// An array of transitions is an observer that keeps them, for readers that look at
 /// them after the event.
 package protocol LifecycleObserver {
@@ -16,6 +22,24 @@ package protocol LifecycleObserver {
   /// after everything before the transition, and before what comes after it in the same
   /// event.
   mutating func observe(_ transition: LifecycleTransition, in process: ProcessLife)
+
+  /// Takes ``LifecycleTransition/taskBegun(id:_:)``.
+  mutating func observeTaskBegun(id: Int, _ task: TaskLife, in process: ProcessLife)
+
+  /// Takes ``LifecycleTransition/taskEnded(id:_:)``.
+  mutating func observeTaskEnded(id: Int, _ task: TaskLife, in process: ProcessLife)
+}
+
+extension LifecycleObserver {
+  /// Observes ``LifecycleTransition/taskBegun(id:_:)``.
+  package mutating func observeTaskBegun(id: Int, _ task: TaskLife, in process: ProcessLife) {
+    observe(.taskBegun(id: id, task), in: process)
+  }
+
+  /// Observes ``LifecycleTransition/taskEnded(id:_:)``.
+  package mutating func observeTaskEnded(id: Int, _ task: TaskLife, in process: ProcessLife) {
+    observe(.taskEnded(id: id, task), in: process)
+  }
 }
 
 extension Array: LifecycleObserver where Element == LifecycleTransition {

@@ -11,7 +11,7 @@ extension LifecycleWalker {
     let task = TaskLife(name: name, begin: now)
     tasks[id] = task
     endedTasks.reopen(id)
-    observer.observe(.taskBegun(id: id, task), in: process)
+    observer.observeTaskBegun(id: id, task, in: process)
   }
 
   mutating func endTask(_ id: Int, into observer: inout some LifecycleObserver) {
@@ -19,7 +19,7 @@ extension LifecycleWalker {
       observer.observe(.taskEndUnmatched(id: 0, .invalid), in: process)
     } else if let task = tasks.removeValue(forKey: id) {
       endedTasks.end(id, at: now)
-      observer.observe(.taskEnded(id: id, task), in: process)
+      observer.observeTaskEnded(id: id, task, in: process)
     } else {
       let mismatch: TaskEndMismatch =
         switch endedTasks.endUnmatched(id, at: now) {

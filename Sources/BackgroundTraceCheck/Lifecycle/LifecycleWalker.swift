@@ -123,7 +123,7 @@ package struct LifecycleWalker: Sendable {
     isRunning = true
     termination = nil
     tasks.removeAll()
-    endedTasks = EndedIDs()
+    endedTasks.removeAll()
     observer.observe(.processStarted(process), in: process)
   }
 
@@ -157,6 +157,7 @@ package struct LifecycleWalker: Sendable {
 
   /// Closes the running attempts: their worker's process is gone, or the trace ended.
   private mutating func closeAttempts(_ end: ProcessEnd, into observer: inout some LifecycleObserver) {
+    guard !works.isEmpty else { return }  // spares sorting (and allocating) no keys
     for work in works.keys.sorted() {
       let hash = StableHash(work)
       guard var life = works[work, hash], let running = life.running else { continue }
@@ -169,16 +170,20 @@ package struct LifecycleWalker: Sendable {
 
   /// Closes the open tasks and runs the process can no longer end.
   private mutating func closeTasksAndRuns(_ end: ProcessEnd, into observer: inout some LifecycleObserver) {
-    for id in tasks.keys.sorted() {
-      observer.observe(.taskClosed(id: id, tasks[id]!, end), in: process)
-      endedTasks.close(id)
+    if !tasks.isEmpty {  // spares sorting (and allocating) no keys
+      for id in tasks.keys.sorted() {
+        observer.observe(.taskClosed(id: id, tasks[id]!, end), in: process)
+        endedTasks.close(id)
+      }
+      tasks.removeAll()
     }
-    tasks.removeAll()
-    for run in runs.keys.sorted() {
-      observer.observe(.runClosed(run: run, runs[run]!, end), in: process)
-      completedRuns.close(run)
+    if !runs.isEmpty {
+      for run in runs.keys.sorted() {
+        observer.observe(.runClosed(run: run, runs[run]!, end), in: process)
+        completedRuns.close(run)
+      }
+      runs.removeAll()
     }
-    runs.removeAll()
   }
 }
 
@@ -199,6 +204,13 @@ struct EndedIDs: Sendable {
   private var ended = IntervalSet()
   private var closed: Set<Int> = []
   private var recent = RecentTimes()
+
+  /// Forgets every id, keeping the storage.
+  mutating func removeAll() {
+    ended.removeAll()
+    if !closed.isEmpty { closed.removeAll(keepingCapacity: true) }
+    recent.removeAll()
+  }
 
   /// `id` was closed without ending.
   mutating func close(_ id: Int) { closed.insert(id) }
@@ -233,6 +245,12 @@ struct RecentTimes: Sendable {
   private var entries: [(id: Int, time: TraceTime)] = []
   private var next = 0
   private static let capacity = 64
+
+  /// Forgets every id, keeping the storage.
+  mutating func removeAll() {
+    entries.removeAll(keepingCapacity: true)
+    next = 0
+  }
 
   mutating func record(_ id: Int, at time: TraceTime) {
     if entries.count < Self.capacity {

@@ -88,13 +88,8 @@ package struct StringKeyedTable<Value>: Sequence {
   private mutating func insert(_ value: Value, for key: String, _ hash: StableHash) {
     if (count + 1) * 4 > slots.count * 3 { grow() }
     let (slot, found) = probe(key, hash)
-    if !found {
-      slots[slot].hash = hash
-      slots[slot].occupied = true
-      slots[slot].key = key
-      count += 1
-    }
-    slots[slot].value = value
+    if !found { count += 1 }
+    slots[slot] = Slot(hash: hash, occupied: true, key: key, value: value)  // one write: one uniqueness check
   }
 
   /// Removes `key`'s entry and returns its value.
@@ -109,24 +104,27 @@ package struct StringKeyedTable<Value>: Sequence {
     guard count > 0 else { return nil }
     var (hole, found) = probe(key, hash)
     guard found else { return nil }
-    let removed = slots[hole].value.take()  // moved out: no copy to retain and release
-    slots[hole] = Slot()
     count -= 1
-    // Backward-shift deletion: move later entries of the probe run into the hole, so
-    // that no lookup stops early and no tombstones accumulate.
-    let mask = slots.count - 1
-    var next = (hole + 1) & mask
-    while slots[next].occupied {
-      let wanted = slots[next].hash.home(mask: mask)
-      // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
-      let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
-      if !stays {
-        slots.swapAt(hole, next)
-        hole = next
+    // One uniqueness check for the whole removal, not one per slot written.
+    return slots.withUnsafeMutableBufferPointer { slots in
+      let removed = slots[hole].value.take()  // moved out: no copy to retain and release
+      slots[hole] = Slot()
+      // Backward-shift deletion: move later entries of the probe run into the hole, so
+      // that no lookup stops early and no tombstones accumulate.
+      let mask = slots.count - 1
+      var next = (hole + 1) & mask
+      while slots[next].occupied {
+        let wanted = slots[next].hash.home(mask: mask)
+        // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
+        let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
+        if !stays {
+          slots.swapAt(hole, next)
+          hole = next
+        }
+        next = (next + 1) & mask
       }
-      next = (next + 1) & mask
+      return removed
     }
-    return removed
   }
 
   /// Removes every entry, keeping the storage.

@@ -65,6 +65,18 @@ struct CheckerRules: LifecycleObserver, Sendable {
     findings.append(Finding(rule: rule, location: location, time: now, message: message))
   }
 
+  /// Starts the task's budget when the app is in the background.
+  @inline(__always)
+  mutating func observeTaskBegun(id: Int, _ task: TaskLife, in process: ProcessLife) {
+    taskBegun(id, in: process)
+  }
+
+  /// Forgets what was reported about the task.
+  @inline(__always)
+  mutating func observeTaskEnded(id: Int, _ task: TaskLife, in process: ProcessLife) {
+    forgetReports(ofTask: id)
+  }
+
   /// Applies the rules to one transition.
   ///
   mutating func observe(_ transition: LifecycleTransition, in process: ProcessLife) {
@@ -84,8 +96,8 @@ struct CheckerRules: LifecycleObserver, Sendable {
       report(
         .eventAfterTerminate,
         "\(kind.tag.name) after the app terminated at \(terminatedAt.seconds)\(why) and before a new app.launch")
-    case .taskBegun(let id, _): taskBegun(id, in: process)
-    case .taskEnded(let id, _): forgetReports(ofTask: id)
+    case .taskBegun(let id, let task): observeTaskBegun(id: id, task, in: process)
+    case .taskEnded(let id, let task): observeTaskEnded(id: id, task, in: process)
     case .taskEndUnmatched(let id, let mismatch): taskEndUnmatched(id, mismatch)
     case .taskExpired(let id, _):
       insertDeadline(.taskEnd(process: process.number, id: id), at: now + grace)
