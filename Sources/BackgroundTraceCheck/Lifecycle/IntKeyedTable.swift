@@ -9,11 +9,13 @@
 /// order sort the keys.
 package struct IntKeyedTable<Value>: Sequence {
   /// A slot: empty unless `occupied`, when `value` is `nil`. (Probing tests the flag, not
-  /// the optional: testing a generic optional for `nil` called a value witness.)
+  /// the optional: testing a generic optional for `nil` called a value witness.) The flag
+  /// comes last, where it fits in the value's padding: a finished work's slot stays 24
+  /// bytes.
   fileprivate struct Slot {
     var key = 0
-    var occupied = false
     var value: Value?
+    var occupied = false
   }
 
   /// A power of two in length once the first entry is inserted, at most 3/4 full.
@@ -69,11 +71,17 @@ package struct IntKeyedTable<Value>: Sequence {
     }
   }
 
+  /// Sets `key`'s value, adding the entry when there is none. (Setting through the
+  /// subscript wraps the value in an optional and unwraps it again: a copy.)
+  package mutating func updateValue(_ value: Value, forKey key: Int) {
+    insert(value, for: key)
+  }
+
   private mutating func insert(_ value: Value, for key: Int) {
     if (count + 1) * 4 > slots.count * 3 { grow() }
     let (slot, found) = probe(key)
     if !found { count += 1 }
-    slots[slot] = Slot(key: key, occupied: true, value: value)  // one write: one uniqueness check
+    slots[slot] = Slot(key: key, value: value, occupied: true)  // one write: one uniqueness check
   }
 
   /// Removes `key`'s entry and returns its value.

@@ -35,7 +35,7 @@ extension LifecycleWalker {
       return
     }
     let life = RunLife(ident: ident, type: submittedTypes[ident, hash], launchedAt: now)
-    runs[run] = life
+    runs.updateValue(life, forKey: run)
     completedRuns.reopen(run)
     observer.observe(.runLaunched(run: run, life, request: request), in: process)
   }
@@ -46,7 +46,7 @@ extension LifecycleWalker {
       return
     }
     life.expiredAt = now
-    runs[run] = life
+    runs.updateValue(life, forKey: run)
     observer.observe(.runExpired(run: run, life), in: process)
   }
 

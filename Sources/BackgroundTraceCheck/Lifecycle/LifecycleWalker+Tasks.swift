@@ -9,7 +9,7 @@ extension LifecycleWalker {
       return
     }
     let task = TaskLife(name: name, begin: now)
-    tasks[id] = task
+    tasks.updateValue(task, forKey: id)
     endedTasks.reopen(id)
     observer.observeTaskBegun(id: id, task, in: process)
   }
@@ -37,7 +37,7 @@ extension LifecycleWalker {
       return
     }
     task.expiredAt = now
-    tasks[id] = task
+    tasks.updateValue(task, forKey: id)
     observer.observe(.taskExpired(id: id, task), in: process)
   }
 }

@@ -252,6 +252,7 @@ struct RecentTimes: Sendable {
     next = 0
   }
 
+  @inline(__always)
   mutating func record(_ id: Int, at time: TraceTime) {
     if entries.count < Self.capacity {
       entries.append((id, time))
