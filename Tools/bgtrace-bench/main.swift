@@ -1,7 +1,7 @@
 // bgtrace-bench: measures the binary form and the recorder against baselines taken in
 // the same run. Run it in release mode:
 //
-//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder|codec|checker-cost]
+//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder|codec|checker-cost|checker]
 //
 // Every figure is printed with the ratio to its baseline, so results from different
 // machines compare.
@@ -23,7 +23,8 @@ struct Options {
   var skipChecker = false
   /// Only write the checker's workload (`--events` events) to this file (for profilers).
   var writeWorkload: String?
-  /// Only run this part (`recorder`, `codec` or `checker-cost`) and print its summary lines.
+  /// Only run this part (`recorder`, `codec`, `checker-cost` or `checker`) and print its
+  /// summary lines.
   var only: String?
 
   init(_ arguments: [String]) {
@@ -39,7 +40,7 @@ struct Options {
       case "--write-workload": writeWorkload = iterator.next()
       case "--only":
         only = iterator.next()
-        if !["recorder", "codec", "checker-cost"].contains(only ?? "") { usage() }
+        if !["recorder", "codec", "checker-cost", "checker"].contains(only ?? "") { usage() }
       default:
         usage()
       }
@@ -49,7 +50,7 @@ struct Options {
   private func usage() -> Never {
     FileHandle.standardError.write(
       Data(
-        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost] [--profile-decode N] [--profile-check N] [--write-workload PATH]\n"
+        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker] [--profile-decode N] [--profile-check N] [--write-workload PATH]\n"
           .utf8))
     exit(2)
   }
@@ -128,6 +129,10 @@ func printCodecSummary(_ figures: CodecFigures) {
   }
 }
 
+func printCheckerSummary(_ figures: (memory: Double, time: Double)) {
+  print("  checker 4x events: peak memory \(format(figures.memory, 2))x, time \(format(figures.time, 2))x")
+}
+
 func printCheckerCostSummary(_ cost: CheckerCost) {
   print("  checker vs decoder per event: \(format(cost.withDecoding))x")
   print("  checker alone vs decoder per event: \(format(cost.alone))x")
@@ -149,6 +154,11 @@ case "checker-cost":
   print("\nsummary:")
   printCheckerCostSummary(cost)
   exit(0)
+case "checker":
+  let figures = try runCheckerBenchmark(options)
+  print("\nsummary:")
+  printCheckerSummary(figures)
+  exit(0)
 default:
   break
 }
@@ -166,7 +176,4 @@ printCheckerCostSummary(checkerCost)
 printRecorderSummary(recorderFigures)
 print("  bgtrace check DIR (1,000 traces): \(format(directorySpeedup, 2))x faster on all cores than on one")
 print("  one simulated day: \(format(dayWallSeconds, 3)) s wall (limit 2 s)")
-if let checkerFigures {
-  print(
-    "  checker 4x events: peak memory \(format(checkerFigures.memory, 2))x, time \(format(checkerFigures.time, 2))x")
-}
+if let checkerFigures { printCheckerSummary(checkerFigures) }

@@ -8,10 +8,14 @@
 /// Iteration order is the table's, deterministic but unspecified: readers that need an
 /// order sort the keys.
 package struct IntKeyedTable<Value>: Sequence {
-  /// A slot: empty when `value` is `nil`.
+  /// A slot: empty unless `occupied`, when `value` is `nil`. (Probing tests the flag, not
+  /// the optional: testing a generic optional for `nil` called a value witness.) The flag
+  /// comes last, where it fits in the value's padding: a finished work's slot stays 24
+  /// bytes.
   fileprivate struct Slot {
     var key = 0
     var value: Value?
+    var occupied = false
   }
 
   /// A power of two in length once the first entry is inserted, at most 3/4 full.
@@ -28,7 +32,7 @@ package struct IntKeyedTable<Value>: Sequence {
   package var keys: [Int] {
     // Not `map(\.key)`: a key path into a generic tuple is instantiated at run time on
     // every call, which cost the checker 6% (perf on bgtrace-bench).
-    slots.filter { $0.value != nil }.map { $0.key }
+    slots.filter { $0.occupied }.map { $0.key }
   }
 
   /// The values, in the table's order.
@@ -44,7 +48,7 @@ package struct IntKeyedTable<Value>: Sequence {
   private func probe(_ key: Int) -> (slot: Int, found: Bool) {
     let mask = slots.count - 1
     var slot = Self.home(key, mask: mask)
-    while slots[slot].value != nil {
+    while slots[slot].occupied {
       if slots[slot].key == key { return (slot, true) }
       slot = (slot + 1) & mask
     }
@@ -67,14 +71,17 @@ package struct IntKeyedTable<Value>: Sequence {
     }
   }
 
+  /// Sets `key`'s value, adding the entry when there is none. (Setting through the
+  /// subscript wraps the value in an optional and unwraps it again: a copy.)
+  package mutating func updateValue(_ value: Value, forKey key: Int) {
+    insert(value, for: key)
+  }
+
   private mutating func insert(_ value: Value, for key: Int) {
     if (count + 1) * 4 > slots.count * 3 { grow() }
     let (slot, found) = probe(key)
-    if !found {
-      slots[slot].key = key
-      count += 1
-    }
-    slots[slot].value = value
+    if !found { count += 1 }
+    slots[slot] = Slot(key: key, value: value, occupied: true)  // one write: one uniqueness check
   }
 
   /// Removes `key`'s entry and returns its value.
@@ -83,30 +90,33 @@ package struct IntKeyedTable<Value>: Sequence {
     guard count > 0 else { return nil }
     var (hole, found) = probe(key)
     guard found else { return nil }
-    let removed = slots[hole].value
-    slots[hole].value = nil
     count -= 1
-    // Backward-shift deletion: move later entries of the probe run into the hole, so
-    // that no lookup stops early and no tombstones accumulate.
-    let mask = slots.count - 1
-    var next = (hole + 1) & mask
-    while slots[next].value != nil {
-      let wanted = Self.home(slots[next].key, mask: mask)
-      // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
-      let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
-      if !stays {
-        slots.swapAt(hole, next)
-        hole = next
+    // One uniqueness check for the whole removal, not one per slot written.
+    return slots.withUnsafeMutableBufferPointer { slots in
+      let removed = slots[hole].value.take()  // moved out: no copy to retain and release
+      slots[hole].occupied = false
+      // Backward-shift deletion: move later entries of the probe run into the hole, so
+      // that no lookup stops early and no tombstones accumulate.
+      let mask = slots.count - 1
+      var next = (hole + 1) & mask
+      while slots[next].occupied {
+        let wanted = Self.home(slots[next].key, mask: mask)
+        // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
+        let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
+        if !stays {
+          slots.swapAt(hole, next)
+          hole = next
+        }
+        next = (next + 1) & mask
       }
-      next = (next + 1) & mask
+      return removed
     }
-    return removed
   }
 
   /// Removes every entry, keeping the storage.
   package mutating func removeAll() {
     guard count > 0 else { return }
-    for slot in slots.indices where slots[slot].value != nil { slots[slot].value = nil }
+    for slot in slots.indices where slots[slot].occupied { slots[slot] = Slot() }
     count = 0
   }
 

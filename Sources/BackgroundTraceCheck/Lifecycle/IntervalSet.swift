@@ -1,58 +1,73 @@
-/// A set of non-negative integers stored as sorted, disjoint closed ranges.
+/// A set of non-negative integers stored as sorted, disjoint closed spans.
 ///
 /// Task ids and run numbers mostly grow one by one, so the ids that ended form a few
-/// ranges: the checker remembers millions of them in a few words.
+/// spans: the checker remembers millions of them in a few words.
 struct IntervalSet: Sendable {
-  private var ranges: [ClosedRange<Int>] = []
+  /// The values `lower...upper`. (A struct of two words rather than a `ClosedRange`,
+  /// whose every construction checks its bounds.)
+  private struct Span: Sendable {
+    var lower: Int
+    var upper: Int
+  }
+
+  private var spans: [Span] = []
+
+  /// Removes every value, keeping the storage.
+  mutating func removeAll() {
+    spans.removeAll(keepingCapacity: true)
+  }
 
   /// Whether `value` is in the set.
   ///
-  /// - Complexity: O(log *r*) in the number of ranges.
+  /// - Complexity: O(log *s*) in the number of spans.
   func contains(_ value: Int) -> Bool {
-    guard let index = lastRange(startingAtOrBefore: value) else { return false }
-    return ranges[index].contains(value)
+    guard let index = lastSpan(startingAtOrBefore: value) else { return false }
+    return value <= spans[index].upper
   }
 
-  /// Adds `value`, merging neighbouring ranges.
+  /// Adds `value`, merging neighbouring spans.
   ///
-  /// - Complexity: amortized O(1) when values grow; O(*r*) at worst.
+  /// - Complexity: amortized O(1) when values grow; O(*s*) at worst.
+  @inline(__always)
   mutating func insert(_ value: Int) {
-    if let last = ranges.last, last.upperBound < value {  // the common case: growing ids
-      if last.upperBound &+ 1 == value {
-        ranges[ranges.count - 1] = last.lowerBound...value
-      } else {
-        ranges.append(value...value)
+    // The common case, inlined: the next id after the last span.
+    if let last = spans.last, last.upper &+ 1 == value {
+      spans[spans.count - 1].upper = value
+    } else {
+      insertElsewhere(value)
+    }
+  }
+
+  private mutating func insertElsewhere(_ value: Int) {
+    if let last = spans.last, last.upper < value {  // growing ids, after a gap
+      spans.append(Span(lower: value, upper: value))
+      return
+    }
+    let index = lastSpan(startingAtOrBefore: value)
+    if let index, value <= spans[index].upper { return }
+    if let index, spans[index].upper &+ 1 == value {
+      spans[index].upper = value
+      if index + 1 < spans.count, spans[index + 1].lower == value &+ 1 {
+        spans[index].upper = spans[index + 1].upper
+        spans.remove(at: index + 1)
       }
       return
     }
-    let index = lastRange(startingAtOrBefore: value)
-    if let index, ranges[index].contains(value) { return }
     let insertAt = (index ?? -1) + 1
-    var range = value...value
-    if let index, ranges[index].upperBound &+ 1 == value {
-      range = ranges[index].lowerBound...value
-      ranges.remove(at: index)
-      return insertMerging(range, at: index)
+    if insertAt < spans.count, spans[insertAt].lower == value &+ 1 {
+      spans[insertAt].lower = value
+    } else {
+      spans.insert(Span(lower: value, upper: value), at: insertAt)
     }
-    insertMerging(range, at: insertAt)
   }
 
-  private mutating func insertMerging(_ range: ClosedRange<Int>, at index: Int) {
-    var range = range
-    if index < ranges.count, ranges[index].lowerBound == range.upperBound &+ 1 {
-      range = range.lowerBound...ranges[index].upperBound
-      ranges.remove(at: index)
-    }
-    ranges.insert(range, at: index)
-  }
-
-  /// The index of the last range whose lower bound is ≤ `value`.
-  private func lastRange(startingAtOrBefore value: Int) -> Int? {
+  /// The index of the last span whose lower bound is ≤ `value`.
+  private func lastSpan(startingAtOrBefore value: Int) -> Int? {
     var low = 0
-    var high = ranges.count
+    var high = spans.count
     while low < high {
       let middle = (low + high) / 2
-      if ranges[middle].lowerBound <= value { low = middle + 1 } else { high = middle }
+      if spans[middle].lower <= value { low = middle + 1 } else { high = middle }
     }
     return low == 0 ? nil : low - 1
   }

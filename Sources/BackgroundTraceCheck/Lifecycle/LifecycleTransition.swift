@@ -6,15 +6,16 @@ package import BackgroundTrace
 /// statistics, the replayer) switch over these exhaustively, so a new case is a
 /// compile error in every one of them until it is handled.
 ///
-/// The cases with large payloads are `indirect`, so that the common ones (tasks, most
-/// work steps) stay small: the checker copies each transition it handles, and the size
-/// of the enum is the size of every copy (bgtrace-bench, "checker cost").
+/// Only the two cases that carry a ``WorkLife`` are `indirect`, so that the enum stays
+/// about 100 bytes: an indirect case allocates a box each time the walker builds it,
+/// which cost the checker more than passing a larger enum (bgtrace-bench, "checker
+/// cost").
 package enum LifecycleTransition: Sendable {
   // MARK: Processes
 
   /// A process started: at `app.launch`, or at the first event of a trace that does not
   /// start with one (`implicit`).
-  indirect case processStarted(ProcessLife)
+  case processStarted(ProcessLife)
   /// The app moved to another state.
   case stateChanged(from: AppState?, to: AppState)
   /// The process ended (terminated, relaunched, or the trace ended while it ran), after
@@ -22,7 +23,7 @@ package enum LifecycleTransition: Sendable {
   case processEnded(ProcessEnd)
   /// An app action came while no process runs (after `app.terminate`, before the next
   /// `app.launch`); nothing it says is applied.
-  indirect case actionWithoutProcess(TraceEvent.Kind, terminatedAt: TraceTime, reason: String?)
+  case actionWithoutProcess(TraceEvent.Kind, terminatedAt: TraceTime, reason: String?)
 
   // MARK: UIKit tasks
 
@@ -47,42 +48,42 @@ package enum LifecycleTransition: Sendable {
   /// `sched.register`; `first` is the earlier successful registration in this process.
   case registered(ident: String, ok: Bool, first: TraceTime?)
   /// `sched.submit`; `registered` tells whether the identifier has a handler in this process.
-  indirect case submitted(SchedulerSubmission, registered: Bool)
+  case submitted(SchedulerSubmission, registered: Bool)
   /// `sched.reject`.
   case rejected(ident: String, SchedulerRejection)
   /// `sched.cancel`.
   case requestsCancelled(SchedulerCancelTarget)
   /// `sched.launch` of a registered identifier; `request` is the pending submission it
   /// answers, when there was one.
-  indirect case runLaunched(run: Int, RunLife, request: PendingRequest?)
+  case runLaunched(run: Int, RunLife, request: PendingRequest?)
   /// `sched.launch` of an identifier with no launch handler in this process: no run is
   /// tracked.
   case runLaunchedUnregistered(ident: String, run: Int)
   /// `sched.expire` of an open run that had not expired.
-  indirect case runExpired(run: Int, RunLife)
+  case runExpired(run: Int, RunLife)
   /// `sched.expire` for no open run, or for one that had already expired.
   case runExpireUnmatched(run: Int)
   /// `sched.complete` of an open run.
-  indirect case runCompleted(run: Int, RunLife, success: Bool)
+  case runCompleted(run: Int, RunLife, success: Bool)
   /// `sched.complete` that matches no open run.
   case runCompleteUnmatched(run: Int, RunCompleteMismatch)
   /// An open run its process can no longer complete.
-  indirect case runClosed(run: Int, RunLife, ProcessEnd)
+  case runClosed(run: Int, RunLife, ProcessEnd)
 
   // MARK: WorkManager
 
   /// `work.enqueue`, and what it did.
-  indirect case workEnqueued(WorkEnqueue, EnqueueEffect)
+  case workEnqueued(WorkEnqueue, EnqueueEffect)
   /// `work.start` of unfinished work; `backoff` is the backoff the start had to wait
   /// for, when the attempt right before it returned `retry`.
   indirect case attemptStarted(work: String, attempt: Int, WorkLife, backoff: BackoffWait?)
   /// `work.start` of one-time work that had finished. Only the first such start after a
   /// finish has `first == true`; the work stays finished.
-  indirect case startAfterFinish(work: String, attempt: Int, FinishedWork, first: Bool)
+  case startAfterFinish(work: String, attempt: Int, FinishedWork, first: Bool)
   /// `work.result` of the running attempt.
   indirect case attemptResulted(work: String, attempt: Int, WorkOutcome, WorkLife)
   /// `work.result` that matches no running attempt.
-  indirect case resultUnmatched(work: String, attempt: Int, WorkOutcome, WorkResultMismatch)
+  case resultUnmatched(work: String, attempt: Int, WorkOutcome, WorkResultMismatch)
   /// `work.stop` of the running attempt.
   case attemptStopped(work: String, attempt: Int, reason: String)
   /// `work.stop` that matches no running attempt.
@@ -98,7 +99,7 @@ package enum LifecycleTransition: Sendable {
   /// Periodic work ended one period: the next starts afresh.
   case periodEnded(work: String)
   /// A work queued behind one that succeeded takes its place.
-  indirect case queuedWorkReleased(WorkEnqueue)
+  case queuedWorkReleased(WorkEnqueue)
 }
 
 /// Why a process's open tasks and runs can no longer finish.

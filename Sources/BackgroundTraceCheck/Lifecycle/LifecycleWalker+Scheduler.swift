@@ -3,54 +3,57 @@ import BackgroundTrace
 /// BGTaskScheduler: registrations belong to a process; requests and run numbers
 /// outlive it; a run is open from its launch to its completion or its process's end.
 extension LifecycleWalker {
-  mutating func register(_ ident: String, ok: Bool, into transitions: inout [LifecycleTransition]) {
-    let first = registrations[ident]
-    if first == nil && ok { registrations[ident] = now }
-    transitions.append(.registered(ident: ident, ok: ok, first: first))
+  mutating func register(_ ident: String, ok: Bool, into observer: inout some LifecycleObserver) {
+    let hash = StableHash(ident)
+    let first = registrations[ident, hash]
+    if first == nil && ok { registrations[ident, hash] = now }
+    observer.observe(.registered(ident: ident, ok: ok, first: first), in: process)
   }
 
-  mutating func submit(_ submission: SchedulerSubmission, into transitions: inout [LifecycleTransition]) {
-    requests[submission.ident] = PendingRequest(
+  mutating func submit(_ submission: SchedulerSubmission, into observer: inout some LifecycleObserver) {
+    let hash = StableHash(submission.ident)
+    requests[submission.ident, hash] = PendingRequest(
       type: submission.type, earliest: submission.earliest, submittedAt: now)
-    submittedTypes[submission.ident] = submission.type
+    submittedTypes[submission.ident, hash] = submission.type
     for (run, open) in runs where open.ident == submission.ident { runs[run]!.resubmitted = true }
-    transitions.append(.submitted(submission, registered: registrations[submission.ident] != nil))
+    observer.observe(.submitted(submission, registered: registrations[submission.ident, hash] != nil), in: process)
   }
 
-  mutating func cancelRequests(_ target: SchedulerCancelTarget, into transitions: inout [LifecycleTransition]) {
+  mutating func cancelRequests(_ target: SchedulerCancelTarget, into observer: inout some LifecycleObserver) {
     switch target {
     case .identifier(let ident): requests[ident] = nil
     case .all: requests.removeAll()
     }
-    transitions.append(.requestsCancelled(target))
+    observer.observe(.requestsCancelled(target), in: process)
   }
 
-  mutating func launch(_ ident: String, run: Int, into transitions: inout [LifecycleTransition]) {
-    let request = requests.removeValue(forKey: ident)
-    guard isRunning, registrations[ident] != nil else {
-      transitions.append(.runLaunchedUnregistered(ident: ident, run: run))
+  mutating func launch(_ ident: String, run: Int, into observer: inout some LifecycleObserver) {
+    let hash = StableHash(ident)
+    let request = requests.removeValue(forKey: ident, hash)
+    guard isRunning, registrations[ident, hash] != nil else {
+      observer.observe(.runLaunchedUnregistered(ident: ident, run: run), in: process)
       return
     }
-    let life = RunLife(ident: ident, type: submittedTypes[ident], launchedAt: now)
-    runs[run] = life
+    let life = RunLife(ident: ident, type: submittedTypes[ident, hash], launchedAt: now)
+    runs.updateValue(life, forKey: run)
     completedRuns.reopen(run)
-    transitions.append(.runLaunched(run: run, life, request: request))
+    observer.observe(.runLaunched(run: run, life, request: request), in: process)
   }
 
-  mutating func expireRun(_ run: Int, into transitions: inout [LifecycleTransition]) {
+  mutating func expireRun(_ run: Int, into observer: inout some LifecycleObserver) {
     guard var life = runs[run], life.expiredAt == nil else {
-      transitions.append(.runExpireUnmatched(run: run))
+      observer.observe(.runExpireUnmatched(run: run), in: process)
       return
     }
     life.expiredAt = now
-    runs[run] = life
-    transitions.append(.runExpired(run: run, life))
+    runs.updateValue(life, forKey: run)
+    observer.observe(.runExpired(run: run, life), in: process)
   }
 
-  mutating func complete(_ run: Int, success: Bool, into transitions: inout [LifecycleTransition]) {
+  mutating func complete(_ run: Int, success: Bool, into observer: inout some LifecycleObserver) {
     if let life = runs.removeValue(forKey: run) {
       completedRuns.end(run, at: now)
-      transitions.append(.runCompleted(run: run, life, success: success))
+      observer.observe(.runCompleted(run: run, life, success: success), in: process)
     } else {
       let mismatch: RunCompleteMismatch =
         switch completedRuns.endUnmatched(run, at: now) {
@@ -58,7 +61,7 @@ extension LifecycleWalker {
         case .alreadyEnded(let firstAt): .alreadyCompleted(firstAt: firstAt)
         case .unknown: .neverLaunched
         }
-      transitions.append(.runCompleteUnmatched(run: run, mismatch))
+      observer.observe(.runCompleteUnmatched(run: run, mismatch), in: process)
     }
   }
 }

@@ -3,23 +3,23 @@ import BackgroundTrace
 /// UIKit background tasks: ids belong to a process; an end matches the open task with
 /// its id, else says why it matches none.
 extension LifecycleWalker {
-  mutating func beginTask(_ id: Int, name: String?, into transitions: inout [LifecycleTransition]) {
+  mutating func beginTask(_ id: Int, name: String?, into observer: inout some LifecycleObserver) {
     guard id != 0 else {
-      transitions.append(.taskRefused(name: name))
+      observer.observe(.taskRefused(name: name), in: process)
       return
     }
     let task = TaskLife(name: name, begin: now)
-    tasks[id] = task
+    tasks.updateValue(task, forKey: id)
     endedTasks.reopen(id)
-    transitions.append(.taskBegun(id: id, task))
+    observer.observeTaskBegun(id: id, task, in: process)
   }
 
-  mutating func endTask(_ id: Int, into transitions: inout [LifecycleTransition]) {
+  mutating func endTask(_ id: Int, into observer: inout some LifecycleObserver) {
     if id == 0 {
-      transitions.append(.taskEndUnmatched(id: 0, .invalid))
+      observer.observe(.taskEndUnmatched(id: 0, .invalid), in: process)
     } else if let task = tasks.removeValue(forKey: id) {
       endedTasks.end(id, at: now)
-      transitions.append(.taskEnded(id: id, task))
+      observer.observeTaskEnded(id: id, task, in: process)
     } else {
       let mismatch: TaskEndMismatch =
         switch endedTasks.endUnmatched(id, at: now) {
@@ -27,17 +27,17 @@ extension LifecycleWalker {
         case .alreadyEnded(let firstAt): .alreadyEnded(firstAt: firstAt)
         case .unknown: .neverBegun(processLaunchedAt: process.launchedAt)
         }
-      transitions.append(.taskEndUnmatched(id: id, mismatch))
+      observer.observe(.taskEndUnmatched(id: id, mismatch), in: process)
     }
   }
 
-  mutating func expireTask(_ id: Int, into transitions: inout [LifecycleTransition]) {
+  mutating func expireTask(_ id: Int, into observer: inout some LifecycleObserver) {
     guard var task = tasks[id], task.expiredAt == nil else {
-      transitions.append(.taskExpireUnmatched(id: id))
+      observer.observe(.taskExpireUnmatched(id: id), in: process)
       return
     }
     task.expiredAt = now
-    tasks[id] = task
-    transitions.append(.taskExpired(id: id, task))
+    tasks.updateValue(task, forKey: id)
+    observer.observe(.taskExpired(id: id, task), in: process)
   }
 }

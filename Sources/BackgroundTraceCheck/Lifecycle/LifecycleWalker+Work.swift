@@ -5,77 +5,82 @@ import BackgroundTrace
 /// once; one-time work stays finished until an enqueue starts it afresh
 /// (docs/rules.md#work, docs/rules.md#finished-work).
 extension LifecycleWalker {
-  mutating func enqueue(_ enqueue: WorkEnqueue, into transitions: inout [LifecycleTransition]) {
-    let hash = stableHash(enqueue.work)
-    if var existing = works[enqueue.work] {
+  mutating func enqueue(_ enqueue: WorkEnqueue, into observer: inout some LifecycleObserver) {
+    let hash = StableHash(enqueue.work)
+    if var existing = works[enqueue.work, hash] {
       switch (enqueue.policy, existing.cancelledAt) {
       case (.keep?, nil):
-        transitions.append(.workEnqueued(enqueue, .kept))
+        observer.observe(.workEnqueued(enqueue, .kept), in: process)
         return
       case (.append?, nil), (.appendOrReplace?, nil):
         existing.queued.append(enqueue)
-        works[enqueue.work] = existing
-        transitions.append(.workEnqueued(enqueue, .queued(position: existing.queued.count)))
+        works[enqueue.work, hash] = existing
+        observer.observe(.workEnqueued(enqueue, .queued(position: existing.queued.count)), in: process)
         return
       case (.append?, let cancelledAt?):
         // Behind work cancelled while its attempt still runs: finished with it.
         let finished = FinishedWork(time: cancelledAt, ending: .cancelled, appended: true)
         existing.queued.removeAll()
-        works[enqueue.work] = existing
-        finishedWorks[hash] = finished
-        transitions.append(.workEnqueued(enqueue, .finishedAtOnce(finished)))
+        works[enqueue.work, hash] = existing
+        finishedWorks[hash.bits] = finished
+        observer.observe(.workEnqueued(enqueue, .finishedAtOnce(finished)), in: process)
         return
       default:
         break  // replace, no policy, or anything behind cancelled work: afresh
       }
-    } else if enqueue.policy == .append, let finished = finishedWorks[hash], finished.ending != .succeeded {
+    } else if enqueue.policy == .append, let finished = finishedWorks[hash.bits], finished.ending != .succeeded {
       // androidx inserts the dependent of a failed or cancelled work already finished.
       let appended = FinishedWork(time: finished.time, ending: finished.ending, appended: true)
-      finishedWorks[hash] = appended
-      transitions.append(.workEnqueued(enqueue, .finishedAtOnce(appended)))
+      finishedWorks[hash.bits] = appended
+      observer.observe(.workEnqueued(enqueue, .finishedAtOnce(appended)), in: process)
       return
     }
-    finishedWorks[hash] = nil
+    finishedWorks[hash.bits] = nil
     var life = WorkLife(enqueue: enqueue, enqueuedAt: now)
     life.lastEnqueueAt = now
-    works[enqueue.work] = life
-    transitions.append(.workEnqueued(enqueue, .fresh))
+    works[enqueue.work, hash] = life
+    observer.observe(.workEnqueued(enqueue, .fresh), in: process)
   }
 
-  mutating func start(_ work: String, attempt: Int, into transitions: inout [LifecycleTransition]) {
-    if let life = works[work], life.cancelledAt != nil {
-      finish(work, ending: .cancelled, into: &transitions)  // started again after its cancel
+  mutating func start(_ work: String, attempt: Int, into observer: inout some LifecycleObserver) {
+    let hash = StableHash(work)
+    if let index = works.index(forKey: work, hash), works[at: index].cancelledAt != nil {
+      finish(work, hash, ending: .cancelled, into: &observer)  // started again after its cancel
     }
-    if var life = works[work] {
+    if let index = works.index(forKey: work, hash) {
       // Only attempt K+1 right after a retried or stopped attempt K waits for a backoff.
-      let next = life.nextBackoff
+      let next = works[at: index].nextBackoff
       let backoff = next?.attempt == attempt ? next?.wait : nil
-      life.stoppedAttempt = nil
-      life.running = (attempt, now)
-      works[work] = life
-      transitions.append(.attemptStarted(work: work, attempt: attempt, life, backoff: backoff))
-    } else if var finished = finishedWorks[stableHash(work)] {
-      transitions.append(.startAfterFinish(work: work, attempt: attempt, finished, first: !finished.restarted))
+      works[at: index].stoppedAttempt = nil
+      works[at: index].running = (attempt, now)
+      observer.observe(
+        .attemptStarted(work: work, attempt: attempt, works[at: index], backoff: backoff), in: process)
+    } else if var finished = finishedWorks[hash.bits] {
+      observer.observe(
+        .startAfterFinish(work: work, attempt: attempt, finished, first: !finished.restarted), in: process)
       finished.restarted = true
-      finishedWorks[stableHash(work)] = finished
+      finishedWorks[hash.bits] = finished
     } else {
       // Work the trace never enqueued (it began after the enqueue): the defaults apply.
       var life = WorkLife(enqueue: WorkEnqueue(work: work), enqueuedAt: nil)
       life.running = (attempt, now)
-      works[work] = life
-      transitions.append(.attemptStarted(work: work, attempt: attempt, life, backoff: nil))
+      works[work, hash] = life
+      observer.observe(.attemptStarted(work: work, attempt: attempt, life, backoff: nil), in: process)
     }
   }
 
   mutating func result(
-    _ work: String, attempt: Int, outcome: WorkOutcome, into transitions: inout [LifecycleTransition]
+    _ work: String, attempt: Int, outcome: WorkOutcome, into observer: inout some LifecycleObserver
   ) {
-    guard var life = works[work] else {
-      let quiet = finishedWorks[stableHash(work)]?.restarted == true
-      transitions.append(.resultUnmatched(work: work, attempt: attempt, outcome, quiet ? .afterFinish : .notRunning))
+    let hash = StableHash(work)
+    guard let index = works.index(forKey: work, hash) else {
+      let quiet = finishedWorks[hash.bits]?.restarted == true
+      observer.observe(
+        .resultUnmatched(work: work, attempt: attempt, outcome, quiet ? .afterFinish : .notRunning), in: process)
       return
     }
-    guard let running = life.running, running.attempt == attempt else {
+    guard let running = works[at: index].running, running.attempt == attempt else {
+      let life = works[at: index]
       let mismatch: WorkResultMismatch
       if let running = life.running {
         mismatch = .otherAttemptRunning(attempt: running.attempt, since: running.since)
@@ -84,67 +89,69 @@ extension LifecycleWalker {
       } else {
         mismatch = .notRunning
       }
-      transitions.append(.resultUnmatched(work: work, attempt: attempt, outcome, mismatch))
+      observer.observe(.resultUnmatched(work: work, attempt: attempt, outcome, mismatch), in: process)
       return
     }
-    life.running = nil
-    life.lastResult = (attempt, outcome, now)
-    if outcome == .retry { life.lastEnqueueAt = now }
-    works[work] = life
-    transitions.append(.attemptResulted(work: work, attempt: attempt, outcome, life))
-    if life.cancelledAt != nil {
-      finish(work, ending: .cancelled, into: &transitions)
+    works[at: index].running = nil
+    works[at: index].lastResult = (attempt, outcome, now)
+    if outcome == .retry { works[at: index].lastEnqueueAt = now }
+    observer.observe(.attemptResulted(work: work, attempt: attempt, outcome, works[at: index]), in: process)
+    if works[at: index].cancelledAt != nil {
+      finish(work, hash, ending: .cancelled, into: &observer)
     } else if outcome != .retry {
-      finish(work, ending: outcome == .success ? .succeeded : .failed, into: &transitions)
+      finish(work, hash, ending: outcome == .success ? .succeeded : .failed, into: &observer)
     }
   }
 
-  mutating func stop(_ work: String, attempt: Int, reason: String, into transitions: inout [LifecycleTransition]) {
-    guard var life = works[work], let running = life.running, running.attempt == attempt else {
-      transitions.append(.stopUnmatched(work: work, attempt: attempt))
+  mutating func stop(_ work: String, attempt: Int, reason: String, into observer: inout some LifecycleObserver) {
+    let hash = StableHash(work)
+    guard let index = works.index(forKey: work, hash), let running = works[at: index].running,
+      running.attempt == attempt
+    else {
+      observer.observe(.stopUnmatched(work: work, attempt: attempt), in: process)
       return
     }
-    life.running = nil
-    life.lastResult = nil  // a stopped attempt returned nothing
-    life.stoppedAttempt = attempt  // the next start still waits for its backoff
-    works[work] = life
-    transitions.append(.attemptStopped(work: work, attempt: attempt, reason: reason))
-    if life.cancelledAt != nil { finish(work, ending: .cancelled, into: &transitions) }
+    works[at: index].running = nil
+    works[at: index].lastResult = nil  // a stopped attempt returned nothing
+    works[at: index].stoppedAttempt = attempt  // the next start still waits for its backoff
+    observer.observe(.attemptStopped(work: work, attempt: attempt, reason: reason), in: process)
+    if works[at: index].cancelledAt != nil { finish(work, hash, ending: .cancelled, into: &observer) }
   }
 
-  mutating func cancel(_ work: String, into transitions: inout [LifecycleTransition]) {
-    transitions.append(.workCancelled(work: work))
-    guard var life = works[work] else {
-      let hash = stableHash(work)
-      if finishedWorks[hash] == nil { finishedWorks[hash] = FinishedWork(time: now, ending: .cancelled) }
+  mutating func cancel(_ work: String, into observer: inout some LifecycleObserver) {
+    observer.observe(.workCancelled(work: work), in: process)
+    let hash = StableHash(work)
+    guard let index = works.index(forKey: work, hash) else {
+      if finishedWorks[hash.bits] == nil { finishedWorks[hash.bits] = FinishedWork(time: now, ending: .cancelled) }
       return
     }
-    if life.cancelledAt == nil { life.cancelledAt = now }
-    works[work] = life
-    if life.running == nil { finish(work, ending: .cancelled, into: &transitions) }
+    if works[at: index].cancelledAt == nil { works[at: index].cancelledAt = now }
+    if works[at: index].running == nil { finish(work, hash, ending: .cancelled, into: &observer) }
   }
 
   /// Ends a work's run: the first work queued behind a success takes its place; periodic
   /// work starts its next period afresh; otherwise the work, with everything queued
-  /// behind it, is finished.
-  mutating func finish(_ work: String, ending: FinishedWork.Ending, into transitions: inout [LifecycleTransition]) {
-    guard let life = works.removeValue(forKey: work) else { return }
+  /// behind it, is finished. `hash` is the work id's.
+  mutating func finish(
+    _ work: String, _ hash: StableHash, ending: FinishedWork.Ending, into observer: inout some LifecycleObserver
+  ) {
+    guard let life = works.removeValue(forKey: work, hash) else { return }
     if ending == .succeeded, !life.queued.isEmpty {
       var queued = life.queued
       let next = queued.removeFirst()
-      transitions.append(.workFinished(work: work, FinishedWork(time: now, ending: ending)))
-      works[work] = WorkLife(enqueue: next, enqueuedAt: now, queued: queued, lastEnqueueAt: now)
-      transitions.append(.queuedWorkReleased(next))
+      observer.observe(.workFinished(work: work, FinishedWork(time: now, ending: ending)), in: process)
+      works[work, hash] = WorkLife(enqueue: next, enqueuedAt: now, queued: queued, lastEnqueueAt: now)
+      observer.observe(.queuedWorkReleased(next), in: process)
       return
     }
     if life.enqueue.period != nil && ending != .cancelled {
-      works[work] = WorkLife(
+      works[work, hash] = WorkLife(
         enqueue: life.enqueue, enqueuedAt: life.enqueuedAt, queued: life.queued, lastEnqueueAt: now)
-      transitions.append(.periodEnded(work: work))
+      observer.observe(.periodEnded(work: work), in: process)
       return
     }
     let finished = FinishedWork(time: life.cancelledAt ?? now, ending: ending)
-    finishedWorks[stableHash(work)] = finished
-    transitions.append(.workFinished(work: work, finished))
+    finishedWorks[hash.bits] = finished
+    observer.observe(.workFinished(work: work, finished), in: process)
   }
 }

@@ -8,7 +8,7 @@ package import BackgroundTrace
 /// matches which begin; how unique-work policies queue, replace or finish work
 /// (docs/rules.md#how-the-checker-reads-a-trace). The checker's rules, the replay
 /// timeline, the exports' timeline, the statistics and the replayer read its
-/// transitions and its state, and keep no copy of their own.
+/// transitions (as its ``LifecycleObserver``s) and its state, and keep no copy of their own.
 ///
 /// It holds only what is alive plus compact records of what finished (interval sets of
 /// ended task ids and completed run numbers, 64-bit hashes of finished work ids).
@@ -28,19 +28,19 @@ package struct LifecycleWalker: Sendable {
   package internal(set) var tasks = IntKeyedTable<TaskLife>()
   var endedTasks = EndedIDs()
   /// The current process's successful registrations, with their times.
-  package internal(set) var registrations: [String: TraceTime] = [:]
+  package internal(set) var registrations = StringKeyedTable<TraceTime>()
 
   /// Pending scheduler requests, by identifier (they outlive processes).
-  package internal(set) var requests: [String: PendingRequest] = [:]
-  var submittedTypes: [String: SchedulerRequestType] = [:]
+  package internal(set) var requests = StringKeyedTable<PendingRequest>()
+  var submittedTypes = StringKeyedTable<SchedulerRequestType>()
   /// Launched runs that have not completed or been closed.
   package internal(set) var runs = IntKeyedTable<RunLife>()
   var completedRuns = EndedIDs()
 
   /// Unfinished work, by id (work outlives processes).
-  package internal(set) var works: [String: WorkLife] = [:]
-  /// Finished work by `stableHash` of its id (as an `Int` bit pattern): the hash is
-  /// already well mixed, so hashing it again with SipHash would be wasted.
+  package internal(set) var works = StringKeyedTable<WorkLife>()
+  /// Finished work by the ``StableHash`` of its id (its ``StableHash/bits``): a record
+  /// of 16 bytes per finished work, whatever the length of its id.
   var finishedWorks = IntKeyedTable<FinishedWork>()
 
   /// Creates a walker at the start of a trace.
@@ -48,69 +48,86 @@ package struct LifecycleWalker: Sendable {
 
   /// Applies the next event, appending what it changed to `transitions`.
   ///
+  /// Not generic, unlike ``apply(_:to:)``: this module's specialization is what readers
+  /// in other modules call (a `package` generic is not specialized across modules).
+  ///
   /// - Complexity: amortized O(1), O(*a*) when a process ends with *a* things alive.
   package mutating func apply(_ event: TraceEvent, into transitions: inout [LifecycleTransition]) {
+    apply(event, to: &transitions)
+  }
+
+  /// Closes what is still alive when the trace ends, appending what that changed to
+  /// `transitions`.
+  package mutating func finish(into transitions: inout [LifecycleTransition]) {
+    finish(to: &transitions)
+  }
+
+  /// Applies the next event, handing what it changed to `observer` as it decides it.
+  ///
+  /// - Complexity: amortized O(1), O(*a*) when a process ends with *a* things alive.
+  package mutating func apply(_ event: borrowing TraceEvent, to observer: inout some LifecycleObserver) {
     now = event.time
     if !sawEvent {
       sawEvent = true
-      if event.kind != .appLaunch { startProcess(implicit: true, into: &transitions) }
+      if event.kind != .appLaunch { startProcess(implicit: true, into: &observer) }
     }
     if !isRunning, let termination, event.kind.side == .app {  // cheapest test first
-      transitions.append(.actionWithoutProcess(event.kind, terminatedAt: termination.time, reason: termination.reason))
+      observer.observe(
+        .actionWithoutProcess(event.kind, terminatedAt: termination.time, reason: termination.reason), in: process)
       return
     }
     switch event.kind {
     case .appLaunch:
-      if isRunning { endProcess(.relaunched, into: &transitions) }
-      startProcess(implicit: false, into: &transitions)
-    case .appState(let state): changeState(to: state, into: &transitions)
+      if isRunning { endProcess(.relaunched, into: &observer) }
+      startProcess(implicit: false, into: &observer)
+    case .appState(let state): changeState(to: state, into: &observer)
     case .appTerminate(let reason):
-      if isRunning { endProcess(.terminated(reason: reason), into: &transitions) }
+      if isRunning { endProcess(.terminated(reason: reason), into: &observer) }
       termination = (now, reason)
-    case .taskBegin(let id, let name): beginTask(id, name: name, into: &transitions)
-    case .taskEnd(let id): endTask(id, into: &transitions)
-    case .taskExpire(let id): expireTask(id, into: &transitions)
-    case .schedRegister(let ident, let ok): register(ident, ok: ok ?? true, into: &transitions)
-    case .schedSubmit(let submission): submit(submission, into: &transitions)
+    case .taskBegin(let id, let name): beginTask(id, name: name, into: &observer)
+    case .taskEnd(let id): endTask(id, into: &observer)
+    case .taskExpire(let id): expireTask(id, into: &observer)
+    case .schedRegister(let ident, let ok): register(ident, ok: ok ?? true, into: &observer)
+    case .schedSubmit(let submission): submit(submission, into: &observer)
     case .schedReject(let ident, let error):
       requests[ident] = nil
-      transitions.append(.rejected(ident: ident, error))
-    case .schedCancel(let target): cancelRequests(target, into: &transitions)
-    case .schedLaunch(let ident, let run): launch(ident, run: run, into: &transitions)
-    case .schedExpire(let run): expireRun(run, into: &transitions)
-    case .schedComplete(let run, let success): complete(run, success: success, into: &transitions)
-    case .workEnqueue(let enqueue): self.enqueue(enqueue, into: &transitions)
-    case .workStart(let work, let attempt): start(work, attempt: attempt, into: &transitions)
+      observer.observe(.rejected(ident: ident, error), in: process)
+    case .schedCancel(let target): cancelRequests(target, into: &observer)
+    case .schedLaunch(let ident, let run): launch(ident, run: run, into: &observer)
+    case .schedExpire(let run): expireRun(run, into: &observer)
+    case .schedComplete(let run, let success): complete(run, success: success, into: &observer)
+    case .workEnqueue(let enqueue): self.enqueue(enqueue, into: &observer)
+    case .workStart(let work, let attempt): start(work, attempt: attempt, into: &observer)
     case .workResult(let work, let attempt, let outcome):
-      result(work, attempt: attempt, outcome: outcome, into: &transitions)
-    case .workStop(let work, let attempt, let reason): stop(work, attempt: attempt, reason: reason, into: &transitions)
-    case .workCancel(let work): cancel(work, into: &transitions)
+      result(work, attempt: attempt, outcome: outcome, into: &observer)
+    case .workStop(let work, let attempt, let reason): stop(work, attempt: attempt, reason: reason, into: &observer)
+    case .workCancel(let work): cancel(work, into: &observer)
     case .envSet, .input, .mark: break
     }
   }
 
-  /// Closes what is still alive when the trace ends.
-  package mutating func finish(into transitions: inout [LifecycleTransition]) {
+  /// Closes what is still alive when the trace ends, handing what that changed to `observer`.
+  package mutating func finish(to observer: inout some LifecycleObserver) {
     if isRunning {
-      endProcess(.traceEnded, into: &transitions)
+      endProcess(.traceEnded, into: &observer)
     } else {
-      closeAttempts(.traceEnded, into: &transitions)  // started by the system after a termination
+      closeAttempts(.traceEnded, into: &observer)  // started by the system after a termination
     }
   }
 
   // MARK: Processes
 
-  private mutating func startProcess(implicit: Bool, into transitions: inout [LifecycleTransition]) {
+  private mutating func startProcess(implicit: Bool, into observer: inout some LifecycleObserver) {
     process = ProcessLife(number: processCount, launchedAt: now, implicit: implicit)
     processCount += 1
     isRunning = true
     termination = nil
     tasks.removeAll()
-    endedTasks = EndedIDs()
-    transitions.append(.processStarted(process))
+    endedTasks.removeAll()
+    observer.observe(.processStarted(process), in: process)
   }
 
-  private mutating func changeState(to state: AppState, into transitions: inout [LifecycleTransition]) {
+  private mutating func changeState(to state: AppState, into observer: inout some LifecycleObserver) {
     guard isRunning else { return }  // no process to change: the checker reports nothing for it
     if process.leftLaunchAt == nil { process.leftLaunchAt = now }
     let previous = process.state
@@ -125,41 +142,48 @@ package struct LifecycleWalker: Sendable {
       process.backgroundEpoch += 1
       process.backgroundSince = nil
     }
-    transitions.append(.stateChanged(from: previous, to: state))
-    if state == .suspended { closeTasksAndRuns(.suspended, into: &transitions) }
+    observer.observe(.stateChanged(from: previous, to: state), in: process)
+    if state == .suspended { closeTasksAndRuns(.suspended, into: &observer) }
   }
 
   /// Ends the running process: closes its tasks, runs and running attempts.
-  private mutating func endProcess(_ end: ProcessEnd, into transitions: inout [LifecycleTransition]) {
-    closeTasksAndRuns(end, into: &transitions)
-    closeAttempts(end, into: &transitions)
+  private mutating func endProcess(_ end: ProcessEnd, into observer: inout some LifecycleObserver) {
+    closeTasksAndRuns(end, into: &observer)
+    closeAttempts(end, into: &observer)
     isRunning = false
     registrations.removeAll()
-    transitions.append(.processEnded(end))
+    observer.observe(.processEnded(end), in: process)
   }
 
   /// Closes the running attempts: their worker's process is gone, or the trace ended.
-  private mutating func closeAttempts(_ end: ProcessEnd, into transitions: inout [LifecycleTransition]) {
+  private mutating func closeAttempts(_ end: ProcessEnd, into observer: inout some LifecycleObserver) {
+    guard !works.isEmpty else { return }  // spares sorting (and allocating) no keys
     for work in works.keys.sorted() {
-      guard let running = works[work]!.running else { continue }
-      works[work]!.running = nil
-      transitions.append(.attemptClosed(work: work, attempt: running.attempt, end))
-      if works[work]!.cancelledAt != nil { finish(work, ending: .cancelled, into: &transitions) }
+      let hash = StableHash(work)
+      guard var life = works[work, hash], let running = life.running else { continue }
+      life.running = nil
+      works[work, hash] = life
+      observer.observe(.attemptClosed(work: work, attempt: running.attempt, end), in: process)
+      if life.cancelledAt != nil { finish(work, hash, ending: .cancelled, into: &observer) }
     }
   }
 
   /// Closes the open tasks and runs the process can no longer end.
-  private mutating func closeTasksAndRuns(_ end: ProcessEnd, into transitions: inout [LifecycleTransition]) {
-    for id in tasks.keys.sorted() {
-      transitions.append(.taskClosed(id: id, tasks[id]!, end))
-      endedTasks.close(id)
+  private mutating func closeTasksAndRuns(_ end: ProcessEnd, into observer: inout some LifecycleObserver) {
+    if !tasks.isEmpty {  // spares sorting (and allocating) no keys
+      for id in tasks.keys.sorted() {
+        observer.observe(.taskClosed(id: id, tasks[id]!, end), in: process)
+        endedTasks.close(id)
+      }
+      tasks.removeAll()
     }
-    tasks.removeAll()
-    for run in runs.keys.sorted() {
-      transitions.append(.runClosed(run: run, runs[run]!, end))
-      completedRuns.close(run)
+    if !runs.isEmpty {
+      for run in runs.keys.sorted() {
+        observer.observe(.runClosed(run: run, runs[run]!, end), in: process)
+        completedRuns.close(run)
+      }
+      runs.removeAll()
     }
-    runs.removeAll()
   }
 }
 
@@ -180,6 +204,13 @@ struct EndedIDs: Sendable {
   private var ended = IntervalSet()
   private var closed: Set<Int> = []
   private var recent = RecentTimes()
+
+  /// Forgets every id, keeping the storage.
+  mutating func removeAll() {
+    ended.removeAll()
+    if !closed.isEmpty { closed.removeAll(keepingCapacity: true) }
+    recent.removeAll()
+  }
 
   /// `id` was closed without ending.
   mutating func close(_ id: Int) { closed.insert(id) }
@@ -215,6 +246,13 @@ struct RecentTimes: Sendable {
   private var next = 0
   private static let capacity = 64
 
+  /// Forgets every id, keeping the storage.
+  mutating func removeAll() {
+    entries.removeAll(keepingCapacity: true)
+    next = 0
+  }
+
+  @inline(__always)
   mutating func record(_ id: Int, at time: TraceTime) {
     if entries.count < Self.capacity {
       entries.append((id, time))
@@ -227,16 +265,4 @@ struct RecentTimes: Sendable {
   func time(of id: Int) -> TraceTime? {
     entries.last { $0.id == id }?.time
   }
-}
-
-/// A stable 64-bit FNV-1a hash of a work id: the same on every machine and run,
-/// unlike `Hasher`, so findings are deterministic. A collision (about 1 in 10^10 for
-/// 100,000 finished works) could only hide or invent a `work-after-finish`.
-func stableHash(_ text: String) -> Int {
-  var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-  for byte in text.utf8 {
-    hash ^= UInt64(byte)
-    hash &*= 0x0000_0100_0000_01b3
-  }
-  return Int(truncatingIfNeeded: hash)
 }

@@ -34,6 +34,8 @@ extension TimelineModel {
 struct TimelineBuilder {
   private var model: TimelineModel
   private var checker: TraceChecker
+  /// What the latest event (or the end) changed, as the checker's walker decided it.
+  private var transitions: [LifecycleTransition] = []
   private var now = TraceTime.zero
   /// The latest process (index into the model's processes).
   private var process: Int?
@@ -60,12 +62,13 @@ struct TimelineBuilder {
     let event = located.event
     now = event.time
     var findings: [Finding] = []
-    checker.check(located, into: &findings)
+    transitions.removeAll(keepingCapacity: true)
+    checker.check(located, into: &findings, transitions: &transitions)
     model.eventCount += 1
     model.end = event.time
     // A launch's findings (what the previous process left open) belong to that process.
     for finding in findings { model.findings.append(.init(process: process ?? 0, finding: finding)) }
-    for transition in checker.transitions { apply(transition, event) }
+    for transition in transitions { apply(transition, event) }
     switch event.kind {
     case .appTerminate(let reason):
       instant(.events, .event, reason.map { "terminate (\($0))" } ?? "terminate", event)
@@ -80,9 +83,10 @@ struct TimelineBuilder {
   /// Closes what is still open at the last event and returns the timeline.
   mutating func finish() -> TimelineModel {
     var findings: [Finding] = []
-    checker.finish(into: &findings)
+    transitions.removeAll(keepingCapacity: true)
+    checker.finish(into: &findings, transitions: &transitions)
     for finding in findings { model.findings.append(.init(process: process ?? 0, finding: finding)) }
-    for transition in checker.transitions { apply(transition, nil) }
+    for transition in transitions { apply(transition, nil) }
     return model
   }
 

@@ -1,9 +1,9 @@
 import BackgroundTrace
 
 /// The WorkManager rules.
-extension TraceChecker {
+extension CheckerRules {
   private func limit(of life: WorkLife) -> Int? {
-    life.enqueue.limit ?? configuration.defaultRetryLimit
+    life.enqueue.limit ?? defaultRetryLimit
   }
 
   private func limitText(_ life: WorkLife, _ limit: Int) -> String {
@@ -11,38 +11,35 @@ extension TraceChecker {
   }
 
   mutating func attemptStarted(
-    _ work: String, attempt: Int, _ life: WorkLife, backoff: BackoffWait?, into findings: inout [Finding]
+    _ work: String, attempt: Int, _ life: WorkLife, backoff: BackoffWait?
   ) {
     if let limit = limit(of: life), attempt > limit, retryLimitReported.insert(work).inserted {
       report(
         .workRetryLimit,
-        "work \(work) started attempt \(attempt), past its attempt limit (\(limitText(life, limit)))",
-        into: &findings)
+        "work \(work) started attempt \(attempt), past its attempt limit (\(limitText(life, limit)))")
     }
     if let backoff, now < backoff.allowedAt {
       report(
         .workBackoffEarly,
         "work \(work) attempt \(attempt) started at \(now.seconds), before its backoff allowed ("
           + (backoff.afterStop ? "stopped; last enqueued at " : "retry at ")
-          + "\(backoff.retriedAt.seconds) + \(backoff.wait.seconds) = \(backoff.allowedAt.seconds))",
-        into: &findings)
+          + "\(backoff.retriedAt.seconds) + \(backoff.wait.seconds) = \(backoff.allowedAt.seconds))")
     }
   }
 
   mutating func attemptResulted(
-    _ work: String, attempt: Int, _ outcome: WorkOutcome, _ life: WorkLife, into findings: inout [Finding]
+    _ work: String, attempt: Int, _ outcome: WorkOutcome, _ life: WorkLife
   ) {
     guard outcome == .retry, let limit = limit(of: life), attempt >= limit, retryLimitReported.insert(work).inserted
     else { return }
     report(
       .workRetryLimit,
-      "work \(work) returned retry at attempt \(attempt), but attempt \(limit) must be its last (\(limitText(life, limit)))",
-      into: &findings)
+      "work \(work) returned retry at attempt \(attempt), but attempt \(limit) must be its last (\(limitText(life, limit)))"
+    )
   }
 
   mutating func resultUnmatched(
-    _ work: String, attempt: Int, _ outcome: WorkOutcome, _ mismatch: WorkResultMismatch,
-    into findings: inout [Finding]
+    _ work: String, attempt: Int, _ outcome: WorkOutcome, _ mismatch: WorkResultMismatch
   ) {
     let message: String
     switch mismatch {
@@ -57,6 +54,14 @@ extension TraceChecker {
     case .afterFinish:
       return  // the work finished and its restart was reported: one root cause, one finding
     }
-    report(.workResultMismatch, message, into: &findings)
+    report(.workResultMismatch, message)
+  }
+}
+
+extension CheckerRules {
+  /// Forgets that `work` was reported past its limit (the set is nearly always empty:
+  /// skip hashing then).
+  mutating func forgetRetryLimit(of work: String) {
+    if !retryLimitReported.isEmpty { retryLimitReported.remove(work) }
   }
 }

@@ -1,0 +1,72 @@
+/// What reads a ``LifecycleWalker``'s transitions as it applies an event.
+///
+/// The walker hands each transition to its observer the moment it decides it, with the
+/// process as it is then, so a reader needs no buffer of transitions. The walker's
+/// methods are generic over the observer: within this module they are specialized for
+/// the checker's rules (bgtrace-bench, "checker cost").
+///
+/// The walker itself is not handed over: passing it would copy its state (and retain
+/// every table in it) at each transition. A reader that needs more of what is alive
+/// reads the walker after the event.
+///
+/// The two most frequent transitions, a task begun and a task ended (three events in
+/// four of a typical trace), also have methods of their own, which by default build the
+/// transition and ``observe(_:in:)`` it: an observer that handles them directly is
+/// spared building, passing and destroying a transition per task event. The walker's
+/// call to ``observe(_:in:)`` is not inlined, so nothing else spares it that.
+///
+/// An array of transitions is an observer that keeps them, for readers that look at
+/// them after the event.
+package protocol LifecycleObserver {
+  /// Takes the next transition. `process` is the walker's current (or last) process
+  /// after everything before the transition, and before what comes after it in the same
+  /// event.
+  mutating func observe(_ transition: LifecycleTransition, in process: ProcessLife)
+
+  /// Takes ``LifecycleTransition/taskBegun(id:_:)``.
+  mutating func observeTaskBegun(id: Int, _ task: TaskLife, in process: ProcessLife)
+
+  /// Takes ``LifecycleTransition/taskEnded(id:_:)``.
+  mutating func observeTaskEnded(id: Int, _ task: TaskLife, in process: ProcessLife)
+}
+
+extension LifecycleObserver {
+  /// Observes ``LifecycleTransition/taskBegun(id:_:)``.
+  package mutating func observeTaskBegun(id: Int, _ task: TaskLife, in process: ProcessLife) {
+    observe(.taskBegun(id: id, task), in: process)
+  }
+
+  /// Observes ``LifecycleTransition/taskEnded(id:_:)``.
+  package mutating func observeTaskEnded(id: Int, _ task: TaskLife, in process: ProcessLife) {
+    observe(.taskEnded(id: id, task), in: process)
+  }
+}
+
+extension Array: LifecycleObserver where Element == LifecycleTransition {
+  /// Appends the transition.
+  @inline(__always)
+  package mutating func observe(_ transition: LifecycleTransition, in process: ProcessLife) {
+    append(transition)
+  }
+}
+
+/// Two observers: each transition goes to the first, then to the second.
+package struct ObserverPair<First: LifecycleObserver, Second: LifecycleObserver>: LifecycleObserver {
+  /// The observer that takes each transition first.
+  package var first: First
+  /// The observer that takes each transition second.
+  package var second: Second
+
+  /// Pairs two observers.
+  package init(_ first: First, _ second: Second) {
+    self.first = first
+    self.second = second
+  }
+
+  /// Hands the transition to both observers.
+  @inline(__always)
+  package mutating func observe(_ transition: LifecycleTransition, in process: ProcessLife) {
+    first.observe(transition, in: process)
+    second.observe(transition, in: process)
+  }
+}

@@ -1,0 +1,62 @@
+import BackgroundTrace
+
+/// What must happen by a time: a task ends within the grace period after its
+/// expiration, a task open in the background ends or expires within the budget, an
+/// expired run completes within the grace period.
+extension CheckerRules {
+  /// Something that must happen by a time.
+  enum Deadline: Sendable {
+    /// A task expired: it must end within the grace period.
+    case taskEnd(process: Int, id: Int)
+    /// A task open in the background: it must end or expire within the budget.
+    case taskBudget(process: Int, epoch: Int, id: Int)
+    /// A run expired: it must complete within the grace period.
+    case runComplete(run: Int)
+  }
+
+  /// Adds a deadline due at `time`.
+  mutating func insertDeadline(_ deadline: Deadline, at time: TraceTime) {
+    deadlines.insert(deadline, at: time)
+    nextDeadline = min(nextDeadline, time)
+  }
+
+  /// Reports the deadlines that passed before `time` and were not met: their findings
+  /// show at the event at `time`. (Call it only when ``nextDeadline`` is before `time`.)
+  mutating func passDeadlines(before time: TraceTime, in walker: LifecycleWalker) {
+    while let (due, deadline) = deadlines.popPassed(before: time) {
+      now = time
+      expire(deadline, due: due, in: walker)
+    }
+    nextDeadline = deadlines.firstTime ?? .max
+  }
+
+  private mutating func expire(_ deadline: Deadline, due: TraceTime, in walker: LifecycleWalker) {
+    switch deadline {
+    case .taskEnd(let process, let id):
+      guard walker.isRunning, walker.process.number == process, let task = walker.tasks[id],
+        let expiredAt = task.expiredAt, expiredAt + grace == due,
+        reportedTasks.insert(id).inserted
+      else { return }
+      report(
+        .taskExpiredNotEnded,
+        "\(task.describe(id: id)) was not ended within \(grace.seconds) of its expiration at \(expiredAt.seconds)")
+    case .taskBudget(let process, let epoch, let id):
+      guard walker.isRunning, walker.process.number == process, walker.process.backgroundEpoch == epoch,
+        let task = walker.tasks[id], task.expiredAt == nil, let since = walker.process.backgroundSince,
+        overBudgetTasks.insert(id).inserted
+      else { return }
+      report(
+        .taskOverBudget,
+        "\(task.describe(id: id)) stayed open more than the \(budget.seconds) background budget (in the background since \(max(since, task.begin).seconds)) with no expiration"
+      )
+    case .runComplete(let run):
+      guard let life = walker.runs[run], let expiredAt = life.expiredAt,
+        expiredAt + grace == due, reportedRuns.insert(run).inserted
+      else { return }
+      report(
+        .schedNotCompleted,
+        "run \(run) (\(life.ident), launched at \(life.launchedAt.seconds)) was not completed within \(grace.seconds) of its expiration at \(expiredAt.seconds)"
+      )
+    }
+  }
+}

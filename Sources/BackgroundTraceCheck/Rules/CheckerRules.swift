@@ -1,0 +1,135 @@
+import BackgroundTrace
+
+/// The rules' side of ``TraceChecker``: it observes the lifecycle walker's transitions
+/// as the walker decides them, keeps the deadlines and what was already reported, and
+/// collects the findings of the current event.
+///
+/// What is alive is the walker's: the rules read it from the walker's process they are
+/// handed with each transition, and from the walker after the event; they keep no copy
+/// (docs/rules.md#how-the-checker-reads-a-trace).
+struct CheckerRules: LifecycleObserver, Sendable {
+  /// The rules that report.
+  let enabled: Set<Rule>
+  /// The attempt limit for work whose enqueue declares none.
+  let defaultRetryLimit: Int?
+  let budget: TraceInterval
+  let grace: TraceInterval
+
+  // Where we are.
+  var now = TraceTime.zero
+  var location = 0
+  /// The findings of the current event, in order.
+  var findings: [Finding] = []
+
+  // What was already reported, so one root cause gives one finding.
+  var reportedAfterTerminate = false
+  /// Tasks of the current process reported as expired and not ended: their closing is quiet.
+  var reportedTasks: Set<Int> = []
+  /// Tasks of the current process reported as over budget.
+  var overBudgetTasks: Set<Int> = []
+  /// Runs reported as not completed: their closing and a later complete are quiet.
+  var reportedRuns: Set<Int> = []
+  /// Works reported past their attempt limit, until an enqueue starts them afresh.
+  var retryLimitReported: Set<String> = []
+  /// Whether the app just moved into the background: the budgets of its open tasks
+  /// start once the event is applied (``startOwedBudgets(in:)``).
+  var budgetsOwed = false
+
+  var deadlines = DeadlineHeap<Deadline>()
+  /// The earliest pending deadline: most events come before it, and comparing with it
+  /// spares them a call into the queue.
+  var nextDeadline = TraceTime.max
+
+  init(configuration: CheckerConfiguration, budget: TraceInterval) {
+    self.init(
+      enabled: configuration.rules, defaultRetryLimit: configuration.defaultRetryLimit, budget: budget,
+      grace: configuration.grace)
+  }
+
+  private init(enabled: Set<Rule>, defaultRetryLimit: Int?, budget: TraceInterval, grace: TraceInterval) {
+    self.enabled = enabled
+    self.defaultRetryLimit = defaultRetryLimit
+    self.budget = budget
+    self.grace = grace
+  }
+
+  /// Rules that report nothing, to hold the place of the checker's while they are moved out.
+  static var placeholder: CheckerRules {
+    CheckerRules(enabled: [], defaultRetryLimit: nil, budget: .zero, grace: .zero)
+  }
+
+  /// Reports a finding of `rule` at the current event (messages are built only where a
+  /// rule fires).
+  mutating func report(_ rule: Rule, _ message: String) {
+    guard enabled.contains(rule) else { return }
+    findings.append(Finding(rule: rule, location: location, time: now, message: message))
+  }
+
+  /// Starts the task's budget when the app is in the background.
+  @inline(__always)
+  mutating func observeTaskBegun(id: Int, _ task: TaskLife, in process: ProcessLife) {
+    taskBegun(id, in: process)
+  }
+
+  /// Forgets what was reported about the task.
+  @inline(__always)
+  mutating func observeTaskEnded(id: Int, _ task: TaskLife, in process: ProcessLife) {
+    forgetReports(ofTask: id)
+  }
+
+  /// Applies the rules to one transition.
+  ///
+  mutating func observe(_ transition: LifecycleTransition, in process: ProcessLife) {
+    switch transition {
+    case .processStarted:
+      reportedAfterTerminate = false
+      if !reportedTasks.isEmpty { reportedTasks.removeAll() }
+      if !overBudgetTasks.isEmpty { overBudgetTasks.removeAll() }
+    case .stateChanged(let from, let to):
+      if to == .background && from != .background { budgetsOwed = true }
+    case .processEnded:
+      break
+    case .actionWithoutProcess(let kind, let terminatedAt, let reason):
+      guard !reportedAfterTerminate else { return }
+      reportedAfterTerminate = true  // one root cause: the rest of this process's actions are not checked
+      let why = reason.map { " (reason: \($0))" } ?? ""
+      report(
+        .eventAfterTerminate,
+        "\(kind.tag.name) after the app terminated at \(terminatedAt.seconds)\(why) and before a new app.launch")
+    case .taskBegun(let id, let task): observeTaskBegun(id: id, task, in: process)
+    case .taskEnded(let id, let task): observeTaskEnded(id: id, task, in: process)
+    case .taskEndUnmatched(let id, let mismatch): taskEndUnmatched(id, mismatch)
+    case .taskExpired(let id, _):
+      insertDeadline(.taskEnd(process: process.number, id: id), at: now + grace)
+    case .taskClosed(let id, let task, let end): taskClosed(id, task, end)
+    case .taskRefused, .taskExpireUnmatched:
+      break
+    case .registered(let ident, _, let first): registered(ident, first: first, in: process)
+    case .submitted(let submission, let registered):
+      if !registered { unregistered(submission.ident, action: "sched.submit", in: process) }
+    case .runLaunchedUnregistered(let ident, let run):
+      unregistered(ident, action: "sched.launch run=\(run)", in: process)
+    case .runExpired(let run, _):
+      insertDeadline(.runComplete(run: run), at: now + grace)
+    case .runCompleted(let run, let life, _): runCompleted(run, life)
+    case .runCompleteUnmatched(let run, let mismatch): runCompleteUnmatched(run, mismatch)
+    case .runClosed(let run, let life, let end): runClosed(run, life, end)
+    case .rejected, .requestsCancelled, .runLaunched, .runExpireUnmatched:
+      break
+    case .workEnqueued(let enqueue, .fresh): forgetRetryLimit(of: enqueue.work)
+    case .workEnqueued: break
+    case .attemptStarted(let work, let attempt, let life, let backoff):
+      attemptStarted(work, attempt: attempt, life, backoff: backoff)
+    case .startAfterFinish(let work, _, let finished, let first):
+      if first { report(.workAfterFinish, "work \(work) started again after \(finished.phrase)") }
+    case .attemptResulted(let work, let attempt, let outcome, let life):
+      attemptResulted(work, attempt: attempt, outcome, life)
+    case .resultUnmatched(let work, let attempt, let outcome, let mismatch):
+      resultUnmatched(work, attempt: attempt, outcome, mismatch)
+    case .workFinished(let work, _), .periodEnded(let work): forgetRetryLimit(of: work)
+    case .queuedWorkReleased(let enqueue): forgetRetryLimit(of: enqueue.work)
+    case .attemptStopped, .stopUnmatched, .attemptClosed, .workCancelled:
+      break
+    }
+  }
+}
