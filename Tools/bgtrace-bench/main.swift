@@ -17,6 +17,7 @@ struct Options {
   var profileDecode: Int?
   /// Only check the decoded checker-cost workload this many times (for profilers).
   var profileCheck: Int?
+  var profileDurable: Int?
   /// Child mode: check this file and print the finding count (the parent measures us).
   var checkFile: String?
   /// Skip the checker's 1M/4M comparison.
@@ -35,6 +36,7 @@ struct Options {
       case "--json-events": jsonEvents = Int(iterator.next() ?? "") ?? jsonEvents
       case "--profile-decode": profileDecode = Int(iterator.next() ?? "") ?? 10
       case "--profile-check": profileCheck = Int(iterator.next() ?? "") ?? 10
+      case "--profile-durable": profileDurable = Int(iterator.next() ?? "") ?? 10
       case "--check-file": checkFile = iterator.next()
       case "--skip-checker": skipChecker = true
       case "--write-workload": writeWorkload = iterator.next()
@@ -50,7 +52,7 @@ struct Options {
   private func usage() -> Never {
     FileHandle.standardError.write(
       Data(
-        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker] [--profile-decode N] [--profile-check N] [--write-workload PATH]\n"
+        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker] [--profile-decode N] [--profile-check N] [--profile-durable N] [--write-workload PATH]\n"
           .utf8))
     exit(2)
   }
@@ -103,6 +105,19 @@ if let repeats = options.profileDecode {
     precondition(count > 0)
   }
   print("decode: \(format(nanos / Double(options.events))) ns/event")
+  exit(0)
+}
+if let repeats = options.profileDurable {
+  // The durable recorder alone, for perf: what the recorder benchmark's durable row times.
+  let sample = WorkloadGenerator.trace(eventCount: 100_000, seed: 7).events.map(\.kind)
+  let path = FileManager.default.temporaryDirectory.appendingPathComponent("bgtrace-profile-\(getpid()).bgtrace").path
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  let nanos = try measure(repeats: repeats) {
+    let recorder = try TraceRecorder(writingTo: path)
+    for index in 0..<options.events { recorder.record(sample[index % sample.count]) }
+    try recorder.close()
+  }
+  print("durable recording: \(format(nanos / Double(options.events))) ns/event")
   exit(0)
 }
 if let repeats = options.profileCheck {

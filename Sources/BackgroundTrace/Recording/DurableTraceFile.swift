@@ -14,9 +14,10 @@ import Synchronization
 /// process being killed (docs/FORMAT.md, "Log chunks" and "Durability").
 ///
 /// The file is grown with `ftruncate` (and its blocks allocated with `posix_fallocate`
-/// on Linux, so a full disk is an error rather than a SIGBUS) one chunk's capacity at a
-/// time, and truncated to its data on ``close()``. Not thread-safe by itself: ``TraceRecorder`` uses it only
-/// under its lock.
+/// on Linux, so a full disk is an error rather than a SIGBUS) and mapped a window of
+/// several chunks at a time (``window``), so growing, mapping and unmapping happen once
+/// per window rather than once per chunk; it is truncated to its data on ``close()``.
+/// Not thread-safe by itself: ``TraceRecorder`` uses it only under its lock.
 final class DurableTraceFile {
   let path: String
   private var descriptor: Int32
@@ -27,12 +28,16 @@ final class DurableTraceFile {
   private var dataEnd: Int
   private var mapping: UnsafeMutableRawPointer?
   private var mappingLength = 0
+  /// The file offset of the mapping's first byte (a multiple of the page size).
+  private var mappingStart = 0
   /// The open chunk's header in the mapping.
   private var chunk: UnsafeMutableRawPointer?
   private var capacity = 0
   private(set) var committedLength = 0
   private(set) var committedCount: UInt32 = 0
   private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+  /// How much of the file one mapping covers: 1 MiB, sixteen default chunks.
+  static let window = 1 << 20
 
   /// Creates (or truncates) the file and writes the file header and its padding.
   init(path: String, header: [UInt8]) throws(ByteSourceError) {
@@ -77,28 +82,12 @@ final class DurableTraceFile {
   func begin(sequence: UInt32, firstEvent: UInt64, baseTime: UInt64, capacity: Int) throws(ByteSourceError) {
     precondition(chunk == nil, "the previous chunk is sealed first")
     guard descriptor >= 0 else { throw ByteSourceError(file: path, message: "write after close") }
-    unmap()
     let headerSize = BinaryFormat.logChunkHeaderSize
     let end = chunkStart + headerSize + capacity
-    if end > fileSize {
-      let size = (end + Self.pageSize - 1) / Self.pageSize * Self.pageSize
-      guard ftruncate(descriptor, off_t(size)) == 0 else { throw failure("cannot grow the file", errno) }
-      #if os(Linux)
-        // Allocate the blocks now: a store to a mapped page the file system cannot back
-        // (a full disk) would be SIGBUS, where this is an error to report.
-        let status = posix_fallocate(descriptor, off_t(fileSize), off_t(size - fileSize))
-        guard status == 0 else { throw failure("cannot reserve space in the file", status) }
-      #endif
-      fileSize = size
+    if mapping == nil || chunkStart < mappingStart || end > mappingStart + mappingLength {
+      try mapWindow(from: chunkStart / Self.pageSize * Self.pageSize, through: end)
     }
-    let mapStart = chunkStart / Self.pageSize * Self.pageSize
-    let length = end - mapStart
-    guard let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(mapStart)),
-      mapped != UnsafeMutableRawPointer(bitPattern: -1)
-    else { throw failure("cannot map the file", errno) }
-    mapping = mapped
-    mappingLength = length
-    let header = mapped + (chunkStart - mapStart)
+    let header = mapping! + (chunkStart - mappingStart)
     let fixed = LogChunkHeader.fixedPart(
       sequence: sequence, firstEvent: firstEvent, baseTime: baseTime, capacity: UInt32(capacity))
     fixed.withUnsafeBytes { bytes in
@@ -112,6 +101,30 @@ final class DurableTraceFile {
     committedLength = 0
     committedCount = 0
     dataEnd = chunkStart + headerSize
+  }
+
+  /// Maps the file from `start` (page-aligned) for a ``window``, or through `end` if that
+  /// is further, growing the file first so that every mapped byte is backed.
+  private func mapWindow(from start: Int, through end: Int) throws(ByteSourceError) {
+    unmap()
+    let length = (max(end - start, Self.window) + Self.pageSize - 1) / Self.pageSize * Self.pageSize
+    if start + length > fileSize {
+      let size = start + length
+      guard ftruncate(descriptor, off_t(size)) == 0 else { throw failure("cannot grow the file", errno) }
+      #if os(Linux)
+        // Allocate the blocks now: a store to a mapped page the file system cannot back
+        // (a full disk) would be SIGBUS, where this is an error to report.
+        let status = posix_fallocate(descriptor, off_t(fileSize), off_t(size - fileSize))
+        guard status == 0 else { throw failure("cannot reserve space in the file", status) }
+      #endif
+      fileSize = size
+    }
+    guard let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(start)),
+      mapped != UnsafeMutableRawPointer(bitPattern: -1)
+    else { throw failure("cannot map the file", errno) }
+    mapping = mapped
+    mappingLength = length
+    mappingStart = start
   }
 
   /// Writes one entry (a record with the string definitions it needs) after the
