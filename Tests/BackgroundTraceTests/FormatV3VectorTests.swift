@@ -54,14 +54,8 @@ import Testing
         0xC3, 0x70,  // period 3600 s: 3600 << 2 | 3 = 14403
         0xE3, 0x12,  // flex 600 s: 600 << 2 | 3 = 2403
       ]
-    var chunkHeader: [UInt8] = [0xB7, 0x43, 0x48, 0x4B]
-    chunkHeader += [0x0E, 0, 0, 0]  // payload length 14
-    chunkHeader += [0, 0, 0, 0]  // sequence 0
-    chunkHeader += [0, 0, 0, 0, 0, 0, 0, 0]  // first event 0
-    chunkHeader += [1, 0, 0, 0]  // 1 event
-    chunkHeader += [0, 0, 0, 0, 0, 0, 0, 0]  // base time 0
-    chunkHeader += crcBytes(payload)
-    chunkHeader += crcBytes(chunkHeader)
+    let chunkHeader = FormatVectorTests.chunkHeader(
+      payload: payload, sequence: 0, firstEvent: 0, events: 1, baseTime: [0, 0, 0, 0, 0, 0, 0, 0])
     let file: [UInt8] =
       [0x89, 0x42, 0x47, 0x54, 0x0D, 0x0A, 0x1A, 0x0A, 0x03, 0x00, 0x01, 0, 0, 0] + crcBytes(body) + body
       + chunkHeader + payload
