@@ -1,0 +1,206 @@
+/// What an ``OpenAddressingTable`` keeps in each slot, and how it finds one: the key's
+/// stored form, its hash, its home slot and equality. ``IntKeyedSlot`` and ``StringKeyedSlot``
+/// conform. The slot type, not the table, lays the fields out, so that each kind of key
+/// keeps the layout that makes its slots small (see the conforming types).
+///
+/// A slot is empty unless `occupied`, when `value` is `nil`. (Probing tests the flag,
+/// not the optional: testing a generic optional for `nil` called a value witness.)
+package protocol OpenAddressingSlot {
+  /// The key.
+  associatedtype Key
+  /// What the key's home slot is computed from, passed beside the key so that a caller
+  /// computes it once for several lookups, and kept in the slot so that growing and
+  /// deleting never compute it again. (Passed beside the key, not wrapped with it in a
+  /// struct: building that struct from a borrowed string retained the string, and with
+  /// the copies that brought the checker ran 2% more instructions, callgrind on
+  /// `bgtrace-bench --profile-check`.) An `Int` key is its own hash.
+  associatedtype Hash
+  /// The value an occupied slot holds.
+  associatedtype Value
+
+  /// An empty slot.
+  init()
+  /// An occupied slot holding `value` for `key`.
+  init(_ key: Key, _ hash: Hash, _ value: Value)
+
+  /// Whether the slot holds an entry.
+  var occupied: Bool { get }
+  /// The entry's value; `nil` in an empty slot.
+  var value: Value? { get set }
+  /// The entry's key.
+  var key: Key { get }
+  /// The entry's key's hash.
+  var hash: Hash { get }
+
+  /// Empties the slot, whose value has been moved out.
+  mutating func vacate()
+
+  /// Whether the slot holds the entry of `key`, whose hash is `hash` (it is occupied).
+  func holds(_ key: Key, _ hash: Hash) -> Bool
+  /// Where the slot's entry would start probing in a table of `mask + 1` slots, without
+  /// hashing its key again where the slot keeps the hash.
+  func home(mask: Int) -> Int
+  /// Where a key whose hash is `hash` starts probing in a table of `mask + 1` slots.
+  static func home(of hash: Hash, mask: Int) -> Int
+  /// How many slots the table gets when its first entry is inserted (a power of two).
+  static var initialCapacity: Int { get }
+}
+
+/// A map from keys to values by open addressing with linear probing, where `Dictionary`
+/// runs its seeded SipHash over every key on every lookup: the machinery of
+/// ``IntKeyedTable`` and ``StringKeyedTable``, which say how their keys hash (see
+/// there, and docs/rules.md#how-the-checker-reads-a-trace).
+///
+/// It offers the part of `Dictionary`'s interface the lifecycle walker's readers use.
+/// Iteration order is the table's, deterministic but unspecified: readers that need an
+/// order sort the keys.
+///
+/// The checker uses it from this module, where the compiler specializes it for each slot
+/// type: the protocol costs no calls through witness tables on the hot path
+/// (bgtrace-bench, "checker cost", within noise of the two separate tables it replaced).
+package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
+  /// The value type.
+  package typealias Value = Slot.Value
+
+  /// A power of two in length once the first entry is inserted, at most 3/4 full.
+  private var slots: [Slot] = []
+  package private(set) var count = 0
+
+  /// Creates an empty table.
+  package init() {}
+
+  /// Whether the table is empty.
+  package var isEmpty: Bool { count == 0 }
+
+  /// The keys, in the table's order.
+  package var keys: [Slot.Key] {
+    // Not `map(\.key)`: a key path into a generic type is instantiated at run time on
+    // every call, which cost the checker 6% (perf on bgtrace-bench).
+    slots.filter { $0.occupied }.map { $0.key }
+  }
+
+  /// The values, in the table's order.
+  package var values: [Value] { slots.compactMap { $0.value } }
+
+  /// The slot holding `key`, whose hash is `hash`, or the empty slot where it would go.
+  @inline(__always)
+  private func probe(_ key: Slot.Key, _ hash: Slot.Hash) -> (slot: Int, found: Bool) {
+    let mask = slots.count - 1
+    var slot = Slot.home(of: hash, mask: mask)
+    while slots[slot].occupied {
+      if slots[slot].holds(key, hash) { return (slot, true) }
+      slot = (slot + 1) & mask
+    }
+    return (slot, false)
+  }
+
+  /// The value for `key`, whose hash is `hash`.
+  @inline(__always)
+  func value(for key: Slot.Key, _ hash: Slot.Hash) -> Value? {
+    guard count > 0 else { return nil }
+    let (slot, found) = probe(key, hash)
+    return found ? slots[slot].value : nil
+  }
+
+  /// Sets the value of `key`, whose hash is `hash`, adding the entry when there is none;
+  /// `nil` removes it.
+  @inline(__always)
+  mutating func set(_ value: Value?, for key: Slot.Key, _ hash: Slot.Hash) {
+    if let value {
+      insert(value, for: key, hash)
+    } else {
+      remove(key, hash)
+    }
+  }
+
+  /// Where `key`, whose hash is `hash`, has its entry: for reading and changing the value
+  /// in place with ``subscript(at:)``, without copying it out and back. Valid until the
+  /// next insertion or removal.
+  @inline(__always)
+  func index(of key: Slot.Key, _ hash: Slot.Hash) -> Int? {
+    guard count > 0 else { return nil }
+    let (slot, found) = probe(key, hash)
+    return found ? slot : nil
+  }
+
+  /// The value of the entry at `index`, from ``index(of:_:)``, in place.
+  package subscript(at index: Int) -> Value {
+    _read { yield slots[index].value! }
+    _modify { yield &slots[index].value! }
+  }
+
+  /// Sets the value of `key`, whose hash is `hash`, adding the entry when there is none.
+  /// (Setting through a subscript wraps the value in an optional and unwraps it again: a
+  /// copy.)
+  mutating func insert(_ value: Value, for key: Slot.Key, _ hash: Slot.Hash) {
+    if (count + 1) * 4 > slots.count * 3 { grow() }
+    let (slot, found) = probe(key, hash)
+    if !found { count += 1 }
+    slots[slot] = Slot(key, hash, value)  // one write: one uniqueness check
+  }
+
+  /// Removes the entry of `key`, whose hash is `hash`, and returns its value.
+  @discardableResult
+  mutating func remove(_ key: Slot.Key, _ hash: Slot.Hash) -> Value? {
+    guard count > 0 else { return nil }
+    var (hole, found) = probe(key, hash)
+    guard found else { return nil }
+    count -= 1
+    // One uniqueness check for the whole removal, not one per slot written.
+    return slots.withUnsafeMutableBufferPointer { slots in
+      let removed = slots[hole].value.take()  // moved out: no copy to retain and release
+      slots[hole].vacate()
+      // Backward-shift deletion: move later entries of the probe run into the hole, so
+      // that no lookup stops early and no tombstones accumulate.
+      let mask = slots.count - 1
+      var next = (hole + 1) & mask
+      while slots[next].occupied {
+        let wanted = slots[next].home(mask: mask)
+        // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
+        let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
+        if !stays {
+          slots.swapAt(hole, next)
+          hole = next
+        }
+        next = (next + 1) & mask
+      }
+      return removed
+    }
+  }
+
+  /// Removes every entry, keeping the storage.
+  package mutating func removeAll() {
+    guard count > 0 else { return }
+    for slot in slots.indices where slots[slot].occupied { slots[slot] = Slot() }
+    count = 0
+  }
+
+  private mutating func grow() {
+    let old = slots
+    slots = Array(repeating: Slot(), count: Swift.max(Slot.initialCapacity, old.count * 2))
+    count = 0
+    for slot in old { if let value = slot.value { insert(value, for: slot.key, slot.hash) } }
+  }
+
+  /// The entries, in the table's order.
+  package func makeIterator() -> Iterator { Iterator(slots: slots) }
+
+  /// Walks the table's slots.
+  package struct Iterator: IteratorProtocol {
+    private let slots: [Slot]
+    private var slot = 0
+
+    fileprivate init(slots: [Slot]) { self.slots = slots }
+
+    /// The next entry.
+    package mutating func next() -> (key: Slot.Key, value: Value)? {
+      while slot < slots.count {
+        defer { slot += 1 }
+        if let value = slots[slot].value { return (slots[slot].key, value) }
+      }
+      return nil
+    }
+  }
+}
+
+extension OpenAddressingTable: Sendable where Slot: Sendable {}
