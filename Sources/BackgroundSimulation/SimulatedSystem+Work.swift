@@ -116,6 +116,7 @@ extension SimulatedSystem: WorkQueue {
     guard configuration.platform == .ios else { return }
     scheduler.schedule(after: .zero) { [self] in
       guard processRunning, appState != .suspended else { return }
+      stopWorkMissingConstraints()
       startEligibleWork()
     }
   }
@@ -240,6 +241,8 @@ extension SimulatedSystem: WorkQueue {
   }
 
   func stopWorkMissingConstraints() {
+    // An iOS in-process queue notices a lost constraint only while the app runs.
+    if configuration.platform == .ios && (!processRunning || appState == .suspended) { return }
     for work in workOrder {
       guard let item = works[work], item.phase == .running, !constraintsHold(item.request) else { continue }
       stop(work, reason: "constraint", reschedule: true)

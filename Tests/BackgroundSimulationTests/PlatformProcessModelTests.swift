@@ -73,6 +73,31 @@ import Testing
       ])
   }
 
+  /// The same source: a suspended app runs no code, so its in-process queue notices a
+  /// lost network only when the app runs again — then it stops the worker.
+  @Test func anIOSQueueNoticesALostConstraintOnlyWhenTheAppRuns() {
+    let system = SimulatedSystem(seed: 1)
+    system.launch { _ in }
+    system.enqueue(worker(system, upload: .seconds(200)).request(work: "sync-1"), policy: nil)
+    system.advance(by: .seconds(1))
+    system.moveToBackground()
+    system.advance(by: .seconds(49))
+    system.setEnvironment(network: false)
+    system.advance(by: .seconds(50))
+    system.moveToForeground()
+    system.advance(by: .seconds(10))
+    #expect(
+      lines(system.trace, "work.", "env.set", "app.state to=suspended", "app.state to=active") == [
+        "0 app.state to=active",
+        "0 work.enqueue work=sync-1 name=DataSyncWorker limit=3",
+        "0.1 work.start work=sync-1 attempt=0",
+        "4 app.state to=suspended",
+        "50 env.set network=offline",
+        "100 app.state to=active",
+        "100 work.stop work=sync-1 attempt=0 reason=constraint",
+      ])
+  }
+
   // MARK: Android
 
   /// androidx `ForceStopRunnable` and `WorkerWrapper`: WorkManager (through
