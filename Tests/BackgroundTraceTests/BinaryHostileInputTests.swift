@@ -128,11 +128,44 @@ import TraceWorkloads
     if valid {
       #expect(decoded.trace.events.count == 2)
       #expect(decoded.damage.isEmpty)
+    } else if payload == [0x00, 0x00, 0x00, 0x00] {
+      // The record, `00 00` (app.launch at 0), is whole and read; the byte after it is
+      // reported, and no event is lost.
+      #expect(decoded.trace.events.count == 2)
+      #expect(decoded.damage.map(\.lostEvents) == [0])
+      #expect(
+        decoded.damage.first?.message.contains("is malformed at payload byte 3 (1 bytes after the last event)") == true)
     } else {
       #expect(decoded.trace.events.count == 1)
       #expect(decoded.damage.map(\.lostEvents) == [1])
       #expect(decoded.damage.first?.message.contains("is malformed at payload byte") == true)
     }
+  }
+
+  /// A chunk whose CRC holds but whose third record does not parse (only a faulty
+  /// writer makes one): its first two events are read, its last two are lost, and the
+  /// next chunk must not start before the last event read.
+  @Test func malformedRecordKeepsTheRecordsBeforeIt() throws {
+    // No strings; `00 00` app.launch at +0, `00 14` app.launch at +5 ns, `15 00` kind 21.
+    let bad = Self.chunk(
+      [0x00, 0x00, 0x00, 0x00, 0x14, 0x15, 0x00], sequence: 0, firstEvent: 0, eventCount: 4, baseTime: 0)
+    let early = Self.chunk([0x00, 0x00, 0x00], sequence: 1, firstEvent: 4, eventCount: 1, baseTime: 3)
+    let good = Self.chunk([0x00, 0x00, 0x00], sequence: 2, firstEvent: 5, eventCount: 1, baseTime: 5)
+    var reader = try BinaryTraceReader(source: MemoryByteSource(Self.emptyHeader + bad + early + good), file: "t")
+    var read: [LocatedEvent] = []
+    while let located = try reader.next() { read.append(located) }
+    let launch = { (nanoseconds: UInt64) in TraceEvent(time: TraceTime(nanoseconds: nanoseconds), .appLaunch) }
+    #expect(
+      read
+        == [launch(0), launch(5), launch(5)].enumerated().map {
+          LocatedEvent(event: $0.element, location: [1, 2, 6][$0.offset])
+        })
+    #expect(
+      reader.damage.map(\.description) == [
+        "t: at byte 19: warning: chunk 0 at byte 19 (events 1–4) is malformed at payload byte 5 (unknown event kind tag 21); the 2 events before it are recovered, 2 events lost",
+        "t: at byte 66: warning: chunk 1 at byte 66 (events 5–5) is malformed at payload byte 0 (it starts before the previous chunk ends); 1 events lost",
+      ])
+    #expect(reader.damage.map(\.lostEvents) == [2, 1])
   }
 
   @Test func mutatedValidFilesNeverCrashAndOnlyYieldWholeOriginalChunks() {

@@ -26,9 +26,13 @@ public struct BinaryTraceReader {
   /// The current log chunk's events; the ones before `events.consumed` were handed out.
   private var events = ChunkEvents()
   private var firstEventNumber: UInt64 = 0
-  /// The records of the current sealed chunk not yet read. The chunk was checked
-  /// whole when it was loaded; each ``next()`` decodes one record from `payload`.
+  /// The records of the current sealed chunk not yet read. When the chunk was loaded
+  /// its CRC and string table were checked; each ``next()`` decodes and checks one
+  /// record from `payload`, and a record that does not parse ends the chunk
+  /// (``recordFailed(_:previousTime:)``).
   @usableFromInline var pendingRecords = 0
+  /// The current sealed chunk, until its last record was read or one failed.
+  private var sealedChunk: SealedChunk?
   /// The event number of the latest event read from a sealed chunk.
   private var recordLocation = 0
   /// The current sealed chunk's payload, and where its next record starts.
@@ -63,24 +67,72 @@ public struct BinaryTraceReader {
   public mutating func next() throws(ByteSourceError) -> LocatedEvent? {
     // `nextRecord()` builds the located event where the caller destroys it: building
     // it here from a returned event would copy it, stalling on the stores just made.
-    if pendingRecords > 0 { return nextRecord() }
+    if pendingRecords > 0 {
+      // The record's failure is a separate return path, so that a decoded record is
+      // returned as a value the caller knows is present.
+      do throws(RecordFailure) { return try nextRecord() } catch { return try nextFromChunkEvents() }
+    }
     return try nextFromChunkEvents()
   }
 
-  /// Decodes the next record of the current sealed chunk (`pendingRecords` > 0).
+  /// Thrown by ``nextRecord()`` after it reported the rest of the chunk lost.
   @usableFromInline
-  mutating func nextRecord() -> LocatedEvent {
+  struct RecordFailure: Error {
+    @usableFromInline init() {}
+  }
+
+  /// Decodes the next record of the current sealed chunk (`pendingRecords` > 0); when
+  /// it does not parse, reports the rest of the chunk lost and throws.
+  @usableFromInline
+  mutating func nextRecord() throws(RecordFailure) -> LocatedEvent {
     pendingRecords -= 1
     recordLocation += 1
     let bytes = payload.bytes
     var cursor = ByteCursor(bytes, offset: recordOffset)
+    let previousTime = decoder.time
     do throws(ChunkDecoder.Failure) {
-      let event = try decoder.record(&cursor, Building.self)
+      let event = try decoder.record(&cursor)
       recordOffset = cursor.offset
-      guard let event else { preconditionFailure("a built record has no event") }
       return LocatedEvent(event: event, location: recordLocation)
     } catch {
-      preconditionFailure("a record failed to parse after its chunk was checked: \(error.message)")
+      recordFailed(error, previousTime: previousTime)
+      throw RecordFailure()
+    }
+  }
+
+  /// Reports the rest of the current sealed chunk lost, from the record that did not
+  /// parse; the events before it were handed out. Reading goes on with the next chunk.
+  @inline(never)
+  private mutating func recordFailed(_ failure: ChunkDecoder.Failure, previousTime: UInt64) {
+    let chunk = sealedChunk!
+    sealedChunk = nil
+    let lost = pendingRecords + 1
+    let read = chunk.count - lost
+    pendingRecords = 0
+    lastTime = previousTime
+    report(
+      at: chunk.offset, length: chunk.length, lost: lost,
+      "\(chunk.label) is malformed at payload byte \(failure.offset) (\(failure.message)); "
+        + (read == 0
+          ? "" : read == 1 ? "the event before it is recovered, " : "the \(read) events before it are recovered, ")
+        + "\(lost) events lost")
+  }
+
+  /// Ends the current sealed chunk after its last record was read: the next chunk
+  /// starts no earlier than its last event, and no bytes may follow that record.
+  private mutating func finishSealedChunk() {
+    guard let chunk = sealedChunk else { return }
+    sealedChunk = nil
+    lastTime = decoder.time
+    let extra = payload.bytes.count - recordOffset
+    if extra > 0 {
+      report(
+        at: chunk.offset, length: chunk.length, lost: 0,
+        "\(chunk.label) is malformed at payload byte \(recordOffset) (\(extra) bytes after the last event); "
+          + (chunk.count == 0
+            ? "it holds no events"
+            : chunk.count == 1 ? "its event is recovered" : "its \(chunk.count) events are recovered")
+          + " and the extra bytes ignored")
     }
   }
 
@@ -92,7 +144,7 @@ public struct BinaryTraceReader {
         finished = true
         return nil
       }
-      if pendingRecords > 0 { return nextRecord() }
+      if pendingRecords > 0, let located = try? nextRecord() { return located }
     }
     // A copy of this reader shares the chunk's events until one of them reads.
     if !isKnownUniquelyReferenced(&events) { events = events.copy() }
@@ -203,6 +255,7 @@ public struct BinaryTraceReader {
   /// Loads the next intact chunk into `events`; `false` at the end of the input.
   private mutating func nextChunk() throws(ByteSourceError) -> Bool {
     let headerSize = BinaryFormat.chunkHeaderSize
+    finishSealedChunk()
     while true {
       if gapStart == nil { try skipPadding() }
       guard try ensure(1) else {
@@ -272,7 +325,7 @@ public struct BinaryTraceReader {
         report(
           at: chunkOffset, length: total, lost: Int(count),
           "\(label) is malformed at payload byte \(failure.offset) (\(failure.message)); \(count) events lost")
-      case .checked(let decoder, let recordsStart, let endTime):
+      case .checked(let decoder, let recordsStart):
         // Copy the payload out of the read buffer, which moves on as the next chunk is read.
         if !isKnownUniquelyReferenced(&payload) { payload = ChunkPayload() }
         buffer.withUnsafeBytes { raw in
@@ -282,7 +335,12 @@ public struct BinaryTraceReader {
         recordOffset = recordsStart
         pendingRecords = Int(count)
         recordLocation = Int(first)
-        lastTime = endTime
+        sealedChunk = SealedChunk(offset: chunkOffset, length: total, label: label, count: Int(count))
+        // A chunk of no events ends here; one with events when its last is read.
+        if count == 0 {
+          finishSealedChunk()
+          continue
+        }
         return true
       }
     }
@@ -435,11 +493,20 @@ public struct BinaryTraceReader {
   }
 
   private enum CheckOutcome {
-    case checked(ChunkDecoder, recordsStart: Int, endTime: UInt64)
+    case checked(ChunkDecoder, recordsStart: Int)
     case checksumMismatch, malformed(ChunkDecoder.Failure)
   }
 
-  /// Checks a sealed chunk's payload, all of it, before any of its events is read.
+  /// The sealed chunk whose records ``next()`` is reading, for a damage report.
+  private struct SealedChunk {
+    var offset: Int
+    var length: Int
+    var label: String
+    var count: Int
+  }
+
+  /// Checks a sealed chunk's payload CRC, base time and string table before any of its
+  /// events is read; its records are checked as they are read.
   private static func checkChunk(
     _ payload: UnsafeRawBufferPointer, _ header: ChunkHeader, after lastTime: UInt64, predictedIDs: Bool
   ) -> CheckOutcome {
@@ -448,9 +515,8 @@ public struct BinaryTraceReader {
       return .malformed(ChunkDecoder.Failure(offset: 0, message: "it starts before the previous chunk ends"))
     }
     do throws(ChunkDecoder.Failure) {
-      let (decoder, start, endTime) = try ChunkDecoder.check(
-        payload, count: Int(header.eventCount), baseTime: header.baseTime, predictedIDs: predictedIDs)
-      return .checked(decoder, recordsStart: start, endTime: endTime)
+      let (decoder, start) = try ChunkDecoder.start(payload, baseTime: header.baseTime, predictedIDs: predictedIDs)
+      return .checked(decoder, recordsStart: start)
     } catch {
       return .malformed(error)
     }

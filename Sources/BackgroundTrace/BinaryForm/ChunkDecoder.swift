@@ -7,29 +7,19 @@ struct ChunkDecoder {
     var message: String
   }
 
-  /// Reads a sealed chunk's string table and checks its `count` records, all of
-  /// `payload`, without building their events.
+  /// Reads a sealed chunk's string table.
   ///
   /// With `predictedIDs` (version 3), flag bit 1 of task and run records means the id
   /// or run is the predicted one (docs/FORMAT.md, "Predicted identifiers").
   ///
-  /// - Returns: a decoder at the first record, whose ``record(_:_:)`` then builds the
-  ///   events one by one; the payload offset of the first record; and the time of the
-  ///   last record (`baseTime` when there is none).
-  @inline(never)  // a function of its own, so that the checking parser is inlined in its loop
-  static func check(
-    _ payload: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, predictedIDs: Bool = false
-  ) throws(Failure) -> (decoder: ChunkDecoder, recordsStart: Int, endTime: UInt64) {
+  /// - Returns: a decoder at the first record, whose ``record(_:)`` then decodes and
+  ///   checks the records one by one, and the payload offset of the first record.
+  static func start(
+    _ payload: UnsafeRawBufferPointer, baseTime: UInt64, predictedIDs: Bool = false
+  ) throws(Failure) -> (decoder: ChunkDecoder, recordsStart: Int) {
     var cursor = ByteCursor(payload)
     let strings = try stringTable(&cursor)
-    let decoder = ChunkDecoder(strings: strings, time: baseTime, predictedIDs: predictedIDs)
-    let recordsStart = cursor.offset
-    var checker = decoder
-    for _ in 0..<count { _ = try checker.record(&cursor, Checking.self) }
-    guard cursor.isAtEnd else {
-      throw Failure(offset: cursor.offset, message: "\(cursor.remaining) bytes after the last event")
-    }
-    return (decoder, recordsStart, checker.time)
+    return (ChunkDecoder(strings: strings, time: baseTime, predictedIDs: predictedIDs), cursor.offset)
   }
 
   /// Decodes the body of a log chunk: exactly `count` records, interleaved with string
@@ -88,7 +78,7 @@ struct ChunkDecoder {
       guard events.count - start < count else {
         throw Failure(offset: offset, message: "\(cursor.remaining) bytes after the last committed record")
       }
-      if let event = try decoder.record(&cursor, Building.self) { events.append(event) }
+      events.append(try decoder.record(&cursor))
     }
   }
 
@@ -169,15 +159,9 @@ struct ChunkDecoder {
   }
 
   /// Parses and checks the next record, advancing the time and the predicted
-  /// identifiers, and returns its event when `Mode` builds one (`nil` otherwise).
-  ///
-  /// A chunk is checked whole (``Checking``) before any of its events is read, then
-  /// decoded record by record (``Building``): one parser for both, so the second
-  /// pass cannot fail where the first did not, and the first builds nothing.
+  /// identifiers, and returns its event.
   @inline(__always)
-  mutating func record<Mode: RecordMode>(
-    _ cursor: inout ByteCursor, _: Mode.Type
-  ) throws(Failure) -> TraceEvent? {
+  mutating func record(_ cursor: inout ByteCursor) throws(Failure) -> TraceEvent {
     let start = cursor.offset
     guard let tag = cursor.byte() else { throw Failure(offset: start, message: "missing event") }
     guard tag & 0x1F <= EventTag.mark.rawValue else {
@@ -201,33 +185,26 @@ struct ChunkDecoder {
     let decoded: TraceEvent.Kind
     switch kind {
     case .appLaunch:
-      guard Mode.builds else { return nil }
       decoded = .appLaunch
     case .appState:
-      guard Mode.builds else { return nil }
       decoded = .appState(to: Self.appState(flags))
     case .appTerminate:
       let reason = flags == 1 ? try string(&cursor) : nil
-      guard Mode.builds else { return nil }
       decoded = .appTerminate(reason: text(reason))
     case .taskBegin:
       let id = try taskID(&cursor, predicted: flags & 2 != 0, step: 1)
       let name = flags & 1 == 1 ? try string(&cursor) : nil
-      guard Mode.builds else { return nil }
       decoded = .taskBegin(id: id, name: text(name))
     case .taskEnd:
       guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
       let id = try taskID(&cursor, predicted: flags & 2 != 0, step: 0)
-      guard Mode.builds else { return nil }
       decoded = .taskEnd(id: id)
     case .taskExpire:
       guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
       let id = try taskID(&cursor, predicted: flags & 2 != 0, step: 0)
-      guard Mode.builds else { return nil }
       decoded = .taskExpire(id: id)
     case .schedRegister:
       let ident = try string(&cursor)
-      guard Mode.builds else { return nil }
       decoded = .schedRegister(ident: strings[ident], ok: Self.tristate(flags))
     case .schedSubmit:
       guard let requirements = cursor.byte(), requirements & 0x3 != 3, requirements >> 2 < 3 else {
@@ -235,120 +212,85 @@ struct ChunkDecoder {
       }
       let ident = try string(&cursor)
       let earliest = flags & 2 != 0 ? TraceTime(nanoseconds: try scaled(&cursor)) : nil
-      guard Mode.builds else { return nil }
       decoded = .schedSubmit(
         SchedulerSubmission(
           ident: strings[ident], type: flags & 1 == 1 ? .processing : .refresh, earliest: earliest,
           network: Self.tristate(requirements & 0x3), power: Self.tristate(requirements >> 2)))
     case .schedReject:
       let ident = try string(&cursor)
-      guard Mode.builds else { return nil }
       decoded = .schedReject(ident: strings[ident], error: Self.rejection(flags))
     case .schedCancel:
       let ident = flags == 1 ? nil : try string(&cursor)
-      guard Mode.builds else { return nil }
       if let ident { decoded = .schedCancel(.identifier(strings[ident])) } else { decoded = .schedCancel(.all) }
     case .schedLaunch:
       guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
       let ident = try string(&cursor)
       let run = try run(&cursor, predicted: flags & 2 != 0, step: 1)
-      guard Mode.builds else { return nil }
       decoded = .schedLaunch(ident: strings[ident], run: run)
     case .schedExpire:
       guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
       let run = try run(&cursor, predicted: flags & 2 != 0, step: 0)
-      guard Mode.builds else { return nil }
       decoded = .schedExpire(run: run)
     case .schedComplete:
       let run = try run(&cursor, predicted: flags & 2 != 0, step: 0)
-      guard Mode.builds else { return nil }
       decoded = .schedComplete(run: run, success: flags & 1 == 1)
     case .workEnqueue:
-      let enqueue = try enqueue(&cursor, Mode.self, fail: fail)
-      guard Mode.builds, let enqueue else { return nil }
-      decoded = .workEnqueue(enqueue)
+      decoded = .workEnqueue(try enqueue(&cursor, fail: fail))
     case .workStart:
       let work = try string(&cursor)
       let attempt = try integer(&cursor)
-      guard Mode.builds else { return nil }
       decoded = .workStart(work: strings[work], attempt: attempt)
     case .workResult:
       let work = try string(&cursor)
       let attempt = try integer(&cursor)
-      guard Mode.builds else { return nil }
       decoded = .workResult(work: strings[work], attempt: attempt, outcome: Self.outcome(flags))
     case .workStop:
       let work = try string(&cursor)
       let attempt = try integer(&cursor)
       let reason = try string(&cursor)
-      guard Mode.builds else { return nil }
       decoded = .workStop(work: strings[work], attempt: attempt, reason: strings[reason])
     case .workCancel:
       let work = try string(&cursor)
-      guard Mode.builds else { return nil }
       decoded = .workCancel(work: strings[work])
     case .envSet:
       guard let count = cursor.varint(), count >= 1, count <= UInt64(cursor.remaining / 2) else {
         throw fail("bad setting count")
       }
       var settings: [EnvironmentSetting] = []
-      if Mode.builds { settings.reserveCapacity(Int(count)) }
+      settings.reserveCapacity(Int(count))
       for _ in 0..<count {
         let key = try string(&cursor)
         let value = try string(&cursor)
-        if Mode.builds { settings.append(EnvironmentSetting(key: strings[key], value: strings[value])) }
+        settings.append(EnvironmentSetting(key: strings[key], value: strings[value]))
       }
-      guard Mode.builds else { return nil }
       decoded = .envSet(settings)
     case .input:
       let key = try string(&cursor)
       let value = try string(&cursor)
-      guard Mode.builds else { return nil }
       decoded = .input(key: strings[key], value: strings[value])
     case .mark:
       let label = try string(&cursor)
-      guard Mode.builds else { return nil }
       decoded = .mark(label: strings[label])
     }
     return TraceEvent(time: TraceTime(nanoseconds: time), decoded)
   }
 
-  private func enqueue<Mode: RecordMode>(
-    _ cursor: inout ByteCursor, _: Mode.Type, fail: (String) -> Failure
-  ) throws(Failure) -> WorkEnqueue? {
+  private func enqueue(_ cursor: inout ByteCursor, fail: (String) -> Failure) throws(Failure) -> WorkEnqueue {
     guard let presence = cursor.byte(), presence < 128 else { throw fail("bad presence flags") }
-    let work = try string(&cursor)
-    var enqueue = Mode.builds ? WorkEnqueue(work: strings[work]) : nil
-    if presence & 1 != 0 {
-      let name = try string(&cursor)
-      if Mode.builds { enqueue?.name = strings[name] }
-    }
+    var enqueue = WorkEnqueue(work: strings[try string(&cursor)])
+    if presence & 1 != 0 { enqueue.name = strings[try string(&cursor)] }
     if presence & 2 != 0 {
       guard let raw = cursor.byte(), Int(raw) < Self.backoffs.count else { throw fail("bad backoff") }
-      enqueue?.backoff = Self.backoffs[Int(raw)]
+      enqueue.backoff = Self.backoffs[Int(raw)]
     }
-    // Each field is read before it is stored: `enqueue?.x = …` would skip reading it
-    // when checking, where `enqueue` is nil.
-    if presence & 4 != 0 {
-      let delay = try scaled(&cursor)
-      enqueue?.delay = TraceInterval(nanoseconds: delay)
-    }
-    if presence & 8 != 0 {
-      let limit = try integer(&cursor)
-      enqueue?.limit = limit
-    }
-    if presence & 16 != 0 {
-      let period = try scaled(&cursor)
-      enqueue?.period = TraceInterval(nanoseconds: period)
-    }
+    if presence & 4 != 0 { enqueue.delay = TraceInterval(nanoseconds: try scaled(&cursor)) }
+    if presence & 8 != 0 { enqueue.limit = try integer(&cursor) }
+    if presence & 16 != 0 { enqueue.period = TraceInterval(nanoseconds: try scaled(&cursor)) }
     if presence & 32 != 0 {
       guard let raw = cursor.byte(), Int(raw) < Self.policies.count else { throw fail("bad policy") }
-      enqueue?.policy = Self.policies[Int(raw)]
+      enqueue.policy = Self.policies[Int(raw)]
     }
-    if presence & 64 != 0 {
-      let flex = try scaled(&cursor)
-      enqueue?.flex = TraceInterval(nanoseconds: flex)
-    }
+    if presence & 64 != 0 { enqueue.flex = TraceInterval(nanoseconds: try scaled(&cursor)) }
     return enqueue
   }
 
@@ -462,20 +404,4 @@ struct ChunkDecoder {
     guard !overflow, value >= 0 else { throw Failure(offset: offset, message: "identifier out of range") }
     return value
   }
-}
-
-/// Whether ``ChunkDecoder/record(_:_:)`` builds the record's event: ``Building`` or
-/// ``Checking``.
-protocol RecordMode {
-  static var builds: Bool { get }
-}
-
-/// Parse, check and build the event.
-enum Building: RecordMode {
-  static var builds: Bool { true }
-}
-
-/// Parse and check only.
-enum Checking: RecordMode {
-  static var builds: Bool { false }
 }
