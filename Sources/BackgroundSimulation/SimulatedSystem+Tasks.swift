@@ -23,7 +23,7 @@ extension SimulatedSystem: BackgroundTaskHost {
   {
     // No background time for a process that is not running or is suspended, and no
     // UIKit tasks at all on Android.
-    guard processRunning, appState != .suspended, configuration.platform == .ios else {
+    guard appRuns, configuration.platform == .ios else {
       record(.taskBegin(id: 0, name: taskName))
       return .invalid
     }

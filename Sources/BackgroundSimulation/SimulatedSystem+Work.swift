@@ -115,7 +115,7 @@ extension SimulatedSystem: WorkQueue {
   func startInProcessWork() {
     guard configuration.platform == .ios else { return }
     scheduler.schedule(after: .zero) { [self] in
-      guard processRunning, appState != .suspended else { return }
+      guard appRuns else { return }
       stopWorkMissingConstraints()
       startEligibleWork()
     }
@@ -135,7 +135,7 @@ extension SimulatedSystem: WorkQueue {
     guard var item = works[work], item.phase == .waiting, item.timer == nil, now >= item.eligible,
       constraintsHold(item.request)
     else { return }
-    if !processRunning || appState == .suspended {
+    if !appRuns {
       // WorkManager (through JobScheduler) starts or wakes the app's process; an iOS
       // in-process queue waits until the app runs again.
       guard configuration.platform == .android else { return }
@@ -242,7 +242,7 @@ extension SimulatedSystem: WorkQueue {
 
   func stopWorkMissingConstraints() {
     // An iOS in-process queue notices a lost constraint only while the app runs.
-    if configuration.platform == .ios && (!processRunning || appState == .suspended) { return }
+    if configuration.platform == .ios && !appRuns { return }
     for work in workOrder {
       guard let item = works[work], item.phase == .running, !constraintsHold(item.request) else { continue }
       stop(work, reason: "constraint", reschedule: true)

@@ -343,6 +343,9 @@ public final class SimulatedSystem: @unchecked Sendable {
     }
   }
 
+  /// Whether the app's code can run: a process runs and is not suspended.
+  var appRuns: Bool { processRunning && appState != .suspended }
+
   /// Whether the app is in the background with nothing that keeps it running: what the
   /// system suspends. On iOS that is no task open and no scheduled task launched (an
   /// in-process worker does not keep an app running); on Android, no worker running.
