@@ -274,12 +274,7 @@ public struct BinaryTraceReader {
         continue
       }
       guard try ensure(headerSize) else {
-        let start = gapStart ?? offset
-        gapStart = nil
-        report(
-          at: start, length: offset + available - start, lost: nil,
-          "the file ends \(available) bytes into a chunk header (a torn tail); the events of that chunk are lost")
-        position = buffer.count
+        reportTornHeader("chunk header")
         return false
       }
       let header = buffer.withUnsafeBytes { raw in
@@ -367,18 +362,24 @@ public struct BinaryTraceReader {
     }
   }
 
+  /// Reports the file ending inside a `header` (with any damaged bytes before it) and
+  /// moves past the end.
+  private mutating func reportTornHeader(_ header: String) {
+    let start = gapStart ?? offset
+    gapStart = nil
+    report(
+      at: start, length: offset + available - start, lost: nil,
+      "the file ends \(available) bytes into a \(header) (a torn tail); the events of that chunk are lost")
+    position = buffer.count
+  }
+
   /// Reads the log chunk at the position: `true` when its events are loaded, `false`
   /// when it was skipped or reported lost, `nil` when its header is not intact (the
   /// caller treats it as damaged bytes).
   private mutating func nextLogChunk() throws(ByteSourceError) -> Bool? {
     let headerSize = BinaryFormat.logChunkHeaderSize
     guard try ensure(headerSize) else {
-      let start = gapStart ?? offset
-      gapStart = nil
-      report(
-        at: start, length: offset + available - start, lost: nil,
-        "the file ends \(available) bytes into a log chunk header (a torn tail); the events of that chunk are lost")
-      position = buffer.count
+      reportTornHeader("log chunk header")
       finished = true
       return false
     }
