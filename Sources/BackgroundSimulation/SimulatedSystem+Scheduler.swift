@@ -161,7 +161,7 @@ extension SimulatedSystem: TaskScheduling {
     // Scheduled tasks run in the background, and processing tasks wait for their
     // requirements; both are re-checked when the app or the environment changes. An
     // app the user quit gets no launches until the user opens it again.
-    guard !(processRunning && (appState == .active || appState == .inactive)), !quitByUser else { return }
+    guard !appInForeground, !quitByUser else { return }
     if request.type == .processing {
       if request.requiresNetworkConnectivity && !networkAvailable { return }
       if request.requiresExternalPower && !charging { return }
@@ -232,7 +232,7 @@ extension SimulatedSystem: TaskScheduling {
   /// Whether the device is idle, as processing tasks need (``LaunchPolicy/processingNeedsIdleDevice``):
   /// on external power, with the app not in use.
   var deviceIdle: Bool {
-    charging && !(processRunning && (appState == .active || appState == .inactive))
+    charging && !appInForeground
   }
 
   /// Expires the running processing runs when the device stops being idle. Apple,

@@ -239,7 +239,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// The user leaves the app: `inactive`, then `background`. Open tasks start using
   /// the background budget; with none open the app is suspended shortly.
   public func moveToBackground() {
-    guard processRunning, appState == .active || appState == .inactive else { return }
+    guard appInForeground else { return }
     if appState == .active {
       setState(.inactive)
       appDelegate?.willResignActive()
@@ -345,6 +345,9 @@ public final class SimulatedSystem: @unchecked Sendable {
 
   /// Whether the app's code can run: a process runs and is not suspended.
   var appRuns: Bool { processRunning && appState != .suspended }
+
+  /// Whether the user is using the app: it runs in the foreground (active or inactive).
+  var appInForeground: Bool { processRunning && (appState == .active || appState == .inactive) }
 
   /// Whether the app is in the background with nothing that keeps it running: what the
   /// system suspends. On iOS that is no task open and no scheduled task launched (an
