@@ -153,29 +153,20 @@ func printCheckerCostSummary(_ cost: CheckerCost) {
   print("  checker alone vs decoder per event: \(format(cost.alone))x")
 }
 
+/// Runs one section (`--only`), prints its summary and exits.
+func runOnly<Figures>(_ run: (Options) throws -> Figures, summary: (Figures) -> Void) throws -> Never {
+  let figures = try run(options)
+  print("\nsummary:")
+  summary(figures)
+  exit(0)
+}
+
 switch options.only {
-case "recorder":
-  let figures = try runRecorderBenchmark(options)
-  print("\nsummary:")
-  printRecorderSummary(figures)
-  exit(0)
-case "codec":
-  let figures = try runCodecBenchmark(options)
-  print("\nsummary:")
-  printCodecSummary(figures)
-  exit(0)
-case "checker-cost":
-  let cost = try runCheckerCostBenchmark(options)
-  print("\nsummary:")
-  printCheckerCostSummary(cost)
-  exit(0)
-case "checker":
-  let figures = try runCheckerBenchmark(options)
-  print("\nsummary:")
-  printCheckerSummary(figures)
-  exit(0)
-default:
-  break
+case "recorder": try runOnly(runRecorderBenchmark, summary: printRecorderSummary)
+case "codec": try runOnly(runCodecBenchmark, summary: printCodecSummary)
+case "checker-cost": try runOnly(runCheckerCostBenchmark, summary: printCheckerCostSummary)
+case "checker": try runOnly(runCheckerBenchmark, summary: printCheckerSummary)
+default: break
 }
 
 let codecFigures = try runCodecBenchmark(options)
