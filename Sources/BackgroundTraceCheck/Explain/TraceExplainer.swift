@@ -34,6 +34,10 @@ public struct TraceExplainer: Sendable {
   /// process facts to the model (docs/platform-model.md, "Processes"); any other value
   /// leaves them out.
   public let platform: String?
+  /// Whose process facts apply, read from ``platform`` once rather than compared as a
+  /// string at every event.
+  private let processModel: ProcessModel?
+  private enum ProcessModel { case ios, android }
 
   private var checker: TraceChecker
   private var walker: LifecycleWalker { checker.walker }
@@ -47,6 +51,7 @@ public struct TraceExplainer: Sendable {
     checker = TraceChecker(configuration: configuration, meta: meta)
     budget = configuration.budget(for: meta)
     platform = meta["platform"]
+    processModel = platform == "ios" ? .ios : platform == "android" ? .android : nil
   }
 
   /// Applies the next event.
@@ -134,17 +139,17 @@ public struct TraceExplainer: Sendable {
   /// process frozen while a worker runs.
   private func platformInconsistency(of event: TraceEvent) -> String? {
     let now = event.time
-    switch (platform, event.kind) {
-    case ("ios", .workStart(let work, let attempt)):
+    switch (processModel, event.kind) {
+    case (.ios?, .workStart(let work, let attempt)):
       let terminated = !walker.isRunning && walker.termination != nil
       guard terminated || walker.process.state == .suspended else { return nil }
       return
         "\(work) attempt \(attempt) started at \(now)s while the app was \(terminated ? "not running" : "suspended"); on iOS an in-process work queue runs only while the app runs"
-    case ("android", .taskBegin(let id, _)) where id != 0:
+    case (.android?, .taskBegin(let id, _)) where id != 0:
       return "task \(id) began on Android, which has no UIKit background tasks"
-    case ("android", .schedLaunch(let ident, _)):
+    case (.android?, .schedLaunch(let ident, _)):
       return "\(ident) launched on Android, which has no BGTaskScheduler"
-    case ("android", .appState(.suspended)):
+    case (.android?, .appState(.suspended)):
       let running = walker.works.keys.sorted().filter { walker.works[$0]?.running != nil }
       guard let work = running.first else { return nil }
       return
