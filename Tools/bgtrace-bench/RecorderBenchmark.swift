@@ -1,6 +1,7 @@
 import BackgroundTrace
 import Dispatch
 import Foundation
+import Synchronization
 import TraceWorkloads
 
 /// The recorder's figures for the summary.
@@ -17,7 +18,8 @@ struct RecorderFigures {
 /// streaming durably to a file, and its throughput from two threads against one.
 func runRecorderBenchmark(_ options: Options) throws -> RecorderFigures {
   // Recorder cost per event vs the floor: a bare ContiguousArray.append plus one clock read.
-  print("\n[recorder] events cycled from a virtual-clock workload")
+  print("\n[recorder] events cycled from a virtual-clock workload, on a heap that keeps freed memory")
+  keepFreedMemory()
   let sample = WorkloadGenerator.trace(eventCount: 100_000, seed: 7).events.map(\.kind)
   let recordCount = options.events
   let clock = ContinuousClock()
@@ -72,18 +74,22 @@ func runRecorderBenchmark(_ options: Options) throws -> RecorderFigures {
   let samples = try (0..<2).map { _ in try Trace.decode(binary: workload).trace.events.map(\.kind) }
   /// Events per second (best of five: on a shared machine the second core is not always
   /// free) and, for that run, the cores the process kept busy (CPU time over wall time).
+  ///
+  /// Every thread is started afresh and waits at a gate, so the clock runs only while
+  /// all of them record, and one thread and two are measured alike. (Dispatch's
+  /// `concurrentPerform` ran both halves on the calling thread when its pool was slow to
+  /// wake a worker: 1.07x with 1.08 cores busy, the pool's figure, not the recorder's.)
   func recordConcurrently(threads: Int) -> (eventsPerSecond: Double, cores: Double) {
     let perThread = recordCount / threads
     var best = (nanos: Double.infinity, cores: 0.0)
     for _ in 0..<5 {
-      let cpuStart = processCPUNanoseconds()
-      let start = DispatchTime.now().uptimeNanoseconds
       let recorder = TraceRecorder()
-      DispatchQueue.concurrentPerform(iterations: threads) { thread in
+      let run = GatedThreads(count: threads) { thread in
         let sample = samples[thread]
         for index in 0..<perThread { recorder.record(sample[index % sample.count]) }
       }
-      let nanos = Double(DispatchTime.now().uptimeNanoseconds - start)
+      let cpuStart = processCPUNanoseconds()
+      let nanos = run.time()
       let cpu = processCPUNanoseconds() - cpuStart
       precondition(recorder.eventCount == perThread * threads)
       if nanos < best.nanos { best = (nanos, cpu / nanos) }
@@ -103,6 +109,96 @@ func runRecorderBenchmark(_ options: Options) throws -> RecorderFigures {
     memory: memoryNanos / baselineNanos, durable: streamingNanos / baselineNanos,
     twoThreads: twoThreads.eventsPerSecond / oneThread.eventsPerSecond)
 }
+
+/// Has glibc keep freed memory for reuse instead of returning it to the kernel, as the
+/// heap of an app that has been running a while holds it.
+///
+/// Each run records a million events into fresh memory. By default glibc returns a
+/// freed run's memory at once on some heaps and not on others (the main thread's,
+/// a worker's), so a run either faults in and zeroes new pages or reuses warm ones:
+/// the same recorder then measured 12 or 18.5 M events/s on one thread, and the
+/// two-thread figure swung between 1.07x and 2.75x with it. The baseline gets the
+/// same heap.
+private func keepFreedMemory() {
+  #if canImport(Glibc)
+    _ = mallopt(-1, Int32.max)  // M_TRIM_THRESHOLD: never trim
+    _ = mallopt(-3, 32 << 20)  // M_MMAP_THRESHOLD: its maximum, so blocks come from the heap
+  #endif
+}
+
+#if canImport(Glibc)
+  /// glibc's `mallopt` (malloc.h, which the Glibc module does not import).
+  @_silgen_name("mallopt") private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
+#endif
+
+/// Threads that each run `body(index)` at once: they are created first and wait at a
+/// gate, which ``time()`` opens and then waits for all of them to finish.
+private final class GatedThreads: @unchecked Sendable {
+  private let body: @Sendable (Int) -> Void
+  private let ready = Atomic<Int>(0)
+  private let open = Atomic<Bool>(false)
+  private var threads: [pthread_t] = []
+
+  init(count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    self.body = body
+    for index in 0..<count {
+      let box = Unmanaged.passRetained(Start(index: index, owner: self)).toOpaque()
+      var thread = pthread_t()
+      let status = pthread_create(
+        &thread, nil,
+        { raw in
+          let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+          pinToCore(start.index)
+          start.owner.ready.add(1, ordering: .releasing)
+          while !start.owner.open.load(ordering: .acquiring) { sched_yield() }
+          start.owner.body(start.index)
+          return nil
+        }, box)
+      precondition(status == 0, "pthread_create failed: \(status)")
+      threads.append(thread)
+    }
+    while ready.load(ordering: .acquiring) < count { sched_yield() }
+  }
+
+  /// Opens the gate and returns the nanoseconds until every thread has finished.
+  func time() -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    open.store(true, ordering: .releasing)
+    for thread in threads { pthread_join(thread, nil) }
+    return Double(DispatchTime.now().uptimeNanoseconds - start)
+  }
+
+  private final class Start {
+    let index: Int
+    let owner: GatedThreads
+    init(index: Int, owner: GatedThreads) {
+      self.index = index
+      self.owner = owner
+    }
+  }
+}
+
+/// Keeps the calling thread on core `index` (modulo the cores there are), so the threads
+/// run side by side from the first event: the scheduler otherwise may start both on one
+/// core, behind other work, and move one only after several milliseconds, a fair part
+/// of a run.
+private func pinToCore(_ index: Int) {
+  #if os(Linux)
+    let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    guard cores > 1 else { return }
+    var mask = [UInt64](repeating: 0, count: 16)  // a cpu_set_t: 1,024 cores
+    let core = index % cores
+    mask[core / 64] |= 1 << UInt64(core % 64)
+    _ = mask.withUnsafeBytes { sched_setaffinity(0, $0.count, $0.baseAddress!) }
+  #endif
+}
+
+#if os(Linux)
+  /// Linux's `sched_setaffinity` (pid 0: the calling thread), which Glibc imports only
+  /// under _GNU_SOURCE.
+  @_silgen_name("sched_setaffinity")
+  private func sched_setaffinity(_ pid: Int32, _ size: Int, _ mask: UnsafeRawPointer) -> Int32
+#endif
 
 /// The CPU time (user and system) this process has used, in nanoseconds.
 private func processCPUNanoseconds() -> Double {
