@@ -17,6 +17,12 @@ public struct BinaryTraceReader {
   public private(set) var meta = TraceMetadata()
   /// What was lost, in file order. Grows as reading proceeds.
   public private(set) var damage: [TraceDamage] = []
+  /// The strings of the events ``nextCompact()`` returned, by id. Grows as reading
+  /// proceeds, by each chunk's new strings.
+  public private(set) var strings = InternedStrings()
+  /// The 1-based event number of the event ``next()`` or ``nextCompact()`` returned
+  /// last (0 before the first).
+  public var eventNumber: Int { recordLocation }
 
   private var source: any ByteSource  // read once per block, so the existential costs nothing
   private var buffer: [UInt8] = []
@@ -33,7 +39,7 @@ public struct BinaryTraceReader {
   @usableFromInline var pendingRecords = 0
   /// The current sealed chunk, until its last record was read or one failed.
   private var sealedChunk: SealedChunk?
-  /// The event number of the latest event read from a sealed chunk.
+  /// The event number of the latest event read.
   private var recordLocation = 0
   /// The current sealed chunk's payload, and where its next record starts.
   private var payload = ChunkPayload()
@@ -100,6 +106,85 @@ public struct BinaryTraceReader {
     }
   }
 
+  /// The next event as a ``CompactEvent``, whose strings are ids into ``strings``, or
+  /// `nil` at the end; ``eventNumber`` is its event number. It reads the same events
+  /// and reports the same ``damage`` as ``next()``, with which calls may alternate.
+  ///
+  /// A sealed chunk's records are decoded straight into compact events, its strings
+  /// interned once when its first record is read. A version 2 log chunk's events are
+  /// decoded whole, as for ``next()``, and their strings interned event by event.
+  ///
+  /// - Throws: ``ByteSourceError`` only; damage is reported in ``damage``.
+  @inlinable
+  public mutating func nextCompact() throws(ByteSourceError) -> CompactEvent? {
+    var event = CompactEvent(time: 0, tag: .appLaunch)
+    return try nextCompact(into: &event) ? event : nil
+  }
+
+  /// Reads the next event into `event`, as ``nextCompact()`` does; `false` at the end,
+  /// `event` then holding no event.
+  ///
+  /// The record is decoded in place, into the caller's event, where returning it would
+  /// copy it (see bgtrace-bench, `--profile-compact`).
+  ///
+  /// - Throws: ``ByteSourceError`` only; damage is reported in ``damage``.
+  @inlinable
+  public mutating func nextCompact(into event: inout CompactEvent) throws(ByteSourceError) -> Bool {
+    if pendingRecords > 0 {
+      do throws(RecordFailure) {
+        try nextCompactRecord(into: &event)
+        return true
+      } catch {}
+    }
+    return try nextCompactFromChunkEvents(into: &event)
+  }
+
+  /// Decodes the next record of the current sealed chunk (`pendingRecords` > 0) into
+  /// `event`; when it does not parse, reports the rest of the chunk lost and throws.
+  @usableFromInline
+  mutating func nextCompactRecord(into event: inout CompactEvent) throws(RecordFailure) {
+    if !decoder.stringsInterned { internChunkStrings() }
+    pendingRecords -= 1
+    recordLocation += 1
+    var cursor = ByteCursor(payload.bytes, offset: recordOffset)
+    let previousTime = decoder.time
+    do throws(ChunkDecoder.Failure) {
+      try decoder.compactRecord(&cursor, into: &event)
+      recordOffset = cursor.offset
+      if event.tag == .envSet { event.string = strings.internSettings(decoder.settingIDs) }
+    } catch {
+      recordFailed(error, previousTime: previousTime)
+      throw RecordFailure()
+    }
+  }
+
+  /// Gives the current sealed chunk's strings their trace-wide ids, once per chunk.
+  @inline(never)
+  private mutating func internChunkStrings() {
+    var ids: [UInt32] = []
+    ids.reserveCapacity(decoder.strings.count)
+    for string in decoder.strings { ids.append(strings.intern(string)) }
+    decoder.stringIDs = ids
+    decoder.stringsInterned = true
+  }
+
+  /// Reads the next event of a log chunk, or of the next chunk, into `event`; `false`
+  /// at the end.
+  @usableFromInline
+  mutating func nextCompactFromChunkEvents(into event: inout CompactEvent) throws(ByteSourceError) -> Bool {
+    while try loadChunkWithEvents() {
+      if pendingRecords > 0 {
+        do throws(RecordFailure) {
+          try nextCompactRecord(into: &event)
+          return true
+        } catch { continue }
+      }
+      event = CompactEvent(takeChunkEvent().event, interning: &strings)
+      return true
+    }
+    return false
+  }
+
   /// Reports the rest of the current sealed chunk lost, from the record that did not
   /// parse; the events before it were handed out. Reading goes on with the next chunk.
   @inline(never)
@@ -139,19 +224,38 @@ public struct BinaryTraceReader {
   /// The next event of a log chunk, or of the next chunk.
   @usableFromInline
   mutating func nextFromChunkEvents() throws(ByteSourceError) -> LocatedEvent? {
-    while events.consumed >= events.count {
+    while try loadChunkWithEvents() {
+      if pendingRecords > 0 {
+        if let located = try? nextRecord() { return located }
+        continue
+      }
+      return takeChunkEvent()
+    }
+    return nil
+  }
+
+  /// Loads chunks until one has events not yet read (a log chunk's in `events`, or a
+  /// sealed chunk's pending records); `false` at the end. Shared by ``next()`` and
+  /// ``nextCompact()``.
+  private mutating func loadChunkWithEvents() throws(ByteSourceError) -> Bool {
+    while events.consumed >= events.count && pendingRecords == 0 {
       guard !finished, try nextChunk() else {
         finished = true
-        return nil
+        return false
       }
-      if pendingRecords > 0, let located = try? nextRecord() { return located }
     }
+    return true
+  }
+
+  /// Moves the next event of the current log chunk out of `events`.
+  private mutating func takeChunkEvent() -> LocatedEvent {
     // A copy of this reader shares the chunk's events until one of them reads.
     if !isKnownUniquelyReferenced(&events) { events = events.copy() }
     let index = events.consumed
+    recordLocation = Int(firstEventNumber) + index + 1
     // Move the event out instead of copying it: this saves a retain and a release per
     // string field (see bgtrace-bench).
-    return LocatedEvent(event: events.take(), location: Int(firstEventNumber) + index + 1)
+    return LocatedEvent(event: events.take(), location: recordLocation)
   }
 
   // MARK: Buffer

@@ -146,6 +146,15 @@ struct ChunkDecoder {
   }
   /// `strings.count`, which is a call per string reference otherwise.
   private var stringCount: UInt64
+  /// Each string's trace-wide id in the reader's ``InternedStrings``, for
+  /// ``compactRecord(_:)``; empty until the reader interns the chunk's strings
+  /// (``stringsInterned``), once per chunk.
+  var stringIDs: [UInt32] = []
+  /// Whether ``stringIDs`` holds the ids of ``strings``.
+  var stringsInterned = false
+  /// The key and value ids, alternating, of the `env.set` record ``compactRecord(_:)``
+  /// read last, for the reader to intern as a setting list.
+  var settingIDs: [UInt32] = []
   var time: UInt64
   var predictedIDs = false
   var lastTaskID: Int64 = 0
@@ -158,10 +167,12 @@ struct ChunkDecoder {
     self.predictedIDs = predictedIDs
   }
 
-  /// Parses and checks the next record, advancing the time and the predicted
-  /// identifiers, and returns its event.
-  @inline(__always)
-  mutating func record(_ cursor: inout ByteCursor) throws(Failure) -> TraceEvent {
+  /// Parses and checks a record's tag byte and time delta, advancing the time: the
+  /// first part of ``record(_:)`` and ``compactRecord(_:)``.
+  @_transparent  // `@inline(__always)` leaves it a call, a tenth of the decoder's time
+  private mutating func recordHead(_ cursor: inout ByteCursor) throws(Failure) -> (
+    kind: EventTag, flags: UInt8, start: Int
+  ) {
     let start = cursor.offset
     guard let tag = cursor.byte() else { throw Failure(offset: start, message: "missing event") }
     guard tag & 0x1F <= EventTag.mark.rawValue else {
@@ -176,11 +187,19 @@ struct ChunkDecoder {
       throw Failure(offset: start, message: "time overflows")
     }
     time += delta
+    guard flags <= Self.largestFlags(kind) || (predictedIDs && flags <= Self.largestPredictedFlags(kind)) else {
+      throw Failure(offset: start, message: "\(kind.name): unknown flags \(flags)")
+    }
+    return (kind, flags, start)
+  }
+
+  /// Parses and checks the next record, advancing the time and the predicted
+  /// identifiers, and returns its event.
+  @inline(__always)
+  mutating func record(_ cursor: inout ByteCursor) throws(Failure) -> TraceEvent {
+    let (kind, flags, start) = try recordHead(&cursor)
     func fail(_ message: String) -> Failure {
       Failure(offset: start, message: "\(kind.name): \(message)")
-    }
-    guard flags <= Self.largestFlags(kind) || (predictedIDs && flags <= Self.largestPredictedFlags(kind)) else {
-      throw fail("unknown flags \(flags)")
     }
     let decoded: TraceEvent.Kind
     switch kind {
@@ -292,6 +311,111 @@ struct ChunkDecoder {
     }
     if presence & 64 != 0 { enqueue.flex = TraceInterval(nanoseconds: try scaled(&cursor)) }
     return enqueue
+  }
+
+  /// Parses and checks the next record as ``record(_:)`` does, with the same failures
+  /// at the same offsets, into `event`, a ``CompactEvent`` whose strings are
+  /// ``stringIDs`` (which the caller filled). An `env.set`'s settings are left in
+  /// ``settingIDs`` for the caller to intern.
+  ///
+  /// It writes the caller's event in place: an event built here and returned would be
+  /// copied with wide loads of the narrow stores just made, which stalls (a third of
+  /// the compact decoder's time, bgtrace-bench `--profile-compact`).
+  @inline(__always)
+  mutating func compactRecord(_ cursor: inout ByteCursor, into event: inout CompactEvent) throws(Failure) {
+    let (kind, flags, start) = try recordHead(&cursor)
+    func fail(_ message: String) -> Failure {
+      Failure(offset: start, message: "\(kind.name): \(message)")
+    }
+    event = CompactEvent(time: time, tag: kind)
+    switch kind {
+    case .appLaunch:
+      break
+    case .appState, .schedRegister, .workResult, .schedReject:
+      event.flags = flags
+      if kind != .appState { event.string = try stringID(&cursor) }
+      if kind == .workResult { event.number = Int64(try integer(&cursor)) }
+    case .appTerminate:
+      event.flags = flags
+      if flags == 1 { event.string = try stringID(&cursor) }
+    case .taskBegin:
+      event.number = Int64(try taskID(&cursor, predicted: flags & 2 != 0, step: 1))
+      event.flags = flags & 1
+      if flags & 1 == 1 { event.string = try stringID(&cursor) }
+    case .taskEnd, .taskExpire:
+      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
+      event.number = Int64(try taskID(&cursor, predicted: flags & 2 != 0, step: 0))
+    case .schedSubmit:
+      guard let requirements = cursor.byte(), requirements & 0x3 != 3, requirements >> 2 < 3 else {
+        throw fail("bad requirement flags")
+      }
+      event.flags = flags
+      event.options = requirements
+      event.string = try stringID(&cursor)
+      if flags & 2 != 0 { event.interval = try scaled(&cursor) }
+    case .schedCancel:
+      event.flags = flags
+      if flags != 1 { event.string = try stringID(&cursor) }
+    case .schedLaunch:
+      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
+      event.string = try stringID(&cursor)
+      event.number = Int64(try run(&cursor, predicted: flags & 2 != 0, step: 1))
+    case .schedExpire:
+      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
+      event.number = Int64(try run(&cursor, predicted: flags & 2 != 0, step: 0))
+    case .schedComplete:
+      event.number = Int64(try run(&cursor, predicted: flags & 2 != 0, step: 0))
+      event.flags = flags & 1
+    case .workEnqueue:
+      try compactEnqueue(&cursor, into: &event, fail: fail)
+    case .workStart, .workStop:
+      event.string = try stringID(&cursor)
+      event.number = Int64(try integer(&cursor))
+      if kind == .workStop { event.secondString = try stringID(&cursor) }
+    case .workCancel, .mark:
+      event.string = try stringID(&cursor)
+    case .envSet:
+      guard let count = cursor.varint(), count >= 1, count <= UInt64(cursor.remaining / 2) else {
+        throw fail("bad setting count")
+      }
+      settingIDs.removeAll(keepingCapacity: true)
+      for _ in 0..<count {
+        settingIDs.append(try stringID(&cursor))
+        settingIDs.append(try stringID(&cursor))
+      }
+      event.number = Int64(count)
+    case .input:
+      event.string = try stringID(&cursor)
+      event.secondString = try stringID(&cursor)
+    }
+  }
+
+  /// A `work.enqueue` record's fields after its time, as ``enqueue(_:fail:)`` reads them.
+  private func compactEnqueue(
+    _ cursor: inout ByteCursor, into event: inout CompactEvent, fail: (String) -> Failure
+  ) throws(Failure) {
+    guard let presence = cursor.byte(), presence < 128 else { throw fail("bad presence flags") }
+    event.options = presence
+    event.string = try stringID(&cursor)
+    if presence & 1 != 0 { event.secondString = try stringID(&cursor) }
+    if presence & 2 != 0 {
+      guard let raw = cursor.byte(), Int(raw) < Self.backoffs.count else { throw fail("bad backoff") }
+      event.backoff = raw
+    }
+    if presence & 4 != 0 { event.interval = try scaled(&cursor) }
+    if presence & 8 != 0 { event.number = Int64(try integer(&cursor)) }
+    if presence & 16 != 0 { event.period = try scaled(&cursor) }
+    if presence & 32 != 0 {
+      guard let raw = cursor.byte(), Int(raw) < Self.policies.count else { throw fail("bad policy") }
+      event.policy = raw
+    }
+    if presence & 64 != 0 { event.flex = try scaled(&cursor) }
+  }
+
+  /// A string reference as its trace-wide id (``stringIDs``).
+  @inline(__always)
+  private func stringID(_ cursor: inout ByteCursor) throws(Failure) -> UInt32 {
+    stringIDs[try string(&cursor)]
   }
 
   /// The rejection with binary code `code` (≤ 3, checked by ``largestFlags(_:)``).

@@ -3,7 +3,7 @@
 ///
 /// The raw value is the tag in the binary form; it never changes for a kind once
 /// published (see docs/FORMAT.md).
-public enum EventTag: UInt8, Sendable, Hashable, CaseIterable {
+public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   /// `app.launch`: a new process started.
   case appLaunch = 0
   /// `app.state`: the app moved to another state.

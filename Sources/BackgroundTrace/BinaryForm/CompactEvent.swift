@@ -1,0 +1,298 @@
+/// One event as ``BinaryTraceReader/nextCompact()`` hands it out: a plain value with no
+/// reference in it (copying or dropping one retains and releases nothing), whose
+/// string fields are small integer ids into the reader's ``InternedStrings``, interned
+/// once per chunk string rather than per event.
+///
+/// The fields mean what the binary record's do (docs/FORMAT.md, the record table),
+/// with identifiers and run numbers resolved and version 3's "predicted" flag bit
+/// dropped:
+///
+/// | kind | ``flags`` | ``options`` | ``string`` | ``secondString`` | ``number`` | intervals |
+/// |---|---|---|---|---|---|---|
+/// | `app.state` | state code | | | | | |
+/// | `app.terminate` | 1: has reason | | reason | | | |
+/// | `task.begin` | 1: has name | | name | | id | |
+/// | `task.end`, `task.expire` | | | | | id | |
+/// | `sched.register` | ok: 0 absent, 1 true, 2 false | | ident | | | |
+/// | `sched.submit` | bit 0 processing, bit 1 has earliest | requirement byte | ident | | | ``interval``: earliest |
+/// | `sched.reject` | error code | | ident | | | |
+/// | `sched.cancel` | 1: all | | ident | | | |
+/// | `sched.launch` | | | ident | | run | |
+/// | `sched.expire` | | | | | run | |
+/// | `sched.complete` | 1: success | | | | run | |
+/// | `work.enqueue` | | presence byte | work | name | limit | delay, ``period``, ``flex`` |
+/// | `work.start` | | | work | | attempt | |
+/// | `work.result` | outcome code | | work | | attempt | |
+/// | `work.stop` | | | work | reason | attempt | |
+/// | `work.cancel` | | | work | | | |
+/// | `env.set` | | | setting list id | | setting count | |
+/// | `input` | | | key | value | | |
+/// | `mark` | | | label | | | |
+///
+/// A string field a kind does not use, or leaves out, is ``noString``.
+/// ``TraceEvent/init(_:strings:)`` turns one back into a ``TraceEvent``.
+public struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
+  /// The id of a string field that is absent.
+  public static let noString = UInt32.max
+
+  /// When the event happened, in nanoseconds since the trace started.
+  public var time: UInt64
+  /// The event's kind.
+  public var tag: EventTag
+  /// The kind's small enumerated field or presence bits (see the table above).
+  public var flags: UInt8 = 0
+  /// `sched.submit`'s requirement byte, `work.enqueue`'s presence byte (docs/FORMAT.md).
+  public var options: UInt8 = 0
+  /// `work.enqueue`'s backoff code, when ``options`` bit 1 says it is present.
+  public var backoff: UInt8 = 0
+  /// `work.enqueue`'s policy code, when ``options`` bit 5 says it is present.
+  public var policy: UInt8 = 0
+  /// The first string field's id (or `env.set`'s setting list id).
+  public var string: UInt32 = CompactEvent.noString
+  /// The second string field's id.
+  public var secondString: UInt32 = CompactEvent.noString
+  /// The task id, run, attempt, enqueue limit or setting count.
+  public var number: Int64 = 0
+  /// `sched.submit`'s earliest begin or `work.enqueue`'s backoff delay, in nanoseconds.
+  public var interval: UInt64 = 0
+  /// `work.enqueue`'s period, in nanoseconds.
+  public var period: UInt64 = 0
+  /// `work.enqueue`'s flex interval, in nanoseconds.
+  public var flex: UInt64 = 0
+
+  /// An event of kind `tag` at `time` with every other field empty.
+  @inlinable
+  public init(time: UInt64, tag: EventTag) {
+    self.time = time
+    self.tag = tag
+  }
+}
+
+/// The strings of the events a ``BinaryTraceReader`` handed out as ``CompactEvent``s,
+/// each stored once per trace under a small integer id, and the setting lists of
+/// their `env.set` events, also stored once per distinct list.
+///
+/// It grows with the distinct strings of the trace, which the trace's bytes bound.
+public struct InternedStrings: Sendable {
+  /// The strings, by id.
+  public private(set) var strings: [String] = []
+  private var ids: [String: UInt32] = [:]
+  /// Each setting list's key and value ids, alternating.
+  private var settingLists: [[UInt32]] = []
+  private var settingListIDs: [[UInt32]: UInt32] = [:]
+
+  /// An empty table.
+  public init() {}
+
+  /// How many distinct strings the table holds.
+  public var count: Int { strings.count }
+
+  /// The string with id `id`.
+  public subscript(id: UInt32) -> String { strings[Int(id)] }
+
+  /// The id of `string`, if an event handed out so far holds it: look a string up
+  /// once, then compare ids.
+  public func id(of string: String) -> UInt32? { ids[string] }
+
+  /// The settings of the `env.set` setting list `list` (``CompactEvent/string``).
+  public func settings(_ list: UInt32) -> [EnvironmentSetting] {
+    let pairs = settingLists[Int(list)]
+    return stride(from: 0, to: pairs.count, by: 2).map {
+      EnvironmentSetting(key: strings[Int(pairs[$0])], value: strings[Int(pairs[$0 + 1])])
+    }
+  }
+
+  /// The key and value string ids of the `env.set` setting list `list`.
+  public func settingIDs(_ list: UInt32) -> [(key: UInt32, value: UInt32)] {
+    let pairs = settingLists[Int(list)]
+    return stride(from: 0, to: pairs.count, by: 2).map { (pairs[$0], pairs[$0 + 1]) }
+  }
+
+  /// The id of `string`, adding it if it is new.
+  mutating func intern(_ string: String) -> UInt32 {
+    let next = UInt32(strings.count)
+    // One lookup, which inserts `next` when the string is new.
+    let id = Self.value(&ids[string, default: next])
+    if id == next { strings.append(string) }
+    return id
+  }
+
+  private static func value(_ slot: inout UInt32) -> UInt32 { slot }
+
+  /// The id of the setting list whose key and value ids alternate in `pairs`, adding it
+  /// if it is new.
+  mutating func internSettings(_ pairs: [UInt32]) -> UInt32 {
+    if let id = settingListIDs[pairs] { return id }
+    let id = UInt32(settingLists.count)
+    settingLists.append(pairs)
+    settingListIDs[pairs] = id
+    return id
+  }
+}
+
+extension CompactEvent {
+  /// `event` with its strings interned in `strings`: what ``BinaryTraceReader/nextCompact()``
+  /// returns for an event decoded whole (a version 2 log chunk's).
+  public init(_ event: TraceEvent, interning strings: inout InternedStrings) {
+    self.init(time: event.time.nanoseconds, tag: event.kind.tag)
+    func tristate(_ value: Bool?) -> UInt8 {
+      switch value {
+      case nil: 0
+      case true?: 1
+      case false?: 2
+      }
+    }
+    switch event.kind {
+    case .appLaunch:
+      break
+    case .appState(let state):
+      flags = ChunkDecoder.code(of: state, in: ChunkDecoder.appStates)
+    case .appTerminate(let reason):
+      if let reason {
+        flags = 1
+        string = strings.intern(reason)
+      }
+    case .taskBegin(let id, let name):
+      number = Int64(id)
+      if let name {
+        flags = 1
+        string = strings.intern(name)
+      }
+    case .taskEnd(let id), .taskExpire(let id):
+      number = Int64(id)
+    case .schedRegister(let ident, let ok):
+      string = strings.intern(ident)
+      flags = tristate(ok)
+    case .schedSubmit(let submission):
+      string = strings.intern(submission.ident)
+      flags = (submission.type == .processing ? 1 : 0) | (submission.earliest == nil ? 0 : 2)
+      interval = submission.earliest?.nanoseconds ?? 0
+      options = tristate(submission.network) | tristate(submission.power) << 2
+    case .schedReject(let ident, let error):
+      string = strings.intern(ident)
+      flags = ChunkDecoder.code(of: error, in: ChunkDecoder.rejections)
+    case .schedCancel(let target):
+      switch target {
+      case .identifier(let ident): string = strings.intern(ident)
+      case .all: flags = 1
+      }
+    case .schedLaunch(let ident, let run):
+      string = strings.intern(ident)
+      number = Int64(run)
+    case .schedExpire(let run):
+      number = Int64(run)
+    case .schedComplete(let run, let success):
+      number = Int64(run)
+      flags = success ? 1 : 0
+    case .workEnqueue(let enqueue):
+      string = strings.intern(enqueue.work)
+      if let name = enqueue.name {
+        options |= 1
+        secondString = strings.intern(name)
+      }
+      if let value = enqueue.backoff {
+        options |= 2
+        backoff = ChunkDecoder.code(of: value, in: ChunkDecoder.backoffs)
+      }
+      if let delay = enqueue.delay {
+        options |= 4
+        interval = delay.nanoseconds
+      }
+      if let limit = enqueue.limit {
+        options |= 8
+        number = Int64(limit)
+      }
+      if let value = enqueue.period {
+        options |= 16
+        period = value.nanoseconds
+      }
+      if let value = enqueue.policy {
+        options |= 32
+        policy = ChunkDecoder.code(of: value, in: ChunkDecoder.policies)
+      }
+      if let value = enqueue.flex {
+        options |= 64
+        flex = value.nanoseconds
+      }
+    case .workStart(let work, let attempt):
+      string = strings.intern(work)
+      number = Int64(attempt)
+    case .workResult(let work, let attempt, let outcome):
+      string = strings.intern(work)
+      number = Int64(attempt)
+      flags = ChunkDecoder.code(of: outcome, in: ChunkDecoder.outcomes)
+    case .workStop(let work, let attempt, let reason):
+      string = strings.intern(work)
+      number = Int64(attempt)
+      secondString = strings.intern(reason)
+    case .workCancel(let work):
+      string = strings.intern(work)
+    case .envSet(let settings):
+      var pairs: [UInt32] = []
+      pairs.reserveCapacity(2 * settings.count)
+      for setting in settings {
+        pairs.append(strings.intern(setting.key))
+        pairs.append(strings.intern(setting.value))
+      }
+      string = strings.internSettings(pairs)
+      number = Int64(settings.count)
+    case .input(let key, let value):
+      string = strings.intern(key)
+      secondString = strings.intern(value)
+    case .mark(let label):
+      string = strings.intern(label)
+    }
+  }
+}
+
+extension TraceEvent {
+  /// The event `compact` stands for, its strings looked up in `strings` (the table of
+  /// the reader that returned it).
+  public init(_ compact: CompactEvent, strings: InternedStrings) {
+    let flags = compact.flags
+    let number = Int(compact.number)
+    func text(_ id: UInt32) -> String { strings[id] }
+    let kind: Kind
+    switch compact.tag {
+    case .appLaunch: kind = .appLaunch
+    case .appState: kind = .appState(to: ChunkDecoder.appState(flags))
+    case .appTerminate: kind = .appTerminate(reason: flags == 1 ? text(compact.string) : nil)
+    case .taskBegin: kind = .taskBegin(id: number, name: flags & 1 == 1 ? text(compact.string) : nil)
+    case .taskEnd: kind = .taskEnd(id: number)
+    case .taskExpire: kind = .taskExpire(id: number)
+    case .schedRegister: kind = .schedRegister(ident: text(compact.string), ok: ChunkDecoder.tristate(flags))
+    case .schedSubmit:
+      kind = .schedSubmit(
+        SchedulerSubmission(
+          ident: text(compact.string), type: flags & 1 == 1 ? .processing : .refresh,
+          earliest: flags & 2 != 0 ? TraceTime(nanoseconds: compact.interval) : nil,
+          network: ChunkDecoder.tristate(compact.options & 0x3), power: ChunkDecoder.tristate(compact.options >> 2)))
+    case .schedReject: kind = .schedReject(ident: text(compact.string), error: ChunkDecoder.rejection(flags))
+    case .schedCancel: kind = .schedCancel(flags == 1 ? .all : .identifier(text(compact.string)))
+    case .schedLaunch: kind = .schedLaunch(ident: text(compact.string), run: number)
+    case .schedExpire: kind = .schedExpire(run: number)
+    case .schedComplete: kind = .schedComplete(run: number, success: flags & 1 == 1)
+    case .workEnqueue:
+      let presence = compact.options
+      var enqueue = WorkEnqueue(work: text(compact.string))
+      if presence & 1 != 0 { enqueue.name = text(compact.secondString) }
+      if presence & 2 != 0 { enqueue.backoff = ChunkDecoder.backoffs[Int(compact.backoff)] }
+      if presence & 4 != 0 { enqueue.delay = TraceInterval(nanoseconds: compact.interval) }
+      if presence & 8 != 0 { enqueue.limit = number }
+      if presence & 16 != 0 { enqueue.period = TraceInterval(nanoseconds: compact.period) }
+      if presence & 32 != 0 { enqueue.policy = ChunkDecoder.policies[Int(compact.policy)] }
+      if presence & 64 != 0 { enqueue.flex = TraceInterval(nanoseconds: compact.flex) }
+      kind = .workEnqueue(enqueue)
+    case .workStart: kind = .workStart(work: text(compact.string), attempt: number)
+    case .workResult:
+      kind = .workResult(work: text(compact.string), attempt: number, outcome: ChunkDecoder.outcome(flags))
+    case .workStop:
+      kind = .workStop(work: text(compact.string), attempt: number, reason: text(compact.secondString))
+    case .workCancel: kind = .workCancel(work: text(compact.string))
+    case .envSet: kind = .envSet(strings.settings(compact.string))
+    case .input: kind = .input(key: text(compact.string), value: text(compact.secondString))
+    case .mark: kind = .mark(label: text(compact.string))
+    }
+    self.init(time: TraceTime(nanoseconds: compact.time), kind)
+  }
+}
