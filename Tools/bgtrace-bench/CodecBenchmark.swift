@@ -9,6 +9,8 @@ import TraceWorkloads
 struct CodecFigures {
   /// Decode speed-up of the streaming binary reader over `JSONDecoder`.
   var decodeRatios: [String: Double] = [:]
+  /// Decode speed-up of the reader's compact records (`nextCompact()`) over `JSONDecoder`.
+  var compactDecodeRatios: [String: Double] = [:]
   /// Binary bytes per event.
   var bytesPerEvent: [String: Double] = [:]
 }
@@ -29,8 +31,21 @@ func runCodecBenchmark(_ options: Options) throws -> CodecFigures {
       decoded = 0
       while let located = try reader.next() { decoded &+= located.location }
     }
+    var compactDecoded = 0
+    let compactNanos = try measureCPU {
+      var reader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
+      compactDecoded = 0
+      while let event = try reader.nextCompact() { compactDecoded &+= Int(truncatingIfNeeded: event.time) }
+    }
     let roundTrip = try Trace.decode(binary: binary)
     precondition(roundTrip.damage.isEmpty && roundTrip.trace == trace, "binary round trip failed")
+    var compactReader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
+    var compactEvents: [CompactEvent] = []
+    while let event = try compactReader.nextCompact() { compactEvents.append(event) }
+    precondition(
+      compactReader.damage.isEmpty
+        && compactEvents.map { TraceEvent($0, strings: compactReader.strings) } == trace.events,
+      "compact records differ from the trace")
 
     let jsonSample = trace.events.prefix(options.jsonEvents).map(JSONLinesEvent.init)
     let encoder = JSONEncoder()
@@ -47,7 +62,9 @@ func runCodecBenchmark(_ options: Options) throws -> CodecFigures {
     let decodePer = decodeNanos / count
     let jsonEncodePer = jsonEncodeNanos / Double(jsonSample.count)
     let jsonDecodePer = jsonDecodeNanos / Double(jsonSample.count)
+    let compactPer = compactNanos / count
     figures.decodeRatios[timing.rawValue] = jsonDecodePer / decodePer
+    figures.compactDecodeRatios[timing.rawValue] = jsonDecodePer / compactPer
     figures.bytesPerEvent[timing.rawValue] = bytesPerEvent
     row(
       "binary size", "\(format(bytesPerEvent, 2)) B/event",
@@ -58,6 +75,9 @@ func runCodecBenchmark(_ options: Options) throws -> CodecFigures {
     row(
       "binary decode (streaming reader)", "\(format(decodePer)) ns/event",
       "JSONDecoder \(format(jsonDecodePer)) ns/event (\(format(jsonDecodePer / decodePer))x slower)")
+    row(
+      "binary decode (compact records)", "\(format(compactPer)) ns/event",
+      "JSONDecoder \(format(jsonDecodePer)) ns/event (\(format(jsonDecodePer / compactPer))x slower)")
     let textNanos = measure(repeats: 1) { _ = trace.text }
     row("canonical text write", "\(format(textNanos / count)) ns/event")
   }

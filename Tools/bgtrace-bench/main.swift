@@ -15,6 +15,8 @@ struct Options {
   var jsonEvents = 200_000
   /// Only decode the binary trace this many times (for profilers).
   var profileDecode: Int?
+  /// Only decode the binary trace into compact records this many times (for profilers).
+  var profileCompact: Int?
   /// Only check the decoded checker-cost workload this many times (for profilers).
   var profileCheck: Int?
   var profileDurable: Int?
@@ -35,6 +37,7 @@ struct Options {
       case "--events": events = Int(iterator.next() ?? "") ?? events
       case "--json-events": jsonEvents = Int(iterator.next() ?? "") ?? jsonEvents
       case "--profile-decode": profileDecode = Int(iterator.next() ?? "") ?? 10
+      case "--profile-compact": profileCompact = Int(iterator.next() ?? "") ?? 10
       case "--profile-check": profileCheck = Int(iterator.next() ?? "") ?? 10
       case "--profile-durable": profileDurable = Int(iterator.next() ?? "") ?? 10
       case "--check-file": checkFile = iterator.next()
@@ -52,7 +55,7 @@ struct Options {
   private func usage() -> Never {
     FileHandle.standardError.write(
       Data(
-        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker] [--profile-decode N] [--profile-check N] [--profile-durable N] [--write-workload PATH]\n"
+        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker] [--profile-decode N] [--profile-compact N] [--profile-check N] [--profile-durable N] [--write-workload PATH]\n"
           .utf8))
     exit(2)
   }
@@ -107,6 +110,18 @@ if let repeats = options.profileDecode {
   print("decode: \(format(nanos / Double(options.events))) ns/event")
   exit(0)
 }
+if let repeats = options.profileCompact {
+  let binary = try BinaryTraceEncoder.encode(WorkloadGenerator.trace(eventCount: options.events, seed: 42))
+  let nanos = try measure(repeats: repeats) {
+    var reader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
+    var sum = 0
+    // As the codec benchmark reads.
+    while let event = try reader.nextCompact() { sum &+= Int(truncatingIfNeeded: event.time) }
+    precondition(sum != 0)
+  }
+  print("compact decode: \(format(nanos / Double(options.events))) ns/event")
+  exit(0)
+}
 if let repeats = options.profileDurable {
   // The durable recorder alone, for perf: what the recorder benchmark's durable row times.
   let sample = WorkloadGenerator.trace(eventCount: 100_000, seed: 7).events.map(\.kind)
@@ -140,6 +155,11 @@ func printCodecSummary(_ figures: CodecFigures) {
   for timing in timings {
     if let ratio = figures.decodeRatios[timing] {
       print("  decode vs JSONDecoder [\(timing)]: \(format(ratio))x faster")
+    }
+  }
+  for timing in timings {
+    if let ratio = figures.compactDecodeRatios[timing] {
+      print("  compact decode vs JSONDecoder [\(timing)]: \(format(ratio))x faster")
     }
   }
 }
