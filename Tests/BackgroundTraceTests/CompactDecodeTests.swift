@@ -1,0 +1,173 @@
+import BackgroundTrace
+import Foundation
+import Testing
+import TraceWorkloads
+
+/// `BinaryTraceReader.nextCompact()` reads exactly what `next()` reads: each compact
+/// event turned back into a `TraceEvent` is the event `next()` returns, at the same
+/// event number, and the damage reports are the same, for the committed vectors of
+/// every version, generated workloads and damaged inputs.
+@Suite struct CompactDecodeTests {
+  /// What one pass of a reader gives: the events with their numbers, and the damage.
+  struct Reading: Equatable {
+    var events: [LocatedEvent] = []
+    var damage: [TraceDamage] = []
+  }
+
+  static func streaming(_ bytes: [UInt8]) throws -> Reading {
+    var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: "trace")
+    var reading = Reading()
+    while let located = try reader.next() { reading.events.append(located) }
+    reading.damage = reader.damage
+    return reading
+  }
+
+  static func compact(_ bytes: [UInt8]) throws -> Reading {
+    var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: "trace")
+    var compact: [(CompactEvent, Int)] = []
+    while let event = try reader.nextCompact() { compact.append((event, reader.eventNumber)) }
+    var reading = Reading()
+    reading.events = compact.map { LocatedEvent(event: TraceEvent($0.0, strings: reader.strings), location: $0.1) }
+    reading.damage = reader.damage
+    return reading
+  }
+
+  /// Both readings of `bytes`, which must agree; `nil` when the input is not a binary
+  /// trace at all (both readers throw).
+  @discardableResult
+  static func expectSameReading(_ bytes: [UInt8], _ comment: Comment? = nil) throws -> Reading? {
+    let streaming: Reading
+    do { streaming = try Self.streaming(bytes) } catch {
+      #expect(throws: (any Error).self, comment) { try Self.compact(bytes) }
+      return nil
+    }
+    let compact = try Self.compact(bytes)
+    #expect(compact.events == streaming.events, comment)
+    #expect(compact.damage == streaming.damage, comment)
+    return compact
+  }
+
+  static let vectorFiles: [URL] = ["format", "format-v2", "format-v3"].flatMap {
+    Repository.files(under: Repository.traces.appendingPathComponent($0), suffix: "bgtrace")
+  }
+
+  @Test func vectorsOfEveryVersionReadTheSame() throws {
+    #expect(Self.vectorFiles.count >= 10)
+    for file in Self.vectorFiles {
+      let bytes = [UInt8](try Data(contentsOf: file))
+      let reading = try Self.expectSameReading(bytes, Comment(rawValue: file.lastPathComponent))
+      #expect(reading?.events.isEmpty == false, Comment(rawValue: file.lastPathComponent))
+    }
+  }
+
+  @Test(arguments: WorkloadGenerator.Timing.allCases, [UInt8(1), 3])
+  func generatedWorkloadsReadTheSame(timing: WorkloadGenerator.Timing, version: UInt8) throws {
+    let trace = WorkloadGenerator.trace(eventCount: 20_000, seed: 11, timing: timing)
+    for limit in [1_024, BinaryFormat.defaultChunkPayload] {
+      let bytes = try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: limit, version: version)
+      let reading = try Self.expectSameReading(bytes)
+      #expect(reading?.events.map(\.event) == trace.events)
+      #expect(reading?.damage.isEmpty == true)
+    }
+  }
+
+  /// Strings are interned once per trace: the same string in many chunks has one id.
+  @Test func stringsAreInternedOncePerTrace() throws {
+    let trace = WorkloadGenerator.trace(eventCount: 5_000, seed: 3)
+    let bytes = try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: 512)
+    var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: nil)
+    var ids: [String: Set<UInt32>] = [:]
+    while let event = try reader.nextCompact() {
+      guard event.string != CompactEvent.noString && event.tag != .envSet else { continue }
+      ids[reader.strings[event.string], default: []].insert(event.string)
+    }
+    #expect(ids.values.allSatisfy { $0.count == 1 })
+    #expect(reader.strings.count == Set(reader.strings.strings).count)
+    #expect(ids.keys.allSatisfy { reader.strings.id(of: $0) != nil })
+  }
+
+  /// Damaged inputs: truncations and flipped bytes anywhere (reported chunk losses and
+  /// skipped bytes), and payload bytes changed under a recomputed CRC, so that a record
+  /// in the middle of an intact-looking chunk does not parse.
+  @Test func damagedInputsReadTheSame() throws {
+    let trace = WorkloadGenerator.trace(eventCount: 600, seed: 9)
+    let bytes = try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: 256)
+    for length in stride(from: 0, to: bytes.count, by: 37) {
+      try Self.expectSameReading(Array(bytes.prefix(length)), "cut at \(length)")
+    }
+    for offset in stride(from: 0, to: bytes.count, by: 13) {
+      var damaged = bytes
+      damaged[offset] ^= 0x5A
+      try Self.expectSameReading(damaged, "byte \(offset) flipped")
+    }
+  }
+
+  @Test func malformedRecordsUnderAValidCRCReadTheSame() throws {
+    for name in ["all-kinds.bgtrace", "scheduler-and-work.bgtrace"] {
+      let bytes = [UInt8](try Data(contentsOf: Repository.traces.appendingPathComponent("format/\(name)")))
+      let layout = BinaryLayout(bytes)
+      var failures = 0
+      var recordFailures = 0
+      for chunk in layout.chunks {
+        for offset in chunk.payloadStart..<chunk.end {
+          for value: UInt8 in [0x00, 0x1F, 0x7F, 0x80, 0xFF, bytes[offset] &+ 1] {
+            var damaged = bytes
+            damaged[offset] = value
+            Self.resealChunk(&damaged, chunk)
+            let reading = try Self.expectSameReading(damaged, "\(name): payload byte \(offset) = \(value)")
+            if reading?.damage.isEmpty == false { failures += 1 }
+            // A record that does not parse after others did (not a bad string table).
+            if reading?.damage.contains(where: { $0.message.contains("before it") }) == true {
+              recordFailures += 1
+            }
+          }
+        }
+      }
+      #expect(failures > 0, "no malformed record was tried")
+      #expect(recordFailures > 0, "no record failed after others were read")
+    }
+  }
+
+  /// Version 2's log chunks, whose events are decoded whole: their unsealed body has no
+  /// CRC, so any changed byte is read as it is.
+  @Test func damagedLogChunksReadTheSame() throws {
+    for name in ["sealed.bgtrace", "unsealed.bgtrace"] {
+      let bytes = [UInt8](try Data(contentsOf: Repository.traces.appendingPathComponent("format-v2/\(name)")))
+      for offset in 0..<bytes.count {
+        var damaged = bytes
+        damaged[offset] ^= 0x21
+        try Self.expectSameReading(damaged, "\(name): byte \(offset) flipped")
+      }
+      for length in 0..<bytes.count {
+        try Self.expectSameReading(Array(bytes.prefix(length)), "\(name): cut at \(length)")
+      }
+    }
+  }
+
+  /// Calls to `next()` and `nextCompact()` may alternate on one reader.
+  @Test func alternatingCallsReadEveryEventOnce() throws {
+    let trace = WorkloadGenerator.trace(eventCount: 3_000, seed: 4)
+    let bytes = try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: 1_024)
+    var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: nil)
+    var events: [TraceEvent] = []
+    while true {
+      if events.count % 3 == 0 {
+        guard let located = try reader.next() else { break }
+        events.append(located.event)
+      } else {
+        guard let compact = try reader.nextCompact() else { break }
+        events.append(TraceEvent(compact, strings: reader.strings))
+      }
+      #expect(reader.eventNumber == events.count)
+    }
+    #expect(events == trace.events)
+  }
+
+  /// Writes a sealed chunk's payload CRC and header CRC for its (changed) payload.
+  static func resealChunk(_ bytes: inout [UInt8], _ chunk: ChunkLocation) {
+    let payloadCRC = crcBytes(Array(bytes[chunk.payloadStart..<chunk.end]))
+    bytes.replaceSubrange(chunk.offset + 32..<chunk.offset + 36, with: payloadCRC)
+    let headerCRC = crcBytes(Array(bytes[chunk.offset..<chunk.offset + 36]))
+    bytes.replaceSubrange(chunk.offset + 36..<chunk.offset + 40, with: headerCRC)
+  }
+}
