@@ -86,6 +86,24 @@ import TraceWorkloads
     #expect(ids.keys.allSatisfy { reader.strings.id(of: $0) != nil })
   }
 
+  /// Strings are told apart by their bytes: two spellings `String` calls equal keep
+  /// their own ids and bytes.
+  @Test func canonicallyEquivalentSpellingsKeepTheirBytes() throws {
+    let composed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    let trace = Trace(events: [
+      TraceEvent(time: .zero, .mark(label: composed)), TraceEvent(time: .zero, .mark(label: decomposed)),
+      TraceEvent(time: .zero, .mark(label: composed)),
+    ])
+    var reader = try BinaryTraceReader(source: MemoryByteSource(try BinaryTraceEncoder.encode(trace)), file: nil)
+    var ids: [UInt32] = []
+    while let event = try reader.nextCompact() { ids.append(event.string) }
+    #expect(ids.count == 3 && ids[0] != ids[1] && ids[0] == ids[2])
+    #expect(Array(reader.strings[ids[0]].utf8) == Array(composed.utf8))
+    #expect(Array(reader.strings[ids[1]].utf8) == Array(decomposed.utf8))
+    #expect(reader.strings.id(of: decomposed) == ids[1])
+  }
+
   /// Damaged inputs: truncations and flipped bytes anywhere (reported chunk losses and
   /// skipped bytes), and payload bytes changed under a recomputed CRC, so that a record
   /// in the middle of an intact-looking chunk does not parse.
