@@ -3,9 +3,9 @@ import Foundation
 import Testing
 import TraceWorkloads
 
-/// `BinaryTraceReader.nextCompact()` reads exactly what `next()` reads: each compact
-/// event turned back into a `TraceEvent` is the event `next()` returns, at the same
-/// event number, and the damage reports are the same, for the committed vectors of
+/// `BinaryTraceReader.nextCompact()` and `nextCompactBatch(into:)` read exactly what
+/// `next()` reads: each compact event turned back into a `TraceEvent` is the event
+/// `next()` returns, at the same event number, and the damage reports are the same, for the committed vectors of
 /// every version, generated workloads and damaged inputs.
 @Suite struct CompactDecodeTests {
   /// What one pass of a reader gives: the events with their numbers, and the damage.
@@ -32,6 +32,22 @@ import TraceWorkloads
     return reading
   }
 
+  /// The reading of `nextCompactBatch(into:)` with a buffer of `size` events.
+  static func batches(_ bytes: [UInt8], size: Int) throws -> Reading {
+    var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: "trace")
+    let buffer = UnsafeMutableBufferPointer<CompactEvent>.allocate(capacity: size)
+    defer { buffer.deallocate() }
+    var compact: [(CompactEvent, Int)] = []
+    while case let read = try reader.nextCompactBatch(into: buffer), read > 0 {
+      // One chunk's consecutive events, the last numbered `eventNumber`.
+      for index in 0..<read { compact.append((buffer[index], reader.eventNumber - (read - 1 - index))) }
+    }
+    var reading = Reading()
+    reading.events = compact.map { LocatedEvent(event: TraceEvent($0.0, strings: reader.strings), location: $0.1) }
+    reading.damage = reader.damage
+    return reading
+  }
+
   /// Both readings of `bytes`, which must agree; `nil` when the input is not a binary
   /// trace at all (both readers throw).
   @discardableResult
@@ -44,6 +60,9 @@ import TraceWorkloads
     let compact = try Self.compact(bytes)
     #expect(compact.events == streaming.events, comment)
     #expect(compact.damage == streaming.damage, comment)
+    for size in [1, 7, 256] {
+      #expect(try Self.batches(bytes, size: size) == streaming, comment)
+    }
     return compact
   }
 
