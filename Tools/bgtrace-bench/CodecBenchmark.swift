@@ -11,6 +11,8 @@ struct CodecFigures {
   var decodeRatios: [String: Double] = [:]
   /// Decode speed-up of the reader's compact records (`nextCompact()`) over `JSONDecoder`.
   var compactDecodeRatios: [String: Double] = [:]
+  /// Decode speed-up of the reader's compact records read in batches (`nextCompactBatch(into:)`).
+  var batchDecodeRatios: [String: Double] = [:]
   /// Binary bytes per event.
   var bytesPerEvent: [String: Double] = [:]
 }
@@ -37,11 +39,26 @@ func runCodecBenchmark(_ options: Options) throws -> CodecFigures {
       compactDecoded = 0
       while let event = try reader.nextCompact() { compactDecoded &+= Int(truncatingIfNeeded: event.time) }
     }
+    let batch = UnsafeMutableBufferPointer<CompactEvent>.allocate(capacity: 256)
+    defer { batch.deallocate() }
+    let batchNanos = try measureCPU {
+      var reader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
+      compactDecoded = 0
+      while case let read = try reader.nextCompactBatch(into: batch), read > 0 {
+        for index in 0..<read { compactDecoded &+= Int(truncatingIfNeeded: batch[index].time) }
+      }
+    }
     let roundTrip = try Trace.decode(binary: binary)
     precondition(roundTrip.damage.isEmpty && roundTrip.trace == trace, "binary round trip failed")
     var compactReader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
     var compactEvents: [CompactEvent] = []
     while let event = try compactReader.nextCompact() { compactEvents.append(event) }
+    var batchReader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
+    var batchEvents: [CompactEvent] = []
+    while case let read = try batchReader.nextCompactBatch(into: batch), read > 0 {
+      batchEvents.append(contentsOf: batch[0..<read])
+    }
+    precondition(batchEvents == compactEvents, "compact batches differ from compact records")
     precondition(
       compactReader.damage.isEmpty
         && compactEvents.map { TraceEvent($0, strings: compactReader.strings) } == trace.events,
@@ -65,6 +82,8 @@ func runCodecBenchmark(_ options: Options) throws -> CodecFigures {
     let compactPer = compactNanos / count
     figures.decodeRatios[timing.rawValue] = jsonDecodePer / decodePer
     figures.compactDecodeRatios[timing.rawValue] = jsonDecodePer / compactPer
+    let batchPer = batchNanos / count
+    figures.batchDecodeRatios[timing.rawValue] = jsonDecodePer / batchPer
     figures.bytesPerEvent[timing.rawValue] = bytesPerEvent
     row(
       "binary size", "\(format(bytesPerEvent, 2)) B/event",
@@ -78,6 +97,9 @@ func runCodecBenchmark(_ options: Options) throws -> CodecFigures {
     row(
       "binary decode (compact records)", "\(format(compactPer)) ns/event",
       "JSONDecoder \(format(jsonDecodePer)) ns/event (\(format(jsonDecodePer / compactPer))x slower)")
+    row(
+      "binary decode (compact records, batches)", "\(format(batchPer)) ns/event",
+      "JSONDecoder \(format(jsonDecodePer)) ns/event (\(format(jsonDecodePer / batchPer))x slower)")
     let textNanos = measure(repeats: 1) { _ = trace.text }
     row("canonical text write", "\(format(textNanos / count)) ns/event")
   }

@@ -162,6 +162,11 @@ func printCodecSummary(_ figures: CodecFigures) {
       print("  compact decode vs JSONDecoder [\(timing)]: \(format(ratio))x faster")
     }
   }
+  for timing in timings {
+    if let ratio = figures.batchDecodeRatios[timing] {
+      print("  compact batch decode vs JSONDecoder [\(timing)]: \(format(ratio))x faster")
+    }
+  }
 }
 
 func printCheckerSummary(_ figures: (memory: Double, time: Double)) {
