@@ -17,6 +17,8 @@ struct Options {
   var profileDecode: Int?
   /// Only decode the binary trace into compact records this many times (for profilers).
   var profileCompact: Int?
+  /// Only decode the binary trace into compact records in batches this many times.
+  var profileBatch: Int?
   /// Only check the decoded checker-cost workload this many times (for profilers).
   var profileCheck: Int?
   var profileDurable: Int?
@@ -38,6 +40,7 @@ struct Options {
       case "--json-events": jsonEvents = Int(iterator.next() ?? "") ?? jsonEvents
       case "--profile-decode": profileDecode = Int(iterator.next() ?? "") ?? 10
       case "--profile-compact": profileCompact = Int(iterator.next() ?? "") ?? 10
+      case "--profile-batch": profileBatch = Int(iterator.next() ?? "") ?? 10
       case "--profile-check": profileCheck = Int(iterator.next() ?? "") ?? 10
       case "--profile-durable": profileDurable = Int(iterator.next() ?? "") ?? 10
       case "--check-file": checkFile = iterator.next()
@@ -55,7 +58,7 @@ struct Options {
   private func usage() -> Never {
     FileHandle.standardError.write(
       Data(
-        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker] [--profile-decode N] [--profile-compact N] [--profile-check N] [--profile-durable N] [--write-workload PATH]\n"
+        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker] [--profile-decode N] [--profile-compact N] [--profile-batch N] [--profile-check N] [--profile-durable N] [--write-workload PATH]\n"
           .utf8))
     exit(2)
   }
@@ -120,6 +123,20 @@ if let repeats = options.profileCompact {
     precondition(sum != 0)
   }
   print("compact decode: \(format(nanos / Double(options.events))) ns/event")
+  exit(0)
+}
+if let repeats = options.profileBatch {
+  let binary = try BinaryTraceEncoder.encode(WorkloadGenerator.trace(eventCount: options.events, seed: 42))
+  let batch = UnsafeMutableBufferPointer<CompactEvent>.allocate(capacity: 256)
+  let nanos = try measure(repeats: repeats) {
+    var reader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
+    var sum = 0
+    while case let read = try reader.nextCompactBatch(into: batch), read > 0 {
+      for index in 0..<read { sum &+= Int(truncatingIfNeeded: batch[index].time) }
+    }
+    precondition(sum != 0)
+  }
+  print("compact batch decode: \(format(nanos / Double(options.events))) ns/event")
   exit(0)
 }
 if let repeats = options.profileDurable {

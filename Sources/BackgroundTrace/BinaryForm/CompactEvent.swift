@@ -197,7 +197,12 @@ public struct InternedStrings: Sendable {
   /// The id of the setting list whose key and value ids alternate in `pairs`, adding it
   /// if it is new.
   mutating func internSettings(_ pairs: [UInt32]) -> UInt32 {
-    if let id = settingListIDs[pairs] { return id }
+    // A trace has a few distinct lists: comparing with each is cheaper than hashing.
+    if settingLists.count <= 8 {
+      if let index = settingLists.firstIndex(of: pairs) { return UInt32(index) }
+    } else if let id = settingListIDs[pairs] {
+      return id
+    }
     let id = UInt32(settingLists.count)
     settingLists.append(pairs)
     settingListIDs[pairs] = id
