@@ -487,7 +487,11 @@ struct ChunkDecoder {
       case 2: 1_000_000
       default: 1_000_000_000
       }  // BinaryFormat.timeUnits, without a global array's lazy-initialization check
-    let (value, overflow) = (raw >> 2 | high << 62).multipliedReportingOverflow(by: unit)
+    let count = raw >> 2 | high << 62
+    // A count below 2^32 times a unit below 2^30 is below 2^62: no overflow to check,
+    // and a 64-bit multiply instead of the 128-bit one the check needs.
+    if count >> 32 == 0 { return count &* unit }
+    let (value, overflow) = count.multipliedReportingOverflow(by: unit)
     guard !overflow, value <= UInt64(Int64.max) else {
       throw Failure(offset: offset, message: "time value out of range")
     }
