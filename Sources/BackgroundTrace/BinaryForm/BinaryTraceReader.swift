@@ -17,8 +17,8 @@ public struct BinaryTraceReader {
   public private(set) var meta = TraceMetadata()
   /// What was lost, in file order. Grows as reading proceeds.
   public private(set) var damage: [TraceDamage] = []
-  /// The strings of the events ``nextCompact()`` returned, by id. Grows as reading
-  /// proceeds, by each chunk's new strings.
+  /// The strings of the events ``nextCompact()`` and ``nextCompactBatch(into:)``
+  /// return, by id. Grows as reading proceeds, by the new strings of each chunk they read.
   public private(set) var strings = InternedStrings()
   /// The 1-based event number of the event ``next()`` or ``nextCompact()`` returned
   /// last (0 before the first).

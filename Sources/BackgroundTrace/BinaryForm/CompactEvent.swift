@@ -83,9 +83,9 @@ public struct InternedStrings: Sendable {
   /// table does not hash again.
   private var hashes: [UInt64] = []
   /// An open-addressing table of ids + 1 (0: empty), a power of two long and at most
-  /// half full, probed linearly from a hash's low bits. Hashing the bytes with a seed of
-  /// this process's, here, is about a third of `[String: UInt32]`'s cost per string
-  /// (bgtrace-bench `--profile-compact`).
+  /// half full, probed linearly from a hash's low bits: one hash per string, never
+  /// again as the table grows, and one probe per chunk string, where
+  /// `[String: UInt32]` cost three times as much (bgtrace-bench `--profile-compact`).
   private var slots = [UInt32](repeating: 0, count: 64)
   /// Each setting list's key and value ids, alternating.
   private var settingLists: [[UInt32]] = []
@@ -100,8 +100,8 @@ public struct InternedStrings: Sendable {
   /// The string with id `id`.
   public subscript(id: UInt32) -> String { strings[Int(id)] }
 
-  /// The id of `string`, if an event handed out so far holds it: look a string up
-  /// once, then compare ids.
+  /// The id of `string`, if a chunk read so far holds it: look a string up once, then
+  /// compare ids.
   public func id(of string: String) -> UInt32? {
     var bytes = string
     return bytes.withUTF8 { find(UnsafeRawBufferPointer($0), hash: Self.hash(UnsafeRawBufferPointer($0))).id }
@@ -164,34 +164,13 @@ public struct InternedStrings: Sendable {
     }
   }
 
-  /// This process's hash seed, so that no input is built to collide in every run.
-  private static let seed = UInt64.random(in: 0...UInt64.max)
-
-  /// A 64-bit hash of `bytes` (MurmurHash64A's mixing, eight bytes at a time).
+  /// A 64-bit hash of `bytes`: `Hasher`'s, seeded per process, so that no input can
+  /// be built to make every string collide (which would make interning quadratic).
   @inline(__always)
   private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    let multiplier: UInt64 = 0xc6a4_a793_5bd1_e995
-    var hash = seed ^ (UInt64(bytes.count) &* multiplier)
-    var offset = 0
-    while offset + 8 <= bytes.count {
-      var word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-      word &*= multiplier
-      word ^= word >> 47
-      word &*= multiplier
-      hash ^= word
-      hash &*= multiplier
-      offset += 8
-    }
-    if offset < bytes.count {
-      var tail: UInt64 = 0
-      for index in offset..<bytes.count { tail |= UInt64(bytes[index]) << (8 * UInt64(index - offset)) }
-      hash ^= tail
-      hash &*= multiplier
-    }
-    hash ^= hash >> 47
-    hash &*= multiplier
-    hash ^= hash >> 47
-    return hash
+    var hasher = Hasher()
+    hasher.combine(bytes: bytes)
+    return UInt64(truncatingIfNeeded: hasher.finalize())
   }
 
   /// The id of the setting list whose key and value ids alternate in `pairs`, adding it
