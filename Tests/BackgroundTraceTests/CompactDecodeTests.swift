@@ -8,16 +8,21 @@ import TraceWorkloads
 /// `next()` returns, at the same event number, and the damage reports are the same, for the committed vectors of
 /// every version, generated workloads and damaged inputs.
 @Suite struct CompactDecodeTests {
-  /// What one pass of a reader gives: the events with their numbers, and the damage.
+  /// What one pass of a reader gives: the events with their numbers, how many damage
+  /// reports there were when each event was returned, and the damage.
   struct Reading: Equatable {
     var events: [LocatedEvent] = []
+    var damageSeen: [Int] = []
     var damage: [TraceDamage] = []
   }
 
   static func streaming(_ bytes: [UInt8]) throws -> Reading {
     var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: "trace")
     var reading = Reading()
-    while let located = try reader.next() { reading.events.append(located) }
+    while let located = try reader.next() {
+      reading.events.append(located)
+      reading.damageSeen.append(reader.damage.count)
+    }
     reading.damage = reader.damage
     return reading
   }
@@ -25,8 +30,11 @@ import TraceWorkloads
   static func compact(_ bytes: [UInt8]) throws -> Reading {
     var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: "trace")
     var compact: [(CompactEvent, Int)] = []
-    while let event = try reader.nextCompact() { compact.append((event, reader.eventNumber)) }
     var reading = Reading()
+    while let event = try reader.nextCompact() {
+      compact.append((event, reader.eventNumber))
+      reading.damageSeen.append(reader.damage.count)
+    }
     reading.events = compact.map { LocatedEvent(event: TraceEvent($0.0, strings: reader.strings), location: $0.1) }
     reading.damage = reader.damage
     return reading
@@ -38,11 +46,14 @@ import TraceWorkloads
     let buffer = UnsafeMutableBufferPointer<CompactEvent>.allocate(capacity: size)
     defer { buffer.deallocate() }
     var compact: [(CompactEvent, Int)] = []
+    var reading = Reading()
     while case let read = try reader.nextCompactBatch(into: buffer), read > 0 {
       // One chunk's consecutive events, the last numbered `eventNumber`.
-      for index in 0..<read { compact.append((buffer[index], reader.eventNumber - (read - 1 - index))) }
+      for index in 0..<read {
+        compact.append((buffer[index], reader.eventNumber - (read - 1 - index)))
+        reading.damageSeen.append(reader.damage.count)
+      }
     }
-    var reading = Reading()
     reading.events = compact.map { LocatedEvent(event: TraceEvent($0.0, strings: reader.strings), location: $0.1) }
     reading.damage = reader.damage
     return reading
@@ -59,6 +70,7 @@ import TraceWorkloads
     }
     let compact = try Self.compact(bytes)
     #expect(compact.events == streaming.events, comment)
+    #expect(compact.damageSeen == streaming.damageSeen, comment)
     #expect(compact.damage == streaming.damage, comment)
     for size in [1, 7, 256] {
       #expect(try Self.batches(bytes, size: size) == streaming, comment)

@@ -199,24 +199,34 @@ public struct BinaryTraceReader {
     swap(&decoder, &self.decoder)
     var cursor = ByteCursor(payload.bytes, offset: recordOffset)
     var read = 0
-    var failure: (ChunkDecoder.Failure, previousTime: UInt64)?
+    var failure: ChunkDecoder.Failure?
+    var recordStart = cursor.offset
+    var previous = (time: decoder.time, taskID: decoder.lastTaskID, run: decoder.lastRun)
     while read < wanted {
-      let previousTime = decoder.time
+      recordStart = cursor.offset
+      previous = (decoder.time, decoder.lastTaskID, decoder.lastRun)
       do throws(ChunkDecoder.Failure) {
         try decoder.compactRecord(&cursor, into: &base[read])
       } catch {
-        failure = (error, previousTime)
+        failure = error
         break
       }
       if base[read].tag == .envSet { base[read].string = strings.internSettings(decoder.settingIDs) }
       read += 1
+    }
+    if failure != nil && read > 0 {
+      // The records before it are handed out first; the record is decoded again, and
+      // reported, when it is the next to read, as one by one.
+      failure = nil
+      cursor.offset = recordStart
+      (decoder.time, decoder.lastTaskID, decoder.lastRun) = previous
     }
     swap(&decoder, &self.decoder)
     pendingRecords -= read
     recordLocation += read
     if let failure {
       pendingRecords -= 1
-      recordFailed(failure.0, previousTime: failure.previousTime)
+      recordFailed(failure, previousTime: previous.time)
     } else {
       recordOffset = cursor.offset
     }
