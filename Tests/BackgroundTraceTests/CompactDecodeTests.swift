@@ -212,6 +212,22 @@ import TraceWorkloads
     #expect(events == trace.events)
   }
 
+  /// A reader is a value: a copy taken in the middle of a batch decoded ahead reads the
+  /// same events as the original, which decodes its next batches into its own buffer.
+  @Test func copiesReadTheSameCompactEvents() throws {
+    let trace = WorkloadGenerator.trace(eventCount: 3_000, seed: 6)
+    let bytes = try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: 1_024)
+    var original = try BinaryTraceReader(source: MemoryByteSource(bytes), file: nil)
+    for _ in 0..<10 { _ = try original.nextCompact() }
+    var copy = original
+    var fromOriginal: [TraceEvent] = []
+    while let event = try original.nextCompact() { fromOriginal.append(TraceEvent(event, strings: original.strings)) }
+    var fromCopy: [TraceEvent] = []
+    while let event = try copy.nextCompact() { fromCopy.append(TraceEvent(event, strings: copy.strings)) }
+    #expect(fromOriginal == Array(trace.events.dropFirst(10)))
+    #expect(fromCopy == fromOriginal)
+  }
+
   /// Writes a sealed chunk's payload CRC and header CRC for its (changed) payload.
   static func resealChunk(_ bytes: inout [UInt8], _ chunk: ChunkLocation) {
     let payloadCRC = crcBytes(Array(bytes[chunk.payloadStart..<chunk.end]))

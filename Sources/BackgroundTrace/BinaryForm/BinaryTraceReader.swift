@@ -21,8 +21,13 @@ public struct BinaryTraceReader {
   /// return, by id. Grows as reading proceeds, by the new strings of each chunk they read.
   public private(set) var strings = InternedStrings()
   /// The 1-based event number of the event ``next()`` or ``nextCompact()`` returned
-  /// last (0 before the first).
-  public var eventNumber: Int { recordLocation }
+  /// last, or of the last event ``nextCompactBatch(into:)`` returned (0 before the first).
+  public var eventNumber: Int { recordLocation - (compactCount - compactIndex) }
+  /// The compact events ``nextCompact()`` decoded ahead, a batch at a time; the ones
+  /// from `compactIndex` to `compactCount` were not returned yet.
+  @usableFromInline var compactEvents: CompactEventBuffer?
+  @usableFromInline var compactIndex = 0
+  @usableFromInline var compactCount = 0
 
   private var source: any ByteSource  // read once per block, so the existential costs nothing
   private var buffer: [UInt8] = []
@@ -91,6 +96,7 @@ public struct BinaryTraceReader {
   /// it does not parse, reports the rest of the chunk lost and throws.
   @usableFromInline
   mutating func nextRecord() throws(RecordFailure) -> LocatedEvent {
+    if compactIndex < compactCount { return takeDecodedAhead() }
     pendingRecords -= 1
     recordLocation += 1
     let bytes = payload.bytes
@@ -117,45 +123,58 @@ public struct BinaryTraceReader {
   /// - Throws: ``ByteSourceError`` only; damage is reported in ``damage``.
   @inlinable
   public mutating func nextCompact() throws(ByteSourceError) -> CompactEvent? {
+    if compactIndex < compactCount {
+      defer { compactIndex += 1 }
+      return compactEvents.unsafelyUnwrapped.base[compactIndex]
+    }
     var event = CompactEvent(time: 0, tag: .appLaunch)
-    return try nextCompact(into: &event) ? event : nil
+    return try refillCompactEvents(into: &event) ? event : nil
   }
 
   /// Reads the next event into `event`, as ``nextCompact()`` does; `false` at the end,
   /// `event` then holding no event.
   ///
-  /// The record is decoded in place, into the caller's event, where returning it would
-  /// copy it (see bgtrace-bench, `--profile-compact`).
+  /// Both decode a batch of events ahead (``nextCompactBatch(into:)``) and hand them out
+  /// one by one: the decoder's state stays in registers for a batch, where decoding one
+  /// record per call loads and stores it per event (see bgtrace-bench,
+  /// `--profile-compact`). Damage is reported when the events before it were returned,
+  /// as by ``next()``.
   ///
   /// - Throws: ``ByteSourceError`` only; damage is reported in ``damage``.
   @inlinable
   public mutating func nextCompact(into event: inout CompactEvent) throws(ByteSourceError) -> Bool {
-    if pendingRecords > 0 {
-      do throws(RecordFailure) {
-        try nextCompactRecord(into: &event)
-        return true
-      } catch {}
+    if compactIndex < compactCount {
+      event = compactEvents.unsafelyUnwrapped.base[compactIndex]
+      compactIndex += 1
+      return true
     }
-    return try nextCompactFromChunkEvents(into: &event)
+    return try refillCompactEvents(into: &event)
   }
 
-  /// Decodes the next record of the current sealed chunk (`pendingRecords` > 0) into
-  /// `event`; when it does not parse, reports the rest of the chunk lost and throws.
+  /// Decodes the next batch of compact events ahead and returns the first in `event`;
+  /// `false` at the end.
   @usableFromInline
-  mutating func nextCompactRecord(into event: inout CompactEvent) throws(RecordFailure) {
-    if !decoder.stringsInterned { internChunkStrings() }
-    pendingRecords -= 1
-    recordLocation += 1
-    var cursor = ByteCursor(payload.bytes, offset: recordOffset)
-    let previousTime = decoder.time
-    do throws(ChunkDecoder.Failure) {
-      try decoder.compactRecord(&cursor, into: &event)
-      recordOffset = cursor.offset
-      if event.tag == .envSet { event.string = strings.internSettings(decoder.settingIDs) }
-    } catch {
-      recordFailed(error, previousTime: previousTime)
-      throw RecordFailure()
-    }
+  mutating func refillCompactEvents(into event: inout CompactEvent) throws(ByteSourceError) -> Bool {
+    compactIndex = 0
+    compactCount = 0
+    // A copy of this reader may still be reading the shared batch.
+    if compactEvents == nil || !isKnownUniquelyReferenced(&compactEvents!) { compactEvents = CompactEventBuffer() }
+    let buffer = compactEvents.unsafelyUnwrapped
+    let read = try fillCompactBatch(
+      into: UnsafeMutableBufferPointer(start: buffer.base, count: CompactEventBuffer.capacity))
+    guard read > 0 else { return false }
+    event = buffer.base[0]
+    compactCount = read
+    compactIndex = 1
+    return true
+  }
+
+  /// The next compact event decoded ahead, as a located event for ``next()``.
+  @inline(never)
+  private mutating func takeDecodedAhead() -> LocatedEvent {
+    let event = compactEvents.unsafelyUnwrapped.base[compactIndex]
+    compactIndex += 1
+    return LocatedEvent(event: TraceEvent(event, strings: strings), location: eventNumber)
   }
 
   /// Reads the next events into `buffer`, as many calls of ``nextCompact()`` would,
@@ -168,6 +187,22 @@ public struct BinaryTraceReader {
   ///
   /// - Throws: ``ByteSourceError`` only; damage is reported in ``damage``.
   public mutating func nextCompactBatch(
+    into buffer: UnsafeMutableBufferPointer<CompactEvent>
+  ) throws(ByteSourceError) -> Int {
+    guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+    if compactIndex < compactCount {
+      // The events ``nextCompact()`` decoded ahead come first.
+      let read = min(buffer.count, compactCount - compactIndex)
+      base.update(from: compactEvents.unsafelyUnwrapped.base + compactIndex, count: read)
+      compactIndex += read
+      return read
+    }
+    return try fillCompactBatch(into: buffer)
+  }
+
+  /// Decodes the next events into `buffer` for ``nextCompactBatch(into:)`` and
+  /// ``nextCompact()``, with none decoded ahead.
+  private mutating func fillCompactBatch(
     into buffer: UnsafeMutableBufferPointer<CompactEvent>
   ) throws(ByteSourceError) -> Int {
     guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
@@ -190,7 +225,7 @@ public struct BinaryTraceReader {
 
   /// Decodes up to `count` of the current sealed chunk's records into `base` and
   /// returns how many; a record that does not parse ends the chunk, as in
-  /// ``nextCompactRecord(into:)``.
+  /// ``nextRecord()``.
   private mutating func decodeRecords(into base: UnsafeMutablePointer<CompactEvent>, count: Int) -> Int {
     if !decoder.stringsInterned { internChunkStrings() }
     let wanted = min(count, pendingRecords)
@@ -243,23 +278,6 @@ public struct BinaryTraceReader {
     decoder.stringsInterned = true
   }
 
-  /// Reads the next event of a log chunk, or of the next chunk, into `event`; `false`
-  /// at the end.
-  @usableFromInline
-  mutating func nextCompactFromChunkEvents(into event: inout CompactEvent) throws(ByteSourceError) -> Bool {
-    while try loadChunkWithEvents() {
-      if pendingRecords > 0 {
-        do throws(RecordFailure) {
-          try nextCompactRecord(into: &event)
-          return true
-        } catch { continue }
-      }
-      event = CompactEvent(takeChunkEvent().event, interning: &strings)
-      return true
-    }
-    return false
-  }
-
   /// Reports the rest of the current sealed chunk lost, from the record that did not
   /// parse; the events before it were handed out. Reading goes on with the next chunk.
   @inline(never)
@@ -299,6 +317,7 @@ public struct BinaryTraceReader {
   /// The next event of a log chunk, or of the next chunk.
   @usableFromInline
   mutating func nextFromChunkEvents() throws(ByteSourceError) -> LocatedEvent? {
+    if compactIndex < compactCount { return takeDecodedAhead() }
     while try loadChunkWithEvents() {
       if pendingRecords > 0 {
         if let located = try? nextRecord() { return located }

@@ -355,3 +355,22 @@ extension TraceEvent {
     self.init(time: TraceTime(nanoseconds: compact.time), kind)
   }
 }
+
+/// The compact events a ``BinaryTraceReader`` decoded ahead for
+/// ``BinaryTraceReader/nextCompact()``. Copies of a reader share it and only read it;
+/// a reader that decodes the next batch into a shared one makes its own first.
+@usableFromInline
+final class CompactEventBuffer {
+  /// How many events a batch holds.
+  static var capacity: Int { 64 }
+  /// The events.
+  @usableFromInline let base: UnsafeMutablePointer<CompactEvent>
+
+  init() { base = .allocate(capacity: Self.capacity) }
+
+  deinit { base.deallocate() }
+}
+
+/// Not Sendable: its events are written through a pointer, by one reader at a time.
+@available(*, unavailable)
+extension CompactEventBuffer: Sendable {}
