@@ -9,7 +9,9 @@
 /// ``TraceDamage/Kind/unsealedTail`` note, which loses nothing, says so.
 ///
 /// No input makes it trap, hang or allocate more than one chunk
-/// (``BinaryFormat/maximumChunkPayload``) plus a read block.
+/// (``BinaryFormat/maximumChunkPayload``) plus a read block; ``nextCompact()`` and
+/// ``nextCompactBatch(into:)`` also keep each distinct string of the chunks they read
+/// (``strings``).
 public struct BinaryTraceReader {
   /// The input's name, for errors and damage reports.
   public let file: String?
