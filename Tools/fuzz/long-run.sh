@@ -26,7 +26,10 @@ usage() {
 
 [[ $# -ge 2 ]] || usage
 command="$1"
-dir="$2"
+# An absolute path: runs are launched from their own folder under it.
+if [[ "$command" == start ]]; then mkdir -p "$2"; fi
+[[ -d "$2" ]] || { echo "no fuzz run in $2" >&2; exit 1; }
+dir="$(cd "$2" && pwd)"
 
 # The inputs one libFuzzer log says its process executed: its final count when it
 # finished, else its last "#N" status line (a process counts from 0, and the corpus it
@@ -92,7 +95,6 @@ case "$command" in
     fi
     "$root/Tools/fuzz/run.sh" --build-only
     mkdir -p "$dir/corpus" "$dir/out" "$dir/runs"
-    dir="$(cd "$dir" && pwd)"
     cp "$root/.build/fuzz/fuzz-traces" "$dir/"
     git -C "$root" rev-parse HEAD >"$dir/commit"
     echo "$total" >"$dir/total"
@@ -101,7 +103,6 @@ case "$command" in
     launch
     ;;
   resume)
-    dir="$(cd "$dir" && pwd)"
     if running; then
       echo "already running (pid $(cat "$dir/pid"))" >&2
       exit 1
@@ -109,7 +110,6 @@ case "$command" in
     launch
     ;;
   status | wait)
-    dir="$(cd "$dir" && pwd)"
     if [[ "$command" == wait ]]; then while running; do sleep 1; done; fi
     echo "build of $(cat "$dir/commit"): $(total_executed) of $(cat "$dir/total") inputs$(running && echo ', running' || echo ', stopped')"
     shopt -s nullglob
@@ -131,7 +131,6 @@ case "$command" in
     fi
     ;;
   stop)
-    dir="$(cd "$dir" && pwd)"
     if ! running; then
       echo "not running"
       exit 0
