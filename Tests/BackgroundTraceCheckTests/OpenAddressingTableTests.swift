@@ -1,3 +1,4 @@
+import BackgroundTrace
 import Testing
 
 @testable import BackgroundTraceCheck
@@ -8,7 +9,7 @@ import Testing
   @Test func intKeyedTableMatchesDictionary() {
     var table = IntKeyedTable<Int>()
     var reference: [Int: Int] = [:]
-    var random = SplitMix(state: 1)
+    var random = SplitMix64(seed: 1)
     for step in 0..<20_000 {
       let key = Int(random.next() % 300) - 150  // negative keys too, and many collisions
       if random.next() % 3 == 0 {
@@ -29,7 +30,7 @@ import Testing
   @Test func stringKeyedTableMatchesDictionary() {
     var table = StringKeyedTable<Int>()
     var reference: [String: Int] = [:]
-    var random = SplitMix(state: 2)
+    var random = SplitMix64(seed: 2)
     for step in 0..<20_000 {
       let key = "work-\(random.next() % 300)"
       let hash = StableHash(key)
@@ -55,18 +56,5 @@ import Testing
     #expect(table["work-0"] == nil)
     table.removeAll()
     #expect(table.isEmpty && table.keys.isEmpty)
-  }
-}
-
-/// SplitMix64: reproducible random numbers.
-private struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

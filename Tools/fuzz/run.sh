@@ -3,6 +3,9 @@
 # then through the bgtrace commands (check, explain, stats, dump, export to every format).
 #   Tools/fuzz/run.sh                 1,000,000 runs
 #   Tools/fuzz/run.sh -runs=N ...     any libFuzzer flags
+#   Tools/fuzz/run.sh --build-only    only build .build/fuzz/fuzz-traces
+# Tools/fuzz/long-run.sh runs one build for millions of inputs, resumably; it sets
+# FUZZ_BINARY (run that binary, build nothing), FUZZ_CORPUS and FUZZ_ARTIFACTS.
 #
 # SwiftPM cannot build fuzz targets, so the script compiles each module the CLI needs,
 # in dependency order, into one object file and module in .build/fuzz (finding each
@@ -11,8 +14,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="$root/.build/fuzz"
-corpus="$root/Tools/fuzz/corpus"
-artifacts="$root/Tools/fuzz/out"
+corpus="${FUZZ_CORPUS:-$root/Tools/fuzz/corpus}"
+artifacts="${FUZZ_ARTIFACTS:-$root/Tools/fuzz/out}"
 mkdir -p "$out" "$corpus" "$artifacts"
 
 # The package's settings (Package.swift), plus coverage and AddressSanitizer everywhere.
@@ -30,24 +33,35 @@ module() {
     -emit-module -emit-module-path "$out/$name.swiftmodule" "${sources[@]}" -o "$out/$name.o"
 }
 
-started=$SECONDS
-module BackgroundTrace Sources/BackgroundTrace
-module BackgroundTraceCheck Sources/BackgroundTraceCheck
-module BackgroundSimulation Sources/BackgroundSimulation
-module BackgroundExamples Sources/BackgroundExamples
-module TraceWorkloads Tools/TraceWorkloads
-module BackgroundTraceExport Sources/BackgroundTraceExport
-module BackgroundTraceCLI Sources/BackgroundTraceCLI
-# The link; gold warns once per ASan helper symbol, which says nothing, so those go.
-if ! swiftc "${flags[@]}" -module-name FuzzTraces "$root/Tools/fuzz/FuzzTraces.swift" \
-  "$out"/{BackgroundTrace,BackgroundTraceCheck,BackgroundSimulation,BackgroundExamples,TraceWorkloads}.o \
-  "$out/BackgroundTraceExport.o" \
-  "$out/BackgroundTraceCLI.o" -o "$out/fuzz-traces" 2>"$out/link.log"; then
-  cat "$out/link.log" >&2
-  exit 1
+# build: compiles every module and links .build/fuzz/fuzz-traces.
+build() {
+  started=$SECONDS
+  module BackgroundTrace Sources/BackgroundTrace
+  module BackgroundTraceCheck Sources/BackgroundTraceCheck
+  module BackgroundSimulation Sources/BackgroundSimulation
+  module BackgroundExamples Sources/BackgroundExamples
+  module TraceWorkloads Tools/TraceWorkloads
+  module BackgroundTraceExport Sources/BackgroundTraceExport
+  module BackgroundTraceCLI Sources/BackgroundTraceCLI
+  # The link; gold warns once per ASan helper symbol, which says nothing, so those go.
+  if ! swiftc "${flags[@]}" -module-name FuzzTraces "$root/Tools/fuzz/FuzzTraces.swift" \
+    "$out"/{BackgroundTrace,BackgroundTraceCheck,BackgroundSimulation,BackgroundExamples,TraceWorkloads}.o \
+    "$out/BackgroundTraceExport.o" \
+    "$out/BackgroundTraceCLI.o" -o "$out/fuzz-traces" 2>"$out/link.log"; then
+    cat "$out/link.log" >&2
+    exit 1
+  fi
+  grep -v 'Cannot export local symbol' "$out/link.log" >&2 || true
+  echo "built $out/fuzz-traces in $((SECONDS - started)) s" >&2
+}
+
+if [[ -n "${FUZZ_BINARY:-}" ]]; then
+  binary="$FUZZ_BINARY"
+else
+  build
+  binary="$out/fuzz-traces"
+  if [[ "${1:-}" == "--build-only" ]]; then exit 0; fi
 fi
-grep -v 'Cannot export local symbol' "$out/link.log" >&2 || true
-echo "built $out/fuzz-traces in $((SECONDS - started)) s" >&2
 
 # Seed the corpus with the shipped traces (binary and text).
 find "$root/Traces" -type f \( -name '*.bgtrace' -o -name '*.txt' \) -exec cp {} "$corpus/" \;
@@ -63,4 +77,4 @@ export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 # with ASAN_OPTIONS=malloc_context_size=30 shows where the memory came from.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-malloc_context_size=0:max_malloc_fill_size=0:quarantine_size_mb=0:thread_local_quarantine_size_kb=0}"
 # Crashing inputs go to Tools/fuzz/out/ (ignored by git), not the working directory.
-exec "$out/fuzz-traces" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts/" "$@" "$corpus"
+exec "$binary" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts/" "$@" "$corpus"
