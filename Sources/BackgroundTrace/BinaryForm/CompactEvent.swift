@@ -68,6 +68,14 @@ public struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
   }
 }
 
+extension CompactEvent {
+  /// `app.state`'s state.
+  public var appState: AppState { ChunkDecoder.appState(flags) }
+
+  /// `work.result`'s outcome.
+  public var outcome: WorkOutcome { ChunkDecoder.outcome(flags) }
+}
+
 /// The strings of the events a ``BinaryTraceReader`` handed out as ``CompactEvent``s,
 /// each stored once per trace under a small integer id, and the setting lists of
 /// their `env.set` events, also stored once per distinct list.
@@ -98,6 +106,7 @@ public struct InternedStrings: Sendable {
   public var count: Int { strings.count }
 
   /// The string with id `id`.
+  @inlinable
   public subscript(id: UInt32) -> String { strings[Int(id)] }
 
   /// The id of `string`, if a chunk read so far holds it: look a string up once, then
@@ -307,7 +316,7 @@ extension CompactEvent {
 extension TraceEvent {
   /// The event `compact` stands for, its strings looked up in `strings` (the table of
   /// the reader that returned it).
-  public init(_ compact: CompactEvent, strings: InternedStrings) {
+  public init(_ compact: CompactEvent, strings: borrowing InternedStrings) {
     let flags = compact.flags
     let number = Int(compact.number)
     func text(_ id: UInt32) -> String { strings[id] }

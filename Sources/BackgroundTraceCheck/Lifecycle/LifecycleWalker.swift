@@ -66,20 +66,74 @@ package struct LifecycleWalker: Sendable {
   ///
   /// - Complexity: amortized O(1), O(*a*) when a process ends with *a* things alive.
   package mutating func apply(_ event: borrowing TraceEvent, to observer: inout some LifecycleObserver) {
-    now = event.time
-    if !sawEvent {
-      sawEvent = true
-      if event.kind != .appLaunch { startProcess(implicit: true, into: &observer) }
-    }
-    if !isRunning, let termination, event.kind.side == .app {  // cheapest test first
-      observer.observe(
-        .actionWithoutProcess(event.kind, terminatedAt: termination.time, reason: termination.reason), in: process)
+    guard enter(event.time, event.kind.tag, into: &observer) else {
+      observeWithoutProcess(event.kind, into: &observer)
       return
     }
-    switch event.kind {
-    case .appLaunch:
-      if isRunning { endProcess(.relaunched, into: &observer) }
-      startProcess(implicit: false, into: &observer)
+    apply(event.kind, into: &observer)
+  }
+
+  /// Applies the next event as ``apply(_:to:)`` does, read from its compact form, whose
+  /// strings are in `strings`.
+  ///
+  /// The kinds that make up most traces (tasks, runs, attempts) go to the walker's
+  /// steps straight from the compact fields, looking up at most one string; the others
+  /// are built as a ``TraceEvent/Kind`` first. Either way the same steps decide.
+  ///
+  /// - Complexity: amortized O(1), O(*a*) when a process ends with *a* things alive.
+  package mutating func apply(
+    _ event: CompactEvent, strings: borrowing InternedStrings, to observer: inout some LifecycleObserver
+  ) {
+    guard enter(TraceTime(nanoseconds: event.time), event.tag, into: &observer) else {
+      observeWithoutProcess(TraceEvent(event, strings: strings).kind, into: &observer)
+      return
+    }
+    switch event.tag {
+    case .appLaunch: launchProcess(into: &observer)
+    case .appState: changeState(to: event.appState, into: &observer)
+    case .taskBegin:
+      beginTask(Int(event.number), name: event.flags & 1 == 1 ? strings[event.string] : nil, into: &observer)
+    case .taskEnd: endTask(Int(event.number), into: &observer)
+    case .taskExpire: expireTask(Int(event.number), into: &observer)
+    case .schedLaunch: launch(strings[event.string], run: Int(event.number), into: &observer)
+    case .schedExpire: expireRun(Int(event.number), into: &observer)
+    case .schedComplete: complete(Int(event.number), success: event.flags & 1 == 1, into: &observer)
+    case .workStart: start(strings[event.string], attempt: Int(event.number), into: &observer)
+    case .workResult:
+      result(strings[event.string], attempt: Int(event.number), outcome: event.outcome, into: &observer)
+    case .envSet, .input, .mark: break
+    case .appTerminate, .schedRegister, .schedSubmit, .schedReject, .schedCancel, .workEnqueue, .workStop,
+      .workCancel:
+      apply(TraceEvent(event, strings: strings).kind, into: &observer)
+    }
+  }
+
+  /// Moves to an event at `time` of kind `tag`, starting the implicit first process
+  /// before a first event that is not `app.launch`; false when the event is an app's
+  /// action while no process runs, which changes nothing
+  /// (``observeWithoutProcess(_:into:)``).
+  @inline(__always)
+  private mutating func enter(_ time: TraceTime, _ tag: EventTag, into observer: inout some LifecycleObserver) -> Bool {
+    now = time
+    if !sawEvent {
+      sawEvent = true
+      if tag != .appLaunch { startProcess(implicit: true, into: &observer) }
+    }
+    return isRunning || termination == nil || tag.side != .app  // cheapest test first
+  }
+
+  /// Reports an app's action `kind` taken while no process runs.
+  private func observeWithoutProcess(_ kind: TraceEvent.Kind, into observer: inout some LifecycleObserver) {
+    guard let termination else { return }
+    observer.observe(
+      .actionWithoutProcess(kind, terminatedAt: termination.time, reason: termination.reason), in: process)
+  }
+
+  /// Applies an event of kind `kind` at ``now``, in a running process unless the kind
+  /// is the system's.
+  private mutating func apply(_ kind: TraceEvent.Kind, into observer: inout some LifecycleObserver) {
+    switch kind {
+    case .appLaunch: launchProcess(into: &observer)
     case .appState(let state): changeState(to: state, into: &observer)
     case .appTerminate(let reason):
       if isRunning { endProcess(.terminated(reason: reason), into: &observer) }
@@ -116,6 +170,12 @@ package struct LifecycleWalker: Sendable {
   }
 
   // MARK: Processes
+
+  /// `app.launch`: ends the running process, as relaunched, and starts a new one.
+  private mutating func launchProcess(into observer: inout some LifecycleObserver) {
+    if isRunning { endProcess(.relaunched, into: &observer) }
+    startProcess(implicit: false, into: &observer)
+  }
 
   private mutating func startProcess(implicit: Bool, into observer: inout some LifecycleObserver) {
     process = ProcessLife(number: processCount, launchedAt: now, implicit: implicit)

@@ -39,6 +39,20 @@ public struct TraceChecker: Sendable {
     collect(into: &findings)
   }
 
+  /// Checks the next event as ``check(_:into:)`` does, read from its compact form at
+  /// `location`, its strings in `strings` (the table of the reader that returned it).
+  ///
+  /// Checking ``BinaryTraceReader/nextCompact()``'s events gives the same findings as
+  /// checking ``BinaryTraceReader/next()``'s, without building a ``TraceEvent`` for
+  /// most events.
+  public mutating func check(
+    _ event: CompactEvent, location: Int, strings: borrowing InternedStrings, into findings: inout [Finding]
+  ) {
+    begin(location: location, time: TraceTime(nanoseconds: event.time))
+    walker.apply(event, strings: strings, to: &rules)
+    collect(into: &findings)
+  }
+
   /// Checks the next event as ``check(_:into:)`` does, and also appends what the event
   /// changed to `transitions`, for readers that draw what the checker judged.
   package mutating func check(
@@ -90,8 +104,14 @@ public struct TraceChecker: Sendable {
   /// Moves to `located`, reporting the deadlines that passed before it.
   @inline(__always)
   private mutating func begin(_ located: LocatedEvent) {
-    rules.location = located.location
-    let time = located.event.time
+    begin(location: located.location, time: located.event.time)
+  }
+
+  /// Moves to the event at `location` and `time`, reporting the deadlines that passed
+  /// before it.
+  @inline(__always)
+  private mutating func begin(location: Int, time: TraceTime) {
+    rules.location = location
     // The finding of a deadline that passed between events shows at the next event.
     if rules.nextDeadline < time { rules.passDeadlines(before: time, in: walker) }
     rules.now = time
