@@ -95,6 +95,18 @@ public struct TraceReader {
     }
   }
 
+  /// Hands a binary trace's reader to `body`, for a reader of its compact events
+  /// (``BinaryTraceReader/nextCompact(into:)``); `nil`, without calling `body`, for a
+  /// text trace.
+  package mutating func withBinaryReader<Result>(
+    _ body: (inout BinaryTraceReader) throws -> Result
+  ) rethrows -> Result? {
+    guard case .binary(var reader) = backing else { return nil }
+    backing = .advancing
+    defer { backing = .binary(reader) }
+    return try body(&reader)
+  }
+
   /// Reads every remaining event into a ``Trace``.
   ///
   /// - Complexity: O(*n*) time and memory in the number of events.
