@@ -6,6 +6,8 @@
 // - the binary reader reports damage instead of failing, except for a wrong magic or
 //   version;
 // - whatever it recovers re-encodes and decodes back to the same events;
+// - read as compact events (`nextCompact`, what `bgtrace check` reads), it gives the
+//   same events, event numbers, damage and findings as read with `next()`;
 // - every trace whose header ``TraceReader`` accepts goes through the bgtrace commands
 //   as a user runs them — `check`, `explain`, `stats`, `dump`, and `export` to chrome,
 //   jsonl, svg and html, with options and windows picked from the input — and
@@ -14,6 +16,7 @@
 
 import BackgroundTrace
 import BackgroundTraceCLI
+import BackgroundTraceCheck
 
 #if canImport(Glibc)
   import Glibc
@@ -34,6 +37,7 @@ import BackgroundTraceCLI
 public func fuzzTraces(_ start: UnsafeRawPointer?, _ count: Int) -> Int32 {
   let bytes = start.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
   checkBinary(bytes)
+  checkCompact(bytes)
   if let reading = checkAnyForm(bytes) { checkCommands(bytes, reading) }
   return 0
 }
@@ -44,6 +48,41 @@ private func checkBinary(_ bytes: [UInt8]) {
     fatalError("a recovered trace failed to re-encode")
   }
   guard damage.isEmpty && back == trace else { fatalError("re-encoding a recovered trace changed it") }
+}
+
+/// Reads a binary input with `next()` and as compact events side by side, checking each
+/// way's events as it goes: both must agree on every event, its number, the damage and
+/// the findings.
+private func checkCompact(_ bytes: [UInt8]) {
+  guard var full = try? BinaryTraceReader(source: MemoryByteSource(bytes), file: "fuzz"),
+    var compact = try? BinaryTraceReader(source: MemoryByteSource(bytes), file: "fuzz")
+  else { return }
+  var checker = TraceChecker(meta: full.meta)
+  var compactChecker = TraceChecker(meta: compact.meta)
+  var findings: [Finding] = []
+  var compactFindings: [Finding] = []
+  var event = CompactEvent(time: 0, tag: .appLaunch)
+  do {
+    while true {
+      let located = try full.next()
+      let read = try compact.nextCompact(into: &event)
+      guard let located else {
+        guard !read else { fatalError("nextCompact read an event past next()'s end") }
+        break
+      }
+      guard read else { fatalError("nextCompact ended before event \(located.location)") }
+      guard compact.eventNumber == located.location, TraceEvent(event, strings: compact.strings) == located.event
+      else { fatalError("nextCompact read event \(compact.eventNumber) unlike next()'s \(located.location)") }
+      checker.check(located, into: &findings)
+      compactChecker.check(event, location: compact.eventNumber, strings: compact.strings, into: &compactFindings)
+    }
+  } catch {
+    fatalError("reading bytes in memory failed: \(error)")
+  }
+  checker.finish(into: &findings)
+  compactChecker.finish(into: &compactFindings)
+  guard compact.damage == full.damage else { fatalError("nextCompact reported other damage than next()") }
+  guard compactFindings == findings else { fatalError("the compact events' findings differ") }
 }
 
 /// What ``TraceReader`` made of an input.

@@ -68,9 +68,60 @@ public struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
   }
 }
 
+/// The fields of each kind, as ``TraceEvent/Kind`` has them: what a reader of compact
+/// events needs to take one apart without building the whole ``TraceEvent``. Each is
+/// meaningful only for the kinds it names; `strings` is the table of the reader that
+/// returned the event.
 extension CompactEvent {
   /// `app.state`'s state.
   public var appState: AppState { ChunkDecoder.appState(flags) }
+
+  /// `app.terminate`'s reason.
+  public func terminateReason(strings: borrowing InternedStrings) -> String? {
+    flags == 1 ? strings[string] : nil
+  }
+
+  /// `task.begin`'s name.
+  @inlinable
+  public func taskName(strings: borrowing InternedStrings) -> String? {
+    flags & 1 == 1 ? strings[string] : nil
+  }
+
+  /// `sched.register`'s `ok=`.
+  public var registered: Bool? { ChunkDecoder.tristate(flags) }
+
+  /// `sched.submit`'s request.
+  public func submission(strings: borrowing InternedStrings) -> SchedulerSubmission {
+    SchedulerSubmission(
+      ident: strings[string], type: flags & 1 == 1 ? .processing : .refresh,
+      earliest: flags & 2 != 0 ? TraceTime(nanoseconds: interval) : nil,
+      network: ChunkDecoder.tristate(options & 0x3), power: ChunkDecoder.tristate(options >> 2))
+  }
+
+  /// `sched.reject`'s error.
+  public var rejection: SchedulerRejection { ChunkDecoder.rejection(flags) }
+
+  /// `sched.cancel`'s target.
+  public func cancelTarget(strings: borrowing InternedStrings) -> SchedulerCancelTarget {
+    flags == 1 ? .all : .identifier(strings[string])
+  }
+
+  /// `sched.complete`'s `success=`.
+  @inlinable
+  public var success: Bool { flags & 1 == 1 }
+
+  /// `work.enqueue`'s request.
+  public func workEnqueue(strings: borrowing InternedStrings) -> WorkEnqueue {
+    var enqueue = WorkEnqueue(work: strings[string])
+    if options & 1 != 0 { enqueue.name = strings[secondString] }
+    if options & 2 != 0 { enqueue.backoff = ChunkDecoder.backoffs[Int(backoff)] }
+    if options & 4 != 0 { enqueue.delay = TraceInterval(nanoseconds: interval) }
+    if options & 8 != 0 { enqueue.limit = Int(number) }
+    if options & 16 != 0 { enqueue.period = TraceInterval(nanoseconds: period) }
+    if options & 32 != 0 { enqueue.policy = ChunkDecoder.policies[Int(policy)] }
+    if options & 64 != 0 { enqueue.flex = TraceInterval(nanoseconds: flex) }
+    return enqueue
+  }
 
   /// `work.result`'s outcome.
   public var outcome: WorkOutcome { ChunkDecoder.outcome(flags) }
@@ -317,43 +368,26 @@ extension TraceEvent {
   /// The event `compact` stands for, its strings looked up in `strings` (the table of
   /// the reader that returned it).
   public init(_ compact: CompactEvent, strings: borrowing InternedStrings) {
-    let flags = compact.flags
     let number = Int(compact.number)
     func text(_ id: UInt32) -> String { strings[id] }
     let kind: Kind
     switch compact.tag {
     case .appLaunch: kind = .appLaunch
-    case .appState: kind = .appState(to: ChunkDecoder.appState(flags))
-    case .appTerminate: kind = .appTerminate(reason: flags == 1 ? text(compact.string) : nil)
-    case .taskBegin: kind = .taskBegin(id: number, name: flags & 1 == 1 ? text(compact.string) : nil)
+    case .appState: kind = .appState(to: compact.appState)
+    case .appTerminate: kind = .appTerminate(reason: compact.terminateReason(strings: strings))
+    case .taskBegin: kind = .taskBegin(id: number, name: compact.taskName(strings: strings))
     case .taskEnd: kind = .taskEnd(id: number)
     case .taskExpire: kind = .taskExpire(id: number)
-    case .schedRegister: kind = .schedRegister(ident: text(compact.string), ok: ChunkDecoder.tristate(flags))
-    case .schedSubmit:
-      kind = .schedSubmit(
-        SchedulerSubmission(
-          ident: text(compact.string), type: flags & 1 == 1 ? .processing : .refresh,
-          earliest: flags & 2 != 0 ? TraceTime(nanoseconds: compact.interval) : nil,
-          network: ChunkDecoder.tristate(compact.options & 0x3), power: ChunkDecoder.tristate(compact.options >> 2)))
-    case .schedReject: kind = .schedReject(ident: text(compact.string), error: ChunkDecoder.rejection(flags))
-    case .schedCancel: kind = .schedCancel(flags == 1 ? .all : .identifier(text(compact.string)))
+    case .schedRegister: kind = .schedRegister(ident: text(compact.string), ok: compact.registered)
+    case .schedSubmit: kind = .schedSubmit(compact.submission(strings: strings))
+    case .schedReject: kind = .schedReject(ident: text(compact.string), error: compact.rejection)
+    case .schedCancel: kind = .schedCancel(compact.cancelTarget(strings: strings))
     case .schedLaunch: kind = .schedLaunch(ident: text(compact.string), run: number)
     case .schedExpire: kind = .schedExpire(run: number)
-    case .schedComplete: kind = .schedComplete(run: number, success: flags & 1 == 1)
-    case .workEnqueue:
-      let presence = compact.options
-      var enqueue = WorkEnqueue(work: text(compact.string))
-      if presence & 1 != 0 { enqueue.name = text(compact.secondString) }
-      if presence & 2 != 0 { enqueue.backoff = ChunkDecoder.backoffs[Int(compact.backoff)] }
-      if presence & 4 != 0 { enqueue.delay = TraceInterval(nanoseconds: compact.interval) }
-      if presence & 8 != 0 { enqueue.limit = number }
-      if presence & 16 != 0 { enqueue.period = TraceInterval(nanoseconds: compact.period) }
-      if presence & 32 != 0 { enqueue.policy = ChunkDecoder.policies[Int(compact.policy)] }
-      if presence & 64 != 0 { enqueue.flex = TraceInterval(nanoseconds: compact.flex) }
-      kind = .workEnqueue(enqueue)
+    case .schedComplete: kind = .schedComplete(run: number, success: compact.success)
+    case .workEnqueue: kind = .workEnqueue(compact.workEnqueue(strings: strings))
     case .workStart: kind = .workStart(work: text(compact.string), attempt: number)
-    case .workResult:
-      kind = .workResult(work: text(compact.string), attempt: number, outcome: ChunkDecoder.outcome(flags))
+    case .workResult: kind = .workResult(work: text(compact.string), attempt: number, outcome: compact.outcome)
     case .workStop:
       kind = .workStop(work: text(compact.string), attempt: number, reason: text(compact.secondString))
     case .workCancel: kind = .workCancel(work: text(compact.string))

@@ -115,13 +115,15 @@ package enum CheckCommand {
       var checker = TraceChecker(configuration: configuration, meta: reader.meta)
       // A binary trace is checked from its compact events: most are never built as
       // `TraceEvent`s (bgtrace-bench, "checker cost").
-      let checkedBinary = try reader.withBinaryReader { binary in
-        var event = CompactEvent(time: 0, tag: .appLaunch)
-        while try binary.nextCompact(into: &event) {
-          checker.check(event, location: binary.eventNumber, strings: binary.strings, into: &result.findings)
-        }
-      }
-      if checkedBinary == nil {
+      let checkedBinary =
+        try reader.withBinaryReader { binary in
+          var event = CompactEvent(time: 0, tag: .appLaunch)
+          while try binary.nextCompact(into: &event) {
+            checker.check(event, location: binary.eventNumber, strings: binary.strings, into: &result.findings)
+          }
+          return true
+        } ?? false
+      if !checkedBinary {
         while let located = try reader.next() { checker.check(located, into: &result.findings) }
       }
       checker.finish(into: &result.findings)

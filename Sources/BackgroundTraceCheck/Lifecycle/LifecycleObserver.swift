@@ -1,3 +1,5 @@
+package import BackgroundTrace
+
 /// What reads a ``LifecycleWalker``'s transitions as it applies an event.
 ///
 /// The walker hands each transition to its observer the moment it decides it, with the
@@ -13,7 +15,10 @@
 /// four of a typical trace), also have methods of their own, which by default build the
 /// transition and ``observe(_:in:)`` it: an observer that handles them directly is
 /// spared building, passing and destroying a transition per task event. The walker's
-/// call to ``observe(_:in:)`` is not inlined, so nothing else spares it that.
+/// call to ``observe(_:in:)`` is not inlined, so nothing else spares it that. So do an
+/// attempt started and an attempt resulted, whose transitions carry the work's whole
+/// ``WorkLife`` in a box: built for every `work.start` and `work.result`, they made
+/// those events cost five task events each (bgtrace-bench, `--profile-check`).
 ///
 /// An array of transitions is an observer that keeps them, for readers that look at
 /// them after the event.
@@ -28,6 +33,14 @@ package protocol LifecycleObserver {
 
   /// Takes ``LifecycleTransition/taskEnded(id:_:)``.
   mutating func observeTaskEnded(id: Int, _ task: TaskLife, in process: ProcessLife)
+
+  /// Takes ``LifecycleTransition/attemptStarted(work:attempt:_:backoff:)``.
+  mutating func observeAttemptStarted(
+    work: String, attempt: Int, _ life: WorkLife, backoff: BackoffWait?, in process: ProcessLife)
+
+  /// Takes ``LifecycleTransition/attemptResulted(work:attempt:_:_:)``.
+  mutating func observeAttemptResulted(
+    work: String, attempt: Int, _ outcome: WorkOutcome, _ life: WorkLife, in process: ProcessLife)
 }
 
 extension LifecycleObserver {
@@ -39,6 +52,20 @@ extension LifecycleObserver {
   /// Observes ``LifecycleTransition/taskEnded(id:_:)``.
   package mutating func observeTaskEnded(id: Int, _ task: TaskLife, in process: ProcessLife) {
     observe(.taskEnded(id: id, task), in: process)
+  }
+
+  /// Observes ``LifecycleTransition/attemptStarted(work:attempt:_:backoff:)``.
+  package mutating func observeAttemptStarted(
+    work: String, attempt: Int, _ life: WorkLife, backoff: BackoffWait?, in process: ProcessLife
+  ) {
+    observe(.attemptStarted(work: work, attempt: attempt, life, backoff: backoff), in: process)
+  }
+
+  /// Observes ``LifecycleTransition/attemptResulted(work:attempt:_:_:)``.
+  package mutating func observeAttemptResulted(
+    work: String, attempt: Int, _ outcome: WorkOutcome, _ life: WorkLife, in process: ProcessLife
+  ) {
+    observe(.attemptResulted(work: work, attempt: attempt, outcome, life), in: process)
   }
 }
 

@@ -19,6 +19,11 @@ extension LifecycleWalker {
     observer.observe(.submitted(submission, registered: registrations[submission.ident, hash] != nil), in: process)
   }
 
+  mutating func reject(_ ident: String, _ error: SchedulerRejection, into observer: inout some LifecycleObserver) {
+    requests[ident] = nil
+    observer.observe(.rejected(ident: ident, error), in: process)
+  }
+
   mutating func cancelRequests(_ target: SchedulerCancelTarget, into observer: inout some LifecycleObserver) {
     switch target {
     case .identifier(let ident): requests[ident] = nil

@@ -53,8 +53,7 @@ extension LifecycleWalker {
       let backoff = next?.attempt == attempt ? next?.wait : nil
       works[at: index].stoppedAttempt = nil
       works[at: index].running = (attempt, now)
-      observer.observe(
-        .attemptStarted(work: work, attempt: attempt, works[at: index], backoff: backoff), in: process)
+      observer.observeAttemptStarted(work: work, attempt: attempt, works[at: index], backoff: backoff, in: process)
     } else if var finished = finishedWorks[hash.bits] {
       observer.observe(
         .startAfterFinish(work: work, attempt: attempt, finished, first: !finished.restarted), in: process)
@@ -65,7 +64,7 @@ extension LifecycleWalker {
       var life = WorkLife(enqueue: WorkEnqueue(work: work), enqueuedAt: nil)
       life.running = (attempt, now)
       works[work, hash] = life
-      observer.observe(.attemptStarted(work: work, attempt: attempt, life, backoff: nil), in: process)
+      observer.observeAttemptStarted(work: work, attempt: attempt, life, backoff: nil, in: process)
     }
   }
 
@@ -95,7 +94,7 @@ extension LifecycleWalker {
     works[at: index].running = nil
     works[at: index].lastResult = (attempt, outcome, now)
     if outcome == .retry { works[at: index].lastEnqueueAt = now }
-    observer.observe(.attemptResulted(work: work, attempt: attempt, outcome, works[at: index]), in: process)
+    observer.observeAttemptResulted(work: work, attempt: attempt, outcome, works[at: index], in: process)
     if works[at: index].cancelledAt != nil {
       finish(work, hash, ending: .cancelled, into: &observer)
     } else if outcome != .retry {

@@ -76,9 +76,9 @@ package struct LifecycleWalker: Sendable {
   /// Applies the next event as ``apply(_:to:)`` does, read from its compact form, whose
   /// strings are in `strings`.
   ///
-  /// The kinds that make up most traces (tasks, runs, attempts) go to the walker's
-  /// steps straight from the compact fields, looking up at most one string; the others
-  /// are built as a ``TraceEvent/Kind`` first. Either way the same steps decide.
+  /// Each kind goes to the same step as in ``apply(_:to:)``, with its fields taken
+  /// straight from the compact event: no ``TraceEvent`` is built, unless the event is an
+  /// app's action while no process runs.
   ///
   /// - Complexity: amortized O(1), O(*a*) when a process ends with *a* things alive.
   package mutating func apply(
@@ -88,23 +88,27 @@ package struct LifecycleWalker: Sendable {
       observeWithoutProcess(TraceEvent(event, strings: strings).kind, into: &observer)
       return
     }
+    let number = Int(event.number)
     switch event.tag {
     case .appLaunch: launchProcess(into: &observer)
     case .appState: changeState(to: event.appState, into: &observer)
-    case .taskBegin:
-      beginTask(Int(event.number), name: event.flags & 1 == 1 ? strings[event.string] : nil, into: &observer)
-    case .taskEnd: endTask(Int(event.number), into: &observer)
-    case .taskExpire: expireTask(Int(event.number), into: &observer)
-    case .schedLaunch: launch(strings[event.string], run: Int(event.number), into: &observer)
-    case .schedExpire: expireRun(Int(event.number), into: &observer)
-    case .schedComplete: complete(Int(event.number), success: event.flags & 1 == 1, into: &observer)
-    case .workStart: start(strings[event.string], attempt: Int(event.number), into: &observer)
-    case .workResult:
-      result(strings[event.string], attempt: Int(event.number), outcome: event.outcome, into: &observer)
+    case .appTerminate: terminate(reason: event.terminateReason(strings: strings), into: &observer)
+    case .taskBegin: beginTask(number, name: event.taskName(strings: strings), into: &observer)
+    case .taskEnd: endTask(number, into: &observer)
+    case .taskExpire: expireTask(number, into: &observer)
+    case .schedRegister: register(strings[event.string], ok: event.registered ?? true, into: &observer)
+    case .schedSubmit: submit(event.submission(strings: strings), into: &observer)
+    case .schedReject: reject(strings[event.string], event.rejection, into: &observer)
+    case .schedCancel: cancelRequests(event.cancelTarget(strings: strings), into: &observer)
+    case .schedLaunch: launch(strings[event.string], run: number, into: &observer)
+    case .schedExpire: expireRun(number, into: &observer)
+    case .schedComplete: complete(number, success: event.success, into: &observer)
+    case .workEnqueue: enqueue(event.workEnqueue(strings: strings), into: &observer)
+    case .workStart: start(strings[event.string], attempt: number, into: &observer)
+    case .workResult: result(strings[event.string], attempt: number, outcome: event.outcome, into: &observer)
+    case .workStop: stop(strings[event.string], attempt: number, reason: strings[event.secondString], into: &observer)
+    case .workCancel: cancel(strings[event.string], into: &observer)
     case .envSet, .input, .mark: break
-    case .appTerminate, .schedRegister, .schedSubmit, .schedReject, .schedCancel, .workEnqueue, .workStop,
-      .workCancel:
-      apply(TraceEvent(event, strings: strings).kind, into: &observer)
     }
   }
 
@@ -135,17 +139,13 @@ package struct LifecycleWalker: Sendable {
     switch kind {
     case .appLaunch: launchProcess(into: &observer)
     case .appState(let state): changeState(to: state, into: &observer)
-    case .appTerminate(let reason):
-      if isRunning { endProcess(.terminated(reason: reason), into: &observer) }
-      termination = (now, reason)
+    case .appTerminate(let reason): terminate(reason: reason, into: &observer)
     case .taskBegin(let id, let name): beginTask(id, name: name, into: &observer)
     case .taskEnd(let id): endTask(id, into: &observer)
     case .taskExpire(let id): expireTask(id, into: &observer)
     case .schedRegister(let ident, let ok): register(ident, ok: ok ?? true, into: &observer)
     case .schedSubmit(let submission): submit(submission, into: &observer)
-    case .schedReject(let ident, let error):
-      requests[ident] = nil
-      observer.observe(.rejected(ident: ident, error), in: process)
+    case .schedReject(let ident, let error): reject(ident, error, into: &observer)
     case .schedCancel(let target): cancelRequests(target, into: &observer)
     case .schedLaunch(let ident, let run): launch(ident, run: run, into: &observer)
     case .schedExpire(let run): expireRun(run, into: &observer)
@@ -175,6 +175,12 @@ package struct LifecycleWalker: Sendable {
   private mutating func launchProcess(into observer: inout some LifecycleObserver) {
     if isRunning { endProcess(.relaunched, into: &observer) }
     startProcess(implicit: false, into: &observer)
+  }
+
+  /// `app.terminate`: ends the running process, as terminated for `reason`.
+  private mutating func terminate(reason: String?, into observer: inout some LifecycleObserver) {
+    if isRunning { endProcess(.terminated(reason: reason), into: &observer) }
+    termination = (now, reason)
   }
 
   private mutating func startProcess(implicit: Bool, into observer: inout some LifecycleObserver) {

@@ -77,6 +77,22 @@ struct CheckerRules: LifecycleObserver, Sendable {
     forgetReports(ofTask: id)
   }
 
+  /// Checks the attempt's limit and backoff.
+  @inline(__always)
+  mutating func observeAttemptStarted(
+    work: String, attempt: Int, _ life: WorkLife, backoff: BackoffWait?, in process: ProcessLife
+  ) {
+    attemptStarted(work, attempt: attempt, life, backoff: backoff)
+  }
+
+  /// Checks a `retry` against the attempt's limit.
+  @inline(__always)
+  mutating func observeAttemptResulted(
+    work: String, attempt: Int, _ outcome: WorkOutcome, _ life: WorkLife, in process: ProcessLife
+  ) {
+    attemptResulted(work, attempt: attempt, outcome, life)
+  }
+
   /// Applies the rules to one transition.
   ///
   mutating func observe(_ transition: LifecycleTransition, in process: ProcessLife) {
@@ -119,11 +135,11 @@ struct CheckerRules: LifecycleObserver, Sendable {
     case .workEnqueued(let enqueue, .fresh): forgetRetryLimit(of: enqueue.work)
     case .workEnqueued: break
     case .attemptStarted(let work, let attempt, let life, let backoff):
-      attemptStarted(work, attempt: attempt, life, backoff: backoff)
+      observeAttemptStarted(work: work, attempt: attempt, life, backoff: backoff, in: process)
     case .startAfterFinish(let work, _, let finished, let first):
       if first { report(.workAfterFinish, "work \(work) started again after \(finished.phrase)") }
     case .attemptResulted(let work, let attempt, let outcome, let life):
-      attemptResulted(work, attempt: attempt, outcome, life)
+      observeAttemptResulted(work: work, attempt: attempt, outcome, life, in: process)
     case .resultUnmatched(let work, let attempt, let outcome, let mismatch):
       resultUnmatched(work, attempt: attempt, outcome, mismatch)
     case .workFinished(let work, _), .periodEnded(let work): forgetRetryLimit(of: work)
