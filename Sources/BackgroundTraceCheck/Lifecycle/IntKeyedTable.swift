@@ -5,25 +5,30 @@
 /// docs/rules.md#how-the-checker-reads-a-trace).
 package typealias IntKeyedTable<Value> = OpenAddressingTable<IntKeyedSlot<Value>>
 
-/// A slot of an ``IntKeyedTable``. The `occupied` flag comes last, where it fits in the
-/// value's padding: a finished work's slot stays 24 bytes. A key is its own hash, so a
-/// slot keeps it once.
+/// A slot of an ``IntKeyedTable``: 16 bytes. A key is its own hash, so a slot keeps
+/// it once.
 package struct IntKeyedSlot<Value>: OpenAddressingSlot {
   package private(set) var key = 0
-  package var value: Value?
+  private var storedValue: Int32 = 0
   package private(set) var occupied = false
 
   package init() {}
 
-  package init(_ key: Int, _: Int, _ value: Value) {
+  package init(_ key: Int, _: Int, value: Int) {
     self.key = key
-    self.value = value
+    storedValue = Int32(truncatingIfNeeded: value)
     occupied = true
+  }
+
+  /// Where the value is (a table holds fewer than 2^31 entries).
+  package var value: Int {
+    @inline(__always) get { Int(storedValue) }
+    @inline(__always) set { storedValue = Int32(truncatingIfNeeded: newValue) }
   }
 
   package var hash: Int { key }
 
-  /// Clears the flag alone: the key needs no releasing, and the value was moved out.
+  /// Clears the flag alone: the key needs no releasing.
   @inline(__always)
   package mutating func vacate() { occupied = false }
 
@@ -41,7 +46,7 @@ package struct IntKeyedSlot<Value>: OpenAddressingSlot {
   package static var initialCapacity: Int { 16 }
 }
 
-extension IntKeyedSlot: Sendable where Value: Sendable {}
+extension IntKeyedSlot: Sendable {}
 
 extension OpenAddressingTable where Slot.Key == Int, Slot.Hash == Int {
   /// The value for `key`; setting `nil` removes it.

@@ -1,10 +1,10 @@
 /// What an ``OpenAddressingTable`` keeps in each slot, and how it finds one: the key's
-/// stored form, its hash, its home slot and equality. ``IntKeyedSlot`` and ``StringKeyedSlot``
-/// conform. The slot type, not the table, lays the fields out, so that each kind of key
-/// keeps the layout that makes its slots small (see the conforming types).
+/// stored form, its hash, its home slot and equality, and where the entry's value is.
+/// ``IntKeyedSlot`` and ``StringKeyedSlot`` conform. The slot type, not the table, lays
+/// the fields out, so that each kind of key keeps the layout that makes its slots small
+/// (see the conforming types).
 ///
-/// A slot is empty unless `occupied`, when `value` is `nil`. (Probing tests the flag,
-/// not the optional: testing a generic optional for `nil` called a value witness.)
+/// A slot is empty unless `occupied`.
 package protocol OpenAddressingSlot {
   /// The key.
   associatedtype Key
@@ -15,24 +15,24 @@ package protocol OpenAddressingSlot {
   /// the copies that brought the checker ran 2% more instructions, callgrind on
   /// `bgtrace-bench --profile-check`.) An `Int` key is its own hash.
   associatedtype Hash
-  /// The value an occupied slot holds.
+  /// The value type of the tables whose slots these are (the slot holds none).
   associatedtype Value
 
   /// An empty slot.
   init()
-  /// An occupied slot holding `value` for `key`.
-  init(_ key: Key, _ hash: Hash, _ value: Value)
+  /// An occupied slot for `key`, whose value is the table's value number `value`.
+  init(_ key: Key, _ hash: Hash, value: Int)
 
   /// Whether the slot holds an entry.
   var occupied: Bool { get }
-  /// The entry's value; `nil` in an empty slot.
-  var value: Value? { get set }
+  /// Where the entry's value is in the table's values.
+  var value: Int { get set }
   /// The entry's key.
   var key: Key { get }
   /// The entry's key's hash.
   var hash: Hash { get }
 
-  /// Empties the slot, whose value has been moved out.
+  /// Empties the slot.
   mutating func vacate()
 
   /// Whether the slot holds the entry of `key`, whose hash is `hash` (it is occupied).
@@ -51,8 +51,14 @@ package protocol OpenAddressingSlot {
 /// ``IntKeyedTable`` and ``StringKeyedTable``, which say how their keys hash (see
 /// there, and docs/rules.md#how-the-checker-reads-a-trace).
 ///
+/// The slots hold keys and where each value is; the values sit densely in an array of
+/// their own (a removal moves the last value into the hole). So a value is changed in
+/// place, as an array element, where a value kept in its slot as an optional was copied
+/// out and back for every change: a work's life, 217 bytes, was copied a dozen times
+/// per `work.start` (bgtrace-bench, `--profile-check`).
+///
 /// It offers the part of `Dictionary`'s interface the lifecycle walker's readers use.
-/// Iteration order is the table's, deterministic but unspecified: readers that need an
+/// Iteration order is the slots', deterministic but unspecified: readers that need an
 /// order sort the keys.
 ///
 /// The checker uses it from this module, where the compiler specializes it for each slot
@@ -64,13 +70,19 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
 
   /// A power of two in length once the first entry is inserted, at most 3/4 full.
   private var slots: [Slot] = []
-  package private(set) var count = 0
+  /// The values, in no order; `slots[owners[n]].value == n`.
+  private var storedValues: [Value] = []
+  /// The slot of each value.
+  private var owners: [Int] = []
 
   /// Creates an empty table.
   package init() {}
 
+  /// How many entries the table holds.
+  package var count: Int { storedValues.count }
+
   /// Whether the table is empty.
-  package var isEmpty: Bool { count == 0 }
+  package var isEmpty: Bool { storedValues.isEmpty }
 
   /// The keys, in the table's order.
   package var keys: [Slot.Key] {
@@ -80,7 +92,7 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   }
 
   /// The values, in the table's order.
-  package var values: [Value] { slots.compactMap { $0.value } }
+  package var values: [Value] { slots.filter { $0.occupied }.map { storedValues[$0.value] } }
 
   /// The slot holding `key`, whose hash is `hash`, or the empty slot where it would go.
   @inline(__always)
@@ -97,9 +109,9 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   /// The value for `key`, whose hash is `hash`.
   @inline(__always)
   func value(for key: Slot.Key, _ hash: Slot.Hash) -> Value? {
-    guard count > 0 else { return nil }
+    guard !storedValues.isEmpty else { return nil }
     let (slot, found) = probe(key, hash)
-    return found ? slots[slot].value : nil
+    return found ? storedValues[slots[slot].value] : nil
   }
 
   /// Sets the value of `key`, whose hash is `hash`, adding the entry when there is none;
@@ -113,42 +125,55 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
     }
   }
 
-  /// Where `key`, whose hash is `hash`, has its entry: for reading and changing the value
-  /// in place with ``subscript(at:)``, without copying it out and back. Valid until the
-  /// next insertion or removal.
+  /// Where `key`, whose hash is `hash`, has its value: for reading and changing it in
+  /// place with ``subscript(at:)``. Valid until the next insertion or removal.
   @inline(__always)
   func index(of key: Slot.Key, _ hash: Slot.Hash) -> Int? {
-    guard count > 0 else { return nil }
+    guard !storedValues.isEmpty else { return nil }
     let (slot, found) = probe(key, hash)
-    return found ? slot : nil
+    return found ? slots[slot].value : nil
   }
 
-  /// The value of the entry at `index`, from ``index(of:_:)``, in place.
+  /// The value at `index`, from ``index(of:_:)``, in place.
   package subscript(at index: Int) -> Value {
-    _read { yield slots[index].value! }
-    _modify { yield &slots[index].value! }
+    _read { yield storedValues[index] }
+    _modify { yield &storedValues[index] }
   }
 
   /// Sets the value of `key`, whose hash is `hash`, adding the entry when there is none.
   /// (Setting through a subscript wraps the value in an optional and unwraps it again: a
   /// copy.)
   mutating func insert(_ value: Value, for key: Slot.Key, _ hash: Slot.Hash) {
-    if (count + 1) * 4 > slots.count * 3 { grow() }
+    if (storedValues.count + 1) * 4 > slots.count * 3 { grow() }
     let (slot, found) = probe(key, hash)
-    if !found { count += 1 }
-    slots[slot] = Slot(key, hash, value)  // one write: one uniqueness check
+    if found {
+      storedValues[slots[slot].value] = value
+    } else {
+      slots[slot] = Slot(key, hash, value: storedValues.count)
+      storedValues.append(value)
+      owners.append(slot)
+    }
   }
 
   /// Removes the entry of `key`, whose hash is `hash`, and returns its value.
   @discardableResult
   mutating func remove(_ key: Slot.Key, _ hash: Slot.Hash) -> Value? {
-    guard count > 0 else { return nil }
-    var (hole, found) = probe(key, hash)
+    guard !storedValues.isEmpty else { return nil }
+    let (hole, found) = probe(key, hash)
     guard found else { return nil }
-    count -= 1
+    // The last value moves into the removed one's place.
+    let index = slots[hole].value
+    let last = storedValues.count - 1
+    if index != last {
+      storedValues.swapAt(index, last)
+      owners[index] = owners[last]
+      slots[owners[index]].value = index
+    }
+    owners.removeLast()
+    let removed = storedValues.removeLast()
     // One uniqueness check for the whole removal, not one per slot written.
-    return slots.withUnsafeMutableBufferPointer { slots in
-      let removed = slots[hole].value.take()  // moved out: no copy to retain and release
+    slots.withUnsafeMutableBufferPointer { slots in
+      var hole = hole
       slots[hole].vacate()
       // Backward-shift deletion: move later entries of the probe run into the hole, so
       // that no lookup stops early and no tombstones accumulate.
@@ -160,47 +185,58 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
         let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
         if !stays {
           slots.swapAt(hole, next)
+          owners[slots[hole].value] = hole
           hole = next
         }
         next = (next + 1) & mask
       }
-      return removed
     }
+    return removed
   }
 
   /// Removes every entry, keeping the storage.
   package mutating func removeAll() {
-    guard count > 0 else { return }
-    for slot in slots.indices where slots[slot].occupied { slots[slot] = Slot() }
-    count = 0
+    guard !storedValues.isEmpty else { return }
+    for slot in owners { slots[slot].vacate() }
+    storedValues.removeAll(keepingCapacity: true)
+    owners.removeAll(keepingCapacity: true)
   }
 
   private mutating func grow() {
     let old = slots
     slots = Array(repeating: Slot(), count: Swift.max(Slot.initialCapacity, old.count * 2))
-    count = 0
-    for slot in old { if let value = slot.value { insert(value, for: slot.key, slot.hash) } }
+    let mask = slots.count - 1
+    for entry in old where entry.occupied {
+      var slot = entry.home(mask: mask)
+      while slots[slot].occupied { slot = (slot + 1) & mask }
+      slots[slot] = entry
+      owners[entry.value] = slot
+    }
   }
 
   /// The entries, in the table's order.
-  package func makeIterator() -> Iterator { Iterator(slots: slots) }
+  package func makeIterator() -> Iterator { Iterator(slots: slots, storedValues: storedValues) }
 
   /// Walks the table's slots.
   package struct Iterator: IteratorProtocol {
     private let slots: [Slot]
+    private let storedValues: [Value]
     private var slot = 0
 
-    fileprivate init(slots: [Slot]) { self.slots = slots }
+    fileprivate init(slots: [Slot], storedValues: [Value]) {
+      self.slots = slots
+      self.storedValues = storedValues
+    }
 
     /// The next entry.
     package mutating func next() -> (key: Slot.Key, value: Value)? {
       while slot < slots.count {
         defer { slot += 1 }
-        if let value = slots[slot].value { return (slots[slot].key, value) }
+        if slots[slot].occupied { return (slots[slot].key, storedValues[slots[slot].value]) }
       }
       return nil
     }
   }
 }
 
-extension OpenAddressingTable: Sendable where Slot: Sendable {}
+extension OpenAddressingTable: Sendable where Slot: Sendable, Slot.Value: Sendable {}

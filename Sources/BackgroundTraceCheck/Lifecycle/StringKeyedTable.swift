@@ -8,22 +8,28 @@
 /// identifier up in several tables hashes it once and passes the ``StableHash``.
 package typealias StringKeyedTable<Value> = OpenAddressingTable<StringKeyedSlot<Value>>
 
-/// A slot of a ``StringKeyedTable``. The `occupied` flag sits in the hash's padding,
-/// before the string.
+/// A slot of a ``StringKeyedTable``: 32 bytes. The `occupied` flag and where the
+/// value is sit beside the hash, before the string.
 package struct StringKeyedSlot<Value>: OpenAddressingSlot {
   package private(set) var hash = StableHash.zero
+  private var storedValue: Int32 = 0
   package private(set) var occupied = false
   package private(set) var key = ""
-  package var value: Value?
 
   package init() {}
 
   @inline(__always)
-  package init(_ key: String, _ hash: StableHash, _ value: Value) {
+  package init(_ key: String, _ hash: StableHash, value: Int) {
     self.hash = hash
+    storedValue = Int32(truncatingIfNeeded: value)
     occupied = true
     self.key = key
-    self.value = value
+  }
+
+  /// Where the value is (a table holds fewer than 2^31 entries).
+  package var value: Int {
+    @inline(__always) get { Int(storedValue) }
+    @inline(__always) set { storedValue = Int32(truncatingIfNeeded: newValue) }
   }
 
   /// Releases the key's storage too.
@@ -42,7 +48,7 @@ package struct StringKeyedSlot<Value>: OpenAddressingSlot {
   package static var initialCapacity: Int { 8 }
 }
 
-extension StringKeyedSlot: Sendable where Value: Sendable {}
+extension StringKeyedSlot: Sendable {}
 
 extension OpenAddressingTable where Slot.Key == String, Slot.Hash == StableHash {
   /// The value for `key`; setting `nil` removes it.
@@ -57,9 +63,9 @@ extension OpenAddressingTable where Slot.Key == String, Slot.Hash == StableHash 
     set { set(newValue, for: key, hash) }
   }
 
-  /// Where `key`, whose hash is `hash`, has its entry: for reading and changing the
-  /// value in place with ``OpenAddressingTable/subscript(at:)``, without copying it out
-  /// and back. Valid until the next insertion or removal.
+  /// Where `key`, whose hash is `hash`, has its value: for reading and changing it in
+  /// place with ``OpenAddressingTable/subscript(at:)``. Valid until the next insertion
+  /// or removal.
   package func index(forKey key: String, _ hash: StableHash) -> Int? {
     index(of: key, hash)
   }
