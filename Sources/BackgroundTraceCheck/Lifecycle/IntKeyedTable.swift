@@ -57,7 +57,7 @@ extension OpenAddressingTable where Slot.Key == Int, Slot.Hash == Int {
 
   /// Sets `key`'s value, adding the entry when there is none. (Setting through the
   /// subscript wraps the value in an optional and unwraps it again: a copy.)
-  package mutating func updateValue(_ value: Value, forKey key: Int) {
+  package mutating func updateValue(_ value: consuming Value, forKey key: Int) {
     insert(value, for: key, key)
   }
 

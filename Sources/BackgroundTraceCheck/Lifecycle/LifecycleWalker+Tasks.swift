@@ -9,9 +9,11 @@ extension LifecycleWalker {
       return
     }
     let task = TaskLife(name: name, begin: now)
+    // Observed before it is stored, so that storing it moves it: observers do not see
+    // the walker's tables while it applies an event.
+    observer.observeTaskBegun(id: id, task, in: process)
     tasks.updateValue(task, forKey: id)
     endedTasks.reopen(id)
-    observer.observeTaskBegun(id: id, task, in: process)
   }
 
   mutating func endTask(_ id: Int, into observer: inout some LifecycleObserver) {

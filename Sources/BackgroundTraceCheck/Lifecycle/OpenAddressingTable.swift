@@ -143,7 +143,7 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   /// Sets the value of `key`, whose hash is `hash`, adding the entry when there is none.
   /// (Setting through a subscript wraps the value in an optional and unwraps it again: a
   /// copy.)
-  mutating func insert(_ value: Value, for key: Slot.Key, _ hash: Slot.Hash) {
+  mutating func insert(_ value: consuming Value, for key: Slot.Key, _ hash: Slot.Hash) {
     if (storedValues.count + 1) * 4 > slots.count * 3 { grow() }
     let (slot, found) = probe(key, hash)
     if found {
