@@ -42,15 +42,27 @@ func writeWorkload(events: Int, to path: String) throws {
   try recorder.close()
 }
 
-/// Child mode: checks a file and prints how many findings it has.
+/// Child mode: checks a file as `bgtrace check` does (a binary one from its compact
+/// events) and prints how many findings it has.
 func runCheckFile(_ path: String) throws {
   var reader = try TraceReader(path: path)
   var checker = TraceChecker(meta: reader.meta)
   var findings: [Finding] = []
   var events = 0
-  while let located = try reader.next() {
-    checker.check(located, into: &findings)
-    events += 1
+  let checkedBinary =
+    try reader.withBinaryReader { binary in
+      var event = CompactEvent(time: 0, tag: .appLaunch)
+      while try binary.nextCompact(into: &event) {
+        checker.check(event, location: binary.eventNumber, strings: binary.strings, into: &findings)
+        events += 1
+      }
+      return true
+    } ?? false
+  if !checkedBinary {
+    while let located = try reader.next() {
+      checker.check(located, into: &findings)
+      events += 1
+    }
   }
   checker.finish(into: &findings)
   for finding in findings.prefix(5) { FileHandle.standardError.write(Data((finding.line(path: path) + "\n").utf8)) }

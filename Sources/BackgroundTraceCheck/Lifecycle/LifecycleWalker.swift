@@ -287,6 +287,7 @@ struct EndedIDs: Sendable {
   }
 
   /// The open `id` ended at `time`.
+  @inline(__always)
   mutating func end(_ id: Int, at time: TraceTime) {
     ended.insert(id)
     recent.record(id, at: time)
