@@ -10,9 +10,11 @@ import TraceWorkloads
 /// broken at random.
 @Suite struct CompactCheckTests {
   /// The findings of checking `bytes` (a binary trace) event by event, read with
-  /// `next()` or as compact events; locations are event numbers either way.
-  static func findings(ofBinary bytes: [UInt8], compact: Bool) throws -> [Finding] {
+  /// `next()` or as compact events (the reader keeping at most `stringLimit` strings
+  /// across chunks); locations are event numbers either way.
+  static func findings(ofBinary bytes: [UInt8], compact: Bool, stringLimit: Int? = nil) throws -> [Finding] {
     var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: nil)
+    reader.stringLimit = stringLimit
     var checker = TraceChecker(meta: reader.meta)
     var findings: [Finding] = []
     if compact {
@@ -86,7 +88,9 @@ import TraceWorkloads
   }
 
   /// Generated traces broken at random (events dropped, repeated and moved a little),
-  /// whose findings cover most rules: the same findings read either way.
+  /// whose findings cover most rules: the same findings read either way, also in small
+  /// chunks by a reader that starts its strings afresh every few chunks, as
+  /// `bgtrace check` may.
   @Test(arguments: 0..<24)
   func brokenWorkloadsGiveTheSameFindings(_ seed: UInt64) throws {
     var random = SplitMix64(seed: seed)
@@ -107,5 +111,7 @@ import TraceWorkloads
     let expected = TraceChecker.check(trace)
     #expect(expected.count > 10)
     #expect(try Self.findings(ofBinary: try BinaryTraceEncoder.encode(trace), compact: true) == expected)
+    let small = try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: 256)
+    #expect(try Self.findings(ofBinary: small, compact: true, stringLimit: 8) == expected)
   }
 }

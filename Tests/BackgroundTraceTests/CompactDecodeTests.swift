@@ -117,6 +117,30 @@ import TraceWorkloads
     #expect(ids.keys.allSatisfy { reader.strings.id(of: $0) != nil })
   }
 
+  /// With a ``BinaryTraceReader/stringLimit``, a trace whose every event has a new
+  /// string keeps only about that many: the table starts afresh between chunks, and
+  /// each event's strings, looked up as it is read, are still its own.
+  @Test func aStringLimitKeepsTheTableSmall() throws {
+    let events = (0..<3_000).map { TraceEvent(time: TraceTime(nanoseconds: UInt64($0)), .workCancel(work: "w-\($0)")) }
+    let bytes = try BinaryTraceEncoder.encode(Trace(events: events), chunkPayloadLimit: 256)
+    var limited = try BinaryTraceReader(source: MemoryByteSource(bytes), file: nil)
+    limited.stringLimit = 50
+    var largest = 0
+    var read: [TraceEvent] = []
+    while let event = try limited.nextCompact() {
+      read.append(TraceEvent(event, strings: limited.strings))
+      largest = max(largest, limited.strings.count)
+    }
+    #expect(read == events)
+    #expect(limited.damage.isEmpty)
+    #expect(limited.strings.generation > 10)
+    #expect(largest <= 50 + 256 / 4)  // the limit, plus one chunk's strings (each at least 4 bytes)
+
+    var unlimited = try BinaryTraceReader(source: MemoryByteSource(bytes), file: nil)
+    while try unlimited.nextCompact() != nil {}
+    #expect(unlimited.strings.count == 3_000 && unlimited.strings.generation == 0)
+  }
+
   /// Strings are told apart by their bytes: two spellings `String` calls equal keep
   /// their own ids and bytes.
   @Test func canonicallyEquivalentSpellingsKeepTheirBytes() throws {

@@ -51,6 +51,7 @@ func runCheckFile(_ path: String) throws {
   var events = 0
   let checkedBinary =
     try reader.withBinaryReader { binary in
+      binary.stringLimit = 4096  // as bgtrace check
       var event = CompactEvent(time: 0, tag: .appLaunch)
       while try binary.nextCompact(into: &event) {
         checker.check(event, location: binary.eventNumber, strings: binary.strings, into: &findings)

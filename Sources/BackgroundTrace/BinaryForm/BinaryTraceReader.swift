@@ -11,7 +11,7 @@
 /// No input makes it trap, hang or allocate more than one chunk
 /// (``BinaryFormat/maximumChunkPayload``) plus a read block; ``nextCompact()`` and
 /// ``nextCompactBatch(into:)`` also keep each distinct string of the chunks they read
-/// (``strings``).
+/// (``strings``), unless ``stringLimit`` bounds them.
 public struct BinaryTraceReader {
   /// The input's name, for errors and damage reports.
   public let file: String?
@@ -22,6 +22,15 @@ public struct BinaryTraceReader {
   /// The strings of the events ``nextCompact()`` and ``nextCompactBatch(into:)``
   /// return, by id. Grows as reading proceeds, by the new strings of each chunk they read.
   public private(set) var strings = InternedStrings()
+  /// When set, the most strings ``strings`` keeps across chunks: once it holds more, it
+  /// starts afresh (``InternedStrings/generation`` goes up) before the next chunk's
+  /// strings are interned. Then a compact event's ids are valid only until the next
+  /// chunk is read: look its strings up before reading on, as a checker does.
+  ///
+  /// `nil` (the default) keeps every distinct string, so that ids stay valid for the
+  /// whole trace; the table then grows with the trace's distinct strings (a trace
+  /// whose every work has a new id grows it by each id).
+  public var stringLimit: Int?
   /// The 1-based event number of the event ``next()`` or ``nextCompact()`` returned
   /// last, or of the last event ``nextCompactBatch(into:)`` returned (0 before the first).
   public var eventNumber: Int { recordLocation - (compactCount - compactIndex) }
@@ -215,6 +224,7 @@ public struct BinaryTraceReader {
         continue  // the chunk's next record did not parse: on to the next chunk
       }
       guard try loadChunkWithEvents() else { return 0 }
+      if let stringLimit, strings.count > stringLimit { strings.removeAll() }
       if pendingRecords > 0 { continue }
       var read = 0
       while read < buffer.count && events.consumed < events.count {

@@ -150,11 +150,26 @@ public struct InternedStrings: Sendable {
   private var settingLists: [[UInt32]] = []
   private var settingListIDs: [[UInt32]: UInt32] = [:]
 
+  /// How many times the table started afresh (``removeAll()``): ids handed out in an
+  /// earlier generation name other strings, or none, in a later one.
+  public private(set) var generation = 0
+
   /// An empty table.
   public init() {}
 
   /// How many distinct strings the table holds.
   public var count: Int { strings.count }
+
+  /// Forgets every string and setting list, keeping the storage, and starts the next
+  /// ``generation``.
+  mutating func removeAll() {
+    strings.removeAll(keepingCapacity: true)
+    hashes.removeAll(keepingCapacity: true)
+    for index in slots.indices { slots[index] = 0 }
+    settingLists.removeAll(keepingCapacity: true)
+    settingListIDs.removeAll(keepingCapacity: true)
+    generation += 1
+  }
 
   /// The string with id `id`.
   @inlinable
