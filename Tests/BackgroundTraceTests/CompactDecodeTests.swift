@@ -117,6 +117,32 @@ import TraceWorkloads
     #expect(ids.keys.allSatisfy { reader.strings.id(of: $0) != nil })
   }
 
+  /// README's example ("Traces"): a file read as compact events, the strings of its
+  /// work starts looked up as they come.
+  @Test func theReadmeExampleReadsAFile() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("big.bgtrace")
+    let text = """
+      bgtrace 1
+      0 app.launch
+      1 work.enqueue work=sync limit=2
+      2 work.start work=sync attempt=0
+      3 work.result work=sync attempt=0 outcome=retry
+      40 work.start work=sync attempt=1
+      41 work.cancel work=upload
+
+      """
+    try Data(try Trace(text: text).binary()).write(to: URL(fileURLWithPath: path))
+    var starts: [String] = []
+    var reader = try BinaryTraceReader(source: FileByteSource(path: path), file: path)
+    var event = CompactEvent(time: 0, tag: .appLaunch)
+    while try reader.nextCompact(into: &event) {
+      if event.tag == .workStart { starts.append("\(reader.eventNumber) \(reader.strings[event.string])") }
+    }
+    #expect(starts == ["3 sync", "5 sync"])
+    #expect(reader.strings.count == 2)  // sync, upload
+  }
+
   /// With a ``BinaryTraceReader/stringLimit``, a trace whose every event has a new
   /// string keeps only about that many: the table starts afresh between chunks, and
   /// each event's strings, looked up as it is read, are still its own.
