@@ -61,6 +61,13 @@ extension OpenAddressingTable where Slot.Key == Int, Slot.Hash == Int {
     insert(value, for: key, key)
   }
 
+  /// Where `key` has its value: for reading and changing it in place with
+  /// ``OpenAddressingTable/subscript(at:)``, and removing it with
+  /// ``OpenAddressingTable/remove(at:)``. Valid until the next insertion or removal.
+  package func index(forKey key: Int) -> Int? {
+    index(of: key, key)
+  }
+
   /// Removes `key`'s entry and returns its value.
   @discardableResult
   package mutating func removeValue(forKey key: Int) -> Value? {

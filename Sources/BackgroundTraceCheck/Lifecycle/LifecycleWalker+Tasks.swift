@@ -19,9 +19,11 @@ extension LifecycleWalker {
   mutating func endTask(_ id: Int, into observer: inout some LifecycleObserver) {
     if id == 0 {
       observer.observe(.taskEndUnmatched(id: 0, .invalid), in: process)
-    } else if let task = tasks.removeValue(forKey: id) {
+    } else if let index = tasks.index(forKey: id) {
+      // Observed in place, then destroyed in place: no optional copy of the task.
+      observer.observeTaskEnded(id: id, tasks[at: index], in: process)
+      tasks.remove(at: index)
       endedTasks.end(id, at: now)
-      observer.observeTaskEnded(id: id, task, in: process)
     } else {
       let mismatch: TaskEndMismatch =
         switch endedTasks.endUnmatched(id, at: now) {

@@ -70,19 +70,23 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
 
   /// A power of two in length once the first entry is inserted, at most 3/4 full.
   private var slots: [Slot] = []
-  /// The values, in no order; `slots[owners[n]].value == n`.
-  private var storedValues: [Value] = []
-  /// The slot of each value.
-  private var owners: [Int] = []
+  /// The values, in no order, each with its slot: `slots[entries[n].slot].value == n`.
+  private var entries: [Entry] = []
+
+  /// A value and the slot that holds its key.
+  fileprivate struct Entry {
+    var value: Value
+    var slot: Int
+  }
 
   /// Creates an empty table.
   package init() {}
 
   /// How many entries the table holds.
-  package var count: Int { storedValues.count }
+  package var count: Int { entries.count }
 
   /// Whether the table is empty.
-  package var isEmpty: Bool { storedValues.isEmpty }
+  package var isEmpty: Bool { entries.isEmpty }
 
   /// The keys, in the table's order.
   package var keys: [Slot.Key] {
@@ -92,7 +96,7 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   }
 
   /// The values, in the table's order.
-  package var values: [Value] { slots.filter { $0.occupied }.map { storedValues[$0.value] } }
+  package var values: [Value] { slots.filter { $0.occupied }.map { entries[$0.value].value } }
 
   /// The slot holding `key`, whose hash is `hash`, or the empty slot where it would go.
   @inline(__always)
@@ -109,9 +113,9 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   /// The value for `key`, whose hash is `hash`.
   @inline(__always)
   func value(for key: Slot.Key, _ hash: Slot.Hash) -> Value? {
-    guard !storedValues.isEmpty else { return nil }
+    guard !entries.isEmpty else { return nil }
     let (slot, found) = probe(key, hash)
-    return found ? storedValues[slots[slot].value] : nil
+    return found ? entries[slots[slot].value].value : nil
   }
 
   /// Sets the value of `key`, whose hash is `hash`, adding the entry when there is none;
@@ -129,51 +133,59 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   /// place with ``subscript(at:)``. Valid until the next insertion or removal.
   @inline(__always)
   func index(of key: Slot.Key, _ hash: Slot.Hash) -> Int? {
-    guard !storedValues.isEmpty else { return nil }
+    guard !entries.isEmpty else { return nil }
     let (slot, found) = probe(key, hash)
     return found ? slots[slot].value : nil
   }
 
   /// The value at `index`, from ``index(of:_:)``, in place.
   package subscript(at index: Int) -> Value {
-    _read { yield storedValues[index] }
-    _modify { yield &storedValues[index] }
+    _read { yield entries[index].value }
+    _modify { yield &entries[index].value }
   }
 
   /// Sets the value of `key`, whose hash is `hash`, adding the entry when there is none.
   /// (Setting through a subscript wraps the value in an optional and unwraps it again: a
   /// copy.)
   mutating func insert(_ value: consuming Value, for key: Slot.Key, _ hash: Slot.Hash) {
-    if (storedValues.count + 1) * 4 > slots.count * 3 { grow() }
+    if (entries.count &+ 1) &* 4 > slots.count &* 3 { grow() }
     let (slot, found) = probe(key, hash)
     if found {
-      storedValues[slots[slot].value] = value
+      entries[slots[slot].value].value = value
     } else {
-      slots[slot] = Slot(key, hash, value: storedValues.count)
-      storedValues.append(value)
-      owners.append(slot)
+      slots[slot] = Slot(key, hash, value: entries.count)
+      entries.append(Entry(value: value, slot: slot))
     }
   }
 
   /// Removes the entry of `key`, whose hash is `hash`, and returns its value.
   @discardableResult
   mutating func remove(_ key: Slot.Key, _ hash: Slot.Hash) -> Value? {
-    guard !storedValues.isEmpty else { return nil }
-    let (hole, found) = probe(key, hash)
+    guard !entries.isEmpty else { return nil }
+    let (slot, found) = probe(key, hash)
     guard found else { return nil }
+    return remove(at: slots[slot].value).value
+  }
+
+  /// Removes the entry whose value is at `index`, from ``index(of:_:)``, destroying its
+  /// value where it is: for a caller that read it in place and needs no copy of it.
+  package mutating func remove(at index: Int) {
+    _ = remove(at: index) as Entry
+  }
+
+  /// Removes the entry whose value is at `index` and returns it.
+  @inline(__always)
+  private mutating func remove(at index: Int) -> Entry {
     // The last value moves into the removed one's place.
-    let index = slots[hole].value
-    let last = storedValues.count - 1
+    let last = entries.count - 1
     if index != last {
-      storedValues.swapAt(index, last)
-      owners[index] = owners[last]
-      slots[owners[index]].value = index
+      entries.swapAt(index, last)
+      slots[entries[index].slot].value = index
     }
-    owners.removeLast()
-    let removed = storedValues.removeLast()
+    let removed = entries.removeLast()
     // One uniqueness check for the whole removal, not one per slot written.
     slots.withUnsafeMutableBufferPointer { slots in
-      var hole = hole
+      var hole = removed.slot
       slots[hole].vacate()
       // Backward-shift deletion: move later entries of the probe run into the hole, so
       // that no lookup stops early and no tombstones accumulate.
@@ -185,7 +197,7 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
         let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
         if !stays {
           slots.swapAt(hole, next)
-          owners[slots[hole].value] = hole
+          entries[slots[hole].value].slot = hole
           hole = next
         }
         next = (next + 1) & mask
@@ -196,10 +208,9 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
 
   /// Removes every entry, keeping the storage.
   package mutating func removeAll() {
-    guard !storedValues.isEmpty else { return }
-    for slot in owners { slots[slot].vacate() }
-    storedValues.removeAll(keepingCapacity: true)
-    owners.removeAll(keepingCapacity: true)
+    guard !entries.isEmpty else { return }
+    for entry in entries { slots[entry.slot].vacate() }
+    entries.removeAll(keepingCapacity: true)
   }
 
   private mutating func grow() {
@@ -210,29 +221,29 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
       var slot = entry.home(mask: mask)
       while slots[slot].occupied { slot = (slot + 1) & mask }
       slots[slot] = entry
-      owners[entry.value] = slot
+      entries[entry.value].slot = slot
     }
   }
 
   /// The entries, in the table's order.
-  package func makeIterator() -> Iterator { Iterator(slots: slots, storedValues: storedValues) }
+  package func makeIterator() -> Iterator { Iterator(slots: slots, entries: entries) }
 
   /// Walks the table's slots.
   package struct Iterator: IteratorProtocol {
     private let slots: [Slot]
-    private let storedValues: [Value]
+    private let entries: [Entry]
     private var slot = 0
 
-    fileprivate init(slots: [Slot], storedValues: [Value]) {
+    fileprivate init(slots: [Slot], entries: [Entry]) {
       self.slots = slots
-      self.storedValues = storedValues
+      self.entries = entries
     }
 
     /// The next entry.
     package mutating func next() -> (key: Slot.Key, value: Value)? {
       while slot < slots.count {
         defer { slot += 1 }
-        if slots[slot].occupied { return (slots[slot].key, storedValues[slots[slot].value]) }
+        if slots[slot].occupied { return (slots[slot].key, entries[slots[slot].value].value) }
       }
       return nil
     }
@@ -240,3 +251,4 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
 }
 
 extension OpenAddressingTable: Sendable where Slot: Sendable, Slot.Value: Sendable {}
+extension OpenAddressingTable.Entry: Sendable where Slot.Value: Sendable {}
