@@ -44,16 +44,19 @@ extension LifecycleWalker {
 
   mutating func start(_ work: String, attempt: Int, into observer: inout some LifecycleObserver) {
     let hash = StableHash(work)
-    if let index = works.index(forKey: work, hash), works[at: index].cancelledAt != nil {
+    if let index = works.index(forKey: work, hash), works.update(at: index, { $0.cancelledAt != nil }) {
       finish(work, hash, ending: .cancelled, into: &observer)  // started again after its cancel
     }
     if let index = works.index(forKey: work, hash) {
-      // Only attempt K+1 right after a retried or stopped attempt K waits for a backoff.
-      let next = works[at: index].nextBackoff
-      let backoff = next?.attempt == attempt ? next?.wait : nil
-      works[at: index].stoppedAttempt = nil
-      works[at: index].running = (attempt, now)
-      observer.observeAttemptStarted(work: work, attempt: attempt, works[at: index], backoff: backoff, in: process)
+      let (now, process) = (now, process)
+      works.update(at: index) { life in
+        // Only attempt K+1 right after a retried or stopped attempt K waits for a backoff.
+        let next = life.nextBackoff
+        let backoff = next?.attempt == attempt ? next?.wait : nil
+        life.stoppedAttempt = nil
+        life.running = (attempt, now)
+        observer.observeAttemptStarted(work: work, attempt: attempt, life, backoff: backoff, in: process)
+      }
     } else if var finished = finishedWorks[hash.bits] {
       observer.observe(
         .startAfterFinish(work: work, attempt: attempt, finished, first: !finished.restarted), in: process)
@@ -78,24 +81,28 @@ extension LifecycleWalker {
         .resultUnmatched(work: work, attempt: attempt, outcome, quiet ? .afterFinish : .notRunning), in: process)
       return
     }
-    guard let running = works[at: index].running, running.attempt == attempt else {
-      let life = works[at: index]
-      let mismatch: WorkResultMismatch
-      if let running = life.running {
-        mismatch = .otherAttemptRunning(attempt: running.attempt, since: running.since)
-      } else if let last = life.lastResult, last.attempt == attempt {
-        mismatch = .secondResult(first: last.outcome, at: last.time)
-      } else {
-        mismatch = .notRunning
+    let (now, process) = (now, process)
+    let mismatch: WorkResultMismatch? = works.update(at: index) { life in
+      guard let running = life.running, running.attempt == attempt else {
+        if let running = life.running {
+          return .otherAttemptRunning(attempt: running.attempt, since: running.since)
+        } else if let last = life.lastResult, last.attempt == attempt {
+          return .secondResult(first: last.outcome, at: last.time)
+        } else {
+          return .notRunning
+        }
       }
+      life.running = nil
+      life.lastResult = (attempt, outcome, now)
+      if outcome == .retry { life.lastEnqueueAt = now }
+      observer.observeAttemptResulted(work: work, attempt: attempt, outcome, life, in: process)
+      return nil
+    }
+    if let mismatch {
       observer.observe(.resultUnmatched(work: work, attempt: attempt, outcome, mismatch), in: process)
       return
     }
-    works[at: index].running = nil
-    works[at: index].lastResult = (attempt, outcome, now)
-    if outcome == .retry { works[at: index].lastEnqueueAt = now }
-    observer.observeAttemptResulted(work: work, attempt: attempt, outcome, works[at: index], in: process)
-    if works[at: index].cancelledAt != nil {
+    if works.update(at: index, { $0.cancelledAt != nil }) {
       finish(work, hash, ending: .cancelled, into: &observer)
     } else if outcome != .retry {
       finish(work, hash, ending: outcome == .success ? .succeeded : .failed, into: &observer)
@@ -104,17 +111,20 @@ extension LifecycleWalker {
 
   mutating func stop(_ work: String, attempt: Int, reason: String, into observer: inout some LifecycleObserver) {
     let hash = StableHash(work)
-    guard let index = works.index(forKey: work, hash), let running = works[at: index].running,
-      running.attempt == attempt
+    guard let index = works.index(forKey: work, hash),
+      works.update(at: index, { $0.running?.attempt == attempt })
     else {
       observer.observe(.stopUnmatched(work: work, attempt: attempt), in: process)
       return
     }
-    works[at: index].running = nil
-    works[at: index].lastResult = nil  // a stopped attempt returned nothing
-    works[at: index].stoppedAttempt = attempt  // the next start still waits for its backoff
+    let cancelled = works.update(at: index) { life in
+      life.running = nil
+      life.lastResult = nil  // a stopped attempt returned nothing
+      life.stoppedAttempt = attempt  // the next start still waits for its backoff
+      return life.cancelledAt != nil
+    }
     observer.observe(.attemptStopped(work: work, attempt: attempt, reason: reason), in: process)
-    if works[at: index].cancelledAt != nil { finish(work, hash, ending: .cancelled, into: &observer) }
+    if cancelled { finish(work, hash, ending: .cancelled, into: &observer) }
   }
 
   mutating func cancel(_ work: String, into observer: inout some LifecycleObserver) {
@@ -124,8 +134,12 @@ extension LifecycleWalker {
       if finishedWorks[hash.bits] == nil { finishedWorks[hash.bits] = FinishedWork(time: now, ending: .cancelled) }
       return
     }
-    if works[at: index].cancelledAt == nil { works[at: index].cancelledAt = now }
-    if works[at: index].running == nil { finish(work, hash, ending: .cancelled, into: &observer) }
+    let now = now
+    let running = works.update(at: index) { life in
+      if life.cancelledAt == nil { life.cancelledAt = now }
+      return life.running != nil
+    }
+    if !running { finish(work, hash, ending: .cancelled, into: &observer) }
   }
 
   /// Ends a work's run: the first work queued behind a success takes its place; periodic
