@@ -21,7 +21,7 @@ extension LifecycleWalker {
       observer.observe(.taskEndUnmatched(id: 0, .invalid), in: process)
     } else if let index = tasks.index(forKey: id) {
       // Observed in place, then destroyed in place: no optional copy of the task.
-      observer.observeTaskEnded(id: id, tasks[at: index], in: process)
+      tasks.update(at: index) { observer.observeTaskEnded(id: id, $0, in: process) }
       tasks.remove(at: index)
       endedTasks.end(id, at: now)
     } else {
