@@ -18,7 +18,8 @@ package import BackgroundTrace
 /// call to ``observe(_:in:)`` is not inlined, so nothing else spares it that. So do an
 /// attempt started and an attempt resulted, whose transitions carry the work's whole
 /// ``WorkLife`` in a box: built for every `work.start` and `work.result`, they made
-/// those events cost five task events each (bgtrace-bench, `--profile-check`).
+/// those events cost five task events each (bgtrace-bench, `--profile-check`). And so
+/// does a work enqueued afresh, whose transition carries the 168-byte enqueue.
 ///
 /// An array of transitions is an observer that keeps them, for readers that look at
 /// them after the event.
@@ -41,6 +42,9 @@ package protocol LifecycleObserver {
   /// Takes ``LifecycleTransition/attemptResulted(work:attempt:_:_:)``.
   mutating func observeAttemptResulted(
     work: String, attempt: Int, _ outcome: WorkOutcome, _ life: WorkLife, in process: ProcessLife)
+
+  /// Takes ``LifecycleTransition/workEnqueued(_:_:)`` with ``EnqueueEffect/fresh``.
+  mutating func observeWorkEnqueuedAfresh(_ enqueue: WorkEnqueue, in process: ProcessLife)
 }
 
 extension LifecycleObserver {
@@ -59,6 +63,11 @@ extension LifecycleObserver {
     work: String, attempt: Int, _ life: WorkLife, backoff: BackoffWait?, in process: ProcessLife
   ) {
     observe(.attemptStarted(work: work, attempt: attempt, life, backoff: backoff), in: process)
+  }
+
+  /// Observes ``LifecycleTransition/workEnqueued(_:_:)`` with ``EnqueueEffect/fresh``.
+  package mutating func observeWorkEnqueuedAfresh(_ enqueue: WorkEnqueue, in process: ProcessLife) {
+    observe(.workEnqueued(enqueue, .fresh), in: process)
   }
 
   /// Observes ``LifecycleTransition/attemptResulted(work:attempt:_:_:)``.

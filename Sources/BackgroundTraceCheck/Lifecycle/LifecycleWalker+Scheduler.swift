@@ -15,7 +15,11 @@ extension LifecycleWalker {
     requests[submission.ident, hash] = PendingRequest(
       type: submission.type, earliest: submission.earliest, submittedAt: now)
     submittedTypes[submission.ident, hash] = submission.type
-    for (run, open) in runs where open.ident == submission.ident { runs[run]!.resubmitted = true }
+    // By value index, in place: iterating the table held a copy of its storage, so the
+    // first write copied the whole table (bgtrace-bench, `--profile-check`).
+    for index in 0..<runs.count {
+      runs.update(at: index) { if $0.ident == submission.ident { $0.resubmitted = true } }
+    }
     observer.observe(.submitted(submission, registered: registrations[submission.ident, hash] != nil), in: process)
   }
 

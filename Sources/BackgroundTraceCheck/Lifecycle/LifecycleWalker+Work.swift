@@ -36,10 +36,10 @@ extension LifecycleWalker {
       return
     }
     finishedWorks[hash.bits] = nil
+    observer.observeWorkEnqueuedAfresh(enqueue, in: process)
     var life = WorkLife(enqueue: enqueue, enqueuedAt: now)
     life.lastEnqueueAt = now
-    works[enqueue.work, hash] = life
-    observer.observe(.workEnqueued(enqueue, .fresh), in: process)
+    works.insert(life, for: enqueue.work, hash)
   }
 
   mutating func start(_ work: String, attempt: Int, into observer: inout some LifecycleObserver) {

@@ -130,7 +130,8 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   }
 
   /// Where `key`, whose hash is `hash`, has its value: for reading and changing it in
-  /// place with ``subscript(at:)``. Valid until the next insertion or removal.
+  /// place with ``subscript(at:)``. Valid until the next insertion or removal. The
+  /// values' indices are `0..<count`.
   @inline(__always)
   func index(of key: Slot.Key, _ hash: Slot.Hash) -> Int? {
     guard !entries.isEmpty else { return nil }

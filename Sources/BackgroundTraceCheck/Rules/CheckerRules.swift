@@ -93,6 +93,12 @@ struct CheckerRules: LifecycleObserver, Sendable {
     attemptResulted(work, attempt: attempt, outcome, life)
   }
 
+  /// Forgets that the work went past its attempt limit: it starts afresh.
+  @inline(__always)
+  mutating func observeWorkEnqueuedAfresh(_ enqueue: WorkEnqueue, in process: ProcessLife) {
+    forgetRetryLimit(of: enqueue.work)
+  }
+
   /// Applies the rules to one transition.
   ///
   mutating func observe(_ transition: LifecycleTransition, in process: ProcessLife) {
@@ -132,7 +138,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
     case .runClosed(let run, let life, let end): runClosed(run, life, end)
     case .rejected, .requestsCancelled, .runLaunched, .runExpireUnmatched:
       break
-    case .workEnqueued(let enqueue, .fresh): forgetRetryLimit(of: enqueue.work)
+    case .workEnqueued(let enqueue, .fresh): observeWorkEnqueuedAfresh(enqueue, in: process)
     case .workEnqueued: break
     case .attemptStarted(let work, let attempt, let life, let backoff):
       observeAttemptStarted(work: work, attempt: attempt, life, backoff: backoff, in: process)
