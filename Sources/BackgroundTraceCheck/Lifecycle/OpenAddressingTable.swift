@@ -158,6 +158,7 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   /// Sets the value of `key`, whose hash is `hash`, adding the entry when there is none.
   /// (Setting through a subscript wraps the value in an optional and unwraps it again: a
   /// copy.)
+  @inline(__always)
   mutating func insert(_ value: consuming Value, for key: Slot.Key, _ hash: Slot.Hash) {
     if (entries.count &+ 1) &* 4 > slots.count &* 3 { grow() }
     let (slot, found) = probe(key, hash)

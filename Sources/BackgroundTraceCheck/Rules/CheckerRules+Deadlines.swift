@@ -22,7 +22,7 @@ extension CheckerRules {
 
   /// Reports the deadlines that passed before `time` and were not met: their findings
   /// show at the event at `time`. (Call it only when ``nextDeadline`` is before `time`.)
-  mutating func passDeadlines(before time: TraceTime, in walker: LifecycleWalker) {
+  mutating func passDeadlines(before time: TraceTime, in walker: borrowing LifecycleWalker) {
     while let (due, deadline) = deadlines.popPassed(before: time) {
       now = time
       expire(deadline, due: due, in: walker)
@@ -30,7 +30,7 @@ extension CheckerRules {
     nextDeadline = deadlines.firstTime ?? .max
   }
 
-  private mutating func expire(_ deadline: Deadline, due: TraceTime, in walker: LifecycleWalker) {
+  private mutating func expire(_ deadline: Deadline, due: TraceTime, in walker: borrowing LifecycleWalker) {
     switch deadline {
     case .taskEnd(let process, let id):
       guard walker.isRunning, walker.process.number == process, let task = walker.tasks[id],

@@ -4,7 +4,7 @@ import BackgroundTrace
 extension CheckerRules {
   /// Starts counting the background time of every open task that has not expired: the
   /// event just applied moved the app into the background.
-  mutating func startOwedBudgets(in walker: LifecycleWalker) {
+  mutating func startOwedBudgets(in walker: borrowing LifecycleWalker) {
     budgetsOwed = false
     for (id, task) in walker.tasks where task.expiredAt == nil { startBudget(for: id, in: walker.process) }
   }

@@ -113,14 +113,29 @@ public struct TraceChecker: Sendable {
   private mutating func begin(location: Int, time: TraceTime) {
     rules.location = location
     // The finding of a deadline that passed between events shows at the next event.
-    if rules.nextDeadline < time { rules.passDeadlines(before: time, in: walker) }
+    if rules.nextDeadline < time { passDeadlines(before: time) }
     rules.now = time
+  }
+
+  /// Reports the deadlines that passed before `time`. Not inlined: it runs at a few
+  /// events in a hundred, and inlined, the walker it reads took room on the stack of
+  /// every check.
+  @inline(never)
+  private mutating func passDeadlines(before time: TraceTime) {
+    rules.passDeadlines(before: time, in: walker)
+  }
+
+  /// Starts the budgets of the open tasks once the app moved into the background (not
+  /// inlined, as ``passDeadlines(before:)``).
+  @inline(never)
+  private mutating func startOwedBudgets() {
+    rules.startOwedBudgets(in: walker)
   }
 
   /// Starts what the rules owe after an event, and moves its findings to `findings`.
   @inline(__always)
   private mutating func collect(into findings: inout [Finding]) {
-    if rules.budgetsOwed { rules.startOwedBudgets(in: walker) }
+    if rules.budgetsOwed { startOwedBudgets() }
     guard !rules.findings.isEmpty else { return }
     findings.append(contentsOf: rules.findings)
     rules.findings.removeAll(keepingCapacity: true)
