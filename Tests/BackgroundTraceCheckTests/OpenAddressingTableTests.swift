@@ -13,7 +13,12 @@ import Testing
     for step in 0..<20_000 {
       let key = Int(random.next() % 300) - 150  // negative keys too, and many collisions
       if random.next() % 3 == 0 {
-        #expect(table.removeValue(forKey: key) == reference.removeValue(forKey: key))
+        if random.next() % 2 == 0, let index = table.index(forKey: key) {
+          #expect(table[at: index] == reference.removeValue(forKey: key))
+          table.remove(at: index)  // in place, the last value moving into its place
+        } else {
+          #expect(table.removeValue(forKey: key) == reference.removeValue(forKey: key))
+        }
       } else {
         table.updateValue(step, forKey: key)
         reference[key] = step
@@ -38,7 +43,7 @@ import Testing
       case 0: #expect(table.removeValue(forKey: key, hash) == reference.removeValue(forKey: key))
       case 1:
         if let index = table.index(forKey: key, hash) {
-          table[at: index] += 1
+          if random.next() % 2 == 0 { table[at: index] += 1 } else { table.update(at: index) { $0 += 1 } }
           reference[key]! += 1
         } else {
           #expect(reference[key] == nil)

@@ -88,7 +88,7 @@ extension CompactEvent {
   }
 
   /// `sched.register`'s `ok=`.
-  public var registered: Bool? { ChunkDecoder.tristate(flags) }
+  public var ok: Bool? { ChunkDecoder.tristate(flags) }
 
   /// `sched.submit`'s request.
   public func submission(strings: borrowing InternedStrings) -> SchedulerSubmission {
@@ -393,7 +393,7 @@ extension TraceEvent {
     case .taskBegin: kind = .taskBegin(id: number, name: compact.taskName(strings: strings))
     case .taskEnd: kind = .taskEnd(id: number)
     case .taskExpire: kind = .taskExpire(id: number)
-    case .schedRegister: kind = .schedRegister(ident: text(compact.string), ok: compact.registered)
+    case .schedRegister: kind = .schedRegister(ident: text(compact.string), ok: compact.ok)
     case .schedSubmit: kind = .schedSubmit(compact.submission(strings: strings))
     case .schedReject: kind = .schedReject(ident: text(compact.string), error: compact.rejection)
     case .schedCancel: kind = .schedCancel(compact.cancelTarget(strings: strings))

@@ -96,7 +96,7 @@ package struct LifecycleWalker: Sendable {
     case .taskBegin: beginTask(number, name: event.taskName(strings: strings), into: &observer)
     case .taskEnd: endTask(number, into: &observer)
     case .taskExpire: expireTask(number, into: &observer)
-    case .schedRegister: register(strings[event.string], ok: event.registered ?? true, into: &observer)
+    case .schedRegister: register(strings[event.string], ok: event.ok ?? true, into: &observer)
     case .schedSubmit: submit(event.submission(strings: strings), into: &observer)
     case .schedReject: reject(strings[event.string], event.rejection, into: &observer)
     case .schedCancel: cancelRequests(event.cancelTarget(strings: strings), into: &observer)

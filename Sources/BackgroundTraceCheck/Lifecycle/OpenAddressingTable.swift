@@ -176,18 +176,18 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
     guard !entries.isEmpty else { return nil }
     let (slot, found) = probe(key, hash)
     guard found else { return nil }
-    return remove(at: slots[slot].value).value
+    return removeEntry(at: slots[slot].value).value
   }
 
   /// Removes the entry whose value is at `index`, from ``index(of:_:)``, destroying its
   /// value where it is: for a caller that read it in place and needs no copy of it.
   package mutating func remove(at index: Int) {
-    _ = remove(at: index) as Entry
+    _ = removeEntry(at: index)
   }
 
   /// Removes the entry whose value is at `index` and returns it.
   @inline(__always)
-  private mutating func remove(at index: Int) -> Entry {
+  private mutating func removeEntry(at index: Int) -> Entry {
     // The last value moves into the removed one's place.
     let last = entries.count - 1
     if index != last {
