@@ -329,7 +329,18 @@ struct RecentTimes: Sendable {
     }
   }
 
+  /// When `id` ended last, if that is among the recent ends.
   func time(of id: Int) -> TraceTime? {
-    entries.last { $0.id == id }?.time
+    // Newest first. Once the ring is full and wraps, the newest entry is the one before
+    // `next`, not the last in the array: searching from the array's end named an older
+    // end of an id that ended twice within the window.
+    let count = entries.count
+    guard count > 0 else { return nil }
+    let newest = count < Self.capacity ? count - 1 : (next + count - 1) % count
+    for step in 0..<count {
+      let entry = entries[(newest - step + count) % count]
+      if entry.id == id { return entry.time }
+    }
+    return nil
   }
 }
