@@ -48,23 +48,7 @@ func runCheckFile(_ path: String) throws {
   var reader = try TraceReader(path: path)
   var checker = TraceChecker(meta: reader.meta)
   var findings: [Finding] = []
-  var events = 0
-  let checkedBinary =
-    try reader.withBinaryReader { binary in
-      binary.stringLimit = 4096  // as bgtrace check
-      var event = CompactEvent(time: 0, tag: .appLaunch)
-      while try binary.nextCompact(into: &event) {
-        checker.check(event, location: binary.eventNumber, strings: binary.strings, into: &findings)
-        events += 1
-      }
-      return true
-    } ?? false
-  if !checkedBinary {
-    while let located = try reader.next() {
-      checker.check(located, into: &findings)
-      events += 1
-    }
-  }
+  let events = try checker.checkRemainingEvents(of: &reader, into: &findings)
   checker.finish(into: &findings)
   for finding in findings.prefix(5) { FileHandle.standardError.write(Data((finding.line(path: path) + "\n").utf8)) }
   print("\(peakResidentKiB()) \(events) events, \(findings.count) findings")

@@ -8,7 +8,8 @@ struct CheckerCost {
   /// Checking as `bgtrace check` does it — decoding plus `TraceChecker` — over decoding
   /// alone: the summary's "checker vs decoder per event".
   var withDecoding: Double
-  /// `TraceChecker` alone over decoding alone.
+  /// The checker's own share of that loop (the loop's time less decoding's) over
+  /// decoding alone.
   var alone: Double
 }
 
@@ -16,9 +17,10 @@ struct CheckerCost {
 /// benchmark's virtual-clock workload in its canonical binary form, in one process with
 /// no file I/O.
 ///
-/// The summary's pair is what `bgtrace check` does with a binary trace: it decodes with
+/// The summary's pair is what `bgtrace check` does with a binary trace
+/// (``checkAsTheCommandDoes(_:meta:)``): it decodes with
 /// `BinaryTraceReader.nextCompact(into:)` over the bytes in memory, and checks each
-/// event as it comes (with the reader's `stringLimit` as `bgtrace check` sets it). The
+/// event as it comes. The
 /// summary's ratio is that loop's time over the decoding loop's alone; the checker's
 /// own cost is the difference, printed beside it. (Checking events decoded beforehand
 /// into an array instead streamed 56 MB of events through the cache, which the
@@ -48,25 +50,12 @@ func runCheckerCostBenchmark(_ options: Options) throws -> CheckerCost {
   }
   func decodeCompact() throws {
     var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: nil)
-    reader.stringLimit = 4096  // as bgtrace check
+    reader.stringLimit = TraceChecker.readerStringLimit  // as the checker's loop sets it
     var event = CompactEvent(time: 0, tag: .appLaunch)
     var count = 0
     while try reader.nextCompact(into: &event) { count &+= reader.eventNumber > 0 ? 1 : 0 }
     precondition(count == trace.events.count && reader.damage.isEmpty, "the workload does not decode")
   }
-  func decodeAndCheckCompact() throws -> [Finding] {
-    var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: nil)
-    reader.stringLimit = 4096  // as bgtrace check
-    var checker = TraceChecker(meta: meta)
-    var findings: [Finding] = []
-    var event = CompactEvent(time: 0, tag: .appLaunch)
-    while try reader.nextCompact(into: &event) {
-      checker.check(event, location: reader.eventNumber, strings: reader.strings, into: &findings)
-    }
-    checker.finish(into: &findings)
-    return findings
-  }
-
   // The four loops in alternation, best of five each, timed by this thread's CPU clock:
   // on a shared machine the load changes from second to second, and wall time counts
   // the time other processes hold the core.
@@ -81,7 +70,7 @@ func runCheckerCostBenchmark(_ options: Options) throws -> CheckerCost {
     checkedNanos = min(checkedNanos, try measureThreadCPU { findings = try decodeAndCheck() })
     compactDecodeNanos = min(compactDecodeNanos, try measureThreadCPU { try decodeCompact() })
     compactCheckedNanos = min(
-      compactCheckedNanos, try measureThreadCPU { compactFindings = try decodeAndCheckCompact() })
+      compactCheckedNanos, try measureThreadCPU { compactFindings = try checkAsTheCommandDoes(bytes, meta: meta) })
   }
   precondition(compactFindings == findings, "the compact events' findings differ")
   let count = Double(trace.events.count)
@@ -119,6 +108,17 @@ func measureThreadCPU(_ body: () throws -> Void) rethrows -> Double {
   return now() - start
 }
 
+/// The findings of `bytes`, a binary trace with `meta`, decoded and checked as
+/// `bgtrace check` does it (`TraceChecker.checkRemainingEvents(of:into:)`).
+func checkAsTheCommandDoes(_ bytes: [UInt8], meta: TraceMetadata) throws -> [Finding] {
+  var reader = try TraceReader(source: MemoryByteSource(bytes), name: "workload")
+  var checker = TraceChecker(meta: meta)
+  var findings: [Finding] = []
+  try checker.checkRemainingEvents(of: &reader, into: &findings)
+  checker.finish(into: &findings)
+  return findings
+}
+
 /// Decodes and checks the checker-cost workload `repeats` times as `bgtrace check`
 /// does, and prints the time per event (for profilers: the decoder's symbols and the
 /// checker's are apart).
@@ -127,16 +127,7 @@ func profileChecker(_ options: Options, repeats: Int) throws {
   let bytes = try BinaryTraceEncoder.encode(trace)
   var findingCount = 0
   let nanos = try measureCPU(repeats: repeats) {
-    var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: nil)
-    reader.stringLimit = 4096  // as bgtrace check
-    var checker = TraceChecker(meta: trace.meta)
-    var findings: [Finding] = []  // a local: a captured variable is checked for exclusivity at run time
-    var event = CompactEvent(time: 0, tag: .appLaunch)
-    while try reader.nextCompact(into: &event) {
-      checker.check(event, location: reader.eventNumber, strings: reader.strings, into: &findings)
-    }
-    checker.finish(into: &findings)
-    findingCount = findings.count
+    findingCount = try checkAsTheCommandDoes(bytes, meta: trace.meta).count
   }
   print("decode and check: \(format(nanos / Double(trace.events.count))) ns/event, \(findingCount) findings")
 }

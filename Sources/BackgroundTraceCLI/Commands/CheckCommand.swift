@@ -106,9 +106,6 @@ package enum CheckCommand {
     return results.withLock { $0.map { $0! } }
   }
 
-  /// The most strings a binary trace's reader keeps across chunks while it is checked.
-  package static var stringLimit: Int { 4096 }
-
   /// Checks one file, turning every error into a result.
   package static func check(_ path: String, configuration: CheckerConfiguration) -> FileResult {
     var result = FileResult(name: path == "-" ? "<stdin>" : path)
@@ -116,22 +113,7 @@ package enum CheckCommand {
       var reader = try TraceReader(path: path)
       result.name = reader.name
       var checker = TraceChecker(configuration: configuration, meta: reader.meta)
-      // A binary trace is checked from its compact events: most are never built as
-      // `TraceEvent`s (bgtrace-bench, "checker cost"). Each event's strings are looked
-      // up as it is checked, so the reader need not keep every distinct string: memory
-      // stays flat on a trace whose every work has a new id.
-      let checkedBinary =
-        try reader.withBinaryReader { binary in
-          binary.stringLimit = Self.stringLimit
-          var event = CompactEvent(time: 0, tag: .appLaunch)
-          while try binary.nextCompact(into: &event) {
-            checker.check(event, location: binary.eventNumber, strings: binary.strings, into: &result.findings)
-          }
-          return true
-        } ?? false
-      if !checkedBinary {
-        while let located = try reader.next() { checker.check(located, into: &result.findings) }
-      }
+      try checker.checkRemainingEvents(of: &reader, into: &result.findings)
       checker.finish(into: &result.findings)
       result.damage = reader.damage
     } catch {

@@ -53,6 +53,44 @@ public struct TraceChecker: Sendable {
     collect(into: &findings)
   }
 
+  /// The most strings a binary reader keeps across chunks while
+  /// ``checkRemainingEvents(of:into:)`` reads it.
+  package static var readerStringLimit: Int { 4096 }
+
+  /// Checks every event `reader` has not read yet, as `bgtrace check` does, and returns
+  /// how many it checked; ``finish(into:)`` is still the caller's.
+  ///
+  /// A binary trace is read as compact events (most are never built as ``TraceEvent``s,
+  /// bgtrace-bench "checker cost"). Their strings are looked up as each is checked, so
+  /// the reader keeps at most ``readerStringLimit`` strings across chunks, unless its
+  /// ``BinaryTraceReader/stringLimit`` is set already: memory stays flat on a trace
+  /// whose every work has a new id.
+  ///
+  /// - Throws: what ``TraceReader/next()`` throws.
+  @discardableResult
+  package mutating func checkRemainingEvents(of reader: inout TraceReader, into findings: inout [Finding]) throws
+    -> Int
+  {
+    var count = 0
+    let readBinary =
+      try reader.withBinaryReader { binary in
+        if binary.stringLimit == nil { binary.stringLimit = Self.readerStringLimit }
+        var event = CompactEvent(time: 0, tag: .appLaunch)
+        while try binary.nextCompact(into: &event) {
+          check(event, location: binary.eventNumber, strings: binary.strings, into: &findings)
+          count += 1
+        }
+        return true
+      } ?? false
+    if !readBinary {
+      while let located = try reader.next() {
+        check(located, into: &findings)
+        count += 1
+      }
+    }
+    return count
+  }
+
   /// Checks the next event as ``check(_:into:)`` does, and also appends what the event
   /// changed to `transitions`, for readers that draw what the checker judged.
   package mutating func check(
