@@ -224,7 +224,6 @@ public struct BinaryTraceReader {
         continue  // the chunk's next record did not parse: on to the next chunk
       }
       guard try loadChunkWithEvents() else { return 0 }
-      if let stringLimit, strings.count > stringLimit { strings.removeAll() }
       if pendingRecords > 0 { continue }
       var read = 0
       while read < buffer.count && events.consumed < events.count {
@@ -349,6 +348,9 @@ public struct BinaryTraceReader {
         finished = true
         return false
       }
+      // A new chunk, whose strings are not interned yet: the table may start afresh.
+      // (The events decoded ahead, whose ids it holds, were all handed out.)
+      if let stringLimit, strings.count > stringLimit { strings.removeAll() }
     }
     return true
   }

@@ -269,13 +269,7 @@ extension CompactEvent {
   /// returns for an event decoded whole (a version 2 log chunk's).
   public init(_ event: TraceEvent, interning strings: inout InternedStrings) {
     self.init(time: event.time.nanoseconds, tag: event.kind.tag)
-    func tristate(_ value: Bool?) -> UInt8 {
-      switch value {
-      case nil: 0
-      case true?: 1
-      case false?: 2
-      }
-    }
+    let tristate = ChunkEncoder.tristate
     switch event.kind {
     case .appLaunch:
       break

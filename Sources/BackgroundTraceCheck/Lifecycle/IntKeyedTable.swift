@@ -62,7 +62,7 @@ extension OpenAddressingTable where Slot.Key == Int, Slot.Hash == Int {
   }
 
   /// Where `key` has its value: for reading and changing it in place with
-  /// ``OpenAddressingTable/subscript(at:)``, and removing it with
+  /// ``OpenAddressingTable/update(at:_:)``, and removing it with
   /// ``OpenAddressingTable/remove(at:)``. Valid until the next insertion or removal.
   package func index(forKey key: Int) -> Int? {
     index(of: key, key)

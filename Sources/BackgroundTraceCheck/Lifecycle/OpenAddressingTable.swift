@@ -130,7 +130,7 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   }
 
   /// Where `key`, whose hash is `hash`, has its value: for reading and changing it in
-  /// place with ``subscript(at:)``. Valid until the next insertion or removal. The
+  /// place with ``update(at:_:)``. Valid until the next insertion or removal. The
   /// values' indices are `0..<count`.
   @inline(__always)
   func index(of key: Slot.Key, _ hash: Slot.Hash) -> Int? {
@@ -139,17 +139,11 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
     return found ? slots[slot].value : nil
   }
 
-  /// The value at `index`, from ``index(of:_:)``, in place.
-  package subscript(at index: Int) -> Value {
-    _read { yield entries[index].value }
-    _modify { yield &entries[index].value }
-  }
-
   /// Calls `body` with the value at `index`, from ``index(of:_:)``, in place, and
   /// returns what it returns. Reading a large value's fields here copies nothing, where
-  /// reading them through ``subscript(at:)`` copied the whole entry out of the array
-  /// for each (a work's life: 232 bytes, several times per `work.start`, perf on
-  /// bgtrace-bench `--profile-check`).
+  /// reading them through a subscript copied the whole entry out of the array for each
+  /// (a work's life: 232 bytes, several times per `work.start`, perf on bgtrace-bench
+  /// `--profile-check`).
   @inline(__always)
   package mutating func update<Result>(at index: Int, _ body: (inout Value) throws -> Result) rethrows -> Result {
     try body(&entries[index].value)

@@ -64,7 +64,7 @@ extension OpenAddressingTable where Slot.Key == String, Slot.Hash == StableHash 
   }
 
   /// Where `key`, whose hash is `hash`, has its value: for reading and changing it in
-  /// place with ``OpenAddressingTable/subscript(at:)``. Valid until the next insertion
+  /// place with ``OpenAddressingTable/update(at:_:)``. Valid until the next insertion
   /// or removal.
   package func index(forKey key: String, _ hash: StableHash) -> Int? {
     index(of: key, hash)
