@@ -48,7 +48,6 @@ extension LifecycleWalker {
       finish(work, hash, ending: .cancelled, into: &observer)  // started again after its cancel
     }
     if let index = works.index(forKey: work, hash) {
-      let (now, process) = (now, process)
       works.update(at: index) { life in
         // Only attempt K+1 right after a retried or stopped attempt K waits for a backoff.
         let next = life.nextBackoff
@@ -81,7 +80,6 @@ extension LifecycleWalker {
         .resultUnmatched(work: work, attempt: attempt, outcome, quiet ? .afterFinish : .notRunning), in: process)
       return
     }
-    let (now, process) = (now, process)
     let mismatch: WorkResultMismatch? = works.update(at: index) { life in
       guard let running = life.running, running.attempt == attempt else {
         if let running = life.running {
@@ -134,7 +132,6 @@ extension LifecycleWalker {
       if finishedWorks[hash.bits] == nil { finishedWorks[hash.bits] = FinishedWork(time: now, ending: .cancelled) }
       return
     }
-    let now = now
     let running = works.update(at: index) { life in
       if life.cancelledAt == nil { life.cancelledAt = now }
       return life.running != nil
