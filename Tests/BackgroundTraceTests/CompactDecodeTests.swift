@@ -117,6 +117,28 @@ import TraceWorkloads
     #expect(ids.keys.allSatisfy { reader.strings.id(of: $0) != nil })
   }
 
+  /// The crash-durable recorder's version 2 log chunks, whose events the compact path
+  /// decodes whole and then makes compact: a `work.enqueue` with every optional field,
+  /// and one with none, read back the same either way.
+  @Test func logChunkEnqueuesReadTheSame() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("log.bgtrace")
+    let full = WorkEnqueue(
+      work: "sync", name: "DataSyncWorker", backoff: .linear, delay: TraceInterval(nanoseconds: 10_000_000_000),
+      limit: 3, period: TraceInterval(nanoseconds: 900_000_000_000), flex: TraceInterval(nanoseconds: 300_000_000_000),
+      policy: .appendOrReplace)
+    let kinds: [TraceEvent.Kind] = [
+      .workEnqueue(full), .workEnqueue(WorkEnqueue(work: "bare")), .workCancel(work: "sync"),
+    ]
+    let recorder = try TraceRecorder(writingTo: path, clock: ManualClock())
+    for (index, kind) in kinds.enumerated() { recorder.record(kind, at: TraceTime(nanoseconds: UInt64(index))) }
+    try recorder.close()
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    #expect(bytes[8] == 2)  // a version 2 file
+    let reading = try Self.expectSameReading(bytes)
+    #expect(reading?.events.map(\.event.kind) == kinds)
+  }
+
   /// README's example ("Traces"): a file read as compact events, the strings of its
   /// work starts looked up as they come.
   @Test func theReadmeExampleReadsAFile() throws {

@@ -152,7 +152,8 @@ struct ChunkEncoder {
     }
   }
 
-  private mutating func appendEnqueue(_ enqueue: WorkEnqueue) {
+  /// A `work.enqueue` record's presence byte: which optional fields follow (docs/FORMAT.md).
+  static func presence(of enqueue: WorkEnqueue) -> UInt8 {
     var presence: UInt8 = 0
     if enqueue.name != nil { presence |= 1 }
     if enqueue.backoff != nil { presence |= 2 }
@@ -161,7 +162,11 @@ struct ChunkEncoder {
     if enqueue.period != nil { presence |= 16 }
     if enqueue.policy != nil { presence |= 32 }
     if enqueue.flex != nil { presence |= 64 }
-    records.append(presence)
+    return presence
+  }
+
+  private mutating func appendEnqueue(_ enqueue: WorkEnqueue) {
+    records.append(Self.presence(of: enqueue))
     appendString(enqueue.work)
     if let name = enqueue.name { appendString(name) }
     if let backoff = enqueue.backoff { records.append(ChunkDecoder.code(of: backoff, in: ChunkDecoder.backoffs)) }

@@ -313,35 +313,15 @@ extension CompactEvent {
       number = Int64(run)
       flags = success ? 1 : 0
     case .workEnqueue(let enqueue):
+      options = ChunkEncoder.presence(of: enqueue)
       string = strings.intern(enqueue.work)
-      if let name = enqueue.name {
-        options |= 1
-        secondString = strings.intern(name)
-      }
-      if let value = enqueue.backoff {
-        options |= 2
-        backoff = ChunkDecoder.code(of: value, in: ChunkDecoder.backoffs)
-      }
-      if let delay = enqueue.delay {
-        options |= 4
-        interval = delay.nanoseconds
-      }
-      if let limit = enqueue.limit {
-        options |= 8
-        number = Int64(limit)
-      }
-      if let value = enqueue.period {
-        options |= 16
-        period = value.nanoseconds
-      }
-      if let value = enqueue.policy {
-        options |= 32
-        policy = ChunkDecoder.code(of: value, in: ChunkDecoder.policies)
-      }
-      if let value = enqueue.flex {
-        options |= 64
-        flex = value.nanoseconds
-      }
+      if let name = enqueue.name { secondString = strings.intern(name) }
+      backoff = enqueue.backoff.map { ChunkDecoder.code(of: $0, in: ChunkDecoder.backoffs) } ?? 0
+      interval = enqueue.delay?.nanoseconds ?? 0
+      number = Int64(enqueue.limit ?? 0)
+      period = enqueue.period?.nanoseconds ?? 0
+      policy = enqueue.policy.map { ChunkDecoder.code(of: $0, in: ChunkDecoder.policies) } ?? 0
+      flex = enqueue.flex?.nanoseconds ?? 0
     case .workStart(let work, let attempt):
       string = strings.intern(work)
       number = Int64(attempt)
