@@ -57,6 +57,7 @@ extension OpenAddressingTable where Slot.Key == Int, Slot.Hash == Int {
 
   /// Sets `key`'s value, adding the entry when there is none. (Setting through the
   /// subscript wraps the value in an optional and unwraps it again: a copy.)
+  @inline(__always)
   package mutating func updateValue(_ value: consuming Value, forKey key: Int) {
     insert(value, for: key, key)
   }
@@ -64,6 +65,7 @@ extension OpenAddressingTable where Slot.Key == Int, Slot.Hash == Int {
   /// Where `key` has its value: for reading and changing it in place with
   /// ``OpenAddressingTable/update(at:_:)``, and removing it with
   /// ``OpenAddressingTable/remove(at:)``. Valid until the next insertion or removal.
+  @inline(__always)
   package func index(forKey key: Int) -> Int? {
     index(of: key, key)
   }
