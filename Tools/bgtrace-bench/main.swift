@@ -21,6 +21,7 @@ struct Options {
   var profileBatch: Int?
   /// Only check the decoded checker-cost workload this many times (for profilers).
   var profileCheck: Int?
+  var checkByKind = false
   var profileDurable: Int?
   /// Child mode: check this file and print the finding count (the parent measures us).
   var checkFile: String?
@@ -42,6 +43,7 @@ struct Options {
       case "--profile-compact": profileCompact = Int(iterator.next() ?? "") ?? 10
       case "--profile-batch": profileBatch = Int(iterator.next() ?? "") ?? 10
       case "--profile-check": profileCheck = Int(iterator.next() ?? "") ?? 10
+      case "--check-by-kind": checkByKind = true
       case "--profile-durable": profileDurable = Int(iterator.next() ?? "") ?? 10
       case "--check-file": checkFile = iterator.next()
       case "--skip-checker": skipChecker = true
@@ -58,7 +60,7 @@ struct Options {
   private func usage() -> Never {
     FileHandle.standardError.write(
       Data(
-        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker] [--profile-decode N] [--profile-compact N] [--profile-batch N] [--profile-check N] [--profile-durable N] [--write-workload PATH]\n"
+        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker] [--profile-decode N] [--profile-compact N] [--profile-batch N] [--profile-check N] [--check-by-kind] [--profile-durable N] [--write-workload PATH]\n"
           .utf8))
     exit(2)
   }
@@ -150,6 +152,10 @@ if let repeats = options.profileDurable {
     try recorder.close()
   }
   print("durable recording: \(format(nanos / Double(options.events))) ns/event")
+  exit(0)
+}
+if options.checkByKind {
+  try profileCheckerByKind(options)
   exit(0)
 }
 if let repeats = options.profileCheck {
