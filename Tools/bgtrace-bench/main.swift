@@ -21,6 +21,7 @@ struct Options {
   var profileBatch: Int?
   /// Only check the decoded checker-cost workload this many times (for profilers).
   var profileCheck: Int?
+  /// Time the check loop with each group of event kinds left unchecked in turn.
   var checkByKind = false
   var profileDurable: Int?
   /// Child mode: check this file and print the finding count (the parent measures us).

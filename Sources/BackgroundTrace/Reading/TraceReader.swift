@@ -15,8 +15,7 @@ public struct TraceReader {
     case binary
   }
 
-  @usableFromInline
-  enum Backing {
+  private enum Backing {
     /// Held only while a reader is moved out to be advanced, so its buffer is not copied.
     case advancing
     case text(TextTraceReader)
@@ -27,7 +26,7 @@ public struct TraceReader {
   public let name: String
   /// The form detected from the content.
   public let format: Format
-  @usableFromInline var backing: Backing
+  private var backing: Backing
 
   /// Opens a file, or standard input for `-`.
   ///
@@ -99,7 +98,6 @@ public struct TraceReader {
   /// Hands a binary trace's reader to `body`, for a reader of its compact events
   /// (``BinaryTraceReader/nextCompact(into:)``); `nil`, without calling `body`, for a
   /// text trace.
-  @inlinable  // so that a caller's loop over the reader is compiled where it is written
   package mutating func withBinaryReader<Result>(
     _ body: (inout BinaryTraceReader) throws -> Result
   ) rethrows -> Result? {
@@ -148,6 +146,3 @@ struct PeekedSource: ByteSource {
 /// Not Sendable: it reads from a byte source, which it does not share.
 @available(*, unavailable)
 extension TraceReader: Sendable {}
-
-@available(*, unavailable)
-extension TraceReader.Backing: Sendable {}
