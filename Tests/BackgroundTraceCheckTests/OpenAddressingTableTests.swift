@@ -32,6 +32,44 @@ import Testing
     #expect(table.isEmpty && table[0] == nil && table.keys.isEmpty)
   }
 
+  /// The open tasks' table against `Dictionary`, and against ``IntKeyedTable`` for the
+  /// order it iterates in: the same sequence of begins and ends places every task in
+  /// the same slot, so what the checker does for each open task in turn (budgets,
+  /// leaks) keeps its order.
+  @Test func openTaskTableMatchesDictionaryAndIntKeyedTableOrder() {
+    var table = OpenTaskTable()
+    var general = IntKeyedTable<TaskLife>()
+    var reference: [Int: Int] = [:]
+    var random = SplitMix64(seed: 3)
+    for step in 1..<20_000 {
+      let id = Int(random.next() % 300) + 1 - (random.next() % 5 == 0 ? 400 : 0)  // never 0
+      let task = TaskLife(name: step % 3 == 0 ? nil : "task \(step)", begin: TraceTime(nanoseconds: UInt64(step)))
+      if random.next() % 3 == 0 {
+        if random.next() % 2 == 0, let index = table.index(forKey: id) {
+          #expect(
+            table.update(at: index) { $0.begin.nanoseconds } == reference.removeValue(forKey: id).map(UInt64.init))
+          table.remove(at: index)
+        } else {
+          #expect(
+            table.removeValue(forKey: id)?.begin.nanoseconds == reference.removeValue(forKey: id).map(UInt64.init))
+        }
+        general.removeValue(forKey: id)
+      } else {
+        table.updateValue(task, forKey: id)
+        general.updateValue(task, forKey: id)
+        reference[id] = step
+      }
+      #expect(table[id]?.begin.nanoseconds == reference[id].map(UInt64.init))
+      #expect(table.index(forKey: 0) == nil)
+    }
+    #expect(table.count == reference.count)
+    #expect(table.keys == general.keys)
+    #expect(table.map(\.value.name) == general.map(\.value.name))
+    #expect(Dictionary(uniqueKeysWithValues: table.map { ($0.key, Int($0.value.begin.nanoseconds)) }) == reference)
+    table.removeAll()
+    #expect(table.isEmpty && table[1] == nil && table.keys.isEmpty && table.values.isEmpty)
+  }
+
   @Test func stringKeyedTableMatchesDictionary() {
     var table = StringKeyedTable<Int>()
     var reference: [String: Int] = [:]

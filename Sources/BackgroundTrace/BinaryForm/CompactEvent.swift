@@ -141,6 +141,10 @@ public struct InternedStrings: Sendable {
   /// Each string's hash, by id: probing compares it before the bytes, and growing the
   /// table does not hash again.
   private var hashes: [UInt64] = []
+  /// Each string's ``StableHash``, by id, computed once as it is interned: the checker
+  /// looks identifiers up by it, and hashing a string per event cost it 4% of its
+  /// instructions (callgrind on bgtrace-bench `--profile-check`).
+  package private(set) var stableHashes: [StableHash] = []
   /// An open-addressing table of ids + 1 (0: empty), a power of two long and at most
   /// half full, probed linearly from a hash's low bits: one hash per string, never
   /// again as the table grows, and one probe per chunk string, where
@@ -165,6 +169,7 @@ public struct InternedStrings: Sendable {
   mutating func removeAll() {
     strings.removeAll(keepingCapacity: true)
     hashes.removeAll(keepingCapacity: true)
+    stableHashes.removeAll(keepingCapacity: true)
     for index in slots.indices { slots[index] = 0 }
     settingLists.removeAll(keepingCapacity: true)
     settingListIDs.removeAll(keepingCapacity: true)
@@ -174,6 +179,9 @@ public struct InternedStrings: Sendable {
   /// The string with id `id`.
   @inlinable
   public subscript(id: UInt32) -> String { strings[Int(id)] }
+
+  /// The ``StableHash`` of the string with id `id`.
+  package func stableHash(_ id: UInt32) -> StableHash { stableHashes[Int(id)] }
 
   /// The id of `string`, if a chunk read so far holds it: look a string up once, then
   /// compare ids.
@@ -199,16 +207,17 @@ public struct InternedStrings: Sendable {
   /// The id of `string`, adding it if it is new.
   mutating func intern(_ string: String) -> UInt32 {
     var bytes = string
-    let (found, slot, hash) = bytes.withUTF8 { utf8 in
+    let (found, slot, hash, stableHash) = bytes.withUTF8 { utf8 in
       let raw = UnsafeRawBufferPointer(utf8)
       let hash = Self.hash(raw)
       let (id, slot) = find(raw, hash: hash)
-      return (id, slot, hash)
+      return (id, slot, hash, id == nil ? StableHash(utf8: raw) : StableHash.zero)
     }
     if let found { return found }
     let id = UInt32(strings.count)
     strings.append(string)
     hashes.append(hash)
+    stableHashes.append(stableHash)
     slots[slot] = id + 1
     if 2 * strings.count > slots.count { grow() }
     return id

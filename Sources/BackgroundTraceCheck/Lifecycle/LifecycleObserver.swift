@@ -19,7 +19,11 @@ package import BackgroundTrace
 /// attempt started and an attempt resulted, whose transitions carry the work's whole
 /// ``WorkLife`` in a box: built for every `work.start` and `work.result`, they made
 /// those events cost five task events each (bgtrace-bench, `--profile-check`). And so
-/// does a work enqueued afresh, whose transition carries the 168-byte enqueue.
+/// does a work enqueued afresh, whose transition carries the 168-byte enqueue. And so
+/// do the scheduler's frequent transitions (a registration, a submission, a run
+/// launched or completed), a work finished and a state change: built as transitions,
+/// each went through the rules' whole switch, and the scheduler's events cost three
+/// times a task event (bgtrace-bench `--check-by-kind`).
 ///
 /// An array of transitions is an observer that keeps them, for readers that look at
 /// them after the event.
@@ -45,6 +49,24 @@ package protocol LifecycleObserver {
 
   /// Takes ``LifecycleTransition/workEnqueued(_:_:)`` with ``EnqueueEffect/fresh``.
   mutating func observeWorkEnqueuedAfresh(_ enqueue: WorkEnqueue, in process: ProcessLife)
+
+  /// Takes ``LifecycleTransition/workFinished(work:_:)``.
+  mutating func observeWorkFinished(work: String, _ finished: FinishedWork, in process: ProcessLife)
+
+  /// Takes ``LifecycleTransition/stateChanged(from:to:)``.
+  mutating func observeStateChanged(from previous: AppState?, to state: AppState, in process: ProcessLife)
+
+  /// Takes ``LifecycleTransition/registered(ident:ok:first:)``.
+  mutating func observeRegistered(ident: String, ok: Bool, first: TraceTime?, in process: ProcessLife)
+
+  /// Takes ``LifecycleTransition/submitted(_:registered:)``.
+  mutating func observeSubmitted(_ submission: SchedulerSubmission, registered: Bool, in process: ProcessLife)
+
+  /// Takes ``LifecycleTransition/runLaunched(run:_:request:)``.
+  mutating func observeRunLaunched(run: Int, _ life: RunLife, request: PendingRequest?, in process: ProcessLife)
+
+  /// Takes ``LifecycleTransition/runCompleted(run:_:success:)``.
+  mutating func observeRunCompleted(run: Int, _ life: RunLife, success: Bool, in process: ProcessLife)
 }
 
 extension LifecycleObserver {
@@ -75,6 +97,42 @@ extension LifecycleObserver {
     work: String, attempt: Int, _ outcome: WorkOutcome, _ life: WorkLife, in process: ProcessLife
   ) {
     observe(.attemptResulted(work: work, attempt: attempt, outcome, life), in: process)
+  }
+}
+
+extension LifecycleObserver {
+  /// Observes ``LifecycleTransition/workFinished(work:_:)``.
+  package mutating func observeWorkFinished(work: String, _ finished: FinishedWork, in process: ProcessLife) {
+    observe(.workFinished(work: work, finished), in: process)
+  }
+
+  /// Observes ``LifecycleTransition/stateChanged(from:to:)``.
+  package mutating func observeStateChanged(from previous: AppState?, to state: AppState, in process: ProcessLife) {
+    observe(.stateChanged(from: previous, to: state), in: process)
+  }
+
+  /// Observes ``LifecycleTransition/registered(ident:ok:first:)``.
+  package mutating func observeRegistered(ident: String, ok: Bool, first: TraceTime?, in process: ProcessLife) {
+    observe(.registered(ident: ident, ok: ok, first: first), in: process)
+  }
+
+  /// Observes ``LifecycleTransition/submitted(_:registered:)``.
+  package mutating func observeSubmitted(
+    _ submission: SchedulerSubmission, registered: Bool, in process: ProcessLife
+  ) {
+    observe(.submitted(submission, registered: registered), in: process)
+  }
+
+  /// Observes ``LifecycleTransition/runLaunched(run:_:request:)``.
+  package mutating func observeRunLaunched(
+    run: Int, _ life: RunLife, request: PendingRequest?, in process: ProcessLife
+  ) {
+    observe(.runLaunched(run: run, life, request: request), in: process)
+  }
+
+  /// Observes ``LifecycleTransition/runCompleted(run:_:success:)``.
+  package mutating func observeRunCompleted(run: Int, _ life: RunLife, success: Bool, in process: ProcessLife) {
+    observe(.runCompleted(run: run, life, success: success), in: process)
   }
 }
 

@@ -2,16 +2,19 @@ import BackgroundTrace
 
 /// BGTaskScheduler: registrations belong to a process; requests and run numbers
 /// outlive it; a run is open from its launch to its completion or its process's end.
+///
+/// Steps that look an identifier up take its ``StableHash`` beside it: a compact event's
+/// identifier was hashed once, as its reader interned it.
 extension LifecycleWalker {
-  mutating func register(_ ident: String, ok: Bool, into observer: inout some LifecycleObserver) {
-    let hash = StableHash(ident)
+  mutating func register(_ ident: String, _ hash: StableHash, ok: Bool, into observer: inout some LifecycleObserver) {
     let first = registrations[ident, hash]
     if first == nil && ok { registrations[ident, hash] = now }
-    observer.observe(.registered(ident: ident, ok: ok, first: first), in: process)
+    observer.observeRegistered(ident: ident, ok: ok, first: first, in: process)
   }
 
-  mutating func submit(_ submission: SchedulerSubmission, into observer: inout some LifecycleObserver) {
-    let hash = StableHash(submission.ident)
+  mutating func submit(
+    _ submission: SchedulerSubmission, _ hash: StableHash, into observer: inout some LifecycleObserver
+  ) {
     requests[submission.ident, hash] = PendingRequest(
       type: submission.type, earliest: submission.earliest, submittedAt: now)
     submittedTypes[submission.ident, hash] = submission.type
@@ -20,7 +23,7 @@ extension LifecycleWalker {
     for index in 0..<runs.count {
       runs.update(at: index) { if $0.ident == submission.ident { $0.resubmitted = true } }
     }
-    observer.observe(.submitted(submission, registered: registrations[submission.ident, hash] != nil), in: process)
+    observer.observeSubmitted(submission, registered: registrations[submission.ident, hash] != nil, in: process)
   }
 
   mutating func reject(_ ident: String, _ error: SchedulerRejection, into observer: inout some LifecycleObserver) {
@@ -36,8 +39,7 @@ extension LifecycleWalker {
     observer.observe(.requestsCancelled(target), in: process)
   }
 
-  mutating func launch(_ ident: String, run: Int, into observer: inout some LifecycleObserver) {
-    let hash = StableHash(ident)
+  mutating func launch(_ ident: String, _ hash: StableHash, run: Int, into observer: inout some LifecycleObserver) {
     let request = requests.removeValue(forKey: ident, hash)
     guard isRunning, registrations[ident, hash] != nil else {
       observer.observe(.runLaunchedUnregistered(ident: ident, run: run), in: process)
@@ -46,7 +48,7 @@ extension LifecycleWalker {
     let life = RunLife(ident: ident, type: submittedTypes[ident, hash], launchedAt: now)
     runs.updateValue(life, forKey: run)
     completedRuns.reopen(run)
-    observer.observe(.runLaunched(run: run, life, request: request), in: process)
+    observer.observeRunLaunched(run: run, life, request: request, in: process)
   }
 
   mutating func expireRun(_ run: Int, into observer: inout some LifecycleObserver) {
@@ -62,7 +64,7 @@ extension LifecycleWalker {
   mutating func complete(_ run: Int, success: Bool, into observer: inout some LifecycleObserver) {
     if let life = runs.removeValue(forKey: run) {
       completedRuns.end(run, at: now)
-      observer.observe(.runCompleted(run: run, life, success: success), in: process)
+      observer.observeRunCompleted(run: run, life, success: success, in: process)
     } else {
       let mismatch: RunCompleteMismatch =
         switch completedRuns.endUnmatched(run, at: now) {

@@ -4,9 +4,11 @@ import BackgroundTrace
 /// enqueue starts afresh, is kept out, queues behind unfinished work, or is finished at
 /// once; one-time work stays finished until an enqueue starts it afresh
 /// (docs/rules.md#work, docs/rules.md#finished-work).
+///
+/// Each step takes the work id's ``StableHash`` beside it: a compact event's id was
+/// hashed once, as its reader interned it.
 extension LifecycleWalker {
-  mutating func enqueue(_ enqueue: WorkEnqueue, into observer: inout some LifecycleObserver) {
-    let hash = StableHash(enqueue.work)
+  mutating func enqueue(_ enqueue: WorkEnqueue, _ hash: StableHash, into observer: inout some LifecycleObserver) {
     if var existing = works[enqueue.work, hash] {
       switch (enqueue.policy, existing.cancelledAt) {
       case (.keep?, nil):
@@ -42,8 +44,7 @@ extension LifecycleWalker {
     works.insert(life, for: enqueue.work, hash)
   }
 
-  mutating func start(_ work: String, attempt: Int, into observer: inout some LifecycleObserver) {
-    let hash = StableHash(work)
+  mutating func start(_ work: String, _ hash: StableHash, attempt: Int, into observer: inout some LifecycleObserver) {
     if let index = works.index(forKey: work, hash), works.update(at: index, { $0.cancelledAt != nil }) {
       finish(work, hash, ending: .cancelled, into: &observer)  // started again after its cancel
     }
@@ -71,9 +72,8 @@ extension LifecycleWalker {
   }
 
   mutating func result(
-    _ work: String, attempt: Int, outcome: WorkOutcome, into observer: inout some LifecycleObserver
+    _ work: String, _ hash: StableHash, attempt: Int, outcome: WorkOutcome, into observer: inout some LifecycleObserver
   ) {
-    let hash = StableHash(work)
     guard let index = works.index(forKey: work, hash) else {
       let quiet = finishedWorks[hash.bits]?.restarted == true
       observer.observe(
@@ -107,8 +107,9 @@ extension LifecycleWalker {
     }
   }
 
-  mutating func stop(_ work: String, attempt: Int, reason: String, into observer: inout some LifecycleObserver) {
-    let hash = StableHash(work)
+  mutating func stop(
+    _ work: String, _ hash: StableHash, attempt: Int, reason: String, into observer: inout some LifecycleObserver
+  ) {
     guard let index = works.index(forKey: work, hash),
       works.update(at: index, { $0.running?.attempt == attempt })
     else {
@@ -125,9 +126,8 @@ extension LifecycleWalker {
     if cancelled { finish(work, hash, ending: .cancelled, into: &observer) }
   }
 
-  mutating func cancel(_ work: String, into observer: inout some LifecycleObserver) {
+  mutating func cancel(_ work: String, _ hash: StableHash, into observer: inout some LifecycleObserver) {
     observer.observe(.workCancelled(work: work), in: process)
-    let hash = StableHash(work)
     guard let index = works.index(forKey: work, hash) else {
       if finishedWorks[hash.bits] == nil { finishedWorks[hash.bits] = FinishedWork(time: now, ending: .cancelled) }
       return
@@ -149,7 +149,7 @@ extension LifecycleWalker {
     if ending == .succeeded, !life.queued.isEmpty {
       var queued = life.queued
       let next = queued.removeFirst()
-      observer.observe(.workFinished(work: work, FinishedWork(time: now, ending: ending)), in: process)
+      observer.observeWorkFinished(work: work, FinishedWork(time: now, ending: ending), in: process)
       works[work, hash] = WorkLife(enqueue: next, enqueuedAt: now, queued: queued, lastEnqueueAt: now)
       observer.observe(.queuedWorkReleased(next), in: process)
       return
@@ -162,6 +162,6 @@ extension LifecycleWalker {
     }
     let finished = FinishedWork(time: life.cancelledAt ?? now, ending: ending)
     finishedWorks[hash.bits] = finished
-    observer.observe(.workFinished(work: work, finished), in: process)
+    observer.observeWorkFinished(work: work, finished, in: process)
   }
 }

@@ -25,7 +25,7 @@ package struct LifecycleWalker: Sendable {
   private var processCount = 0
 
   /// The current process's open tasks.
-  package internal(set) var tasks = IntKeyedTable<TaskLife>()
+  package internal(set) var tasks = OpenTaskTable()
   var endedTasks = EndedIDs()
   /// The current process's successful registrations, with their times.
   package internal(set) var registrations = StringKeyedTable<TraceTime>()
@@ -96,18 +96,25 @@ package struct LifecycleWalker: Sendable {
     case .taskBegin: beginTask(number, name: event.taskName(strings: strings), into: &observer)
     case .taskEnd: endTask(number, into: &observer)
     case .taskExpire: expireTask(number, into: &observer)
-    case .schedRegister: register(strings[event.string], ok: event.ok ?? true, into: &observer)
-    case .schedSubmit: submit(event.submission(strings: strings), into: &observer)
+    case .schedRegister:
+      register(strings[event.string], strings.stableHash(event.string), ok: event.ok ?? true, into: &observer)
+    case .schedSubmit: submit(event.submission(strings: strings), strings.stableHash(event.string), into: &observer)
     case .schedReject: reject(strings[event.string], event.rejection, into: &observer)
     case .schedCancel: cancelRequests(event.cancelTarget(strings: strings), into: &observer)
-    case .schedLaunch: launch(strings[event.string], run: number, into: &observer)
+    case .schedLaunch: launch(strings[event.string], strings.stableHash(event.string), run: number, into: &observer)
     case .schedExpire: expireRun(number, into: &observer)
     case .schedComplete: complete(number, success: event.success, into: &observer)
-    case .workEnqueue: enqueue(event.workEnqueue(strings: strings), into: &observer)
-    case .workStart: start(strings[event.string], attempt: number, into: &observer)
-    case .workResult: result(strings[event.string], attempt: number, outcome: event.outcome, into: &observer)
-    case .workStop: stop(strings[event.string], attempt: number, reason: strings[event.secondString], into: &observer)
-    case .workCancel: cancel(strings[event.string], into: &observer)
+    case .workEnqueue: enqueue(event.workEnqueue(strings: strings), strings.stableHash(event.string), into: &observer)
+    case .workStart: start(strings[event.string], strings.stableHash(event.string), attempt: number, into: &observer)
+    case .workResult:
+      result(
+        strings[event.string], strings.stableHash(event.string), attempt: number, outcome: event.outcome,
+        into: &observer)
+    case .workStop:
+      stop(
+        strings[event.string], strings.stableHash(event.string), attempt: number,
+        reason: strings[event.secondString], into: &observer)
+    case .workCancel: cancel(strings[event.string], strings.stableHash(event.string), into: &observer)
     case .envSet, .input, .mark: break
     }
   }
@@ -143,19 +150,20 @@ package struct LifecycleWalker: Sendable {
     case .taskBegin(let id, let name): beginTask(id, name: name, into: &observer)
     case .taskEnd(let id): endTask(id, into: &observer)
     case .taskExpire(let id): expireTask(id, into: &observer)
-    case .schedRegister(let ident, let ok): register(ident, ok: ok ?? true, into: &observer)
-    case .schedSubmit(let submission): submit(submission, into: &observer)
+    case .schedRegister(let ident, let ok): register(ident, StableHash(ident), ok: ok ?? true, into: &observer)
+    case .schedSubmit(let submission): submit(submission, StableHash(submission.ident), into: &observer)
     case .schedReject(let ident, let error): reject(ident, error, into: &observer)
     case .schedCancel(let target): cancelRequests(target, into: &observer)
-    case .schedLaunch(let ident, let run): launch(ident, run: run, into: &observer)
+    case .schedLaunch(let ident, let run): launch(ident, StableHash(ident), run: run, into: &observer)
     case .schedExpire(let run): expireRun(run, into: &observer)
     case .schedComplete(let run, let success): complete(run, success: success, into: &observer)
-    case .workEnqueue(let enqueue): self.enqueue(enqueue, into: &observer)
-    case .workStart(let work, let attempt): start(work, attempt: attempt, into: &observer)
+    case .workEnqueue(let enqueue): self.enqueue(enqueue, StableHash(enqueue.work), into: &observer)
+    case .workStart(let work, let attempt): start(work, StableHash(work), attempt: attempt, into: &observer)
     case .workResult(let work, let attempt, let outcome):
-      result(work, attempt: attempt, outcome: outcome, into: &observer)
-    case .workStop(let work, let attempt, let reason): stop(work, attempt: attempt, reason: reason, into: &observer)
-    case .workCancel(let work): cancel(work, into: &observer)
+      result(work, StableHash(work), attempt: attempt, outcome: outcome, into: &observer)
+    case .workStop(let work, let attempt, let reason):
+      stop(work, StableHash(work), attempt: attempt, reason: reason, into: &observer)
+    case .workCancel(let work): cancel(work, StableHash(work), into: &observer)
     case .envSet, .input, .mark: break
     }
   }
@@ -208,7 +216,7 @@ package struct LifecycleWalker: Sendable {
       process.backgroundEpoch += 1
       process.backgroundSince = nil
     }
-    observer.observe(.stateChanged(from: previous, to: state), in: process)
+    observer.observeStateChanged(from: previous, to: state, in: process)
     if state == .suspended { closeTasksAndRuns(.suspended, into: &observer) }
   }
 

@@ -1,3 +1,5 @@
+package import BackgroundTrace
+
 /// A map from identifiers (work ids, scheduler identifiers) to values: an
 /// ``OpenAddressingTable`` keyed by ``StableHash`` of the identifier's UTF-8 bytes, where
 /// `Dictionary` runs its seeded SipHash over every key on every lookup — an eighth of

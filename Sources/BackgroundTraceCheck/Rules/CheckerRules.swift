@@ -99,16 +99,48 @@ struct CheckerRules: LifecycleObserver, Sendable {
     forgetRetryLimit(of: enqueue.work)
   }
 
+  /// Forgets that the work went past its attempt limit: it finished.
+  @inline(__always)
+  mutating func observeWorkFinished(work: String, _ finished: FinishedWork, in process: ProcessLife) {
+    forgetRetryLimit(of: work)
+  }
+
+  /// Owes the open tasks their budgets when the app moved into the background.
+  @inline(__always)
+  mutating func observeStateChanged(from previous: AppState?, to state: AppState, in process: ProcessLife) {
+    if state == .background && previous != .background { budgetsOwed = true }
+  }
+
+  /// Checks when and how often the identifier was registered.
+  @inline(__always)
+  mutating func observeRegistered(ident: String, ok: Bool, first: TraceTime?, in process: ProcessLife) {
+    registered(ident, first: first, in: process)
+  }
+
+  /// Checks that the submission's identifier is registered.
+  @inline(__always)
+  mutating func observeSubmitted(_ submission: SchedulerSubmission, registered: Bool, in process: ProcessLife) {
+    if !registered { unregistered(submission.ident, action: "sched.submit", in: process) }
+  }
+
+  /// Nothing to check: a launch of an unregistered identifier is another transition.
+  @inline(__always)
+  mutating func observeRunLaunched(run: Int, _ life: RunLife, request: PendingRequest?, in process: ProcessLife) {}
+
+  /// Checks that a refresh run submitted its next request.
+  @inline(__always)
+  mutating func observeRunCompleted(run: Int, _ life: RunLife, success: Bool, in process: ProcessLife) {
+    runCompleted(run, life)
+  }
+
   /// Applies the rules to one transition.
-  ///
   mutating func observe(_ transition: LifecycleTransition, in process: ProcessLife) {
     switch transition {
     case .processStarted:
       reportedAfterTerminate = false
       if !reportedTasks.isEmpty { reportedTasks.removeAll() }
       if !overBudgetTasks.isEmpty { overBudgetTasks.removeAll() }
-    case .stateChanged(let from, let to):
-      if to == .background && from != .background { budgetsOwed = true }
+    case .stateChanged(let from, let to): observeStateChanged(from: from, to: to, in: process)
     case .processEnded:
       break
     case .actionWithoutProcess(let kind, let terminatedAt, let reason):
@@ -126,14 +158,15 @@ struct CheckerRules: LifecycleObserver, Sendable {
     case .taskClosed(let id, let task, let end): taskClosed(id, task, end)
     case .taskRefused, .taskExpireUnmatched:
       break
-    case .registered(let ident, _, let first): registered(ident, first: first, in: process)
+    case .registered(let ident, let ok, let first): observeRegistered(ident: ident, ok: ok, first: first, in: process)
     case .submitted(let submission, let registered):
-      if !registered { unregistered(submission.ident, action: "sched.submit", in: process) }
+      observeSubmitted(submission, registered: registered, in: process)
     case .runLaunchedUnregistered(let ident, let run):
       unregistered(ident, action: "sched.launch run=\(run)", in: process)
     case .runExpired(let run, _):
       insertDeadline(.runComplete(run: run), at: now + grace)
-    case .runCompleted(let run, let life, _): runCompleted(run, life)
+    case .runCompleted(let run, let life, let success):
+      observeRunCompleted(run: run, life, success: success, in: process)
     case .runCompleteUnmatched(let run, let mismatch): runCompleteUnmatched(run, mismatch)
     case .runClosed(let run, let life, let end): runClosed(run, life, end)
     case .rejected, .requestsCancelled, .runLaunched, .runExpireUnmatched:
@@ -148,7 +181,8 @@ struct CheckerRules: LifecycleObserver, Sendable {
       observeAttemptResulted(work: work, attempt: attempt, outcome, life, in: process)
     case .resultUnmatched(let work, let attempt, let outcome, let mismatch):
       resultUnmatched(work, attempt: attempt, outcome, mismatch)
-    case .workFinished(let work, _), .periodEnded(let work): forgetRetryLimit(of: work)
+    case .workFinished(let work, let finished): observeWorkFinished(work: work, finished, in: process)
+    case .periodEnded(let work): forgetRetryLimit(of: work)
     case .queuedWorkReleased(let enqueue): forgetRetryLimit(of: enqueue.work)
     case .attemptStopped, .stopUnmatched, .attemptClosed, .workCancelled:
       break

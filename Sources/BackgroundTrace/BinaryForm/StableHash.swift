@@ -8,7 +8,7 @@ package struct StableHash: Hashable, Sendable {
   package let value: UInt64
 
   /// The hash of nothing in particular: an empty slot's.
-  static var zero: StableHash { StableHash(value: 0) }
+  package static var zero: StableHash { StableHash(value: 0) }
 
   private init(value: UInt64) { self.value = value }
 
@@ -21,12 +21,23 @@ package struct StableHash: Hashable, Sendable {
     }
   }
 
+  /// The hash of the UTF-8 bytes `bytes`: the hash of the string they spell.
+  package init(utf8 bytes: UnsafeRawBufferPointer) {
+    value = Self.murmur(bytes)
+  }
+
   /// The hash as an `Int` bit pattern, for tables keyed by integers.
+  @inlinable
   package var bits: Int { Int(truncatingIfNeeded: value) }
 
+  /// Whether the two hashes are the same (inlinable, unlike the synthesized one: the
+  /// checker compares hashes in its tables' probes, in another module).
+  @inlinable
+  package static func == (lhs: StableHash, rhs: StableHash) -> Bool { lhs.value == rhs.value }
+
   /// The slot where linear probing starts in a table of `mask + 1` slots.
-  @inline(__always)
-  func home(mask: Int) -> Int {
+  @inlinable
+  package func home(mask: Int) -> Int {
     Int(truncatingIfNeeded: value >> 32) & mask
   }
 
