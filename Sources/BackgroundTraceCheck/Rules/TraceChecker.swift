@@ -50,7 +50,9 @@ public struct TraceChecker: Sendable {
     _ event: borrowing CompactEvent, location: Int, strings: borrowing InternedStrings, into findings: inout [Finding]
   ) {
     begin(location: location, time: TraceTime(nanoseconds: event.time))
-    walker.apply(event, strings: strings, to: &rules)
+    if !walker.applyTaskEvent(event, strings: strings, to: &rules) {
+      walker.apply(event, strings: strings, to: &rules)
+    }
     collect(into: &findings)
   }
 
