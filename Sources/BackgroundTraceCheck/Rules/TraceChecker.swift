@@ -103,14 +103,18 @@ public struct TraceChecker: Sendable {
     // wrote it, field by field, was read back with wide loads before those stores
     // reached the cache, and each copy waited (about 3 ns/event, bgtrace-bench "checker
     // cost"). A batch's events are written well before they are read.
-    try withUnsafeTemporaryAllocation(of: CompactEvent.self, capacity: 64) { (batch) throws(ByteSourceError) in
-      while case let read = try reader.nextCompactBatch(into: batch), read > 0 {
-        let first = reader.eventNumber &- read &+ 1
-        for index in 0..<read {
-          check(batch[index], location: first &+ index, strings: reader.strings, into: &findings)
-        }
-        count &+= read
+    //
+    // The batch is allocated here, not in a `withUnsafeTemporaryAllocation` closure: the
+    // loop ran at half speed whenever the compiler chose not to inline that closure,
+    // which unrelated changes to the walker made it do (bgtrace-bench "checker cost").
+    let batch = UnsafeMutableBufferPointer<CompactEvent>.allocate(capacity: 64)
+    defer { batch.deallocate() }
+    while case let read = try reader.nextCompactBatch(into: batch), read > 0 {
+      let first = reader.eventNumber &- read &+ 1
+      for index in 0..<read {
+        check(batch[index], location: first &+ index, strings: reader.strings, into: &findings)
       }
+      count &+= read
     }
     return count
   }
