@@ -10,17 +10,24 @@ struct IntervalSet: Sendable {
     var upper: Int
   }
 
+  /// Every span but the last, in order.
   private var spans: [Span] = []
+  /// The last span, kept out of the array: the common insertion, the value after it,
+  /// changes it in place, with no access to the array's buffer (and no check that the
+  /// buffer is unique, a call into the runtime on every task end).
+  private var tail: Span?
 
   /// Removes every value, keeping the storage.
   mutating func removeAll() {
     spans.removeAll(keepingCapacity: true)
+    tail = nil
   }
 
   /// Whether `value` is in the set.
   ///
   /// - Complexity: O(log *s*) in the number of spans.
   func contains(_ value: Int) -> Bool {
+    if let tail, tail.lower <= value { return value <= tail.upper }
     guard let index = lastSpan(startingAtOrBefore: value) else { return false }
     return value <= spans[index].upper
   }
@@ -31,11 +38,18 @@ struct IntervalSet: Sendable {
   @inline(__always)
   mutating func insert(_ value: Int) {
     // The common case, inlined: the next id after the last span.
-    if let last = spans.last, last.upper &+ 1 == value {
-      spans[spans.count - 1].upper = value
+    if let last = tail, last.upper &+ 1 == value {
+      tail!.upper = value
     } else {
-      insertElsewhere(value)
+      insertAnywhere(value)
     }
+  }
+
+  /// Adds `value` with every span in the array, then takes the last one out again.
+  private mutating func insertAnywhere(_ value: Int) {
+    if let tail { spans.append(tail) }
+    insertElsewhere(value)
+    tail = spans.popLast()
   }
 
   private mutating func insertElsewhere(_ value: Int) {

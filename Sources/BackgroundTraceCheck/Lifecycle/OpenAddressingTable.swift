@@ -176,7 +176,18 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   /// Removes the entry whose value is at `index`, from ``index(of:_:)``, destroying its
   /// value where it is: for a caller that read it in place and needs no copy of it.
   package mutating func remove(at index: Int) {
-    _ = removeEntry(at: index)
+    let slot = entries[index].slot
+    // The last value moves into the removed one's place, which destroys the removed
+    // value: one move of a value, where swapping the two and removing the last took
+    // four (a work's life is 300 bytes).
+    let last = entries.count - 1
+    if index != last {
+      entries[index] = entries.removeLast()
+      slots[entries[index].slot].value = index
+    } else {
+      entries.removeLast()
+    }
+    vacate(slot)
   }
 
   /// Removes the entry whose value is at `index` and returns it.
@@ -189,9 +200,16 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
       slots[entries[index].slot].value = index
     }
     let removed = entries.removeLast()
+    vacate(removed.slot)
+    return removed
+  }
+
+  /// Empties `slot`, whose entry was removed, and closes the gap in its probe run.
+  @inline(__always)
+  private mutating func vacate(_ slot: Int) {
     // One uniqueness check for the whole removal, not one per slot written.
     slots.withUnsafeMutableBufferPointer { slots in
-      var hole = removed.slot
+      var hole = slot
       slots[hole].vacate()
       // Backward-shift deletion: move later entries of the probe run into the hole, so
       // that no lookup stops early and no tombstones accumulate.
@@ -209,7 +227,6 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
         next = (next + 1) & mask
       }
     }
-    return removed
   }
 
   /// Removes every entry, keeping the storage.
