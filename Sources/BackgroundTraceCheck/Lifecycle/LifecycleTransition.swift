@@ -163,9 +163,9 @@ package struct TaskLife: Sendable {
   private var named: Bool
 
   /// A task named `name` that began at `begin`.
-  package init(name: String?, begin: TraceTime, expiredAt: TraceTime? = nil) {
-    storedName = name ?? ""
+  package init(name: consuming String?, begin: TraceTime, expiredAt: TraceTime? = nil) {
     named = name != nil
+    storedName = name ?? ""
     self.begin = begin
     self.expiredAt = expiredAt
   }

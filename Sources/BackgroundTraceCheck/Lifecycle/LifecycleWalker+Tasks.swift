@@ -3,12 +3,12 @@ import BackgroundTrace
 /// UIKit background tasks: ids belong to a process; an end matches the open task with
 /// its id, else says why it matches none.
 extension LifecycleWalker {
-  mutating func beginTask(_ id: Int, name: String?, into observer: inout some LifecycleObserver) {
+  mutating func beginTask(_ id: Int, name: consuming String?, into observer: inout some LifecycleObserver) {
     guard id != 0 else {
       observer.observe(.taskRefused(name: name), in: process)
       return
     }
-    let task = TaskLife(name: name, begin: now)
+    let task = TaskLife(name: name, begin: now)  // the name moves in: no retain, no release
     // Observed before it is stored, so that storing it moves it: observers do not see
     // the walker's tables while it applies an event.
     observer.observeTaskBegun(id: id, task, in: process)

@@ -88,7 +88,13 @@ package struct OpenTaskTable: Sendable, Sequence {
     if found {
       slots[slot].task = task
     } else {
-      slots[slot] = Slot(id: id, task: task)
+      // Initialized over the empty slot rather than assigned: an empty slot holds no
+      // reference (its task's name is the empty small string), so there is nothing to
+      // release, where assigning called into the runtime to release it.
+      var new: Slot? = Slot(id: id, task: task)
+      slots.withUnsafeMutableBufferPointer { slots in
+        (slots.baseAddress! + slot).initialize(to: new.take()!)
+      }
       count &+= 1
     }
   }
