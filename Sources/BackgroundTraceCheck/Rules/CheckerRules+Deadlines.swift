@@ -22,18 +22,28 @@ extension CheckerRules {
 
   /// Reports the deadlines that passed before `time` and were not met: their findings
   /// show at the event at `time`. (Call it only when ``nextDeadline`` is before `time`.)
-  mutating func passDeadlines(before time: TraceTime, in walker: borrowing LifecycleWalker) {
+  ///
+  /// It reads the walker's open tasks and runs and its running process (`nil` when none
+  /// runs), not the whole walker: passed as an argument, the walker was copied, a few
+  /// kilobytes, at every call.
+  mutating func passDeadlines(
+    before time: TraceTime, tasks: borrowing OpenTaskTable, runs: borrowing IntKeyedTable<RunLife>,
+    running: ProcessLife?
+  ) {
     while let (due, deadline) = deadlines.popPassed(before: time) {
       now = time
-      expire(deadline, due: due, in: walker)
+      expire(deadline, due: due, tasks: tasks, runs: runs, running: running)
     }
     nextDeadline = deadlines.firstTime ?? .max
   }
 
-  private mutating func expire(_ deadline: Deadline, due: TraceTime, in walker: borrowing LifecycleWalker) {
+  private mutating func expire(
+    _ deadline: Deadline, due: TraceTime, tasks: borrowing OpenTaskTable, runs: borrowing IntKeyedTable<RunLife>,
+    running: ProcessLife?
+  ) {
     switch deadline {
     case .taskEnd(let process, let id):
-      guard walker.isRunning, walker.process.number == process, let task = walker.tasks[id],
+      guard let running, running.number == process, let task = tasks[id],
         let expiredAt = task.expiredAt, expiredAt + grace == due,
         reportedTasks.insert(id).inserted
       else { return }
@@ -41,8 +51,8 @@ extension CheckerRules {
         .taskExpiredNotEnded,
         "\(task.describe(id: id)) was not ended within \(grace.seconds) of its expiration at \(expiredAt.seconds)")
     case .taskBudget(let process, let epoch, let id):
-      guard walker.isRunning, walker.process.number == process, walker.process.backgroundEpoch == epoch,
-        let task = walker.tasks[id], task.expiredAt == nil, let since = walker.process.backgroundSince,
+      guard let running, running.number == process, running.backgroundEpoch == epoch,
+        let task = tasks[id], task.expiredAt == nil, let since = running.backgroundSince,
         overBudgetTasks.insert(id).inserted
       else { return }
       report(
@@ -50,7 +60,7 @@ extension CheckerRules {
         "\(task.describe(id: id)) stayed open more than the \(budget.seconds) background budget (in the background since \(max(since, task.begin).seconds)) with no expiration"
       )
     case .runComplete(let run):
-      guard let life = walker.runs[run], let expiredAt = life.expiredAt,
+      guard let life = runs[run], let expiredAt = life.expiredAt,
         expiredAt + grace == due, reportedRuns.insert(run).inserted
       else { return }
       report(

@@ -4,9 +4,9 @@ import BackgroundTrace
 extension CheckerRules {
   /// Starts counting the background time of every open task that has not expired: the
   /// event just applied moved the app into the background.
-  mutating func startOwedBudgets(in walker: borrowing LifecycleWalker) {
+  mutating func startOwedBudgets(tasks: borrowing OpenTaskTable, process: ProcessLife) {
     budgetsOwed = false
-    for (id, task) in walker.tasks where task.expiredAt == nil { startBudget(for: id, in: walker.process) }
+    for (id, task) in tasks where task.expiredAt == nil { startBudget(for: id, in: process) }
   }
 
   private mutating func startBudget(for id: Int, in process: ProcessLife) {

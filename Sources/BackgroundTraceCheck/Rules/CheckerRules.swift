@@ -32,7 +32,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
   /// Works reported past their attempt limit, until an enqueue starts them afresh.
   var retryLimitReported: Set<String> = []
   /// Whether the app just moved into the background: the budgets of its open tasks
-  /// start once the event is applied (``startOwedBudgets(in:)``).
+  /// start once the event is applied (``startOwedBudgets(tasks:process:)``).
   var budgetsOwed = false
 
   var deadlines = DeadlineHeap<Deadline>()

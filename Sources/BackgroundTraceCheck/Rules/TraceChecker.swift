@@ -188,14 +188,15 @@ public struct TraceChecker: Sendable {
   /// every check.
   @inline(never)
   private mutating func passDeadlines(before time: TraceTime) {
-    rules.passDeadlines(before: time, in: walker)
+    rules.passDeadlines(
+      before: time, tasks: walker.tasks, runs: walker.runs, running: walker.isRunning ? walker.process : nil)
   }
 
   /// Starts the budgets of the open tasks once the app moved into the background (not
   /// inlined, as ``passDeadlines(before:)``).
   @inline(never)
   private mutating func startOwedBudgets() {
-    rules.startOwedBudgets(in: walker)
+    rules.startOwedBudgets(tasks: walker.tasks, process: walker.process)
   }
 
   /// Starts what the rules owe after an event, and moves its findings to `findings`.
