@@ -70,6 +70,32 @@ import Testing
     #expect(table.isEmpty && table[1] == nil && table.keys.isEmpty && table.values.isEmpty)
   }
 
+  /// The finished works' table against `Dictionary`, through enough finished works to
+  /// grow its bitmap several times (every lookup of a hash it lacks must say so, however
+  /// the bitmap answers) and removals that leave stale bits behind.
+  @Test func finishedWorksMatchDictionary() {
+    var finished = FinishedWorks()
+    var reference: [Int: FinishedWork] = [:]
+    var random = SplitMix64(seed: 4)
+    for step in 0..<40_000 {
+      let bits = Int(truncatingIfNeeded: random.next() % 12_000 &* 0x9E37_79B9_7F4A_7C15)
+      if random.next() % 4 == 0 {
+        finished[bits] = nil
+        reference[bits] = nil
+      } else {
+        let work = FinishedWork(
+          time: TraceTime(nanoseconds: UInt64(step)), ending: step % 2 == 0 ? .succeeded : .failed)
+        finished[bits] = work
+        reference[bits] = work
+      }
+      let probe = Int(truncatingIfNeeded: random.next())  // mostly never finished
+      #expect(finished[probe]?.time == reference[probe]?.time)
+      #expect(finished[bits]?.time == reference[bits]?.time)
+    }
+    #expect(finished.isEmpty == reference.isEmpty)
+    for (bits, work) in reference { #expect(finished[bits]?.time == work.time) }
+  }
+
   @Test func stringKeyedTableMatchesDictionary() {
     var table = StringKeyedTable<Int>()
     var reference: [String: Int] = [:]

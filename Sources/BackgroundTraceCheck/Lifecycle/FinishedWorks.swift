@@ -56,6 +56,6 @@ struct FinishedWorks: Sendable {
   /// removed entries).
   private mutating func rebuildFilter() {
     filter = [UInt64](repeating: 0, count: filter.count * 2)
-    for bits in table.keys { setBit(of: bits) }
+    for (bits, _) in table { setBit(of: bits) }  // not `keys`: no array of every key at the peak
   }
 }
