@@ -44,6 +44,19 @@ private func pseudoRandomBytes(count: Int, seed: UInt64) -> [UInt8] {
     #expect(referenceCRC32C("123456789".utf8) == 0xE306_9283)
   }
 
+  /// Lengths around the size from which a buffer is checked as three interleaved
+  /// streams, and well past it, so that the thirds, their combination and the tail
+  /// after the last full 16 bytes of each third are all exercised.
+  @Test func interleavedLengthsMatchTheBitwiseReference() {
+    let bytes = pseudoRandomBytes(count: 70_000, seed: 9)
+    for count in [4_095, 4_096, 4_097, 4_111, 4_112, 4_127, 4_143, 5_000, 12_345, 65_536, 70_000] {
+      for start in [0, 1, 3] where start + count <= bytes.count {
+        let slice = bytes[start..<start + count]
+        #expect(CRC32C.checksum(slice) == referenceCRC32C(slice), "bytes \(start)..<\(start + count)")
+      }
+    }
+  }
+
   @Test func longBufferMatchesTheBitwiseReference() {
     let bytes = pseudoRandomBytes(count: 1_000_003, seed: 42)
     #expect(CRC32C.checksum(bytes) == referenceCRC32C(bytes))
