@@ -112,15 +112,17 @@ extension CompactEvent {
 
   /// `work.enqueue`'s request.
   public func workEnqueue(strings: borrowing InternedStrings) -> WorkEnqueue {
-    var enqueue = WorkEnqueue(work: strings[string])
-    if options & 1 != 0 { enqueue.name = strings[secondString] }
-    if options & 2 != 0 { enqueue.backoff = ChunkDecoder.backoffs[Int(backoff)] }
-    if options & 4 != 0 { enqueue.delay = TraceInterval(nanoseconds: interval) }
-    if options & 8 != 0 { enqueue.limit = Int(number) }
-    if options & 16 != 0 { enqueue.period = TraceInterval(nanoseconds: period) }
-    if options & 32 != 0 { enqueue.policy = ChunkDecoder.policies[Int(policy)] }
-    if options & 64 != 0 { enqueue.flex = TraceInterval(nanoseconds: flex) }
-    return enqueue
+    // Built in one initializer call: filled in field by field, the enqueue was copied
+    // into the result and destroyed, each through its type's value witnesses.
+    WorkEnqueue(
+      work: strings[string],
+      name: options & 1 != 0 ? strings[secondString] : nil,
+      backoff: options & 2 != 0 ? ChunkDecoder.backoffs[Int(backoff)] : nil,
+      delay: options & 4 != 0 ? TraceInterval(nanoseconds: interval) : nil,
+      limit: options & 8 != 0 ? Int(number) : nil,
+      period: options & 16 != 0 ? TraceInterval(nanoseconds: period) : nil,
+      flex: options & 64 != 0 ? TraceInterval(nanoseconds: flex) : nil,
+      policy: options & 32 != 0 ? ChunkDecoder.policies[Int(policy)] : nil)
   }
 
   /// `work.result`'s outcome.

@@ -99,15 +99,21 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   package var values: [Value] { slots.filter { $0.occupied }.map { entries[$0.value].value } }
 
   /// The slot holding `key`, whose hash is `hash`, or the empty slot where it would go.
+  ///
+  /// It reads the slots where they are: through the array's subscript, each slot read
+  /// was a copy, which retained and released a string key (bgtrace-bench
+  /// `--profile-check`).
   @inline(__always)
   private func probe(_ key: Slot.Key, _ hash: Slot.Hash) -> (slot: Int, found: Bool) {
-    let mask = slots.count - 1
-    var slot = Slot.home(of: hash, mask: mask)
-    while slots[slot].occupied {
-      if slots[slot].holds(key, hash) { return (slot, true) }
-      slot = (slot + 1) & mask
+    slots.withUnsafeBufferPointer { slots in
+      let mask = slots.count &- 1
+      var slot = Slot.home(of: hash, mask: mask)
+      while slots[slot].occupied {
+        if slots[slot].holds(key, hash) { return (slot, true) }
+        slot = (slot &+ 1) & mask
+      }
+      return (slot, false)
     }
-    return (slot, false)
   }
 
   /// The value for `key`, whose hash is `hash`.
