@@ -61,7 +61,7 @@ func runCheckerCostBenchmark(_ options: Options) throws -> CheckerCost {
     }
     precondition(count == trace.events.count && times > 0 && reader.damage.isEmpty, "the workload does not decode")
   }
-  // The four loops in alternation, best of five each, timed by this thread's CPU clock:
+  // The four loops in alternation, best of nine each, timed by this thread's CPU clock:
   // on a shared machine the load changes from second to second, and wall time counts
   // the time other processes hold the core.
   var decodeNanos = Double.infinity
@@ -70,7 +70,7 @@ func runCheckerCostBenchmark(_ options: Options) throws -> CheckerCost {
   var compactCheckedNanos = Double.infinity
   var findings: [Finding] = []
   var compactFindings: [Finding] = []
-  for _ in 0..<5 {
+  for _ in 0..<9 {
     decodeNanos = min(decodeNanos, try measureThreadCPU { try decode() })
     checkedNanos = min(checkedNanos, try measureThreadCPU { findings = try decodeAndCheck() })
     compactDecodeNanos = min(compactDecodeNanos, try measureThreadCPU { try decodeCompact() })

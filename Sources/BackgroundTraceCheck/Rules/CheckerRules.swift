@@ -33,7 +33,13 @@ struct CheckerRules: LifecycleObserver, Sendable {
   var retryLimitReported: Set<String> = []
   /// Whether the app just moved into the background: the budgets of its open tasks
   /// start once the event is applied (``startOwedBudgets(tasks:process:)``).
-  var budgetsOwed = false
+  var budgetsOwed = false {
+    didSet { if budgetsOwed { owesWork = true } }
+  }
+  /// Whether the event just applied left findings to collect or budgets to start: one
+  /// flag for the checker to test after each event, where testing both read the
+  /// findings' buffer at every event.
+  var owesWork = false
 
   var deadlines = DeadlineHeap<Deadline>()
   /// The earliest pending deadline: most events come before it, and comparing with it
@@ -63,6 +69,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
   mutating func report(_ rule: Rule, _ message: String) {
     guard enabled.contains(rule) else { return }
     findings.append(Finding(rule: rule, location: location, time: now, message: message))
+    owesWork = true
   }
 
   /// Starts the task's budget when the app is in the background.

@@ -202,6 +202,8 @@ public struct TraceChecker: Sendable {
   /// Starts what the rules owe after an event, and moves its findings to `findings`.
   @inline(__always)
   private mutating func collect(into findings: inout [Finding]) {
+    guard rules.owesWork else { return }
+    rules.owesWork = false
     if rules.budgetsOwed { startOwedBudgets() }
     guard !rules.findings.isEmpty else { return }
     findings.append(contentsOf: rules.findings)
