@@ -344,7 +344,9 @@ struct EndedIDs: Sendable {
 ///
 /// The ring is stored inline, as a tuple, not in an array: recording an end is a store,
 /// where an array checked that its buffer was unique, through a call into the runtime,
-/// on every task end (about 1 ns/event of the checker, bgtrace-bench "checker cost").
+/// on every task end (the checker ran about 1 ns/event faster with no recording at
+/// all, bgtrace-bench "checker cost"). It makes the walker about 2.4 KB: readers that
+/// take part of it (the rules at deadlines) are passed the part, not the walker.
 struct RecentTimes: Sendable {
   /// An id and its end time (nanoseconds).
   private typealias Entry = (id: Int, time: UInt64)
