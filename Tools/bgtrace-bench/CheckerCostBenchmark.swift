@@ -53,11 +53,12 @@ func runCheckerCostBenchmark(_ options: Options) throws -> CheckerCost {
     reader.stringLimit = TraceChecker.readerStringLimit  // as the checker's loop sets it
     var count = 0
     var times: UInt64 = 0  // read, so that decoding is not optimized away
-    try withUnsafeTemporaryAllocation(of: CompactEvent.self, capacity: 64) { batch in
-      while case let read = try reader.nextCompactBatch(into: batch), read > 0 {
-        for index in 0..<read { times &+= batch[index].time }
-        count &+= read
-      }
+    // The batch is allocated as the checker's loop allocates it.
+    let batch = UnsafeMutableBufferPointer<CompactEvent>.allocate(capacity: 64)
+    defer { batch.deallocate() }
+    while case let read = try reader.nextCompactBatch(into: batch), read > 0 {
+      for index in 0..<read { times &+= batch[index].time }
+      count &+= read
     }
     precondition(count == trace.events.count && times > 0 && reader.damage.isEmpty, "the workload does not decode")
   }
