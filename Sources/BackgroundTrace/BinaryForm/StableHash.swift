@@ -26,21 +26,6 @@ package struct StableHash: Hashable, Sendable {
     value = Self.murmur(bytes)
   }
 
-  /// The hash as an `Int` bit pattern, for tables keyed by integers.
-  @inlinable
-  package var bits: Int { Int(truncatingIfNeeded: value) }
-
-  /// Whether the two hashes are the same (inlinable, unlike the synthesized one: the
-  /// checker compares hashes in its tables' probes, in another module).
-  @inlinable
-  package static func == (lhs: StableHash, rhs: StableHash) -> Bool { lhs.value == rhs.value }
-
-  /// The slot where linear probing starts in a table of `mask + 1` slots.
-  @inlinable
-  package func home(mask: Int) -> Int {
-    Int(truncatingIfNeeded: value >> 32) & mask
-  }
-
   private static let multiplier: UInt64 = 0xc6a4_a793_5bd1_e995
   private static let shift: UInt64 = 47
 

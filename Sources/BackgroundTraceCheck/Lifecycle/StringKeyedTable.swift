@@ -38,14 +38,21 @@ package struct StringKeyedSlot<Value>: OpenAddressingSlot {
   @inline(__always)
   package mutating func vacate() { self = Self() }
 
-  @inline(__always)
-  package func holds(_ key: String, _ hash: StableHash) -> Bool { self.hash == hash && self.key == key }
+  // The hash's bits are compared and its home slot computed here, on `value`: calls
+  // into `StableHash`'s module are not inlined, and such a call (its `==`) before the
+  // key's comparison kept the key retained across it, an atomic retain and release of
+  // a scheduler identifier per probe (bgtrace-bench `--profile-check`).
 
   @inline(__always)
-  package func home(mask: Int) -> Int { hash.home(mask: mask) }
+  package func holds(_ key: String, _ hash: StableHash) -> Bool { self.hash.value == hash.value && self.key == key }
 
   @inline(__always)
-  package static func home(of hash: StableHash, mask: Int) -> Int { hash.home(mask: mask) }
+  package func home(mask: Int) -> Int { Self.home(of: hash, mask: mask) }
+
+  @inline(__always)
+  package static func home(of hash: StableHash, mask: Int) -> Int {
+    Int(truncatingIfNeeded: hash.value >> 32) & mask
+  }
 
   package static var initialCapacity: Int { 8 }
 }
@@ -83,4 +90,10 @@ extension OpenAddressingTable where Slot.Key == String, Slot.Hash == StableHash 
   package mutating func removeValue(forKey key: String, _ hash: StableHash) -> Value? {
     remove(key, hash)
   }
+}
+
+extension StableHash {
+  /// The hash as an `Int` bit pattern, for tables keyed by integers (``FinishedWorks``).
+  /// Defined here, beside its readers, so that it is inlined.
+  var bits: Int { Int(truncatingIfNeeded: value) }
 }
