@@ -162,7 +162,7 @@ extension LifecycleWalker {
   /// ``finish(_:_:ending:into:)`` does.
   ///
   /// The life is read and changed where it is, and a finished work's is destroyed where
-  /// it is: removing it returned a copy of its 300 bytes, and copies of work lives were
+  /// it is: removing it returned a copy of its 200-odd bytes, and copies of work lives were
   /// the checker's largest `memmove`s (perf on bgtrace-bench `--profile-check`).
   mutating func finish(
     _ work: String, _ hash: StableHash, at index: Int, ending: FinishedWork.Ending,

@@ -99,10 +99,7 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   package var values: [Value] { slots.filter { $0.occupied }.map { entries[$0.value].value } }
 
   /// The slot holding `key`, whose hash is `hash`, or the empty slot where it would go.
-  ///
-  /// It reads the slots where they are: through the array's subscript, each slot read
-  /// was a copy, which retained and released a string key (bgtrace-bench
-  /// `--profile-check`).
+  /// It reads the slots in place, through the buffer.
   @inline(__always)
   private func probe(_ key: Slot.Key, _ hash: Slot.Hash) -> (slot: Int, found: Bool) {
     slots.withUnsafeBufferPointer { slots in
@@ -185,7 +182,7 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
     let slot = entries[index].slot
     // The last value moves into the removed one's place, which destroys the removed
     // value: one move of a value, where swapping the two and removing the last took
-    // four (a work's life is 300 bytes).
+    // four (a work's life is over 200 bytes).
     let last = entries.count - 1
     if index != last {
       entries[index] = entries.removeLast()
