@@ -56,8 +56,8 @@ package enum CRC32C {
       third = update(third, buffer, from: 3 &* part, to: count, t)
       // The register after the first two thirds: the first's, moved on past `part`
       // bytes, plus the second's; then the same with the rest.
-      let two = multiply(shift(byteCount: part), first) ^ second
-      return ~(multiply(shift(byteCount: count &- 2 &* part), two) ^ third)
+      let two = moved(first, pastZeroBytes: part) ^ second
+      return ~(moved(two, pastZeroBytes: count &- 2 &* part) ^ third)
     }
   }
 
@@ -137,16 +137,25 @@ package enum CRC32C {
     return product
   }
 
-  /// x^(2^k) modulo the polynomial, reflected, for k in 0..<32 (then it repeats).
+  /// x^(2^k) modulo the polynomial, reflected, for every k a byte count needs (3 to
+  /// 65). No fewer with a wrap-around: zlib's CRC-32 table repeats every 32 steps,
+  /// but this polynomial's repeats every 31, so indexing `k & 31` would have been
+  /// wrong for 2^29 bytes and more.
   private static let powers: [UInt32] = {
     var powers: [UInt32] = []
     var power: UInt32 = 1 << 30  // x^1
-    for _ in 0..<32 {
+    for _ in 0..<(3 + Int.bitWidth) {
       powers.append(power)
       power = multiply(power, power)
     }
     return powers
   }()
+
+  /// `register` moved on past `count` zero bytes, as the checksum's loop would move it
+  /// (for the tests: the interleaved checksum combines its streams with it).
+  package static func moved(_ register: UInt32, pastZeroBytes count: Int) -> UInt32 {
+    multiply(shift(byteCount: count), register)
+  }
 
   /// x^(8n) modulo the polynomial, reflected: what moves a register past `byteCount`
   /// zero bytes.
@@ -155,7 +164,7 @@ package enum CRC32C {
     var n = byteCount
     var k = 3  // x^(8n) = x^(n * 2^3)
     while n != 0 {
-      if n & 1 == 1 { result = multiply(powers[k & 31], result) }
+      if n & 1 == 1 { result = multiply(powers[k], result) }
       n >>= 1
       k += 1
     }

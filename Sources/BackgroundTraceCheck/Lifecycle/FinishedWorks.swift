@@ -6,7 +6,7 @@
 /// workload of a million events finishes tens of thousands of works, and each lookup
 /// of a fresh work id (every enqueue asks whether the id finished before) missed the
 /// cache, about 1 ns per event of the checker's time (perf on bgtrace-bench
-/// `--profile-check`). The bitmap has a bit per eight finished works or more, set for
+/// `--profile-check`). The bitmap has eight bits or more per finished work, one set for
 /// each hash added: a clear bit says "not finished" from a few kilobytes that stay in
 /// the cache. A set bit may be another hash's, and removing an entry leaves its bit
 /// set; either way the table decides.
@@ -19,7 +19,7 @@ struct FinishedWorks: Sendable {
   var isEmpty: Bool { table.isEmpty }
 
   /// The bit of `bits` in a bitmap of `wordCount` words: the hash's low bits (the
-  /// table's slots come from its high bits).
+  /// table places a key by the high half of its product with a constant).
   @inline(__always)
   private static func position(of bits: Int, wordCount: Int) -> (word: Int, mask: UInt64) {
     let bit = UInt64(bitPattern: Int64(bits)) & UInt64(wordCount &* 64 &- 1)

@@ -32,13 +32,14 @@ struct IntervalSet: Sendable {
     return value <= spans[index].upper
   }
 
-  /// Adds `value`, merging neighbouring spans.
+  /// Adds `value`, merging neighbouring spans. (A neighbour is one more or one less
+  /// without wrapping around: `Int.max` and `Int.min` are not neighbours.)
   ///
   /// - Complexity: amortized O(1) when values grow; O(*s*) at worst.
   @inline(__always)
   mutating func insert(_ value: Int) {
     // The common case, inlined: the next id after the last span.
-    if let last = tail, last.upper &+ 1 == value {
+    if let last = tail, last.upper < value, last.upper &+ 1 == value {
       tail!.upper = value
     } else {
       insertAnywhere(value)
@@ -59,16 +60,16 @@ struct IntervalSet: Sendable {
     }
     let index = lastSpan(startingAtOrBefore: value)
     if let index, value <= spans[index].upper { return }
-    if let index, spans[index].upper &+ 1 == value {
+    if let index, spans[index].upper < value, spans[index].upper &+ 1 == value {
       spans[index].upper = value
-      if index + 1 < spans.count, spans[index + 1].lower == value &+ 1 {
+      if index + 1 < spans.count, value < spans[index + 1].lower, spans[index + 1].lower == value &+ 1 {
         spans[index].upper = spans[index + 1].upper
         spans.remove(at: index + 1)
       }
       return
     }
     let insertAt = (index ?? -1) + 1
-    if insertAt < spans.count, spans[insertAt].lower == value &+ 1 {
+    if insertAt < spans.count, value < spans[insertAt].lower, spans[insertAt].lower == value &+ 1 {
       spans[insertAt].lower = value
     } else {
       spans.insert(Span(lower: value, upper: value), at: insertAt)

@@ -19,6 +19,9 @@ package struct OpenTaskTable: Sendable, Sequence {
     var id: Int
     var task: TaskLife
 
+    /// An empty slot. It must hold nothing to release (its name is the empty small
+    /// string): ``OpenTaskTable/updateValue(_:forKey:)`` initializes a task over it
+    /// without destroying it.
     static var empty: Slot { Slot(id: 0, task: TaskLife(name: nil, begin: TraceTime(nanoseconds: 0))) }
   }
 
