@@ -219,10 +219,7 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
       let mask = slots.count - 1
       var next = (hole + 1) & mask
       while slots[next].occupied {
-        let wanted = slots[next].home(mask: mask)
-        // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
-        let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
-        if !stays {
+        if !staysInProbeRun(home: slots[next].home(mask: mask), at: next, after: hole) {
           slots.swapAt(hole, next)
           entries[slots[hole].value].slot = hole
           hole = next
@@ -278,3 +275,13 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
 
 extension OpenAddressingTable: Sendable where Slot: Sendable, Slot.Value: Sendable {}
 extension OpenAddressingTable.Entry: Sendable where Slot.Value: Sendable {}
+
+/// Whether an entry at slot `slot`, whose probe starts at `home`, must stay where it is
+/// when `hole`, before it in its probe run, empties: true when its home lies cyclically
+/// in (hole, slot], where moving it into the hole would put it before its home. The
+/// backward-shift deletion of ``OpenAddressingTable`` and ``OpenTaskTable`` moves every
+/// entry for which it is false into the hole.
+@inline(__always)
+func staysInProbeRun(home: Int, at slot: Int, after hole: Int) -> Bool {
+  hole <= slot ? (hole < home && home <= slot) : (hole < home || home <= slot)
+}

@@ -121,10 +121,7 @@ package struct OpenTaskTable: Sendable, Sequence {
       var hole = index
       var next = (hole &+ 1) & mask
       while slots[next].id != 0 {
-        let wanted = Self.home(of: slots[next].id, mask: mask)
-        // The task at `next` may move to `hole` unless its home lies cyclically in (hole, next].
-        let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
-        if !stays {
+        if !staysInProbeRun(home: Self.home(of: slots[next].id, mask: mask), at: next, after: hole) {
           slots.swapAt(hole, next)
           hole = next
         }
