@@ -49,18 +49,8 @@ func runCheckerCostBenchmark(_ options: Options) throws -> CheckerCost {
     return findings
   }
   func decodeCompact() throws {
-    var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: nil)
-    reader.stringLimit = TraceChecker.readerStringLimit  // as the checker's loop sets it
-    var count = 0
-    var times: UInt64 = 0  // read, so that decoding is not optimized away
-    // The batch is allocated as the checker's loop allocates it.
-    let batch = UnsafeMutableBufferPointer<CompactEvent>.allocate(capacity: 64)
-    defer { batch.deallocate() }
-    while case let read = try reader.nextCompactBatch(into: batch), read > 0 {
-      for index in 0..<read { times &+= batch[index].time }
-      count &+= read
-    }
-    precondition(count == trace.events.count && times > 0 && reader.damage.isEmpty, "the workload does not decode")
+    let (count, times) = try decodeAsTheCheckerReads(bytes)
+    precondition(count == trace.events.count && times > 0, "the workload does not decode")
   }
   // The four loops in alternation, best of nine each, timed by this thread's CPU clock:
   // on a shared machine the load changes from second to second, and wall time counts

@@ -1,4 +1,5 @@
 import BackgroundTrace
+import BackgroundTraceCheck
 import Foundation
 import TraceWorkloads
 
@@ -7,10 +8,9 @@ import TraceWorkloads
 ///
 /// The codec's figures for the summary, by timing (`WorkloadGenerator.Timing` raw value).
 struct CodecFigures {
-  /// Decode speed-up over `JSONDecoder` of the streaming reader as `bgtrace check` reads:
-  /// compact events in batches of 64 (`nextCompactBatch(into:)`), strings interned
-  /// once per trace and identifiers as small integers. The summary's "decode vs
-  /// JSONDecoder".
+  /// Decode speed-up over `JSONDecoder` of the streaming reader as `bgtrace check` reads
+  /// (``decodeAsTheCheckerReads(_:)``): compact events in batches of 64, strings
+  /// interned and identifiers as small integers. The summary's "decode vs JSONDecoder".
   var decodeRatios: [String: Double] = [:]
   /// Decode speed-up of the reader's compact events one at a time (`nextCompact()`).
   var compactDecodeRatios: [String: Double] = [:]
@@ -43,20 +43,16 @@ func runCodecBenchmark(_ options: Options) throws -> CodecFigures {
       compactDecoded = 0
       while let event = try reader.nextCompact() { compactDecoded &+= Int(truncatingIfNeeded: event.time) }
     }
-    let batch = UnsafeMutableBufferPointer<CompactEvent>.allocate(capacity: 256)
-    defer { batch.deallocate() }
     func decodeBatches() throws {
-      var reader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
-      compactDecoded = 0
-      while case let read = try reader.nextCompactBatch(into: batch), read > 0 {
-        for index in 0..<read { compactDecoded &+= Int(truncatingIfNeeded: batch[index].time) }
-      }
+      compactDecoded = Int(truncatingIfNeeded: try decodeAsTheCheckerReads(binary).times)
     }
     let roundTrip = try Trace.decode(binary: binary)
     precondition(roundTrip.damage.isEmpty && roundTrip.trace == trace, "binary round trip failed")
     var compactReader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
     var compactEvents: [CompactEvent] = []
     while let event = try compactReader.nextCompact() { compactEvents.append(event) }
+    let batch = UnsafeMutableBufferPointer<CompactEvent>.allocate(capacity: 256)
+    defer { batch.deallocate() }
     var batchReader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
     var batchEvents: [CompactEvent] = []
     while case let read = try batchReader.nextCompactBatch(into: batch), read > 0 {
@@ -121,4 +117,25 @@ func runCodecBenchmark(_ options: Options) throws -> CodecFigures {
     row("canonical text write", "\(format(textNanos / count)) ns/event")
   }
   return figures
+}
+
+/// Decodes the binary trace `bytes` as `bgtrace check` reads one
+/// (`TraceChecker.checkRemainingEvents(of:into:)`): compact events in batches of 64 in
+/// a buffer allocated for the run, the reader's strings limited as the checker limits
+/// them. Returns how many events it read and the sum of their times (read, so that
+/// decoding is not optimized away). The codec's `decode vs JSONDecoder` and the
+/// checker cost's decoding loop both time it.
+func decodeAsTheCheckerReads(_ bytes: [UInt8]) throws -> (count: Int, times: UInt64) {
+  var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: nil)
+  reader.stringLimit = TraceChecker.readerStringLimit
+  var count = 0
+  var times: UInt64 = 0
+  let batch = UnsafeMutableBufferPointer<CompactEvent>.allocate(capacity: 64)
+  defer { batch.deallocate() }
+  while case let read = try reader.nextCompactBatch(into: batch), read > 0 {
+    for index in 0..<read { times &+= batch[index].time }
+    count &+= read
+  }
+  precondition(reader.damage.isEmpty, "the workload does not decode")
+  return (count, times)
 }
