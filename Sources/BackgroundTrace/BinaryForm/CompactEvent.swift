@@ -146,7 +146,7 @@ public struct InternedStrings: Sendable {
   /// Each string's ``StableHash``, by id, computed once as it is interned: the checker
   /// looks identifiers up by it, and hashing a string per event cost it 4% of its
   /// instructions (callgrind on bgtrace-bench `--profile-check`).
-  package private(set) var stableHashes: [StableHash] = []
+  private var stableHashes: [StableHash] = []
   /// An open-addressing table of ids + 1 (0: empty), a power of two long and at most
   /// half full, probed linearly from a hash's low bits: one hash per string, never
   /// again as the table grows, and one probe per chunk string, where
