@@ -74,7 +74,7 @@ import Testing
       trace.events.append(TraceEvent(time: TraceTime(seconds: 50 + Double(copy)), .mark(label: "padding \(copy)")))
     }
     // Version 1, whose chunk layout the expected offsets below are worked out from.
-    let bytes = try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: 256, version: 1)
+    let bytes = try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: 256, layout: .legacy(version: 1))
     #expect(try Trace.decode(binary: bytes).trace == trace)
     let cut = Array(bytes.dropLast(3))
     _ = FileManager.default.createFile(atPath: path("torn.bgtrace"), contents: Data(cut))

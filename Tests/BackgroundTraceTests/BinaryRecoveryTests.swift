@@ -55,9 +55,8 @@ import Testing
       var damaged = Self.bytes
       damaged[offset] ^= mask
       if offset == 8 && BinaryFormat.readableVersions.contains(BinaryFormat.version ^ mask) {
-        // Version 3 read as version 2 (the version byte has no CRC): chunks are looked for
-        // at aligned offsets and records without predicted ids, so chunks are lost — and
-        // every loss is reported, nothing traps.
+        // An earlier version (no single flip of 4 gives one: the header CRC of version 4
+        // covers the version byte, so such a file reads as one with a damaged header).
         let decoded = try Trace.decode(binary: damaged)
         #expect(decoded.damage.contains { $0.isLoss }, "version flipped to \(BinaryFormat.version ^ mask)")
         #expect(decoded.trace.events.count < Self.trace.events.count)
@@ -76,7 +75,7 @@ import Testing
           : TraceFormatError(
             file: nil, position: .byte(offset: 8),
             message:
-              "unsupported binary format version \(BinaryFormat.version ^ mask); this reader reads versions 1, 2 and 3")
+              "unsupported binary format version \(BinaryFormat.version ^ mask); this reader reads versions 1 to 4")
         #expect(error == expected)
         continue
       }

@@ -78,7 +78,7 @@ import TraceWorkloads
     return compact
   }
 
-  static let vectorFiles: [URL] = ["format", "format-v2", "format-v3"].flatMap {
+  static let vectorFiles: [URL] = ["format", "format-v2", "format-v3", "format-v4"].flatMap {
     Repository.files(under: Repository.traces.appendingPathComponent($0), suffix: "bgtrace")
   }
 
@@ -91,11 +91,13 @@ import TraceWorkloads
     }
   }
 
-  @Test(arguments: WorkloadGenerator.Timing.allCases, [UInt8(1), 3])
+  @Test(arguments: WorkloadGenerator.Timing.allCases, [UInt8(1), 3, 4])
   func generatedWorkloadsReadTheSame(timing: WorkloadGenerator.Timing, version: UInt8) throws {
+    let layout: BinaryTraceEncoder.Layout =
+      version == 4 ? .version4(.predictedIdentifiers) : .legacy(version: version)
     let trace = WorkloadGenerator.trace(eventCount: 20_000, seed: 11, timing: timing)
     for limit in [1_024, BinaryFormat.defaultChunkPayload] {
-      let bytes = try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: limit, version: version)
+      let bytes = try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: limit, layout: layout)
       let reading = try Self.expectSameReading(bytes)
       #expect(reading?.events.map(\.event) == trace.events)
       #expect(reading?.damage.isEmpty == true)
@@ -134,7 +136,7 @@ import TraceWorkloads
     for (index, kind) in kinds.enumerated() { recorder.record(kind, at: TraceTime(nanoseconds: UInt64(index))) }
     try recorder.close()
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    #expect(bytes[8] == 2)  // a version 2 file
+    #expect(bytes[8] == 4 && bytes[9] == 1)  // version 4 with log chunks
     let reading = try Self.expectSameReading(bytes)
     #expect(reading?.events.map(\.event.kind) == kinds)
   }

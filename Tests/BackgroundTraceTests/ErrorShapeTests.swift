@@ -40,7 +40,7 @@ import Testing
     #expect(error?.position == .byte(offset: 8))
     #expect(
       error?.description
-        == "old.bgtrace: at byte 8: unsupported binary format version 99; this reader reads versions 1, 2 and 3")
+        == "old.bgtrace: at byte 8: unsupported binary format version 99; this reader reads versions 1 to 4")
   }
 
   @Test func missingFileIsAnIOErrorWithoutPosition() throws {

@@ -35,7 +35,7 @@ import Testing
     #expect(trace.text == text, "the text vector must be canonical")
     let committed = try Self.bytes(name, "bgtrace")
     // These are version 1 vectors; the encoder writes version 1 when asked.
-    let encoded = try BinaryTraceEncoder.encode(trace, version: 1)
+    let encoded = try BinaryTraceEncoder.encode(trace, layout: .legacy(version: 1))
     #expect(encoded.count == committed.count)
     if let first = zip(encoded, committed).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
       Issue.record("\(name).bgtrace differs from the encoder's output first at byte \(first)")
@@ -143,7 +143,8 @@ import Testing
   /// writes two-chunks.bgtrace (a version 1 vector); flushing with nothing pending writes
   /// nothing.
   @Test func theStreamingEncoderFlushedMidwayWritesTheTwoChunkVector() throws {
-    var encoder = BinaryTraceEncoder(version: 1)
+    var encoder = BinaryTraceEncoder(
+      meta: TraceMetadata(), chunkPayloadLimit: BinaryFormat.defaultChunkPayload, layout: .legacy(version: 1))
     var bytes = encoder.header()
     #expect(bytes == Self.emptyHeader)
     for event in Self.twoChunksEvents.prefix(2) { try encoder.append(event, into: &bytes) }

@@ -30,9 +30,9 @@ import Testing
     return ([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), recorder)
   }
 
-  /// A committed test vector of docs/FORMAT.md (Traces/format-v2/NAME.bgtrace).
+  /// A committed test vector of docs/FORMAT.md (Traces/format-v4/recorder-NAME.bgtrace).
   static func vector(_ name: String) throws -> [UInt8] {
-    let url = Repository.traces.appendingPathComponent("format-v2/\(name).bgtrace")
+    let url = Repository.traces.appendingPathComponent("format-v4/recorder-\(name).bgtrace")
     return [UInt8](try Data(contentsOf: url))
   }
 
@@ -50,7 +50,7 @@ import Testing
     let directory = try TemporaryDirectory()
     let (bytes, recorder) = try Self.openFile(in: directory)
     defer { _ = recorder }
-    #expect(bytes[8] == 2, "format version 2")
+    #expect(bytes[8] == 4 && bytes[9] == 1, "format version 4, log chunks")
     let chunk = Self.chunkOffset
     #expect(Array(bytes[chunk..<chunk + 4]) == [0xB7, 0x4C, 0x4F, 0x47], "log chunk sync")
     #expect(Self.littleEndian(bytes[chunk + 32..<chunk + 36]) == 16, "committed length")

@@ -15,47 +15,55 @@ public struct BinaryTraceEncoder: Sendable {
   public let meta: TraceMetadata
   /// The payload size at which a chunk is sealed.
   public let chunkPayloadLimit: Int
-  /// The format version written: ``BinaryFormat/version`` (3) unless asked for 1.
-  public let version: UInt8
+  /// What the file uses of the format: predicted identifiers
+  /// (docs/FORMAT.md, "Version 4 and its features").
+  public var features: BinaryFormat.Features { layout.features }
+  private let layout: Layout
   private var chunk: ChunkEncoder
   private var sequence: UInt32 = 0
   private var eventsWritten: UInt64 = 0
 
-  /// Creates an encoder.
+  /// The header a file gets: version 4 with its features, or (for the tests of
+  /// docs/FORMAT.md's earlier vectors) an earlier version's.
+  package enum Layout: Sendable {
+    case version4(BinaryFormat.Features)
+    /// Version 1 or 3 as the library wrote it before version 4.
+    case legacy(version: UInt8)
+
+    var features: BinaryFormat.Features {
+      switch self {
+      case .version4(let features): features
+      case .legacy(let version): BinaryFormat.Features(ofVersion: version) ?? []
+      }
+    }
+  }
+
+  /// Creates an encoder that writes version 4 with predicted identifiers.
   ///
   /// - Parameters:
   ///   - meta: the trace's metadata.
   ///   - chunkPayloadLimit: seal a chunk when its payload reaches this many bytes
   ///     (clamped to 256 bytes … ``BinaryFormat/maximumChunkPayload`` / 2).
-  ///   - version: 3 (the default, ``BinaryFormat/version``) or 1, for readers that
-  ///     predate version 3; any other value writes version 3.
-  public init(
-    meta: TraceMetadata = TraceMetadata(), chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload,
-    version: UInt8 = BinaryFormat.version
-  ) {
+  public init(meta: TraceMetadata = TraceMetadata(), chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload) {
+    self.init(meta: meta, chunkPayloadLimit: chunkPayloadLimit, layout: .version4(BinaryFormat.encoderFeatures))
+  }
+
+  /// Creates an encoder that writes `layout` (sealed chunks only: a file with log
+  /// chunks is ``TraceRecorder``'s).
+  package init(meta: TraceMetadata, chunkPayloadLimit: Int, layout: Layout) {
+    precondition(!layout.features.contains(.logChunks), "the encoder writes sealed chunks")
     self.meta = meta
     self.chunkPayloadLimit = min(max(chunkPayloadLimit, 256), BinaryFormat.maximumChunkPayload / 2)
-    self.version = BinaryFormat.writableVersions.contains(version) ? version : BinaryFormat.version
-    self.chunk = ChunkEncoder(baseTime: 0, predictedIDs: self.version >= 3)
+    self.layout = layout
+    self.chunk = ChunkEncoder(baseTime: 0, predictedIDs: layout.features.contains(.predictedIdentifiers))
   }
 
   /// The file header: magic, version, flags and the metadata.
   public func header() -> [UInt8] {
-    var body: [UInt8] = []
-    Varint.append(UInt64(meta.entries.count), to: &body)
-    for entry in meta.entries {
-      Varint.append(UInt64(entry.key.utf8.count), to: &body)
-      body.append(contentsOf: entry.key.utf8)
-      Varint.append(UInt64(entry.value.utf8.count), to: &body)
-      body.append(contentsOf: entry.value.utf8)
+    switch layout {
+    case .version4(let features): FileHeader(features: features, meta: meta).encoded()
+    case .legacy(let version): FileHeader(version: version, features: features, meta: meta).encoded()
     }
-    var bytes = BinaryFormat.magic
-    bytes.append(version)
-    bytes.append(0)  // flags: none defined
-    bytes.appendLittleEndian(UInt32(body.count))
-    bytes.appendLittleEndian(CRC32C.checksum(body))
-    bytes.append(contentsOf: body)
-    return bytes
   }
 
   /// The number of events appended but not yet written out in a chunk.
@@ -100,17 +108,23 @@ public struct BinaryTraceEncoder: Sendable {
     output.append(contentsOf: payload)
     sequence &+= 1
     eventsWritten += UInt64(chunk.eventCount)
-    chunk = ChunkEncoder(baseTime: chunk.time, predictedIDs: version >= 3)
+    chunk = ChunkEncoder(baseTime: chunk.time, predictedIDs: features.contains(.predictedIdentifiers))
   }
 
-  /// The binary form of a whole trace.
+  /// The binary form of a whole trace, in version 4 with predicted identifiers.
   ///
   /// - Throws: ``TraceEncodingError`` when the events are not in time order.
-  /// - Parameter version: 3 (the default) or 1, as for ``init(meta:chunkPayloadLimit:version:)``.
   public static func encode(
-    _ trace: Trace, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload, version: UInt8 = BinaryFormat.version
+    _ trace: Trace, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload
   ) throws(TraceEncodingError) -> [UInt8] {
-    var encoder = BinaryTraceEncoder(meta: trace.meta, chunkPayloadLimit: chunkPayloadLimit, version: version)
+    try encode(trace, chunkPayloadLimit: chunkPayloadLimit, layout: .version4(BinaryFormat.encoderFeatures))
+  }
+
+  /// The binary form of a whole trace in `layout`.
+  package static func encode(
+    _ trace: Trace, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload, layout: Layout
+  ) throws(TraceEncodingError) -> [UInt8] {
+    var encoder = BinaryTraceEncoder(meta: trace.meta, chunkPayloadLimit: chunkPayloadLimit, layout: layout)
     var bytes = encoder.header()
     for event in trace.events { try encoder.append(event, into: &bytes) }
     encoder.flush(into: &bytes)

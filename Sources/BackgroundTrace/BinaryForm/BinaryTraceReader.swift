@@ -3,10 +3,11 @@
 /// reported in ``damage`` with the number of events lost, and reading goes on with
 /// the next intact chunk.
 ///
-/// Versions 1 and 3 hold sealed chunks; version 3's task and run records may carry
-/// predicted identifiers. A version 2 file's last log chunk may be unsealed (the recording process was
-/// killed before closing it): its committed records are read, and a
-/// ``TraceDamage/Kind/unsealedTail`` note, which loses nothing, says so.
+/// It reads versions 1 to 4 (docs/FORMAT.md): sealed chunks, and with the features a
+/// file names, predicted identifiers and log chunks. A recorder's last log chunk may be
+/// unsealed (the recording process was killed before closing it): its committed
+/// records are read, and a ``TraceDamage/Kind/unsealedTail`` note, which loses
+/// nothing, says so.
 ///
 /// No input makes it trap, hang or allocate more than one chunk
 /// (``BinaryFormat/maximumChunkPayload``) plus a read block; ``nextCompact()`` and
@@ -21,7 +22,7 @@ public struct BinaryTraceReader {
   public private(set) var damage: [TraceDamage] = []
   /// The strings of the events ``nextCompact()`` and ``nextCompactBatch(into:)``
   /// return, by id. Grows as reading proceeds, by the new strings of each chunk they read.
-  public private(set) var strings = InternedStrings()
+  package private(set) var strings = InternedStrings()
   /// When set, the most strings ``strings`` keeps across chunks: once it holds more, it
   /// starts afresh (``InternedStrings/generation`` goes up) before the next chunk's
   /// strings are interned. Then a compact event's ids are valid only until the next
@@ -30,7 +31,7 @@ public struct BinaryTraceReader {
   /// `nil` (the default) keeps every distinct string, so that ids stay valid for the
   /// whole trace; the table then grows with the trace's distinct strings (a trace
   /// whose every work has a new id grows it by each id).
-  public var stringLimit: Int?
+  package var stringLimit: Int?
   /// The 1-based event number of the event ``next()`` or ``nextCompact()`` returned
   /// last, or of the last event ``nextCompactBatch(into:)`` returned (0 before the first).
   public var eventNumber: Int { recordLocation - (compactCount - compactIndex) }
@@ -65,8 +66,14 @@ public struct BinaryTraceReader {
   private var lastTime: UInt64 = 0
   private var gapStart: Int?
   private var finished = false
-  /// The file's format version (1 until the header is read).
-  private var version: UInt8 = 1
+  /// The features the file uses (docs/FORMAT.md, "Version 4 and its features"):
+  /// named by its version 4 header, or implied by an earlier version's number.
+  private var features: BinaryFormat.Features = []
+  /// Whether ``features`` were read from an intact header. When the header is damaged
+  /// they are not known, and the reader accepts each feature where it finds one
+  /// (``BinaryFormat/Features/known``); chunk alignment is then only the padding of
+  /// zeros it finds.
+  private var featuresKnown = true
 
   private static var blockSize: Int { 64 * 1024 }
 
@@ -128,12 +135,12 @@ public struct BinaryTraceReader {
   /// and reports the same ``damage`` as ``next()``, with which calls may alternate.
   ///
   /// A sealed chunk's records are decoded straight into compact events, its strings
-  /// interned once when its first record is read. A version 2 log chunk's events are
+  /// interned once when its first record is read. A log chunk's events are
   /// decoded whole, as for ``next()``, and their strings interned event by event.
   ///
   /// - Throws: ``ByteSourceError`` only; damage is reported in ``damage``.
   @inlinable
-  public mutating func nextCompact() throws(ByteSourceError) -> CompactEvent? {
+  package mutating func nextCompact() throws(ByteSourceError) -> CompactEvent? {
     if compactIndex < compactCount {
       defer { compactIndex += 1 }
       return compactEvents.unsafelyUnwrapped.base[compactIndex]
@@ -153,7 +160,7 @@ public struct BinaryTraceReader {
   ///
   /// - Throws: ``ByteSourceError`` only; damage is reported in ``damage``.
   @inlinable
-  public mutating func nextCompact(into event: inout CompactEvent) throws(ByteSourceError) -> Bool {
+  package mutating func nextCompact(into event: inout CompactEvent) throws(ByteSourceError) -> Bool {
     if compactIndex < compactCount {
       event = compactEvents.unsafelyUnwrapped.base[compactIndex]
       compactIndex += 1
@@ -197,7 +204,7 @@ public struct BinaryTraceReader {
   /// event (see bgtrace-bench, `--profile-compact`).
   ///
   /// - Throws: ``ByteSourceError`` only; damage is reported in ``damage``.
-  public mutating func nextCompactBatch(
+  package mutating func nextCompactBatch(
     into buffer: UnsafeMutableBufferPointer<CompactEvent>
   ) throws(ByteSourceError) -> Int {
     guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
@@ -404,11 +411,11 @@ public struct BinaryTraceReader {
       finished = true
       return
     }
-    version = buffer[position + 8]
+    let version = buffer[position + 8]
     guard BinaryFormat.readableVersions.contains(version) else {
       throw TraceFormatError(
         file: file, position: .byte(offset: 8),
-        message: "unsupported binary format version \(version); this reader reads versions 1, 2 and 3")
+        message: "unsupported binary format version \(version); this reader reads versions 1 to 4")
     }
     let (bodyLength, bodyCRC) = buffer.withUnsafeBytes { raw in
       let cursor = ByteCursor(UnsafeRawBufferPointer(rebasing: raw[position...]))
@@ -416,34 +423,61 @@ public struct BinaryTraceReader {
     }
     let flags = buffer[position + 9]
     position += headerSize
-    guard flags == 0, bodyLength <= BinaryFormat.maximumHeaderBody, try ensure(bodyLength) else {
-      report(at: 9, length: nil, lost: nil, "the file header is damaged; the metadata is lost")
-      gapStart = offset
+    // Before version 4 the version's number says what the file uses, and no flag is defined.
+    let impliedFeatures = BinaryFormat.Features(ofVersion: version)
+    guard impliedFeatures == nil || flags == 0, bodyLength <= BinaryFormat.maximumHeaderBody, try ensure(bodyLength)
+    else {
+      headerDamaged(impliedFeatures, at: 9, "the file header is damaged")
       return
     }
     let parsed: TraceMetadata? = buffer.withUnsafeBytes { raw in
       let body = UnsafeRawBufferPointer(rebasing: raw[position..<position + bodyLength])
-      guard CRC32C.checksum(body) == bodyCRC else { return nil }
+      guard FileHeader.checksum(version: version, flags: flags, body: body) == bodyCRC else { return nil }
       return Self.metadata(body)
     }
     guard let parsed else {
-      report(at: headerSize, length: bodyLength, lost: nil, "the file header fails its CRC check; the metadata is lost")
-      gapStart = offset
+      headerDamaged(impliedFeatures, at: headerSize, "the file header fails its CRC check", length: bodyLength)
       return
+    }
+    features = impliedFeatures ?? BinaryFormat.Features(rawValue: flags)
+    guard BinaryFormat.Features.known.isSuperset(of: features) else {
+      let unknown = features.subtracting(.known).rawValue
+      throw TraceFormatError(
+        file: file, position: .byte(offset: 9),
+        message:
+          "the file uses format features this reader does not know (flags bits 0x\(String(unknown, radix: 16, uppercase: true))); a newer bgtrace reads it"
+      )
     }
     meta = parsed
     position += bodyLength
     try skipPadding()
   }
 
-  /// In a version 2 file, moves to the next multiple of ``BinaryFormat/chunkAlignment``,
-  /// where the next chunk starts; the bytes skipped are padding.
+  /// Reports the file header damaged and goes on looking for chunks. The version byte
+  /// is not trusted either, nor a version 4 header's features (`implied` is `nil`):
+  /// every known feature is accepted where found, which misreads nothing, as each only
+  /// gives meaning to bytes that are otherwise malformed (docs/FORMAT.md, "Reading").
+  private mutating func headerDamaged(
+    _ implied: BinaryFormat.Features?, at offset: Int, _ message: String, length: Int? = nil
+  ) {
+    features = .known
+    featuresKnown = false
+    let lost = implied != nil ? "the metadata is lost" : "the metadata and the file's format features are lost"
+    report(at: offset, length: length, lost: nil, "\(message); \(lost)")
+    gapStart = self.offset
+  }
+
+  /// In a file with log chunks, moves to the next multiple of
+  /// ``BinaryFormat/chunkAlignment``, where the next chunk starts; the bytes skipped are
+  /// padding. When the features are not known, only zeros are taken for padding.
   private mutating func skipPadding() throws(ByteSourceError) {
-    guard version == BinaryFormat.logVersion else { return }
+    guard features.contains(.logChunks) else { return }
     let padding = (BinaryFormat.chunkAlignment - offset % BinaryFormat.chunkAlignment) % BinaryFormat.chunkAlignment
     guard padding > 0 else { return }
     _ = try ensure(padding)
-    position += min(padding, available)
+    let skipped = min(padding, available)
+    if !featuresKnown && buffer[position..<position + skipped].contains(where: { $0 != 0 }) { return }
+    position += skipped
   }
 
   private static func metadata(_ body: UnsafeRawBufferPointer) -> TraceMetadata? {
@@ -474,11 +508,11 @@ public struct BinaryTraceReader {
         closeGap(before: nil)
         return false
       }
-      if version == BinaryFormat.logVersion && gapStart == nil, try unwrittenSpaceFollows() {
+      if features.contains(.logChunks) && gapStart == nil, try unwrittenSpaceFollows() {
         position = buffer.count
         return false
       }
-      if version == BinaryFormat.logVersion, try ensure(4),
+      if features.contains(.logChunks), try ensure(4),
         buffer[position..<position + 4].elementsEqual(BinaryFormat.logChunkSync),
         let loaded = try nextLogChunk()
       {
@@ -523,7 +557,7 @@ public struct BinaryTraceReader {
       let outcome = buffer.withUnsafeBytes { raw in
         Self.checkChunk(
           UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<position + total]), header,
-          after: lastTime, predictedIDs: version >= 3)
+          after: lastTime, predictedIDs: features.contains(.predictedIdentifiers))
       }
       switch outcome {
       case .checksumMismatch:
@@ -553,7 +587,7 @@ public struct BinaryTraceReader {
     }
   }
 
-  // MARK: Log chunks (version 2)
+  // MARK: Log chunks
 
   /// Whether the rest of the input, from a chunk position, is space a recorder reserved
   /// but never published a chunk in: four zero bytes where the sync would be, and no
@@ -619,7 +653,8 @@ public struct BinaryTraceReader {
         buffer.withUnsafeBytes { raw in
           ChunkDecoder.decodeLogPrefix(
             UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<buffer.count]), count: Int(count),
-            baseTime: header.baseTime, into: &recovered)
+            baseTime: header.baseTime,
+            predictedIDs: features.contains(.predictedIdentifiers), into: &recovered)
         }
         kept = UInt64(events.count)
       }
@@ -650,7 +685,9 @@ public struct BinaryTraceReader {
       }
       decoded.removeAll()
       do throws(ChunkDecoder.Failure) {
-        try ChunkDecoder.decodeLog(body, count: Int(count), baseTime: header.baseTime, into: &decoded)
+        try ChunkDecoder.decodeLog(
+          body, count: Int(count), baseTime: header.baseTime, predictedIDs: features.contains(.predictedIdentifiers),
+          into: &decoded)
         return .decoded
       } catch {
         return .malformed(error)

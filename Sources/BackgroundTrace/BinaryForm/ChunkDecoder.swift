@@ -9,7 +9,7 @@ struct ChunkDecoder {
 
   /// Reads a sealed chunk's string table.
   ///
-  /// With `predictedIDs` (version 3), flag bit 1 of task and run records means the id
+  /// With `predictedIDs` (the predicted-identifiers feature), flag bit 1 of task and run records means the id
   /// or run is the predicted one (docs/FORMAT.md, "Predicted identifiers").
   ///
   /// - Returns: a decoder at the first record, whose ``record(_:)`` then decodes and
@@ -27,12 +27,13 @@ struct ChunkDecoder {
   ///
   /// On failure `events` is left as it was.
   static func decodeLog(
-    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout some DecodedEventSink
+    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, predictedIDs: Bool,
+    into events: inout some DecodedEventSink
   ) throws(Failure) {
     let start = events.count
     var cursor = ByteCursor(body)
     do throws(Failure) {
-      try decodeLogEntries(&cursor, count: count, baseTime: baseTime, into: &events)
+      try decodeLogEntries(&cursor, count: count, baseTime: baseTime, predictedIDs: predictedIDs, into: &events)
       guard events.count - start == count else {
         throw Failure(
           offset: cursor.offset, message: "\(events.count - start) records where the commit word says \(count)")
@@ -47,21 +48,23 @@ struct ChunkDecoder {
   /// ends inside it), at most `count`; the entry the cut falls in does not parse, as no
   /// prefix of an entry is an entry.
   static func decodeLogPrefix(
-    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, into events: inout some DecodedEventSink
+    _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, predictedIDs: Bool,
+    into events: inout some DecodedEventSink
   ) {
     var cursor = ByteCursor(body)
-    try? decodeLogEntries(&cursor, count: count, baseTime: baseTime, into: &events)
+    try? decodeLogEntries(&cursor, count: count, baseTime: baseTime, predictedIDs: predictedIDs, into: &events)
   }
 
   /// Decodes entries until the bytes end, appending each record's event; throws at the
   /// first entry that does not parse or a record beyond `count`, keeping what was decoded.
   private static func decodeLogEntries(
-    _ cursor: inout ByteCursor, count: Int, baseTime: UInt64, into events: inout some DecodedEventSink
+    _ cursor: inout ByteCursor, count: Int, baseTime: UInt64, predictedIDs: Bool,
+    into events: inout some DecodedEventSink
   ) throws(Failure) {
     let body = cursor.buffer
     let start = events.count
     events.reserveCapacity(start + count)
-    var decoder = ChunkDecoder(strings: [], time: baseTime)
+    var decoder = ChunkDecoder(strings: [], time: baseTime, predictedIDs: predictedIDs)
     while !cursor.isAtEnd {
       let offset = cursor.offset
       if body[offset] == BinaryFormat.stringDefinitionTag {
@@ -122,30 +125,22 @@ struct ChunkDecoder {
     return String(validating: bytes, as: UTF8.self)
   }
 
-  // Binary codes of the enumerated fields: the position in `allCases`, held once
-  // because `allCases` builds a new array on every call.
-  static let appStates = AppState.allCases
-  static let rejections = SchedulerRejection.allCases
-  static let outcomes = WorkOutcome.allCases
-  static let backoffs = BackoffPolicy.allCases
-  static let policies = ExistingWorkPolicy.allCases
-
   /// The largest flags value each kind defines (docs/FORMAT.md), as a switch rather than
   /// a table: a global array costs a lazy-initialization check per event.
   @inline(__always)
   static func largestFlags(_ kind: EventTag) -> UInt8 {
     switch kind {
-    case .appState: 3  // the four app states
+    case .appState: AppState.largestWireCode
     case .appTerminate, .taskBegin, .schedCancel, .schedComplete: 1
-    case .schedRegister: 2
-    case .schedSubmit: 3
-    case .schedReject: 3  // the four rejections
-    case .workResult: 2  // the three outcomes
+    case .schedRegister: 2  // a tri-state
+    case .schedSubmit: 3  // the request type, and whether `earliest` is present
+    case .schedReject: SchedulerRejection.largestWireCode
+    case .workResult: WorkOutcome.largestWireCode
     default: 0
     }
   }
 
-  /// The largest flags value each kind defines in version 3, whose task and run records
+  /// The largest flags value each kind defines with predicted identifiers, whose task and run records
   /// add bit 1, "predicted" (docs/FORMAT.md, "Predicted identifiers").
   @inline(__always)
   static func largestPredictedFlags(_ kind: EventTag) -> UInt8 {
@@ -154,12 +149,6 @@ struct ChunkDecoder {
     case .taskEnd, .taskExpire, .schedLaunch, .schedExpire: 2
     default: largestFlags(kind)
     }
-  }
-
-  /// The binary code of an enumerated value: its position in the case list.
-  @inline(__always)
-  static func code<T: Equatable>(of value: T, in cases: [T]) -> UInt8 {
-    UInt8(truncatingIfNeeded: cases.firstIndex(of: value) ?? 0)
   }
 
   var strings: [String] {
@@ -227,7 +216,7 @@ struct ChunkDecoder {
     case .appLaunch:
       decoded = .appLaunch
     case .appState:
-      decoded = .appState(to: Self.appState(flags))
+      decoded = .appState(to: AppState(wireCode: flags)!)  // flags ≤ largestWireCode
     case .appTerminate:
       let reason = flags == 1 ? try string(&cursor) : nil
       decoded = .appTerminate(reason: text(reason))
@@ -245,7 +234,7 @@ struct ChunkDecoder {
       decoded = .taskExpire(id: id)
     case .schedRegister:
       let ident = try string(&cursor)
-      decoded = .schedRegister(ident: strings[ident], ok: Self.tristate(flags))
+      decoded = .schedRegister(ident: strings[ident], ok: Tristate.value(flags))
     case .schedSubmit:
       guard let requirements = cursor.byte(), requirements & 0x3 != 3, requirements >> 2 < 3 else {
         throw fail("bad requirement flags")
@@ -254,11 +243,11 @@ struct ChunkDecoder {
       let earliest = flags & 2 != 0 ? TraceTime(nanoseconds: try scaled(&cursor)) : nil
       decoded = .schedSubmit(
         SchedulerSubmission(
-          ident: strings[ident], type: flags & 1 == 1 ? .processing : .refresh, earliest: earliest,
-          network: Self.tristate(requirements & 0x3), power: Self.tristate(requirements >> 2)))
+          ident: strings[ident], type: SchedulerRequestType(wireCode: flags & 1)!, earliest: earliest,
+          network: Tristate.value(requirements & 0x3), power: Tristate.value(requirements >> 2)))
     case .schedReject:
       let ident = try string(&cursor)
-      decoded = .schedReject(ident: strings[ident], error: Self.rejection(flags))
+      decoded = .schedReject(ident: strings[ident], error: SchedulerRejection(wireCode: flags)!)
     case .schedCancel:
       let ident = flags == 1 ? nil : try string(&cursor)
       if let ident { decoded = .schedCancel(.identifier(strings[ident])) } else { decoded = .schedCancel(.all) }
@@ -283,7 +272,7 @@ struct ChunkDecoder {
     case .workResult:
       let work = try string(&cursor)
       let attempt = try integer(&cursor)
-      decoded = .workResult(work: strings[work], attempt: attempt, outcome: Self.outcome(flags))
+      decoded = .workResult(work: strings[work], attempt: attempt, outcome: WorkOutcome(wireCode: flags)!)
     case .workStop:
       let work = try string(&cursor)
       let attempt = try integer(&cursor)
@@ -316,22 +305,40 @@ struct ChunkDecoder {
   }
 
   private func enqueue(_ cursor: inout ByteCursor, fail: (String) -> Failure) throws(Failure) -> WorkEnqueue {
-    guard let presence = cursor.byte(), presence < 128 else { throw fail("bad presence flags") }
+    let presence = try Self.presence(&cursor, fail: fail)
     var enqueue = WorkEnqueue(work: strings[try string(&cursor)])
-    if presence & 1 != 0 { enqueue.name = strings[try string(&cursor)] }
-    if presence & 2 != 0 {
-      guard let raw = cursor.byte(), Int(raw) < Self.backoffs.count else { throw fail("bad backoff") }
-      enqueue.backoff = Self.backoffs[Int(raw)]
+    if presence.contains(.name) { enqueue.name = strings[try string(&cursor)] }
+    if presence.contains(.backoff) {
+      enqueue.backoff = try Self.code(BackoffPolicy.self, "backoff", &cursor, fail: fail)
     }
-    if presence & 4 != 0 { enqueue.delay = TraceInterval(nanoseconds: try scaled(&cursor)) }
-    if presence & 8 != 0 { enqueue.limit = try integer(&cursor) }
-    if presence & 16 != 0 { enqueue.period = TraceInterval(nanoseconds: try scaled(&cursor)) }
-    if presence & 32 != 0 {
-      guard let raw = cursor.byte(), Int(raw) < Self.policies.count else { throw fail("bad policy") }
-      enqueue.policy = Self.policies[Int(raw)]
+    if presence.contains(.delay) { enqueue.delay = TraceInterval(nanoseconds: try scaled(&cursor)) }
+    if presence.contains(.limit) { enqueue.limit = try integer(&cursor) }
+    if presence.contains(.period) { enqueue.period = TraceInterval(nanoseconds: try scaled(&cursor)) }
+    if presence.contains(.policy) {
+      enqueue.policy = try Self.code(ExistingWorkPolicy.self, "policy", &cursor, fail: fail)
     }
-    if presence & 64 != 0 { enqueue.flex = TraceInterval(nanoseconds: try scaled(&cursor)) }
+    if presence.contains(.flex) { enqueue.flex = TraceInterval(nanoseconds: try scaled(&cursor)) }
     return enqueue
+  }
+
+  /// A `work.enqueue` record's presence byte.
+  @inline(__always)
+  private static func presence(
+    _ cursor: inout ByteCursor, fail: (String) -> Failure
+  ) throws(Failure) -> EnqueuePresence {
+    guard let raw = cursor.byte(), EnqueuePresence.known.isSuperset(of: EnqueuePresence(rawValue: raw)) else {
+      throw fail("bad presence flags")
+    }
+    return EnqueuePresence(rawValue: raw)
+  }
+
+  /// A byte holding the code of a `T`, the field `field`.
+  @inline(__always)
+  private static func code<T: WireCoded>(
+    _: T.Type, _ field: String, _ cursor: inout ByteCursor, fail: (String) -> Failure
+  ) throws(Failure) -> T {
+    guard let raw = cursor.byte(), let value = T(wireCode: raw) else { throw fail("bad \(field)") }
+    return value
   }
 
   /// Parses and checks the next record as ``record(_:)`` does, with the same failures
@@ -415,65 +422,26 @@ struct ChunkDecoder {
   private func compactEnqueue(
     _ cursor: inout ByteCursor, into event: inout CompactEvent, fail: (String) -> Failure
   ) throws(Failure) {
-    guard let presence = cursor.byte(), presence < 128 else { throw fail("bad presence flags") }
-    event.options = presence
+    let presence = try Self.presence(&cursor, fail: fail)
+    event.presence = presence
     event.string = try stringID(&cursor)
-    if presence & 1 != 0 { event.secondString = try stringID(&cursor) }
-    if presence & 2 != 0 {
-      guard let raw = cursor.byte(), Int(raw) < Self.backoffs.count else { throw fail("bad backoff") }
-      event.backoff = raw
+    if presence.contains(.name) { event.secondString = try stringID(&cursor) }
+    if presence.contains(.backoff) {
+      event.backoffCode = try Self.code(BackoffPolicy.self, "backoff", &cursor, fail: fail).wireCode
     }
-    if presence & 4 != 0 { event.interval = try scaled(&cursor) }
-    if presence & 8 != 0 { event.number = Int64(try integer(&cursor)) }
-    if presence & 16 != 0 { event.period = try scaled(&cursor) }
-    if presence & 32 != 0 {
-      guard let raw = cursor.byte(), Int(raw) < Self.policies.count else { throw fail("bad policy") }
-      event.policy = raw
+    if presence.contains(.delay) { event.interval = try scaled(&cursor) }
+    if presence.contains(.limit) { event.number = Int64(try integer(&cursor)) }
+    if presence.contains(.period) { event.period = try scaled(&cursor) }
+    if presence.contains(.policy) {
+      event.policyCode = try Self.code(ExistingWorkPolicy.self, "policy", &cursor, fail: fail).wireCode
     }
-    if presence & 64 != 0 { event.flex = try scaled(&cursor) }
+    if presence.contains(.flex) { event.flex = try scaled(&cursor) }
   }
 
   /// A string reference as its trace-wide id (``stringIDs``).
   @inline(__always)
   private func stringID(_ cursor: inout ByteCursor) throws(Failure) -> UInt32 {
     stringIDs[try string(&cursor)]
-  }
-
-  /// The rejection with binary code `code` (≤ 3, checked by ``largestFlags(_:)``).
-  @inline(__always)
-  static func rejection(_ code: UInt8) -> SchedulerRejection {
-    switch code {
-    case 0: .unavailable
-    case 1: .tooManyPendingTaskRequests
-    case 2: .notPermitted
-    default: .immediateRunIneligible
-    }
-  }
-
-  /// The app state with binary code `code` (≤ 3, checked by ``largestFlags(_:)``).
-  @inline(__always)
-  static func appState(_ code: UInt8) -> AppState {
-    switch code {
-    case 0: .active
-    case 1: .inactive
-    case 2: .background
-    default: .suspended
-    }
-  }
-
-  /// The work outcome with binary code `code` (≤ 2, checked by ``largestFlags(_:)``).
-  @inline(__always)
-  static func outcome(_ code: UInt8) -> WorkOutcome {
-    switch code {
-    case 0: .success
-    case 1: .failure
-    default: .retry
-    }
-  }
-
-  @inline(__always)
-  static func tristate(_ value: UInt8) -> Bool? {
-    value == 0 ? nil : value == 1
   }
 
   @inline(__always)

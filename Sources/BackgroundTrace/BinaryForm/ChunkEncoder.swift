@@ -3,7 +3,7 @@
 /// Each record is a tag byte (kind in the low 5 bits, 3 bits of per-kind flags), the
 /// time delta as a unit-scaled varint, then the kind's fields. Task ids and run numbers
 /// are ZigZag deltas from the previous id or run in the chunk, because they mostly grow
-/// by one. With `predictedIDs` (version 3, docs/FORMAT.md "Predicted identifiers"), an
+/// by one. With `predictedIDs` (docs/FORMAT.md "Predicted identifiers"), an
 /// id or run that is the one predicted — the previous one + 1 for a begin or launch, the
 /// previous one for an end, expiration or completion — is flag bit 1 instead of a delta
 /// byte. All predictors reset per chunk, so every chunk decodes alone.
@@ -13,7 +13,7 @@
 /// whole entries decodes alone; ``payload()`` is not used then.
 struct ChunkEncoder {
   let inlineStrings: Bool
-  /// Whether records use version 3's predicted identifiers.
+  /// Whether records use predicted identifiers.
   let predictedIDs: Bool
   private(set) var strings: [String] = []
   private var stringIndex = StringIndexTable()
@@ -73,7 +73,7 @@ struct ChunkEncoder {
     case .appLaunch:
       break
     case .appState(let to):
-      flags = ChunkDecoder.code(of: to, in: ChunkDecoder.appStates)
+      flags = to.wireCode
     case .appTerminate(let reason):
       if let reason {
         flags = 1
@@ -88,15 +88,15 @@ struct ChunkEncoder {
     case .taskEnd(let id), .taskExpire(let id):
       flags = appendTaskID(id, predicted: lastTaskID)
     case .schedRegister(let ident, let ok):
-      flags = Self.tristate(ok)
+      flags = Tristate.code(ok)
       appendString(ident)
     case .schedSubmit(let submission):
-      flags = (submission.type == .processing ? 1 : 0) | (submission.earliest != nil ? 2 : 0)
-      records.append(Self.tristate(submission.network) | Self.tristate(submission.power) << 2)
+      flags = submission.type.wireCode | (submission.earliest != nil ? 2 : 0)
+      records.append(Tristate.code(submission.network) | Tristate.code(submission.power) << 2)
       appendString(submission.ident)
       if let earliest = submission.earliest { appendScaled(earliest.nanoseconds) }
     case .schedReject(let ident, let error):
-      flags = ChunkDecoder.code(of: error, in: ChunkDecoder.rejections)
+      flags = error.wireCode
       appendString(ident)
     case .schedCancel(.identifier(let ident)):
       appendString(ident)
@@ -115,7 +115,7 @@ struct ChunkEncoder {
       appendString(work)
       Varint.append(UInt64(attempt), to: &records)
     case .workResult(let work, let attempt, let outcome):
-      flags = ChunkDecoder.code(of: outcome, in: ChunkDecoder.outcomes)
+      flags = outcome.wireCode
       appendString(work)
       Varint.append(UInt64(attempt), to: &records)
     case .workStop(let work, let attempt, let reason):
@@ -143,37 +143,15 @@ struct ChunkEncoder {
     }
   }
 
-  /// Presence and value of an optional Bool: 0 absent, 1 true, 2 false.
-  static func tristate(_ value: Bool?) -> UInt8 {
-    switch value {
-    case nil: 0
-    case true?: 1
-    case false?: 2
-    }
-  }
-
-  /// A `work.enqueue` record's presence byte: which optional fields follow (docs/FORMAT.md).
-  static func presence(of enqueue: WorkEnqueue) -> UInt8 {
-    var presence: UInt8 = 0
-    if enqueue.name != nil { presence |= 1 }
-    if enqueue.backoff != nil { presence |= 2 }
-    if enqueue.delay != nil { presence |= 4 }
-    if enqueue.limit != nil { presence |= 8 }
-    if enqueue.period != nil { presence |= 16 }
-    if enqueue.policy != nil { presence |= 32 }
-    if enqueue.flex != nil { presence |= 64 }
-    return presence
-  }
-
   private mutating func appendEnqueue(_ enqueue: WorkEnqueue) {
-    records.append(Self.presence(of: enqueue))
+    records.append(EnqueuePresence(of: enqueue).rawValue)
     appendString(enqueue.work)
     if let name = enqueue.name { appendString(name) }
-    if let backoff = enqueue.backoff { records.append(ChunkDecoder.code(of: backoff, in: ChunkDecoder.backoffs)) }
+    if let backoff = enqueue.backoff { records.append(backoff.wireCode) }
     if let delay = enqueue.delay { appendScaled(delay.nanoseconds) }
     if let limit = enqueue.limit { Varint.append(UInt64(limit), to: &records) }
     if let period = enqueue.period { appendScaled(period.nanoseconds) }
-    if let policy = enqueue.policy { records.append(ChunkDecoder.code(of: policy, in: ChunkDecoder.policies)) }
+    if let policy = enqueue.policy { records.append(policy.wireCode) }
     // Last, after the fields of the first layout, so a record without it is unchanged.
     if let flex = enqueue.flex { appendScaled(flex.nanoseconds) }
   }

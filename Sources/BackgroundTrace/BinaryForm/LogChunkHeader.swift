@@ -1,4 +1,4 @@
-/// The header of a log chunk (format version 2): a chunk whose records are committed
+/// The header of a log chunk (the log-chunks feature): a chunk whose records are committed
 /// one by one in place, so that a process killed while writing it leaves every
 /// committed record readable. docs/FORMAT.md ("Log chunks") gives the layout:
 ///

@@ -8,7 +8,7 @@ import Synchronization
   import Darwin
 #endif
 
-/// The bytes of a version 2 trace file, with the open log chunk written through a
+/// The bytes of a trace file with log chunks, with the open log chunk written through a
 /// shared memory mapping of the file, so that every committed record is in the
 /// kernel's page cache the moment ``commit(_:records:)`` returns and survives the
 /// process being killed (docs/FORMAT.md, "Log chunks" and "Durability").

@@ -18,10 +18,9 @@ struct DurableTraceWriter {
   /// Room for the largest usual entry beyond the limit, so a chunk is rarely sealed early.
   private static let headroom = 4_096
 
-  /// Creates the file and writes its header (format version 2).
+  /// Creates the file and writes its header (version 4, ``BinaryFormat/recorderFeatures``).
   init(path: String, meta: TraceMetadata, chunkPayloadLimit: Int) throws(ByteSourceError) {
-    var header = BinaryTraceEncoder(meta: meta).header()
-    header[BinaryFormat.magic.count] = BinaryFormat.logVersion
+    let header = FileHeader(features: BinaryFormat.recorderFeatures, meta: meta).encoded()
     file = try DurableTraceFile(path: path, header: header)
     self.chunkPayloadLimit = min(max(chunkPayloadLimit, 256), BinaryFormat.maximumChunkPayload / 2)
     encoder = Self.encoder(baseTime: 0, limit: self.chunkPayloadLimit)
@@ -29,7 +28,9 @@ struct DurableTraceWriter {
 
   /// A log chunk's encoder, its records' room reserved for the whole chunk.
   private static func encoder(baseTime: UInt64, limit: Int) -> ChunkEncoder {
-    ChunkEncoder(baseTime: baseTime, inlineStrings: true, capacity: limit + headroom)
+    ChunkEncoder(
+      baseTime: baseTime, inlineStrings: true,
+      predictedIDs: BinaryFormat.recorderFeatures.contains(.predictedIdentifiers), capacity: limit + headroom)
   }
 
   /// Events committed so far.

@@ -46,7 +46,7 @@ public struct TraceChecker: Sendable {
   /// checking ``BinaryTraceReader/next()``'s, without building a ``TraceEvent`` for
   /// most events.
   @inline(__always)
-  public mutating func check(
+  package mutating func check(
     _ event: borrowing CompactEvent, location: Int, strings: borrowing InternedStrings, into findings: inout [Finding]
   ) {
     begin(location: location, time: TraceTime(nanoseconds: event.time))

@@ -1,0 +1,209 @@
+/// The binary codes of the vocabulary's enumerated fields, each declared here once
+/// (docs/FORMAT.md, "Record"). A code never changes once published: it is what every
+/// existing file holds. A new case takes the next free code, and each `wireCode`
+/// switch below is a compiler error until it has one. `WireCodeStabilityTests` pins
+/// every code, so changing one fails the tests.
+///
+/// Event kinds' codes are ``EventTag``'s raw values, declared there.
+package protocol WireCoded: CaseIterable, Equatable {
+  /// The value's code in the binary form.
+  var wireCode: UInt8 { get }
+  /// The value with code `code`, or `nil` for a code no value has.
+  init?(wireCode code: UInt8)
+  /// The largest code a value has: what a decoder accepts in the field.
+  static var largestWireCode: UInt8 { get }
+}
+
+extension AppState: WireCoded {
+  /// `app.state`'s flags.
+  @inlinable
+  package var wireCode: UInt8 {
+    switch self {
+    case .active: 0
+    case .inactive: 1
+    case .background: 2
+    case .suspended: 3
+    }
+  }
+
+  @inlinable
+  package init?(wireCode code: UInt8) {
+    switch code {
+    case 0: self = .active
+    case 1: self = .inactive
+    case 2: self = .background
+    case 3: self = .suspended
+    default: return nil
+    }
+  }
+
+  package static var largestWireCode: UInt8 { 3 }
+}
+
+extension SchedulerRejection: WireCoded {
+  /// `sched.reject`'s flags.
+  @inlinable
+  package var wireCode: UInt8 {
+    switch self {
+    case .unavailable: 0
+    case .tooManyPendingTaskRequests: 1
+    case .notPermitted: 2
+    case .immediateRunIneligible: 3
+    }
+  }
+
+  @inlinable
+  package init?(wireCode code: UInt8) {
+    switch code {
+    case 0: self = .unavailable
+    case 1: self = .tooManyPendingTaskRequests
+    case 2: self = .notPermitted
+    case 3: self = .immediateRunIneligible
+    default: return nil
+    }
+  }
+
+  package static var largestWireCode: UInt8 { 3 }
+}
+
+extension WorkOutcome: WireCoded {
+  /// `work.result`'s flags.
+  @inlinable
+  package var wireCode: UInt8 {
+    switch self {
+    case .success: 0
+    case .failure: 1
+    case .retry: 2
+    }
+  }
+
+  @inlinable
+  package init?(wireCode code: UInt8) {
+    switch code {
+    case 0: self = .success
+    case 1: self = .failure
+    case 2: self = .retry
+    default: return nil
+    }
+  }
+
+  package static var largestWireCode: UInt8 { 2 }
+}
+
+extension BackoffPolicy: WireCoded {
+  /// `work.enqueue`'s backoff byte.
+  @inlinable
+  package var wireCode: UInt8 {
+    switch self {
+    case .exponential: 0
+    case .linear: 1
+    }
+  }
+
+  @inlinable
+  package init?(wireCode code: UInt8) {
+    switch code {
+    case 0: self = .exponential
+    case 1: self = .linear
+    default: return nil
+    }
+  }
+
+  package static var largestWireCode: UInt8 { 1 }
+}
+
+extension ExistingWorkPolicy: WireCoded {
+  /// `work.enqueue`'s policy byte.
+  @inlinable
+  package var wireCode: UInt8 {
+    switch self {
+    case .replace: 0
+    case .keep: 1
+    case .append: 2
+    case .appendOrReplace: 3
+    }
+  }
+
+  @inlinable
+  package init?(wireCode code: UInt8) {
+    switch code {
+    case 0: self = .replace
+    case 1: self = .keep
+    case 2: self = .append
+    case 3: self = .appendOrReplace
+    default: return nil
+    }
+  }
+
+  package static var largestWireCode: UInt8 { 3 }
+}
+
+extension SchedulerRequestType: WireCoded {
+  /// `sched.submit`'s flag bit 0.
+  @inlinable
+  package var wireCode: UInt8 {
+    switch self {
+    case .refresh: 0
+    case .processing: 1
+    }
+  }
+
+  @inlinable
+  package init?(wireCode code: UInt8) {
+    switch code {
+    case 0: self = .refresh
+    case 1: self = .processing
+    default: return nil
+    }
+  }
+
+  package static var largestWireCode: UInt8 { 1 }
+}
+
+/// An optional Bool's code: 0 absent, 1 true, 2 false (3 is no value).
+package enum Tristate {
+  /// The code of `value`.
+  @inlinable
+  package static func code(_ value: Bool?) -> UInt8 {
+    switch value {
+    case nil: 0
+    case true?: 1
+    case false?: 2
+    }
+  }
+
+  /// The value of code `code` (0, 1 or 2; callers check that it is not 3).
+  @inlinable
+  package static func value(_ code: UInt8) -> Bool? {
+    code == 0 ? nil : code == 1
+  }
+}
+
+/// A `work.enqueue` record's presence byte: which of its optional fields follow, in
+/// the order of these bits except ``flex``, which came later and is written last.
+package struct EnqueuePresence: OptionSet, Sendable, Hashable, BitwiseCopyable {
+  package var rawValue: UInt8
+  @inlinable package init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  package static let name = EnqueuePresence(rawValue: 1 << 0)
+  package static let backoff = EnqueuePresence(rawValue: 1 << 1)
+  package static let delay = EnqueuePresence(rawValue: 1 << 2)
+  package static let limit = EnqueuePresence(rawValue: 1 << 3)
+  package static let period = EnqueuePresence(rawValue: 1 << 4)
+  package static let policy = EnqueuePresence(rawValue: 1 << 5)
+  package static let flex = EnqueuePresence(rawValue: 1 << 6)
+  /// Every bit a reader knows; a byte with any other bit set is malformed.
+  package static let known = EnqueuePresence(rawValue: 0x7F)
+
+  /// The fields `enqueue` has.
+  package init(of enqueue: WorkEnqueue) {
+    self = []
+    if enqueue.name != nil { insert(.name) }
+    if enqueue.backoff != nil { insert(.backoff) }
+    if enqueue.delay != nil { insert(.delay) }
+    if enqueue.limit != nil { insert(.limit) }
+    if enqueue.period != nil { insert(.period) }
+    if enqueue.policy != nil { insert(.policy) }
+    if enqueue.flex != nil { insert(.flex) }
+  }
+}

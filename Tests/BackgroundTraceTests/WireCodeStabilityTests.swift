@@ -1,0 +1,75 @@
+import BackgroundTrace
+import Testing
+
+/// Every code of the binary form, written out by hand from docs/FORMAT.md ("Record").
+/// These are what existing files hold: a change to any of them is a format break,
+/// and fails here before it reaches a file.
+@Suite struct WireCodeStabilityTests {
+  @Test func eventKindTagsNeverChange() {
+    let expected: [(String, UInt8)] = [
+      ("app.launch", 0), ("app.state", 1), ("app.terminate", 2), ("task.begin", 3), ("task.end", 4),
+      ("task.expire", 5), ("sched.register", 6), ("sched.submit", 7), ("sched.reject", 8),
+      ("sched.cancel", 9), ("sched.launch", 10), ("sched.expire", 11), ("sched.complete", 12),
+      ("work.enqueue", 13), ("work.start", 14), ("work.result", 15), ("work.stop", 16),
+      ("work.cancel", 17), ("env.set", 18), ("input", 19), ("mark", 20),
+    ]
+    for (name, code) in expected {
+      #expect(EventTag(name: name)?.rawValue == code, "\(name)")
+    }
+    // A kind added later takes a new code; none reuses one, and none is 31, the log
+    // chunk's string definition.
+    #expect(Set(EventTag.allCases.map(\.rawValue)).count == EventTag.allCases.count)
+    #expect(EventTag.allCases.allSatisfy { $0.rawValue < 31 })
+  }
+
+  @Test func enumeratedFieldCodesNeverChange() {
+    expectCodes(AppState.self, [.active: 0, .inactive: 1, .background: 2, .suspended: 3])
+    expectCodes(
+      SchedulerRejection.self,
+      [.unavailable: 0, .tooManyPendingTaskRequests: 1, .notPermitted: 2, .immediateRunIneligible: 3])
+    expectCodes(WorkOutcome.self, [.success: 0, .failure: 1, .retry: 2])
+    expectCodes(BackoffPolicy.self, [.exponential: 0, .linear: 1])
+    expectCodes(ExistingWorkPolicy.self, [.replace: 0, .keep: 1, .append: 2, .appendOrReplace: 3])
+    expectCodes(SchedulerRequestType.self, [.refresh: 0, .processing: 1])
+  }
+
+  @Test func presenceAndTristateBitsNeverChange() {
+    #expect(EnqueuePresence.name.rawValue == 0x01)
+    #expect(EnqueuePresence.backoff.rawValue == 0x02)
+    #expect(EnqueuePresence.delay.rawValue == 0x04)
+    #expect(EnqueuePresence.limit.rawValue == 0x08)
+    #expect(EnqueuePresence.period.rawValue == 0x10)
+    #expect(EnqueuePresence.policy.rawValue == 0x20)
+    #expect(EnqueuePresence.flex.rawValue == 0x40)
+    #expect(EnqueuePresence.known.rawValue == 0x7F)
+    #expect(Tristate.code(nil) == 0 && Tristate.code(true) == 1 && Tristate.code(false) == 2)
+    #expect(Tristate.value(0) == nil && Tristate.value(1) == true && Tristate.value(2) == false)
+  }
+
+  @Test func fileHeaderFeatureBitsNeverChange() {
+    #expect(BinaryFormat.version == 4)
+    #expect(BinaryFormat.Features.logChunks.rawValue == 0x01)
+    #expect(BinaryFormat.Features.predictedIdentifiers.rawValue == 0x02)
+    #expect(BinaryFormat.Features.known.rawValue == 0x03)
+    // What each earlier version means, as version 4's features.
+    #expect(BinaryFormat.Features(ofVersion: 1) == [])
+    #expect(BinaryFormat.Features(ofVersion: 2) == [.logChunks])
+    #expect(BinaryFormat.Features(ofVersion: 3) == [.predictedIdentifiers])
+  }
+
+  /// `codes` is every value of `T` with its code: no value is left out, each decodes
+  /// back, and no other code decodes.
+  func expectCodes<T: WireCoded & Hashable>(
+    _: T.Type, _ codes: [T: UInt8], sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(codes.count == T.allCases.count, "every case has its pinned code", sourceLocation: sourceLocation)
+    for (value, code) in codes {
+      #expect(value.wireCode == code, "\(value)", sourceLocation: sourceLocation)
+      #expect(T(wireCode: code) == value, "\(value)", sourceLocation: sourceLocation)
+    }
+    #expect(T.largestWireCode == codes.values.max(), sourceLocation: sourceLocation)
+    for code in UInt8.min...UInt8.max where !codes.values.contains(code) {
+      #expect(T(wireCode: code) == nil, "code \(code)", sourceLocation: sourceLocation)
+    }
+  }
+}
