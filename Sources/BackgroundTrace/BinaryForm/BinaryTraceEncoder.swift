@@ -161,40 +161,25 @@ public struct TraceEncodingError: BackgroundTraceError, Hashable {
 public typealias TraceOrderError = TraceEncodingError
 
 extension TraceEvent.Kind {
-  /// Why the event has no binary form (the text form rejects it too), if it has none.
+  /// Why the event has no binary form (the text form rejects it too), if it has none:
+  /// a negative integer field, a seconds field beyond ``TraceTime/max``, or an
+  /// `env.set` without pairs.
   var encodingProblem: String? {
-    if let field = firstNegativeInteger {
-      return "field '\(field)' is negative; trace integers are non-negative"
-    }
-    switch self {
-    case .envSet(let settings) where settings.isEmpty:
+    if case .envSet(let settings) = self, settings.isEmpty {
       return "env.set has no key=value pairs; it needs at least one"
-    case .schedSubmit(let submission) where (submission.earliest ?? .zero) > .max:
-      return "field 'earliest' is beyond the largest trace time"
-    case .workEnqueue(let enqueue) where (enqueue.delay ?? .zero) > .max:
-      return "field 'delay' is beyond the largest trace time"
-    case .workEnqueue(let enqueue) where (enqueue.period ?? .zero) > .max:
-      return "field 'period' is beyond the largest trace time"
-    case .workEnqueue(let enqueue) where (enqueue.flex ?? .zero) > .max:
-      return "field 'flex' is beyond the largest trace time"
-    default:
-      return nil
     }
-  }
-
-  /// The name of the first integer field that is negative, if any.
-  private var firstNegativeInteger: String? {
-    switch self {
-    case .taskBegin(let id, _), .taskEnd(let id), .taskExpire(let id):
-      id < 0 ? "id" : nil
-    case .schedLaunch(_, let run), .schedExpire(let run), .schedComplete(let run, _):
-      run < 0 ? "run" : nil
-    case .workStart(_, let attempt), .workResult(_, let attempt, _), .workStop(_, let attempt, _):
-      attempt < 0 ? "attempt" : nil
-    case .workEnqueue(let enqueue):
-      (enqueue.limit ?? 0) < 0 ? "limit" : nil
-    default:
-      nil
+    for (field, value) in zip(tag.spec.fields, fieldValues) {
+      switch value {
+      case .integer(let integer)? where integer < 0:
+        return "field '\(field.name)' is negative; trace integers are non-negative"
+      case .seconds(let time)? where time > .max:
+        return "field '\(field.name)' is beyond the largest trace time"
+      case .interval(let interval)? where interval > .max:
+        return "field '\(field.name)' is beyond the largest trace time"
+      default:
+        continue
+      }
     }
+    return nil
   }
 }

@@ -1,8 +1,9 @@
 /// An event kind's tag: which kind it is, without its fields (``TraceEvent/Kind`` is
-/// the kind with its fields). The trace vocabulary.
+/// the kind with its fields). The trace vocabulary: each kind's name, side and fields
+/// are declared once, in ``declaredSpec`` (``spec``).
 ///
-/// The raw value is the tag in the binary form; it never changes for a kind once
-/// published (see docs/FORMAT.md).
+/// The raw value is the kind's code in the binary form; it never changes for a kind
+/// once published (docs/FORMAT.md, `WireCodeStabilityTests`).
 public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   /// `app.launch`: a new process started.
   case appLaunch = 0
@@ -47,79 +48,82 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   /// `mark`: a user annotation.
   case mark = 20
 
-  /// The kind's name in the text form (`task.begin`).
-  public var name: String {
+  /// The vocabulary's declaration of this kind: its name, side and fields. A new kind
+  /// is a case above, with the next free code, and its entry here.
+  var declaredSpec: KindSpec {
     switch self {
-    case .appLaunch: "app.launch"
-    case .appState: "app.state"
-    case .appTerminate: "app.terminate"
-    case .taskBegin: "task.begin"
-    case .taskEnd: "task.end"
-    case .taskExpire: "task.expire"
-    case .schedRegister: "sched.register"
-    case .schedSubmit: "sched.submit"
-    case .schedReject: "sched.reject"
-    case .schedCancel: "sched.cancel"
-    case .schedLaunch: "sched.launch"
-    case .schedExpire: "sched.expire"
-    case .schedComplete: "sched.complete"
-    case .workEnqueue: "work.enqueue"
-    case .workStart: "work.start"
-    case .workResult: "work.result"
-    case .workStop: "work.stop"
-    case .workCancel: "work.cancel"
-    case .envSet: "env.set"
-    case .input: "input"
-    case .mark: "mark"
-    }
-  }
-
-  /// The kind with this text name, or `nil`.
-  public init?(name: some StringProtocol) {
-    guard let kind = EventTag.byName[String(name)] else { return nil }
-    self = kind
-  }
-
-  private static let byName: [String: EventTag] = Dictionary(
-    uniqueKeysWithValues: allCases.map { ($0.name, $0) })
-
-  /// Whether the system or the app produces events of this kind.
-  public var side: EventSide {
-    switch self {
-    case .appLaunch, .appState, .appTerminate, .taskExpire, .schedReject, .schedLaunch,
-      .schedExpire, .workStart, .workStop, .envSet, .input:
-      .system
-    case .taskBegin, .taskEnd, .schedRegister, .schedSubmit, .schedCancel, .schedComplete,
-      .workEnqueue, .workResult, .workCancel:
-      .app
-    case .mark:
-      .neither
-    }
-  }
-
-  /// The kind's field names, in the order the writer prints them (`env.set` has free keys).
-  public var fieldNames: [String] {
-    switch self {
-    case .appLaunch: []
-    case .appState: ["to"]
-    case .appTerminate: ["reason"]
-    case .taskBegin: ["id", "name"]
-    case .taskEnd, .taskExpire: ["id"]
-    case .schedRegister: ["ident", "ok"]
-    case .schedSubmit: ["ident", "type", "earliest", "network", "power"]
-    case .schedReject: ["ident", "error"]
-    case .schedCancel: ["ident", "all"]
-    case .schedLaunch: ["ident", "run"]
-    case .schedExpire: ["run"]
-    case .schedComplete: ["run", "success"]
-    case .workEnqueue: ["work", "name", "backoff", "delay", "limit", "period", "flex", "policy"]
-    case .workStart: ["work", "attempt"]
-    case .workResult: ["work", "attempt", "outcome"]
-    case .workStop: ["work", "attempt", "reason"]
-    case .workCancel: ["work"]
-    case .envSet: []
-    case .input: ["key", "value"]
-    case .mark: ["label"]
+    case .appLaunch: KindSpec("app.launch", .system, [], "a new process started")
+    case .appState:
+      KindSpec("app.state", .system, [.required("to", .choice(AppState.self))], "the app moved to another state")
+    case .appTerminate:
+      KindSpec("app.terminate", .system, [.optional("reason", .string)], "the process ended")
+    case .taskBegin:
+      KindSpec(
+        "task.begin", .app, [.required("id", .integer), .optional("name", .string)],
+        "the app called `beginBackgroundTask` (id 0: the system refused)")
+    case .taskEnd: KindSpec("task.end", .app, [.required("id", .integer)], "the app called `endBackgroundTask`")
+    case .taskExpire:
+      KindSpec("task.expire", .system, [.required("id", .integer)], "the system ran a task's expiration handler")
+    case .schedRegister:
+      KindSpec(
+        "sched.register", .app, [.required("ident", .string), .optional("ok", .boolean)],
+        "the app registered a launch handler")
+    case .schedSubmit:
+      KindSpec(
+        "sched.submit", .app,
+        [
+          .required("ident", .string), .required("type", .choice(SchedulerRequestType.self)),
+          .optional("earliest", .seconds), .optional("network", .boolean), .optional("power", .boolean),
+        ], "the app submitted a scheduler request")
+    case .schedReject:
+      KindSpec(
+        "sched.reject", .system, [.required("ident", .string), .required("error", .choice(SchedulerRejection.self))],
+        "the system refused a submission")
+    case .schedCancel:
+      KindSpec(
+        "sched.cancel", .app, [.optional("ident", .string), .optional("all", .boolean)],
+        "the app cancelled one pending request (`ident=`), or all of them (`all=true`)")
+    case .schedLaunch:
+      KindSpec(
+        "sched.launch", .system, [.required("ident", .string), .required("run", .integer)],
+        "the system launched a scheduled task")
+    case .schedExpire:
+      KindSpec(
+        "sched.expire", .system, [.required("run", .integer)], "the system ran a launched task's expiration handler")
+    case .schedComplete:
+      KindSpec(
+        "sched.complete", .app, [.required("run", .integer), .required("success", .boolean)],
+        "the app called `setTaskCompleted(success:)`")
+    case .workEnqueue:
+      KindSpec(
+        "work.enqueue", .app,
+        [
+          .required("work", .string), .optional("name", .string), .optional("backoff", .choice(BackoffPolicy.self)),
+          .optional("delay", .interval), .optional("limit", .integer), .optional("period", .interval),
+          .optional("flex", .interval), .optional("policy", .choice(ExistingWorkPolicy.self)),
+        ], "the app enqueued work")
+    case .workStart:
+      KindSpec(
+        "work.start", .system, [.required("work", .string), .required("attempt", .integer)],
+        "the system started a worker run")
+    case .workResult:
+      KindSpec(
+        "work.result", .app,
+        [.required("work", .string), .required("attempt", .integer), .required("outcome", .choice(WorkOutcome.self))],
+        "the worker returned success, failure or retry")
+    case .workStop:
+      KindSpec(
+        "work.stop", .system,
+        [.required("work", .string), .required("attempt", .integer), .required("reason", .string)],
+        "the system stopped a running worker")
+    case .workCancel: KindSpec("work.cancel", .app, [.required("work", .string)], "the app cancelled work")
+    case .envSet:
+      KindSpec("env.set", .system, [], freeFields: true, "the environment changed (network, charging, …)")
+    case .input:
+      KindSpec(
+        "input", .system, [.required("key", .string), .required("value", .string)],
+        "a recorded nondeterministic input, handed back in a replay")
+    case .mark: KindSpec("mark", .neither, [.required("label", .string)], "a user annotation")
     }
   }
 }

@@ -14,82 +14,213 @@ public enum FieldValue: Sendable, Hashable {
   case string(String)
 }
 
+/// Why field values do not make an event of a kind: a required field is missing, a
+/// value has the wrong type, or the fields contradict each other.
+public struct FieldError: Error, Sendable, Hashable {
+  /// The field at fault, or `nil` when the fault is the kind's (a missing field).
+  public var field: String?
+  /// Whether the fault is in the field's name (it should not be there) rather than its value.
+  public var isInName: Bool
+  /// What is wrong, in one sentence without a position.
+  public var message: String
+
+  /// Creates an error.
+  public init(field: String?, isInName: Bool = false, message: String) {
+    self.field = field
+    self.isInName = isInName
+    self.message = message
+  }
+}
+
 extension TraceEvent.Kind {
-  /// Calls `body` with each present field, in the canonical order of the text form
-  /// (``EventTag/fieldNames``; `env.set` keys in the order recorded). The one
-  /// definition of a kind's fields that the text writer and the exporters share.
-  public func forEachField(_ body: (_ name: String, _ value: FieldValue) -> Void) {
-    func string(_ name: String, _ value: String?) { if let value { body(name, .string(value)) } }
-    func integer(_ name: String, _ value: Int?) { if let value { body(name, .integer(value)) } }
-    func boolean(_ name: String, _ value: Bool?) { if let value { body(name, .boolean(value)) } }
-    func seconds(_ name: String, _ value: TraceTime?) { if let value { body(name, .seconds(value)) } }
-    func interval(_ name: String, _ value: TraceInterval?) { if let value { body(name, .interval(value)) } }
-    func choice(_ name: String, _ value: String?) { if let value { body(name, .choice(value)) } }
+  /// The kind's field values, one per field of its ``EventTag/spec``, in that order;
+  /// `nil` where an optional field is absent. Empty for `env.set`, whose pairs are its
+  /// settings.
+  public var fieldValues: [FieldValue?] {
     switch self {
-    case .appLaunch:
-      break
-    case .appState(let to):
-      choice("to", to.rawValue)
-    case .appTerminate(let reason):
-      string("reason", reason)
-    case .taskBegin(let id, let name):
-      integer("id", id)
-      string("name", name)
-    case .taskEnd(let id), .taskExpire(let id):
-      integer("id", id)
-    case .schedRegister(let ident, let ok):
-      string("ident", ident)
-      boolean("ok", ok)
+    case .appLaunch, .envSet: []
+    case .appState(let to): [.choice(to.rawValue)]
+    case .appTerminate(let reason): [reason.map(FieldValue.string)]
+    case .taskBegin(let id, let name): [.integer(id), name.map(FieldValue.string)]
+    case .taskEnd(let id), .taskExpire(let id): [.integer(id)]
+    case .schedRegister(let ident, let ok): [.string(ident), ok.map(FieldValue.boolean)]
     case .schedSubmit(let submission):
-      string("ident", submission.ident)
-      choice("type", submission.type.rawValue)
-      seconds("earliest", submission.earliest)
-      boolean("network", submission.network)
-      boolean("power", submission.power)
-    case .schedReject(let ident, let error):
-      string("ident", ident)
-      choice("error", error.rawValue)
-    case .schedCancel(.identifier(let ident)):
-      string("ident", ident)
-    case .schedCancel(.all):
-      boolean("all", true)
-    case .schedLaunch(let ident, let run):
-      string("ident", ident)
-      integer("run", run)
-    case .schedExpire(let run):
-      integer("run", run)
-    case .schedComplete(let run, let success):
-      integer("run", run)
-      boolean("success", success)
+      [
+        .string(submission.ident), .choice(submission.type.rawValue), submission.earliest.map(FieldValue.seconds),
+        submission.network.map(FieldValue.boolean), submission.power.map(FieldValue.boolean),
+      ]
+    case .schedReject(let ident, let error): [.string(ident), .choice(error.rawValue)]
+    case .schedCancel(.identifier(let ident)): [.string(ident), nil]
+    case .schedCancel(.all): [nil, .boolean(true)]
+    case .schedLaunch(let ident, let run): [.string(ident), .integer(run)]
+    case .schedExpire(let run): [.integer(run)]
+    case .schedComplete(let run, let success): [.integer(run), .boolean(success)]
     case .workEnqueue(let enqueue):
-      string("work", enqueue.work)
-      string("name", enqueue.name)
-      choice("backoff", enqueue.backoff?.rawValue)
-      interval("delay", enqueue.delay)
-      integer("limit", enqueue.limit)
-      interval("period", enqueue.period)
-      interval("flex", enqueue.flex)
-      choice("policy", enqueue.policy?.rawValue)
-    case .workStart(let work, let attempt):
-      string("work", work)
-      integer("attempt", attempt)
-    case .workResult(let work, let attempt, let outcome):
-      string("work", work)
-      integer("attempt", attempt)
-      choice("outcome", outcome.rawValue)
-    case .workStop(let work, let attempt, let reason):
-      string("work", work)
-      integer("attempt", attempt)
-      string("reason", reason)
-    case .workCancel(let work):
-      string("work", work)
-    case .envSet(let settings):
-      for setting in settings { string(setting.key, setting.value) }
-    case .input(let key, let value):
-      string("key", key)
-      string("value", value)
-    case .mark(let label):
-      string("label", label)
+      [
+        .string(enqueue.work), enqueue.name.map(FieldValue.string), enqueue.backoff.map { .choice($0.rawValue) },
+        enqueue.delay.map(FieldValue.interval), enqueue.limit.map(FieldValue.integer),
+        enqueue.period.map(FieldValue.interval), enqueue.flex.map(FieldValue.interval),
+        enqueue.policy.map { .choice($0.rawValue) },
+      ]
+    case .workStart(let work, let attempt): [.string(work), .integer(attempt)]
+    case .workResult(let work, let attempt, let outcome): [.string(work), .integer(attempt), .choice(outcome.rawValue)]
+    case .workStop(let work, let attempt, let reason): [.string(work), .integer(attempt), .string(reason)]
+    case .workCancel(let work): [.string(work)]
+    case .input(let key, let value): [.string(key), .string(value)]
+    case .mark(let label): [.string(label)]
     }
+  }
+
+  /// The event of kind `tag` with `fieldValues`, one per field of the kind's
+  /// ``EventTag/spec`` in that order (`nil`: absent). What the text parser and the log
+  /// importers build events with.
+  ///
+  /// - Throws: ``FieldError`` when a required field is missing, a value has the wrong
+  ///   type or is not a word of its choice, or the fields contradict each other;
+  ///   `env.set`, whose fields are free pairs, is built from its settings instead.
+  public init(tag: EventTag, fieldValues: [FieldValue?]) throws(FieldError) {
+    let values = FieldValues(spec: tag.spec, values: fieldValues)
+    guard fieldValues.count == tag.spec.fields.count else {
+      throw FieldError(
+        field: nil, message: "\(tag.name) has \(tag.spec.fields.count) fields; \(fieldValues.count) values given")
+    }
+    switch tag {
+    case .appLaunch: self = .appLaunch
+    case .appState: self = .appState(to: try values.choice(0))
+    case .appTerminate: self = .appTerminate(reason: try values.optionalString(0))
+    case .taskBegin: self = .taskBegin(id: try values.integer(0), name: try values.optionalString(1))
+    case .taskEnd: self = .taskEnd(id: try values.integer(0))
+    case .taskExpire: self = .taskExpire(id: try values.integer(0))
+    case .schedRegister: self = .schedRegister(ident: try values.string(0), ok: try values.optionalBoolean(1))
+    case .schedSubmit:
+      self = .schedSubmit(
+        SchedulerSubmission(
+          ident: try values.string(0), type: try values.choice(1), earliest: try values.optionalSeconds(2),
+          network: try values.optionalBoolean(3), power: try values.optionalBoolean(4)))
+    case .schedReject: self = .schedReject(ident: try values.string(0), error: try values.choice(1))
+    case .schedCancel:
+      switch (try values.optionalString(0), try values.optionalBoolean(1)) {
+      case (let ident?, nil): self = .schedCancel(.identifier(ident))
+      case (nil, true?): self = .schedCancel(.all)
+      case (nil, false?): throw FieldError(field: "all", message: "expected all=true (or ident=…) for sched.cancel")
+      case (nil, nil): throw FieldError(field: nil, message: "sched.cancel needs ident=… or all=true")
+      case (_?, _?):
+        throw FieldError(field: "all", isInName: true, message: "sched.cancel takes ident=… or all=true, not both")
+      }
+    case .schedLaunch: self = .schedLaunch(ident: try values.string(0), run: try values.integer(1))
+    case .schedExpire: self = .schedExpire(run: try values.integer(0))
+    case .schedComplete: self = .schedComplete(run: try values.integer(0), success: try values.boolean(1))
+    case .workEnqueue:
+      self = .workEnqueue(
+        WorkEnqueue(
+          work: try values.string(0), name: try values.optionalString(1), backoff: try values.optionalChoice(2),
+          delay: try values.optionalInterval(3), limit: try values.optionalInteger(4),
+          period: try values.optionalInterval(5), flex: try values.optionalInterval(6),
+          policy: try values.optionalChoice(7)))
+    case .workStart: self = .workStart(work: try values.string(0), attempt: try values.integer(1))
+    case .workResult:
+      self = .workResult(work: try values.string(0), attempt: try values.integer(1), outcome: try values.choice(2))
+    case .workStop:
+      self = .workStop(work: try values.string(0), attempt: try values.integer(1), reason: try values.string(2))
+    case .workCancel: self = .workCancel(work: try values.string(0))
+    case .envSet: throw FieldError(field: nil, message: "env.set takes key=value pairs, built from its settings")
+    case .input: self = .input(key: try values.string(0), value: try values.string(1))
+    case .mark: self = .mark(label: try values.string(0))
+    }
+  }
+
+  /// Calls `body` with each present field, in the canonical order of the text form
+  /// (the kind's ``EventTag/spec``; `env.set` keys in the order recorded). What the
+  /// text writer and the exporters write.
+  public func forEachField(_ body: (_ name: String, _ value: FieldValue) -> Void) {
+    if case .envSet(let settings) = self {
+      for setting in settings { body(setting.key, .string(setting.value)) }
+      return
+    }
+    for (field, value) in zip(tag.spec.fields, fieldValues) {
+      if let value { body(field.name, value) }
+    }
+  }
+}
+
+/// A kind's field values with its spec, read by position as typed values.
+private struct FieldValues {
+  let spec: KindSpec
+  let values: [FieldValue?]
+
+  private func value(_ index: Int) -> FieldValue? {
+    index < values.count ? values[index] : nil
+  }
+
+  private func missing(_ index: Int) -> FieldError {
+    FieldError(field: nil, message: "\(spec.name) is missing the required field '\(spec.fields[index].name)'")
+  }
+
+  private func mistyped(_ index: Int) -> FieldError {
+    let field = spec.fields[index]
+    return FieldError(field: field.name, message: "expected \(field.type.expectation) for '\(field.name)'")
+  }
+
+  private func required<T>(_ index: Int, _ read: (Int) throws(FieldError) -> T?) throws(FieldError) -> T {
+    guard let value = try read(index) else { throw missing(index) }
+    return value
+  }
+
+  func optionalString(_ index: Int) throws(FieldError) -> String? {
+    switch value(index) {
+    case nil: return nil
+    case .string(let string)?: return string
+    default: throw mistyped(index)
+    }
+  }
+
+  func optionalInteger(_ index: Int) throws(FieldError) -> Int? {
+    switch value(index) {
+    case nil: return nil
+    case .integer(let integer)?: return integer
+    default: throw mistyped(index)
+    }
+  }
+
+  func optionalBoolean(_ index: Int) throws(FieldError) -> Bool? {
+    switch value(index) {
+    case nil: return nil
+    case .boolean(let boolean)?: return boolean
+    default: throw mistyped(index)
+    }
+  }
+
+  func optionalSeconds(_ index: Int) throws(FieldError) -> TraceTime? {
+    switch value(index) {
+    case nil: return nil
+    case .seconds(let time)?: return time
+    default: throw mistyped(index)
+    }
+  }
+
+  func optionalInterval(_ index: Int) throws(FieldError) -> TraceInterval? {
+    switch value(index) {
+    case nil: return nil
+    case .interval(let interval)?: return interval
+    default: throw mistyped(index)
+    }
+  }
+
+  func optionalChoice<T: RawRepresentable>(_ index: Int) throws(FieldError) -> T? where T.RawValue == String {
+    switch value(index) {
+    case nil: return nil
+    case .choice(let word)?:
+      guard let value = T(rawValue: word) else { throw mistyped(index) }
+      return value
+    default: throw mistyped(index)
+    }
+  }
+
+  func string(_ index: Int) throws(FieldError) -> String { try required(index, optionalString) }
+  func integer(_ index: Int) throws(FieldError) -> Int { try required(index, optionalInteger) }
+  func boolean(_ index: Int) throws(FieldError) -> Bool { try required(index, optionalBoolean) }
+  func choice<T: RawRepresentable>(_ index: Int) throws(FieldError) -> T where T.RawValue == String {
+    guard let value: T = try optionalChoice(index) else { throw missing(index) }
+    return value
   }
 }

@@ -6,115 +6,58 @@ struct FieldReader {
   let kindColumn: Int
   let scanner: LineScanner
 
+  /// The event the fields make, checked against the kind's ``EventTag/spec``: field by
+  /// field in its order, then as a whole (``TraceEvent/Kind/init(tag:fieldValues:)``).
   func build() throws(TraceFormatError) -> TraceEvent.Kind {
-    if kind != .envSet {
-      let known = kind.fieldNames
-      for field in fields where !known.contains(field.key) {
-        let expected = known.isEmpty ? "it takes no fields" : "expected \(known.joined(separator: ", "))"
-        throw scanner.error(at: field.keyColumn, "unknown field '\(field.key)' for \(kind.name); \(expected)")
-      }
-    }
-    switch kind {
-    case .appLaunch:
-      return .appLaunch
-    case .appState:
-      return .appState(to: try required("to", choice))
-    case .appTerminate:
-      return .appTerminate(reason: try optional("reason", string))
-    case .taskBegin:
-      return .taskBegin(id: try required("id", integer), name: try optional("name", string))
-    case .taskEnd:
-      return .taskEnd(id: try required("id", integer))
-    case .taskExpire:
-      return .taskExpire(id: try required("id", integer))
-    case .schedRegister:
-      return .schedRegister(ident: try required("ident", string), ok: try optional("ok", boolean))
-    case .schedSubmit:
-      return .schedSubmit(
-        SchedulerSubmission(
-          ident: try required("ident", string), type: try required("type", choice),
-          earliest: try optional("earliest", seconds), network: try optional("network", boolean),
-          power: try optional("power", boolean)))
-    case .schedReject:
-      return .schedReject(ident: try required("ident", string), error: try required("error", choice))
-    case .schedCancel:
-      return .schedCancel(try cancelTarget())
-    case .schedLaunch:
-      return .schedLaunch(ident: try required("ident", string), run: try required("run", integer))
-    case .schedExpire:
-      return .schedExpire(run: try required("run", integer))
-    case .schedComplete:
-      return .schedComplete(run: try required("run", integer), success: try required("success", boolean))
-    case .workEnqueue:
-      return .workEnqueue(
-        WorkEnqueue(
-          work: try required("work", string), name: try optional("name", string),
-          backoff: try optional("backoff", choice), delay: try optional("delay", interval),
-          limit: try optional("limit", integer), period: try optional("period", interval),
-          flex: try optional("flex", interval), policy: try optional("policy", choice)))
-    case .workStart:
-      return .workStart(work: try required("work", string), attempt: try required("attempt", integer))
-    case .workResult:
-      return .workResult(
-        work: try required("work", string), attempt: try required("attempt", integer),
-        outcome: try required("outcome", choice))
-    case .workStop:
-      return .workStop(
-        work: try required("work", string), attempt: try required("attempt", integer),
-        reason: try required("reason", string))
-    case .workCancel:
-      return .workCancel(work: try required("work", string))
-    case .envSet:
+    let spec = kind.spec
+    if spec.takesFreeFields {
       guard !fields.isEmpty else {
-        throw scanner.error(at: kindColumn, "env.set needs at least one key=value pair")
+        throw scanner.error(at: kindColumn, "\(spec.name) needs at least one key=value pair")
       }
       return .envSet(fields.map { EnvironmentSetting(key: $0.key, value: $0.value.text) })
-    case .input:
-      return .input(key: try required("key", string), value: try required("value", string))
-    case .mark:
-      return .mark(label: try required("label", string))
+    }
+    for field in fields where spec.index(of: field.key) == nil {
+      let known = spec.fields.map(\.name)
+      let expected = known.isEmpty ? "it takes no fields" : "expected \(known.joined(separator: ", "))"
+      throw scanner.error(at: field.keyColumn, "unknown field '\(field.key)' for \(spec.name); \(expected)")
+    }
+    var values: [FieldValue?] = []
+    values.reserveCapacity(spec.fields.count)
+    for fieldSpec in spec.fields {
+      guard let field = field(fieldSpec.name) else {
+        if fieldSpec.isRequired {
+          throw scanner.error(at: kindColumn, "\(spec.name) is missing the required field '\(fieldSpec.name)'")
+        }
+        values.append(nil)
+        continue
+      }
+      values.append(try value(of: field, as: fieldSpec.type))
+    }
+    do throws(FieldError) {
+      return try TraceEvent.Kind(tag: kind, fieldValues: values)
+    } catch {
+      guard let name = error.field, let field = field(name) else { throw scanner.error(at: kindColumn, error.message) }
+      throw scanner.error(at: error.isInName ? field.keyColumn : field.valueColumn, error.message)
     }
   }
-
-  private func cancelTarget() throws(TraceFormatError) -> SchedulerCancelTarget {
-    let ident = try optional("ident", string)
-    let all = try optional("all", boolean)
-    switch (ident, all) {
-    case (let ident?, nil):
-      return .identifier(ident)
-    case (nil, true?):
-      return .all
-    case (nil, false?):
-      throw scanner.error(at: field("all")!.valueColumn, "expected all=true (or ident=…) for sched.cancel")
-    case (nil, nil):
-      throw scanner.error(at: kindColumn, "sched.cancel needs ident=… or all=true")
-    case (_?, _?):
-      throw scanner.error(at: field("all")!.keyColumn, "sched.cancel takes ident=… or all=true, not both")
-    }
-  }
-
-  // MARK: Typed access
-
-  private typealias Convert<T> = (LineScanner.Field) throws(TraceFormatError) -> T
 
   private func field(_ key: String) -> LineScanner.Field? {
     fields.first { $0.key == key }
   }
 
-  private func required<T>(_ key: String, _ convert: Convert<T>) throws(TraceFormatError) -> T {
-    guard let field = field(key) else {
-      throw scanner.error(at: kindColumn, "\(kind.name) is missing the required field '\(key)'")
+  /// The value of `field`, checked to be of `type`.
+  private func value(of field: LineScanner.Field, as type: FieldType) throws(TraceFormatError) -> FieldValue {
+    switch type {
+    case .integer: return .integer(try integer(field))
+    case .boolean: return .boolean(try boolean(field))
+    case .seconds: return .seconds(try seconds(field))
+    case .interval: return .interval(TraceInterval(nanoseconds: try seconds(field).nanoseconds))
+    case .string: return .string(field.value.text)
+    case .choice(let words):
+      let word = field.value.text
+      guard words.contains(word) else { throw mistyped(field, type.expectation) }
+      return .choice(word)
     }
-    return try convert(field)
-  }
-
-  private func optional<T>(_ key: String, _ convert: Convert<T>) throws(TraceFormatError) -> T? {
-    guard let field = field(key) else { return nil }
-    return try convert(field)
-  }
-
-  private func string(_ field: LineScanner.Field) -> String {
-    field.value.text
   }
 
   private func integer(_ field: LineScanner.Field) throws(TraceFormatError) -> Int {
@@ -151,20 +94,6 @@ struct FieldReader {
       throw mistyped(field, "a non-negative number of seconds with at most 9 fractional digits")
     }
     return time
-  }
-
-  private func interval(_ field: LineScanner.Field) throws(TraceFormatError) -> TraceInterval {
-    TraceInterval(nanoseconds: try seconds(field).nanoseconds)
-  }
-
-  private func choice<T: RawRepresentable & CaseIterable>(
-    _ field: LineScanner.Field
-  ) throws(TraceFormatError) -> T where T.RawValue == String {
-    guard let value = T(rawValue: field.value.text) else {
-      let options = T.allCases.map(\.rawValue).joined(separator: ", ")
-      throw mistyped(field, "one of \(options)")
-    }
-    return value
   }
 
   private func mistyped(_ field: LineScanner.Field, _ expected: String) -> TraceFormatError {
