@@ -121,7 +121,7 @@ public struct BinaryTraceReader {
     var cursor = ByteCursor(bytes, offset: recordOffset)
     let previousTime = decoder.time
     do throws(ChunkDecoder.Failure) {
-      let event = try decoder.record(&cursor)
+      let event = try decoder.record(&cursor, interned: strings)
       recordOffset = cursor.offset
       return LocatedEvent(event: event, location: recordLocation)
     } catch {
@@ -289,11 +289,7 @@ public struct BinaryTraceReader {
   /// Gives the current sealed chunk's strings their trace-wide ids, once per chunk.
   @inline(never)
   private mutating func internChunkStrings() {
-    var ids: [UInt32] = []
-    ids.reserveCapacity(decoder.strings.count)
-    for string in decoder.strings { ids.append(strings.intern(string)) }
-    decoder.stringIDs = ids
-    decoder.stringsInterned = true
+    decoder.internStrings(&strings)
   }
 
   /// Reports the rest of the current sealed chunk lost, from the record that did not

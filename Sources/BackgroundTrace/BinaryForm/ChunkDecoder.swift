@@ -75,7 +75,7 @@ struct ChunkDecoder {
         guard let string = text(bytes) else {
           throw Failure(offset: offset, message: "string is not valid UTF-8")
         }
-        decoder.strings.append(string)
+        decoder.define(string)
         continue
       }
       guard events.count - start < count else {
@@ -151,17 +151,29 @@ struct ChunkDecoder {
     }
   }
 
-  var strings: [String] {
-    didSet { stringCount = UInt64(strings.count) }
-  }
+  /// The chunk's strings, by index.
+  private(set) var strings: [String]
   /// `strings.count`, which is a call per string reference otherwise.
   private var stringCount: UInt64
-  /// Each string's trace-wide id in the reader's ``InternedStrings``, for
-  /// ``compactRecord(_:)``; empty until the reader interns the chunk's strings
-  /// (``stringsInterned``), once per chunk.
-  var stringIDs: [UInt32] = []
-  /// Whether ``stringIDs`` holds the ids of ``strings``.
-  var stringsInterned = false
+  /// The id each chunk string has in the events ``compactRecord(_:into:)`` decodes: its
+  /// own index, until the reader interns the chunk's strings (``internStrings(_:)``),
+  /// once per chunk, when it is its trace-wide id in the reader's ``InternedStrings``.
+  private(set) var stringIDs: [UInt32]
+  /// Whether ``stringIDs`` are the chunk strings' trace-wide ids.
+  private(set) var stringsInterned = false
+
+  /// Appends a string a log chunk defines.
+  mutating func define(_ string: String) {
+    stringIDs.append(UInt32(strings.count))
+    strings.append(string)
+    stringCount += 1
+  }
+
+  /// Gives the chunk's strings their trace-wide ids in `table`.
+  mutating func internStrings(_ table: inout InternedStrings) {
+    for index in stringIDs.indices { stringIDs[index] = table.intern(strings[index]) }
+    stringsInterned = true
+  }
   /// The key and value ids, alternating, of the `env.set` record ``compactRecord(_:)``
   /// read last, for the reader to intern as a setting list.
   var settingIDs: [UInt32] = []
@@ -173,6 +185,7 @@ struct ChunkDecoder {
   init(strings: [String], time: UInt64, predictedIDs: Bool = false) {
     self.strings = strings
     stringCount = UInt64(strings.count)
+    stringIDs = Array(0..<UInt32(strings.count))
     self.time = time
     self.predictedIDs = predictedIDs
   }
@@ -204,147 +217,45 @@ struct ChunkDecoder {
   }
 
   /// Parses and checks the next record, advancing the time and the predicted
-  /// identifiers, and returns its event.
+  /// identifiers, and returns its event: the record decoded as ``compactRecord(_:into:)``
+  /// decodes it (the one decoder of records), then built whole, its strings looked up
+  /// in `interned` once the reader interned the chunk's strings (``stringsInterned``),
+  /// else in the chunk's own table.
+  @inline(__always)
+  mutating func record(
+    _ cursor: inout ByteCursor, interned: borrowing InternedStrings
+  ) throws(Failure) -> TraceEvent {
+    var compact = CompactEvent(time: 0, tag: .appLaunch)
+    try compactRecord(&cursor, into: &compact)
+    if stringsInterned { return event(compact, strings: interned) }
+    return event(compact, strings: ChunkStrings(strings: strings))
+  }
+
+  /// ``record(_:interned:)`` for a chunk whose strings are not interned (a log chunk's).
   @inline(__always)
   mutating func record(_ cursor: inout ByteCursor) throws(Failure) -> TraceEvent {
-    let (kind, flags, start) = try recordHead(&cursor)
-    func fail(_ message: String) -> Failure {
-      Failure(offset: start, message: "\(kind.name): \(message)")
-    }
-    let decoded: TraceEvent.Kind
-    switch kind {
-    case .appLaunch:
-      decoded = .appLaunch
-    case .appState:
-      decoded = .appState(to: AppState(wireCode: flags)!)  // flags ≤ largestWireCode
-    case .appTerminate:
-      let reason = flags == 1 ? try string(&cursor) : nil
-      decoded = .appTerminate(reason: text(reason))
-    case .taskBegin:
-      let id = try taskID(&cursor, predicted: flags & 2 != 0, step: 1)
-      let name = flags & 1 == 1 ? try string(&cursor) : nil
-      decoded = .taskBegin(id: id, name: text(name))
-    case .taskEnd:
-      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
-      let id = try taskID(&cursor, predicted: flags & 2 != 0, step: 0)
-      decoded = .taskEnd(id: id)
-    case .taskExpire:
-      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
-      let id = try taskID(&cursor, predicted: flags & 2 != 0, step: 0)
-      decoded = .taskExpire(id: id)
-    case .schedRegister:
-      let ident = try string(&cursor)
-      decoded = .schedRegister(ident: strings[ident], ok: Tristate.value(flags))
-    case .schedSubmit:
-      guard let requirements = cursor.byte(), requirements & 0x3 != 3, requirements >> 2 < 3 else {
-        throw fail("bad requirement flags")
-      }
-      let ident = try string(&cursor)
-      let earliest = flags & 2 != 0 ? TraceTime(nanoseconds: try scaled(&cursor)) : nil
-      decoded = .schedSubmit(
-        SchedulerSubmission(
-          ident: strings[ident], type: SchedulerRequestType(wireCode: flags & 1)!, earliest: earliest,
-          network: Tristate.value(requirements & 0x3), power: Tristate.value(requirements >> 2)))
-    case .schedReject:
-      let ident = try string(&cursor)
-      decoded = .schedReject(ident: strings[ident], error: SchedulerRejection(wireCode: flags)!)
-    case .schedCancel:
-      let ident = flags == 1 ? nil : try string(&cursor)
-      if let ident { decoded = .schedCancel(.identifier(strings[ident])) } else { decoded = .schedCancel(.all) }
-    case .schedLaunch:
-      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
-      let ident = try string(&cursor)
-      let run = try run(&cursor, predicted: flags & 2 != 0, step: 1)
-      decoded = .schedLaunch(ident: strings[ident], run: run)
-    case .schedExpire:
-      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
-      let run = try run(&cursor, predicted: flags & 2 != 0, step: 0)
-      decoded = .schedExpire(run: run)
-    case .schedComplete:
-      let run = try run(&cursor, predicted: flags & 2 != 0, step: 0)
-      decoded = .schedComplete(run: run, success: flags & 1 == 1)
-    case .workEnqueue:
-      decoded = .workEnqueue(try enqueue(&cursor, fail: fail))
-    case .workStart:
-      let work = try string(&cursor)
-      let attempt = try integer(&cursor)
-      decoded = .workStart(work: strings[work], attempt: attempt)
-    case .workResult:
-      let work = try string(&cursor)
-      let attempt = try integer(&cursor)
-      decoded = .workResult(work: strings[work], attempt: attempt, outcome: WorkOutcome(wireCode: flags)!)
-    case .workStop:
-      let work = try string(&cursor)
-      let attempt = try integer(&cursor)
-      let reason = try string(&cursor)
-      decoded = .workStop(work: strings[work], attempt: attempt, reason: strings[reason])
-    case .workCancel:
-      let work = try string(&cursor)
-      decoded = .workCancel(work: strings[work])
-    case .envSet:
-      guard let count = cursor.varint(), count >= 1, count <= UInt64(cursor.remaining / 2) else {
-        throw fail("bad setting count")
-      }
-      var settings: [EnvironmentSetting] = []
-      settings.reserveCapacity(Int(count))
-      for _ in 0..<count {
-        let key = try string(&cursor)
-        let value = try string(&cursor)
-        settings.append(EnvironmentSetting(key: strings[key], value: strings[value]))
-      }
-      decoded = .envSet(settings)
-    case .input:
-      let key = try string(&cursor)
-      let value = try string(&cursor)
-      decoded = .input(key: strings[key], value: strings[value])
-    case .mark:
-      let label = try string(&cursor)
-      decoded = .mark(label: strings[label])
-    }
-    return TraceEvent(time: TraceTime(nanoseconds: time), decoded)
+    var compact = CompactEvent(time: 0, tag: .appLaunch)
+    try compactRecord(&cursor, into: &compact)
+    return event(compact, strings: ChunkStrings(strings: strings))
   }
 
-  private func enqueue(_ cursor: inout ByteCursor, fail: (String) -> Failure) throws(Failure) -> WorkEnqueue {
-    let presence = try Self.presence(&cursor, fail: fail)
-    var enqueue = WorkEnqueue(work: strings[try string(&cursor)])
-    if presence.contains(.name) { enqueue.name = strings[try string(&cursor)] }
-    if presence.contains(.backoff) {
-      enqueue.backoff = try Self.code(BackoffPolicy.self, "backoff", &cursor, fail: fail)
-    }
-    if presence.contains(.delay) { enqueue.delay = TraceInterval(nanoseconds: try scaled(&cursor)) }
-    if presence.contains(.limit) { enqueue.limit = try integer(&cursor) }
-    if presence.contains(.period) { enqueue.period = TraceInterval(nanoseconds: try scaled(&cursor)) }
-    if presence.contains(.policy) {
-      enqueue.policy = try Self.code(ExistingWorkPolicy.self, "policy", &cursor, fail: fail)
-    }
-    if presence.contains(.flex) { enqueue.flex = TraceInterval(nanoseconds: try scaled(&cursor)) }
-    return enqueue
-  }
-
-  /// A `work.enqueue` record's presence byte.
+  /// The event `compact`, just decoded, stands for; an `env.set`'s settings are the
+  /// pairs ``compactRecord(_:into:)`` left in ``settingIDs``.
   @inline(__always)
-  private static func presence(
-    _ cursor: inout ByteCursor, fail: (String) -> Failure
-  ) throws(Failure) -> EnqueuePresence {
-    guard let raw = cursor.byte(), EnqueuePresence.known.isSuperset(of: EnqueuePresence(rawValue: raw)) else {
-      throw fail("bad presence flags")
+  private func event(_ compact: borrowing CompactEvent, strings: borrowing some StringTable) -> TraceEvent {
+    guard compact.tag == .envSet else { return TraceEvent(compact, strings: strings) }
+    var settings: [EnvironmentSetting] = []
+    settings.reserveCapacity(settingIDs.count / 2)
+    for index in stride(from: 0, to: settingIDs.count, by: 2) {
+      settings.append(EnvironmentSetting(key: strings[settingIDs[index]], value: strings[settingIDs[index + 1]]))
     }
-    return EnqueuePresence(rawValue: raw)
+    return TraceEvent(time: TraceTime(nanoseconds: compact.time), .envSet(settings))
   }
 
-  /// A byte holding the code of a `T`, the field `field`.
-  @inline(__always)
-  private static func code<T: WireCoded>(
-    _: T.Type, _ field: String, _ cursor: inout ByteCursor, fail: (String) -> Failure
-  ) throws(Failure) -> T {
-    guard let raw = cursor.byte(), let value = T(wireCode: raw) else { throw fail("bad \(field)") }
-    return value
-  }
-
-  /// Parses and checks the next record as ``record(_:)`` does, with the same failures
-  /// at the same offsets, into `event`, a ``CompactEvent`` whose strings are
-  /// ``stringIDs`` (which the caller filled). An `env.set`'s settings are left in
-  /// ``settingIDs`` for the caller to intern.
+  /// Parses and checks the next record, advancing the time and the predicted
+  /// identifiers, into `event`, a ``CompactEvent`` whose strings are ``stringIDs``: the
+  /// chunk's own string indexes, or their trace-wide ids once the reader interned them.
+  /// An `env.set`'s settings are left in ``settingIDs`` for the caller to intern.
   ///
   /// It writes the caller's event in place: an event built here and returned would be
   /// copied with wide loads of the narrow stores just made, which stalls (a third of
@@ -438,7 +349,27 @@ struct ChunkDecoder {
     if presence.contains(.flex) { event.flex = try scaled(&cursor) }
   }
 
-  /// A string reference as its trace-wide id (``stringIDs``).
+  /// A `work.enqueue` record's presence byte.
+  @inline(__always)
+  private static func presence(
+    _ cursor: inout ByteCursor, fail: (String) -> Failure
+  ) throws(Failure) -> EnqueuePresence {
+    guard let raw = cursor.byte(), EnqueuePresence.known.isSuperset(of: EnqueuePresence(rawValue: raw)) else {
+      throw fail("bad presence flags")
+    }
+    return EnqueuePresence(rawValue: raw)
+  }
+
+  /// A byte holding the code of a `T`, the field `field`.
+  @inline(__always)
+  private static func code<T: WireCoded>(
+    _: T.Type, _ field: String, _ cursor: inout ByteCursor, fail: (String) -> Failure
+  ) throws(Failure) -> T {
+    guard let raw = cursor.byte(), let value = T(wireCode: raw) else { throw fail("bad \(field)") }
+    return value
+  }
+
+  /// A string reference as its id in the events decoded (``stringIDs``).
   @inline(__always)
   private func stringID(_ cursor: inout ByteCursor) throws(Failure) -> UInt32 {
     stringIDs[try string(&cursor)]
@@ -464,12 +395,6 @@ struct ChunkDecoder {
       throw Failure(offset: offset, message: "time value out of range")
     }
     return value
-  }
-
-  /// The string at `index`, if any (not `Optional.map`, which is not inlined here).
-  @inline(__always)
-  private func text(_ index: Int?) -> String? {
-    if let index { strings[index] } else { nil }
   }
 
   /// A string reference: its index in the string table.
@@ -521,4 +446,15 @@ struct ChunkDecoder {
     guard !overflow, value >= 0 else { throw Failure(offset: offset, message: "identifier out of range") }
     return value
   }
+}
+
+/// A chunk's own string table, as ``ChunkDecoder/record(_:)`` looks strings up in it.
+struct ChunkStrings: StringTable {
+  let strings: [String]
+
+  @inline(__always)
+  subscript(id: UInt32) -> String { strings[Int(id)] }
+
+  /// Not used: a just-decoded `env.set`'s pairs are the decoder's (``ChunkDecoder/settingIDs``).
+  func settings(_ list: UInt32) -> [EnvironmentSetting] { [] }
 }

@@ -71,7 +71,7 @@ package struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
   }
 
   /// `work.enqueue`'s presence byte, as a set.
-  var presence: EnqueuePresence {
+  @usableFromInline var presence: EnqueuePresence {
     get { EnqueuePresence(rawValue: options) }
     set { options = newValue.rawValue }
   }
@@ -83,24 +83,28 @@ package struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
 /// returned the event. The decoder checked every code, so each accessor's value exists.
 extension CompactEvent {
   /// `app.state`'s state.
+  @inlinable
   package var appState: AppState { AppState(wireCode: flags)! }
 
   /// `app.terminate`'s reason.
-  package func terminateReason(strings: borrowing InternedStrings) -> String? {
+  @inlinable
+  package func terminateReason(strings: borrowing some StringTable) -> String? {
     flags == 1 ? strings[string] : nil
   }
 
   /// `task.begin`'s name.
   @inlinable
-  package func taskName(strings: borrowing InternedStrings) -> String? {
+  package func taskName(strings: borrowing some StringTable) -> String? {
     flags & 1 == 1 ? strings[string] : nil
   }
 
   /// `sched.register`'s `ok=`.
+  @inlinable
   package var ok: Bool? { Tristate.value(flags) }
 
   /// `sched.submit`'s request.
-  package func submission(strings: borrowing InternedStrings) -> SchedulerSubmission {
+  @inlinable
+  package func submission(strings: borrowing some StringTable) -> SchedulerSubmission {
     SchedulerSubmission(
       ident: strings[string], type: SchedulerRequestType(wireCode: flags & 1)!,
       earliest: flags & 2 != 0 ? TraceTime(nanoseconds: interval) : nil,
@@ -108,10 +112,12 @@ extension CompactEvent {
   }
 
   /// `sched.reject`'s error.
+  @inlinable
   package var rejection: SchedulerRejection { SchedulerRejection(wireCode: flags)! }
 
   /// `sched.cancel`'s target.
-  package func cancelTarget(strings: borrowing InternedStrings) -> SchedulerCancelTarget {
+  @inlinable
+  package func cancelTarget(strings: borrowing some StringTable) -> SchedulerCancelTarget {
     flags == 1 ? .all : .identifier(strings[string])
   }
 
@@ -120,7 +126,8 @@ extension CompactEvent {
   package var success: Bool { flags & 1 == 1 }
 
   /// `work.enqueue`'s request.
-  package func workEnqueue(strings: borrowing InternedStrings) -> WorkEnqueue {
+  @inlinable
+  package func workEnqueue(strings: borrowing some StringTable) -> WorkEnqueue {
     // Built in one initializer call: filled in field by field, the enqueue was copied
     // into the result and destroyed, each through its type's value witnesses.
     let presence = presence
@@ -136,6 +143,7 @@ extension CompactEvent {
   }
 
   /// `work.result`'s outcome.
+  @inlinable
   package var outcome: WorkOutcome { WorkOutcome(wireCode: flags)! }
 }
 
@@ -230,7 +238,7 @@ extension CompactEvent {
 extension TraceEvent {
   /// The event `compact` stands for, its strings looked up in `strings` (the table of
   /// the reader that returned it).
-  package init(_ compact: CompactEvent, strings: borrowing InternedStrings) {
+  package init(_ compact: borrowing CompactEvent, strings: borrowing some StringTable) {
     let number = Int(compact.number)
     func text(_ id: UInt32) -> String { strings[id] }
     let kind: Kind

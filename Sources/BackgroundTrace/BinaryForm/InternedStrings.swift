@@ -6,8 +6,17 @@
 /// trip byte for byte (canonically equivalent spellings, which `String` calls equal,
 /// get different ids). It grows with the distinct strings of the trace, which the
 /// trace's bytes bound.
+/// Where a ``CompactEvent``'s string ids are looked up.
 @usableFromInline
-package struct InternedStrings: Sendable {
+package protocol StringTable: ~Copyable {
+  /// The string with id `id`.
+  subscript(id: UInt32) -> String { get }
+  /// The settings of the `env.set` setting list `list`.
+  func settings(_ list: UInt32) -> [EnvironmentSetting]
+}
+
+@usableFromInline
+package struct InternedStrings: Sendable, StringTable {
   /// The strings, by id.
   @usableFromInline package private(set) var strings: [String] = []
   /// Each string's hash, by id: probing compares it before the bytes, and growing the
@@ -63,7 +72,7 @@ package struct InternedStrings: Sendable {
   }
 
   /// The settings of the `env.set` setting list `list` (``CompactEvent/string``).
-  package func settings(_ list: UInt32) -> [EnvironmentSetting] {
+  @usableFromInline package func settings(_ list: UInt32) -> [EnvironmentSetting] {
     let pairs = settingLists[Int(list)]
     return stride(from: 0, to: pairs.count, by: 2).map {
       EnvironmentSetting(key: strings[Int(pairs[$0])], value: strings[Int(pairs[$0 + 1])])

@@ -116,3 +116,37 @@ extension EventTag {
   private static let byName: [String: EventTag] = Dictionary(
     uniqueKeysWithValues: allCases.map { ($0.declaredSpec.name, $0) })
 }
+
+extension KindSpec {
+  /// The vocabulary as docs/events.md lists it: a Markdown table of every kind, its
+  /// binary code, side and fields, in code order. `swift test` checks that the page
+  /// holds exactly this table.
+  package static var vocabularyTable: String {
+    var table = "| kind | code | side | fields | what it records |\n|---|---:|---|---|---|\n"
+    for kind in EventTag.allCases.sorted(by: { $0.rawValue < $1.rawValue }) {
+      let spec = kind.spec
+      let fields =
+        spec.takesFreeFields
+        ? "free `key=value` pairs (at least one)"
+        : spec.fields.isEmpty ? "—" : spec.fields.map(\.documentation).joined(separator: ", ")
+      table += "| `\(spec.name)` | \(kind.rawValue) | \(spec.side.rawValue) | \(fields) | \(spec.summary) |\n"
+    }
+    return table
+  }
+}
+
+extension FieldSpec {
+  /// `id` (integer), or `name` (string, optional).
+  fileprivate var documentation: String {
+    let type: String =
+      switch self.type {
+      case .integer: "integer"
+      case .boolean: "boolean"
+      case .seconds: "seconds"
+      case .interval: "interval"
+      case .string: "string"
+      case .choice(let words): words.map { "`\($0)`" }.joined(separator: " \\| ")
+      }
+    return "`\(name)` (\(type)\(isRequired ? "" : ", optional"))"
+  }
+}

@@ -82,7 +82,10 @@ extension TraceEvent.Kind {
     let values = FieldValues(spec: tag.spec, values: fieldValues)
     guard fieldValues.count == tag.spec.fields.count else {
       throw FieldError(
-        field: nil, message: "\(tag.name) has \(tag.spec.fields.count) fields; \(fieldValues.count) values given")
+        field: nil,
+        message:
+          "\(tag.name) takes \(tag.spec.fields.count) field \(tag.spec.fields.count == 1 ? "value" : "values"), one per field; got \(fieldValues.count)"
+      )
     }
     switch tag {
     case .appLaunch: self = .appLaunch

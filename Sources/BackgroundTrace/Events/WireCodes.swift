@@ -161,7 +161,8 @@ extension SchedulerRequestType: WireCoded {
 }
 
 /// An optional Bool's code: 0 absent, 1 true, 2 false (3 is no value).
-package enum Tristate {
+@usableFromInline
+package enum Tristate: Sendable {
   /// The code of `value`.
   @inlinable
   package static func code(_ value: Bool?) -> UInt8 {
@@ -181,17 +182,18 @@ package enum Tristate {
 
 /// A `work.enqueue` record's presence byte: which of its optional fields follow, in
 /// the order of these bits except ``flex``, which came later and is written last.
+@usableFromInline
 package struct EnqueuePresence: OptionSet, Sendable, Hashable, BitwiseCopyable {
-  package var rawValue: UInt8
+  @usableFromInline package var rawValue: UInt8
   @inlinable package init(rawValue: UInt8) { self.rawValue = rawValue }
 
-  package static let name = EnqueuePresence(rawValue: 1 << 0)
-  package static let backoff = EnqueuePresence(rawValue: 1 << 1)
-  package static let delay = EnqueuePresence(rawValue: 1 << 2)
-  package static let limit = EnqueuePresence(rawValue: 1 << 3)
-  package static let period = EnqueuePresence(rawValue: 1 << 4)
-  package static let policy = EnqueuePresence(rawValue: 1 << 5)
-  package static let flex = EnqueuePresence(rawValue: 1 << 6)
+  @usableFromInline package static let name = EnqueuePresence(rawValue: 1 << 0)
+  @usableFromInline package static let backoff = EnqueuePresence(rawValue: 1 << 1)
+  @usableFromInline package static let delay = EnqueuePresence(rawValue: 1 << 2)
+  @usableFromInline package static let limit = EnqueuePresence(rawValue: 1 << 3)
+  @usableFromInline package static let period = EnqueuePresence(rawValue: 1 << 4)
+  @usableFromInline package static let policy = EnqueuePresence(rawValue: 1 << 5)
+  @usableFromInline package static let flex = EnqueuePresence(rawValue: 1 << 6)
   /// Every bit a reader knows; a byte with any other bit set is malformed.
   package static let known = EnqueuePresence(rawValue: 0x7F)
 
