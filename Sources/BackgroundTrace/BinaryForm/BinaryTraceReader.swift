@@ -47,7 +47,7 @@ public struct BinaryTraceReader {
   private var position = 0
   private var exhausted = false
   /// The current log chunk's events; the ones before `events.consumed` were handed out.
-  private var events = ChunkEvents()
+  private var events = LogChunkEvents()
   private var firstEventNumber: UInt64 = 0
   /// The records of the current sealed chunk not yet read. When the chunk was loaded
   /// its CRC and string table were checked; each ``next()`` decodes and checks one
@@ -234,7 +234,7 @@ public struct BinaryTraceReader {
       if pendingRecords > 0 { continue }
       var read = 0
       while read < buffer.count && events.consumed < events.count {
-        base[read] = CompactEvent(takeChunkEvent().event, interning: &strings)
+        base[read] = takeCompactChunkEvent()
         read += 1
       }
       return read
@@ -358,15 +358,19 @@ public struct BinaryTraceReader {
     return true
   }
 
-  /// Moves the next event of the current log chunk out of `events`.
+  /// The next event of the current log chunk, built whole.
   private mutating func takeChunkEvent() -> LocatedEvent {
     // A copy of this reader shares the chunk's events until one of them reads.
     if !isKnownUniquelyReferenced(&events) { events = events.copy() }
-    let index = events.consumed
-    recordLocation = Int(firstEventNumber) + index + 1
-    // Move the event out instead of copying it: this saves a retain and a release per
-    // string field (see bgtrace-bench).
+    recordLocation = Int(firstEventNumber) + events.consumed + 1
     return LocatedEvent(event: events.take(), location: recordLocation)
+  }
+
+  /// The next event of the current log chunk, its strings interned in ``strings``.
+  private mutating func takeCompactChunkEvent() -> CompactEvent {
+    if !isKnownUniquelyReferenced(&events) { events = events.copy() }
+    recordLocation = Int(firstEventNumber) + events.consumed + 1
+    return events.takeCompact(interning: &strings)
   }
 
   // MARK: Buffer
@@ -644,13 +648,13 @@ public struct BinaryTraceReader {
       // as trustworthy as a complete one's.
       var kept: UInt64 = 0
       if !header.isSealed && header.baseTime >= lastTime {
-        var recovered = ownEvents()
+        let recovered = ownEvents()
         recovered.removeAll()
         buffer.withUnsafeBytes { raw in
           ChunkDecoder.decodeLogPrefix(
             UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<buffer.count]), count: Int(count),
             baseTime: header.baseTime,
-            predictedIDs: features.contains(.predictedIdentifiers), into: &recovered)
+            predictedIDs: features.contains(.predictedIdentifiers), into: recovered)
         }
         kept = UInt64(events.count)
       }
@@ -664,7 +668,7 @@ public struct BinaryTraceReader {
       finished = true
       guard kept > 0 else { return false }
       firstEventNumber = first
-      lastTime = events.last!.time.nanoseconds
+      lastTime = events.lastTime!
       return true
     }
     if first < expectedEvent {
@@ -672,7 +676,7 @@ public struct BinaryTraceReader {
       position += total
       return false
     }
-    var decoded = ownEvents()
+    let decoded = ownEvents()
     let outcome = buffer.withUnsafeBytes { raw -> ChunkOutcome in
       let body = UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<position + total])
       if header.isSealed && CRC32C.checksum(body) != header.bodyCRC { return .checksumMismatch }
@@ -683,7 +687,7 @@ public struct BinaryTraceReader {
       do throws(ChunkDecoder.Failure) {
         try ChunkDecoder.decodeLog(
           body, count: Int(count), baseTime: header.baseTime, predictedIDs: features.contains(.predictedIdentifiers),
-          into: &decoded)
+          into: decoded)
         return .decoded
       } catch {
         return .malformed(error)
@@ -715,7 +719,7 @@ public struct BinaryTraceReader {
     switch outcome {
     case .decoded:
       firstEventNumber = first
-      lastTime = events.last?.time.nanoseconds ?? header.baseTime
+      lastTime = events.lastTime ?? header.baseTime
       return !events.isEmpty
     case .checksumMismatch:
       report(at: chunkOffset, length: total, lost: Int(count), "\(label) fails its CRC check; \(count) events lost")
@@ -729,8 +733,8 @@ public struct BinaryTraceReader {
 
   /// The chunk event storage, unshared, to decode the next chunk into (a copy of this
   /// reader keeps the one it shared).
-  private mutating func ownEvents() -> ChunkEvents {
-    if !isKnownUniquelyReferenced(&events) { events = ChunkEvents() }
+  private mutating func ownEvents() -> LogChunkEvents {
+    if !isKnownUniquelyReferenced(&events) { events = LogChunkEvents() }
     return events
   }
 

@@ -28,12 +28,12 @@ struct ChunkDecoder {
   /// On failure `events` is left as it was.
   static func decodeLog(
     _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, predictedIDs: Bool,
-    into events: inout some DecodedEventSink
+    into events: LogChunkEvents
   ) throws(Failure) {
     let start = events.count
     var cursor = ByteCursor(body)
     do throws(Failure) {
-      try decodeLogEntries(&cursor, count: count, baseTime: baseTime, predictedIDs: predictedIDs, into: &events)
+      try decodeLogEntries(&cursor, count: count, baseTime: baseTime, predictedIDs: predictedIDs, into: events)
       guard events.count - start == count else {
         throw Failure(
           offset: cursor.offset, message: "\(events.count - start) records where the commit word says \(count)")
@@ -49,21 +49,20 @@ struct ChunkDecoder {
   /// prefix of an entry is an entry.
   static func decodeLogPrefix(
     _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, predictedIDs: Bool,
-    into events: inout some DecodedEventSink
+    into events: LogChunkEvents
   ) {
     var cursor = ByteCursor(body)
-    try? decodeLogEntries(&cursor, count: count, baseTime: baseTime, predictedIDs: predictedIDs, into: &events)
+    try? decodeLogEntries(&cursor, count: count, baseTime: baseTime, predictedIDs: predictedIDs, into: events)
   }
 
   /// Decodes entries until the bytes end, appending each record's event; throws at the
   /// first entry that does not parse or a record beyond `count`, keeping what was decoded.
   private static func decodeLogEntries(
     _ cursor: inout ByteCursor, count: Int, baseTime: UInt64, predictedIDs: Bool,
-    into events: inout some DecodedEventSink
+    into events: LogChunkEvents
   ) throws(Failure) {
     let body = cursor.buffer
     let start = events.count
-    events.reserveCapacity(start + count)
     var decoder = ChunkDecoder(strings: [], time: baseTime, predictedIDs: predictedIDs)
     while !cursor.isAtEnd {
       let offset = cursor.offset
@@ -76,12 +75,15 @@ struct ChunkDecoder {
           throw Failure(offset: offset, message: "string is not valid UTF-8")
         }
         decoder.define(string)
+        events.define(string)
         continue
       }
       guard events.count - start < count else {
         throw Failure(offset: offset, message: "\(cursor.remaining) bytes after the last committed record")
       }
-      events.append(try decoder.record(&cursor))
+      var event = CompactEvent(time: 0, tag: .appLaunch)
+      try decoder.compactRecord(&cursor, into: &event)
+      events.append(event, settingIDs: decoder.settingIDs)
     }
   }
 
@@ -228,14 +230,6 @@ struct ChunkDecoder {
     var compact = CompactEvent(time: 0, tag: .appLaunch)
     try compactRecord(&cursor, into: &compact)
     if stringsInterned { return event(compact, strings: interned) }
-    return event(compact, strings: ChunkStrings(strings: strings))
-  }
-
-  /// ``record(_:interned:)`` for a chunk whose strings are not interned (a log chunk's).
-  @inline(__always)
-  mutating func record(_ cursor: inout ByteCursor) throws(Failure) -> TraceEvent {
-    var compact = CompactEvent(time: 0, tag: .appLaunch)
-    try compactRecord(&cursor, into: &compact)
     return event(compact, strings: ChunkStrings(strings: strings))
   }
 

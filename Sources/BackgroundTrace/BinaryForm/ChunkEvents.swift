@@ -1,88 +1,100 @@
-/// Where decoded events go: an array, or the reader's ``ChunkEvents``.
-protocol DecodedEventSink {
-  var count: Int { get }
-  mutating func reserveCapacity(_ minimumCapacity: Int)
-  mutating func append(_ event: TraceEvent)
-  /// Removes the events from `start` on (the ones a failed decode appended).
-  mutating func removeAppended(from start: Int)
-}
-
-extension Array: DecodedEventSink where Element == TraceEvent {
-  mutating func removeAppended(from start: Int) { removeSubrange(start...) }
-}
-
-/// The events of the log chunk a ``BinaryTraceReader`` is handing out (a sealed chunk's
-/// are decoded one by one as they are read, see ``ChunkPayload``), in storage it manages
-/// itself: an event is moved out as it is read, and the ones already read are never
-/// touched again, where an array would need a placeholder in each slot read and a
-/// generic destroy of every placeholder per chunk — a fifth of the streaming decoder's
-/// time per event (bgtrace-bench, `--profile-decode`).
+/// The events of the log chunk a ``BinaryTraceReader`` is handing out, decoded whole
+/// when the chunk is loaded (a sealed chunk's are decoded one by one as they are read,
+/// see ``ChunkPayload``): compact events whose string ids are the chunk's own, with
+/// the chunk's strings and the setting lists of its `env.set` events. ``take()``
+/// builds the next one as a ``TraceEvent``; ``takeCompact(interning:)`` gives it the
+/// reader's trace-wide string ids.
 ///
-/// Slots `0..<consumed` were moved out; `consumed..<count` hold events. A reader that
-/// shares its instance with a copy of itself copies it before reading
-/// (``BinaryTraceReader/next()``), so a copied reader stays a value.
-final class ChunkEvents: DecodedEventSink {
-  private var base: UnsafeMutablePointer<TraceEvent>
-  private var capacity: Int
-  private(set) var count = 0
+/// Events `0..<consumed` were handed out. A reader that shares its instance with a
+/// copy of itself copies it before reading (``BinaryTraceReader/next()``), so a copied
+/// reader stays a value.
+final class LogChunkEvents: StringTable {
+  private var events: [CompactEvent] = []
+  private var strings: [String] = []
+  private var settingLists: [[UInt32]] = []
+  /// Each chunk string's trace-wide id, once ``takeCompact(interning:)`` interned them
+  /// in the table of that generation.
+  private var internedIDs: [UInt32] = []
+  private var internedGeneration: Int?
   private(set) var consumed = 0
 
-  init(capacity: Int = 0) {
-    self.capacity = capacity
-    base = .allocate(capacity: Swift.max(capacity, 1))
-  }
+  init() {}
 
-  deinit {
-    (base + consumed).deinitialize(count: count - consumed)
-    base.deallocate()
-  }
+  var count: Int { events.count }
+  var isEmpty: Bool { events.isEmpty }
 
-  var isEmpty: Bool { count == 0 }
+  /// The time of the last event decoded, if any.
+  var lastTime: UInt64? { events.last?.time }
 
-  /// The last event decoded, if it was not read yet.
-  var last: TraceEvent? { count > consumed ? base[count - 1] : nil }
-
-  /// Drops every event not yet read and starts empty.
+  /// Drops every event and string, to decode the next chunk.
   func removeAll() {
-    (base + consumed).deinitialize(count: count - consumed)
-    count = 0
+    events.removeAll(keepingCapacity: true)
+    strings.removeAll(keepingCapacity: true)
+    settingLists.removeAll(keepingCapacity: true)
+    internedGeneration = nil
     consumed = 0
   }
 
-  func reserveCapacity(_ minimumCapacity: Int) {
-    guard minimumCapacity > capacity else { return }
-    let grown = UnsafeMutablePointer<TraceEvent>.allocate(capacity: minimumCapacity)
-    (grown + consumed).moveInitialize(from: base + consumed, count: count - consumed)
-    base.deallocate()
-    base = grown
-    capacity = minimumCapacity
+  /// Appends a string the chunk defines.
+  func define(_ string: String) { strings.append(string) }
+
+  /// Appends a decoded record; an `env.set`'s setting pairs are `settingIDs`.
+  func append(_ event: CompactEvent, settingIDs: [UInt32]) {
+    var event = event
+    if event.tag == .envSet {
+      event.string = UInt32(settingLists.count)
+      settingLists.append(settingIDs)
+    }
+    events.append(event)
   }
 
-  func append(_ event: TraceEvent) {
-    if count == capacity { reserveCapacity(Swift.max(16, capacity * 2)) }
-    (base + count).initialize(to: event)
-    count += 1
-  }
-
+  /// Drops the events from `start` on (the ones a failed decode appended).
   func removeAppended(from start: Int) {
-    precondition(start >= consumed && start <= count)
-    (base + start).deinitialize(count: count - start)
-    count = start
+    events.removeSubrange(start...)
   }
 
-  /// Moves out the next event not yet read.
-  @inline(__always)
+  subscript(id: UInt32) -> String { strings[Int(id)] }
+
+  func settings(_ list: UInt32) -> [EnvironmentSetting] {
+    let pairs = settingLists[Int(list)]
+    return stride(from: 0, to: pairs.count, by: 2).map {
+      EnvironmentSetting(key: strings[Int(pairs[$0])], value: strings[Int(pairs[$0 + 1])])
+    }
+  }
+
+  /// The next event not yet read, built whole.
   func take() -> TraceEvent {
-    precondition(consumed < count)
+    precondition(consumed < events.count)
     defer { consumed += 1 }
-    return (base + consumed).move()
+    return TraceEvent(events[consumed], strings: self)
   }
 
-  /// A copy holding the events not yet read, at the same positions.
-  func copy() -> ChunkEvents {
-    let copy = ChunkEvents(capacity: capacity)
-    (copy.base + consumed).initialize(from: base + consumed, count: count - consumed)
-    copy.count = count
+  /// The next event not yet read, its strings given their ids in `table`.
+  func takeCompact(interning table: inout InternedStrings) -> CompactEvent {
+    precondition(consumed < events.count)
+    if internedGeneration != table.generation {
+      internedIDs = strings.map { table.intern($0) }
+      internedGeneration = table.generation
+    }
+    var event = events[consumed]
+    consumed += 1
+    if event.tag == .envSet {
+      event.string = table.internSettings(settingLists[Int(event.string)].map { internedIDs[Int($0)] })
+    } else {
+      if event.string != CompactEvent.noString { event.string = internedIDs[Int(event.string)] }
+      if event.secondString != CompactEvent.noString { event.secondString = internedIDs[Int(event.secondString)] }
+    }
+    return event
+  }
+
+  /// A copy holding the same events, strings and position.
+  func copy() -> LogChunkEvents {
+    let copy = LogChunkEvents()
+    copy.events = events
+    copy.strings = strings
+    copy.settingLists = settingLists
+    copy.internedIDs = internedIDs
+    copy.internedGeneration = internedGeneration
     copy.consumed = consumed
     return copy
   }
