@@ -92,7 +92,7 @@ public struct BinaryTraceReader {
   ///
   /// - Throws: ``ByteSourceError`` only; damage is reported in ``damage``.
   @inlinable  // inlined, the caller destroys each event directly, not through
-  // `Optional<LocatedEvent>`'s value witnesses (a fifth of the decoder's time per event)
+  // `Optional<LocatedEvent>`'s value witnesses, a call per event
   public mutating func next() throws(ByteSourceError) -> LocatedEvent? {
     // `nextRecord()` builds the located event where the caller destroys it: building
     // it here from a returned event would copy it, stalling on the stores just made.
@@ -154,9 +154,8 @@ public struct BinaryTraceReader {
   ///
   /// Both decode a batch of events ahead (``nextCompactBatch(into:)``) and hand them out
   /// one by one: the decoder's state stays in registers for a batch, where decoding one
-  /// record per call loads and stores it per event (see bgtrace-bench,
-  /// `--profile-compact`). Damage is reported when the events before it were returned,
-  /// as by ``next()``.
+  /// record per call loads and stores it per event. Damage is reported when the events
+  /// before it were returned, as by ``next()``.
   ///
   /// - Throws: ``ByteSourceError`` only; damage is reported in ``damage``.
   @inlinable
@@ -201,7 +200,7 @@ public struct BinaryTraceReader {
   /// The events of one call come from one chunk and have consecutive event numbers, the
   /// last ``eventNumber``. A sealed chunk's records are decoded in one loop that keeps
   /// the decoder's state in registers, where ``nextCompact()`` loads and stores it per
-  /// event (see bgtrace-bench, `--profile-compact`).
+  /// event.
   ///
   /// - Throws: ``ByteSourceError`` only; damage is reported in ``damage``.
   package mutating func nextCompactBatch(

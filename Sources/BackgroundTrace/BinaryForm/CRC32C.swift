@@ -2,9 +2,10 @@
 /// the binary trace form. `CRC32C.checksum("123456789".utf8) == 0xE3069283`.
 package enum CRC32C {
   /// Sixteen 256-entry tables, one after another, for slicing-by-16 (and by 8 for the
-  /// rest): many times faster than the byte-at-a-time loop, which matters because the
-  /// reader checks every chunk. Sixteen bytes a step instead of eight saved about
-  /// 1 ns of the decoders' time per event of 7 bytes (bgtrace-bench, codec).
+  /// rest). The reader checks every chunk, and a step folds sixteen bytes into the
+  /// register through independent lookups, where the byte-at-a-time loop waits on the
+  /// register after every byte; sixteen bytes a step rather than eight halves the
+  /// steps, each of which waits on the one before.
   private static let table: [UInt32] = {
     var table = [UInt32](repeating: 0, count: 16 * 256)
     for byte in 0..<256 {
@@ -34,8 +35,8 @@ package enum CRC32C {
   /// A buffer of a few kilobytes or more (a chunk's payload) is checked as three
   /// streams at once, its thirds, whose checksums are then combined: one stream waits
   /// on its own register from step to step, three keep the table lookups busy. The
-  /// reader checks every chunk, and one stream took a fifth of its decoding time on the
-  /// nanosecond workload (perf on bgtrace-bench `--profile-batch`).
+  /// reader checks every chunk before decoding it, so every byte it decodes is also
+  /// checksummed.
   ///
   /// - Complexity: O(*n*).
   package static func checksum(_ buffer: UnsafeRawBufferPointer) -> UInt32 {
@@ -61,8 +62,8 @@ package enum CRC32C {
     }
   }
 
-  /// Buffers shorter than this are checked as one stream: combining three streams
-  /// costs about as much as checking a kilobyte.
+  /// Buffers shorter than this are checked as one stream: combining three streams has
+  /// a fixed cost, which the interleaving of a short buffer does not win back.
   private static let interleavedMinimum = 4096
 
   /// The register after the bytes `start..<end` of `buffer`, from `crc`.

@@ -109,9 +109,8 @@ struct ChunkDecoder {
   /// The string whose UTF-8 bytes are `bytes`, or `nil` when they are not valid UTF-8.
   ///
   /// ASCII, checked eight bytes at a time, is decoded without `String(validating:as:)`,
-  /// which looks up generic metadata for every string (a twentieth of the decoders'
-  /// time, bgtrace-bench `--profile-batch`); ASCII is valid UTF-8, so the result is
-  /// the same.
+  /// which looks up generic metadata for every string; ASCII is valid UTF-8, so the
+  /// result is the same.
   static func text(_ bytes: UnsafeRawBufferPointer) -> String? {
     var offset = 0
     var high: UInt64 = 0
@@ -194,7 +193,7 @@ struct ChunkDecoder {
 
   /// Parses and checks a record's tag byte and time delta, advancing the time: the
   /// first part of ``record(_:)`` and ``compactRecord(_:)``.
-  @_transparent  // `@inline(__always)` leaves it a call, a tenth of the decoder's time
+  @_transparent  // `@inline(__always)` leaves it a call, one per record
   private mutating func recordHead(_ cursor: inout ByteCursor) throws(Failure) -> (
     kind: EventTag, flags: UInt8, start: Int
   ) {
@@ -252,8 +251,8 @@ struct ChunkDecoder {
   /// An `env.set`'s settings are left in ``settingIDs`` for the caller to intern.
   ///
   /// It writes the caller's event in place: an event built here and returned would be
-  /// copied with wide loads of the narrow stores just made, which stalls (a third of
-  /// the compact decoder's time, bgtrace-bench `--profile-compact`).
+  /// copied with wide loads of the narrow stores just made, which stall until those
+  /// stores complete.
   @inline(__always)
   mutating func compactRecord(_ cursor: inout ByteCursor, into event: inout CompactEvent) throws(Failure) {
     let (kind, flags, start) = try recordHead(&cursor)

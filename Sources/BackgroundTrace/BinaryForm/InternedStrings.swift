@@ -23,13 +23,13 @@ package struct InternedStrings: Sendable, StringTable {
   /// table does not hash again.
   private var hashes: [UInt64] = []
   /// Each string's ``StableHash``, by id, computed once as it is interned: the checker
-  /// looks identifiers up by it, and hashing a string per event cost it 4% of its
-  /// instructions (callgrind on bgtrace-bench `--profile-check`).
+  /// looks identifiers up by it, and would otherwise hash a string again at every event
+  /// that names it.
   private var stableHashes: [StableHash] = []
   /// An open-addressing table of ids + 1 (0: empty), a power of two long and at most
   /// half full, probed linearly from a hash's low bits: one hash per string, never
-  /// again as the table grows, and one probe per chunk string, where
-  /// `[String: UInt32]` cost three times as much (bgtrace-bench `--profile-compact`).
+  /// again as the table grows, and one probe per chunk string, where a
+  /// `[String: UInt32]` hashes every key again each time it grows.
   private var slots = [UInt32](repeating: 0, count: 64)
   /// Each setting list's key and value ids, alternating.
   private var settingLists: [[UInt32]] = []

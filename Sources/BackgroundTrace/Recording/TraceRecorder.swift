@@ -152,8 +152,8 @@ public final class TraceRecorder: Sendable {
       case .file(let error): state.failure = error
       }
     }
-    // Seal (not sync: an fsync takes milliseconds, too long for `record`) on going to
-    // the background, so a suspended app's file ends in a sealed, checksummed chunk.
+    // Seal on going to the background (not sync: an fsync waits on the storage device,
+    // too long for `record`), so a suspended app's file ends in a sealed, checksummed chunk.
     if case .appState(to: .background) = kind { seal(&state, sync: false) }
   }
 

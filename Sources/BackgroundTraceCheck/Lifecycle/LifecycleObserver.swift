@@ -5,25 +5,24 @@ package import BackgroundTrace
 /// The walker hands each transition to its observer the moment it decides it, with the
 /// process as it is then, so a reader needs no buffer of transitions. The walker's
 /// methods are generic over the observer: within this module they are specialized for
-/// the checker's rules (bgtrace-bench, "checker cost").
+/// the checker's rules, which they then call directly, through no witness table.
 ///
 /// The walker itself is not handed over: passing it would copy its state (and retain
 /// every table in it) at each transition. A reader that needs more of what is alive
 /// reads the walker after the event.
 ///
-/// The two most frequent transitions, a task begun and a task ended (three events in
-/// four of a typical trace), also have methods of their own, which by default build the
+/// The two most frequent transitions, a task begun and a task ended (most events of a
+/// typical trace), also have methods of their own, which by default build the
 /// transition and ``observe(_:in:)`` it: an observer that handles them directly is
 /// spared building, passing and destroying a transition per task event. The walker's
 /// call to ``observe(_:in:)`` is not inlined, so nothing else spares it that. So do an
 /// attempt started and an attempt resulted, whose transitions carry the work's whole
-/// ``WorkLife`` in a box: built for every `work.start` and `work.result`, they made
-/// those events cost five task events each (bgtrace-bench, `--profile-check`). And so
-/// does a work enqueued afresh, whose transition carries the 168-byte enqueue. And so
-/// do the scheduler's frequent transitions (a registration, a submission, a run
-/// launched or completed), a work finished and a state change: built as transitions,
-/// each went through the rules' whole switch, and the scheduler's events cost three
-/// times a task event (bgtrace-bench `--check-by-kind`).
+/// ``WorkLife`` in a box: built for every `work.start` and `work.result`, each
+/// allocated a box and copied the life into it. And so does a work enqueued afresh,
+/// whose transition carries the 168-byte enqueue. And so do the scheduler's frequent
+/// transitions (a registration, a submission, a run launched or completed), a work
+/// finished and a state change: built as transitions, each went through the rules'
+/// whole switch.
 ///
 /// An array of transitions is an observer that keeps them, for readers that look at
 /// them after the event.

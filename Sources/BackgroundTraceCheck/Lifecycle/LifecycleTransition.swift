@@ -8,8 +8,7 @@ package import BackgroundTrace
 ///
 /// Only the two cases that carry a ``WorkLife`` are `indirect`, so that the enum stays
 /// about 100 bytes: an indirect case allocates a box each time the walker builds it,
-/// which cost the checker more than passing a larger enum (bgtrace-bench, "checker
-/// cost").
+/// which is dearer than passing a larger enum.
 package enum LifecycleTransition: Sendable {
   // MARK: Processes
 
@@ -157,8 +156,8 @@ package struct TaskLife: Sendable {
   /// When its expiration handler ran.
   package var expiredAt: TraceTime?
   /// The name, or empty when `named` is false. (A `String?` field is copied and
-  /// destroyed by generic outlined code that calls `String`'s value witnesses: 4% of
-  /// the checker's time on tasks, bgtrace-bench `--profile-check`.)
+  /// destroyed by generic outlined code that calls `String`'s value witnesses, at every
+  /// copy of a task.)
   private var storedName: String
   private var named: Bool
 

@@ -19,7 +19,7 @@ extension LifecycleWalker {
       type: submission.type, earliest: submission.earliest, submittedAt: now)
     submittedTypes[submission.ident, hash] = submission.type
     // By value index, in place: iterating the table held a copy of its storage, so the
-    // first write copied the whole table (bgtrace-bench, `--profile-check`).
+    // first write copied the whole table.
     for index in 0..<runs.count {
       runs.update(at: index) { if $0.ident == submission.ident { $0.resubmitted = true } }
     }

@@ -123,9 +123,9 @@ package struct LifecycleWalker: Sendable {
   /// the running process, and returns true; returns false, changing nothing, for any
   /// other event.
   ///
-  /// Three events in four of a typical trace begin or end a task: this step spares them
-  /// the general step's dispatch, whose frame saves and restores what every kind of
-  /// event needs (bgtrace-bench "checker cost").
+  /// Most events of a typical trace begin or end a task: this step spares them the
+  /// general step's dispatch, whose frame saves and restores what every kind of event
+  /// needs.
   @inline(__always)
   package mutating func applyTaskEvent(
     _ event: borrowing CompactEvent, strings: borrowing InternedStrings, to observer: inout some LifecycleObserver
@@ -344,9 +344,8 @@ struct EndedIDs: Sendable {
 ///
 /// The ring is stored inline, as a tuple, not in an array: recording an end is a store,
 /// where an array checked that its buffer was unique, through a call into the runtime,
-/// on every task end (the checker ran about 1 ns/event faster with no recording at
-/// all, bgtrace-bench "checker cost"). It makes the walker about 2.4 KB: readers that
-/// take part of it (the rules at deadlines) are passed the part, not the walker.
+/// on every task end. It makes the walker about 2.4 KB: readers that take part of it
+/// (the rules at deadlines) are passed the part, not the walker.
 struct RecentTimes: Sendable {
   /// An id and its end time (nanoseconds).
   private typealias Entry = (id: Int, time: UInt64)

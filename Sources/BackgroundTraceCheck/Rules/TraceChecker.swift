@@ -63,9 +63,9 @@ public struct TraceChecker: Sendable {
   /// Checks every event `reader` has not read yet, as `bgtrace check` does, and returns
   /// how many it checked; ``finish(into:)`` is still the caller's.
   ///
-  /// A binary trace is read as compact events (most are never built as ``TraceEvent``s,
-  /// bgtrace-bench "checker cost"). Their strings are looked up as each is checked, so
-  /// the reader keeps at most ``readerStringLimit`` strings across chunks, unless its
+  /// A binary trace is read as compact events, most never built as ``TraceEvent``s.
+  /// Their strings are looked up as each is checked, so the reader keeps at most
+  /// ``readerStringLimit`` strings across chunks, unless its
   /// ``BinaryTraceReader/stringLimit`` is set already: memory stays flat on a trace
   /// whose every work has a new id.
   ///
@@ -89,10 +89,9 @@ public struct TraceChecker: Sendable {
   /// ``checkRemainingEvents(of:into:)`` does with a binary trace.
   ///
   /// Compiled here, where ``check(_:location:strings:into:)`` is inlined into the loop:
-  /// as fast, within noise, as the loop inlined into its caller (bgtrace-bench "checker
-  /// cost"), with nothing of the reader exposed for inlining. Written out rather than
-  /// through a helper that hands batches to a closure, which ran about 1 ns/event slower
-  /// (three runs each, same machine).
+  /// the caller makes one call for all the events, so inlining the loop into it gains
+  /// nothing, and nothing of the reader is exposed for inlining. Written out rather than
+  /// through a helper that hands batches to a closure, which made the loop slower.
   @discardableResult
   package mutating func checkRemainingEvents(
     of reader: inout BinaryTraceReader, into findings: inout [Finding]
@@ -101,12 +100,12 @@ public struct TraceChecker: Sendable {
     var count = 0
     // Batches, not `nextCompact(into:)`: an event copied out right after the decoder
     // wrote it, field by field, was read back with wide loads before those stores
-    // reached the cache, and each copy waited (about 3 ns/event, bgtrace-bench "checker
-    // cost"). A batch's events are written well before they are read.
+    // reached the cache, and each copy waited. A batch's events are written well before
+    // they are read.
     //
     // The batch is allocated here, not in a `withUnsafeTemporaryAllocation` closure: the
-    // loop ran at half speed whenever the compiler chose not to inline that closure,
-    // which unrelated changes to the walker made it do (bgtrace-bench "checker cost").
+    // loop's speed would hang on whether the compiler inlines that closure, which
+    // unrelated changes to the walker decide.
     let batch = UnsafeMutableBufferPointer<CompactEvent>.allocate(capacity: 64)
     defer { batch.deallocate() }
     while case let read = try reader.nextCompactBatch(into: batch), read > 0 {
@@ -183,9 +182,9 @@ public struct TraceChecker: Sendable {
     rules.now = time
   }
 
-  /// Reports the deadlines that passed before `time`. Not inlined: it runs at a few
-  /// events in a hundred, and inlined, the walker it reads took room on the stack of
-  /// every check.
+  /// Reports the deadlines that passed before `time`. Not inlined: it runs only at the
+  /// few events a deadline passed before, and inlined, the walker it reads took room on
+  /// the stack of every check.
   @inline(never)
   private mutating func passDeadlines(before time: TraceTime) {
     rules.passDeadlines(
