@@ -14,14 +14,21 @@ let package = Package(
     .executable(name: "bgtrace-bench", targets: ["bgtrace-bench"]),
   ],
   targets: [
+    // The data structures the others specialize: hash tables, an interval set, a deadline
+    // queue, a stable string hash. In no product; public and inlinable only so that other
+    // modules specialize them (a `package` generic is not specialized across modules).
+    .target(name: "_BackgroundTraceStorage"),
+
     // Events, the text and binary codecs and the recorder: what app code imports.
-    .target(name: "BackgroundTrace"),
+    .target(name: "BackgroundTrace", dependencies: ["_BackgroundTraceStorage"]),
 
     // Checker rules and the trace differ: pure, streaming.
-    .target(name: "BackgroundTraceCheck", dependencies: ["BackgroundTrace"]),
+    .target(name: "BackgroundTraceCheck", dependencies: ["BackgroundTrace", "_BackgroundTraceStorage"]),
 
     // Virtual clock, simulated platform, fault plans.
-    .target(name: "BackgroundSimulation", dependencies: ["BackgroundTrace", "BackgroundTraceCheck"]),
+    .target(
+      name: "BackgroundSimulation",
+      dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "_BackgroundTraceStorage"]),
 
     // The seed articles' code ported to the platform protocols: the sample app.
     .target(name: "BackgroundExamples", dependencies: ["BackgroundTrace", "BackgroundSimulation"]),
@@ -60,7 +67,10 @@ let package = Package(
     .executableTarget(name: "record-child", dependencies: ["BackgroundTrace"], path: "Tools/record-child"),
 
     .testTarget(name: "BackgroundTraceTests", dependencies: ["BackgroundTrace", "TraceWorkloads", "record-child"]),
-    .testTarget(name: "BackgroundTraceCheckTests", dependencies: ["BackgroundTraceCheck", "TraceWorkloads"]),
+    .testTarget(
+      name: "BackgroundTraceCheckTests",
+      dependencies: ["BackgroundTraceCheck", "TraceWorkloads", "_BackgroundTraceStorage"]
+    ),
     .testTarget(
       name: "BackgroundSimulationTests",
       dependencies: ["BackgroundSimulation", "BackgroundExamples", "BackgroundTraceCheck", "BackgroundTraceTesting"]),

@@ -2,6 +2,7 @@ public import BackgroundTrace
 import Dispatch
 import Foundation
 import Synchronization
+import _BackgroundTraceStorage
 
 /// A single-threaded virtual-time scheduler: the simulation's only source of time and
 /// order.
@@ -25,7 +26,7 @@ import Synchronization
 public final class VirtualTimeScheduler: Sendable {
   private struct State: ~Copyable {
     var now = TraceTime.zero
-    var timers = DeadlineQueue<@Sendable () -> Void>()
+    var timers = DeadlineQueue<TraceTime, @Sendable () -> Void>()
     var cancelled: Set<UInt64> = []
   }
 

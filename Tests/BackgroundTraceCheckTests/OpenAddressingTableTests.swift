@@ -1,5 +1,6 @@
 import BackgroundTrace
 import Testing
+import _BackgroundTraceStorage
 
 @testable import BackgroundTraceCheck
 

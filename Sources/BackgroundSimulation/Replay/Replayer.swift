@@ -1,5 +1,6 @@
 public import BackgroundTrace
 public import BackgroundTraceCheck
+import _BackgroundTraceStorage
 
 /// Replays a recorded trace against app code: every recorded system decision is
 /// injected at its recorded virtual time, the system's answers come from the trace,

@@ -1,3 +1,5 @@
+package import _BackgroundTraceStorage
+
 /// The strings of the events a ``BinaryTraceReader`` handed out as ``CompactEvent``s,
 /// each stored once per trace under a small integer id, and the setting lists of
 /// their `env.set` events, also stored once per distinct list.

@@ -1,4 +1,5 @@
 public import BackgroundTrace
+import _BackgroundTraceStorage
 
 /// Walks a trace event by event and says, after each one, what is alive (open tasks
 /// with their age and remaining budget, pending requests, launched runs, running,

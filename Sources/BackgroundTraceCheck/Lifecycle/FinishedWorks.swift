@@ -1,3 +1,5 @@
+import _BackgroundTraceStorage
+
 /// How each finished work finished, by the ``StableHash`` of its id (its
 /// ``StableHash/bits``): an ``IntKeyedTable`` of 16-byte records, with a bitmap in front
 /// of it that answers most lookups of work that never finished.

@@ -1,4 +1,5 @@
 import BackgroundTrace
+import _BackgroundTraceStorage
 
 /// BGTaskScheduler: registrations belong to a process; requests and run numbers
 /// outlive it; a run is open from its launch to its completion or its process's end.

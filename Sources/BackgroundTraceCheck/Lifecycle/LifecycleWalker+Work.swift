@@ -1,4 +1,5 @@
 import BackgroundTrace
+import _BackgroundTraceStorage
 
 /// WorkManager work: it outlives processes; unique-work policies decide whether an
 /// enqueue starts afresh, is kept out, queues behind unfinished work, or is finished at

@@ -1,4 +1,5 @@
 package import BackgroundTrace
+package import _BackgroundTraceStorage
 
 /// Follows processes, UIKit tasks, scheduler runs and work through a trace, and says
 /// what each event changed as ``LifecycleTransition``s.

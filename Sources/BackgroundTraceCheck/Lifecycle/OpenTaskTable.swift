@@ -1,4 +1,5 @@
 import BackgroundTrace
+import _BackgroundTraceStorage
 
 /// The open UIKit background tasks of a process, by id: the lifecycle walker's busiest
 /// table (three events in four of a typical trace begin or end a task), with a layout

@@ -1,4 +1,5 @@
 import BackgroundTrace
+import _BackgroundTraceStorage
 
 /// What must happen by a time: a task ends within the grace period after its
 /// expiration, a task open in the background ends or expires within the budget, an

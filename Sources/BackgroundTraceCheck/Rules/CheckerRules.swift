@@ -1,4 +1,5 @@
 import BackgroundTrace
+import _BackgroundTraceStorage
 
 /// The rules' side of ``TraceChecker``: it observes the lifecycle walker's transitions
 /// as the walker decides them, keeps the deadlines and what was already reported, and
@@ -41,7 +42,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
   /// findings' buffer at every event.
   var owesWork = false
 
-  var deadlines = DeadlineHeap<Deadline>()
+  var deadlines = DeadlineQueue<TraceTime, Deadline>()
   /// The earliest pending deadline: most events come before it, and comparing with it
   /// spares them a call into the queue.
   var nextDeadline = TraceTime.max

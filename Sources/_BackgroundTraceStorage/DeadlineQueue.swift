@@ -4,18 +4,18 @@
 /// Entries are not removed when what they watch ends; their owner checks an entry's
 /// validity (or a cancelled set) when it comes due.
 ///
-/// Inlinable, so that the checker's and the simulation's modules specialize it for their
-/// payloads: unspecialized, its generic calls cost the checker several percent per event
-/// (perf on bgtrace-bench, "checker cost").
-package struct DeadlineQueue<Payload: Sendable>: Sendable {
+/// Public and inlinable, so that the checker's and the simulation's modules specialize
+/// it for their times and payloads (a `package` generic is not specialized in another
+/// module, even when `@inlinable`); this module is in no product.
+public struct DeadlineQueue<Time: Comparable & Sendable, Payload: Sendable>: Sendable {
   @usableFromInline
   struct Entry: Sendable {
-    @usableFromInline var time: TraceTime
+    @usableFromInline var time: Time
     @usableFromInline var sequence: UInt64
     @usableFromInline var payload: Payload
 
     @inlinable
-    init(time: TraceTime, sequence: UInt64, payload: Payload) {
+    init(time: Time, sequence: UInt64, payload: Payload) {
       self.time = time
       self.sequence = sequence
       self.payload = payload
@@ -28,18 +28,20 @@ package struct DeadlineQueue<Payload: Sendable>: Sendable {
   @usableFromInline var sequence: UInt64 = 1 << 62
   @usableFromInline var aheadSequence: UInt64 = 0
 
-  package init() {}
+  /// An empty queue.
+  @inlinable public init() {}
 
-  @inlinable package var isEmpty: Bool { heap.isEmpty }
+  /// Whether the queue holds no deadline.
+  @inlinable public var isEmpty: Bool { heap.isEmpty }
 
   /// The earliest deadline's time.
-  @inlinable package var firstTime: TraceTime? { heap.first?.time }
+  @inlinable public var firstTime: Time? { heap.first?.time }
 
   /// The earliest deadline's sequence number.
-  @inlinable package var firstSequence: UInt64? { heap.first?.sequence }
+  @inlinable public var firstSequence: UInt64? { heap.first?.sequence }
 
   /// Removes the earliest entry.
-  @inlinable package mutating func removeFirst() {
+  @inlinable public mutating func removeFirst() {
     if !heap.isEmpty { _ = popFirst() }
   }
 
@@ -48,7 +50,7 @@ package struct DeadlineQueue<Payload: Sendable>: Sendable {
   /// - Returns: its sequence number, unique in this queue (for cancelling).
   /// - Complexity: O(log *n*).
   @discardableResult
-  @inlinable package mutating func insert(_ payload: Payload, at time: TraceTime) -> UInt64 {
+  @inlinable public mutating func insert(_ payload: Payload, at time: Time) -> UInt64 {
     let assigned = sequence
     heap.append(Entry(time: time, sequence: sequence, payload: payload))
     sequence += 1
@@ -62,7 +64,7 @@ package struct DeadlineQueue<Payload: Sendable>: Sendable {
   /// - Returns: its sequence number, unique in this queue (for cancelling).
   /// - Complexity: O(log *n*).
   @discardableResult
-  @inlinable package mutating func insertAhead(_ payload: Payload, at time: TraceTime) -> UInt64 {
+  @inlinable public mutating func insertAhead(_ payload: Payload, at time: Time) -> UInt64 {
     let assigned = aheadSequence
     heap.append(Entry(time: time, sequence: assigned, payload: payload))
     aheadSequence += 1
@@ -83,21 +85,21 @@ package struct DeadlineQueue<Payload: Sendable>: Sendable {
   /// Removes and returns the earliest deadline if it is strictly before `time`.
   ///
   /// Deadlines are inclusive: something due at exactly `time` is still on time.
-  @inlinable package mutating func popPassed(before time: TraceTime) -> (time: TraceTime, payload: Payload)? {
+  @inlinable public mutating func popPassed(before time: Time) -> (time: Time, payload: Payload)? {
     guard let first = heap.first, first.time < time else { return nil }
     return popFirst()
   }
 
   /// Removes and returns the earliest entry if it is due at or before `time`.
-  @inlinable package mutating func popDue(atOrBefore time: TraceTime) -> (
-    time: TraceTime, sequence: UInt64, payload: Payload
+  @inlinable public mutating func popDue(atOrBefore time: Time) -> (
+    time: Time, sequence: UInt64, payload: Payload
   )? {
     guard let first = heap.first, first.time <= time else { return nil }
     let (time, payload) = popFirst()
     return (time, first.sequence, payload)
   }
 
-  @inlinable mutating func popFirst() -> (time: TraceTime, payload: Payload) {
+  @inlinable mutating func popFirst() -> (time: Time, payload: Payload) {
     let first = heap[0]
     let last = heap.removeLast()
     if !heap.isEmpty {

@@ -5,15 +5,14 @@
 /// (see the conforming types).
 ///
 /// A slot is empty unless `occupied`.
-package protocol OpenAddressingSlot {
+public protocol OpenAddressingSlot {
   /// The key.
   associatedtype Key
   /// What the key's home slot is computed from, passed beside the key so that a caller
   /// computes it once for several lookups, and kept in the slot so that growing and
   /// deleting never compute it again. (Passed beside the key, not wrapped with it in a
-  /// struct: building that struct from a borrowed string retained the string, and with
-  /// the copies that brought the checker ran 2% more instructions, callgrind on
-  /// `bgtrace-bench --profile-check`.) An `Int` key is its own hash.
+  /// struct: building that struct from a borrowed string retains the string.) An `Int`
+  /// key is its own hash.
   associatedtype Hash
   /// The value type of the tables whose slots these are (the slot holds none).
   associatedtype Value
@@ -54,54 +53,60 @@ package protocol OpenAddressingSlot {
 /// The slots hold keys and where each value is; the values sit densely in an array of
 /// their own (a removal moves the last value into the hole). So a value is changed in
 /// place, as an array element, where a value kept in its slot as an optional was copied
-/// out and back for every change: a work's life, 217 bytes, was copied a dozen times
-/// per `work.start` (bgtrace-bench, `--profile-check`).
+/// out and back for every change, several times per `work.start` for a work's life of
+/// some 200 bytes.
 ///
 /// It offers the part of `Dictionary`'s interface the lifecycle walker's readers use.
 /// Iteration order is the slots', deterministic but unspecified: readers that need an
 /// order sort the keys.
 ///
-/// The checker uses it from this module, where the compiler specializes it for each slot
-/// type: the protocol costs no calls through witness tables on the hot path
-/// (bgtrace-bench, "checker cost", within noise of the two separate tables it replaced).
-package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
+/// Public and inlinable, so that the checker's module specializes it for each slot type
+/// and the protocol costs no calls through witness tables (a `package` generic is not
+/// specialized in another module, even when `@inlinable`); this module is in no product.
+public struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   /// The value type.
-  package typealias Value = Slot.Value
+  public typealias Value = Slot.Value
 
   /// A power of two in length once the first entry is inserted, at most 3/4 full.
-  private var slots: [Slot] = []
+  @usableFromInline var slots: [Slot] = []
   /// The values, in no order, each with its slot: `slots[entries[n].slot].value == n`.
-  private var entries: [Entry] = []
+  @usableFromInline var entries: [Entry] = []
 
   /// A value and the slot that holds its key.
-  fileprivate struct Entry {
-    var value: Value
-    var slot: Int
+  @usableFromInline
+  struct Entry {
+    @usableFromInline var value: Value
+    @usableFromInline var slot: Int
+
+    @inlinable init(value: Value, slot: Int) {
+      self.value = value
+      self.slot = slot
+    }
   }
 
   /// Creates an empty table.
-  package init() {}
+  @inlinable public init() {}
 
   /// How many entries the table holds.
-  package var count: Int { entries.count }
+  @inlinable public var count: Int { entries.count }
 
   /// Whether the table is empty.
-  package var isEmpty: Bool { entries.isEmpty }
+  @inlinable public var isEmpty: Bool { entries.isEmpty }
 
   /// The keys, in the table's order.
-  package var keys: [Slot.Key] {
+  @inlinable public var keys: [Slot.Key] {
     // Not `map(\.key)`: a key path into a generic type is instantiated at run time on
-    // every call, which cost the checker 6% (perf on bgtrace-bench).
+    // every call.
     slots.filter { $0.occupied }.map { $0.key }
   }
 
   /// The values, in the table's order.
-  package var values: [Value] { slots.filter { $0.occupied }.map { entries[$0.value].value } }
+  @inlinable public var values: [Value] { slots.filter { $0.occupied }.map { entries[$0.value].value } }
 
   /// The slot holding `key`, whose hash is `hash`, or the empty slot where it would go.
   /// It reads the slots in place, through the buffer.
-  @inline(__always)
-  private func probe(_ key: Slot.Key, _ hash: Slot.Hash) -> (slot: Int, found: Bool) {
+  @inlinable @inline(__always)
+  func probe(_ key: Slot.Key, _ hash: Slot.Hash) -> (slot: Int, found: Bool) {
     slots.withUnsafeBufferPointer { slots in
       let mask = slots.count &- 1
       var slot = Slot.home(of: hash, mask: mask)
@@ -114,8 +119,8 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   }
 
   /// The value for `key`, whose hash is `hash`.
-  @inline(__always)
-  func value(for key: Slot.Key, _ hash: Slot.Hash) -> Value? {
+  @inlinable @inline(__always)
+  public func value(for key: Slot.Key, _ hash: Slot.Hash) -> Value? {
     guard !entries.isEmpty else { return nil }
     let (slot, found) = probe(key, hash)
     return found ? entries[slots[slot].value].value : nil
@@ -123,8 +128,8 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
 
   /// Sets the value of `key`, whose hash is `hash`, adding the entry when there is none;
   /// `nil` removes it.
-  @inline(__always)
-  mutating func set(_ value: Value?, for key: Slot.Key, _ hash: Slot.Hash) {
+  @inlinable @inline(__always)
+  public mutating func set(_ value: Value?, for key: Slot.Key, _ hash: Slot.Hash) {
     if let value {
       insert(value, for: key, hash)
     } else {
@@ -135,8 +140,8 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   /// Where `key`, whose hash is `hash`, has its value: for reading and changing it in
   /// place with ``update(at:_:)``. Valid until the next insertion or removal. The
   /// values' indices are `0..<count`.
-  @inline(__always)
-  func index(of key: Slot.Key, _ hash: Slot.Hash) -> Int? {
+  @inlinable @inline(__always)
+  public func index(of key: Slot.Key, _ hash: Slot.Hash) -> Int? {
     guard !entries.isEmpty else { return nil }
     let (slot, found) = probe(key, hash)
     return found ? slots[slot].value : nil
@@ -144,19 +149,17 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
 
   /// Calls `body` with the value at `index`, from ``index(of:_:)``, in place, and
   /// returns what it returns. Reading a large value's fields here copies nothing, where
-  /// reading them through a subscript copied the whole entry out of the array for each
-  /// (a work's life: 232 bytes, several times per `work.start`, perf on bgtrace-bench
-  /// `--profile-check`).
-  @inline(__always)
-  package mutating func update<Result>(at index: Int, _ body: (inout Value) throws -> Result) rethrows -> Result {
+  /// reading them through a subscript copies the whole entry out of the array for each.
+  @inlinable @inline(__always)
+  public mutating func update<Result>(at index: Int, _ body: (inout Value) throws -> Result) rethrows -> Result {
     try body(&entries[index].value)
   }
 
   /// Sets the value of `key`, whose hash is `hash`, adding the entry when there is none.
   /// (Setting through a subscript wraps the value in an optional and unwraps it again: a
   /// copy.)
-  @inline(__always)
-  mutating func insert(_ value: consuming Value, for key: Slot.Key, _ hash: Slot.Hash) {
+  @inlinable @inline(__always)
+  public mutating func insert(_ value: consuming Value, for key: Slot.Key, _ hash: Slot.Hash) {
     if (entries.count &+ 1) &* 4 > slots.count &* 3 { grow() }
     let (slot, found) = probe(key, hash)
     if found {
@@ -169,7 +172,7 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
 
   /// Removes the entry of `key`, whose hash is `hash`, and returns its value.
   @discardableResult
-  mutating func remove(_ key: Slot.Key, _ hash: Slot.Hash) -> Value? {
+  @inlinable public mutating func remove(_ key: Slot.Key, _ hash: Slot.Hash) -> Value? {
     guard !entries.isEmpty else { return nil }
     let (slot, found) = probe(key, hash)
     guard found else { return nil }
@@ -178,7 +181,7 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
 
   /// Removes the entry whose value is at `index`, from ``index(of:_:)``, destroying its
   /// value where it is: for a caller that read it in place and needs no copy of it.
-  package mutating func remove(at index: Int) {
+  @inlinable public mutating func remove(at index: Int) {
     let slot = entries[index].slot
     // The last value moves into the removed one's place, which destroys the removed
     // value: one move of a value, where swapping the two and removing the last took
@@ -194,8 +197,8 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   }
 
   /// Removes the entry whose value is at `index` and returns it.
-  @inline(__always)
-  private mutating func removeEntry(at index: Int) -> Entry {
+  @inlinable @inline(__always)
+  mutating func removeEntry(at index: Int) -> Entry {
     // The last value moves into the removed one's place.
     let last = entries.count - 1
     if index != last {
@@ -208,8 +211,8 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   }
 
   /// Empties `slot`, whose entry was removed, and closes the gap in its probe run.
-  @inline(__always)
-  private mutating func vacate(_ slot: Int) {
+  @inlinable @inline(__always)
+  mutating func vacate(_ slot: Int) {
     // One uniqueness check for the whole removal, not one per slot written.
     slots.withUnsafeMutableBufferPointer { slots in
       var hole = slot
@@ -230,13 +233,13 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   }
 
   /// Removes every entry, keeping the storage.
-  package mutating func removeAll() {
+  @inlinable public mutating func removeAll() {
     guard !entries.isEmpty else { return }
     for entry in entries { slots[entry.slot].vacate() }
     entries.removeAll(keepingCapacity: true)
   }
 
-  private mutating func grow() {
+  @inlinable mutating func grow() {
     let old = slots
     slots = Array(repeating: Slot(), count: Swift.max(Slot.initialCapacity, old.count * 2))
     let mask = slots.count - 1
@@ -249,21 +252,21 @@ package struct OpenAddressingTable<Slot: OpenAddressingSlot>: Sequence {
   }
 
   /// The entries, in the table's order.
-  package func makeIterator() -> Iterator { Iterator(slots: slots, entries: entries) }
+  @inlinable public func makeIterator() -> Iterator { Iterator(slots: slots, entries: entries) }
 
   /// Walks the table's slots.
-  package struct Iterator: IteratorProtocol {
-    private let slots: [Slot]
-    private let entries: [Entry]
-    private var slot = 0
+  public struct Iterator: IteratorProtocol {
+    @usableFromInline let slots: [Slot]
+    @usableFromInline let entries: [Entry]
+    @usableFromInline var slot = 0
 
-    fileprivate init(slots: [Slot], entries: [Entry]) {
+    @inlinable init(slots: [Slot], entries: [Entry]) {
       self.slots = slots
       self.entries = entries
     }
 
     /// The next entry.
-    package mutating func next() -> (key: Slot.Key, value: Value)? {
+    @inlinable public mutating func next() -> (key: Slot.Key, value: Value)? {
       while slot < slots.count {
         defer { slot += 1 }
         if slots[slot].occupied { return (slots[slot].key, entries[slots[slot].value].value) }
@@ -281,7 +284,11 @@ extension OpenAddressingTable.Entry: Sendable where Slot.Value: Sendable {}
 /// in (hole, slot], where moving it into the hole would put it before its home. The
 /// backward-shift deletion of ``OpenAddressingTable`` and ``OpenTaskTable`` moves every
 /// entry for which it is false into the hole.
-@inline(__always)
-func staysInProbeRun(home: Int, at slot: Int, after hole: Int) -> Bool {
+@inlinable @inline(__always)
+public func staysInProbeRun(home: Int, at slot: Int, after hole: Int) -> Bool {
   hole <= slot ? (hole < home && home <= slot) : (hole < home || home <= slot)
 }
+
+/// Not Sendable: an iterator is a local walk over one table.
+@available(*, unavailable)
+extension OpenAddressingTable.Iterator: Sendable {}

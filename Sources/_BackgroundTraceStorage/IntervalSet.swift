@@ -2,23 +2,32 @@
 ///
 /// Task ids and run numbers mostly grow one by one, so the ids that ended form a few
 /// spans: the checker remembers millions of them in a few words.
-struct IntervalSet: Sendable {
+public struct IntervalSet: Sendable {
   /// The values `lower...upper`. (A struct of two words rather than a `ClosedRange`,
   /// whose every construction checks its bounds.)
-  private struct Span: Sendable {
-    var lower: Int
-    var upper: Int
+  @usableFromInline
+  struct Span: Sendable {
+    @usableFromInline var lower: Int
+    @usableFromInline var upper: Int
+
+    @inlinable init(lower: Int, upper: Int) {
+      self.lower = lower
+      self.upper = upper
+    }
   }
 
   /// Every span but the last, in order.
-  private var spans: [Span] = []
+  @usableFromInline var spans: [Span] = []
   /// The last span, kept out of the array: the common insertion, the value after it,
   /// changes it in place, with no access to the array's buffer (and no check that the
   /// buffer is unique, a call into the runtime on every task end).
-  private var tail: Span?
+  @usableFromInline var tail: Span?
+
+  /// An empty set.
+  @inlinable public init() {}
 
   /// Removes every value, keeping the storage.
-  mutating func removeAll() {
+  @inlinable public mutating func removeAll() {
     spans.removeAll(keepingCapacity: true)
     tail = nil
   }
@@ -26,7 +35,7 @@ struct IntervalSet: Sendable {
   /// Whether `value` is in the set.
   ///
   /// - Complexity: O(log *s*) in the number of spans.
-  func contains(_ value: Int) -> Bool {
+  @inlinable public func contains(_ value: Int) -> Bool {
     if let tail, tail.lower <= value { return value <= tail.upper }
     guard let index = lastSpan(startingAtOrBefore: value) else { return false }
     return value <= spans[index].upper
@@ -36,8 +45,8 @@ struct IntervalSet: Sendable {
   /// without wrapping around: `Int.max` and `Int.min` are not neighbours.)
   ///
   /// - Complexity: amortized O(1) when values grow; O(*s*) at worst.
-  @inline(__always)
-  mutating func insert(_ value: Int) {
+  @inlinable @inline(__always)
+  public mutating func insert(_ value: Int) {
     // The common case, inlined: the next id after the last span.
     if let last = tail, last.upper < value, last.upper &+ 1 == value {
       tail!.upper = value
@@ -47,13 +56,13 @@ struct IntervalSet: Sendable {
   }
 
   /// Adds `value` with every span in the array, then takes the last one out again.
-  private mutating func insertAnywhere(_ value: Int) {
+  @inlinable mutating func insertAnywhere(_ value: Int) {
     if let tail { spans.append(tail) }
     insertElsewhere(value)
     tail = spans.popLast()
   }
 
-  private mutating func insertElsewhere(_ value: Int) {
+  @inlinable mutating func insertElsewhere(_ value: Int) {
     if let last = spans.last, last.upper < value {  // growing ids, after a gap
       spans.append(Span(lower: value, upper: value))
       return
@@ -77,7 +86,7 @@ struct IntervalSet: Sendable {
   }
 
   /// The index of the last span whose lower bound is ≤ `value`.
-  private func lastSpan(startingAtOrBefore value: Int) -> Int? {
+  @inlinable func lastSpan(startingAtOrBefore value: Int) -> Int? {
     var low = 0
     var high = spans.count
     while low < high {

@@ -3,17 +3,18 @@
 /// deterministic: the walker remembers finished work by this hash alone, where a
 /// collision (about 1 in 10^10 for 100,000 finished works) could only hide or invent a
 /// `work-after-finish`.
-package struct StableHash: Hashable, Sendable {
+public struct StableHash: Hashable, Sendable {
   /// The hash's bits.
-  package let value: UInt64
+  public let value: UInt64
 
   /// The hash of nothing in particular: an empty slot's.
-  package static var zero: StableHash { StableHash(value: 0) }
+  @inlinable public static var zero: StableHash { StableHash(value: 0) }
 
-  private init(value: UInt64) { self.value = value }
+  @inlinable init(value: UInt64) { self.value = value }
 
   /// The hash of `text`.
-  package init(_ text: String) {
+  @inlinable
+  public init(_ text: String) {
     if let hash = text.utf8.withContiguousStorageIfAvailable({ Self.murmur(UnsafeRawBufferPointer($0)) }) {
       value = hash
     } else {
@@ -22,14 +23,19 @@ package struct StableHash: Hashable, Sendable {
   }
 
   /// The hash of the UTF-8 bytes `bytes`: the hash of the string they spell.
-  package init(utf8 bytes: UnsafeRawBufferPointer) {
+  @inlinable
+  public init(utf8 bytes: UnsafeRawBufferPointer) {
     value = Self.murmur(bytes)
   }
 
-  private static let multiplier: UInt64 = 0xc6a4_a793_5bd1_e995
-  private static let shift: UInt64 = 47
+  /// The hash as an `Int` bit pattern, for tables keyed by integers.
+  @inlinable public var bits: Int { Int(truncatingIfNeeded: value) }
 
-  private static func murmur(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+  @inlinable static var multiplier: UInt64 { 0xc6a4_a793_5bd1_e995 }
+  @inlinable static var shift: UInt64 { 47 }
+
+  @inlinable
+  static func murmur(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     var hash = 0x2545_f491_4f6c_dd1d ^ (UInt64(bytes.count) &* multiplier)
     var offset = 0
     while offset + 8 <= bytes.count {
