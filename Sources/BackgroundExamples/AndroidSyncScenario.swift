@@ -1,5 +1,5 @@
-public import BackgroundSimulation
-public import BackgroundTrace
+package import BackgroundSimulation
+package import BackgroundTrace
 
 /// The sample's Android side: an app whose background work is the seed's
 /// ``DataSyncWorker`` under WorkManager (``SimulatedPlatform/android``).
@@ -10,20 +10,20 @@ public import BackgroundTrace
 /// background and runs the third attempt once the second's backoff allows, as androidx
 /// does (`ForceStopRunnable` resets the running work, keeping its attempt count;
 /// `WorkSpec.calculateNextRunTime` holds it until `lastEnqueueTime` plus the backoff).
-public enum AndroidSyncScenario: Sendable {
+package enum AndroidSyncScenario: Sendable {
   /// The scenario's app on a platform (the simulation, or a replay's): `sync` enqueues
   /// `sync-1`, whose upload takes 20 s and succeeds from the third attempt on.
-  public static func app(on platform: some WorkQueue, scheduler: VirtualTimeScheduler) -> any BackgroundAppDelegate {
+  package static func app(on platform: some WorkQueue, scheduler: VirtualTimeScheduler) -> any BackgroundAppDelegate {
     SyncApp(work: platform, worker: worker(scheduler: scheduler))
   }
 
   /// The worker: 20 s uploads that fail on attempts 0 and 1.
-  public static func worker(scheduler: VirtualTimeScheduler) -> DataSyncWorker {
+  package static func worker(scheduler: VirtualTimeScheduler) -> DataSyncWorker {
     DataSyncWorker(context: AsyncContext(simulation: scheduler), uploadDuration: .seconds(20)) { $0 >= 2 }
   }
 
   /// Runs the scenario and returns the system with its trace.
-  public static func run(seed: UInt64 = 2026) -> SimulatedSystem {
+  package static func run(seed: UInt64 = 2026) -> SimulatedSystem {
     var faults = FaultPlan()
     // Attempt 1 starts at 52.2 s (22.1 s + 30 s backoff + 0.1 s dispatch): killed 10 s in.
     faults.terminations = [(at: .seconds(62.2), reason: "memory")]

@@ -1,20 +1,20 @@
-public import BackgroundTrace
+package import BackgroundTrace
 
 /// The seed's `BackgroundTaskManager`: named background tasks, each ended once by
 /// name, with the remaining background time read at each start.
-public final class BackgroundTaskManager: @unchecked Sendable {
+package final class BackgroundTaskManager: @unchecked Sendable {
   private let host: any BackgroundTaskHost
   private var tasks: [String: BackgroundTaskID] = [:]
   /// `backgroundTimeRemaining` at each start, for tests.
-  public private(set) var remainingAtStart: [Double] = []
+  package private(set) var remainingAtStart: [Double] = []
 
   /// Creates the manager.
-  public init(host: any BackgroundTaskHost) {
+  package init(host: any BackgroundTaskHost) {
     self.host = host
   }
 
   /// Starts a named task; `expiration` runs if its time runs out, then the task ends.
-  public func startTask(name: String, expiration: @escaping () -> Void = {}) {
+  package func startTask(name: String, expiration: @escaping () -> Void = {}) {
     remainingAtStart.append(host.backgroundTimeRemaining)
     let task = host.beginBackgroundTask(withName: name) { [weak self] in
       expiration()
@@ -24,7 +24,7 @@ public final class BackgroundTaskManager: @unchecked Sendable {
   }
 
   /// Ends the named task, once.
-  public func endTask(name: String) {
+  package func endTask(name: String) {
     guard let task = tasks.removeValue(forKey: name), task != .invalid else { return }
     host.endBackgroundTask(task)
   }

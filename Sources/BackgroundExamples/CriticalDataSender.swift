@@ -1,4 +1,4 @@
-public import BackgroundTrace
+package import BackgroundTrace
 
 /// The seed's `sendCriticalData`: one stored task id for every send.
 ///
@@ -8,26 +8,26 @@ public import BackgroundTrace
 ///
 /// The fix, when `keepsOneIDPerSend` is on: each send keeps its own id, and whichever of
 /// its completion and its expiration handler comes first ends it, once.
-public final class CriticalDataSender: @unchecked Sendable {
+package final class CriticalDataSender: @unchecked Sendable {
   private let host: any BackgroundTaskHost
   private let context: AsyncContext
   private var backgroundTaskID = BackgroundTaskID.invalid
   /// Whether each send keeps its own task id (the fix).
-  public let keepsOneIDPerSend: Bool
+  package let keepsOneIDPerSend: Bool
   private var openSends: [Int: BackgroundTaskID] = [:]
   private var nextSend = 1
   /// Sends saved for a later retry.
-  public private(set) var savedForRetry = 0
+  package private(set) var savedForRetry = 0
 
   /// Creates the sender.
-  public init(host: any BackgroundTaskHost, context: AsyncContext, keepsOneIDPerSend: Bool = false) {
+  package init(host: any BackgroundTaskHost, context: AsyncContext, keepsOneIDPerSend: Bool = false) {
     self.host = host
     self.context = context
     self.keepsOneIDPerSend = keepsOneIDPerSend
   }
 
   /// Sends data over a request that takes `duration` and fails when `fails` is set.
-  public func sendCriticalData(taking duration: Duration, fails: Bool = false) {
+  package func sendCriticalData(taking duration: Duration, fails: Bool = false) {
     guard !keepsOneIDPerSend else { return sendWithItsOwnID(taking: duration, fails: fails) }
     backgroundTaskID = host.beginBackgroundTask(withName: "SendCriticalData") { [self] in
       savedForRetry += 1

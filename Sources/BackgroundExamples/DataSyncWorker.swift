@@ -1,21 +1,21 @@
-public import BackgroundTrace
+package import BackgroundTrace
 
 /// The seed's `DataSyncWorker`: uploads analytics; on failure retries while
 /// `runAttemptCount < 3`, then fails. Without the check (`checksAttemptLimit` off) it
 /// retries forever, which drains the battery.
-public struct DataSyncWorker: Worker {
+package struct DataSyncWorker: Worker {
   /// The attempt limit the seed checks.
-  public static let attemptLimit = 3
+  package static let attemptLimit = 3
   /// How long an upload takes.
-  public var uploadDuration: Duration
+  package var uploadDuration: Duration
   /// Whether the worker stops retrying at the limit.
-  public var checksAttemptLimit: Bool
+  package var checksAttemptLimit: Bool
   /// Decides whether the upload of an attempt succeeds.
-  public var uploadSucceeds: @Sendable (Int) -> Bool
+  package var uploadSucceeds: @Sendable (Int) -> Bool
   private let sleep: @Sendable (Duration) async throws -> Void
 
   /// Creates the worker.
-  public init(
+  package init(
     context: AsyncContext, uploadDuration: Duration = .seconds(2), checksAttemptLimit: Bool = true,
     uploadSucceeds: @escaping @Sendable (Int) -> Bool
   ) {
@@ -31,7 +31,7 @@ public struct DataSyncWorker: Worker {
   ///
   /// - Parameter context: the run; its `runAttemptCount` is checked against the limit.
   /// - Returns: `.success`, `.retry` or `.failure`, as the seed's worker decides.
-  public func doWork(_ context: WorkContext) async -> WorkResult {
+  package func doWork(_ context: WorkContext) async -> WorkResult {
     try? await sleep(uploadDuration)
     if uploadSucceeds(context.runAttemptCount) { return .success }
     if !checksAttemptLimit { return .retry }
@@ -39,7 +39,7 @@ public struct DataSyncWorker: Worker {
   }
 
   /// The request the seed enqueues.
-  public func request(work: String) -> WorkRequest {
+  package func request(work: String) -> WorkRequest {
     WorkRequest(
       work: work, name: "DataSyncWorker", attemptLimit: Self.attemptLimit, requiresNetwork: true, worker: self)
   }

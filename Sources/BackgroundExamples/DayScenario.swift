@@ -1,20 +1,20 @@
-public import BackgroundSimulation
-public import BackgroundTrace
+package import BackgroundSimulation
+package import BackgroundTrace
 
 /// A virtual day of the sample app, for the simulation's speed benchmark: five-minute
 /// cycles of a minute in the foreground (short named tasks, analytics syncs that
 /// retry) and four in the background (a document save, refreshes every 30 s or so).
-public enum DayScenario: Sendable {
+package enum DayScenario: Sendable {
   /// What a run produced.
-  public struct Summary: Sendable {
+  package struct Summary: Sendable {
     /// Virtual time simulated.
-    public var virtualSeconds: Double
+    package var virtualSeconds: Double
     /// UIKit tasks begun, scheduler runs launched, work items enqueued, retries.
-    public var tasks = 0, runs = 0, workItems = 0, retries = 0, events = 0
+    package var tasks = 0, runs = 0, workItems = 0, retries = 0, events = 0
   }
 
   /// Simulates `cycles` five-minute cycles (288 make a day) and returns the system.
-  public static func run(seed: UInt64 = 1, cycles: Int = 288) -> SimulatedSystem {
+  package static func run(seed: UInt64 = 1, cycles: Int = 288) -> SimulatedSystem {
     // A load test, not a fidelity test: refreshes launch within 20 s and get their
     // full 30 s, so a day holds many runs (LaunchPolicy.immediate, plus a delay).
     var configuration = SimulationConfiguration()
@@ -41,7 +41,7 @@ public enum DayScenario: Sendable {
   }
 
   /// Counts what a run's trace holds.
-  public static func summarize(_ trace: Trace) -> Summary {
+  package static func summarize(_ trace: Trace) -> Summary {
     var summary = Summary(virtualSeconds: trace.events.last?.time.seconds ?? 0)
     summary.events = trace.events.count
     for event in trace.events {

@@ -1,13 +1,13 @@
-public import BackgroundSimulation
-public import BackgroundTrace
+package import BackgroundSimulation
+package import BackgroundTrace
 
 /// The scenario `bgtrace demo` runs: the sample app launched, used, sent to the
 /// background with a save that outlasts the budget, and left there for a night while
 /// refreshes and a retrying sync run. Its one deliberate bug is the seed's `DocumentManager`
 /// ending `.invalid` after its expiration handler already ended the task.
-public enum DemoScenario: Sendable {
+package enum DemoScenario: Sendable {
   /// The scenario's app on a platform (the simulation, or a replay's).
-  public static func app(
+  package static func app(
     on platform: some BackgroundTaskHost & TaskScheduling & WorkQueue, scheduler: VirtualTimeScheduler,
     fixed: Bool = false
   ) -> SampleApp {
@@ -21,7 +21,7 @@ public enum DemoScenario: Sendable {
   /// - Parameters:
   ///   - seed: the simulation's seed.
   ///   - fixed: runs the app with the `DocumentManager` bug fixed.
-  public static func run(seed: UInt64 = 2026, fixed: Bool = false) -> SimulatedSystem {
+  package static func run(seed: UInt64 = 2026, fixed: Bool = false) -> SimulatedSystem {
     // The default, realistic launch policy: the hourly refresh launches 15 min to 8 h
     // after its earliest date, with 5 to 30 s to run.
     let system = SimulatedSystem(seed: seed, meta: ["app": "sample"])

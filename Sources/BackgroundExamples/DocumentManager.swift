@@ -1,4 +1,4 @@
-public import BackgroundTrace
+package import BackgroundTrace
 
 /// The seed article's `DocumentManager` (UIKit background tasks): saving a large
 /// document when the app goes to the background, with the expiration handler saving
@@ -7,26 +7,26 @@ public import BackgroundTrace
 /// The seed's bug, kept when `resetsInvalidID` is off: the expiration handler ends the
 /// task and resets the stored id to `.invalid`, and when the save finishes later it
 /// ends `.invalid` again (`task.end id=0`, which iOS only logs).
-public final class DocumentManager: @unchecked Sendable {
+package final class DocumentManager: @unchecked Sendable {
   private let host: any BackgroundTaskHost
   private let context: AsyncContext
   private var backgroundTaskID = BackgroundTaskID.invalid
   /// Whether `endBackgroundTask` guards against `.invalid` (the fix).
-  public let guardsInvalidID: Bool
+  package let guardsInvalidID: Bool
   /// Progress saves the expiration handler made.
-  public private(set) var progressSaves = 0
+  package private(set) var progressSaves = 0
   /// Completed saves.
-  public private(set) var completedSaves = 0
+  package private(set) var completedSaves = 0
 
   /// Creates the manager.
-  public init(host: any BackgroundTaskHost, context: AsyncContext, guardsInvalidID: Bool = false) {
+  package init(host: any BackgroundTaskHost, context: AsyncContext, guardsInvalidID: Bool = false) {
     self.host = host
     self.context = context
     self.guardsInvalidID = guardsInvalidID
   }
 
   /// Saves a document that takes `duration` to write, asking for background time.
-  public func save(named name: String = "SaveDocument", taking duration: Duration) {
+  package func save(named name: String = "SaveDocument", taking duration: Duration) {
     backgroundTaskID = host.beginBackgroundTask(withName: name) { [self] in
       progressSaves += 1
       endBackgroundTask()

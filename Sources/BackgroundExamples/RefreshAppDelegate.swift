@@ -1,4 +1,4 @@
-public import BackgroundTrace
+package import BackgroundTrace
 
 /// The seed's `AppDelegate` for BGTaskScheduler: registers the refresh handler at
 /// launch, submits a refresh an hour out, and in the handler resubmits, sets an
@@ -6,24 +6,24 @@ public import BackgroundTrace
 ///
 /// Its bugs can be switched on: forgetting to resubmit, never completing, and (as in
 /// the seed) completing twice when the fetch returns after the expiration handler.
-public final class RefreshAppDelegate: @unchecked Sendable {
+package final class RefreshAppDelegate: @unchecked Sendable {
   /// The refresh identifier.
-  public static let refreshIdentifier = "com.example.refresh"
+  package static let refreshIdentifier = "com.example.refresh"
   private let scheduler: any TaskScheduling
   private let context: AsyncContext
   /// How long a fetch takes.
-  public var fetchDuration: Duration
+  package var fetchDuration: Duration
   /// How far out the next refresh is requested (the seed: an hour).
-  public var refreshInterval: Duration = .seconds(3600)
+  package var refreshInterval: Duration = .seconds(3600)
   /// Whether the handler submits the next refresh (the seed does).
-  public var resubmits: Bool
+  package var resubmits: Bool
   /// Whether the handler calls `setTaskCompleted` (the seed does).
-  public var completes: Bool
+  package var completes: Bool
   /// Fetches that finished.
-  public private(set) var fetches = 0
+  package private(set) var fetches = 0
 
   /// Creates the delegate.
-  public init(
+  package init(
     scheduler: any TaskScheduling, context: AsyncContext, fetchDuration: Duration = .seconds(5),
     resubmits: Bool = true, completes: Bool = true
   ) {
@@ -35,14 +35,14 @@ public final class RefreshAppDelegate: @unchecked Sendable {
   }
 
   /// `application(_:didFinishLaunchingWithOptions:)`: registers the handler.
-  public func didFinishLaunching() {
+  package func didFinishLaunching() {
     scheduler.register(forTaskWithIdentifier: Self.refreshIdentifier, using: nil) { [self] task in
       handleAppRefresh(task: task)
     }
   }
 
   /// Submits the next refresh, ``refreshInterval`` out.
-  public func scheduleAppRefresh() {
+  package func scheduleAppRefresh() {
     try? scheduler.submit(.refresh(Self.refreshIdentifier, earliestBeginDelay: refreshInterval))
   }
 

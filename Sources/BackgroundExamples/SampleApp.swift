@@ -1,35 +1,35 @@
-public import BackgroundTrace
+package import BackgroundTrace
 
 /// A small app built from the seed articles' code: it registers and submits a
 /// refresh at launch, saves its document when it goes to the background, keeps named
 /// tasks for short jobs, and syncs analytics with a retrying worker.
-public final class SampleApp: BackgroundAppDelegate, @unchecked Sendable {
+package final class SampleApp: BackgroundAppDelegate, @unchecked Sendable {
   /// The app's parts, each the seed's code.
-  public let documents: DocumentManager
+  package let documents: DocumentManager
   /// The seed's refresh code: registers the handler at launch and keeps a refresh submitted.
-  public let refresh: RefreshAppDelegate
+  package let refresh: RefreshAppDelegate
   /// The seed's named tasks, for short jobs such as flushing logs.
-  public let tasks: BackgroundTaskManager
+  package let tasks: BackgroundTaskManager
   private let work: any WorkQueue
   private let context: AsyncContext
   private var nextSync = 1
   /// How long the document save takes when the app enters the background.
-  public var saveDuration: Duration = .seconds(45)
+  package var saveDuration: Duration = .seconds(45)
   /// How many attempts of a user-started sync fail before one succeeds.
-  public var syncFailures = 2
+  package var syncFailures = 2
   /// Whether a quick task is not started while one of the same name runs. Off, a
   /// second `flush-logs` before the first ends overwrites the first's id in the
   /// ``BackgroundTaskManager`` (keyed by name): the first task is never ended, and in the
   /// background its expiration gets the app killed. `bgtrace explore sample-app` found
   /// it (README, "Finding timing bugs by exploration").
-  public var skipsOverlappingQuickTasks = false
+  package var skipsOverlappingQuickTasks = false
   private var runningQuickTasks: Set<String> = []
 
   /// Creates the app on the platform's APIs.
   ///
   /// - Parameter guardsInvalidID: fixes the `DocumentManager` bug (ending `.invalid`
   ///   after the expiration handler already ended the task).
-  public init(
+  package init(
     host: any BackgroundTaskHost, scheduler: any TaskScheduling, work: any WorkQueue, context: AsyncContext,
     guardsInvalidID: Bool = false
   ) {
@@ -41,23 +41,23 @@ public final class SampleApp: BackgroundAppDelegate, @unchecked Sendable {
   }
 
   /// `didFinishLaunching`: registers the refresh handler and submits a refresh.
-  public func didFinishLaunching() {
+  package func didFinishLaunching() {
     refresh.didFinishLaunching()
     refresh.scheduleAppRefresh()
   }
 
   /// `applicationDidEnterBackground`: saves the document, which takes `saveDuration`.
-  public func didEnterBackground(saveDuration: Duration) {
+  package func didEnterBackground(saveDuration: Duration) {
     documents.save(taking: saveDuration)
   }
 
   /// `applicationDidEnterBackground`: saves the document (``saveDuration``).
-  public func didEnterBackground() {
+  package func didEnterBackground() {
     didEnterBackground(saveDuration: saveDuration)
   }
 
   /// The user taps "Sync" (`sync`) or the app flushes its logs (`flush-logs`).
-  public func perform(userAction action: String) {
+  package func perform(userAction action: String) {
     switch action {
     case "sync": sync(failures: syncFailures)
     case "flush-logs": quickTask(named: "FlushLogs", taking: .milliseconds(800))
@@ -67,7 +67,7 @@ public final class SampleApp: BackgroundAppDelegate, @unchecked Sendable {
 
   /// Enqueues an analytics sync whose upload fails on the first `failures` attempts.
   @discardableResult
-  public func sync(failures: Int) -> String {
+  package func sync(failures: Int) -> String {
     let work = "sync-\(nextSync)"
     nextSync += 1
     let worker = DataSyncWorker(context: context) { attempt in attempt >= failures }
@@ -76,7 +76,7 @@ public final class SampleApp: BackgroundAppDelegate, @unchecked Sendable {
   }
 
   /// Runs a short named task that takes `duration`.
-  public func quickTask(named name: String, taking duration: Duration) {
+  package func quickTask(named name: String, taking duration: Duration) {
     if skipsOverlappingQuickTasks {
       guard runningQuickTasks.insert(name).inserted else { return }
     }

@@ -1,4 +1,4 @@
-public import BackgroundTrace
+package import BackgroundTrace
 
 /// An app that uploads pending changes when it goes to the background, inside a UIKit
 /// background task: the flaky-failure example. Whether the upload finishes within the
@@ -7,23 +7,23 @@ public import BackgroundTrace
 /// The bug (with `endsTaskOnExpiration` off): the expiration handler only flags the
 /// upload as cancelled and leaves the task open, so when an upload outlasts the budget
 /// the watchdog kills the app. The fix ends the task in the handler.
-public final class UploadApp: BackgroundAppDelegate, @unchecked Sendable {
+package final class UploadApp: BackgroundAppDelegate, @unchecked Sendable {
   private let host: any BackgroundTaskHost
   private let context: AsyncContext
   private let inputs: any RecordedInputs
   private let upload: @Sendable () async -> String
   /// Whether the expiration handler ends the task (the fix).
-  public let endsTaskOnExpiration: Bool
+  package let endsTaskOnExpiration: Bool
   private var taskID = BackgroundTaskID.invalid
   /// Uploads that finished, and uploads cut short by the expiration.
-  public private(set) var finished = 0, cutShort = 0
+  package private(set) var finished = 0, cutShort = 0
 
   /// Creates the app.
   ///
   /// - Parameters:
   ///   - upload: the network upload; its result is a recorded input, so a replay
   ///     finishes it at the recorded time with the recorded outcome.
-  public init(
+  package init(
     host: any BackgroundTaskHost, context: AsyncContext, inputs: any RecordedInputs,
     endsTaskOnExpiration: Bool = false, upload: @escaping @Sendable () async -> String
   ) {
@@ -36,7 +36,7 @@ public final class UploadApp: BackgroundAppDelegate, @unchecked Sendable {
 
   /// Begins the `UploadChanges` task and uploads; the task ends when the upload finishes,
   /// and in the expiration handler only with `endsTaskOnExpiration` (the fix).
-  public func didEnterBackground() {
+  package func didEnterBackground() {
     taskID = host.beginBackgroundTask(withName: "UploadChanges") { [self] in
       cutShort += 1
       if endsTaskOnExpiration { endTask() }

@@ -157,14 +157,6 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// The default of a day stops periodic work, which never runs out of timers.
   public func runUntilIdle(for span: Duration = .seconds(86_400)) { scheduler.runUntilIdle(for: span) }
 
-  /// Moves virtual time forward to `time` since the simulation started.
-  @available(*, deprecated, message: "use advance(to:) with a TraceTime, as on VirtualTimeScheduler")
-  public func advance(to time: Duration) { advance(to: TraceTime(time)) }
-
-  /// Runs until idle or until `limit` has passed.
-  @available(*, deprecated, renamed: "runUntilIdle(for:)")
-  public func runUntilIdle(limit: Duration) { runUntilIdle(for: limit) }
-
   // MARK: The app's life
 
   /// Launches the app in the foreground: `app.launch`, then `didFinishLaunching` (where

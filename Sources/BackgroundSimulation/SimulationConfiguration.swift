@@ -41,28 +41,4 @@ public struct SimulationConfiguration: Sendable {
   public init(platform: SimulatedPlatform = .ios) {
     self.platform = platform
   }
-
-  /// The launch delay of refresh and processing requests alike.
-  @available(*, deprecated, message: "set launchPolicy (refreshDelay, processingDelay), or use LaunchPolicy.immediate")
-  public var launchDelay: ClosedRange<Duration> {
-    get { launchPolicy.refreshDelay }
-    set {
-      launchPolicy.refreshDelay = newValue
-      launchPolicy.processingDelay = newValue
-    }
-  }
-
-  /// How long a launched refresh task may run before it expires.
-  @available(*, deprecated, message: "set launchPolicy.refreshRuntime")
-  public var refreshRuntime: Duration {
-    get { launchPolicy.refreshRuntime.upperBound }
-    set { launchPolicy.refreshRuntime = newValue...newValue }
-  }
-
-  /// How long a launched processing task may run before it expires.
-  @available(*, deprecated, message: "set launchPolicy.processingRuntime")
-  public var processingRuntime: Duration {
-    get { launchPolicy.processingRuntime.upperBound }
-    set { launchPolicy.processingRuntime = newValue...newValue }
-  }
 }

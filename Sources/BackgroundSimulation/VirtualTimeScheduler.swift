@@ -192,10 +192,6 @@ public final class VirtualTimeScheduler: Sendable {
     runUntilIdle(until: now + TraceInterval(span))
   }
 
-  /// Runs until idle or until the point `limit`.
-  @available(*, deprecated, renamed: "runUntilIdle(until:)")
-  public func runUntilIdle(limit: TraceTime) { runUntilIdle(until: limit) }
-
   private func popTimer(dueBy time: TraceTime) -> (@Sendable () -> Void)? {
     state.withLock { state in
       defer { Self.dropCancelledHead(&state) }

@@ -1,4 +1,4 @@
-public import BackgroundSimulation
+package import BackgroundSimulation
 import BackgroundTrace
 
 /// The seed's `sendCriticalData` with its bug made timing-dependent (README, "Finding
@@ -11,9 +11,9 @@ import BackgroundTrace
 /// ``ScenarioEnvironment``. When a send starts before the previous one finished, the stored
 /// id is overwritten: the first task leaks and a completion ends `.invalid`. The fixed
 /// sender keeps one id per send.
-public enum CriticalSendScenario: Sendable {
+package enum CriticalSendScenario: Sendable {
   /// The scenario; `fixed` keeps one task id per send.
-  public static func scenario(fixed: Bool) -> ExplorationScenario {
+  package static func scenario(fixed: Bool) -> ExplorationScenario {
     scenario(
       name: fixed ? "critical-send-fixed" : "critical-send",
       summary: fixed
@@ -24,7 +24,7 @@ public enum CriticalSendScenario: Sendable {
 
   /// The scenario with other timing: the pause before each send and the request's
   /// duration are drawn from `pause` and `request`.
-  public static func scenario(
+  package static func scenario(
     name: String, summary: String = "", fixed: Bool, pause: ClosedRange<Duration>, request: ClosedRange<Duration>
   ) -> ExplorationScenario {
     ExplorationScenario(name, summary: summary) { run in

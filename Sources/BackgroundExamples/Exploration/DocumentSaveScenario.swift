@@ -1,4 +1,4 @@
-public import BackgroundSimulation
+package import BackgroundSimulation
 import BackgroundTrace
 
 /// The seed's `DocumentManager` with its bug made timing-dependent (README, "Finding
@@ -11,9 +11,9 @@ import BackgroundTrace
 /// power changes and memory kills of ``ScenarioEnvironment``. When the save outlasts the expiration and the
 /// user comes back, the finished save ends `.invalid` after the expiration handler
 /// ended the task (`task-unknown-end`); the fixed manager guards the end.
-public enum DocumentSaveScenario: Sendable {
+package enum DocumentSaveScenario: Sendable {
   /// The scenario; `fixed` guards `endBackgroundTask` against `.invalid`.
-  public static func scenario(fixed: Bool) -> ExplorationScenario {
+  package static func scenario(fixed: Bool) -> ExplorationScenario {
     ExplorationScenario(
       fixed ? "document-save-fixed" : "document-save",
       summary: fixed

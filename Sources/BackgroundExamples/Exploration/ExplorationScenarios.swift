@@ -1,11 +1,11 @@
-public import BackgroundSimulation
+package import BackgroundSimulation
 
 /// The scenarios `bgtrace explore` ships (README, "Finding timing bugs by exploration"):
 /// each seed example with its bug made timing-dependent, and its fixed variant, which
 /// explores clean.
-public enum ExplorationScenarios: Sendable {
+package enum ExplorationScenarios: Sendable {
   /// Every shipped scenario, each buggy one followed by its fixed variant.
-  public static let all: [ExplorationScenario] = [
+  package static let all: [ExplorationScenario] = [
     DocumentSaveScenario.scenario(fixed: false),
     DocumentSaveScenario.scenario(fixed: true),
     CriticalSendScenario.scenario(fixed: false),
@@ -15,7 +15,7 @@ public enum ExplorationScenarios: Sendable {
   ]
 
   /// The shipped scenario called `name`.
-  public static func named(_ name: String) -> ExplorationScenario? {
+  package static func named(_ name: String) -> ExplorationScenario? {
     all.first { $0.name == name }
   }
 }

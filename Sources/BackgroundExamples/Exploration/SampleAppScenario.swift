@@ -1,4 +1,4 @@
-public import BackgroundSimulation
+package import BackgroundSimulation
 import BackgroundTrace
 
 /// The sample app (``SampleApp``: the seed's DocumentManager, refresh AppDelegate and
@@ -13,9 +13,9 @@ import BackgroundTrace
 /// power changes and memory kills of ``ScenarioEnvironment``. The fixed app guards the
 /// DocumentManager's end against `.invalid`, and does not start a second `flush-logs`
 /// while one runs: the named-task overwrite that exploring this scenario found.
-public enum SampleAppScenario: Sendable {
+package enum SampleAppScenario: Sendable {
   /// The scenario; `fixed` guards `endBackgroundTask` against `.invalid`.
-  public static func scenario(fixed: Bool) -> ExplorationScenario {
+  package static func scenario(fixed: Bool) -> ExplorationScenario {
     ExplorationScenario(
       fixed ? "sample-app-fixed" : "sample-app",
       summary: fixed

@@ -156,10 +156,6 @@ public struct TraceEncodingError: BackgroundTraceError, Hashable {
   public var position: TracePosition? { .event(number: eventNumber) }
 }
 
-/// The earlier name of ``TraceEncodingError``, from when it only named events out of order.
-@available(*, deprecated, renamed: "TraceEncodingError")
-public typealias TraceOrderError = TraceEncodingError
-
 extension TraceEvent.Kind {
   /// Why the event has no binary form (the text form rejects it too), if it has none:
   /// a negative integer field, a seconds field beyond ``TraceTime/max``, or an

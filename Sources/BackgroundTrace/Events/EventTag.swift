@@ -159,7 +159,3 @@ extension TraceEvent.Kind {
   /// Whether the system or the app produces this event.
   public var side: EventSide { tag.side }
 }
-
-/// The earlier name of ``EventTag``.
-@available(*, deprecated, renamed: "EventTag")
-public typealias EventKind = EventTag

@@ -178,14 +178,3 @@ public protocol TaskScheduling: AnyObject {
   /// The requests waiting to launch.
   func pendingTaskRequests() -> [TaskRequest]
 }
-
-extension TaskScheduling {
-  /// Registers with no queue: the spelling before `using:` existed.
-  @available(*, deprecated, renamed: "register(forTaskWithIdentifier:using:launchHandler:)")
-  @discardableResult
-  public func register(
-    forTaskWithIdentifier identifier: String, launchHandler: @escaping (any ScheduledTask) -> Void
-  ) -> Bool {
-    register(forTaskWithIdentifier: identifier, using: nil, launchHandler: launchHandler)
-  }
-}

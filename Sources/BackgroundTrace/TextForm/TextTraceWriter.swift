@@ -65,7 +65,7 @@ public enum TextTraceWriter: Sendable {
   }
 
   /// Whether `text` can be written without quotes: `[A-Za-z0-9._:/+-]+`.
-  public static func isBareWord(_ text: some StringProtocol) -> Bool {
+  package static func isBareWord(_ text: some StringProtocol) -> Bool {
     !text.isEmpty && text.utf8.allSatisfy(isWordByte)
   }
 
@@ -81,12 +81,12 @@ public enum TextTraceWriter: Sendable {
   }
 
   /// `text` as a bare word when it is one, otherwise double-quoted with escapes.
-  public static func quotedIfNeeded(_ text: String) -> String {
+  package static func quotedIfNeeded(_ text: String) -> String {
     isBareWord(text) ? text : quoted(text)
   }
 
   /// `text` double-quoted, with `\"` `\\` `\n` `\t` and `\u{HEX}` escapes for control characters.
-  public static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     var quoted = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -2,14 +2,14 @@ import BackgroundTrace
 
 /// The `bgtrace` tool: parses the command line, runs the command, and maps every
 /// error to one line on standard error and an exit status. No error escapes as a crash.
-public enum BGTrace: Sendable {
+package enum BGTrace: Sendable {
   /// The tool's version, printed by `bgtrace --version`.
-  public static let version = "0.1.0"
+  package static let version = "0.1.0"
 
   /// Runs `bgtrace` with `arguments` (without the program name).
   ///
   /// - Returns: the exit status.
-  public static func run(_ arguments: [String], console: some Console) -> ExitStatus {
+  package static func run(_ arguments: [String], console: some Console) -> ExitStatus {
     do {
       return try run(CommandLineParser.parse(arguments), console: console)
     } catch {

@@ -1,8 +1,8 @@
-public import BackgroundTrace
-public import BackgroundTraceCheck
+package import BackgroundTrace
+package import BackgroundTraceCheck
 
 /// A parsed `bgtrace` command line: what to do, with every option resolved.
-public enum Command: Sendable, Hashable {
+package enum Command: Sendable, Hashable {
   /// `bgtrace help [COMMAND]`, `--help`, `COMMAND --help`.
   case help(topic: CommandName?)
   /// `bgtrace --version`.
@@ -30,48 +30,48 @@ public enum Command: Sendable, Hashable {
 }
 
 /// The options of `bgtrace explore NAME` (README, "Finding timing bugs by exploration").
-public struct ExploreOptions: Sendable, Hashable {
+package struct ExploreOptions: Sendable, Hashable {
   /// `--runs N`: how many seeds to run (before sharding).
-  public var runs = 1_000
+  package var runs = 1_000
   /// `--seed S`: the seed of the first run; run `n` uses `S + n`.
-  public var seed: UInt64 = 0
+  package var seed: UInt64 = 0
   /// `--out DIR`: where the minimal traces go (default: the temporary directory's
   /// `bgtrace-explore` folder).
-  public var outputDirectory: String?
+  package var outputDirectory: String?
   /// `--shard K/N`: K, from 1.
-  public var shardIndex = 1
+  package var shardIndex = 1
   /// `--shard K/N`: N.
-  public var shardCount = 1
+  package var shardCount = 1
 
   /// Creates the default options.
-  public init() {}
+  package init() {}
 }
 
 /// The options of `bgtrace check`.
-public struct CheckOptions: Sendable, Hashable {
+package struct CheckOptions: Sendable, Hashable {
   /// `--retry-limit N`: the attempt limit for work that declares none.
-  public var retryLimit: Int?
+  package var retryLimit: Int?
   /// `--budget S`: the background budget, overriding `meta budget=`.
-  public var budget: TraceInterval?
+  package var budget: TraceInterval?
   /// `--grace S`: how long after an expiration an end is still on time (default 1 s).
-  public var grace: TraceInterval?
+  package var grace: TraceInterval?
   /// `--format text|jsonl` (`json` is accepted for `jsonl`).
-  public var format: FindingFormat = .text
+  package var format: FindingFormat = .text
   /// `--strict`: warnings fail too.
-  public var strict = false
+  package var strict = false
   /// `--ignore RULE` (repeatable): rules whose findings are dropped.
-  public var ignoredRules: Set<Rule> = []
+  package var ignoredRules: Set<Rule> = []
   /// `--baseline FILE`: known findings that neither print nor fail (docs/cli.md, "Baselines").
-  public var baseline: String?
+  package var baseline: String?
   /// `--write-baseline FILE`: write the findings to FILE as a baseline instead of failing.
-  public var writeBaseline: String?
+  package var writeBaseline: String?
 
   /// Creates the default options.
-  public init() {}
+  package init() {}
 }
 
 /// What `export` writes.
-public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
+package enum ExportFormat: String, Sendable, Hashable, CaseIterable {
   /// Chrome trace-event JSON (opens in Perfetto UI and chrome://tracing).
   case chrome
   /// JSON Lines: one object per event with the canonical field names.
@@ -83,19 +83,15 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
 }
 
 /// How `check` prints findings.
-public enum FindingFormat: String, Sendable, Hashable, CaseIterable {
+package enum FindingFormat: String, Sendable, Hashable, CaseIterable {
   /// `PATH:LOCATION: SEVERITY: MESSAGE [RULE-ID]`, one per line.
   case text
   /// JSON Lines with the same fields (`--format jsonl`, also spelled `json`).
   case jsonl
-
-  /// The earlier name of ``jsonl``.
-  @available(*, deprecated, renamed: "jsonl")
-  public static var json: FindingFormat { .jsonl }
 }
 
 /// The commands `bgtrace` knows, by their command-line name.
-public enum CommandName: String, Sendable, Hashable, CaseIterable {
+package enum CommandName: String, Sendable, Hashable, CaseIterable {
   /// `demo` runs the sample workflow; `check` checks traces; `diff` compares two;
   /// `explain` walks one event by event through the platform model; `export` writes it
   /// for other tools;
@@ -111,13 +107,13 @@ public enum CommandName: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The form `convert` writes.
-public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
+package enum OutputFormat: String, Sendable, Hashable, CaseIterable {
   /// `text`: the text form (`.txt`); `binary`: the binary form (`.bgtrace`).
   case text, binary
 }
 
 /// How `bgtrace` ends: the process exit status.
-public enum ExitStatus: Int32, Sendable, Hashable {
+package enum ExitStatus: Int32, Sendable, Hashable {
   /// Success (for `check`: no findings).
   case success = 0
   /// Findings or differences (later commands).
@@ -129,19 +125,19 @@ public enum ExitStatus: Int32, Sendable, Hashable {
 /// A command line that does not parse: one sentence saying what is wrong and what to do.
 ///
 /// Its description is the message itself.
-public struct UsageError: BackgroundTraceError, Hashable {
+package struct UsageError: BackgroundTraceError, Hashable {
   /// What is wrong, and what to do about it.
-  public var message: String
+  package var message: String
 
   /// Creates an error.
-  public init(_ message: String) {
+  package init(_ message: String) {
     self.message = message
   }
 
   /// Always ``TraceErrorKind/usage``.
-  public var kind: TraceErrorKind { .usage }
+  package var kind: TraceErrorKind { .usage }
   /// `nil`: the command line is not a file.
-  public var file: String? { nil }
+  package var file: String? { nil }
   /// `nil`: the message names the argument.
-  public var position: TracePosition? { nil }
+  package var position: TracePosition? { nil }
 }

@@ -5,13 +5,13 @@ import BackgroundTraceCheck
 
 /// Parses `bgtrace`'s arguments strictly: unknown commands and options, missing or
 /// extra operands are ``UsageError``s. A pure function, so it is tested directly.
-public enum CommandLineParser: Sendable {
+package enum CommandLineParser: Sendable {
   /// Parses the arguments that follow the program name.
   ///
   /// - Parameter arguments: e.g. `["convert", "a.txt", "b.bgtrace"]`.
   /// - Returns: the command to run.
   /// - Throws: ``UsageError`` naming what is wrong.
-  public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+  package static func parse(_ arguments: [String]) throws(UsageError) -> Command {
     guard let first = arguments.first else { return .help(topic: nil) }
     switch first {
     case "--help", "-h": return .help(topic: nil)

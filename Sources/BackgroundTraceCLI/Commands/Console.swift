@@ -3,7 +3,7 @@ import Synchronization
 
 /// Where a command writes: standard output for results, standard error for
 /// diagnostics. Tests use ``CapturingConsole`` to read both.
-public protocol Console: AnyObject, Sendable {
+package protocol Console: AnyObject, Sendable {
   /// Writes `text` to standard output as is.
   func write(_ text: String)
   /// Writes `text` to standard error as is.
@@ -11,16 +11,16 @@ public protocol Console: AnyObject, Sendable {
 }
 
 /// The process's real standard output and standard error, unbuffered past each call.
-public final class StandardConsole: Console {
+package final class StandardConsole: Console {
   /// Creates the console.
-  public init() {}
+  package init() {}
 
   /// Writes `text` to standard output, retrying interrupted writes; stops quietly at a
   /// closed pipe.
-  public func write(_ text: String) { Self.write(text, to: 1) }
+  package func write(_ text: String) { Self.write(text, to: 1) }
   /// Writes `text` to standard error, retrying interrupted writes; stops quietly at a
   /// closed pipe.
-  public func writeError(_ text: String) { Self.write(text, to: 2) }
+  package func writeError(_ text: String) { Self.write(text, to: 2) }
 
   private static func write(_ text: String, to descriptor: Int32) {
     var text = text
@@ -30,19 +30,19 @@ public final class StandardConsole: Console {
 }
 
 /// A console that keeps what was written, for tests.
-public final class CapturingConsole: Console {
+package final class CapturingConsole: Console {
   private let written = Mutex((output: "", errors: ""))
 
   /// Everything written to standard output.
-  public var output: String { written.withLock { $0.output } }
+  package var output: String { written.withLock { $0.output } }
   /// Everything written to standard error.
-  public var errors: String { written.withLock { $0.errors } }
+  package var errors: String { written.withLock { $0.errors } }
 
   /// Creates an empty console.
-  public init() {}
+  package init() {}
 
   /// Appends `text` to ``output``.
-  public func write(_ text: String) { written.withLock { $0.output += text } }
+  package func write(_ text: String) { written.withLock { $0.output += text } }
   /// Appends `text` to ``errors``.
-  public func writeError(_ text: String) { written.withLock { $0.errors += text } }
+  package func writeError(_ text: String) { written.withLock { $0.errors += text } }
 }
