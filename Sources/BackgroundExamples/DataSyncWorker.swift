@@ -41,6 +41,6 @@ package struct DataSyncWorker: Worker {
   /// The request the seed enqueues.
   package func request(work: String) -> WorkRequest {
     WorkRequest(
-      work: work, name: "DataSyncWorker", attemptLimit: Self.attemptLimit, requiresNetwork: true, worker: self)
+      work: work, name: "DataSyncWorker", retryLimit: Self.attemptLimit, requiresNetwork: true, worker: self)
   }
 }

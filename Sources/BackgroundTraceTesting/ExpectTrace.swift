@@ -16,13 +16,13 @@ import Testing
 /// The golden lives at `__Traces__/<TestFile>/<name>.txt` beside the test file (or
 /// `<name>.bgtrace` for the binary form; `BGTRACE_GOLDENS` replaces `__Traces__`). On a
 /// mismatch `<golden>.actual` and `<golden>.diff` are written beside it, or under the
-/// artefacts directory (`artifacts:` or `BGTRACE_ARTIFACTS`) as
+/// artifacts directory (`artifacts:` or `BGTRACE_ARTIFACTS`) as
 /// `<TestFile>/<name>.txt.actual` and `.diff`. An unknown `BGTRACE_RECORD` fails the
 /// test, naming the values it takes (README, "Golden traces in swift test").
 ///
 /// On a mismatch the SVG timelines of both traces are attached as `<name>.golden.svg`
 /// and `<name>.actual.svg`, and the actual trace's HTML page as `<name>.actual.html`
-/// (for a missing golden, only the actual ones); with an artefacts directory they are
+/// (for a missing golden, only the actual ones); with an artifacts directory they are
 /// also written there beside `.actual` and `.diff` (README, "Pictures and exports").
 /// Where the runner keeps attachments (Xcode, `swift test --attachments-path`) a
 /// reviewer sees the difference without running anything.

@@ -4,8 +4,8 @@ import Foundation
 
 /// The core of golden-trace assertions: compares a trace with a golden file, records
 /// according to the mode, writes `<golden>.actual` and `<golden>.diff` on failure (or
-/// the same names under an artefacts directory), and returns the failure message (`nil`
-/// when the assertion holds). On a mismatch or a missing golden, with an artefacts
+/// the same names under an artifacts directory), and returns the failure message (`nil`
+/// when the assertion holds). On a mismatch or a missing golden, with an artifacts
 /// directory, it also writes the SVG timelines `<name>.golden.svg` and `<name>.actual.svg`
 /// and the page `<name>.actual.html` there (README, "Pictures and exports").
 ///
@@ -49,7 +49,7 @@ public enum GoldenTrace: Sendable {
     return base.appendingPathComponent(fileName(name)).path
   }
 
-  /// Where a failure's `.actual` and `.diff` go when an artefacts directory is given:
+  /// Where a failure's `.actual` and `.diff` go when an artifacts directory is given:
   /// `<artifacts>/<TestFile>/<name>`, the layout of `__Traces__`, so a CI job uploads
   /// the folder and the source tree stays clean. Append `.actual` or `.diff`.
   public static func artifactPath(for name: String, testFilePath: String, artifacts: String) -> String {
@@ -63,7 +63,7 @@ public enum GoldenTrace: Sendable {
     name.hasSuffix(".txt") || name.hasSuffix(".bgtrace") ? name : name + ".txt"
   }
 
-  /// Resolves the golden's and the artefacts' locations and the recording mode from the
+  /// Resolves the golden's and the artifacts' locations and the recording mode from the
   /// arguments, falling back to the environment (`BGTRACE_RECORD`, `CI`,
   /// `BGTRACE_GOLDENS`, `BGTRACE_ARTIFACTS`), then verifies: what both assertions run.
   ///

@@ -7,11 +7,11 @@ import XCTest
 /// XCTest at the caller's line with the diff when it does not. The XCTest twin of
 /// ``expectTrace(_:matchesGolden:record:diff:checks:directory:artifacts:fileID:filePath:line:column:)``.
 ///
-/// On a mismatch or a missing golden, with an artefacts directory, the SVG timelines
+/// On a mismatch or a missing golden, with an artifacts directory, the SVG timelines
 /// `<name>.golden.svg` and `<name>.actual.svg` and the page `<name>.actual.html` are
 /// written there beside `.actual` and `.diff`, as `expectTrace` writes them (README,
 /// "Pictures and exports"). They are not attached: XCTest on Linux (swift-corelibs-xctest)
-/// has no attachments, so the artefacts directory is where a reviewer finds them.
+/// has no attachments, so the artifacts directory is where a reviewer finds them.
 ///
 /// - Parameters:
 ///   - trace: the trace the test produced.

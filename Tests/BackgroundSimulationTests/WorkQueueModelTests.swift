@@ -45,7 +45,7 @@ private struct RecordingWorker: Worker {
     let runs = Runs()
     let worker = RecordingWorker(
       clock: system.clock, runs: runs, duration: { _ in .seconds(1) }, result: { $0 < 2 ? .retry : .success })
-    system.enqueue(WorkRequest(work: "sync", attemptLimit: 2, worker: worker), policy: nil)
+    system.enqueue(WorkRequest(work: "sync", retryLimit: 2, worker: worker), policy: nil)
     system.advance(by: .seconds(3600))
     #expect(runs.all == ["worker:0", "worker:1", "worker:2"])
     // Dispatch 0.1 s; 1 s runs; exponential 30 s, 60 s after each return:

@@ -4,7 +4,7 @@ import BackgroundTraceTesting
 import Foundation
 import Testing
 
-/// Where goldens and failure artefacts go, and the recording mode, from the assertion's
+/// Where goldens and failure artifacts go, and the recording mode, from the assertion's
 /// arguments and the environment (README, "Golden traces in swift test").
 @Suite struct GoldenEnvironmentTests {
   let directory: String
@@ -72,7 +72,7 @@ import Testing
     #expect(verification.goldenPath == path("goldens/SaveTests/save.txt"))
   }
 
-  // MARK: artefacts
+  // MARK: artifacts
 
   @Test func aMismatchWritesItsArtefactsUnderBGTRACE_ARTIFACTS() throws {
     try write(GoldenFixtures.save, to: "Tests/__Traces__/SaveTests/save.txt")

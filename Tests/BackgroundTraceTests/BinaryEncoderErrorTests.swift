@@ -11,14 +11,16 @@ import Testing
       .workResult(work: "w", attempt: -1, outcome: .retry),
       "field 'attempt' is negative; trace integers are non-negative"
     ),
-    (.workEnqueue(WorkEnqueue(work: "w", limit: -3)), "field 'limit' is negative; trace integers are non-negative"),
+    (
+      .workEnqueue(WorkEnqueue(work: "w", retryLimit: -3)), "field 'limit' is negative; trace integers are non-negative"
+    ),
     (.envSet([]), "env.set has no key=value pairs; it needs at least one"),
     (
       .schedSubmit(SchedulerSubmission(ident: "a", type: .refresh, earliest: TraceTime(nanoseconds: .max))),
       "field 'earliest' is beyond the largest trace time"
     ),
     (
-      .workEnqueue(WorkEnqueue(work: "w", delay: TraceInterval(nanoseconds: 1 << 63))),
+      .workEnqueue(WorkEnqueue(work: "w", backoffDelay: TraceInterval(nanoseconds: 1 << 63))),
       "field 'delay' is beyond the largest trace time"
     ),
     (

@@ -61,7 +61,7 @@ import TraceWorkloads
           time: huge,
           .workEnqueue(
             WorkEnqueue(
-              work: "w", name: "n", backoff: .linear, delay: huge.sinceStart, limit: Int.max,
+              work: "w", name: "n", backoff: .linear, backoffDelay: huge.sinceStart, retryLimit: Int.max,
               period: TraceInterval(nanoseconds: 1 << 62),
               policy: .appendOrReplace))),
         TraceEvent(time: huge, .workStop(work: "w", attempt: Int.max, reason: "x")),
@@ -93,7 +93,8 @@ import TraceWorkloads
         TraceEvent(
           time: TraceTime(nanoseconds: time),
           .workEnqueue(
-            WorkEnqueue(work: "w", delay: TraceInterval(nanoseconds: value), period: TraceInterval(nanoseconds: time))))
+            WorkEnqueue(
+              work: "w", backoffDelay: TraceInterval(nanoseconds: value), period: TraceInterval(nanoseconds: time))))
       )
       events.append(
         TraceEvent(

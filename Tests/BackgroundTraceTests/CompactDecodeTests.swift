@@ -126,8 +126,9 @@ import TraceWorkloads
     let directory = try TemporaryDirectory()
     let path = directory.path("log.bgtrace")
     let full = WorkEnqueue(
-      work: "sync", name: "DataSyncWorker", backoff: .linear, delay: TraceInterval(nanoseconds: 10_000_000_000),
-      limit: 3, period: TraceInterval(nanoseconds: 900_000_000_000), flex: TraceInterval(nanoseconds: 300_000_000_000),
+      work: "sync", name: "DataSyncWorker", backoff: .linear, backoffDelay: TraceInterval(nanoseconds: 10_000_000_000),
+      retryLimit: 3, period: TraceInterval(nanoseconds: 900_000_000_000),
+      flex: TraceInterval(nanoseconds: 300_000_000_000),
       policy: .appendOrReplace)
     let kinds: [TraceEvent.Kind] = [
       .workEnqueue(full), .workEnqueue(WorkEnqueue(work: "bare")), .workCancel(work: "sync"),

@@ -22,7 +22,7 @@ import Testing
   @Test func malformedTextNamesFileLineAndColumn() throws {
     let error = readerError {
       var reader = try TraceReader(
-        source: MemoryByteSource(Array("bgtrace 1\n0 task.begin id=x\n".utf8)), name: "golden.txt")
+        source: MemoryByteSource(Array("bgtrace 1\n0 task.begin id=x\n".utf8)), file: "golden.txt")
       _ = try reader.readAll()
     }
     #expect(error?.kind == .malformedTrace)
@@ -34,7 +34,7 @@ import Testing
   @Test func wrongBinaryVersionNamesTheByte() throws {
     var bytes = BinaryFormat.magic
     bytes += [99] + [UInt8](repeating: 0, count: 9)  // version 99, then flags, length, CRC
-    let error = readerError { _ = try TraceReader(source: MemoryByteSource(bytes), name: "old.bgtrace") }
+    let error = readerError { _ = try TraceReader(source: MemoryByteSource(bytes), file: "old.bgtrace") }
     #expect(error?.kind == .malformedTrace)
     #expect(error?.file == "old.bgtrace")
     #expect(error?.position == .byte(offset: 8))

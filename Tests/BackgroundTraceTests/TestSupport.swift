@@ -100,7 +100,7 @@ func sampleTrace(eventCount: Int = 150) -> Trace {
     .taskBegin(id: 1, name: "SaveDocument"),
     .schedRegister(ident: "com.example.refresh", ok: nil),
     .schedSubmit(SchedulerSubmission(ident: "com.example.refresh", type: .refresh, earliest: TraceTime(seconds: 900))),
-    .workEnqueue(WorkEnqueue(work: "sync-1", name: "DataSyncWorker", limit: 3)),
+    .workEnqueue(WorkEnqueue(work: "sync-1", name: "DataSyncWorker", retryLimit: 3)),
     .workStart(work: "sync-1", attempt: 0),
     .workResult(work: "sync-1", attempt: 0, outcome: .retry),
     .envSet([EnvironmentSetting(key: "network", value: "offline")]),

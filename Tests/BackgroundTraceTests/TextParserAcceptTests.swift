@@ -63,7 +63,7 @@ import Testing
       trace.events.map(\.kind) == [
         .schedRegister(ident: "refresh", ok: true),
         .schedRegister(ident: "cleanup", ok: nil),
-        .workEnqueue(WorkEnqueue(work: "w", backoff: .exponential, delay: TraceInterval(seconds: 30))),
+        .workEnqueue(WorkEnqueue(work: "w", backoff: .exponential, backoffDelay: TraceInterval(seconds: 30))),
         .workEnqueue(WorkEnqueue(work: "v")),
         .schedSubmit(
           SchedulerSubmission(ident: "refresh", type: .refresh, earliest: .zero, network: false, power: false)),
@@ -139,7 +139,7 @@ import Testing
         .schedComplete(run: 3, success: false),
         .workEnqueue(
           WorkEnqueue(
-            work: "w", name: "N", backoff: .linear, delay: TraceInterval(milliseconds: 500), limit: 4,
+            work: "w", name: "N", backoff: .linear, backoffDelay: TraceInterval(milliseconds: 500), retryLimit: 4,
             period: TraceInterval(seconds: 900), policy: .appendOrReplace)),
         .workStart(work: "w", attempt: 1),
         .workStop(work: "w", attempt: 1, reason: "timeout"),

@@ -22,8 +22,8 @@ import Testing
           time: TraceTime(milliseconds: 13_000),
           .workEnqueue(
             WorkEnqueue(
-              work: "sync-1", name: "DataSyncWorker", backoff: .exponential, delay: TraceInterval(seconds: 30),
-              limit: 3,
+              work: "sync-1", name: "DataSyncWorker", backoff: .exponential, backoffDelay: TraceInterval(seconds: 30),
+              retryLimit: 3,
               period: nil, policy: .keep))),
         TraceEvent(time: TraceTime(milliseconds: 13_000), .schedCancel(.all)),
         TraceEvent(time: TraceTime(milliseconds: 13_000), .schedCancel(.identifier("a/b:c+d-e_f.g"))),

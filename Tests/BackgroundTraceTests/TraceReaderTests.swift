@@ -30,7 +30,7 @@ import Testing
     var binaryReader = try TraceReader(path: binaryPath)
     #expect(textReader.format == .text)
     #expect(binaryReader.format == .binary)
-    #expect(textReader.name == textPath)
+    #expect(textReader.file == textPath)
     #expect(textReader.meta == TraceMetadata(["platform": "ios", "budget": "30"]))
     #expect(binaryReader.meta == textReader.meta)
 
@@ -55,7 +55,7 @@ import Testing
     let lost = BinaryLayout(bytes).chunks[1]
     var damaged = bytes
     damaged[lost.payloadStart] ^= 0xFF
-    var reader = try TraceReader(source: MemoryByteSource(damaged), name: "damaged.bgtrace")
+    var reader = try TraceReader(source: MemoryByteSource(damaged), file: "damaged.bgtrace")
     var locations: [Int] = []
     while let located = try reader.next() {
       #expect(located.event == trace.events[located.location - 1])

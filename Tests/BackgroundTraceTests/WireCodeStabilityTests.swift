@@ -36,8 +36,8 @@ import Testing
   @Test func presenceAndTristateBitsNeverChange() {
     #expect(EnqueuePresence.name.rawValue == 0x01)
     #expect(EnqueuePresence.backoff.rawValue == 0x02)
-    #expect(EnqueuePresence.delay.rawValue == 0x04)
-    #expect(EnqueuePresence.limit.rawValue == 0x08)
+    #expect(EnqueuePresence.backoffDelay.rawValue == 0x04)
+    #expect(EnqueuePresence.retryLimit.rawValue == 0x08)
     #expect(EnqueuePresence.period.rawValue == 0x10)
     #expect(EnqueuePresence.policy.rawValue == 0x20)
     #expect(EnqueuePresence.flex.rawValue == 0x40)

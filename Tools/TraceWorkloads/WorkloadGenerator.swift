@@ -159,7 +159,7 @@ public struct WorkloadGenerator: Sendable {
     let work = "sync-\(nextWork)"
     nextWork += 1
     let limit = 3
-    add(start, .workEnqueue(WorkEnqueue(work: work, name: "DataSyncWorker", limit: limit)))
+    add(start, .workEnqueue(WorkEnqueue(work: work, name: "DataSyncWorker", retryLimit: limit)))
     var t = start + ms(100...2_000)
     var attempt = 0
     while true {

@@ -107,7 +107,7 @@ func measureThreadCPU(_ body: () throws -> Void) rethrows -> Double {
 /// The findings of `bytes`, a binary trace with `meta`, decoded and checked as
 /// `bgtrace check` does it (`TraceChecker.checkRemainingEvents(of:into:)`).
 func checkAsTheCommandDoes(_ bytes: [UInt8], meta: TraceMetadata) throws -> [Finding] {
-  var reader = try TraceReader(source: MemoryByteSource(bytes), name: "workload")
+  var reader = try TraceReader(source: MemoryByteSource(bytes), file: "workload")
   var checker = TraceChecker(meta: meta)
   var findings: [Finding] = []
   try checker.checkRemainingEvents(of: &reader, into: &findings)

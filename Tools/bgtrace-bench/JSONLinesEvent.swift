@@ -59,7 +59,7 @@ struct JSONLinesEvent: Codable {
     case .workEnqueue(let enqueue):
       work = enqueue.work
       name = enqueue.name
-      limit = enqueue.limit
+      limit = enqueue.retryLimit
     case .workStart(let work, let attempt):
       self.work = work
       self.attempt = attempt

@@ -96,7 +96,7 @@ private struct Reading {
 
 /// Reads the input with ``TraceReader``; `nil` when it rejects the header.
 private func checkAnyForm(_ bytes: [UInt8]) -> Reading? {
-  guard var reader = try? TraceReader(source: MemoryByteSource(bytes), name: "fuzz") else { return nil }
+  guard var reader = try? TraceReader(source: MemoryByteSource(bytes), file: "fuzz") else { return nil }
   var end = TraceTime.zero
   do {
     while let located = try reader.next() {

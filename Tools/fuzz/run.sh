@@ -36,6 +36,7 @@ module() {
 # build: compiles every module and links .build/fuzz/fuzz-traces.
 build() {
   started=$SECONDS
+  module _BackgroundTraceStorage Sources/_BackgroundTraceStorage
   module BackgroundTrace Sources/BackgroundTrace
   module BackgroundTraceCheck Sources/BackgroundTraceCheck
   module BackgroundSimulation Sources/BackgroundSimulation
@@ -45,7 +46,7 @@ build() {
   module BackgroundTraceCLI Sources/BackgroundTraceCLI
   # The link; gold warns once per ASan helper symbol, which says nothing, so those go.
   if ! swiftc "${flags[@]}" -module-name FuzzTraces "$root/Tools/fuzz/FuzzTraces.swift" \
-    "$out"/{BackgroundTrace,BackgroundTraceCheck,BackgroundSimulation,BackgroundExamples,TraceWorkloads}.o \
+    "$out"/{_BackgroundTraceStorage,BackgroundTrace,BackgroundTraceCheck,BackgroundSimulation,BackgroundExamples,TraceWorkloads}.o \
     "$out/BackgroundTraceExport.o" \
     "$out/BackgroundTraceCLI.o" -o "$out/fuzz-traces" 2>"$out/link.log"; then
     cat "$out/link.log" >&2

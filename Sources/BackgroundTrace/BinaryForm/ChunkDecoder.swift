@@ -333,8 +333,8 @@ struct ChunkDecoder {
     if presence.contains(.backoff) {
       event.backoffCode = try Self.code(BackoffPolicy.self, "backoff", &cursor, fail: fail).wireCode
     }
-    if presence.contains(.delay) { event.interval = try scaled(&cursor) }
-    if presence.contains(.limit) { event.number = Int64(try integer(&cursor)) }
+    if presence.contains(.backoffDelay) { event.interval = try scaled(&cursor) }
+    if presence.contains(.retryLimit) { event.number = Int64(try integer(&cursor)) }
     if presence.contains(.period) { event.period = try scaled(&cursor) }
     if presence.contains(.policy) {
       event.policyCode = try Self.code(ExistingWorkPolicy.self, "policy", &cursor, fail: fail).wireCode

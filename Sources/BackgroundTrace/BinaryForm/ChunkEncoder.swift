@@ -148,8 +148,8 @@ struct ChunkEncoder {
     appendString(enqueue.work)
     if let name = enqueue.name { appendString(name) }
     if let backoff = enqueue.backoff { records.append(backoff.wireCode) }
-    if let delay = enqueue.delay { appendScaled(delay.nanoseconds) }
-    if let limit = enqueue.limit { Varint.append(UInt64(limit), to: &records) }
+    if let delay = enqueue.backoffDelay { appendScaled(delay.nanoseconds) }
+    if let limit = enqueue.retryLimit { Varint.append(UInt64(limit), to: &records) }
     if let period = enqueue.period { appendScaled(period.nanoseconds) }
     if let policy = enqueue.policy { records.append(policy.wireCode) }
     // Last, after the fields of the first layout, so a record without it is unchanged.

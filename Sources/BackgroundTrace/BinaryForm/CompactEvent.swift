@@ -135,8 +135,8 @@ extension CompactEvent {
       work: strings[string],
       name: presence.contains(.name) ? strings[secondString] : nil,
       backoff: presence.contains(.backoff) ? BackoffPolicy(wireCode: backoffCode)! : nil,
-      delay: presence.contains(.delay) ? TraceInterval(nanoseconds: interval) : nil,
-      limit: presence.contains(.limit) ? Int(number) : nil,
+      backoffDelay: presence.contains(.backoffDelay) ? TraceInterval(nanoseconds: interval) : nil,
+      retryLimit: presence.contains(.retryLimit) ? Int(number) : nil,
       period: presence.contains(.period) ? TraceInterval(nanoseconds: period) : nil,
       flex: presence.contains(.flex) ? TraceInterval(nanoseconds: flex) : nil,
       policy: presence.contains(.policy) ? ExistingWorkPolicy(wireCode: policyCode)! : nil)

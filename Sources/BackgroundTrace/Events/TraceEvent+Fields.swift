@@ -58,7 +58,7 @@ extension TraceEvent.Kind {
     case .workEnqueue(let enqueue):
       [
         .string(enqueue.work), enqueue.name.map(FieldValue.string), enqueue.backoff.map { .choice($0.rawValue) },
-        enqueue.delay.map(FieldValue.interval), enqueue.limit.map(FieldValue.integer),
+        enqueue.backoffDelay.map(FieldValue.interval), enqueue.retryLimit.map(FieldValue.integer),
         enqueue.period.map(FieldValue.interval), enqueue.flex.map(FieldValue.interval),
         enqueue.policy.map { .choice($0.rawValue) },
       ]
@@ -117,7 +117,7 @@ extension TraceEvent.Kind {
       self = .workEnqueue(
         WorkEnqueue(
           work: try values.string(0), name: try values.optionalString(1), backoff: try values.optionalChoice(2),
-          delay: try values.optionalInterval(3), limit: try values.optionalInteger(4),
+          backoffDelay: try values.optionalInterval(3), retryLimit: try values.optionalInteger(4),
           period: try values.optionalInterval(5), flex: try values.optionalInterval(6),
           policy: try values.optionalChoice(7)))
     case .workStart: self = .workStart(work: try values.string(0), attempt: try values.integer(1))

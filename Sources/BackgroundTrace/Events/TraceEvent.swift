@@ -167,10 +167,11 @@ public struct WorkEnqueue: Sendable, Hashable {
   public var name: String?
   /// The backoff policy; `nil` means the default (exponential).
   public var backoff: BackoffPolicy?
-  /// The backoff delay; `nil` means the default (30 s).
-  public var delay: TraceInterval?
-  /// The most retries the app allows (`runAttemptCount < limit` may retry).
-  public var limit: Int?
+  /// The backoff delay (`delay=`); `nil` means the default (30 s).
+  public var backoffDelay: TraceInterval?
+  /// The retry limit (`limit=`): the most retries the app allows (a run whose
+  /// `runAttemptCount < retryLimit` may retry).
+  public var retryLimit: Int?
   /// The repeat interval of periodic work.
   public var period: TraceInterval?
   /// Periodic work's flex interval: the first period runs in its last `flex`.
@@ -180,14 +181,15 @@ public struct WorkEnqueue: Sendable, Hashable {
 
   /// Creates an enqueue.
   public init(
-    work: String, name: String? = nil, backoff: BackoffPolicy? = nil, delay: TraceInterval? = nil,
-    limit: Int? = nil, period: TraceInterval? = nil, flex: TraceInterval? = nil, policy: ExistingWorkPolicy? = nil
+    work: String, name: String? = nil, backoff: BackoffPolicy? = nil, backoffDelay: TraceInterval? = nil,
+    retryLimit: Int? = nil, period: TraceInterval? = nil, flex: TraceInterval? = nil,
+    policy: ExistingWorkPolicy? = nil
   ) {
     self.work = work
     self.name = name
     self.backoff = backoff
-    self.delay = delay
-    self.limit = limit
+    self.backoffDelay = backoffDelay
+    self.retryLimit = retryLimit
     self.period = period
     self.flex = flex
     self.policy = policy

@@ -189,8 +189,8 @@ package struct EnqueuePresence: OptionSet, Sendable, Hashable, BitwiseCopyable {
 
   @usableFromInline package static let name = EnqueuePresence(rawValue: 1 << 0)
   @usableFromInline package static let backoff = EnqueuePresence(rawValue: 1 << 1)
-  @usableFromInline package static let delay = EnqueuePresence(rawValue: 1 << 2)
-  @usableFromInline package static let limit = EnqueuePresence(rawValue: 1 << 3)
+  @usableFromInline package static let backoffDelay = EnqueuePresence(rawValue: 1 << 2)
+  @usableFromInline package static let retryLimit = EnqueuePresence(rawValue: 1 << 3)
   @usableFromInline package static let period = EnqueuePresence(rawValue: 1 << 4)
   @usableFromInline package static let policy = EnqueuePresence(rawValue: 1 << 5)
   @usableFromInline package static let flex = EnqueuePresence(rawValue: 1 << 6)
@@ -202,8 +202,8 @@ package struct EnqueuePresence: OptionSet, Sendable, Hashable, BitwiseCopyable {
     self = []
     if enqueue.name != nil { insert(.name) }
     if enqueue.backoff != nil { insert(.backoff) }
-    if enqueue.delay != nil { insert(.delay) }
-    if enqueue.limit != nil { insert(.limit) }
+    if enqueue.backoffDelay != nil { insert(.backoffDelay) }
+    if enqueue.retryLimit != nil { insert(.retryLimit) }
     if enqueue.period != nil { insert(.period) }
     if enqueue.policy != nil { insert(.policy) }
     if enqueue.flex != nil { insert(.flex) }

@@ -49,7 +49,7 @@ public struct WorkRequest: Sendable {
   /// The backoff delay (`nil`: 30 s).
   public var backoffDelay: Duration?
   /// The retry limit the app's worker enforces, recorded so the checker can hold it to it.
-  public var attemptLimit: Int?
+  public var retryLimit: Int?
   /// The repeat interval for periodic work (at least 15 minutes).
   public var period: Duration?
   /// Periodic work's flex interval (androidx `flexInterval`, at least 5 minutes and at
@@ -66,14 +66,14 @@ public struct WorkRequest: Sendable {
   /// Creates a request.
   public init(
     work: String, name: String? = nil, backoff: BackoffPolicy? = nil, backoffDelay: Duration? = nil,
-    attemptLimit: Int? = nil, period: Duration? = nil, flex: Duration? = nil, requiresNetwork: Bool = false,
+    retryLimit: Int? = nil, period: Duration? = nil, flex: Duration? = nil, requiresNetwork: Bool = false,
     requiresCharging: Bool = false, worker: any Worker
   ) {
     self.work = work
     self.name = name
     self.backoff = backoff
     self.backoffDelay = backoffDelay
-    self.attemptLimit = attemptLimit
+    self.retryLimit = retryLimit
     self.period = period
     self.flex = flex
     self.requiresNetwork = requiresNetwork
@@ -131,7 +131,8 @@ extension WorkRequest {
   /// The trace fields of this request's `work.enqueue`.
   public func enqueueEvent(policy: ExistingWorkPolicy?) -> WorkEnqueue {
     WorkEnqueue(
-      work: work, name: name, backoff: backoff, delay: backoffDelay.map(TraceInterval.init), limit: attemptLimit,
+      work: work, name: name, backoff: backoff, backoffDelay: backoffDelay.map(TraceInterval.init),
+      retryLimit: retryLimit,
       period: period.map(TraceInterval.init), flex: flex.map(TraceInterval.init), policy: policy)
   }
 }

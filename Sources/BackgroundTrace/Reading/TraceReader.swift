@@ -22,8 +22,8 @@ public struct TraceReader {
     case binary(BinaryTraceReader)
   }
 
-  /// The input's name: its path, or `<stdin>`.
-  public let name: String
+  /// The input's name, for errors and damage reports: its path, or `<stdin>`.
+  public let file: String
   /// The form detected from the content.
   public let format: Format
   private var backing: Backing
@@ -34,9 +34,9 @@ public struct TraceReader {
   ///   when its header is malformed.
   public init(path: String) throws {
     if path == "-" {
-      try self.init(source: FileByteSource(standardInput: ()), name: "<stdin>")
+      try self.init(source: FileByteSource(standardInput: ()), file: "<stdin>")
     } else {
-      try self.init(source: FileByteSource(path: path), name: path)
+      try self.init(source: FileByteSource(path: path), file: path)
     }
   }
 
@@ -44,18 +44,18 @@ public struct TraceReader {
   ///
   /// - Parameters:
   ///   - source: the bytes.
-  ///   - name: the input's name for errors.
+  ///   - file: the input's name for errors.
   /// - Throws: ``ByteSourceError`` or ``TraceFormatError`` for a bad header.
-  public init(source: some ByteSource, name: String) throws {
+  public init(source: some ByteSource, file: String) throws {
     var peeked = PeekedSource(base: source)
     let first = try peeked.peekFirstByte()
-    self.name = name
+    self.file = file
     if first == BinaryFormat.magic[0] {
       format = .binary
-      backing = .binary(try BinaryTraceReader(source: peeked, file: name))
+      backing = .binary(try BinaryTraceReader(source: peeked, file: file))
     } else {
       format = .text
-      backing = .text(try TextTraceReader(source: peeked, file: name))
+      backing = .text(try TextTraceReader(source: peeked, file: file))
     }
   }
 

@@ -111,7 +111,7 @@ package enum CheckCommand {
     var result = FileResult(name: path == "-" ? "<stdin>" : path)
     do {
       var reader = try TraceReader(path: path)
-      result.name = reader.name
+      result.name = reader.file
       var checker = TraceChecker(configuration: configuration, meta: reader.meta)
       try checker.checkRemainingEvents(of: &reader, into: &result.findings)
       checker.finish(into: &result.findings)

@@ -10,8 +10,8 @@ enum DiffCommand {
     let actualTrace = try actualReader.readAll()
     let damage = expectedReader.damage + actualReader.damage
     let diff = TraceDiff(
-      expected: expectedTrace, actual: actualTrace, options: options, expectedName: expectedReader.name,
-      actualName: actualReader.name)
+      expected: expectedTrace, actual: actualTrace, options: options, expectedName: expectedReader.file,
+      actualName: actualReader.file)
     console.write(diff.unified)
     if BGTrace.reportDamage(damage, console: console) != .success { return .badInput }
     return diff.isEqual ? .success : .findings

@@ -12,7 +12,7 @@ enum StatsCommand {
       var statistics = TraceStatistics()
       while let located = try reader.next() { statistics.add(located.event) }
       let size = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-      console.write(statistics.report(name: reader.name, format: reader.format, bytes: size ?? nil))
+      console.write(statistics.report(name: reader.file, format: reader.format, bytes: size ?? nil))
       if BGTrace.reportDamage(reader.damage, console: console) != .success { status = .badInput }
     }
     return status

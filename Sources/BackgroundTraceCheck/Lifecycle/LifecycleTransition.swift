@@ -256,7 +256,7 @@ package struct WorkLife: Sendable {
     } else {
       return nil
     }
-    let wait = WorkBackoff.backoff(beforeAttempt: attempt, policy: enqueue.backoff, delay: enqueue.delay)
+    let wait = WorkBackoff.backoff(beforeAttempt: attempt, policy: enqueue.backoff, delay: enqueue.backoffDelay)
     return (attempt, BackoffWait(retriedAt: since, afterStop: afterStop, wait: wait, allowedAt: since + wait))
   }
 

@@ -3,7 +3,7 @@ import BackgroundTrace
 /// The WorkManager rules.
 extension CheckerRules {
   private func limit(of life: WorkLife) -> Int? {
-    life.enqueue.limit ?? defaultRetryLimit
+    life.enqueue.retryLimit ?? defaultRetryLimit
   }
 
   private func limitText(_ life: WorkLife, _ limit: Int) -> String {
