@@ -16,8 +16,8 @@ public struct GoldenEnvironmentError: BackgroundTraceError, Hashable {
     self.detail = message
   }
 
-  /// Always ``TraceErrorKind/usage``: the test run is configured wrongly.
-  public var kind: TraceErrorKind { .usage }
+  /// Always ``TraceErrorKind/configuration``: the test run is configured wrongly.
+  public var kind: TraceErrorKind { .configuration }
   /// `nil`: the problem is in the environment, not in a file.
   public var file: String? { nil }
   /// `nil`: the problem is in the environment, not in a file.

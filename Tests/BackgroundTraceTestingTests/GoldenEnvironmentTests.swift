@@ -30,7 +30,7 @@ import Testing
       variable: "BGTRACE_RECORD", message: "is 'al'; it takes one of never, missing, failed, all")
     #expect(throws: error) { try GoldenRecordMode.fromEnvironment(["BGTRACE_RECORD": "al"]) }
     #expect("\(error)" == "BGTRACE_RECORD is 'al'; it takes one of never, missing, failed, all")
-    #expect(error.kind == .usage)
+    #expect(error.kind == .configuration)
   }
 
   @Test func recordingDefaultsToMissingLocallyAndNeverOnCI() throws {

@@ -207,8 +207,9 @@ private func fileSize(_ path: String) throws -> Int {
   @Test func fileThatCannotBeCreatedIsAnError() throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("missing/run.bgtrace")
-    let error = #expect(throws: ByteSourceError.self) { try TraceRecorder(writingTo: path) }
-    #expect(error == ByteSourceError(file: path, message: "cannot create: No such file or directory"))
+    let error = #expect(throws: TraceRecordingError.self) { try TraceRecorder(writingTo: path) }
+    #expect(error == TraceRecordingError(file: path, message: "cannot create: No such file or directory"))
+    #expect(error?.kind == .io)
   }
 
   @Test func eventWithoutABinaryFormIsReportedOnFlush() throws {
@@ -216,8 +217,10 @@ private func fileSize(_ path: String) throws -> Int {
     let path = directory.path("run.bgtrace")
     let recorder = try TraceRecorder(writingTo: path, clock: ManualClock())
     recorder.record(.taskEnd(id: -1), at: .zero)
-    let error = #expect(throws: ByteSourceError.self) { try recorder.flush() }
+    let error = #expect(throws: TraceRecordingError.self) { try recorder.flush() }
+    #expect(error?.kind == .unencodableEvent)
     #expect(error?.file == path)
-    #expect(error?.message == "event 1: field 'id' is negative; trace integers are non-negative")
+    #expect(error?.position == .event(number: 1))
+    #expect(error?.description == "\(path): event 1: field 'id' is negative; trace integers are non-negative")
   }
 }

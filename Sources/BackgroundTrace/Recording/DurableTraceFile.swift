@@ -40,10 +40,10 @@ final class DurableTraceFile {
   static let window = 1 << 20
 
   /// Creates (or truncates) the file and writes the file header and its padding.
-  init(path: String, header: [UInt8]) throws(ByteSourceError) {
+  init(path: String, header: [UInt8]) throws(TraceRecordingError) {
     let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
-      throw ByteSourceError(file: path, message: "cannot create: \(String(cString: strerror(errno)))")
+      throw TraceRecordingError(file: path, message: "cannot create: \(String(cString: strerror(errno)))")
     }
     self.path = path
     self.descriptor = fd
@@ -72,16 +72,16 @@ final class DurableTraceFile {
     (BinaryFormat.chunkAlignment - offset % BinaryFormat.chunkAlignment) % BinaryFormat.chunkAlignment
   }
 
-  private func failure(_ what: String, _ error: Int32) -> ByteSourceError {
-    ByteSourceError(file: path, message: "\(what): \(String(cString: strerror(error)))")
+  private func failure(_ what: String, _ error: Int32) -> TraceRecordingError {
+    TraceRecordingError(file: path, message: "\(what): \(String(cString: strerror(error)))")
   }
 
   /// Opens a log chunk with room for `capacity` body bytes: grows the file, maps the
   /// chunk and publishes its header (the sync bytes last, so a header torn by a kill
   /// reads as unwritten space).
-  func begin(sequence: UInt32, firstEvent: UInt64, baseTime: UInt64, capacity: Int) throws(ByteSourceError) {
+  func begin(sequence: UInt32, firstEvent: UInt64, baseTime: UInt64, capacity: Int) throws(TraceRecordingError) {
     precondition(chunk == nil, "the previous chunk is sealed first")
-    guard descriptor >= 0 else { throw ByteSourceError(file: path, message: "write after close") }
+    guard descriptor >= 0 else { throw TraceRecordingError(file: path, message: "write after close") }
     let headerSize = BinaryFormat.logChunkHeaderSize
     let end = chunkStart + headerSize + capacity
     if mapping == nil || chunkStart < mappingStart || end > mappingStart + mappingLength {
@@ -105,7 +105,7 @@ final class DurableTraceFile {
 
   /// Maps the file from `start` (page-aligned) for a ``window``, or through `end` if that
   /// is further, growing the file first so that every mapped byte is backed.
-  private func mapWindow(from start: Int, through end: Int) throws(ByteSourceError) {
+  private func mapWindow(from start: Int, through end: Int) throws(TraceRecordingError) {
     unmap()
     let length = (max(end - start, Self.window) + Self.pageSize - 1) / Self.pageSize * Self.pageSize
     if start + length > fileSize {
@@ -160,14 +160,14 @@ final class DurableTraceFile {
 
   /// Writes the mapped pages and the file to the storage device (`msync`, `fsync`), so
   /// that what was committed survives power loss too.
-  func sync() throws(ByteSourceError) {
+  func sync() throws(TraceRecordingError) {
     guard descriptor >= 0 else { return }
     if let mapping, msync(mapping, mappingLength, MS_SYNC) != 0 { throw failure("msync failed", errno) }
     guard fsync(descriptor) == 0 else { throw failure("fsync failed", errno) }
   }
 
   /// Seals the open chunk, cuts the file to its data, syncs and closes it.
-  func close() throws(ByteSourceError) {
+  func close() throws(TraceRecordingError) {
     guard descriptor >= 0 else { return }
     seal()
     unmap()

@@ -19,7 +19,7 @@ struct DurableTraceWriter {
   private static let headroom = 4_096
 
   /// Creates the file and writes its header (version 4, ``BinaryFormat/recorderFeatures``).
-  init(path: String, meta: TraceMetadata, chunkPayloadLimit: Int) throws(ByteSourceError) {
+  init(path: String, meta: TraceMetadata, chunkPayloadLimit: Int) throws(TraceRecordingError) {
     let header = FileHeader(features: BinaryFormat.recorderFeatures, meta: meta).encoded()
     file = try DurableTraceFile(path: path, header: header)
     self.chunkPayloadLimit = min(max(chunkPayloadLimit, 256), BinaryFormat.maximumChunkPayload / 2)
@@ -39,7 +39,7 @@ struct DurableTraceWriter {
   /// Encodes `event` and commits it to the file.
   ///
   /// - Throws: ``TraceEncodingError`` when the event has no binary form (nothing is
-  ///   written then); ``ByteSourceError`` when the file cannot be grown or mapped.
+  ///   written then); ``TraceRecordingError`` when the file cannot be grown or mapped.
   mutating func append(_ event: TraceEvent) throws(DurableWriteError) {
     let number = eventCount + 1
     guard event.time.nanoseconds >= committedTime, event.time <= .max else {
@@ -93,5 +93,5 @@ struct DurableTraceWriter {
 /// Why ``DurableTraceWriter/append(_:)`` failed.
 enum DurableWriteError: Error {
   case encoding(TraceEncodingError)
-  case file(ByteSourceError)
+  case file(TraceRecordingError)
 }

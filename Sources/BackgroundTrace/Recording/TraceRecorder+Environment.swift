@@ -27,10 +27,10 @@ extension TraceRecorder {
   ///   - environment: the variables to read; the process's by default.
   ///   - meta: metadata for the trace header.
   /// - Returns: the recorder, or `nil` when the variable is unset or empty.
-  /// - Throws: ``ByteSourceError`` when the file cannot be created.
+  /// - Throws: ``TraceRecordingError`` when the file cannot be created.
   public static func fromEnvironment(
     _ environment: [String: String]? = nil, meta: TraceMetadata = ["source": "BGTRACE_OUTPUT"]
-  ) throws(ByteSourceError) -> TraceRecorder? {
+  ) throws(TraceRecordingError) -> TraceRecorder? {
     let value: String?
     if let environment {
       value = environment[outputVariable]

@@ -34,7 +34,7 @@ public final class TraceRecorder: Sendable {
     var writer: DurableTraceWriter?
     var lastTime: UInt64 = 0
     var count = 0
-    var failure: ByteSourceError?
+    var failure: TraceRecordingError?
     var companions: [any AnyObject & Sendable] = []
   }
 
@@ -74,11 +74,11 @@ public final class TraceRecorder: Sendable {
   ///   - clock: where event times come from. Defaults to `ContinuousClock`.
   ///   - keepsEvents: also keep the events in memory for ``trace``.
   ///   - chunkPayloadLimit: seal a chunk when its body reaches this size.
-  /// - Throws: ``ByteSourceError`` when the file cannot be created or written.
+  /// - Throws: ``TraceRecordingError`` when the file cannot be created or written.
   public convenience init<C: Clock>(
     writingTo path: String, meta: TraceMetadata = TraceMetadata(), clock: C = ContinuousClock(),
     keepsEvents: Bool = false, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload
-  ) throws(ByteSourceError) where C.Duration == Duration {
+  ) throws(TraceRecordingError) where C.Duration == Duration {
     let writer = try DurableTraceWriter(path: path, meta: meta, chunkPayloadLimit: chunkPayloadLimit)
     self.init(meta: meta, clock: RecorderClock(clock), writer: writer, keepsEvents: keepsEvents, path: path)
   }
@@ -148,7 +148,7 @@ public final class TraceRecorder: Sendable {
       try state.writer!.append(event)
     } catch {
       switch error {
-      case .encoding(let error): state.failure = ByteSourceError(file: path, message: error.description)
+      case .encoding(let error): state.failure = TraceRecordingError(file: path, encoding: error)
       case .file(let error): state.failure = error
       }
     }
@@ -219,9 +219,9 @@ public final class TraceRecorder: Sendable {
   /// Every recorded event is in the file already (it survives the process being
   /// killed); after `flush` it also survives power loss.
   ///
-  /// - Throws: the first ``ByteSourceError`` met while writing, if any.
-  public func flush() throws(ByteSourceError) {
-    try state.withLock { state throws(ByteSourceError) in
+  /// - Throws: the first ``TraceRecordingError`` met while writing, if any.
+  public func flush() throws(TraceRecordingError) {
+    try state.withLock { state throws(TraceRecordingError) in
       seal(&state, sync: true)
       if let failure = state.failure { throw failure }
     }
@@ -230,12 +230,12 @@ public final class TraceRecorder: Sendable {
   /// Seals the last chunk, cuts the file to its data, syncs and closes it; later events
   /// are kept in memory only.
   ///
-  /// - Throws: the first ``ByteSourceError`` met while writing, if any.
-  public func close() throws(ByteSourceError) {
-    try state.withLock { state throws(ByteSourceError) in
+  /// - Throws: the first ``TraceRecordingError`` met while writing, if any.
+  public func close() throws(TraceRecordingError) {
+    try state.withLock { state throws(TraceRecordingError) in
       guard state.writer != nil else { return }
       state.writer!.seal()
-      do throws(ByteSourceError) {
+      do throws(TraceRecordingError) {
         try state.writer!.file.close()
       } catch {
         if state.failure == nil { state.failure = error }

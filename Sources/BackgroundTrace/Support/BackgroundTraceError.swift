@@ -11,8 +11,9 @@ public enum TraceErrorKind: String, Sendable, Hashable, CaseIterable {
   case unencodableEvent
   /// The BackgroundTasks scheduler refused a request (`BGTaskScheduler.Error`).
   case schedulerRejection
-  /// A command line that does not parse.
-  case usage
+  /// A setting that is not valid: an environment variable or an option given to the
+  /// library or its tools, such as a command line that does not parse.
+  case configuration
 }
 
 /// The one shape every error of the library has: what kind of problem, in which input,
@@ -30,7 +31,7 @@ public enum TraceErrorKind: String, Sendable, Hashable, CaseIterable {
 ///
 /// The readers and the encoder throw `any BackgroundTraceError`; the concrete types
 /// (``TraceFormatError``, ``ByteSourceError``, ``TraceEncodingError``,
-/// ``TaskSchedulerError``) carry the same four facts.
+/// ``TraceRecordingError``, ``TaskSchedulerError``) carry the same four facts.
 public protocol BackgroundTraceError: Error, Sendable, CustomStringConvertible {
   /// What kind of problem it is.
   var kind: TraceErrorKind { get }

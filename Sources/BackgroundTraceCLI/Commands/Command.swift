@@ -135,7 +135,7 @@ package struct UsageError: BackgroundTraceError, Hashable {
   }
 
   /// Always ``TraceErrorKind/usage``.
-  package var kind: TraceErrorKind { .usage }
+  package var kind: TraceErrorKind { .configuration }
   /// `nil`: the command line is not a file.
   package var file: String? { nil }
   /// `nil`: the message names the argument.
