@@ -1,0 +1,60 @@
+/// Reporting damage: the bytes skipped between chunks, what a torn tail lost, and
+/// finding the next chunk after damage.
+extension BinaryTraceReader {
+  /// Reports the file ending inside a `header` (with any damaged bytes before it) and
+  /// moves past the end.
+  mutating func reportTornHeader(_ header: String) {
+    let start = gapStart ?? offset
+    gapStart = nil
+    report(
+      at: start, length: offset + available - start, lost: nil,
+      "the file ends \(available) bytes into a \(header) (a torn tail); the events of that chunk are lost")
+    position = buffer.count
+  }
+
+  /// Moves past the current byte to the next place the chunk sync bytes appear (or the end).
+  mutating func skipToNextSync() throws(ByteSourceError) {
+    position += 1
+    let sync = BinaryFormat.chunkSync
+    while true {
+      if let index = buffer[position...].firstIndex(of: sync[0]) {
+        position = index
+        guard try ensure(sync.count) else { return }
+        if buffer[position..<position + sync.count].elementsEqual(sync) { return }
+        position += 1
+      } else {
+        position = buffer.count
+        guard try ensure(1) else { return }
+      }
+    }
+  }
+
+  /// Reports the damaged bytes skipped since `gapStart`, with the events lost there.
+  mutating func closeGap(before firstEvent: UInt64?, sequence: UInt32 = 0) {
+    if let start = gapStart {
+      gapStart = nil
+      let length = offset - start
+      if let firstEvent {
+        let lost = firstEvent >= expectedEvent ? Int(firstEvent - expectedEvent) : 0
+        report(at: start, length: length, lost: lost, "\(length) damaged bytes skipped; \(lost) events lost")
+      } else {
+        report(
+          at: start, length: length, lost: nil,
+          "\(length) damaged bytes at the end skipped; the events in them are lost")
+      }
+    } else if let firstEvent, firstEvent > expectedEvent {
+      let lost = Int(firstEvent - expectedEvent)
+      report(
+        at: offset, length: 0, lost: lost,
+        "events \(expectedEvent + 1)–\(firstEvent) are missing before chunk \(sequence); \(lost) events lost"
+      )
+    }
+  }
+
+  mutating func report(
+    at offset: Int, length: Int?, lost: Int?, _ message: String, kind: TraceDamage.Kind = .loss
+  ) {
+    damage.append(
+      TraceDamage(file: file, offset: offset, length: length, lostEvents: lost, message: message, kind: kind))
+  }
+}
