@@ -66,23 +66,29 @@ let package = Package(
     // Records until killed: the child process of the recorder's crash test.
     .executableTarget(name: "record-child", dependencies: ["BackgroundTrace"], path: "Tools/record-child"),
 
-    .testTarget(name: "BackgroundTraceTests", dependencies: ["BackgroundTrace", "TraceWorkloads", "record-child"]),
+    // What the test targets share: the repository's root and a temporary directory.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+
+    .testTarget(
+      name: "BackgroundTraceTests", dependencies: ["BackgroundTrace", "TraceWorkloads", "record-child", "TestSupport"]),
     .testTarget(
       name: "BackgroundTraceCheckTests",
-      dependencies: ["BackgroundTraceCheck", "TraceWorkloads", "_BackgroundTraceStorage"]
+      dependencies: ["BackgroundTraceCheck", "TraceWorkloads", "_BackgroundTraceStorage", "TestSupport"]
     ),
     .testTarget(
       name: "BackgroundSimulationTests",
-      dependencies: ["BackgroundSimulation", "BackgroundExamples", "BackgroundTraceCheck", "BackgroundTraceTesting"]),
+      dependencies: [
+        "BackgroundSimulation", "BackgroundExamples", "BackgroundTraceCheck", "BackgroundTraceTesting", "TestSupport",
+      ]),
     .testTarget(
       name: "BackgroundTraceTestingTests", dependencies: ["BackgroundTraceTesting", "BackgroundTraceExport"],
       exclude: ["__Traces__"]),
     .testTarget(
       name: "BackgroundTraceExportTests",
-      dependencies: ["BackgroundTraceExport", "BackgroundTrace", "BackgroundTraceCLI"]),
+      dependencies: ["BackgroundTraceExport", "BackgroundTrace", "BackgroundTraceCLI", "TestSupport"]),
     .testTarget(
       name: "BackgroundTraceCLITests",
-      dependencies: ["BackgroundTraceCLI", "BackgroundTrace", "BackgroundTraceCheck", "bgtrace"]),
+      dependencies: ["BackgroundTraceCLI", "BackgroundTrace", "BackgroundTraceCheck", "bgtrace", "TestSupport"]),
   ]
 )
 

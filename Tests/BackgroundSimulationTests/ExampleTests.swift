@@ -3,6 +3,7 @@ import BackgroundTrace
 import BackgroundTraceCheck
 import BackgroundTraceTesting
 import Foundation
+import TestSupport
 
 /// What the `…ExampleTests` suites share: where their goldens live, and the checker's
 /// findings and the trace's events as the text lines a reviewer reads in the golden.
@@ -11,14 +12,8 @@ import Foundation
 /// `SimulatedSystem`, asserts by hand what the checker finds, and compares the trace
 /// with a golden under `Traces/golden/ios/` or `Traces/golden/android/`.
 enum ExampleTrace {
-  /// `Traces/golden` in the repository, found from this file's path
-  /// (`Tests/BackgroundSimulationTests/ExampleTests.swift`): one folder per platform.
-  private static let goldens = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()
-    .deletingLastPathComponent()
-    .deletingLastPathComponent()
-    .appendingPathComponent("Traces")
-    .appendingPathComponent("golden")
+  /// `Traces/golden` in the repository: one folder per platform.
+  private static let goldens = Repository.goldens
 
   /// `Traces/golden/ios`: the iPhone examples' goldens (`meta platform=ios`).
   static let iosGoldens = goldens.appendingPathComponent("ios").path

@@ -2,6 +2,7 @@ import BackgroundExamples
 import BackgroundSimulation
 import BackgroundTrace
 import Foundation
+import TestSupport
 import Testing
 
 /// Every golden trace of the simulated examples replays against the unchanged code
@@ -9,8 +10,7 @@ import Testing
 /// scenarios record what the user does with `SimulatedSystem.userAction`
 /// (`mark label=user:…`), so a replay performs it again.
 @Suite struct GoldenReplayTests {
-  static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Traces/golden")
+  static let goldens = Repository.goldens
 
   /// The app of each replayable golden (its path under `Traces/golden`, one folder per
   /// platform), as a delegate built for each process.

@@ -3,13 +3,13 @@ import BackgroundSimulation
 import BackgroundTrace
 import BackgroundTraceCheck
 import Foundation
+import TestSupport
 import Testing
 
 /// Changing the app's code makes its replay report the first divergence: both events
 /// and the recorded event number.
 @Suite struct ReplayDivergenceTests {
-  static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Traces/golden")
+  static let goldens = Repository.goldens
 
   @Test func endingATaskTwiceIsTheFirstDivergence() throws {
     // Recorded with the guarded DocumentManager; replayed with the seed's unguarded one,

@@ -2,13 +2,13 @@ import BackgroundTrace
 import BackgroundTraceCLI
 import BackgroundTraceCheck
 import Foundation
+import TestSupport
 import Testing
 
 /// `bgtrace explain` (and its earlier name `replay`): the timeline over every shipped trace, and the flagging of
 /// decisions the model says could not happen.
 @Suite struct ExplainCommandTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let root = Repository.root
 
   static var shippedTraces: [String] {
     let traces = root.appendingPathComponent("Traces").path

@@ -1,6 +1,7 @@
 import BackgroundTrace
 import BackgroundTraceCLI
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationXML)
@@ -10,8 +11,7 @@ import Testing
 /// `bgtrace export`: every shipped trace exports to every format, and each output is
 /// well-formed for the tools that read it.
 @Suite struct ExportFormatTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let root = Repository.root
 
   /// Every trace under Traces/, text and binary.
   static let shippedTraces: [String] = {

@@ -1,11 +1,11 @@
 import BackgroundTraceCLI
 import Foundation
+import TestSupport
 import Testing
 
 /// docs/cli.md holds each command's help text, exactly as `bgtrace help COMMAND` prints it.
 @Suite struct ReferenceDocsTests {
-  static let reference = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("docs/cli.md")
+  static let reference = Repository.root.appendingPathComponent("docs/cli.md")
 
   func help(_ arguments: String...) -> String {
     let console = CapturingConsole()
@@ -32,7 +32,7 @@ import Testing
 
   @Test func oneTextconvCommandEverywhere() throws {
     let command = #"git config diff.bgtrace.textconv "bgtrace dump""#
-    let root = Self.reference.deletingLastPathComponent().deletingLastPathComponent()
+    let root = Repository.root
     #expect(help("help", "dump").contains("    " + command + "\n"))
     for file in ["README.md", ".gitattributes", "docs/cli.md"] {
       let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)

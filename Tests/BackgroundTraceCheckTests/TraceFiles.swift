@@ -1,15 +1,13 @@
 import BackgroundTrace
 import BackgroundTraceCheck
 import Foundation
+import TestSupport
 import Testing
 
 /// The hand-written rule traces under `Traces/rules/`, found from this file's path.
 enum TraceFiles {
-  /// The package root: three levels above this file (Tests/BackgroundTraceCheckTests/TraceFiles.swift).
-  static let repositoryRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()
-    .deletingLastPathComponent()
-    .deletingLastPathComponent()
+  /// The package root.
+  static let repositoryRoot = Repository.root
 
   /// `Traces/rules/`.
   static let rulesDirectory = repositoryRoot.appendingPathComponent("Traces/rules", isDirectory: true)

@@ -2,13 +2,13 @@ import BackgroundTrace
 import BackgroundTraceCLI
 import BackgroundTraceExport
 import Foundation
+import TestSupport
 import Testing
 
 /// The public API renders what `bgtrace export` writes for the same trace, byte for byte
 /// (README, "Pictures and exports"; docs/cli.md, "bgtrace export").
 @Suite struct PublicExportTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let root = Repository.root
 
   static func shipped(_ name: String) -> String { root.appendingPathComponent("Traces/\(name)").path }
 

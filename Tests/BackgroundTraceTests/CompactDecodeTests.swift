@@ -1,5 +1,6 @@
 import BackgroundTrace
 import Foundation
+import TestSupport
 import Testing
 import TraceWorkloads
 

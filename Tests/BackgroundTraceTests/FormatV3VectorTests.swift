@@ -1,5 +1,6 @@
 import BackgroundTrace
 import Foundation
+import TestSupport
 import Testing
 
 /// The version 3 test vector of docs/FORMAT.md ("Predicted identifiers (version 3)"):

@@ -1,5 +1,6 @@
 import BackgroundTrace
 import Foundation
+import TestSupport
 import Testing
 
 /// The version 4 test vectors of docs/FORMAT.md ("Version 4 and its features"):

@@ -1,5 +1,6 @@
 import BackgroundTrace
 import Foundation
+import TestSupport
 import Testing
 
 /// The test vectors of docs/FORMAT.md: each Traces/format/NAME.txt with its binary twin

@@ -1,5 +1,6 @@
 import BackgroundTrace
 import Foundation
+import TestSupport
 import Testing
 
 /// Reading a file whose recorder never closed it: the committed records of the unsealed

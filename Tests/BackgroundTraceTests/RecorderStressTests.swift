@@ -1,6 +1,7 @@
 import BackgroundTrace
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs `body(thread)` on `count` new threads at once and waits for all of them.

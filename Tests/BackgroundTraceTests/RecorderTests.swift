@@ -1,6 +1,7 @@
 import BackgroundTrace
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// A clock that moves only when told to, for deterministic recorder tests.

@@ -1,5 +1,6 @@
 import BackgroundTrace
 import Foundation
+import TestSupport
 import Testing
 
 /// Text → binary → text over the traces shipped under Traces/.

@@ -1,5 +1,6 @@
 import BackgroundTrace
 import Foundation
+import TestSupport
 import Testing
 
 /// docs/events.md lists the vocabulary as ``EventTag/spec`` declares it: the page's

@@ -1,47 +1,6 @@
 import BackgroundTrace
 import Foundation
 
-/// Where the package lives, found from this file's path (Tests/BackgroundTraceTests/…).
-enum Repository {
-  static let root = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // TestSupport.swift
-    .deletingLastPathComponent()  // BackgroundTraceTests
-    .deletingLastPathComponent()  // Tests
-
-  static let traces = root.appendingPathComponent("Traces")
-
-  /// Every file under `directory` whose name ends in `.suffix`, sorted by path.
-  static func files(under directory: URL, suffix: String) -> [URL] {
-    guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
-      return []
-    }
-    var found: [URL] = []
-    for case let url as URL in enumerator where url.pathExtension == suffix {
-      found.append(url)
-    }
-    return found.sorted { $0.path < $1.path }
-  }
-}
-
-/// A fresh, empty directory under the system's temporary directory; removed by `remove()`.
-struct TemporaryDirectory: ~Copyable {
-  let url: URL
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("BackgroundTraceTests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  func path(_ name: String) -> String {
-    url.appendingPathComponent(name).path
-  }
-
-  deinit {
-    try? FileManager.default.removeItem(at: url)
-  }
-}
-
 /// One chunk of a binary trace, located by walking the layout of docs/FORMAT.md
 /// independently of the library's reader.
 struct ChunkLocation: Equatable {
