@@ -8,15 +8,19 @@
 /// Events `0..<consumed` were handed out. A reader that shares its instance with a
 /// copy of itself copies it before reading (``BinaryTraceReader/next()``), so a copied
 /// reader stays a value.
+///
+/// Its storage is not checked for overlapping access at run time: one reader at a time
+/// owns an instance (a copy of a reader copies it before changing it), and no method
+/// calls out while it changes a property.
 final class LogChunkEvents: StringTable {
-  private var events: [CompactEvent] = []
-  private var strings: [String] = []
-  private var settingLists: [[UInt32]] = []
+  @exclusivity(unchecked) private var events: [CompactEvent] = []
+  @exclusivity(unchecked) private var strings: [String] = []
+  @exclusivity(unchecked) private var settingLists: [[UInt32]] = []
   /// Each chunk string's trace-wide id, once ``takeCompact(interning:)`` interned them
   /// in the table of that generation.
-  private var internedIDs: [UInt32] = []
-  private var internedGeneration: Int?
-  private(set) var consumed = 0
+  @exclusivity(unchecked) private var internedIDs: [UInt32] = []
+  @exclusivity(unchecked) private var internedGeneration: Int?
+  @exclusivity(unchecked) private(set) var consumed = 0
 
   init() {}
 

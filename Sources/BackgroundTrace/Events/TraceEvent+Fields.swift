@@ -169,54 +169,36 @@ private struct FieldValues {
     return value
   }
 
+  /// The value at `index` as `extract` reads it; `nil` when absent, an error when
+  /// `extract` finds no value of its type there.
+  private func optional<T>(_ index: Int, _ extract: (FieldValue) -> T?) throws(FieldError) -> T? {
+    guard let value = value(index) else { return nil }
+    guard let typed = extract(value) else { throw mistyped(index) }
+    return typed
+  }
+
   func optionalString(_ index: Int) throws(FieldError) -> String? {
-    switch value(index) {
-    case nil: return nil
-    case .string(let string)?: return string
-    default: throw mistyped(index)
-    }
+    try optional(index) { if case .string(let string) = $0 { string } else { nil } }
   }
 
   func optionalInteger(_ index: Int) throws(FieldError) -> Int? {
-    switch value(index) {
-    case nil: return nil
-    case .integer(let integer)?: return integer
-    default: throw mistyped(index)
-    }
+    try optional(index) { if case .integer(let integer) = $0 { integer } else { nil } }
   }
 
   func optionalBoolean(_ index: Int) throws(FieldError) -> Bool? {
-    switch value(index) {
-    case nil: return nil
-    case .boolean(let boolean)?: return boolean
-    default: throw mistyped(index)
-    }
+    try optional(index) { if case .boolean(let boolean) = $0 { boolean } else { nil } }
   }
 
   func optionalSeconds(_ index: Int) throws(FieldError) -> TraceTime? {
-    switch value(index) {
-    case nil: return nil
-    case .seconds(let time)?: return time
-    default: throw mistyped(index)
-    }
+    try optional(index) { if case .seconds(let time) = $0 { time } else { nil } }
   }
 
   func optionalInterval(_ index: Int) throws(FieldError) -> TraceInterval? {
-    switch value(index) {
-    case nil: return nil
-    case .interval(let interval)?: return interval
-    default: throw mistyped(index)
-    }
+    try optional(index) { if case .interval(let interval) = $0 { interval } else { nil } }
   }
 
   func optionalChoice<T: RawRepresentable>(_ index: Int) throws(FieldError) -> T? where T.RawValue == String {
-    switch value(index) {
-    case nil: return nil
-    case .choice(let word)?:
-      guard let value = T(rawValue: word) else { throw mistyped(index) }
-      return value
-    default: throw mistyped(index)
-    }
+    try optional(index) { if case .choice(let word) = $0 { T(rawValue: word) } else { nil } }
   }
 
   func string(_ index: Int) throws(FieldError) -> String { try required(index, optionalString) }
