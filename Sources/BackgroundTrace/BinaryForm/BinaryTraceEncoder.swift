@@ -164,18 +164,23 @@ extension TraceEvent.Kind {
     if case .envSet(let settings) = self, settings.isEmpty {
       return "env.set has no key=value pairs; it needs at least one"
     }
-    for (field, value) in zip(tag.spec.fields, fieldValues) {
+    var problem: (index: Int, message: String)?
+    var index = 0
+    forEachFieldValue { value in
+      defer { index += 1 }
+      guard problem == nil else { return }
       switch value {
       case .integer(let integer)? where integer < 0:
-        return "field '\(field.name)' is negative; trace integers are non-negative"
+        problem = (index, "is negative; trace integers are non-negative")
       case .seconds(let time)? where time > .max:
-        return "field '\(field.name)' is beyond the largest trace time"
+        problem = (index, "is beyond the largest trace time")
       case .interval(let interval)? where interval > .max:
-        return "field '\(field.name)' is beyond the largest trace time"
+        problem = (index, "is beyond the largest trace time")
       default:
-        continue
+        break
       }
     }
+    if let problem { return "field '\(tag.spec.fields[problem.index].name)' \(problem.message)" }
     return nil
   }
 }

@@ -33,42 +33,85 @@ public struct FieldError: Error, Sendable, Hashable {
 }
 
 extension TraceEvent.Kind {
+  /// Calls `visit` with the kind's field values, one per field of its ``EventTag/spec``,
+  /// in that order; `nil` where an optional field is absent. None for `env.set`, whose
+  /// pairs are its settings. The one place a kind's values are taken apart: the text
+  /// writer, the exporters and the encoder's checks read them here, with no array built.
+  public func forEachFieldValue(_ visit: (FieldValue?) -> Void) {
+    switch self {
+    case .appLaunch, .envSet: break
+    case .appState(let to):
+      visit(.choice(to.rawValue))
+    case .appTerminate(let reason):
+      visit(reason.map(FieldValue.string))
+    case .taskBegin(let id, let name):
+      visit(.integer(id))
+      visit(name.map(FieldValue.string))
+    case .taskEnd(let id), .taskExpire(let id):
+      visit(.integer(id))
+    case .schedRegister(let ident, let ok):
+      visit(.string(ident))
+      visit(ok.map(FieldValue.boolean))
+    case .schedSubmit(let submission):
+      visit(.string(submission.ident))
+      visit(.choice(submission.type.rawValue))
+      visit(submission.earliest.map(FieldValue.seconds))
+      visit(submission.network.map(FieldValue.boolean))
+      visit(submission.power.map(FieldValue.boolean))
+    case .schedReject(let ident, let error):
+      visit(.string(ident))
+      visit(.choice(error.rawValue))
+    case .schedCancel(.identifier(let ident)):
+      visit(.string(ident))
+      visit(nil)
+    case .schedCancel(.all):
+      visit(nil)
+      visit(.boolean(true))
+    case .schedLaunch(let ident, let run):
+      visit(.string(ident))
+      visit(.integer(run))
+    case .schedExpire(let run):
+      visit(.integer(run))
+    case .schedComplete(let run, let success):
+      visit(.integer(run))
+      visit(.boolean(success))
+    case .workEnqueue(let enqueue):
+      visit(.string(enqueue.work))
+      visit(enqueue.name.map(FieldValue.string))
+      visit(enqueue.backoff.map { .choice($0.rawValue) })
+      visit(enqueue.backoffDelay.map(FieldValue.interval))
+      visit(enqueue.retryLimit.map(FieldValue.integer))
+      visit(enqueue.period.map(FieldValue.interval))
+      visit(enqueue.flex.map(FieldValue.interval))
+      visit(enqueue.policy.map { .choice($0.rawValue) })
+    case .workStart(let work, let attempt):
+      visit(.string(work))
+      visit(.integer(attempt))
+    case .workResult(let work, let attempt, let outcome):
+      visit(.string(work))
+      visit(.integer(attempt))
+      visit(.choice(outcome.rawValue))
+    case .workStop(let work, let attempt, let reason):
+      visit(.string(work))
+      visit(.integer(attempt))
+      visit(.string(reason))
+    case .workCancel(let work):
+      visit(.string(work))
+    case .input(let key, let value):
+      visit(.string(key))
+      visit(.string(value))
+    case .mark(let label):
+      visit(.string(label))
+    }
+  }
+
   /// The kind's field values, one per field of its ``EventTag/spec``, in that order;
   /// `nil` where an optional field is absent. Empty for `env.set`, whose pairs are its
   /// settings.
   public var fieldValues: [FieldValue?] {
-    switch self {
-    case .appLaunch, .envSet: []
-    case .appState(let to): [.choice(to.rawValue)]
-    case .appTerminate(let reason): [reason.map(FieldValue.string)]
-    case .taskBegin(let id, let name): [.integer(id), name.map(FieldValue.string)]
-    case .taskEnd(let id), .taskExpire(let id): [.integer(id)]
-    case .schedRegister(let ident, let ok): [.string(ident), ok.map(FieldValue.boolean)]
-    case .schedSubmit(let submission):
-      [
-        .string(submission.ident), .choice(submission.type.rawValue), submission.earliest.map(FieldValue.seconds),
-        submission.network.map(FieldValue.boolean), submission.power.map(FieldValue.boolean),
-      ]
-    case .schedReject(let ident, let error): [.string(ident), .choice(error.rawValue)]
-    case .schedCancel(.identifier(let ident)): [.string(ident), nil]
-    case .schedCancel(.all): [nil, .boolean(true)]
-    case .schedLaunch(let ident, let run): [.string(ident), .integer(run)]
-    case .schedExpire(let run): [.integer(run)]
-    case .schedComplete(let run, let success): [.integer(run), .boolean(success)]
-    case .workEnqueue(let enqueue):
-      [
-        .string(enqueue.work), enqueue.name.map(FieldValue.string), enqueue.backoff.map { .choice($0.rawValue) },
-        enqueue.backoffDelay.map(FieldValue.interval), enqueue.retryLimit.map(FieldValue.integer),
-        enqueue.period.map(FieldValue.interval), enqueue.flex.map(FieldValue.interval),
-        enqueue.policy.map { .choice($0.rawValue) },
-      ]
-    case .workStart(let work, let attempt): [.string(work), .integer(attempt)]
-    case .workResult(let work, let attempt, let outcome): [.string(work), .integer(attempt), .choice(outcome.rawValue)]
-    case .workStop(let work, let attempt, let reason): [.string(work), .integer(attempt), .string(reason)]
-    case .workCancel(let work): [.string(work)]
-    case .input(let key, let value): [.string(key), .string(value)]
-    case .mark(let label): [.string(label)]
-    }
+    var values: [FieldValue?] = []
+    forEachFieldValue { values.append($0) }
+    return values
   }
 
   /// The event of kind `tag` with `fieldValues`, one per field of the kind's
@@ -140,8 +183,11 @@ extension TraceEvent.Kind {
       for setting in settings { body(setting.key, .string(setting.value)) }
       return
     }
-    for (field, value) in zip(tag.spec.fields, fieldValues) {
-      if let value { body(field.name, value) }
+    let fields = tag.spec.fields
+    var index = 0
+    forEachFieldValue { value in
+      if let value { body(fields[index].name, value) }
+      index += 1
     }
   }
 }
