@@ -6,9 +6,8 @@ import _BackgroundTraceStorage
 ///
 /// The table holds every work that finished in the trace, so it outgrows the cache: a
 /// workload of a million events finishes tens of thousands of works, and each lookup
-/// of a fresh work id (every enqueue asks whether the id finished before) missed the
-/// cache, about 1 ns per event of the checker's time (perf on bgtrace-bench
-/// `--profile-check`). The bitmap has eight bits or more per finished work, one set for
+/// of a fresh work id (every enqueue asks whether the id finished before) misses the
+/// cache. The bitmap has eight bits or more per finished work, one set for
 /// each hash added: a clear bit says "not finished" from a few kilobytes that stay in
 /// the cache. A set bit may be another hash's, and removing an entry leaves its bit
 /// set; either way the table decides.

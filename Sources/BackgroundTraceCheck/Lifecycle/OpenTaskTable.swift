@@ -2,14 +2,12 @@ import BackgroundTrace
 import _BackgroundTraceStorage
 
 /// The open UIKit background tasks of a process, by id: the lifecycle walker's busiest
-/// table (three events in four of a typical trace begin or end a task), with a layout
-/// of its own.
+/// table (most events of a typical trace begin or end a task), with a layout of its own.
 ///
 /// Open addressing with linear probing, as ``IntKeyedTable``, but each slot holds its
 /// task beside its id, in one array: a begin writes one slot and an end clears one, each
 /// with a single uniqueness check of one buffer, where the general table keeps its
-/// values in a second array and pays for both (docs/rules.md#how-the-checker-reads-a-trace;
-/// bgtrace-bench "checker cost").
+/// values in a second array and pays for both (docs/rules.md#how-the-checker-reads-a-trace).
 ///
 /// Id 0 marks an empty slot: it is UIKit's `.invalid`, which the walker never opens.
 /// Slots are placed as ``IntKeyedTable`` places them (the same hash, growth and
