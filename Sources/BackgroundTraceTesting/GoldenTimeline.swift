@@ -23,13 +23,13 @@ package struct GoldenTimeline: Sendable, Hashable {
     var pictures: [GoldenTimeline] = []
     if let golden {
       pictures.append(
-        GoldenTimeline(fileName: name + ".golden.svg", text: TraceTimeline.svg(of: golden, named: goldenFileName)))
+        GoldenTimeline(fileName: name + ".golden.svg", text: ExportFormat.svg.render(golden, named: goldenFileName)))
     }
     let actualName = goldenFileName + ".actual"
     pictures.append(
-      GoldenTimeline(fileName: name + ".actual.svg", text: TraceTimeline.svg(of: actual, named: actualName)))
+      GoldenTimeline(fileName: name + ".actual.svg", text: ExportFormat.svg.render(actual, named: actualName)))
     pictures.append(
-      GoldenTimeline(fileName: name + ".actual.html", text: TraceTimeline.html(of: actual, named: actualName)))
+      GoldenTimeline(fileName: name + ".actual.html", text: ExportFormat.html.render(actual, named: actualName)))
     return pictures
   }
 

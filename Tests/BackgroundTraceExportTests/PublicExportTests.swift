@@ -35,12 +35,12 @@ import Testing
   @Test func theDemoRendersAsTheCommandExportsIt() throws {
     let path = Self.shipped("examples/demo.txt")
     let trace = try Self.read(path)
-    let svg = TraceTimeline.svg(of: trace, named: path)
+    let svg = ExportFormat.svg.render(trace, named: path)
     #expect(svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg"))
     #expect(svg == Self.export(path, ["--format", "svg"]))
-    #expect(TraceTimeline.html(of: trace, named: path) == Self.export(path, ["--format", "html"]))
-    #expect(ChromeTrace.json(of: trace, named: path) == Self.export(path, ["--format", "chrome"]))
-    #expect(JSONLines.text(of: trace) == Self.export(path, ["--format", "jsonl"]))
+    #expect(ExportFormat.html.render(trace, named: path) == Self.export(path, ["--format", "html"]))
+    #expect(ExportFormat.chrome.render(trace, named: path) == Self.export(path, ["--format", "chrome"]))
+    #expect(ExportFormat.jsonl.render(trace) == Self.export(path, ["--format", "jsonl"]))
   }
 
   @Test func aWindowRendersAsTheCommandExportsIt() throws {
@@ -50,20 +50,20 @@ import Testing
     let to = try #require(TraceTime(decimalSeconds: "100"))
     let window = ["--from", "10", "--to", "100"]
     #expect(
-      TraceTimeline.svg(of: trace, named: path, from: from, to: to)
+      ExportFormat.svg.render(trace, named: path, from: from, to: to)
         == Self.export(path, ["--format", "svg"] + window))
     #expect(
-      ChromeTrace.json(of: trace, named: path, from: from, to: to)
+      ExportFormat.chrome.render(trace, named: path, from: from, to: to)
         == Self.export(path, ["--format", "chrome"] + window))
-    #expect(JSONLines.text(of: trace, from: from, to: to) == Self.export(path, ["--format", "jsonl"] + window))
+    #expect(ExportFormat.jsonl.render(trace, from: from, to: to) == Self.export(path, ["--format", "jsonl"] + window))
   }
 
   /// The timelines draw no event locations, so every shipped trace, binary too, renders
   /// the same bytes from memory as from its file.
   @Test(arguments: shippedTraces) func everyShippedTimelineRendersAsTheCommandExportsIt(path: String) throws {
     let trace = try Self.read(path)
-    #expect(TraceTimeline.svg(of: trace, named: path) == Self.export(path, ["--format", "svg"]))
-    #expect(JSONLines.text(of: trace) == Self.export(path, ["--format", "jsonl"]))
+    #expect(ExportFormat.svg.render(trace, named: path) == Self.export(path, ["--format", "svg"]))
+    #expect(ExportFormat.jsonl.render(trace) == Self.export(path, ["--format", "jsonl"]))
   }
 
   @Test func aToBeforeFromDrawsTheInstantFrom() throws {
@@ -71,6 +71,6 @@ import Testing
     let ten = try #require(TraceTime(decimalSeconds: "10"))
     let five = try #require(TraceTime(decimalSeconds: "5"))
     #expect(
-      TraceTimeline.svg(of: trace, from: ten, to: five) == TraceTimeline.svg(of: trace, from: ten, to: ten))
+      ExportFormat.svg.render(trace, from: ten, to: five) == ExportFormat.svg.render(trace, from: ten, to: ten))
   }
 }

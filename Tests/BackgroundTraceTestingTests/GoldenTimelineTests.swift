@@ -34,13 +34,14 @@ import Testing
     }
     let goldenSVG = try read("out/GoldenTimelineTests/save.golden.svg")
     let actualSVG = try read("out/GoldenTimelineTests/save.actual.svg")
-    #expect(goldenSVG == TraceTimeline.svg(of: golden, named: "save.txt"))
-    #expect(actualSVG == TraceTimeline.svg(of: slower, named: "save.txt.actual"))
+    #expect(goldenSVG == ExportFormat.svg.render(golden, named: "save.txt"))
+    #expect(actualSVG == ExportFormat.svg.render(slower, named: "save.txt.actual"))
     #expect(goldenSVG.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg"))
     #expect(actualSVG.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg"))
     #expect(goldenSVG != actualSVG)
     #expect(
-      try read("out/GoldenTimelineTests/save.actual.html") == TraceTimeline.html(of: slower, named: "save.txt.actual"))
+      try read("out/GoldenTimelineTests/save.actual.html") == ExportFormat.html.render(slower, named: "save.txt.actual")
+    )
     #expect(exists("out/GoldenTimelineTests/save.txt.actual"))
     #expect(exists("out/GoldenTimelineTests/save.txt.diff"))
     #expect(!exists("goldens/save.golden.svg"))
@@ -55,7 +56,7 @@ import Testing
       issue.comments.map(\.rawValue).joined().hasPrefix("no golden trace at \(path("goldens/new.txt"))")
     }
     let actualSVG = try read("out/GoldenTimelineTests/new.actual.svg")
-    #expect(actualSVG == TraceTimeline.svg(of: trace, named: "new.txt.actual"))
+    #expect(actualSVG == ExportFormat.svg.render(trace, named: "new.txt.actual"))
     #expect(actualSVG.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg"))
     #expect(exists("out/GoldenTimelineTests/new.actual.html"))
     #expect(!exists("out/GoldenTimelineTests/new.golden.svg"))

@@ -53,13 +53,13 @@ final class XCTAssertTraceTests: XCTestCase {
     let pictures = directory + "/out/XCTAssertTraceTests/save"
     XCTAssertEqual(
       try String(contentsOfFile: pictures + ".golden.svg", encoding: .utf8),
-      TraceTimeline.svg(of: try GoldenFixtures.trace(GoldenFixtures.save), named: "save.txt"))
+      ExportFormat.svg.render(try GoldenFixtures.trace(GoldenFixtures.save), named: "save.txt"))
     XCTAssertEqual(
       try String(contentsOfFile: pictures + ".actual.svg", encoding: .utf8),
-      TraceTimeline.svg(of: slower, named: "save.txt.actual"))
+      ExportFormat.svg.render(slower, named: "save.txt.actual"))
     XCTAssertEqual(
       try String(contentsOfFile: pictures + ".actual.html", encoding: .utf8),
-      TraceTimeline.html(of: slower, named: "save.txt.actual"))
+      ExportFormat.html.render(slower, named: "save.txt.actual"))
   }
 
   func testACheckerFindingFails() throws {

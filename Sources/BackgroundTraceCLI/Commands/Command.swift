@@ -1,5 +1,6 @@
 package import BackgroundTrace
 package import BackgroundTraceCheck
+package import BackgroundTraceExport
 
 /// A parsed `bgtrace` command line: what to do, with every option resolved.
 package enum Command: Sendable, Hashable {
@@ -68,18 +69,6 @@ package struct CheckOptions: Sendable, Hashable {
 
   /// Creates the default options.
   package init() {}
-}
-
-/// What `export` writes.
-package enum ExportFormat: String, Sendable, Hashable, CaseIterable {
-  /// Chrome trace-event JSON (opens in Perfetto UI and chrome://tracing).
-  case chrome
-  /// JSON Lines: one object per event with the canonical field names.
-  case jsonl
-  /// A self-contained SVG timeline.
-  case svg
-  /// The SVG timeline in an HTML page with details on hover.
-  case html
 }
 
 /// How `check` prints findings.

@@ -2,6 +2,7 @@ import BackgroundExamples
 import BackgroundSimulation
 import BackgroundTrace
 import BackgroundTraceCheck
+import BackgroundTraceExport
 
 /// Parses `bgtrace`'s arguments strictly: unknown commands and options, missing or
 /// extra operands are ``UsageError``s. A pure function, so it is tested directly.
