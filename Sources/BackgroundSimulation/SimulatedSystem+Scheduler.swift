@@ -59,10 +59,10 @@ extension SimulatedSystem: TaskScheduling {
   ) -> Bool {
     // Android has no BGTaskScheduler: nothing is registered.
     guard configuration.platform == .ios, configuration.permittedIdentifiers?.contains(identifier) ?? true else {
-      record(.schedRegister(ident: identifier, ok: false))
+      record(.schedRegister(identifier: identifier, ok: false))
       return false
     }
-    record(.schedRegister(ident: identifier, ok: nil))
+    record(.schedRegister(identifier: identifier, ok: nil))
     if launchHandlers[identifier] != nil {
       // "Launch handler for task with identifier … has already been registered"
       terminate(reason: "crash")
@@ -90,7 +90,7 @@ extension SimulatedSystem: TaskScheduling {
     let submission = request.submission(at: now)
     record(.schedSubmit(submission))
     if let rejection = rejection(for: request) {
-      record(.schedReject(ident: request.identifier, error: rejection))
+      record(.schedReject(identifier: request.identifier, error: rejection))
       throw TaskSchedulerError(rejection)
     }
     if let timer = pendingRequests[request.identifier]?.timer { scheduler.cancel(timer) }
@@ -181,7 +181,7 @@ extension SimulatedSystem: TaskScheduling {
     wakeForBackgroundWork()
     let run = nextRun
     nextRun += 1
-    record(.schedLaunch(ident: identifier, run: run))
+    record(.schedLaunch(identifier: identifier, run: run))
     let task = SimulatedScheduledTask(identifier: identifier, run: run, type: request.type, system: self)
     runningTasks[run] = task
     let policy = configuration.launchPolicy

@@ -56,8 +56,9 @@ import Testing
     }
     #expect(
       recorder.trace.events.map(\.kind) == [
-        .schedSubmit(SchedulerSubmission(ident: "com.example.other", type: .refresh, earliest: TraceTime(seconds: 60))),
-        .schedReject(ident: "com.example.other", error: .notPermitted),
+        .schedSubmit(
+          SchedulerSubmission(identifier: "com.example.other", type: .refresh, earliest: TraceTime(seconds: 60))),
+        .schedReject(identifier: "com.example.other", error: .notPermitted),
       ])
   }
 

@@ -16,7 +16,7 @@ import Testing
     ),
     (.envSet([]), "env.set has no key=value pairs; it needs at least one"),
     (
-      .schedSubmit(SchedulerSubmission(ident: "a", type: .refresh, earliest: TraceTime(nanoseconds: .max))),
+      .schedSubmit(SchedulerSubmission(identifier: "a", type: .refresh, earliest: TraceTime(nanoseconds: .max))),
       "field 'earliest' is beyond the largest trace time"
     ),
     (

@@ -52,11 +52,12 @@ import TraceWorkloads
         TraceEvent(time: .zero, .taskBegin(id: Int.max, name: "")),
         TraceEvent(time: .zero, .taskEnd(id: 0)),
         TraceEvent(time: .zero, .taskExpire(id: Int.max)),
-        TraceEvent(time: TraceTime(nanoseconds: 1), .schedLaunch(ident: "a", run: Int.max)),
+        TraceEvent(time: TraceTime(nanoseconds: 1), .schedLaunch(identifier: "a", run: Int.max)),
         TraceEvent(time: TraceTime(nanoseconds: 1), .schedExpire(run: 0)),
         TraceEvent(
           time: huge,
-          .schedSubmit(SchedulerSubmission(ident: "a", type: .processing, earliest: .max, network: false, power: true))),
+          .schedSubmit(
+            SchedulerSubmission(identifier: "a", type: .processing, earliest: .max, network: false, power: true))),
         TraceEvent(
           time: huge,
           .workEnqueue(
@@ -99,7 +100,7 @@ import TraceWorkloads
       events.append(
         TraceEvent(
           time: TraceTime(nanoseconds: time),
-          .schedSubmit(SchedulerSubmission(ident: "s", type: .refresh, earliest: TraceTime(nanoseconds: value)))))
+          .schedSubmit(SchedulerSubmission(identifier: "s", type: .refresh, earliest: TraceTime(nanoseconds: value)))))
     }
     let trace = Trace(events: events)
     let decoded = try Trace.decode(binary: try trace.binary())

@@ -11,7 +11,7 @@ import Testing
     request.earliestBeginDate = submittedAt.addingTimeInterval(900)
     #expect(
       request.submission(at: TraceTime(seconds: 10), wallClock: submittedAt)
-        == SchedulerSubmission(ident: "com.example.refresh", type: .refresh, earliest: TraceTime(seconds: 910)))
+        == SchedulerSubmission(identifier: "com.example.refresh", type: .refresh, earliest: TraceTime(seconds: 910)))
     // A date already past means "now".
     request.earliestBeginDate = submittedAt.addingTimeInterval(-60)
     #expect(request.submission(at: TraceTime(seconds: 10), wallClock: submittedAt).earliest == TraceTime(seconds: 10))

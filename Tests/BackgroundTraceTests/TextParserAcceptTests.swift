@@ -61,12 +61,12 @@ import Testing
     let trace = try Trace(text: text)
     #expect(
       trace.events.map(\.kind) == [
-        .schedRegister(ident: "refresh", ok: true),
-        .schedRegister(ident: "cleanup", ok: nil),
+        .schedRegister(identifier: "refresh", ok: true),
+        .schedRegister(identifier: "cleanup", ok: nil),
         .workEnqueue(WorkEnqueue(work: "w", backoff: .exponential, backoffDelay: TraceInterval(seconds: 30))),
         .workEnqueue(WorkEnqueue(work: "v")),
         .schedSubmit(
-          SchedulerSubmission(ident: "refresh", type: .refresh, earliest: .zero, network: false, power: false)),
+          SchedulerSubmission(identifier: "refresh", type: .refresh, earliest: .zero, network: false, power: false)),
       ])
     #expect(trace.text == text)
   }
@@ -131,10 +131,10 @@ import Testing
         .appTerminate(reason: "watchdog"),
         .taskBegin(id: 0, name: nil),
         .taskExpire(id: Int.max),
-        .schedReject(ident: "a", error: .immediateRunIneligible),
+        .schedReject(identifier: "a", error: .immediateRunIneligible),
         .schedCancel(.identifier("a")),
         .schedCancel(.all),
-        .schedLaunch(ident: "a", run: 3),
+        .schedLaunch(identifier: "a", run: 3),
         .schedExpire(run: 3),
         .schedComplete(run: 3, success: false),
         .workEnqueue(

@@ -7,7 +7,7 @@ import Testing
       meta: TraceMetadata(["platform": "ios", "device": "iPhone 15", "budget": "30"]),
       events: [
         TraceEvent(time: .zero, .appLaunch),
-        TraceEvent(time: TraceTime(nanoseconds: 1), .schedRegister(ident: "com.example.refresh", ok: nil)),
+        TraceEvent(time: TraceTime(nanoseconds: 1), .schedRegister(identifier: "com.example.refresh", ok: nil)),
         TraceEvent(time: TraceTime(milliseconds: 200), .appState(to: .active)),
         TraceEvent(time: TraceTime(milliseconds: 12_500), .taskBegin(id: 1, name: "SaveDocument")),
         TraceEvent(time: TraceTime(milliseconds: 12_500), .taskBegin(id: 2, name: "Save Document")),
@@ -16,7 +16,7 @@ import Testing
           time: TraceTime(milliseconds: 13_000),
           .schedSubmit(
             SchedulerSubmission(
-              ident: "com.example.refresh", type: .processing, earliest: TraceTime(milliseconds: 912_500),
+              identifier: "com.example.refresh", type: .processing, earliest: TraceTime(milliseconds: 912_500),
               network: true, power: false))),
         TraceEvent(
           time: TraceTime(milliseconds: 13_000),

@@ -60,8 +60,8 @@ public struct WorkloadGenerator: Sendable {
     let start = now
     var t = start
     add(t, .appLaunch)
-    add(t, .schedRegister(ident: Self.refreshIdentifier, ok: nil))
-    add(t, .schedRegister(ident: Self.processingIdentifier, ok: nil))
+    add(t, .schedRegister(identifier: Self.refreshIdentifier, ok: nil))
+    add(t, .schedRegister(identifier: Self.processingIdentifier, ok: nil))
     t += ms(150...400)
     add(t, .appState(to: .active))
     var taskID = 0
@@ -73,7 +73,7 @@ public struct WorkloadGenerator: Sendable {
       t + ms(500...2_000),
       .schedSubmit(
         SchedulerSubmission(
-          ident: Self.refreshIdentifier, type: .refresh,
+          identifier: Self.refreshIdentifier, type: .refresh,
           earliest: TraceTime(nanoseconds: foregroundEnd + 900_000_000_000))))
     for _ in 0..<Int.random(in: 1...3, using: &random) {
       sessionEnd = max(sessionEnd, appendWork(from: t + ms(1_000...30_000), add))
@@ -115,20 +115,21 @@ public struct WorkloadGenerator: Sendable {
     var runTime = backgroundEnd + ms(1_000...5_000)
     let refreshRun = nextRun
     nextRun += 1
-    add(runTime, .schedLaunch(ident: Self.refreshIdentifier, run: refreshRun))
+    add(runTime, .schedLaunch(identifier: Self.refreshIdentifier, run: refreshRun))
     runTime += ms(10...200)
     add(
       runTime,
       .schedSubmit(
         SchedulerSubmission(
-          ident: Self.refreshIdentifier, type: .refresh, earliest: TraceTime(nanoseconds: runTime + 900_000_000_000))))
+          identifier: Self.refreshIdentifier, type: .refresh,
+          earliest: TraceTime(nanoseconds: runTime + 900_000_000_000))))
     runTime += ms(500...10_000)
     add(runTime, .schedComplete(run: refreshRun, success: true))
     if Bool.random(using: &random) {
       let run = nextRun
       nextRun += 1
       runTime += ms(1_000...3_000)
-      add(runTime, .schedLaunch(ident: Self.processingIdentifier, run: run))
+      add(runTime, .schedLaunch(identifier: Self.processingIdentifier, run: run))
       runTime += ms(5_000...30_000)
       if Int.random(in: 0..<4, using: &random) == 0 {
         add(runTime, .schedExpire(run: run))

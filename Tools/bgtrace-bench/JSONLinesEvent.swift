@@ -41,7 +41,7 @@ struct JSONLinesEvent: Codable {
       self.ident = ident
       self.ok = ok
     case .schedSubmit(let submission):
-      ident = submission.ident
+      ident = submission.identifier
       type = submission.type.rawValue
       earliest = submission.earliest?.nanoseconds
     case .schedReject(let ident, let error):

@@ -145,7 +145,7 @@ extension ReplayPlatform: TaskScheduling {
   ) -> Bool {
     let ok = registerIndex < script.registerResults.count ? script.registerResults[registerIndex] : true
     registerIndex += 1
-    record(.schedRegister(ident: identifier, ok: ok ? nil : false))
+    record(.schedRegister(identifier: identifier, ok: ok ? nil : false))
     if ok { launchHandlers[identifier] = launchHandler }
     return ok
   }
@@ -160,7 +160,7 @@ extension ReplayPlatform: TaskScheduling {
     let rejection = submitIndex < script.submitRejections.count ? script.submitRejections[submitIndex] : nil
     submitIndex += 1
     if let rejection {
-      record(.schedReject(ident: request.identifier, error: rejection))
+      record(.schedReject(identifier: request.identifier, error: rejection))
       throw TaskSchedulerError(rejection)
     }
   }

@@ -35,7 +35,7 @@ struct ReplayScript {
         registerResults.append(ok ?? true)
       case .schedSubmit(let submission):
         submitRejections.append(nil)
-        lastSubmit = (submission.ident, submitRejections.count - 1)
+        lastSubmit = (submission.identifier, submitRejections.count - 1)
       case .schedReject(let ident, let error):
         // An answer to the submit just before it, not a decision on a timer.
         if let submit = lastSubmit, submit.ident == ident { submitRejections[submit.index] = error }

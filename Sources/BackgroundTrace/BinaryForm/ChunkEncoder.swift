@@ -93,7 +93,7 @@ struct ChunkEncoder {
     case .schedSubmit(let submission):
       flags = submission.type.wireCode | (submission.earliest != nil ? 2 : 0)
       records.append(Tristate.code(submission.network) | Tristate.code(submission.power) << 2)
-      appendString(submission.ident)
+      appendString(submission.identifier)
       if let earliest = submission.earliest { appendScaled(earliest.nanoseconds) }
     case .schedReject(let ident, let error):
       flags = error.wireCode

@@ -106,7 +106,7 @@ extension CompactEvent {
   @inlinable
   package func submission(strings: borrowing some StringTable) -> SchedulerSubmission {
     SchedulerSubmission(
-      ident: strings[string], type: SchedulerRequestType(wireCode: flags & 1)!,
+      identifier: strings[string], type: SchedulerRequestType(wireCode: flags & 1)!,
       earliest: flags & 2 != 0 ? TraceTime(nanoseconds: interval) : nil,
       network: Tristate.value(options & 0x3), power: Tristate.value(options >> 2))
   }
@@ -161,11 +161,11 @@ extension TraceEvent {
     case .taskBegin: kind = .taskBegin(id: number, name: compact.taskName(strings: strings))
     case .taskEnd: kind = .taskEnd(id: number)
     case .taskExpire: kind = .taskExpire(id: number)
-    case .schedRegister: kind = .schedRegister(ident: text(compact.string), ok: compact.ok)
+    case .schedRegister: kind = .schedRegister(identifier: text(compact.string), ok: compact.ok)
     case .schedSubmit: kind = .schedSubmit(compact.submission(strings: strings))
-    case .schedReject: kind = .schedReject(ident: text(compact.string), error: compact.rejection)
+    case .schedReject: kind = .schedReject(identifier: text(compact.string), error: compact.rejection)
     case .schedCancel: kind = .schedCancel(compact.cancelTarget(strings: strings))
-    case .schedLaunch: kind = .schedLaunch(ident: text(compact.string), run: number)
+    case .schedLaunch: kind = .schedLaunch(identifier: text(compact.string), run: number)
     case .schedExpire: kind = .schedExpire(run: number)
     case .schedComplete: kind = .schedComplete(run: number, success: compact.success)
     case .workEnqueue: kind = .workEnqueue(compact.workEnqueue(strings: strings))

@@ -53,7 +53,7 @@ extension TraceEvent.Kind {
       visit(.string(ident))
       visit(ok.map(FieldValue.boolean))
     case .schedSubmit(let submission):
-      visit(.string(submission.ident))
+      visit(.string(submission.identifier))
       visit(.choice(submission.type.rawValue))
       visit(submission.earliest.map(FieldValue.seconds))
       visit(submission.network.map(FieldValue.boolean))
@@ -137,13 +137,13 @@ extension TraceEvent.Kind {
     case .taskBegin: self = .taskBegin(id: try values.integer(0), name: try values.optionalString(1))
     case .taskEnd: self = .taskEnd(id: try values.integer(0))
     case .taskExpire: self = .taskExpire(id: try values.integer(0))
-    case .schedRegister: self = .schedRegister(ident: try values.string(0), ok: try values.optionalBoolean(1))
+    case .schedRegister: self = .schedRegister(identifier: try values.string(0), ok: try values.optionalBoolean(1))
     case .schedSubmit:
       self = .schedSubmit(
         SchedulerSubmission(
-          ident: try values.string(0), type: try values.choice(1), earliest: try values.optionalSeconds(2),
+          identifier: try values.string(0), type: try values.choice(1), earliest: try values.optionalSeconds(2),
           network: try values.optionalBoolean(3), power: try values.optionalBoolean(4)))
-    case .schedReject: self = .schedReject(ident: try values.string(0), error: try values.choice(1))
+    case .schedReject: self = .schedReject(identifier: try values.string(0), error: try values.choice(1))
     case .schedCancel:
       switch (try values.optionalString(0), try values.optionalBoolean(1)) {
       case (let ident?, nil): self = .schedCancel(.identifier(ident))
@@ -153,7 +153,7 @@ extension TraceEvent.Kind {
       case (_?, _?):
         throw FieldError(field: "all", isInName: true, message: "sched.cancel takes ident=… or all=true, not both")
       }
-    case .schedLaunch: self = .schedLaunch(ident: try values.string(0), run: try values.integer(1))
+    case .schedLaunch: self = .schedLaunch(identifier: try values.string(0), run: try values.integer(1))
     case .schedExpire: self = .schedExpire(run: try values.integer(0))
     case .schedComplete: self = .schedComplete(run: try values.integer(0), success: try values.boolean(1))
     case .workEnqueue:

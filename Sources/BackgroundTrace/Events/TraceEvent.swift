@@ -35,15 +35,15 @@ extension TraceEvent {
     /// `task.expire id=…`: the system ran the task's expiration handler.
     case taskExpire(id: Int)
     /// `sched.register ident=… ok=…`: the app registered a launch handler.
-    case schedRegister(ident: String, ok: Bool?)
+    case schedRegister(identifier: String, ok: Bool?)
     /// `sched.submit …`: the app submitted a scheduler request.
     case schedSubmit(SchedulerSubmission)
     /// `sched.reject ident=… error=…`: the system refused a submission.
-    case schedReject(ident: String, error: SchedulerRejection)
+    case schedReject(identifier: String, error: SchedulerRejection)
     /// `sched.cancel ident=…` or `sched.cancel all=true`.
     case schedCancel(SchedulerCancelTarget)
     /// `sched.launch ident=… run=…`: the system launched a scheduled task.
-    case schedLaunch(ident: String, run: Int)
+    case schedLaunch(identifier: String, run: Int)
     /// `sched.expire run=…`: the system ran the launched task's expiration handler.
     case schedExpire(run: Int)
     /// `sched.complete run=… success=…`: the app called `setTaskCompleted(success:)`.
@@ -136,7 +136,7 @@ public enum ExistingWorkPolicy: String, Sendable, Hashable, CaseIterable {
 /// The fields of a `sched.submit` event.
 public struct SchedulerSubmission: Sendable, Hashable {
   /// The task identifier (`BGTaskSchedulerPermittedIdentifiers` entry).
-  public var ident: String
+  public var identifier: String
   /// Refresh or processing.
   public var type: SchedulerRequestType
   /// `earliestBeginDate`, as trace time; `nil` means no delay.
@@ -148,10 +148,10 @@ public struct SchedulerSubmission: Sendable, Hashable {
 
   /// Creates a submission.
   public init(
-    ident: String, type: SchedulerRequestType, earliest: TraceTime? = nil,
+    identifier: String, type: SchedulerRequestType, earliest: TraceTime? = nil,
     network: Bool? = nil, power: Bool? = nil
   ) {
-    self.ident = ident
+    self.identifier = identifier
     self.type = type
     self.earliest = earliest
     self.network = network

@@ -97,7 +97,7 @@ extension TaskRequest {
       case .date(let date): now.adding(nanoseconds: TraceTime(seconds: date.timeIntervalSince(wallClock)).nanoseconds)
       }
     return SchedulerSubmission(
-      ident: identifier, type: type,
+      identifier: identifier, type: type,
       earliest: earliest,
       network: type == .processing && requiresNetworkConnectivity ? true : nil,
       power: type == .processing && requiresExternalPower ? true : nil)

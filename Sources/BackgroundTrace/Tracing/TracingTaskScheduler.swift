@@ -35,10 +35,10 @@ public final class TracingTaskScheduler: TaskScheduling {
     let recorder = self.recorder
     let ok = base.register(forTaskWithIdentifier: identifier, using: queue) { [self] task in
       let run = runs.add(1, ordering: .relaxed).newValue
-      recorder.record(.schedLaunch(ident: identifier, run: run))
+      recorder.record(.schedLaunch(identifier: identifier, run: run))
       launchHandler(TracingScheduledTask(base: task, run: run, recorder: recorder))
     }
-    recorder.record(.schedRegister(ident: identifier, ok: ok ? nil : false))
+    recorder.record(.schedRegister(identifier: identifier, ok: ok ? nil : false))
     return ok
   }
 
@@ -52,7 +52,7 @@ public final class TracingTaskScheduler: TaskScheduling {
     do {
       try base.submit(request)
     } catch {
-      recorder.record(.schedReject(ident: request.identifier, error: error.code))
+      recorder.record(.schedReject(identifier: request.identifier, error: error.code))
       throw error
     }
   }

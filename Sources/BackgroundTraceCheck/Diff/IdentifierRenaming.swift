@@ -19,7 +19,7 @@ struct IdentifierRenaming {
     case .taskBegin(let id, let name): return .taskBegin(id: task(id), name: name)
     case .taskEnd(let id): return .taskEnd(id: task(id))
     case .taskExpire(let id): return .taskExpire(id: task(id))
-    case .schedLaunch(let ident, let run): return .schedLaunch(ident: ident, run: self.run(run))
+    case .schedLaunch(let ident, let run): return .schedLaunch(identifier: ident, run: self.run(run))
     case .schedExpire(let run): return .schedExpire(run: self.run(run))
     case .schedComplete(let run, let success): return .schedComplete(run: self.run(run), success: success)
     case .workEnqueue(var enqueue):

@@ -16,15 +16,15 @@ extension LifecycleWalker {
   mutating func submit(
     _ submission: SchedulerSubmission, _ hash: StableHash, into observer: inout some LifecycleObserver
   ) {
-    requests[submission.ident, hash] = PendingRequest(
+    requests[submission.identifier, hash] = PendingRequest(
       type: submission.type, earliest: submission.earliest, submittedAt: now)
-    submittedTypes[submission.ident, hash] = submission.type
+    submittedTypes[submission.identifier, hash] = submission.type
     // By value index, in place: iterating the table held a copy of its storage, so the
     // first write copied the whole table.
     for index in 0..<runs.count {
-      runs.update(at: index) { if $0.ident == submission.ident { $0.resubmitted = true } }
+      runs.update(at: index) { if $0.ident == submission.identifier { $0.resubmitted = true } }
     }
-    observer.observeSubmitted(submission, registered: registrations[submission.ident, hash] != nil, in: process)
+    observer.observeSubmitted(submission, registered: registrations[submission.identifier, hash] != nil, in: process)
   }
 
   mutating func reject(_ ident: String, _ error: SchedulerRejection, into observer: inout some LifecycleObserver) {

@@ -177,7 +177,7 @@ package struct LifecycleWalker: Sendable {
     case .taskEnd(let id): endTask(id, into: &observer)
     case .taskExpire(let id): expireTask(id, into: &observer)
     case .schedRegister(let ident, let ok): register(ident, StableHash(ident), ok: ok ?? true, into: &observer)
-    case .schedSubmit(let submission): submit(submission, StableHash(submission.ident), into: &observer)
+    case .schedSubmit(let submission): submit(submission, StableHash(submission.identifier), into: &observer)
     case .schedReject(let ident, let error): reject(ident, error, into: &observer)
     case .schedCancel(let target): cancelRequests(target, into: &observer)
     case .schedLaunch(let ident, let run): launch(ident, StableHash(ident), run: run, into: &observer)

@@ -128,7 +128,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
   /// Checks that the submission's identifier is registered.
   @inline(__always)
   mutating func observeSubmitted(_ submission: SchedulerSubmission, registered: Bool, in process: ProcessLife) {
-    if !registered { unregistered(submission.ident, action: "sched.submit", in: process) }
+    if !registered { unregistered(submission.identifier, action: "sched.submit", in: process) }
   }
 
   /// Nothing to check: a launch of an unregistered identifier is another transition.

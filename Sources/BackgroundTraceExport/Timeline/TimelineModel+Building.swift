@@ -134,10 +134,10 @@ struct TimelineBuilder {
     case .registered(let ident, let ok, _):
       if let event { instant(.requests(ident), .event, ok ? "register" : "register (not permitted)", event) }
     case .submitted(let submission, _):
-      latestSubmissions[submission.ident] = model.submissions.count
+      latestSubmissions[submission.identifier] = model.submissions.count
       model.submissions.append(
         .init(
-          process: process ?? 0, time: now, ident: submission.ident, type: submission.type,
+          process: process ?? 0, time: now, ident: submission.identifier, type: submission.type,
           detail: event.map(TextTraceWriter.line(for:)) ?? ""))
     case .rejected(let ident, let error):
       if let event { instant(.requests(ident), .rejection, "reject \(error.rawValue)", event) }

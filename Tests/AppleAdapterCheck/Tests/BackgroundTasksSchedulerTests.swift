@@ -85,7 +85,7 @@ private final class Log {
     let scheduler = TracingTaskScheduler(base: BackgroundTasksScheduler(scheduler: platform), recorder: recorder)
     #expect(!scheduler.register(forTaskWithIdentifier: "com.example.other", using: nil) { _ in })
     #expect(platform.registeredIdentifiers.isEmpty)
-    #expect(recorder.trace.events.map(\.kind) == [.schedRegister(ident: "com.example.other", ok: false)])
+    #expect(recorder.trace.events.map(\.kind) == [.schedRegister(identifier: "com.example.other", ok: false)])
   }
 
   @Test(arguments: [

@@ -33,7 +33,7 @@ import UIKit
     let kinds = try reader.readAll().events.map(\.kind)
     #expect(
       Array(kinds.prefix(4)) == [
-        .appLaunch, .taskBegin(id: 1, name: "Save"), .taskEnd(id: 1), .schedRegister(ident: "refresh", ok: nil),
+        .appLaunch, .taskBegin(id: 1, name: "Save"), .taskEnd(id: 1), .schedRegister(identifier: "refresh", ok: nil),
       ])
     #expect(kinds.last == .appState(to: .background))
   }
