@@ -37,6 +37,7 @@ extension TraceEvent.Kind {
   /// in that order; `nil` where an optional field is absent. None for `env.set`, whose
   /// pairs are its settings. The one place a kind's values are taken apart: the text
   /// writer, the exporters and the encoder's checks read them here, with no array built.
+  @inline(__always)  // inlined, a reader of some fields (the encoder's checks) builds no others
   public func forEachFieldValue(_ visit: (FieldValue?) -> Void) {
     switch self {
     case .appLaunch, .envSet: break

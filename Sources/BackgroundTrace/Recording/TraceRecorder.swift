@@ -143,7 +143,8 @@ public final class TraceRecorder: Sendable {
     state.count += 1
     let event = TraceEvent(time: TraceTime(nanoseconds: time), kind)
     if state.keepsEvents { state.events.append(event) }
-    guard state.writer != nil, state.failure == nil else { return }
+    // A pattern, not `== nil`: the optional's `==` is a generic call per event.
+    guard state.writer != nil, case .none = state.failure else { return }
     do {
       try state.writer!.append(event)
     } catch {
