@@ -145,3 +145,46 @@ import Testing
       ])
   }
 }
+
+/// What the reader recovers when a file's header is damaged and its features are lost
+/// (docs/FORMAT.md, "Version 4 and its features").
+@Suite struct DamagedHeaderFeatureTests {
+  /// A recorder's file with a flipped flags byte: its log chunk is still found after
+  /// the damaged header, and its events read.
+  @Test func aRecorderFileWithADamagedHeaderKeepsItsLogChunks() throws {
+    for sealed in [true, false] {
+      var bytes = FormatV4VectorTests.recorder(sealed: sealed)
+      bytes[9] = 0x00  // log chunks cleared: the header CRC fails
+      let decoded = try Trace.decode(binary: bytes, file: "run.bgtrace")
+      #expect(decoded.trace.events == FormatV4VectorTests.recorderEvents, "sealed: \(sealed)")
+      #expect(
+        decoded.damage.first?.message
+          == "the file header fails its CRC check; the metadata and the file's format features are lost")
+      #expect(decoded.damage.dropFirst().allSatisfy { $0.lostEvents == 0 || $0.lostEvents == nil })
+    }
+  }
+
+  /// A file of sealed chunks whose header is damaged and whose tail is zeroed: the
+  /// zeros are damage, reported, not a recorder's unwritten space.
+  @Test func zerosAfterASealedChunkAreStillDamageWhenTheHeaderIsLost() throws {
+    var bytes = FormatV4VectorTests.predictedIDs
+    bytes[9] = 0x00
+    bytes += [UInt8](repeating: 0, count: 64)
+    let decoded = try Trace.decode(binary: bytes, file: "zeroed.bgtrace")
+    #expect(decoded.trace.events.count == 7)
+    #expect(
+      decoded.damage.map(\.description).last
+        == "zeroed.bgtrace: at byte 101: warning: 64 damaged bytes at the end skipped; the events in them are lost")
+  }
+
+  /// Of two problems in one event, a negative integer is named before a time out of
+  /// range, whatever their order in the event.
+  @Test func aNegativeIntegerIsNamedFirst() {
+    let enqueue = WorkEnqueue(
+      work: "w", backoffDelay: TraceInterval(nanoseconds: UInt64(Int64.max) + 1), retryLimit: -1)
+    let error = #expect(throws: TraceEncodingError.self) {
+      try Trace(events: [TraceEvent(time: .zero, .workEnqueue(enqueue))]).binary()
+    }
+    #expect(error?.message == "field 'limit' is negative; trace integers are non-negative")
+  }
+}

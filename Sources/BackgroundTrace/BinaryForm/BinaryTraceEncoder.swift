@@ -164,23 +164,26 @@ extension TraceEvent.Kind {
     if case .envSet(let settings) = self, settings.isEmpty {
       return "env.set has no key=value pairs; it needs at least one"
     }
-    var problem: (index: Int, message: String)?
+    // A negative integer is named before a time out of range, whichever field comes first.
+    var negative: Int?
+    var outOfRange: Int?
     var index = 0
     forEachFieldValue { value in
       defer { index += 1 }
-      guard problem == nil else { return }
       switch value {
       case .integer(let integer)? where integer < 0:
-        problem = (index, "is negative; trace integers are non-negative")
+        if negative == nil { negative = index }
       case .seconds(let time)? where time > .max:
-        problem = (index, "is beyond the largest trace time")
+        if outOfRange == nil { outOfRange = index }
       case .interval(let interval)? where interval > .max:
-        problem = (index, "is beyond the largest trace time")
+        if outOfRange == nil { outOfRange = index }
       default:
         break
       }
     }
-    if let problem { return "field '\(tag.spec.fields[problem.index].name)' \(problem.message)" }
+    let fields = tag.spec.fields
+    if let negative { return "field '\(fields[negative].name)' is negative; trace integers are non-negative" }
+    if let outOfRange { return "field '\(fields[outOfRange].name)' is beyond the largest trace time" }
     return nil
   }
 }

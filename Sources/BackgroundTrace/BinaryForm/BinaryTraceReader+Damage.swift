@@ -12,15 +12,20 @@ extension BinaryTraceReader {
     position = buffer.count
   }
 
-  /// Moves past the current byte to the next place the chunk sync bytes appear (or the end).
+  /// Moves past the current byte to the next place a chunk's sync bytes appear (or the
+  /// end): a sealed chunk's, or in a file that may hold log chunks, a log chunk's too.
   mutating func skipToNextSync() throws(ByteSourceError) {
     position += 1
     let sync = BinaryFormat.chunkSync
+    let logSync = BinaryFormat.logChunkSync
+    let findsLogChunks = features.contains(.logChunks)
     while true {
+      // Both syncs start with the same byte.
       if let index = buffer[position...].firstIndex(of: sync[0]) {
         position = index
         guard try ensure(sync.count) else { return }
-        if buffer[position..<position + sync.count].elementsEqual(sync) { return }
+        let candidate = buffer[position..<position + sync.count]
+        if candidate.elementsEqual(sync) || (findsLogChunks && candidate.elementsEqual(logSync)) { return }
         position += 1
       } else {
         position = buffer.count

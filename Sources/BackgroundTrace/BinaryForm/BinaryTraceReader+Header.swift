@@ -78,7 +78,7 @@ extension BinaryTraceReader {
   /// ``BinaryFormat/chunkAlignment``, where the next chunk starts; the bytes skipped are
   /// padding. When the features are not known, only zeros are taken for padding.
   mutating func skipPadding() throws(ByteSourceError) {
-    guard features.contains(.logChunks) else { return }
+    guard hasLogChunkLayout else { return }
     let padding = (BinaryFormat.chunkAlignment - offset % BinaryFormat.chunkAlignment) % BinaryFormat.chunkAlignment
     guard padding > 0 else { return }
     _ = try ensure(padding)

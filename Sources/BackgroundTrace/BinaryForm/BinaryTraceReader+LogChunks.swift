@@ -49,6 +49,7 @@ extension BinaryTraceReader {
       LogChunkHeader(UnsafeRawBufferPointer(rebasing: raw[position..<position + headerSize]))
     }
     guard let header else { return nil }
+    sawLogChunk = true
     closeGap(before: header.firstEvent, sequence: header.sequence)
     let chunkOffset = offset
     let first = header.firstEvent

@@ -98,7 +98,7 @@ extension BinaryTraceReader {
         closeGap(before: nil)
         return false
       }
-      if features.contains(.logChunks) && gapStart == nil, try unwrittenSpaceFollows() {
+      if hasLogChunkLayout && gapStart == nil, try unwrittenSpaceFollows() {
         position = buffer.count
         return false
       }

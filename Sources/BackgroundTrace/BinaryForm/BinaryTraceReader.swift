@@ -74,6 +74,14 @@ public struct BinaryTraceReader {
   /// (``BinaryFormat/Features/known``); chunk alignment is then only the padding of
   /// zeros it finds.
   var featuresKnown = true
+  /// Whether a log chunk was read: what makes the rules of files with log chunks
+  /// (padding to alignment, unwritten space at the end) hold when ``features`` are not
+  /// known.
+  var sawLogChunk = false
+
+  /// Whether chunks are aligned and the file may end in unwritten space: the file says
+  /// it has log chunks, or, when its header was lost, a log chunk was found.
+  var hasLogChunkLayout: Bool { featuresKnown ? features.contains(.logChunks) : sawLogChunk }
 
   static var blockSize: Int { 64 * 1024 }
 

@@ -228,15 +228,21 @@ struct ChunkDecoder {
   ) throws(Failure) -> TraceEvent {
     var compact = CompactEvent(time: 0, tag: .appLaunch)
     try compactRecord(&cursor, into: &compact)
-    if stringsInterned { return event(compact, strings: interned) }
-    return event(compact, strings: ChunkStrings(strings: strings))
+    if compact.tag == .envSet {
+      return stringsInterned
+        ? event(compact, strings: interned) : event(compact, strings: ChunkStrings(strings: strings))
+    }
+    // Built here, inlined, not through `event(_:strings:)`: passed to it, the event
+    // just decoded was copied with wide loads of the decoder's narrow stores, which
+    // stall.
+    if stringsInterned { return TraceEvent(compact, strings: interned) }
+    return TraceEvent(compact, strings: ChunkStrings(strings: strings))
   }
 
-  /// The event `compact`, just decoded, stands for; an `env.set`'s settings are the
-  /// pairs ``compactRecord(_:into:)`` left in ``settingIDs``.
+  /// The `env.set` event `compact`, just decoded, stands for: its settings are the pairs
+  /// ``compactRecord(_:into:)`` left in ``settingIDs``.
   @inline(__always)
   private func event(_ compact: borrowing CompactEvent, strings: borrowing some StringTable) -> TraceEvent {
-    guard compact.tag == .envSet else { return TraceEvent(compact, strings: strings) }
     var settings: [EnvironmentSetting] = []
     settings.reserveCapacity(settingIDs.count / 2)
     for index in stride(from: 0, to: settingIDs.count, by: 2) {

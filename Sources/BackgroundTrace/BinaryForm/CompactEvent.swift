@@ -150,6 +150,7 @@ extension CompactEvent {
 extension TraceEvent {
   /// The event `compact` stands for, its strings looked up in `strings` (the table of
   /// the reader that returned it).
+  @inline(__always)  // so that the decoder's caller reads an event's fields where they are
   package init(_ compact: borrowing CompactEvent, strings: borrowing some StringTable) {
     let number = Int(compact.number)
     func text(_ id: UInt32) -> String { strings[id] }
