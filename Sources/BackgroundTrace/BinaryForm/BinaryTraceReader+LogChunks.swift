@@ -3,15 +3,12 @@
 extension BinaryTraceReader {
   /// The next event of the current log chunk, built whole.
   mutating func takeChunkEvent() -> LocatedEvent {
-    // A copy of this reader shares the chunk's events until one of them reads.
-    if !isKnownUniquelyReferenced(&events) { events = events.copy() }
     recordLocation = Int(firstEventNumber) + events.consumed + 1
     return LocatedEvent(event: events.take(), location: recordLocation)
   }
 
   /// The next event of the current log chunk, its strings interned in ``strings``.
   mutating func takeCompactChunkEvent() -> CompactEvent {
-    if !isKnownUniquelyReferenced(&events) { events = events.copy() }
     recordLocation = Int(firstEventNumber) + events.consumed + 1
     return events.takeCompact(interning: &strings)
   }
@@ -65,13 +62,12 @@ extension BinaryTraceReader {
       // as trustworthy as a complete one's.
       var kept: UInt64 = 0
       if !header.isSealed && header.baseTime >= lastTime {
-        let recovered = ownEvents()
-        recovered.removeAll()
+        events.removeAll()
         buffer.withUnsafeBytes { raw in
           ChunkDecoder.decodeLogPrefix(
             UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<buffer.count]), count: Int(count),
             baseTime: header.baseTime,
-            predictedIDs: features.contains(.predictedIdentifiers), into: recovered)
+            predictedIDs: features.contains(.predictedIdentifiers), into: &events)
         }
         kept = UInt64(events.count)
       }
@@ -93,18 +89,17 @@ extension BinaryTraceReader {
       position += total
       return false
     }
-    let decoded = ownEvents()
     let outcome = buffer.withUnsafeBytes { raw -> ChunkOutcome in
       let body = UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<position + total])
       if header.isSealed && CRC32C.checksum(body) != header.bodyCRC { return .checksumMismatch }
       guard header.baseTime >= lastTime else {
         return .malformed(ChunkDecoder.Failure(offset: 0, message: "it starts before the previous chunk ends"))
       }
-      decoded.removeAll()
+      events.removeAll()
       do throws(ChunkDecoder.Failure) {
         try ChunkDecoder.decodeLog(
           body, count: Int(count), baseTime: header.baseTime, predictedIDs: features.contains(.predictedIdentifiers),
-          into: decoded)
+          into: &events)
         return .decoded
       } catch {
         return .malformed(error)
@@ -146,13 +141,6 @@ extension BinaryTraceReader {
         "\(label) is malformed at body byte \(failure.offset) (\(failure.message)); \(count) events lost")
     }
     return false
-  }
-
-  /// The chunk event storage, unshared, to decode the next chunk into (a copy of this
-  /// reader keeps the one it shared).
-  mutating func ownEvents() -> LogChunkEvents {
-    if !isKnownUniquelyReferenced(&events) { events = LogChunkEvents() }
-    return events
   }
 
   enum ChunkOutcome {

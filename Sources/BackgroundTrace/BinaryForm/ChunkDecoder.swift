@@ -28,12 +28,12 @@ struct ChunkDecoder {
   /// On failure `events` is left as it was.
   static func decodeLog(
     _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, predictedIDs: Bool,
-    into events: LogChunkEvents
+    into events: inout LogChunkEvents
   ) throws(Failure) {
     let start = events.count
     var cursor = ByteCursor(body)
     do throws(Failure) {
-      try decodeLogEntries(&cursor, count: count, baseTime: baseTime, predictedIDs: predictedIDs, into: events)
+      try decodeLogEntries(&cursor, count: count, baseTime: baseTime, predictedIDs: predictedIDs, into: &events)
       guard events.count - start == count else {
         throw Failure(
           offset: cursor.offset, message: "\(events.count - start) records where the commit word says \(count)")
@@ -49,21 +49,23 @@ struct ChunkDecoder {
   /// prefix of an entry is an entry.
   static func decodeLogPrefix(
     _ body: UnsafeRawBufferPointer, count: Int, baseTime: UInt64, predictedIDs: Bool,
-    into events: LogChunkEvents
+    into events: inout LogChunkEvents
   ) {
     var cursor = ByteCursor(body)
-    try? decodeLogEntries(&cursor, count: count, baseTime: baseTime, predictedIDs: predictedIDs, into: events)
+    try? decodeLogEntries(&cursor, count: count, baseTime: baseTime, predictedIDs: predictedIDs, into: &events)
   }
 
   /// Decodes entries until the bytes end, appending each record's event; throws at the
   /// first entry that does not parse or a record beyond `count`, keeping what was decoded.
   private static func decodeLogEntries(
     _ cursor: inout ByteCursor, count: Int, baseTime: UInt64, predictedIDs: Bool,
-    into events: LogChunkEvents
+    into events: inout LogChunkEvents
   ) throws(Failure) {
     let body = cursor.buffer
     let start = events.count
     var decoder = ChunkDecoder(strings: [], time: baseTime, predictedIDs: predictedIDs)
+    // The events' string ids are the decoder's indexes: they share its table.
+    defer { events.strings = decoder.strings }
     while !cursor.isAtEnd {
       let offset = cursor.offset
       if body[offset] == BinaryFormat.stringDefinitionTag {
@@ -75,7 +77,6 @@ struct ChunkDecoder {
           throw Failure(offset: offset, message: "string is not valid UTF-8")
         }
         decoder.define(string)
-        events.define(string)
         continue
       }
       guard events.count - start < count else {
@@ -230,11 +231,10 @@ struct ChunkDecoder {
     try compactRecord(&cursor, into: &compact)
     if compact.tag == .envSet {
       return stringsInterned
-        ? event(compact, strings: interned) : event(compact, strings: ChunkStrings(strings: strings))
+        ? settingsEvent(compact, strings: interned) : settingsEvent(compact, strings: ChunkStrings(strings: strings))
     }
-    // Built here, inlined, not through `event(_:strings:)`: passed to it, the event
-    // just decoded was copied with wide loads of the decoder's narrow stores, which
-    // stall.
+    // Built here, inlined, not through a helper: passed to one, the event just decoded
+    // was copied with wide loads of the decoder's narrow stores, which stall.
     if stringsInterned { return TraceEvent(compact, strings: interned) }
     return TraceEvent(compact, strings: ChunkStrings(strings: strings))
   }
@@ -242,7 +242,7 @@ struct ChunkDecoder {
   /// The `env.set` event `compact`, just decoded, stands for: its settings are the pairs
   /// ``compactRecord(_:into:)`` left in ``settingIDs``.
   @inline(__always)
-  private func event(_ compact: borrowing CompactEvent, strings: borrowing some StringTable) -> TraceEvent {
+  private func settingsEvent(_ compact: borrowing CompactEvent, strings: borrowing some StringTable) -> TraceEvent {
     var settings: [EnvironmentSetting] = []
     settings.reserveCapacity(settingIDs.count / 2)
     for index in stride(from: 0, to: settingIDs.count, by: 2) {
@@ -454,6 +454,10 @@ struct ChunkStrings: StringTable {
   @inline(__always)
   subscript(id: UInt32) -> String { strings[Int(id)] }
 
-  /// Not used: a just-decoded `env.set`'s pairs are the decoder's (``ChunkDecoder/settingIDs``).
-  func settings(_ list: UInt32) -> [EnvironmentSetting] { [] }
+  /// Never asked: a record just decoded keeps its `env.set` pairs in
+  /// ``ChunkDecoder/settingIDs``, and ``ChunkDecoder/record(_:interned:)`` builds that
+  /// event from them.
+  func settings(_ list: UInt32) -> [EnvironmentSetting] {
+    preconditionFailure("a chunk's setting lists are not kept; its decoder's settingIDs are")
+  }
 }

@@ -3,26 +3,19 @@
 /// see ``ChunkPayload``): compact events whose string ids are the chunk's own, with
 /// the chunk's strings and the setting lists of its `env.set` events. ``take()``
 /// builds the next one as a ``TraceEvent``; ``takeCompact(interning:)`` gives it the
-/// reader's trace-wide string ids.
-///
-/// Events `0..<consumed` were handed out. A reader that shares its instance with a
-/// copy of itself copies it before reading (``BinaryTraceReader/next()``), so a copied
-/// reader stays a value.
-///
-/// Its storage is not checked for overlapping access at run time: one reader at a time
-/// owns an instance (a copy of a reader copies it before changing it), and no method
-/// calls out while it changes a property.
-final class LogChunkEvents: StringTable {
-  @exclusivity(unchecked) private var events: [CompactEvent] = []
-  @exclusivity(unchecked) private var strings: [String] = []
-  @exclusivity(unchecked) private var settingLists: [[UInt32]] = []
+/// reader's trace-wide string ids. A value, as the reader is: a copy of a reader reads
+/// on from where it was copied.
+struct LogChunkEvents: StringTable {
+  private var events: [CompactEvent] = []
+  /// The chunk's strings, by the ids its events hold.
+  var strings: [String] = []
+  private var settingLists: [[UInt32]] = []
   /// Each chunk string's trace-wide id, once ``takeCompact(interning:)`` interned them
   /// in the table of that generation.
-  @exclusivity(unchecked) private var internedIDs: [UInt32] = []
-  @exclusivity(unchecked) private var internedGeneration: Int?
-  @exclusivity(unchecked) private(set) var consumed = 0
-
-  init() {}
+  private var internedIDs: [UInt32] = []
+  private var internedGeneration: Int?
+  /// Events `0..<consumed` were handed out.
+  private(set) var consumed = 0
 
   var count: Int { events.count }
   var isEmpty: Bool { events.isEmpty }
@@ -31,7 +24,7 @@ final class LogChunkEvents: StringTable {
   var lastTime: UInt64? { events.last?.time }
 
   /// Drops every event and string, to decode the next chunk.
-  func removeAll() {
+  mutating func removeAll() {
     events.removeAll(keepingCapacity: true)
     strings.removeAll(keepingCapacity: true)
     settingLists.removeAll(keepingCapacity: true)
@@ -39,11 +32,8 @@ final class LogChunkEvents: StringTable {
     consumed = 0
   }
 
-  /// Appends a string the chunk defines.
-  func define(_ string: String) { strings.append(string) }
-
   /// Appends a decoded record; an `env.set`'s setting pairs are `settingIDs`.
-  func append(_ event: CompactEvent, settingIDs: [UInt32]) {
+  mutating func append(_ event: CompactEvent, settingIDs: [UInt32]) {
     var event = event
     if event.tag == .envSet {
       event.string = UInt32(settingLists.count)
@@ -53,7 +43,7 @@ final class LogChunkEvents: StringTable {
   }
 
   /// Drops the events from `start` on (the ones a failed decode appended).
-  func removeAppended(from start: Int) {
+  mutating func removeAppended(from start: Int) {
     events.removeSubrange(start...)
   }
 
@@ -67,14 +57,14 @@ final class LogChunkEvents: StringTable {
   }
 
   /// The next event not yet read, built whole.
-  func take() -> TraceEvent {
+  mutating func take() -> TraceEvent {
     precondition(consumed < events.count)
     defer { consumed += 1 }
     return TraceEvent(events[consumed], strings: self)
   }
 
   /// The next event not yet read, its strings given their ids in `table`.
-  func takeCompact(interning table: inout InternedStrings) -> CompactEvent {
+  mutating func takeCompact(interning table: inout InternedStrings) -> CompactEvent {
     precondition(consumed < events.count)
     if internedGeneration != table.generation {
       internedIDs = strings.map { table.intern($0) }
@@ -89,18 +79,6 @@ final class LogChunkEvents: StringTable {
       if event.secondString != CompactEvent.noString { event.secondString = internedIDs[Int(event.secondString)] }
     }
     return event
-  }
-
-  /// A copy holding the same events, strings and position.
-  func copy() -> LogChunkEvents {
-    let copy = LogChunkEvents()
-    copy.events = events
-    copy.strings = strings
-    copy.settingLists = settingLists
-    copy.internedIDs = internedIDs
-    copy.internedGeneration = internedGeneration
-    copy.consumed = consumed
-    return copy
   }
 }
 

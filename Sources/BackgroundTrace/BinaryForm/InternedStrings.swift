@@ -10,7 +10,7 @@ package import _BackgroundTraceStorage
 /// trace's bytes bound.
 /// Where a ``CompactEvent``'s string ids are looked up.
 @usableFromInline
-package protocol StringTable: ~Copyable {
+package protocol StringTable {
   /// The string with id `id`.
   subscript(id: UInt32) -> String { get }
   /// The settings of the `env.set` setting list `list`.
