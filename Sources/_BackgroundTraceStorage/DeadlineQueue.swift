@@ -51,11 +51,8 @@ public struct DeadlineQueue<Time: Comparable & Sendable, Payload: Sendable>: Sen
   /// - Complexity: O(log *n*).
   @discardableResult
   @inlinable public mutating func insert(_ payload: Payload, at time: Time) -> UInt64 {
-    let assigned = sequence
-    heap.append(Entry(time: time, sequence: sequence, payload: payload))
-    sequence += 1
-    siftUp()
-    return assigned
+    defer { sequence += 1 }
+    return push(payload, at: time, sequence: sequence)
   }
 
   /// Adds a deadline that comes before every ordinary entry at the same time (entries
@@ -65,11 +62,15 @@ public struct DeadlineQueue<Time: Comparable & Sendable, Payload: Sendable>: Sen
   /// - Complexity: O(log *n*).
   @discardableResult
   @inlinable public mutating func insertAhead(_ payload: Payload, at time: Time) -> UInt64 {
-    let assigned = aheadSequence
-    heap.append(Entry(time: time, sequence: assigned, payload: payload))
-    aheadSequence += 1
+    defer { aheadSequence += 1 }
+    return push(payload, at: time, sequence: aheadSequence)
+  }
+
+  /// Adds an entry with sequence number `sequence` and returns it.
+  @inlinable mutating func push(_ payload: Payload, at time: Time, sequence: UInt64) -> UInt64 {
+    heap.append(Entry(time: time, sequence: sequence, payload: payload))
     siftUp()
-    return assigned
+    return sequence
   }
 
   @inlinable mutating func siftUp() {

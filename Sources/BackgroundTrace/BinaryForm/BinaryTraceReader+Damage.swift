@@ -62,4 +62,29 @@ extension BinaryTraceReader {
     damage.append(
       TraceDamage(file: file, offset: offset, length: length, lostEvents: lost, message: message, kind: kind))
   }
+
+  /// Reports a whole chunk lost, with its `count` events: `label` names it, and `part`
+  /// the part a malformed record's offset is in ("payload", "body").
+  mutating func reportLost(
+    _ loss: ChunkLoss, _ label: String, at offset: Int, length: Int, count: UInt64, part: String
+  ) {
+    switch loss {
+    case .checksumMismatch:
+      report(at: offset, length: length, lost: Int(count), "\(label) fails its CRC check; \(count) events lost")
+    case .malformed(let failure):
+      report(
+        at: offset, length: length, lost: Int(count),
+        "\(label) is malformed at \(part) byte \(failure.offset) (\(failure.message)); \(count) events lost")
+    }
+  }
+}
+
+/// Why a whole chunk is lost: its CRC fails, or it does not parse.
+enum ChunkLoss: Error {
+  case checksumMismatch, malformed(ChunkDecoder.Failure)
+
+  /// A chunk whose base time is before the previous chunk's last event.
+  static var startsTooEarly: ChunkLoss {
+    .malformed(ChunkDecoder.Failure(offset: 0, message: "it starts before the previous chunk ends"))
+  }
 }

@@ -89,18 +89,16 @@ extension BinaryTraceReader {
       position += total
       return false
     }
-    let outcome = buffer.withUnsafeBytes { raw -> ChunkOutcome in
+    let loss = buffer.withUnsafeBytes { raw -> ChunkLoss? in
       let body = UnsafeRawBufferPointer(rebasing: raw[position + headerSize..<position + total])
       if header.isSealed && CRC32C.checksum(body) != header.bodyCRC { return .checksumMismatch }
-      guard header.baseTime >= lastTime else {
-        return .malformed(ChunkDecoder.Failure(offset: 0, message: "it starts before the previous chunk ends"))
-      }
+      guard header.baseTime >= lastTime else { return .startsTooEarly }
       events.removeAll()
       do throws(ChunkDecoder.Failure) {
         try ChunkDecoder.decodeLog(
           body, count: Int(count), baseTime: header.baseTime, predictedIDs: features.contains(.predictedIdentifiers),
           into: &events)
-        return .decoded
+        return nil
       } catch {
         return .malformed(error)
       }
@@ -115,7 +113,7 @@ extension BinaryTraceReader {
       _ = try ensure(reserved)
       let uncommitted = buffer[(position + total)..<(position + min(reserved, available))].contains { $0 != 0 }
       position += min(reserved, available)
-      if case .decoded = outcome {
+      if loss == nil {
         let recovered =
           count == 0
           ? "it holds no committed events"
@@ -128,22 +126,13 @@ extension BinaryTraceReader {
           kind: .unsealedTail)
       }
     }
-    switch outcome {
-    case .decoded:
+    guard let loss else {
       firstEventNumber = first
       lastTime = events.lastTime ?? header.baseTime
       return !events.isEmpty
-    case .checksumMismatch:
-      report(at: chunkOffset, length: total, lost: Int(count), "\(label) fails its CRC check; \(count) events lost")
-    case .malformed(let failure):
-      report(
-        at: chunkOffset, length: total, lost: Int(count),
-        "\(label) is malformed at body byte \(failure.offset) (\(failure.message)); \(count) events lost")
     }
+    reportLost(loss, label, at: chunkOffset, length: total, count: count, part: "body")
     return false
   }
 
-  enum ChunkOutcome {
-    case decoded, checksumMismatch, malformed(ChunkDecoder.Failure)
-  }
 }

@@ -150,13 +150,9 @@ extension BinaryTraceReader {
           after: lastTime, predictedIDs: features.contains(.predictedIdentifiers))
       }
       switch outcome {
-      case .checksumMismatch:
-        report(at: chunkOffset, length: total, lost: Int(count), "\(label) fails its CRC check; \(count) events lost")
-      case .malformed(let failure):
-        report(
-          at: chunkOffset, length: total, lost: Int(count),
-          "\(label) is malformed at payload byte \(failure.offset) (\(failure.message)); \(count) events lost")
-      case .checked(let decoder, let recordsStart):
+      case .failure(let loss):
+        reportLost(loss, label, at: chunkOffset, length: total, count: count, part: "payload")
+      case .success(let (decoder, recordsStart)):
         // Copy the payload out of the read buffer, which moves on as the next chunk is read.
         if !isKnownUniquelyReferenced(&payload) { payload = ChunkPayload() }
         buffer.withUnsafeBytes { raw in
@@ -177,11 +173,6 @@ extension BinaryTraceReader {
     }
   }
 
-  enum CheckOutcome {
-    case checked(ChunkDecoder, recordsStart: Int)
-    case checksumMismatch, malformed(ChunkDecoder.Failure)
-  }
-
   /// The sealed chunk whose records ``next()`` is reading, for a damage report.
   struct SealedChunk {
     var offset: Int
@@ -194,16 +185,14 @@ extension BinaryTraceReader {
   /// events is read; its records are checked as they are read.
   static func checkChunk(
     _ payload: UnsafeRawBufferPointer, _ header: ChunkHeader, after lastTime: UInt64, predictedIDs: Bool
-  ) -> CheckOutcome {
-    guard CRC32C.checksum(payload) == header.payloadCRC else { return .checksumMismatch }
-    guard header.baseTime >= lastTime else {
-      return .malformed(ChunkDecoder.Failure(offset: 0, message: "it starts before the previous chunk ends"))
-    }
+  ) -> Result<(decoder: ChunkDecoder, recordsStart: Int), ChunkLoss> {
+    guard CRC32C.checksum(payload) == header.payloadCRC else { return .failure(.checksumMismatch) }
+    guard header.baseTime >= lastTime else { return .failure(.startsTooEarly) }
     do throws(ChunkDecoder.Failure) {
       let (decoder, start) = try ChunkDecoder.start(payload, baseTime: header.baseTime, predictedIDs: predictedIDs)
-      return .checked(decoder, recordsStart: start)
+      return .success((decoder, start))
     } catch {
-      return .malformed(error)
+      return .failure(.malformed(error))
     }
   }
 }
