@@ -114,7 +114,7 @@ extension EventTag {
   }()
 
   private static let byName: [String: EventTag] = Dictionary(
-    uniqueKeysWithValues: allCases.map { ($0.declaredSpec.name, $0) })
+    uniqueKeysWithValues: allCases.map { ($0.name, $0) })
 }
 
 extension KindSpec {

@@ -30,6 +30,11 @@ public struct FieldError: Error, Sendable, Hashable {
     self.isInName = isInName
     self.message = message
   }
+
+  /// Kind `kind` lacks its required field `field`: the fault is the kind's.
+  static func missing(_ field: String, of kind: String) -> FieldError {
+    FieldError(field: nil, message: "\(kind) is missing the required field '\(field)'")
+  }
 }
 
 extension TraceEvent.Kind {
@@ -123,7 +128,6 @@ extension TraceEvent.Kind {
   ///   type or is not a word of its choice, or the fields contradict each other;
   ///   `env.set`, whose fields are free pairs, is built from its settings instead.
   public init(tag: EventTag, fieldValues: [FieldValue?]) throws(FieldError) {
-    let values = FieldValues(spec: tag.spec, values: fieldValues)
     guard fieldValues.count == tag.spec.fields.count else {
       throw FieldError(
         field: nil,
@@ -131,6 +135,7 @@ extension TraceEvent.Kind {
           "\(tag.name) takes \(tag.spec.fields.count) field \(tag.spec.fields.count == 1 ? "value" : "values"), one per field; got \(fieldValues.count)"
       )
     }
+    let values = FieldValues(spec: tag.spec, values: fieldValues)
     switch tag {
     case .appLaunch: self = .appLaunch
     case .appState: self = .appState(to: try values.choice(0))
@@ -198,12 +203,11 @@ private struct FieldValues {
   let spec: KindSpec
   let values: [FieldValue?]
 
-  private func value(_ index: Int) -> FieldValue? {
-    index < values.count ? values[index] : nil
-  }
+  /// One value per field of `spec` (the initializer checked the count).
+  private func value(_ index: Int) -> FieldValue? { values[index] }
 
   private func missing(_ index: Int) -> FieldError {
-    FieldError(field: nil, message: "\(spec.name) is missing the required field '\(spec.fields[index].name)'")
+    .missing(spec.fields[index].name, of: spec.name)
   }
 
   private func mistyped(_ index: Int) -> FieldError {

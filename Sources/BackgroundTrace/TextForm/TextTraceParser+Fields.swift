@@ -17,7 +17,7 @@ struct FieldReader {
       return .envSet(fields.map { EnvironmentSetting(key: $0.key, value: $0.value.text) })
     }
     for field in fields where spec.index(of: field.key) == nil {
-      let known = spec.fields.map(\.name)
+      let known = kind.fieldNames
       let expected = known.isEmpty ? "it takes no fields" : "expected \(known.joined(separator: ", "))"
       throw scanner.error(at: field.keyColumn, "unknown field '\(field.key)' for \(spec.name); \(expected)")
     }
@@ -26,7 +26,7 @@ struct FieldReader {
     for fieldSpec in spec.fields {
       guard let field = field(fieldSpec.name) else {
         if fieldSpec.isRequired {
-          throw scanner.error(at: kindColumn, "\(spec.name) is missing the required field '\(fieldSpec.name)'")
+          throw scanner.error(at: kindColumn, FieldError.missing(fieldSpec.name, of: spec.name).message)
         }
         values.append(nil)
         continue
