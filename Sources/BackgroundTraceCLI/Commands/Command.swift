@@ -22,7 +22,7 @@ package enum Command: Sendable, Hashable {
   case export(path: String, format: ExportFormat, from: TraceTime?, to: TraceTime?)
   /// `bgtrace explain PATH [--until T]` (also spelled `replay`, its earlier name).
   case explain(path: String, until: TraceTime?)
-  /// `bgtrace diff EXPECTED ACTUAL [--ids exact|renamed] [--time exact|order|tolerance=S]`.
+  /// `bgtrace diff EXPECTED ACTUAL [--ids exact|renamed] [--time exact|order|tolerance=S] [--meta]`.
   case diff(expected: String, actual: String, options: DiffOptions)
   /// `bgtrace explore --list`.
   case exploreList

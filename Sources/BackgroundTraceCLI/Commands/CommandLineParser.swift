@@ -100,6 +100,10 @@ package enum CommandLineParser: Sendable {
       if let time = try takeOption("--time", from: &rest, command: name) {
         options.times = try times(time)
       }
+      if let index = rest.firstIndex(of: "--meta") {
+        rest.remove(at: index)
+        options.comparesMeta = true
+      }
       try expectOperands(rest, count: 2, command: name, names: "EXPECTED and ACTUAL")
       return .diff(expected: rest[0], actual: rest[1], options: options)
     case .export:

@@ -19,6 +19,7 @@ enum CommandOptions {
   static func flags(_ command: CommandName) -> [String] {
     switch command {
     case .check: ["--strict"]
+    case .diff: ["--meta"]
     case .explore: ["--list"]
     default: []
     }

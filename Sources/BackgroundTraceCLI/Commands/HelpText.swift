@@ -23,7 +23,7 @@ enum HelpText {
     Commands:
       demo [--out DIR]            run a sample app in the simulator, check and show its trace
       check PATH… [OPTIONS]       check traces against the rules; exit 1 on findings
-      diff EXPECTED ACTUAL        compare two traces; exit 1 when they differ
+      diff EXPECTED ACTUAL        compare two traces' events; exit 1 when they differ
       explain PATH [--until T]    each event, what is alive after it, findings inline
       export PATH --format F      chrome (Perfetto), jsonl, svg or html
       dump PATH                   print a trace (text or binary) in canonical text form
@@ -104,19 +104,26 @@ enum HelpText {
     """
 
   static let diff = """
-    Usage: bgtrace diff EXPECTED ACTUAL [--ids exact|renamed] [--time exact|order|tolerance=S]
+    Usage: bgtrace diff EXPECTED ACTUAL [--ids exact|renamed]
+                        [--time exact|order|tolerance=S] [--meta]
 
     Compares two traces (text or binary) event by event and prints a unified diff
     of their canonical text. The first line names the first divergence: the event
-    number and the expected and actual lines.
+    number and the expected and actual lines. Lines the two traces share and lines
+    only EXPECTED has show EXPECTED's times; lines only ACTUAL has show its times.
+    The meta lines are not compared unless --meta is given: when they differ, a
+    note on standard error says so, and the exit status is not changed by it.
 
     Options:
       --ids renamed      task ids, run numbers and work ids are compared up to a
                          consistent renaming by first appearance (the default)
       --ids exact        identifiers must match as written
       --time exact       times must match to the nanosecond (the default)
-      --time order       times are ignored; only the order of events matters
-      --time tolerance=S times may differ by up to S seconds
+      --time order       times are ignored, the events' and those of time fields
+                         (sched.submit earliest=); only the order of events
+                         matters, and the diff shows no times (earliest=*)
+      --time tolerance=S times, and time fields, may differ by up to S seconds
+      --meta             compare the meta lines too (seed=, platform=, …)
 
     Exit status: 0 same, 1 different, 2 bad input.
 

@@ -14,9 +14,11 @@ public struct DiffOptions: Sendable, Hashable {
   public enum Times: Sendable, Hashable {
     /// Equal to the nanosecond (the default).
     case exact
-    /// Ignored: only the order of events matters.
+    /// Ignored, the event's own and those of its fields of type ``FieldType/seconds``
+    /// (`earliest=`): only the order of events matters. The diff then shows no times.
     case order
-    /// Equal when they differ by at most this much.
+    /// Equal when they differ by at most this much, the event's own and those of its
+    /// fields of type ``FieldType/seconds``.
     case tolerance(TraceInterval)
   }
 
@@ -24,11 +26,30 @@ public struct DiffOptions: Sendable, Hashable {
   public var identifiers: Identifiers
   /// How times compare.
   public var times: Times
+  /// Whether the `meta` lines are compared. When not (the default), a difference in
+  /// them is reported as ``TraceDiff/metaDifference`` and leaves the traces equal:
+  /// two runs of one scenario under different seeds record the same events.
+  public var comparesMeta: Bool
 
-  /// Creates options; the defaults compare ids up to renaming and times exactly.
-  public init(identifiers: Identifiers = .renamed, times: Times = .exact) {
+  /// Creates options; the defaults compare ids up to renaming and times exactly, and
+  /// leave the `meta` lines out.
+  public init(identifiers: Identifiers = .renamed, times: Times = .exact, comparesMeta: Bool = false) {
     self.identifiers = identifiers
     self.times = times
+    self.comparesMeta = comparesMeta
+  }
+}
+
+/// Two traces' `meta` lines, when they differ and are not compared.
+public struct MetaDifference: Sendable, Hashable, CustomStringConvertible {
+  /// The expected trace's `meta` line, or `nil` when it has none.
+  public var expected: String?
+  /// The actual trace's `meta` line, or `nil` when it has none.
+  public var actual: String?
+
+  /// One sentence naming both lines.
+  public var description: String {
+    "the meta lines differ (not compared): expected \(expected.map { "'\($0)'" } ?? "none"), found \(actual.map { "'\($0)'" } ?? "none")"
   }
 }
 
@@ -67,10 +88,19 @@ public struct TraceDiff: Sendable, Hashable {
   /// first line names the first divergence.
   public var unified: String
 
+  /// The two `meta` lines when they differ and ``DiffOptions/comparesMeta`` is false;
+  /// `nil` otherwise. It does not make the traces differ.
+  public var metaDifference: MetaDifference?
+
   /// Whether the traces are the same under the options.
   public var isEqual: Bool { firstDivergence == nil }
 
   /// Compares two traces.
+  ///
+  /// Lines that are the same under the options show as the expected trace writes
+  /// them, removed lines as the expected trace does, added lines as the actual trace
+  /// does; with ``DiffOptions/Times/order`` no line shows a time (time fields show as
+  /// `NAME=*`). Hunk headers count lines of the canonical text, meta line included.
   ///
   /// - Parameters:
   ///   - expected: the golden trace.
@@ -84,8 +114,12 @@ public struct TraceDiff: Sendable, Hashable {
     expected: Trace, actual: Trace, options: DiffOptions = DiffOptions(), expectedName: String = "expected",
     actualName: String = "actual", context: Int = 3
   ) {
-    let old = DiffSide(expected, options: options)
-    let new = DiffSide(actual, options: options)
+    let showsHeader = options.comparesMeta || (expected.meta.isEmpty && actual.meta.isEmpty)
+    let old = DiffSide(expected, options: options, showsHeader: showsHeader)
+    let new = DiffSide(actual, options: options, showsHeader: showsHeader)
+    metaDifference =
+      options.comparesMeta || old.metaLine == new.metaLine
+      ? nil : MetaDifference(expected: old.metaLine, actual: new.metaLine)
     let edits = MyersDiff.edits(oldCount: old.lines.count, newCount: new.lines.count) { i, j in
       old.matches(i, new, j, times: options.times)
     }
@@ -98,7 +132,8 @@ public struct TraceDiff: Sendable, Hashable {
     unified =
       firstDivergence!.description + "\n"
       + UnifiedDiff.format(
-        edits, old: old.lines, new: new.lines, oldName: expectedName, newName: actualName, context: context)
+        edits, old: old.lines, new: new.lines, oldName: expectedName, newName: actualName, context: context,
+        oldLineNumber: old.lineNumber, newLineNumber: new.lineNumber)
   }
 
   private static func divergence(_ edits: [MyersDiff.Edit], _ old: DiffSide, _ new: DiffSide) -> Divergence {
@@ -130,47 +165,5 @@ public struct TraceDiff: Sendable, Hashable {
       }
     }
     return Divergence(expectedEvent: 0, actualEvent: 0, expected: nil, actual: nil)
-  }
-}
-
-/// One trace prepared for comparison: its canonical lines and comparison keys.
-struct DiffSide {
-  /// The canonical text lines: the header, the meta line if any, then one per event.
-  var lines: [String]
-  /// How many lines come before the first event.
-  var headerLines: Int
-  /// The comparison key of each line (header lines compare by text).
-  var keys: [TraceEvent.Kind?]
-  var times: [TraceTime]
-
-  init(_ trace: Trace, options: DiffOptions) {
-    let header = TextTraceWriter.headerAndMeta(trace.meta).split(separator: "\n").map(String.init)
-    headerLines = header.count
-    lines = header
-    keys = Array(repeating: nil, count: header.count)
-    times = Array(repeating: .zero, count: header.count)
-    var renaming = IdentifierRenaming()
-    for event in trace.events {
-      lines.append(TextTraceWriter.line(for: event))
-      keys.append(options.identifiers == .renamed ? renaming.rename(event.kind) : event.kind)
-      times.append(event.time)
-    }
-  }
-
-  /// The 1-based event number of line `index` (0 for header lines).
-  func eventNumber(_ index: Int) -> Int { max(index - headerLines + 1, 0) }
-
-  func matches(_ i: Int, _ other: DiffSide, _ j: Int, times mode: DiffOptions.Times) -> Bool {
-    guard let key = keys[i], let otherKey = other.keys[j] else {
-      return keys[i] == nil && other.keys[j] == nil && lines[i] == other.lines[j]
-    }
-    guard key == otherKey else { return false }
-    switch mode {
-    case .exact: return times[i] == other.times[j]
-    case .order: return true
-    case .tolerance(let tolerance):
-      let (a, b) = (times[i].nanoseconds, other.times[j].nanoseconds)
-      return (a > b ? a - b : b - a) <= tolerance.nanoseconds
-    }
   }
 }

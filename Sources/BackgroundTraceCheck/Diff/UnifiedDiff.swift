@@ -1,7 +1,10 @@
 /// Formats an edit script as a unified diff (`---`, `+++`, `@@ -a,b +c,d @@` hunks).
 enum UnifiedDiff {
+  /// The diff of `old` and `new`; `oldLineNumber` and `newLineNumber` give the 1-based
+  /// line number a hunk header shows for an index of each side.
   static func format(
-    _ edits: [MyersDiff.Edit], old: [String], new: [String], oldName: String, newName: String, context: Int
+    _ edits: [MyersDiff.Edit], old: [String], new: [String], oldName: String, newName: String, context: Int,
+    oldLineNumber: (Int) -> Int = { $0 + 1 }, newLineNumber: (Int) -> Int = { $0 + 1 }
   ) -> String {
     var output = "--- \(oldName)\n+++ \(newName)\n"
     let changed = edits.indices.filter { if case .keep = edits[$0] { false } else { true } }
@@ -37,24 +40,27 @@ enum UnifiedDiff {
           body += "+\(new[n])\n"
         }
       }
-      let oldLine = oldStart.map { $0 + 1 } ?? position(before: first, in: edits, old: true)
-      let newLine = newStart.map { $0 + 1 } ?? position(before: first, in: edits, old: false)
+      let oldLine =
+        oldStart.map(oldLineNumber) ?? position(before: first, in: edits, old: true).map(oldLineNumber) ?? 0
+      let newLine =
+        newStart.map(newLineNumber) ?? position(before: first, in: edits, old: false).map(newLineNumber) ?? 0
       output += "@@ -\(oldLine),\(oldCount) +\(newLine),\(newCount) @@\n" + body
       hunkStart = hunkEnd + 1
     }
     return output
   }
 
-  /// For a hunk with no lines on one side: the line number just before it on that side.
-  private static func position(before index: Int, in edits: [MyersDiff.Edit], old: Bool) -> Int {
+  /// For a hunk with no lines on one side: the index of the line just before it on that
+  /// side, or `nil` when there is none.
+  private static func position(before index: Int, in edits: [MyersDiff.Edit], old: Bool) -> Int? {
     for edit in edits[..<index].reversed() {
       switch edit {
-      case .keep(let o, let n): return (old ? o : n) + 1
-      case .delete(let o) where old: return o + 1
-      case .insert(let n) where !old: return n + 1
+      case .keep(let o, let n): return old ? o : n
+      case .delete(let o) where old: return o
+      case .insert(let n) where !old: return n
       default: continue
       }
     }
-    return 0
+    return nil
   }
 }
