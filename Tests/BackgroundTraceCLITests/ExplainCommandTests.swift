@@ -35,14 +35,14 @@ import Testing
     }
   }
 
-  /// The whole timeline of a small trace: each event with its line number, what is open
-  /// after it, and a finding at the end.
+  /// The whole timeline of a small trace: each event with its line number, what it
+  /// changed, and a finding at the end.
   @Test func theTimelineOfTheMinimalVector() {
     let path = Self.root.appendingPathComponent("Traces/format/minimal.txt").path
     let expected = """
       3: 0 app.launch
       4: 1.5 task.begin id=1 name=Save
-            · task 1 Save: open 0s
+            + task 1 Save: begun
       at the end (4):
             >> error: task 1 ("Save") begun at 1.5s was not ended before the trace ended [task-leaked]
 
@@ -61,7 +61,7 @@ import Testing
     #expect(result.status == .findings)
     #expect(
       result.output.contains(
-        "10: 20 work.start work=sync-1 attempt=1\n      · work sync-1: attempt 1 running 0s\n"))
+        "10: 20 work.start work=sync-1 attempt=1\n      + work sync-1: attempt 1 running\n"))
     #expect(
       result.output.contains(
         "!! inconsistent with the model: sync-1 attempt 1 started at 20s, before its backoff allowed it at 34s"))
@@ -77,16 +77,19 @@ import Testing
         4: 0.2 app.state to=active
         5: 12.5 app.state to=background
         6: 12.5 task.begin id=1 name=SaveDocument
-              · task 1 SaveDocument: open 0s, 30s of budget left
+              + task 1 SaveDocument: begun, 30s of budget left
         7: 42.5 task.expire id=1
-              · task 1 SaveDocument: open 30s, expired
+              ~ task 1 SaveDocument: expired after 30s
         8: 42.5 task.end id=1
+              - task 1 SaveDocument: ended after 30s
         9: 42.51 task.end id=1
               >> error: task 1 ended twice (first end at 42.5s) [task-double-end]
 
         """)
   }
 
+  /// `--until` stops the timeline and then lists what is alive after the last event it
+  /// printed.
   @Test func untilStopsTheTimeline() {
     let path = Self.root.appendingPathComponent("Traces/examples/double-end.txt").path
     let result = run("explain", "--until", "12.5", path)
@@ -96,6 +99,8 @@ import Testing
         4: 0.2 app.state to=active
         5: 12.5 app.state to=background
         6: 12.5 task.begin id=1 name=SaveDocument
+              + task 1 SaveDocument: begun, 30s of budget left
+        alive after 6 (12.5s):
               · task 1 SaveDocument: open 0s, 30s of budget left
 
         """)
@@ -110,12 +115,15 @@ import Testing
     let path = ExplainCommandTests.root.appendingPathComponent("Traces/rules/task-leaked.fires-suspended.txt").path
     let output = run("explain", path).output
     let afterSuspension = output.components(separatedBy: "app.state to=suspended\n").dropFirst().joined()
-    #expect(output.contains("app.state to=suspended\n      >> error: task 1"))
+    #expect(
+      output.contains(
+        "app.state to=suspended\n      - task 1 Upload: closed after 4s, not ended before the app was suspended\n      >> error: task 1"
+      ))
     #expect(!afterSuspension.contains("· task 1"))
   }
 
   @Test func replayIsTheEarlierNameOfExplain() throws {
-    #expect(try CommandLineParser.parse(["replay", "a.txt"]) == .explain(path: "a.txt", until: nil))
+    #expect(try CommandLineParser.parse(["replay", "a.txt"]) == .explain(path: "a.txt", until: nil, alive: false))
     #expect(try CommandLineParser.parse(["help", "replay"]) == .help(topic: .explain))
   }
 

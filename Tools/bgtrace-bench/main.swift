@@ -1,7 +1,7 @@
 // bgtrace-bench: measures the binary form and the recorder against baselines taken in
 // the same run. Run it in release mode:
 //
-//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder|codec|checker-cost|checker]
+//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder|codec|checker-cost|checker|explain]
 //
 // Every figure is printed with the ratio to its baseline, so results from different
 // machines compare.
@@ -30,7 +30,7 @@ struct Options {
   var skipChecker = false
   /// Only write the checker's workload (`--events` events) to this file (for profilers).
   var writeWorkload: String?
-  /// Only run this part (`recorder`, `codec`, `checker-cost` or `checker`) and print its
+  /// Only run this part (`recorder`, `codec`, `checker-cost`, `checker` or `explain`) and print its
   /// summary lines.
   var only: String?
 
@@ -51,7 +51,7 @@ struct Options {
       case "--write-workload": writeWorkload = iterator.next()
       case "--only":
         only = iterator.next()
-        if !["recorder", "codec", "checker-cost", "checker"].contains(only ?? "") { usage() }
+        if !["recorder", "codec", "checker-cost", "checker", "explain"].contains(only ?? "") { usage() }
       default:
         usage()
       }
@@ -61,7 +61,7 @@ struct Options {
   private func usage() -> Never {
     FileHandle.standardError.write(
       Data(
-        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker] [--profile-decode N] [--profile-compact N] [--profile-batch N] [--profile-check N] [--check-by-kind] [--profile-durable N] [--write-workload PATH]\n"
+        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker|explain] [--profile-decode N] [--profile-compact N] [--profile-batch N] [--profile-check N] [--check-by-kind] [--profile-durable N] [--write-workload PATH]\n"
           .utf8))
     exit(2)
   }
@@ -216,6 +216,7 @@ case "recorder": try runOnly(runRecorderBenchmark, summary: printRecorderSummary
 case "codec": try runOnly(runCodecBenchmark, summary: printCodecSummary)
 case "checker-cost": try runOnly(runCheckerCostBenchmark, summary: printCheckerCostSummary)
 case "checker": try runOnly(runCheckerBenchmark, summary: printCheckerSummary)
+case "explain": try runOnly(runExplainBenchmark, summary: printExplainSummary)
 default: break
 }
 
@@ -225,6 +226,7 @@ let recorderFigures = try runRecorderBenchmark(options)
 let checkerFigures = try options.skipChecker ? nil : runCheckerBenchmark(options)
 let dayWallSeconds = runSimulationBenchmark()
 let directorySpeedup = try runDirectoryCheckBenchmark()
+let explainFigures = try runExplainBenchmark(options)
 
 print("\nsummary:")
 printCodecSummary(codecFigures)
@@ -233,3 +235,4 @@ printRecorderSummary(recorderFigures)
 print("  bgtrace check DIR (1,000 traces): \(format(directorySpeedup, 2))x faster on all cores than on one")
 print("  one simulated day: \(format(dayWallSeconds, 3)) s wall (limit 2 s)")
 if let checkerFigures { printCheckerSummary(checkerFigures) }
+printExplainSummary(explainFigures)

@@ -41,8 +41,8 @@ package enum BGTrace: Sendable {
       return try DiffCommand.run(expected: expected, actual: actual, options: options, console: console)
     case .export(let path, let format, let from, let to):
       return try ExportCommand.run(path: path, format: format, from: from, to: to, console: console)
-    case .explain(let path, let until):
-      return try ExplainCommand.run(path: path, until: until, console: console)
+    case .explain(let path, let until, let alive):
+      return try ExplainCommand.run(path: path, until: until, alive: alive, console: console)
     case .demo(let directory):
       return try DemoCommand.run(outputDirectory: directory, console: console)
     case .exploreList:

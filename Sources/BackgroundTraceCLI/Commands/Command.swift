@@ -20,8 +20,8 @@ package enum Command: Sendable, Hashable {
   case check(paths: [String], options: CheckOptions)
   /// `bgtrace export PATH --format chrome|jsonl|svg|html [--from T] [--to T]`.
   case export(path: String, format: ExportFormat, from: TraceTime?, to: TraceTime?)
-  /// `bgtrace explain PATH [--until T]` (also spelled `replay`, its earlier name).
-  case explain(path: String, until: TraceTime?)
+  /// `bgtrace explain PATH [--until T] [--alive]` (also spelled `replay`, its earlier name).
+  case explain(path: String, until: TraceTime?, alive: Bool = false)
   /// `bgtrace diff EXPECTED ACTUAL [--ids exact|renamed] [--time exact|order|tolerance=S] [--meta]`.
   case diff(expected: String, actual: String, options: DiffOptions)
   /// `bgtrace explore --list`.

@@ -20,6 +20,7 @@ enum CommandOptions {
     switch command {
     case .check: ["--strict"]
     case .diff: ["--meta"]
+    case .explain: ["--alive"]
     case .explore: ["--list"]
     default: []
     }

@@ -3,30 +3,48 @@ import BackgroundTraceCheck
 import BackgroundTraceExport
 
 /// `bgtrace explain PATH`: walks a trace through the platform model and prints each
-/// event, what is alive after it, the checker's findings where they occur, and
-/// decisions the model says could not have happened.
+/// event, what it changed, the checker's findings where they occur, and decisions the
+/// model says could not have happened; everything alive after each event with
+/// `--alive`, and once at `--until`.
 enum ExplainCommand {
-  static func run(path: String, until: TraceTime?, console: some Console) throws -> ExitStatus {
+  static func run(path: String, until: TraceTime?, alive: Bool, console: some Console) throws -> ExitStatus {
     var reader = try TraceReader(path: path)
     var explainer = TraceExplainer(meta: reader.meta)
     var failing = false
     var output = StreamedText<Never> { console.write($0) }
     var last: LocatedEvent?
+    var lastShown: LocatedEvent?
+    var showedAliveAtUntil = until == nil || alive
     func lines(for findings: [Finding]) -> String {
       findings.map { "      >> \($0.severity.rawValue): \($0.message) [\($0.rule.id)]\n" }.joined()
     }
+    /// Everything alive after the last event printed, once, where the timeline stops.
+    func showAliveAtUntil() {
+      guard !showedAliveAtUntil, let last = lastShown else { return }
+      showedAliveAtUntil = true
+      let lines = explainer.alive
+      output.append("alive after \(last.location) (\(last.event.time)s):\(lines.isEmpty ? " nothing" : "")\n")
+      for line in lines { output.append("      · \(line)\n") }
+    }
     while let located = try reader.next() {
+      if let until, located.event.time > until { showAliveAtUntil() }
       last = located
       let step = explainer.explain(located)
       if !step.inconsistencies.isEmpty || step.findings.contains(where: { $0.severity == .error }) { failing = true }
       if let until, located.event.time > until { continue }
+      lastShown = located
       output.append("\(located.location): \(TextTraceWriter.line(for: located.event))\n")
-      for line in explainer.alive { output.append("      · \(line)\n") }
+      if alive {
+        for line in explainer.alive { output.append("      · \(line)\n") }
+      } else {
+        for line in step.changes { output.append("      \(line)\n") }
+      }
       output.append(lines(for: step.findings))
       for inconsistency in step.inconsistencies {
         output.append("      !! inconsistent with the model: \(inconsistency.message)\n")
       }
     }
+    showAliveAtUntil()
     let findings = explainer.finish()
     if !findings.isEmpty, let last {
       if findings.contains(where: { $0.severity == .error }) { failing = true }

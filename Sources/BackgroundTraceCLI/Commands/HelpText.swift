@@ -24,7 +24,7 @@ enum HelpText {
       demo [--out DIR]            run a sample app in the simulator, check and show its trace
       check PATH… [OPTIONS]       check traces against the rules; exit 1 on findings
       diff EXPECTED ACTUAL        compare two traces' events; exit 1 when they differ
-      explain PATH [--until T]    each event, what is alive after it, findings inline
+      explain PATH [--until T]    each event, what it changed, findings inline
       export PATH --format F      chrome (Perfetto), jsonl, svg or html
       dump PATH                   print a trace (text or binary) in canonical text form
       convert IN OUT [--to F]     convert between the text and binary forms
@@ -130,27 +130,36 @@ enum HelpText {
     """
 
   static let explain = """
-    Usage: bgtrace explain PATH [--until T]
+    Usage: bgtrace explain PATH [--until T] [--alive]
 
     Walks the trace (text or binary) event by event through the platform model and
-    prints each event with its location, what is alive after it (open tasks with
-    their age and remaining budget, pending scheduler requests, launched runs,
-    running, backed-off and queued work), the checker's findings where they occur
-    (>>), and system decisions the model says could not have happened (!!): a retry
-    that starts before its backoff, an expiration long after the budget, a
-    suspension while a task still had budget, a launch before its earliest date, a
-    watchdog kill with no expired task or run, and what the trace's platform
-    (meta platform=ios|android) cannot do: in-process work starting while an iOS
-    app is suspended or not running; a UIKit task, a scheduler launch, or a
-    suspension while a worker runs on Android. What is alive and what the checker
-    reports come from one model, so a task the checker gave up is not shown alive.
+    prints each event with its location, what it changed, the checker's findings
+    where they occur (>>), and system decisions the model says could not have
+    happened (!!). What changed is one line per task, scheduler run, work attempt or
+    work that began (+), ended, completed, finished or was closed by its process
+    (-), or expired (~), so the output grows with the trace, not with what is open.
+    Everything alive (·: open tasks with their age and remaining budget, pending
+    scheduler requests, launched runs, running, backed-off and queued work) is
+    listed after each event with --alive, and once where --until stops.
+
+    The decisions flagged (!!) are: a retry that starts before its backoff, an
+    expiration long after the budget, a suspension while a task still had budget,
+    a launch before its earliest date, a watchdog kill with no expired task or run,
+    and what the trace's platform (meta platform=ios|android) cannot do: in-process
+    work starting while an iOS app is suspended or not running; a UIKit task, a
+    scheduler launch, or a suspension while a worker runs on Android. What is alive
+    and what the checker reports come from one model, so a task the checker gave
+    up is not shown alive.
 
     It runs no app code. To re-run a trace against your app's code, use Replayer in
     Swift (README, "Replaying a flaky failure"). 'bgtrace replay' is the earlier
     name of this command and still works.
 
     Options:
-      --until T    print the timeline up to T seconds (the whole trace is checked)
+      --until T    print the timeline up to T seconds, then what is alive after
+                   the last event printed (the whole trace is checked)
+      --alive      after each event, list everything alive instead of what changed
+                   (the output then grows with events times what is open)
 
     Exit status: 0 clean, 1 findings or inconsistencies, 2 bad input.
 

@@ -1,11 +1,13 @@
 public import BackgroundTrace
 import _BackgroundTraceStorage
 
-/// Walks a trace event by event and says, after each one, what is alive (open tasks
-/// with their age and remaining budget, pending requests, launched runs, running,
-/// backed-off and queued work), what the checker found, and which system decisions the
-/// platform model says could not have happened (a retry before its backoff, an
-/// expiration long after the budget, a suspension while a task still had budget).
+/// Walks a trace event by event and says, after each one, what it changed (tasks,
+/// runs, attempts and work begun, ended, expired or closed), what the checker found,
+/// and which system decisions the platform model says could not have happened (a retry
+/// before its backoff, an expiration long after the budget, a suspension while a task
+/// still had budget); and, when asked, everything alive (open tasks with their age and
+/// remaining budget, pending requests, launched runs, running, backed-off and queued
+/// work).
 ///
 /// What is alive and what the checker reports come from the same lifecycle walker, so
 /// a task the checker closed is never shown alive. `bgtrace explain` prints it.
@@ -20,6 +22,12 @@ public struct TraceExplainer: Sendable {
 
   /// What one event showed.
   public struct Step: Sendable {
+    /// What the event opened or closed, one line each, in the order it happened: a task
+    /// begun (`+`), ended or closed by its process (`-`) or expired (`~`), and the same
+    /// for scheduler runs, work attempts and work. What is still alive and did not
+    /// change is not repeated here (``TraceExplainer/alive`` lists it), so the lines of
+    /// a whole trace grow with its length, not with its length times what is open.
+    public var changes: [String] = []
     /// The checker's findings located at the event.
     public var findings: [Finding] = []
     /// The decisions the model says could not have happened.
@@ -41,7 +49,9 @@ public struct TraceExplainer: Sendable {
   private enum ProcessModel { case ios, android }
 
   private var checker: TraceChecker
-  private var walker: LifecycleWalker { checker.walker }
+  var walker: LifecycleWalker { checker.walker }
+  /// The transitions of the event being explained, kept to reuse their storage.
+  private var transitions: [LifecycleTransition] = []
   /// An identifier just launched with no launch handler registered: iOS raises an
   /// exception there, so the next event must be the app's end.
   private var crashOwed: String?
@@ -57,7 +67,7 @@ public struct TraceExplainer: Sendable {
 
   /// Applies the next event.
   ///
-  /// - Returns: the findings and inconsistencies the event shows.
+  /// - Returns: what the event changed, and the findings and inconsistencies it shows.
   /// - Complexity: amortized O(log *a*) in what is alive.
   public mutating func explain(_ located: LocatedEvent) -> Step {
     var step = Step()
@@ -69,7 +79,9 @@ public struct TraceExplainer: Sendable {
     } else {
       crashOwed = nil
     }
-    checker.check(located, into: &step.findings)
+    transitions.removeAll(keepingCapacity: true)
+    checker.check(located, into: &step.findings, transitions: &transitions)
+    step.changes = transitions.compactMap(change)
     return step
   }
 
@@ -163,6 +175,8 @@ public struct TraceExplainer: Sendable {
   // MARK: What is alive
 
   /// What is alive now, one line each: tasks, pending requests, runs, work.
+  ///
+  /// - Complexity: O(*a* log *a*) in what is alive.
   public var alive: [String] {
     let now = walker.now
     var lines: [String] = []
@@ -202,12 +216,13 @@ public struct TraceExplainer: Sendable {
   }
 
   /// When a task's background budget runs out, while the app is in the background.
-  private func budgetEnd(of task: TaskLife) -> TraceTime? {
+  func budgetEnd(of task: TaskLife) -> TraceTime? {
     guard let since = walker.process.backgroundSince else { return nil }
     return max(since, task.begin) + budget
   }
 
-  private func seconds(_ start: TraceTime, _ end: TraceTime) -> String {
+  /// `2.5s`: the time from `start` to `end`.
+  func seconds(_ start: TraceTime, _ end: TraceTime) -> String {
     "\(end.interval(since: start))s"
   }
 }

@@ -1,0 +1,67 @@
+import BackgroundTrace
+import _BackgroundTraceStorage
+
+extension TraceExplainer {
+  /// What one lifecycle change did to what is alive, as one line for the timeline, or
+  /// `nil` for a change that opens or closes nothing (a refused task, an end that
+  /// matches nothing, a state change).
+  ///
+  /// Lines start with `+` for what began (a task, a run, an attempt, fresh work), `-`
+  /// for what ended, completed, finished or was closed by its process, and `~` for an
+  /// expiration. Read after the event is applied: a begun task's budget and a retried
+  /// attempt's backoff are the walker's.
+  func change(_ transition: LifecycleTransition) -> String? {
+    let now = walker.now
+    switch transition {
+    case .taskBegun(let id, let task):
+      let budget = budgetEnd(of: task).map { now < $0 ? ", \(seconds(now, $0)) of budget left" : ", budget spent" }
+      return "+ \(describe(task: id, task)): begun" + (budget ?? "")
+    case .taskEnded(let id, let task):
+      return "- \(describe(task: id, task)): ended after \(seconds(task.begin, now))"
+    case .taskExpired(let id, let task):
+      return "~ \(describe(task: id, task)): expired after \(seconds(task.begin, now))"
+    case .taskClosed(let id, let task, let end):
+      return "- \(describe(task: id, task)): closed after \(seconds(task.begin, now)), not ended \(end.phrase)"
+    case .runLaunched(let run, let life, _):
+      return "+ run \(run) (\(life.ident)): launched"
+    case .runExpired(let run, let life):
+      return "~ run \(run) (\(life.ident)): expired after \(seconds(life.launchedAt, now))"
+    case .runCompleted(let run, let life, _):
+      return "- run \(run) (\(life.ident)): completed after \(seconds(life.launchedAt, now))"
+    case .runClosed(let run, let life, let end):
+      return "- run \(run) (\(life.ident)): closed after \(seconds(life.launchedAt, now)), not completed \(end.phrase)"
+    case .workEnqueued(let enqueue, .fresh):
+      return "+ work \(enqueue.work): enqueued"
+    case .workEnqueued(let enqueue, .queued(let position)):
+      return "+ work \(enqueue.work): queued, \(position) behind the running work"
+    case .queuedWorkReleased(let enqueue):
+      return "+ work \(enqueue.work): released from its queue"
+    case .attemptStarted(let work, let attempt, _, _):
+      return "+ work \(work): attempt \(attempt) running"
+    case .attemptResulted(let work, let attempt, let outcome, _):
+      return "- work \(work): attempt \(attempt) returned \(outcome.rawValue)" + backoff(of: work)
+    case .attemptStopped(let work, let attempt, _):
+      return "- work \(work): attempt \(attempt) stopped" + backoff(of: work)
+    case .attemptClosed(let work, let attempt, let end):
+      return "- work \(work): attempt \(attempt) closed, not returned \(end.phrase)"
+    case .workFinished(let work, let finished):
+      return "- work \(work): finished, \(finished.phrase)"
+    case .processStarted, .stateChanged, .processEnded, .actionWithoutProcess, .taskRefused, .taskEndUnmatched,
+      .taskExpireUnmatched, .registered, .submitted, .rejected, .requestsCancelled, .runLaunchedUnregistered,
+      .runExpireUnmatched, .runCompleteUnmatched, .workEnqueued, .startAfterFinish, .resultUnmatched, .stopUnmatched,
+      .workCancelled, .periodEnded:
+      return nil
+    }
+  }
+
+  /// `task 1 Save`, or `task 1`.
+  private func describe(task id: Int, _ task: TaskLife) -> String {
+    "task \(id)" + (task.name.map { " \(TextTraceWriter.quotedIfNeeded($0))" } ?? "")
+  }
+
+  /// `, attempt 2 may start at 34s` while work backs off, else empty.
+  private func backoff(of work: String) -> String {
+    guard let retry = walker.works[work]?.retryAllowed else { return "" }
+    return ", attempt \(retry.attempt) may start at \(retry.at)s"
+  }
+}
