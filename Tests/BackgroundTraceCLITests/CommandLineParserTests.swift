@@ -2,8 +2,8 @@ import BackgroundTraceCLI
 import Testing
 
 @Suite struct CommandLineParserTests {
-  @Test func noArgumentsShowsHelp() throws {
-    #expect(try CommandLineParser.parse([]) == .help(topic: nil))
+  @Test func noArgumentsIsTheUsage() throws {
+    #expect(try CommandLineParser.parse([]) == .usage)
   }
 
   @Test func helpFlagsAndTopics() throws {
@@ -62,12 +62,15 @@ import Testing
   }
 
   @Test func unknownCommandsAndOptionsAreErrors() {
+    #expect(throws: UsageError("unknown command 'chek'; did you mean 'check'?")) {
+      try CommandLineParser.parse(["chek"])
+    }
     #expect(
       throws: UsageError(
-        "unknown command 'chek'; the commands are demo, check, diff, explain, export, dump, convert, stats, explore, help"
+        "unknown command 'frobnicate'; the commands are demo, check, diff, explain, export, dump, convert, stats, explore, help"
       )
     ) {
-      try CommandLineParser.parse(["chek"])
+      try CommandLineParser.parse(["frobnicate"])
     }
     #expect(throws: UsageError("unknown option '--verbose'; run 'bgtrace help' for usage")) {
       try CommandLineParser.parse(["--verbose"])

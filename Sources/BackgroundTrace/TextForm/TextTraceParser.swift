@@ -80,7 +80,7 @@ public struct TextTraceParser: Sendable {
     guard version.bytes.elementsEqual("1".utf8) else {
       throw scanner.error(
         at: version.column,
-        "unsupported format version \(version.text.debugDescription); this reader reads version 1")
+        "unsupported format version \"\(version.shown)\"; this reader reads version 1")
     }
     scanner.skipBlanks()
     guard scanner.atEnd else {
@@ -111,7 +111,7 @@ public struct TextTraceParser: Sendable {
       throw scanner.error(at: kindToken.column, "expected an event kind after the time")
     }
     guard let kind = EventTag(name: kindToken.text) else {
-      throw scanner.error(at: kindToken.column, "unknown event kind '\(kindToken.text)'")
+      throw scanner.error(at: kindToken.column, "unknown event kind '\(kindToken.shown)'")
     }
     let fields = FieldReader(
       kind: kind, fields: try scanner.fields(), kindColumn: kindToken.column, scanner: scanner)
@@ -125,12 +125,12 @@ public struct TextTraceParser: Sendable {
     _ token: LineScanner.Token, scanner: LineScanner
   ) throws(TraceFormatError) -> TraceTime {
     if token.bytes.first == UInt8(ascii: "-") {
-      throw scanner.error(at: token.column, "negative time '\(token.text)'; times count up from 0")
+      throw scanner.error(at: token.column, "negative time '\(token.shown)'; times count up from 0")
     }
     guard let time = TraceTime.parse(utf8: token.bytes) else {
       throw scanner.error(
         at: token.column,
-        "expected a time in seconds (a decimal like 12.5 with at most 9 fractional digits), found '\(token.text)'"
+        "expected a time in seconds (a decimal like 12.5 with at most 9 fractional digits), found '\(token.shown)'"
       )
     }
     guard time >= lastTime else {
@@ -147,6 +147,8 @@ struct LineScanner {
     var bytes: ArraySlice<UInt8>
     var column: Int
     var text: String { String(decoding: bytes, as: UTF8.self) }
+    /// The token as a message quotes it (``EscapedText``).
+    var shown: String { EscapedText.of(bytes) }
   }
 
   /// A field value as written: bare or quoted (already unescaped).
@@ -184,7 +186,8 @@ struct LineScanner {
   var atEnd: Bool { index >= bytes.endIndex }
   var peek: UInt8 { bytes[index] }
   var column: Int { index - bytes.startIndex + 1 }
-  var quotedLine: String { String(decoding: bytes.prefix(60), as: UTF8.self).debugDescription }
+  /// The start of the line, double-quoted, as a message quotes it (``EscapedText``).
+  var quotedLine: String { "\"" + EscapedText.of(bytes.prefix(60)) + "\"" }
 
   func error(at column: Int, _ message: String) -> TraceFormatError {
     TraceFormatError(file: file, position: .text(line: line, column: column), message: message)
@@ -226,7 +229,7 @@ struct LineScanner {
     guard index > keyStart, index < bytes.endIndex, bytes[index] == UInt8(ascii: "=") else {
       var probe = self
       probe.index = keyStart
-      let found = probe.token().text
+      let found = probe.token().shown
       throw error(at: keyColumn, "expected key=value, found '\(found)'")
     }
     let key = String(decoding: bytes[keyStart..<index], as: UTF8.self)
@@ -244,7 +247,7 @@ struct LineScanner {
       guard TextTraceWriter.isWordByte(bytes[index]) else {
         throw error(
           at: column,
-          "expected a value for '\(key)' (a bare word [A-Za-z0-9._:/+-] or a quoted string), found '\(String(decoding: bytes[index...].prefix(1), as: UTF8.self))'"
+          "expected a value for '\(key)' (a bare word [A-Za-z0-9._:/+-] or a quoted string), found '\(EscapedText.of(bytes[index...].prefix(1)))'"
         )
       }
       index += 1

@@ -16,9 +16,16 @@ package enum BGTrace: Sendable {
       // Every error the commands throw has the library's one shape
       // (``BackgroundTraceError``): its description names the file, the position and
       // what was expected.
-      console.writeError("bgtrace: \(error)\n")
+      console.writeError(errorLine(error))
     }
     return .badInput
+  }
+
+  /// `bgtrace: MESSAGE` and a line feed: how every error is printed, with what a
+  /// terminal would not show as text escaped (``EscapedText``), whatever input the
+  /// message quotes.
+  static func errorLine(_ error: any Error) -> String {
+    "bgtrace: \(EscapedText.of("\(error)"))\n"
   }
 
   static func run(_ command: Command, console: some Console) throws -> ExitStatus {
@@ -26,6 +33,9 @@ package enum BGTrace: Sendable {
     case .help(let topic):
       console.write(HelpText.text(for: topic))
       return .success
+    case .usage:
+      console.writeError(HelpText.text(for: nil))
+      return .badInput
     case .version:
       console.write("bgtrace \(version)\n")
       return .success

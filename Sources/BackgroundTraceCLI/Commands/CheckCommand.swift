@@ -37,7 +37,7 @@ package enum CheckCommand {
     var known: [CheckBaseline.Entry] = []
     for result in results {
       if let error = result.error {
-        console.writeError("bgtrace: \(error)\n")
+        console.writeError("bgtrace: \(EscapedText.of(error))\n")
         status = .badInput
         continue
       }

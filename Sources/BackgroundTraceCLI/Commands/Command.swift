@@ -6,6 +6,8 @@ package import BackgroundTraceExport
 package enum Command: Sendable, Hashable {
   /// `bgtrace help [COMMAND]`, `--help`, `COMMAND --help`.
   case help(topic: CommandName?)
+  /// `bgtrace` with no arguments: the usage, on standard error, as bad usage.
+  case usage
   /// `bgtrace --version`.
   case version
   /// `bgtrace demo [--out DIR]`.

@@ -13,7 +13,7 @@ package enum CommandLineParser: Sendable {
   /// - Returns: the command to run.
   /// - Throws: ``UsageError`` naming what is wrong.
   package static func parse(_ arguments: [String]) throws(UsageError) -> Command {
-    guard let first = arguments.first else { return .help(topic: nil) }
+    guard let first = arguments.first else { return .usage }
     switch first {
     case "--help", "-h": return .help(topic: nil)
     case "--version": return .version
@@ -23,8 +23,11 @@ package enum CommandLineParser: Sendable {
       if first.hasPrefix("-") {
         throw CommandOptions.unknown(first, command: nil, known: ["--help", "--version"])
       }
-      let known = CommandName.allCases.map(\.rawValue).joined(separator: ", ")
-      throw UsageError("unknown command '\(first)'; the commands are \(known)")
+      let names = CommandName.allCases.map(\.rawValue)
+      if let nearest = CommandOptions.nearest(to: first, among: names) {
+        throw UsageError("unknown command '\(first)'; did you mean '\(nearest)'?")
+      }
+      throw UsageError("unknown command '\(first)'; the commands are \(names.joined(separator: ", "))")
     }
     var rest = Array(arguments.dropFirst())
     if rest.contains("--help") || rest.contains("-h") {
@@ -107,15 +110,18 @@ package enum CommandLineParser: Sendable {
       try expectOperands(rest, count: 2, command: name, names: "EXPECTED and ACTUAL")
       return .diff(expected: rest[0], actual: rest[1], options: options)
     case .export:
-      guard let formatText = try takeOption("--format", from: &rest, command: name) else {
-        throw UsageError("'bgtrace export' needs --format chrome|jsonl|svg|html")
+      let formatText = try takeOption("--format", from: &rest, command: name)
+      let from = try seconds(takeOption("--from", from: &rest, command: name), option: "--from")
+      let to = try seconds(takeOption("--to", from: &rest, command: name), option: "--to")
+      try rejectOptions(rest, command: name)
+      guard let formatText else {
+        let missing = rest.isEmpty ? "a PATH and --format chrome|jsonl|svg|html" : "--format chrome|jsonl|svg|html"
+        throw UsageError("'bgtrace export' needs \(missing); see 'bgtrace help export'")
       }
       guard let format = ExportFormat(rawValue: formatText) else {
         throw UsageError("'--format' takes chrome, jsonl, svg or html, not '\(formatText)'")
       }
-      let from = try seconds(takeOption("--from", from: &rest, command: name), option: "--from")
-      let to = try seconds(takeOption("--to", from: &rest, command: name), option: "--to")
-      try expectOperands(rest, count: 1, command: name, names: "PATH")
+      try expectOperands(rest, count: 1, command: name, names: "a PATH")
       return .export(path: rest[0], format: format, from: from, to: to)
     case .explain:
       let until = try seconds(takeOption("--until", from: &rest, command: name), option: "--until")

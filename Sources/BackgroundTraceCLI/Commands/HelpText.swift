@@ -38,6 +38,7 @@ enum HelpText {
 
     Exit status: 0 success, 1 findings (check, explore), 2 bad input or usage.
     Input form (text or binary) is detected from the content; '-' reads standard input.
+    With no command, bgtrace prints this text to standard error and exits 2.
 
     """
 
@@ -220,9 +221,10 @@ enum HelpText {
 
     For each trace (files, or directories searched as by check):
     events by kind, bytes per event, duration, UIKit tasks, scheduler runs and
-    work attempts.
+    work attempts. A file that cannot be read is reported on standard error and
+    the others are still counted, as check does.
 
-    Exit status: 0 success, 2 bad or damaged input.
+    Exit status: 0 success, 2 bad or damaged input (after every file is reported).
 
     """
 

@@ -2,18 +2,32 @@ import BackgroundTrace
 import BackgroundTraceExport
 import Foundation
 
-/// `bgtrace stats PATH…`: counts per trace, files or directories.
+/// `bgtrace stats PATH…`: counts per trace, files or directories. A file that cannot be
+/// read is reported on standard error and the others are still counted, as `check`
+/// does; the exit status is then 2.
 enum StatsCommand {
   static func run(paths: [String], console: some Console) throws -> ExitStatus {
     var status = ExitStatus.success
-    for (index, path) in try TraceFiles.expand(paths).enumerated() {
-      if index > 0 { console.write("\n") }
-      var reader = try TraceReader(path: path)
-      var statistics = TraceStatistics()
-      while let located = try reader.next() { statistics.add(located.event) }
-      let size = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-      console.write(statistics.report(name: reader.file, format: reader.format, bytes: size ?? nil))
-      if BGTrace.reportDamage(reader.damage, console: console) != .success { status = .badInput }
+    var reported = 0
+    for path in try TraceFiles.expand(paths) {
+      let report: String
+      let damage: [TraceDamage]
+      do {
+        var reader = try TraceReader(path: path)
+        var statistics = TraceStatistics()
+        while let located = try reader.next() { statistics.add(located.event) }
+        let size = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        report = statistics.report(name: reader.file, format: reader.format, bytes: size ?? nil)
+        damage = reader.damage
+      } catch {
+        console.writeError(BGTrace.errorLine(error))
+        status = .badInput
+        continue
+      }
+      if reported > 0 { console.write("\n") }
+      reported += 1
+      console.write(report)
+      if BGTrace.reportDamage(damage, console: console) != .success { status = .badInput }
     }
     return status
   }
