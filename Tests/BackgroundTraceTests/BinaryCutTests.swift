@@ -46,7 +46,9 @@ import Testing
       read.damage == [
         TraceDamage(
           file: nil, offset: 72, length: 28, lostEvents: nil,
-          message: "the file ends 28 bytes into a chunk header (a torn tail); the events of that chunk are lost")
+          message:
+            "the file ends 28 bytes into a chunk header (a torn tail); the events of that chunk and any after it are lost (how many is unknown)",
+          endsTrace: true)
       ])
   }
 
@@ -57,7 +59,9 @@ import Testing
       read.damage == [
         TraceDamage(
           file: nil, offset: 19, length: 11, lostEvents: nil,
-          message: "the file ends 11 bytes into a chunk header (a torn tail); the events of that chunk are lost")
+          message:
+            "the file ends 11 bytes into a chunk header (a torn tail); the events of that chunk and any after it are lost (how many is unknown)",
+          endsTrace: true)
       ])
   }
 
@@ -68,10 +72,10 @@ import Testing
     #expect(
       read.damage == [
         TraceDamage(
-          file: nil, offset: 19, length: 51, lostEvents: 2,
+          file: nil, offset: 19, length: 51, lostEvents: nil, minimumLostEvents: 2,
           message:
-            "the file ends inside chunk 0 at byte 19 (events 1–2) after 11 of 13 payload bytes (a torn tail); 2 events lost"
-        )
+            "the file ends inside chunk 0 at byte 19 (events 1–2) after 11 of 13 payload bytes (a torn tail); at least 2 events lost: the chunk's 2, and any after them",
+          endsTrace: true)
       ])
   }
 
@@ -105,7 +109,9 @@ import Testing
       read.damage == [
         TraceDamage(
           file: nil, offset: second, length: 20, lostEvents: nil,
-          message: "the file ends 20 bytes into a log chunk header (a torn tail); the events of that chunk are lost")
+          message:
+            "the file ends 20 bytes into a log chunk header (a torn tail); the events of that chunk and any after it are lost (how many is unknown)",
+          endsTrace: true)
       ])
   }
 }

@@ -100,7 +100,7 @@ import Testing
     #expect(damaged.trace.events.isEmpty)
     #expect(
       damaged.damage.map(\.description) == [
-        "open.bgtrace: at byte 24: warning: log chunk 0 at byte 24 (events 1–4) is malformed at body byte 16 (3 records where the commit word says 4); 4 events lost"
+        "open.bgtrace: at byte 24: error: log chunk 0 at byte 24 (events 1–4) is malformed at body byte 16 (3 records where the commit word says 4); 4 events lost"
       ])
   }
 

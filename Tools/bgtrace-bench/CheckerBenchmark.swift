@@ -29,7 +29,7 @@ func runCheckerBenchmark(_ options: Options) throws -> (memory: Double, time: Do
 
 /// Writes a generated workload of at least `events` events, session by session.
 func writeWorkload(events: Int, to path: String) throws {
-  let recorder = try TraceRecorder(writingTo: path, meta: WorkloadGenerator.meta)
+  let recorder = try TraceRecorder(writingTo: path, replacing: true, meta: WorkloadGenerator.meta)
   var generator = WorkloadGenerator(seed: 42, timing: .virtualMilliseconds)
   var session: [TraceEvent] = []
   var written = 0

@@ -43,7 +43,7 @@ func runRecorderBenchmark(_ options: Options) throws -> RecorderFigures {
   let path = FileManager.default.temporaryDirectory.appendingPathComponent("bgtrace-bench-\(getpid()).bgtrace").path
   var closeNanos = Double.infinity
   let streamingNanos = try measure {
-    let recorder = try TraceRecorder(writingTo: path)
+    let recorder = try TraceRecorder(writingTo: path, replacing: true)
     for index in 0..<recordCount { recorder.record(sample[index % sample.count]) }
     let start = DispatchTime.now().uptimeNanoseconds
     try recorder.close()  // seals, truncates and fsyncs

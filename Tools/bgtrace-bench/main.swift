@@ -148,7 +148,7 @@ if let repeats = options.profileDurable {
   let path = FileManager.default.temporaryDirectory.appendingPathComponent("bgtrace-profile-\(getpid()).bgtrace").path
   defer { try? FileManager.default.removeItem(atPath: path) }
   let nanos = try measure(repeats: repeats) {
-    let recorder = try TraceRecorder(writingTo: path)
+    let recorder = try TraceRecorder(writingTo: path, replacing: true)
     for index in 0..<options.events { recorder.record(sample[index % sample.count]) }
     try recorder.close()
   }

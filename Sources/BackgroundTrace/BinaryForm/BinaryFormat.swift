@@ -64,6 +64,9 @@ public enum BinaryFormat: Sendable {
   public static let logChunkSync: [UInt8] = [0xB7, 0x4C, 0x4F, 0x47]
   /// The size of a log chunk header.
   public static let logChunkHeaderSize = 48
+  /// The four bytes that start a stop record, after the last log chunk of a recording
+  /// that could not go on writing.
+  public static let stopRecordSync: [UInt8] = [0xB7, 0x53, 0x54, 0x50]
   /// In files with log chunks every chunk starts at a multiple of this file offset, so that
   /// a log chunk's commit word is an aligned 8-byte store.
   public static let chunkAlignment = 8

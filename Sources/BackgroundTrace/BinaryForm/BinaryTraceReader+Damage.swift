@@ -6,9 +6,13 @@ extension BinaryTraceReader {
   mutating func reportTornHeader(_ header: String) {
     let start = gapStart ?? offset
     gapStart = nil
+    gapCause = nil
+    gapFollowsHeader = false
     report(
       at: start, length: offset + available - start, lost: nil,
-      "the file ends \(available) bytes into a \(header) (a torn tail); the events of that chunk are lost")
+      "the file ends \(available) bytes into a \(header) (a torn tail); the events of that chunk and any after "
+        + "it are lost (how many is unknown)",
+      endsTrace: true)
     position = buffer.count
   }
 
@@ -18,6 +22,7 @@ extension BinaryTraceReader {
     position += 1
     let sync = BinaryFormat.chunkSync
     let logSync = BinaryFormat.logChunkSync
+    let stopSync = BinaryFormat.stopRecordSync
     let findsLogChunks = features.contains(.logChunks)
     while true {
       // Both syncs start with the same byte.
@@ -25,7 +30,11 @@ extension BinaryTraceReader {
         position = index
         guard try ensure(sync.count) else { return }
         let candidate = buffer[position..<position + sync.count]
-        if candidate.elementsEqual(sync) || (findsLogChunks && candidate.elementsEqual(logSync)) { return }
+        if candidate.elementsEqual(sync)
+          || (findsLogChunks && (candidate.elementsEqual(logSync) || candidate.elementsEqual(stopSync)))
+        {
+          return
+        }
         position += 1
       } else {
         position = buffer.count
@@ -39,13 +48,25 @@ extension BinaryTraceReader {
     if let start = gapStart {
       gapStart = nil
       let length = offset - start
+      let cause = gapCause.map { "\($0); " } ?? ""
+      gapCause = nil
+      let followsHeader = gapFollowsHeader
+      gapFollowsHeader = false
+      if followsHeader, firstEvent == expectedEvent, let header = damage.indices.last {
+        // The damaged header's own bytes, up to the first chunk: one report, not two.
+        damage[header].length = offset - damage[header].offset
+        return
+      }
       if let firstEvent {
         let lost = firstEvent >= expectedEvent ? Int(firstEvent - expectedEvent) : 0
-        report(at: start, length: length, lost: lost, "\(length) damaged bytes skipped; \(lost) events lost")
+        report(
+          at: start, length: length, lost: lost,
+          "\(cause)\(length) damaged bytes skipped, to the next chunk at byte \(offset); \(lost) events lost")
       } else {
         report(
           at: start, length: length, lost: nil,
-          "\(length) damaged bytes at the end skipped; the events in them are lost")
+          "\(cause)\(length) damaged bytes skipped, to the end of the file; the events in them and any after "
+            + "them are lost (how many is unknown)", endsTrace: true)
       }
     } else if let firstEvent, firstEvent > expectedEvent {
       let lost = Int(firstEvent - expectedEvent)
@@ -56,11 +77,34 @@ extension BinaryTraceReader {
     }
   }
 
+  /// Starts a gap of damaged bytes at the position, saying what is wrong with the chunk
+  /// header expected there as far as its bytes tell.
+  mutating func startGap() {
+    gapStart = offset
+    let here = offset
+    gapCause = buffer.withUnsafeBytes { raw -> String in
+      let bytes = UnsafeRawBufferPointer(rebasing: raw[position..<min(buffer.count, position + 48)])
+      if let identity = LogChunkHeader.Identity(bytes) {
+        return
+          "log chunk \(identity.sequence) at byte \(here) (events from \(identity.firstEvent + 1)): its commit "
+          + "word or seal (bytes \(here + 32)–\(here + 47)) is damaged"
+      }
+      if bytes.starts(with: BinaryFormat.chunkSync) { return "the chunk header at byte \(here) fails its CRC check" }
+      if bytes.starts(with: BinaryFormat.logChunkSync) {
+        return "the log chunk header at byte \(here) fails its CRC check"
+      }
+      return "no chunk starts at byte \(here), where one was expected"
+    }
+  }
+
   mutating func report(
-    at offset: Int, length: Int?, lost: Int?, _ message: String, kind: TraceDamage.Kind = .loss
+    at offset: Int, length: Int?, lost: Int?, atLeast: Int? = nil, _ message: String, kind: TraceDamage.Kind = .loss,
+    endsTrace: Bool = false
   ) {
     damage.append(
-      TraceDamage(file: file, offset: offset, length: length, lostEvents: lost, message: message, kind: kind))
+      TraceDamage(
+        file: file, offset: offset, length: length, lostEvents: lost, minimumLostEvents: atLeast, message: message,
+        kind: kind, endsTrace: endsTrace))
   }
 
   /// Reports a whole chunk lost, with its `count` events: `label` names it, and `part`

@@ -72,6 +72,7 @@ extension BinaryTraceReader {
     let lost = implied != nil ? "the metadata is lost" : "the metadata and the file's format features are lost"
     report(at: offset, length: length, lost: nil, "\(message); \(lost)")
     gapStart = self.offset
+    gapFollowsHeader = true
   }
 
   /// In a file with log chunks, moves to the next multiple of

@@ -71,11 +71,16 @@ extension BinaryTraceReader {
         }
         kept = UInt64(events.count)
       }
+      // An unsealed chunk is the last its writer started, so what it lost is all that
+      // is lost; a sealed one may have had chunks after it.
+      let lost = count - kept
       report(
-        at: chunkOffset, length: available, lost: Int(count - kept),
+        at: chunkOffset, length: available, lost: header.isSealed ? nil : Int(lost), atLeast: Int(lost),
         "the file ends inside \(label) after \(available - headerSize) of \(length) committed bytes (a torn tail); "
           + (kept > 0 ? "the \(kept) whole records before the cut are recovered, " : "")
-          + "\(count - kept) events lost")
+          + (header.isSealed
+            ? "at least \(lost) events lost: the chunk's \(lost), and any after them" : "\(lost) events lost"),
+        endsTrace: header.isSealed || lost > 0)
       position = buffer.count
       expectedEvent = first + count
       finished = true
@@ -112,6 +117,8 @@ extension BinaryTraceReader {
       let reserved = headerSize + Int(header.capacity)
       _ = try ensure(reserved)
       let uncommitted = buffer[(position + total)..<(position + min(reserved, available))].contains { $0 != 0 }
+      // The reserved room after the committed body, never written, is unwritten space.
+      if !uncommitted { unwrittenBytes += min(reserved, available) - total }
       position += min(reserved, available)
       if loss == nil {
         let recovered =

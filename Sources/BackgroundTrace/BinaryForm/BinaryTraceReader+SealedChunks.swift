@@ -99,6 +99,7 @@ extension BinaryTraceReader {
         return false
       }
       if hasLogChunkLayout && gapStart == nil, try unwrittenSpaceFollows() {
+        unwrittenBytes += available
         position = buffer.count
         return false
       }
@@ -109,6 +110,12 @@ extension BinaryTraceReader {
         if loaded { return true }
         continue
       }
+      if features.contains(.logChunks), try ensure(4),
+        buffer[position..<position + 4].elementsEqual(BinaryFormat.stopRecordSync),
+        try readStopRecord()
+      {
+        continue
+      }
       guard try ensure(headerSize) else {
         reportTornHeader("chunk header")
         return false
@@ -117,7 +124,7 @@ extension BinaryTraceReader {
         ChunkHeader(UnsafeRawBufferPointer(rebasing: raw[position..<position + headerSize]))
       }
       guard let header else {
-        if gapStart == nil { gapStart = offset }
+        if gapStart == nil { startGap() }
         try skipToNextSync()
         continue
       }
@@ -129,9 +136,10 @@ extension BinaryTraceReader {
       let total = headerSize + Int(header.payloadLength)
       guard try ensure(total) else {
         report(
-          at: chunkOffset, length: available, lost: Int(count),
-          "the file ends inside \(label) after \(available - headerSize) of \(header.payloadLength) payload bytes (a torn tail); \(count) events lost"
-        )
+          at: chunkOffset, length: available, lost: nil, atLeast: Int(count),
+          "the file ends inside \(label) after \(available - headerSize) of \(header.payloadLength) payload bytes "
+            + "(a torn tail); at least \(count) events lost: the chunk's \(count), and any after them",
+          endsTrace: true)
         position = buffer.count
         expectedEvent = first + count
         return false

@@ -20,6 +20,10 @@ public struct BinaryTraceReader {
   public internal(set) var meta = TraceMetadata()
   /// What was lost, in file order. Grows as reading proceeds.
   public internal(set) var damage: [TraceDamage] = []
+  /// The bytes of unwritten space the file ends in: space a recorder reserved ahead of
+  /// its chunks and never wrote, as a killed recorder leaves it (docs/FORMAT.md,
+  /// "Unwritten space"). Not trace data; known once reading reached the end.
+  public internal(set) var unwrittenBytes = 0
   /// The strings of the events ``nextCompact()`` and ``nextCompactBatch(into:)``
   /// return, by id. Grows as reading proceeds, by the new strings of each chunk they read.
   package internal(set) var strings = InternedStrings()
@@ -65,6 +69,11 @@ public struct BinaryTraceReader {
   var expectedEvent: UInt64 = 0
   var lastTime: UInt64 = 0
   var gapStart: Int?
+  /// What is wrong where the gap starts, for its report.
+  var gapCause: String?
+  /// Whether the gap starts right after a damaged file header, whose report covers it
+  /// when it loses no event.
+  var gapFollowsHeader = false
   var finished = false
   /// The features the file uses (docs/FORMAT.md, "Version 4 and its features"):
   /// named by its version 4 header, or implied by an earlier version's number.

@@ -49,6 +49,24 @@ struct LogChunkHeader: Equatable {
     UInt64(length) | UInt64(count) << 32
   }
 
+  /// The part of a header its CRC of bytes 0–27 protects, when that holds: which chunk
+  /// it is, even when the commit word after it is damaged.
+  struct Identity {
+    var sequence: UInt32
+    var firstEvent: UInt64
+    var capacity: UInt32
+
+    init?(_ bytes: UnsafeRawBufferPointer) {
+      guard bytes.count >= 28, bytes.prefix(4).elementsEqual(BinaryFormat.logChunkSync) else { return nil }
+      let cursor = ByteCursor(bytes)
+      guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<28])) == cursor.littleEndian(UInt32.self, at: 28)
+      else { return nil }
+      sequence = cursor.littleEndian(UInt32.self, at: 4)
+      firstEvent = cursor.littleEndian(UInt64.self, at: 8)
+      capacity = cursor.littleEndian(UInt32.self, at: 24)
+    }
+  }
+
   /// Decodes a header from exactly ``BinaryFormat/logChunkHeaderSize`` bytes; `nil` when
   /// the sync bytes or the CRC of bytes 0–27 do not match, or the fields are impossible.
   init?(_ bytes: UnsafeRawBufferPointer) {

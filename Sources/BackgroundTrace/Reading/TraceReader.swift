@@ -68,6 +68,15 @@ public struct TraceReader {
     }
   }
 
+  /// The bytes of unwritten space a binary trace ends in (a killed recorder's reserved
+  /// zeros), which are not trace data; 0 for text. Known once reading reached the end.
+  public var unwrittenBytes: Int {
+    switch backing {
+    case .text, .advancing: 0
+    case .binary(let reader): reader.unwrittenBytes
+    }
+  }
+
   /// Damage found so far in a binary trace (always empty for text, where any
   /// problem is an error).
   public var damage: [TraceDamage] {

@@ -39,22 +39,101 @@ final class DurableTraceFile {
   /// How much of the file one mapping covers: 1 MiB, sixteen default chunks.
   static let window = 1 << 20
 
-  /// Creates (or truncates) the file and writes the file header and its padding.
-  init(path: String, header: [UInt8]) throws(TraceRecordingError) {
-    let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+  /// Creates the file, locks it for this writer alone, and writes the file header, its
+  /// padding and the space reserved for a stop record.
+  ///
+  /// The file is opened without truncating it and truncated only once locked, so a
+  /// second writer never cuts a file another one has mapped (which would kill that one
+  /// with `SIGBUS`).
+  ///
+  /// - Parameter replacing: replace an existing file (unless a writer holds it); when
+  ///   false, an existing file is an error.
+  init(path: String, header: [UInt8], replacing: Bool) throws(TraceRecordingError) {
+    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | (replacing ? 0 : O_EXCL), 0o644)
     guard fd >= 0 else {
-      throw TraceRecordingError(file: path, message: "cannot create: \(String(cString: strerror(errno)))")
+      let error = errno
+      if error == EEXIST, let holder = Self.holder(of: path) { throw Self.inUse(path, holder: holder) }
+      throw TraceRecordingError(
+        file: path,
+        message: error == EEXIST
+          ? "already exists; pass replacing: true to replace it" : "cannot create: \(String(cString: strerror(error)))")
+    }
+    if let holder = Self.lock(fd) {
+      _ = systemClose(fd)
+      throw Self.inUse(path, holder: holder)
     }
     self.path = path
     self.descriptor = fd
     var bytes = header
     bytes.append(contentsOf: repeatElement(0, count: Self.padding(after: bytes.count)))
-    fileSize = bytes.count
+    fileSize = 0
     chunkStart = bytes.count
     dataEnd = bytes.count
+    guard ftruncate(fd, 0) == 0 else { throw failure("cannot truncate the file", errno) }
     if let error = bytes.withUnsafeBytes({ writeAll($0, to: fd) }) {
       throw failure("write failed", error)
     }
+    fileSize = bytes.count
+    // Room for a stop record from the start, so even a first chunk that cannot be
+    // allocated leaves a file that says why.
+    try allocate(through: chunkStart + StopRecord.reservedSize)
+  }
+
+  /// Who holds the writer's lock on `fd`'s file, or `nil` once this descriptor holds it.
+  ///
+  /// The lock is `flock`'s (one per open file, so a second recorder in the same process
+  /// is refused too); a POSIX record lock taken beside it lets another process learn
+  /// the holder's process id (`F_GETLK`).
+  private static func lock(_ fd: Int32) -> Holder? {
+    guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return holder(ofOpen: fd) ?? .unknown }
+    var whole = wholeFile(F_WRLCK)
+    _ = fcntl(fd, F_SETLK, &whole)  // only names the holder to others; the flock excludes
+    return nil
+  }
+
+  /// The holder of the lock on the file at `path`, or `nil` when no writer holds it.
+  private static func holder(of path: String) -> Holder? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { _ = systemClose(fd) }
+    guard flock(fd, LOCK_SH | LOCK_NB) != 0 else { return nil }
+    return holder(ofOpen: fd) ?? .unknown
+  }
+
+  /// The process holding a POSIX write lock on `fd`'s file: another process, or this one
+  /// (whose own locks `F_GETLK` does not report).
+  private static func holder(ofOpen fd: Int32) -> Holder? {
+    var probe = wholeFile(F_WRLCK)
+    guard fcntl(fd, F_GETLK, &probe) == 0 else { return nil }
+    return probe.l_type == Int16(F_UNLCK) ? .thisProcess : .process(probe.l_pid)
+  }
+
+  /// A POSIX record lock of `type` over the whole file.
+  private static func wholeFile(_ type: Int32) -> flock {
+    var lock = flock()
+    lock.l_type = Int16(type)
+    lock.l_whence = Int16(SEEK_SET)
+    lock.l_start = 0
+    lock.l_len = 0
+    return lock
+  }
+
+  /// Who records into a file already.
+  enum Holder {
+    case process(pid_t)
+    case thisProcess
+    case unknown
+  }
+
+  private static func inUse(_ path: String, holder: Holder) -> TraceRecordingError {
+    let who =
+      switch holder {
+      case .process(let pid): "process \(pid)"
+      case .thisProcess: "another recorder in this process"
+      case .unknown: "another recorder"
+      }
+    return TraceRecordingError(
+      file: path, message: "is being recorded by \(who); give each recorder its own file", kind: .fileInUse)
   }
 
   deinit {
@@ -81,10 +160,12 @@ final class DurableTraceFile {
   /// reads as unwritten space).
   func begin(sequence: UInt32, firstEvent: UInt64, baseTime: UInt64, capacity: Int) throws(TraceRecordingError) {
     precondition(chunk == nil, "the previous chunk is sealed first")
-    guard descriptor >= 0 else { throw TraceRecordingError(file: path, message: "write after close") }
+    guard descriptor >= 0, stopOffset == nil else {
+      throw TraceRecordingError(file: path, message: "write after close")
+    }
     let headerSize = BinaryFormat.logChunkHeaderSize
     let end = chunkStart + headerSize + capacity
-    if mapping == nil || chunkStart < mappingStart || end > mappingStart + mappingLength {
+    if mapping == nil || chunkStart < mappingStart || end + StopRecord.reservedSize > mappingStart + mappingLength {
       try mapWindow(from: chunkStart / Self.pageSize * Self.pageSize, through: end)
     }
     let header = mapping! + (chunkStart - mappingStart)
@@ -104,27 +185,41 @@ final class DurableTraceFile {
   }
 
   /// Maps the file from `start` (page-aligned) for a ``window``, or through `end` if that
-  /// is further, growing the file first so that every mapped byte is backed.
+  /// is further, growing the file first so that every mapped byte is backed, and so that
+  /// a stop record still fits after the chunk. If the file cannot grow, the old mapping
+  /// stays.
   private func mapWindow(from start: Int, through end: Int) throws(TraceRecordingError) {
+    let length =
+      (max(end + StopRecord.reservedSize - start, Self.window) + Self.pageSize - 1) / Self.pageSize
+      * Self.pageSize
+    try allocate(through: start + length)
     unmap()
-    let length = (max(end - start, Self.window) + Self.pageSize - 1) / Self.pageSize * Self.pageSize
-    if start + length > fileSize {
-      let size = start + length
-      guard ftruncate(descriptor, off_t(size)) == 0 else { throw failure("cannot grow the file", errno) }
-      #if os(Linux)
-        // Allocate the blocks now: a store to a mapped page the file system cannot back
-        // (a full disk) would be SIGBUS, where this is an error to report.
-        let status = posix_fallocate(descriptor, off_t(fileSize), off_t(size - fileSize))
-        guard status == 0 else { throw failure("cannot reserve space in the file", status) }
-      #endif
-      fileSize = size
-    }
     guard let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(start)),
       mapped != UnsafeMutableRawPointer(bitPattern: -1)
     else { throw failure("cannot map the file", errno) }
     mapping = mapped
     mappingLength = length
     mappingStart = start
+  }
+
+  /// Grows the file to at least `size` bytes with its blocks allocated, so that a store
+  /// to a mapped page or a write inside the file never needs space the file system may
+  /// not have (a full disk would be `SIGBUS` there; here it is an error to report).
+  private func allocate(through size: Int) throws(TraceRecordingError) {
+    guard size > fileSize else { return }
+    #if os(Linux)
+      let status = posix_fallocate(descriptor, off_t(fileSize), off_t(size - fileSize))
+      guard status == 0 else { throw failure("cannot reserve space in the file", status) }
+    #elseif canImport(Darwin)
+      var store = fstore_t(
+        fst_flags: UInt32(F_ALLOCATEALL), fst_posmode: F_PEOFPOSMODE, fst_offset: 0,
+        fst_length: off_t(size - fileSize), fst_bytesalloc: 0)
+      guard fcntl(descriptor, F_PREALLOCATE, &store) != -1 else {
+        throw failure("cannot reserve space in the file", errno)
+      }
+    #endif
+    guard ftruncate(descriptor, off_t(size)) == 0 else { throw failure("cannot grow the file", errno) }
+    fileSize = size
   }
 
   /// Writes one entry (a record with the string definitions it needs) after the
@@ -156,7 +251,45 @@ final class DurableTraceFile {
     (header + LogChunkHeader.sealOffset).storeBytes(of: seal.littleEndian, as: UInt32.self)
     chunk = nil
     chunkStart = dataEnd + Self.padding(after: dataEnd)
+    committedLength = 0
+    committedCount = 0
   }
+
+  /// Where a stop record goes: after the last chunk, in the space every chunk keeps
+  /// free after itself (``StopRecord/reservedSize``).
+  private var stopOffset: Int?
+
+  /// Writes `record` where the next chunk would start (sealing the open chunk first),
+  /// in space allocated already, so that it needs nothing the failure may have taken:
+  /// no growth, no mapping. The file ends after it on ``close()``.
+  func stop(_ record: StopRecord) {
+    seal()
+    unmap()
+    guard descriptor >= 0, stopOffset == nil else { return }
+    let bytes = record.encoded()
+    let offset = chunkStart
+    guard offset + bytes.count <= fileSize else { return }  // every chunk leaves room: never here
+    // Everything but the sync first, then the sync: a kill in between leaves no record.
+    bytes.withUnsafeBytes { raw in
+      _ = pwriteAll(UnsafeRawBufferPointer(rebasing: raw[4...]), at: offset + 4, to: descriptor)
+      _ = pwriteAll(UnsafeRawBufferPointer(rebasing: raw[..<4]), at: offset, to: descriptor)
+    }
+    stopOffset = offset
+    dataEnd = offset + bytes.count
+  }
+
+  /// Updates the stop record's count of events not written, and the time of the last,
+  /// with one 16-byte write in place.
+  func noteUnwritten(count: UInt64, lastTime: UInt64) {
+    guard descriptor >= 0, let stopOffset else { return }
+    var words = (lastTime.littleEndian, StopRecord.countWord(count).littleEndian)
+    withUnsafeBytes(of: &words) { raw in
+      _ = pwriteAll(raw, at: stopOffset + StopRecord.lastUnwrittenTimeOffset, to: descriptor)
+    }
+  }
+
+  /// Whether a stop record was written: no chunk starts after it.
+  var isStopped: Bool { stopOffset != nil }
 
   /// Writes the mapped pages and the file to the storage device (`msync`, `fsync`), so
   /// that what was committed survives power loss too.
@@ -194,6 +327,23 @@ package func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> 
   var written = 0
   while written < bytes.count {
     let result = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+    if result < 0 {
+      if errno == EINTR { continue }
+      return errno
+    }
+    written += result
+  }
+  return nil
+}
+
+/// Writes all of `bytes` at file offset `offset` with `pwrite(2)`, retrying interrupted
+/// and partial writes.
+///
+/// - Returns: `nil` when everything was written, else the `errno` of the failure.
+func pwriteAll(_ bytes: UnsafeRawBufferPointer, at offset: Int, to descriptor: Int32) -> Int32? {
+  var written = 0
+  while written < bytes.count {
+    let result = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))
     if result < 0 {
       if errno == EINTR { continue }
       return errno

@@ -19,9 +19,9 @@ struct DurableTraceWriter {
   private static let headroom = 4_096
 
   /// Creates the file and writes its header (version 4, ``BinaryFormat/recorderFeatures``).
-  init(path: String, meta: TraceMetadata, chunkPayloadLimit: Int) throws(TraceRecordingError) {
+  init(path: String, meta: TraceMetadata, chunkPayloadLimit: Int, replacing: Bool) throws(TraceRecordingError) {
     let header = FileHeader(features: BinaryFormat.recorderFeatures, meta: meta).encoded()
-    file = try DurableTraceFile(path: path, header: header)
+    file = try DurableTraceFile(path: path, header: header, replacing: replacing)
     self.chunkPayloadLimit = min(max(chunkPayloadLimit, 256), BinaryFormat.maximumChunkPayload / 2)
     encoder = Self.encoder(baseTime: 0, limit: self.chunkPayloadLimit)
   }
@@ -84,6 +84,28 @@ struct DurableTraceWriter {
     eventsSealed += UInt64(file.committedCount)
     file.seal()
     sequence &+= 1
+  }
+
+  /// Events recorded after the writer stopped, and not written.
+  private(set) var unwrittenCount: UInt64 = 0
+
+  /// Stops writing for `reason`: seals the open chunk and writes a stop record in the
+  /// space reserved for it (docs/FORMAT.md, "Stop record"). `unwrittenTime` is the time
+  /// of the event that could not be written, if the stop is one.
+  mutating func stop(reason: String, unwrittenTime: UInt64?) {
+    guard !file.isStopped else { return }
+    if file.isOpen { seal() }
+    unwrittenCount = unwrittenTime == nil ? 0 : 1
+    file.stop(
+      StopRecord(
+        sequence: sequence, eventsWritten: eventCount, lastWrittenTime: committedTime,
+        firstUnwrittenTime: unwrittenTime, reason: reason))
+  }
+
+  /// Counts an event recorded after the stop in the file's stop record.
+  mutating func noteUnwritten(at time: UInt64) {
+    unwrittenCount += 1
+    file.noteUnwritten(count: unwrittenCount, lastTime: time)
   }
 
   /// Whether a chunk is open (holds events not yet sealed).

@@ -15,7 +15,10 @@ extension TraceRecorder {
   ///
   /// When `BGTRACE_OUTPUT` is set, the recorder streams to that path (`%p` in it
   /// becomes the process id, for one file per launch) and records `app.launch` at
-  /// once; otherwise there is no recorder and the app runs untraced.
+  /// once; otherwise there is no recorder and the app runs untraced. A file left by an
+  /// earlier run is replaced; when another recorder is writing the path (an app and its
+  /// extension, or parallel test runs, sharing a template without `%p`), this one takes
+  /// the first free name of the form `run-2.bgtrace`, `run-3.bgtrace`, … instead.
   ///
   /// ```swift
   /// // App start-up:
@@ -39,9 +42,27 @@ extension TraceRecorder {
     }
     guard let template = value, !template.isEmpty else { return nil }
     let path = template.replacing("%p", with: String(getpid()))
-    let recorder = try TraceRecorder(writingTo: path, meta: meta)
+    var attempt = 1
+    let recorder: TraceRecorder
+    while true {
+      do throws(TraceRecordingError) {
+        recorder = try TraceRecorder(writingTo: numbered(path, attempt), replacing: true, meta: meta)
+        break
+      } catch  where error.kind == .fileInUse && attempt < 1_000 {
+        attempt += 1
+      }
+    }
     recorder.record(.appLaunch)
     try recorder.flush()
     return recorder
   }
+}
+
+/// `path` with `-number` before its extension (`run.bgtrace` → `run-2.bgtrace`), or
+/// `path` itself for 1.
+private func numbered(_ path: String, _ number: Int) -> String {
+  guard number > 1 else { return path }
+  let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+  guard let dot = path[slash...].lastIndex(of: "."), dot != slash else { return "\(path)-\(number)" }
+  return "\(path[..<dot])-\(number)\(path[dot...])"
 }

@@ -69,17 +69,23 @@ public final class TraceRecorder: Sendable {
   /// each event to the file before ``record(_:)`` returns.
   ///
   /// - Parameters:
-  ///   - path: the file to create (an existing one is replaced).
+  ///   - path: the file to create. Only one recorder writes a file at a time: the file
+  ///     is locked while recording, and a path another recorder holds (in this process or
+  ///     another) is an error naming the holder.
+  ///   - replacing: replace a file that exists already (unless a recorder holds it);
+  ///     when false, an existing file is an error.
   ///   - meta: the trace's metadata, written in the file header at once.
   ///   - clock: where event times come from. Defaults to `ContinuousClock`.
   ///   - keepsEvents: also keep the events in memory for ``trace``.
   ///   - chunkPayloadLimit: seal a chunk when its body reaches this size.
-  /// - Throws: ``TraceRecordingError`` when the file cannot be created or written.
+  /// - Throws: ``TraceRecordingError`` when the file cannot be created or written, or
+  ///   another recorder holds it (``TraceErrorKind/fileInUse``).
   public convenience init<C: Clock>(
-    writingTo path: String, meta: TraceMetadata = TraceMetadata(), clock: C = ContinuousClock(),
-    keepsEvents: Bool = false, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload
+    writingTo path: String, replacing: Bool = false, meta: TraceMetadata = TraceMetadata(),
+    clock: C = ContinuousClock(), keepsEvents: Bool = false, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload
   ) throws(TraceRecordingError) where C.Duration == Duration {
-    let writer = try DurableTraceWriter(path: path, meta: meta, chunkPayloadLimit: chunkPayloadLimit)
+    let writer = try DurableTraceWriter(
+      path: path, meta: meta, chunkPayloadLimit: chunkPayloadLimit, replacing: replacing)
     self.init(meta: meta, clock: RecorderClock(clock), writer: writer, keepsEvents: keepsEvents, path: path)
   }
 
@@ -144,7 +150,11 @@ public final class TraceRecorder: Sendable {
     let event = TraceEvent(time: TraceTime(nanoseconds: time), kind)
     if state.keepsEvents { state.events.append(event) }
     // A pattern, not `== nil`: the optional's `==` is a generic call per event.
-    guard state.writer != nil, case .none = state.failure else { return }
+    guard state.writer != nil else { return }
+    guard case .none = state.failure else {
+      state.writer!.noteUnwritten(at: time)
+      return
+    }
     do {
       try state.writer!.append(event)
     } catch {
@@ -152,6 +162,11 @@ public final class TraceRecorder: Sendable {
       case .encoding(let error): state.failure = TraceRecordingError(file: path, encoding: error)
       case .file(let error): state.failure = error
       }
+      let failure = state.failure!
+      var reason = failure.message
+      if case .event(let number)? = failure.position { reason = "event \(number): \(reason)" }
+      state.writer!.stop(reason: reason, unwrittenTime: time)
+      return
     }
     // Seal on going to the background (not sync: an fsync waits on the storage device,
     // too long for `record`), so a suspended app's file ends in a sealed, checksummed chunk.
@@ -168,8 +183,20 @@ public final class TraceRecorder: Sendable {
       try state.writer!.file.sync()
     } catch {
       state.failure = error
+      state.writer!.stop(reason: error.message, unwrittenTime: nil)
     }
   }
+
+  /// The first failure met while writing the file, if any: from then on the recorder
+  /// writes no more events, and the file ends in a stop record that says why and
+  /// counts the events recorded after it (docs/FORMAT.md, "Stop record"). Readers
+  /// report those events as lost. `record` never throws or traps for it; read this (or
+  /// call ``flush()``) to learn of it.
+  public var failure: TraceRecordingError? { state.withLock { $0.failure } }
+
+  /// How many recorded events were not written to the file, because writing had
+  /// failed (``failure``); 0 when recording in memory only.
+  public var unwrittenEventCount: Int { state.withLock { Int($0.writer?.unwrittenCount ?? 0) } }
 
   /// The recorder's current time: its clock's reading, never before the last event.
   public var currentTime: TraceTime {

@@ -1,8 +1,10 @@
 /// Why a ``TraceRecorder`` could not record to its file: the file could not be created,
-/// grown, mapped or synced (``TraceErrorKind/io``), or an event had no binary form
+/// grown, mapped or synced (``TraceErrorKind/io``), another recorder holds it
+/// (``TraceErrorKind/fileInUse``), or an event had no binary form
 /// (``TraceErrorKind/unencodableEvent``, at its event number).
 public struct TraceRecordingError: BackgroundTraceError, Hashable {
-  /// ``TraceErrorKind/io`` or ``TraceErrorKind/unencodableEvent``.
+  /// ``TraceErrorKind/io``, ``TraceErrorKind/fileInUse`` or
+  /// ``TraceErrorKind/unencodableEvent``.
   public var kind: TraceErrorKind
   /// The file being recorded.
   public var file: String?
@@ -11,9 +13,10 @@ public struct TraceRecordingError: BackgroundTraceError, Hashable {
   /// One sentence saying what failed.
   public var message: String
 
-  /// A failure of the file itself (``TraceErrorKind/io``).
-  public init(file: String, message: String) {
-    self.kind = .io
+  /// A failure of the file itself (``TraceErrorKind/io``), or a file another recorder
+  /// holds (``TraceErrorKind/fileInUse``).
+  public init(file: String, message: String, kind: TraceErrorKind = .io) {
+    self.kind = kind
     self.file = file
     self.position = nil
     self.message = message

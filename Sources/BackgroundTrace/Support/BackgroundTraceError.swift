@@ -6,6 +6,8 @@ public enum TraceErrorKind: String, Sendable, Hashable, CaseIterable {
   /// A read or write that failed below the trace format: a missing file, no
   /// permission, an I/O error.
   case io
+  /// A trace file another recorder is writing (in this process or another).
+  case fileInUse
   /// An event that has no encoding: out of time order, a negative field, a time past
   /// ``TraceTime/max``.
   case unencodableEvent

@@ -17,7 +17,10 @@ enum StatsCommand {
         var statistics = TraceStatistics()
         while let located = try reader.next() { statistics.add(located.event) }
         let size = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-        report = statistics.report(name: reader.file, format: reader.format, bytes: size ?? nil)
+        // A killed recorder's file ends in reserved zeros: not trace bytes.
+        let bytes = (size ?? nil).map { $0 - reader.unwrittenBytes }
+        report = statistics.report(
+          name: reader.file, format: reader.format, bytes: bytes, unwritten: reader.unwrittenBytes)
         damage = reader.damage
       } catch {
         console.writeError(BGTrace.errorLine(error))

@@ -66,10 +66,13 @@ package struct TraceStatistics {
     }
   }
 
-  /// The report printed by `bgtrace stats`.
-  package func report(name: String, format: TraceReader.Format, bytes: Int?) -> String {
+  /// The report printed by `bgtrace stats`: `bytes` is the trace's size (bytes per
+  /// event divide it), `unwritten` the bytes of unwritten space after it (docs/FORMAT.md,
+  /// "Unwritten space"), named beside it but not counted.
+  package func report(name: String, format: TraceReader.Format, bytes: Int?, unwritten: Int = 0) -> String {
     var lines: [String] = []
-    let size = bytes.map { ", \($0) bytes" } ?? ""
+    let size =
+      bytes.map { ", \($0) bytes" + (unwritten > 0 ? " and \(unwritten) bytes of unwritten space" : "") } ?? ""
     lines.append("\(name) (\(format.rawValue)\(size))")
     let perEvent =
       bytes.flatMap { events > 0 ? "  (\(Self.fixed(Double($0) / Double(events), 2)) bytes/event)" : nil } ?? ""
