@@ -153,17 +153,43 @@ extension ReplayPlatform: TaskScheduling {
   /// Records `sched.submit`, and `sched.reject` when the recording rejected this call;
   /// launches come from the recorded `sched.launch` events, not from the request.
   ///
+  /// The earliest date is recorded as far after the submission as the app asked, or as
+  /// far as the recording has it when that is within a second of what the app asked and
+  /// the recorded submission at this call has the same identifier and type. A trace
+  /// recorded on the real clock has that distance off by a moment (an
+  /// `earliestBeginDate` is read against the wall clock a moment after the app made it;
+  /// a delay is added to a clock read a moment before the one that stamps the event),
+  /// which a replay cannot reproduce. So the same code records the same request again,
+  /// under `.order` and `.exact` alike, and a request for another time still differs.
+  ///
   /// - Parameter request: the request, recorded as the app submitted it.
   /// - Throws: ``TaskSchedulerError`` with the recorded rejection.
   public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
-    record(.schedSubmit(request.submission(at: scheduler.now)))
-    let rejection = submitIndex < script.submitRejections.count ? script.submitRejections[submitIndex] : nil
+    let recorded = submitIndex < script.submits.count ? script.submits[submitIndex] : nil
     submitIndex += 1
-    if let rejection {
+    var submission = request.submission(at: scheduler.now)
+    if let recorded, let earliest = submission.earliest, let recordedEarliest = recorded.submission.earliest,
+      recorded.submission.identifier == submission.identifier, recorded.submission.type == submission.type
+    {
+      let asked = Replayer.offset(earliest, from: scheduler.now)
+      let recordedOffset = Replayer.offset(recordedEarliest, from: recorded.time)
+      let (apart, overflow) = asked.subtractingReportingOverflow(recordedOffset)
+      if !overflow && apart.magnitude <= Self.recordedEarliestTolerance.nanoseconds {
+        submission.earliest = recordedEarliest.moved(from: recorded.time, to: scheduler.now)
+      }
+    }
+    record(.schedSubmit(submission))
+    if let rejection = recorded?.rejection {
       record(.schedReject(identifier: request.identifier, error: rejection))
       throw TaskSchedulerError(rejection)
     }
   }
+
+  /// How far a submitted request's earliest date, counted from its submission, may be
+  /// from the recording's for the replay to take the recorded one: 1 s, far more than
+  /// the moment an app takes between reading the clock for a date and submitting it, and
+  /// far less than any request a scheduler treats differently.
+  static let recordedEarliestTolerance = TraceInterval(seconds: 1)
 
   /// Records `sched.cancel`; nothing else changes, since launches come from the recording.
   public func cancel(taskRequestWithIdentifier identifier: String) {

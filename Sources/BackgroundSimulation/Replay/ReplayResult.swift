@@ -11,6 +11,12 @@ public struct ReplayDivergence: Sendable, Hashable, CustomStringConvertible {
   /// The recorded action, or `nil` when the replay did something the recording did not.
   public var expected: String?
   /// The replayed action, or `nil` when the replay did not do the recorded one.
+  ///
+  /// Under ``Replayer/Timing/order`` it is written on the recording's clock when there
+  /// is an expected action: at the expected action's time, each time a field carries as
+  /// far from it as the app's was from its own action, so the two lines differ only
+  /// where they were compared (an extra action past the recording's end keeps its
+  /// replayed time). Under ``Replayer/Timing/exact`` it is the replayed event's line.
   public var actual: String?
   /// The recorded actions just before the divergence, for context.
   public var context: [String]

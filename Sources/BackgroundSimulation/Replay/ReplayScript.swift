@@ -17,12 +17,22 @@ struct ReplayScript {
   var actions: [Numbered] = []
   /// The ids `beginBackgroundTask` returned, in call order.
   var beginIDs: [Int] = []
-  /// For each `sched.submit`, in call order, the rejection that followed it, if any.
-  var submitRejections: [SchedulerRejection?] = []
+  /// Each `sched.submit`, in call order, with the rejection that followed it, if any.
+  var submits: [Submit] = []
   /// For each `sched.register`, in call order, whether it was permitted.
   var registerResults: [Bool] = []
   /// The recorded `input` values, by key, in order.
   var inputs: [String: [(time: TraceTime, value: String)]] = [:]
+
+  /// A recorded submission and the system's answer to it.
+  struct Submit: Sendable {
+    /// When it was submitted.
+    var time: TraceTime
+    /// What was submitted.
+    var submission: SchedulerSubmission
+    /// The rejection that followed it, if any.
+    var rejection: SchedulerRejection?
+  }
 
   init(_ trace: Trace) {
     var lastSubmit: (ident: String, index: Int)?
@@ -34,11 +44,11 @@ struct ReplayScript {
       case .schedRegister(_, let ok):
         registerResults.append(ok ?? true)
       case .schedSubmit(let submission):
-        submitRejections.append(nil)
-        lastSubmit = (submission.identifier, submitRejections.count - 1)
+        submits.append(Submit(time: event.time, submission: submission))
+        lastSubmit = (submission.identifier, submits.count - 1)
       case .schedReject(let ident, let error):
         // An answer to the submit just before it, not a decision on a timer.
-        if let submit = lastSubmit, submit.ident == ident { submitRejections[submit.index] = error }
+        if let submit = lastSubmit, submit.ident == ident { submits[submit.index].rejection = error }
         lastSubmit = nil
         continue
       case .input(let key, let value):

@@ -21,9 +21,12 @@ public enum Replayer: Sendable {
   /// How replayed actions are compared with recorded ones.
   public enum Timing: Sendable, Hashable {
     /// Same actions in the same order; times may differ (the default, so a trace
-    /// recorded with wall-clock times replays on the virtual clock).
+    /// recorded with wall-clock times replays on the virtual clock). A time a field
+    /// carries (`sched.submit earliest=`, any field of type ``FieldType/seconds``)
+    /// compares as its distance from its own event's time, so the same request made at
+    /// another moment matches and a request for another time does not.
     case order
-    /// Same actions at the same virtual times too.
+    /// Same actions at the same virtual times too, every time a field carries included.
     case exact
   }
 
@@ -235,21 +238,63 @@ public enum Replayer: Sendable {
   private static func divergence(
     expected: [ReplayScript.Numbered], actual: [TraceEvent], timing: Timing
   ) -> ReplayDivergence? {
-    func same(_ a: TraceEvent, _ b: TraceEvent) -> Bool {
-      a.kind == b.kind && (timing == .order || a.time == b.time)
-    }
     for index in 0..<max(expected.count, actual.count) {
       let want = index < expected.count ? expected[index] : nil
       let got = index < actual.count ? actual[index] : nil
-      if let want, let got, same(want.event, got) { continue }
+      if let want, let got, same(want.event, got, timing) { continue }
       let context = expected[max(0, index - 3)..<min(index, expected.count)].map {
         "\($0.number): " + TextTraceWriter.line(for: $0.event)
       }
+      // Under `.order` the app's action is written on the recording's clock, where the
+      // recording has its action, so that the two lines differ only where they were
+      // compared, and no line mixes the replay's times with the recording's.
+      var shown = got
+      if timing == .order, let want, let got { shown = moved(got, to: want.event.time) }
       return ReplayDivergence(
         eventNumber: want?.number, time: want?.event.time ?? got?.time ?? .zero,
-        expected: want.map { TextTraceWriter.line(for: $0.event) }, actual: got.map { TextTraceWriter.line(for: $0) },
+        expected: want.map { TextTraceWriter.line(for: $0.event) }, actual: shown.map { TextTraceWriter.line(for: $0) },
         context: context)
     }
     return nil
+  }
+
+  /// Whether the replayed action `b` is the recorded action `a` under `timing`: under
+  /// `.exact`, the same event at the same time; under `.order`, the same kind with each
+  /// time a field carries (`sched.submit earliest=`) as far from its own event's time, so
+  /// that the same request made at another moment matches.
+  static func same(_ a: TraceEvent, _ b: TraceEvent, _ timing: Timing) -> Bool {
+    switch timing {
+    case .exact:
+      return a == b
+    case .order:
+      guard a.kind.hasTimeFields else { return a.kind == b.kind }
+      guard a.kind.mappingTimeFields({ _ in .zero }) == b.kind.mappingTimeFields({ _ in .zero }) else { return false }
+      // Equal kinds without their times have the same time fields present.
+      return zip(a.kind.timeFieldValues, b.kind.timeFieldValues).allSatisfy {
+        offset($0, from: a.time) == offset($1, from: b.time)
+      }
+    }
+  }
+
+  /// How long after `origin` `time` is, in nanoseconds; negative when it is before.
+  static func offset(_ time: TraceTime, from origin: TraceTime) -> Int64 {
+    Int64(clamping: time.nanoseconds) - Int64(clamping: origin.nanoseconds)
+  }
+
+  /// `event` at `time`, each of its time fields as far from it as from the event's own
+  /// time (at 0 when that would be before the trace's start).
+  static func moved(_ event: TraceEvent, to time: TraceTime) -> TraceEvent {
+    TraceEvent(time: time, event.kind.mappingTimeFields { $0.moved(from: event.time, to: time) })
+  }
+}
+
+extension TraceTime {
+  /// This time as far from `new` as it is from `old`: later than `new` by as much as it
+  /// is later than `old` (saturating at ``TraceTime/max``), or earlier by as much as it is
+  /// earlier (at least ``TraceTime/zero``).
+  func moved(from old: TraceTime, to new: TraceTime) -> TraceTime {
+    if self >= old { return new.adding(nanoseconds: nanoseconds - old.nanoseconds) }
+    let back = old.nanoseconds - nanoseconds
+    return back >= new.nanoseconds ? .zero : TraceTime(nanoseconds: new.nanoseconds - back)
   }
 }

@@ -86,27 +86,11 @@ struct DiffSide {
     }
   }
 
-  /// Whether any field of the kind with this raw tag is a point in time, by raw value.
-  private static let kindsWithTimeFields: [Bool] = {
-    var kinds = [Bool](repeating: false, count: Int(EventTag.allCases.map(\.rawValue).max() ?? 0) + 1)
-    for tag in EventTag.allCases {
-      kinds[Int(tag.rawValue)] = tag.spec.fields.contains { $0.type == .seconds }
-    }
-    return kinds
-  }()
-
   /// `kind` with each time field zeroed (present fields stay present), and the times it
   /// held, in field order.
   private static func settingTimesAside(_ kind: TraceEvent.Kind) -> (TraceEvent.Kind, [TraceTime]) {
-    guard kindsWithTimeFields[Int(kind.tag.rawValue)] else { return (kind, []) }
-    var fieldTimes: [TraceTime] = []
-    let zeroed = kind.fieldValues.map { value -> FieldValue? in
-      guard case .seconds(let time) = value else { return value }
-      fieldTimes.append(time)
-      return .seconds(.zero)
-    }
-    guard let key = try? TraceEvent.Kind(tag: kind.tag, fieldValues: zeroed) else { return (kind, []) }
-    return (key, fieldTimes)
+    guard kind.hasTimeFields else { return (kind, []) }
+    return (kind.mappingTimeFields { _ in .zero }, kind.timeFieldValues)
   }
 
   /// The event's canonical line without its time, its time fields written `NAME=*`: what
