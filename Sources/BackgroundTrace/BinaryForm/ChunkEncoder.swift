@@ -61,15 +61,20 @@ struct ChunkEncoder {
 
   /// Appends one event; its time must not be earlier than the previous one's.
   mutating func append(_ event: TraceEvent) {
-    let time = event.time.nanoseconds
+    append(event.kind, at: event.time.nanoseconds)
+  }
+
+  /// Appends one event of kind `kind` at `time` (ns); the time must not be earlier than
+  /// the previous one's. The recorder encodes this way, with no ``TraceEvent`` built.
+  mutating func append(_ kind: TraceEvent.Kind, at time: UInt64) {
     assert(time >= lastTime, "the writer checks order before encoding")
     let tagIndex = records.count
-    records.append(event.kind.tag.rawValue)
+    records.append(kind.tag.rawValue)
     appendScaled(time - lastTime)
     lastTime = time
     eventCount += 1
     var flags: UInt8 = 0
-    switch event.kind {
+    switch kind {
     case .appLaunch:
       break
     case .appState(let to):
@@ -202,11 +207,14 @@ struct ChunkEncoder {
 
   @inline(__always)
   private mutating func appendString(_ string: String) {
+    Varint.append(tableIndex(of: string), to: &records)
+  }
+
+  /// The index of `string` in the chunk's string table, defining it if it is new.
+  @inline(__always)
+  private mutating func tableIndex(of string: String) -> UInt64 {
     let hash = StringIndexTable.hash(string)
-    if let index = stringIndex.index(of: string, hash: hash, in: strings) {
-      Varint.append(index, to: &records)
-      return
-    }
+    if let index = stringIndex.index(of: string, hash: hash, in: strings) { return index }
     let index = UInt64(strings.count)
     stringIndex.insert(index: strings.count, hash: hash)
     strings.append(string)
@@ -216,6 +224,7 @@ struct ChunkEncoder {
       Varint.append(UInt64(string.utf8.count), to: &definitions)
       definitions.append(contentsOf: string.utf8)
     }
-    Varint.append(index, to: &records)
+    return index
   }
+
 }

@@ -17,24 +17,26 @@ import Synchronization
 /// on Linux, so a full disk is an error rather than a SIGBUS) and mapped a window of
 /// several chunks at a time (``window``), so growing, mapping and unmapping happen once
 /// per window rather than once per chunk; it is truncated to its data on ``close()``.
-/// Not thread-safe by itself: ``TraceRecorder`` uses it only under its lock.
+/// Not thread-safe by itself: ``TraceRecorder`` uses it only under its lock, which is
+/// why its state is exempt from dynamic exclusivity checks (`@exclusivity(unchecked)`:
+/// they cost a thread-local lookup per access, several per event).
 final class DurableTraceFile {
   let path: String
-  private var descriptor: Int32
-  private var fileSize: Int
+  @exclusivity(unchecked) private var descriptor: Int32
+  @exclusivity(unchecked) private var fileSize: Int
   /// Where the open chunk starts, or the next one will (a multiple of 8).
-  private var chunkStart: Int
+  @exclusivity(unchecked) private var chunkStart: Int
   /// The end of the last byte written: the file's length on close.
-  private var dataEnd: Int
-  private var mapping: UnsafeMutableRawPointer?
-  private var mappingLength = 0
+  @exclusivity(unchecked) private var dataEnd: Int
+  @exclusivity(unchecked) private var mapping: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) private var mappingLength = 0
   /// The file offset of the mapping's first byte (a multiple of the page size).
-  private var mappingStart = 0
+  @exclusivity(unchecked) private var mappingStart = 0
   /// The open chunk's header in the mapping.
-  private var chunk: UnsafeMutableRawPointer?
-  private var capacity = 0
-  private(set) var committedLength = 0
-  private(set) var committedCount: UInt32 = 0
+  @exclusivity(unchecked) private var chunk: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) private var capacity = 0
+  @exclusivity(unchecked) private(set) var committedLength = 0
+  @exclusivity(unchecked) private(set) var committedCount: UInt32 = 0
   private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
   /// How much of the file one mapping covers: 1 MiB, sixteen default chunks.
   static let window = 1 << 20
@@ -257,7 +259,7 @@ final class DurableTraceFile {
 
   /// Where a stop record goes: after the last chunk, in the space every chunk keeps
   /// free after itself (``StopRecord/reservedSize``).
-  private var stopOffset: Int?
+  @exclusivity(unchecked) private var stopOffset: Int?
 
   /// Writes `record` where the next chunk would start (sealing the open chunk first),
   /// in space allocated already, so that it needs nothing the failure may have taken:

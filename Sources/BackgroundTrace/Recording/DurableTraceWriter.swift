@@ -36,28 +36,30 @@ struct DurableTraceWriter {
   /// Events committed so far.
   var eventCount: UInt64 { eventsSealed + UInt64(file.committedCount) }
 
-  /// Encodes `event` and commits it to the file.
+  /// Encodes an event of kind `kind` at `time` (ns) and commits it to the file.
   ///
   /// - Throws: ``TraceEncodingError`` when the event has no binary form (nothing is
   ///   written then); ``TraceRecordingError`` when the file cannot be grown or mapped.
-  mutating func append(_ event: TraceEvent) throws(DurableWriteError) {
-    let number = eventCount + 1
-    guard event.time.nanoseconds >= committedTime, event.time <= .max else {
-      throw .encoding(TraceEncodingError(eventNumber: number, message: "time \(event.time) is out of order or range"))
+  mutating func append(_ kind: TraceEvent.Kind, at time: UInt64) throws(DurableWriteError) {
+    guard time >= committedTime, time <= TraceTime.max.nanoseconds else {
+      throw .encoding(
+        TraceEncodingError(
+          eventNumber: eventCount + 1, message: "time \(TraceTime(nanoseconds: time)) is out of order or range"))
     }
-    if let problem = event.kind.encodingProblem {
-      throw .encoding(TraceEncodingError(eventNumber: number, message: problem))
+    if let problem = kind.encodingProblem {
+      throw .encoding(TraceEncodingError(eventNumber: eventCount + 1, message: problem))
     }
-    encoder.append(event)
+    encoder.append(kind, at: time)
     if file.isOpen && encoder.records.count - committedBytes > file.remaining {
       // It does not fit: seal the chunk and encode the event again as the next one's first.
       seal()
-      encoder.append(event)
+      encoder.append(kind, at: time)
     }
     let size = encoder.records.count - committedBytes
     guard size + BinaryFormat.logChunkHeaderSize <= BinaryFormat.maximumChunkPayload else {
       seal()  // the encoder's string table and predictors moved past what was committed
-      throw .encoding(TraceEncodingError(eventNumber: number, message: "the event takes \(size) bytes; too large"))
+      throw .encoding(
+        TraceEncodingError(eventNumber: eventCount + 1, message: "the event takes \(size) bytes; too large"))
     }
     if !file.isOpen {
       do {
@@ -70,7 +72,7 @@ struct DurableTraceWriter {
     }
     encoder.records.withUnsafeBytes { file.commit(UnsafeRawBufferPointer(rebasing: $0[committedBytes...]), records: 1) }
     committedBytes = encoder.records.count
-    committedTime = event.time.nanoseconds
+    committedTime = time
     if file.committedLength >= chunkPayloadLimit { seal() }
   }
 

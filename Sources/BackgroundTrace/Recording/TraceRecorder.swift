@@ -147,8 +147,7 @@ public final class TraceRecorder: Sendable {
     let time = max(min(nanoseconds, TraceTime.max.nanoseconds), state.lastTime)
     state.lastTime = time
     state.count += 1
-    let event = TraceEvent(time: TraceTime(nanoseconds: time), kind)
-    if state.keepsEvents { state.events.append(event) }
+    if state.keepsEvents { state.events.append(TraceEvent(time: TraceTime(nanoseconds: time), kind)) }
     // A pattern, not `== nil`: the optional's `==` is a generic call per event.
     guard state.writer != nil else { return }
     guard case .none = state.failure else {
@@ -156,7 +155,7 @@ public final class TraceRecorder: Sendable {
       return
     }
     do {
-      try state.writer!.append(event)
+      try state.writer!.append(kind, at: time)
     } catch {
       switch error {
       case .encoding(let error): state.failure = TraceRecordingError(file: path, encoding: error)
