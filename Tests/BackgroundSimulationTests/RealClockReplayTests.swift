@@ -55,8 +55,8 @@ import Testing
   /// Records the app through the tracing wrappers on `ContinuousClock`: every time in the
   /// trace is real nanoseconds since the recorder started, every `earliest=` the
   /// submission's real time plus its delay.
-  static func recordOnTheRealClock() async -> Trace {
-    let recorder = TraceRecorder()
+  static func recordOnTheRealClock(privacy: TracePrivacy = .visible) async -> Trace {
+    let recorder = TraceRecorder(privacy: privacy)
     let (ended, signal) = AsyncStream<Void>.makeStream()
     let host = TracingBackgroundTaskHost(base: ThreadedTaskHost { signal.yield() }, recorder: recorder)
     let scheduler = TracingTaskScheduler(base: AcceptingScheduler(), recorder: recorder)

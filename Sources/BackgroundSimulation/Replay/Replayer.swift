@@ -53,7 +53,8 @@ public enum Replayer: Sendable {
     return ReplayResult(
       trace: trace,
       divergence: divergence(
-        expected: script.actions, actual: trace.events.filter { $0.kind.side == .app }, timing: timing),
+        expected: script.actions, actual: trace.events.filter { $0.kind.side == .app }, timing: timing,
+        redacted: recorded.meta[TracePrivacy.metaKey] == "redacted"),
       unapplied: platform.unapplied, findings: TraceChecker.check(trace, configuration: configuration))
   }
 
@@ -235,12 +236,18 @@ public enum Replayer: Sendable {
 
   // MARK: Comparing actions
 
+  /// The first recorded action the replay did not take alike. In a trace recorded with
+  /// its private fields redacted (``TracePrivacy/redacted``), the app's private values
+  /// (a task's name) are the recording's hashes' stand-ins: each replayed value matches
+  /// the recorded hash it first meets there, and only it, from then on.
   private static func divergence(
-    expected: [ReplayScript.Numbered], actual: [TraceEvent], timing: Timing
+    expected: [ReplayScript.Numbered], actual: [TraceEvent], timing: Timing, redacted: Bool
   ) -> ReplayDivergence? {
+    var privateValues = PrivateValueMatching()
     for index in 0..<max(expected.count, actual.count) {
       let want = index < expected.count ? expected[index] : nil
-      let got = index < actual.count ? actual[index] : nil
+      var got = index < actual.count ? actual[index] : nil
+      if redacted, let want, let replayed = got { got = privateValues.align(replayed, with: want.event) }
       if let want, let got, same(want.event, got, timing) { continue }
       let context = expected[max(0, index - 3)..<min(index, expected.count)].map {
         "\($0.number): " + TextTraceWriter.line(for: $0.event)
@@ -296,5 +303,30 @@ extension TraceTime {
     if self >= old { return new.adding(nanoseconds: nanoseconds - old.nanoseconds) }
     let back = old.nanoseconds - nanoseconds
     return back >= new.nanoseconds ? .zero : TraceTime(nanoseconds: new.nanoseconds - back)
+  }
+}
+
+/// Pairs the private values of a replay with the redacted ones of its recording: one
+/// replayed value per recorded hash, as a redacting recorder maps one value to one hash.
+struct PrivateValueMatching {
+  private var recordedFor: [String: String] = [:]
+  private var replayedFor: [String: String] = [:]
+
+  /// `replayed` with each private value written as the recorded one it stands for: the
+  /// value `recorded` has in that field, when neither is paired with another value yet
+  /// (then they are paired from now on), or the one it was paired with before. Values
+  /// that cannot be paired stay as they are, and so differ from the recording.
+  mutating func align(_ replayed: TraceEvent, with recorded: TraceEvent) -> TraceEvent {
+    guard replayed.kind.tag == recorded.kind.tag, recorded.kind.hasPrivateFields else { return replayed }
+    var recordedValues = recorded.kind.privateFieldValues[...]
+    let kind = replayed.kind.mappingPrivateFields { value in
+      guard let hash = recordedValues.popFirst() else { return value }
+      if let paired = recordedFor[value] { return paired }
+      guard replayedFor[hash] == nil else { return value }
+      recordedFor[value] = hash
+      replayedFor[hash] = value
+      return hash
+    }
+    return TraceEvent(time: replayed.time, kind)
   }
 }

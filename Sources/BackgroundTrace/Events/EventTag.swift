@@ -59,7 +59,7 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
       KindSpec("app.terminate", .system, [.optional("reason", .string)], "the process ended")
     case .taskBegin:
       KindSpec(
-        "task.begin", .app, [.required("id", .integer), .optional("name", .string)],
+        "task.begin", .app, [.required("id", .integer), .optional("name", .string, private: true)],
         "the app called `beginBackgroundTask` (id 0: the system refused)")
     case .taskEnd: KindSpec("task.end", .app, [.required("id", .integer)], "the app called `endBackgroundTask`")
     case .taskExpire:
@@ -98,7 +98,8 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
       KindSpec(
         "work.enqueue", .app,
         [
-          .required("work", .string), .optional("name", .string), .optional("backoff", .choice(BackoffPolicy.self)),
+          .required("work", .string), .optional("name", .string, private: true),
+          .optional("backoff", .choice(BackoffPolicy.self)),
           .optional("delay", .interval), .optional("limit", .integer), .optional("period", .interval),
           .optional("flex", .interval), .optional("policy", .choice(ExistingWorkPolicy.self)),
         ], "the app enqueued work")
@@ -121,7 +122,7 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
       KindSpec("env.set", .system, [], freeFields: true, "the environment changed (network, charging, …)")
     case .input:
       KindSpec(
-        "input", .system, [.required("key", .string), .required("value", .string)],
+        "input", .system, [.required("key", .string), .required("value", .string, private: true)],
         "a recorded nondeterministic input, handed back in a replay")
     case .mark: KindSpec("mark", .neither, [.required("label", .string)], "a user annotation")
     }

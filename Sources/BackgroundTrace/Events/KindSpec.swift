@@ -42,15 +42,19 @@ public struct FieldSpec: Sendable, Hashable {
   public let type: FieldType
   /// Whether every event of the kind has it.
   public let isRequired: Bool
+  /// Whether its value may be the user's or the app's private data (a task's name, an
+  /// input's value): what a recorder that redacts (``TracePrivacy/redacted``) replaces
+  /// with a hash.
+  public let isPrivate: Bool
 
   /// A field every event of the kind has.
-  static func required(_ name: String, _ type: FieldType) -> FieldSpec {
-    FieldSpec(name: name, type: type, isRequired: true)
+  static func required(_ name: String, _ type: FieldType, private isPrivate: Bool = false) -> FieldSpec {
+    FieldSpec(name: name, type: type, isRequired: true, isPrivate: isPrivate)
   }
 
   /// A field an event of the kind may leave out.
-  static func optional(_ name: String, _ type: FieldType) -> FieldSpec {
-    FieldSpec(name: name, type: type, isRequired: false)
+  static func optional(_ name: String, _ type: FieldType, private isPrivate: Bool = false) -> FieldSpec {
+    FieldSpec(name: name, type: type, isRequired: false, isPrivate: isPrivate)
   }
 }
 
@@ -147,6 +151,6 @@ extension FieldSpec {
       case .string: "string"
       case .choice(let words): words.map { "`\($0)`" }.joined(separator: " \\| ")
       }
-    return "`\(name)` (\(type)\(isRequired ? "" : ", optional"))"
+    return "`\(name)` (\(type)\(isRequired ? "" : ", optional")\(isPrivate ? ", private" : ""))"
   }
 }

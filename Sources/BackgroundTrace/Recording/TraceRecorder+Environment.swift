@@ -29,10 +29,13 @@ extension TraceRecorder {
   /// - Parameters:
   ///   - environment: the variables to read; the process's by default.
   ///   - meta: metadata for the trace header.
+  ///   - privacy: whether private fields are kept or redacted (``TracePrivacy``); an app
+  ///     that records outside the lab passes `.redacted`.
   /// - Returns: the recorder, or `nil` when the variable is unset or empty.
   /// - Throws: ``TraceRecordingError`` when the file cannot be created.
   public static func fromEnvironment(
-    _ environment: [String: String]? = nil, meta: TraceMetadata = ["source": "BGTRACE_OUTPUT"]
+    _ environment: [String: String]? = nil, meta: TraceMetadata = ["source": "BGTRACE_OUTPUT"],
+    privacy: TracePrivacy = .visible
   ) throws(TraceRecordingError) -> TraceRecorder? {
     let value: String?
     if let environment {
@@ -46,7 +49,8 @@ extension TraceRecorder {
     let recorder: TraceRecorder
     while true {
       do throws(TraceRecordingError) {
-        recorder = try TraceRecorder(writingTo: numbered(path, attempt), replacing: true, meta: meta)
+        recorder = try TraceRecorder(
+          writingTo: numbered(path, attempt), replacing: true, meta: meta, privacy: privacy)
         break
       } catch  where error.kind == .fileInUse && attempt < 1_000 {
         attempt += 1

@@ -52,6 +52,8 @@ public final class TraceRecorder: Sendable {
   /// in the order recorded, as a simulation needs.
   private let givenTimes = Atomic<Bool>(false)
   private let path: String
+  /// Set when the recorder redacts private fields (``TracePrivacy/redacted``).
+  private let redactor: PrivateValueRedactor?
 
   /// Creates a recorder that keeps the trace in memory.
   ///
@@ -59,10 +61,14 @@ public final class TraceRecorder: Sendable {
   ///   - meta: the trace's metadata.
   ///   - clock: where event times come from; the trace starts at the clock's
   ///     current instant. Defaults to the monotonic `ContinuousClock`.
+  ///   - privacy: whether private fields (task names, input values) are kept or
+  ///     redacted (``TracePrivacy``).
   public convenience init<C: Clock>(
-    meta: TraceMetadata = TraceMetadata(), clock: C = ContinuousClock()
+    meta: TraceMetadata = TraceMetadata(), clock: C = ContinuousClock(), privacy: TracePrivacy = .visible
   ) where C.Duration == Duration {
-    self.init(meta: meta, clock: RecorderClock(clock), writer: nil, keepsEvents: true, path: "")
+    self.init(
+      meta: privacy.marking(meta), clock: RecorderClock(clock), writer: nil, keepsEvents: true, path: "",
+      privacy: privacy)
   }
 
   /// Creates a recorder that streams the trace to a binary file as it goes, committing
@@ -78,22 +84,29 @@ public final class TraceRecorder: Sendable {
   ///   - clock: where event times come from. Defaults to `ContinuousClock`.
   ///   - keepsEvents: also keep the events in memory for ``trace``.
   ///   - chunkPayloadLimit: seal a chunk when its body reaches this size.
+  ///   - privacy: whether private fields (task names, input values) are kept or
+  ///     redacted (``TracePrivacy``).
   /// - Throws: ``TraceRecordingError`` when the file cannot be created or written, or
   ///   another recorder holds it (``TraceErrorKind/fileInUse``).
   public convenience init<C: Clock>(
     writingTo path: String, replacing: Bool = false, meta: TraceMetadata = TraceMetadata(),
-    clock: C = ContinuousClock(), keepsEvents: Bool = false, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload
+    clock: C = ContinuousClock(), keepsEvents: Bool = false, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload,
+    privacy: TracePrivacy = .visible
   ) throws(TraceRecordingError) where C.Duration == Duration {
+    let meta = privacy.marking(meta)
     let writer = try DurableTraceWriter(
       path: path, meta: meta, chunkPayloadLimit: chunkPayloadLimit, replacing: replacing)
-    self.init(meta: meta, clock: RecorderClock(clock), writer: writer, keepsEvents: keepsEvents, path: path)
+    self.init(
+      meta: meta, clock: RecorderClock(clock), writer: writer, keepsEvents: keepsEvents, path: path,
+      privacy: privacy)
   }
 
   private init(
     meta: TraceMetadata, clock: RecorderClock, writer: DurableTraceWriter?, keepsEvents: Bool,
-    path: String
+    path: String, privacy: TracePrivacy
   ) {
     self.meta = meta
+    self.redactor = privacy == .redacted ? PrivateValueRedactor() : nil
     self.clock = clock
     self.path = path
     let streaming = writer != nil
@@ -106,6 +119,13 @@ public final class TraceRecorder: Sendable {
 
   /// Records an event stamped with the recorder's clock.
   public func record(_ kind: TraceEvent.Kind) {
+    if let redactor, kind.hasPrivateFields { return record(redacted: redactor.redact(kind)) }
+    record(redacted: kind)
+  }
+
+  /// Records an event whose private fields were redacted if they are to be.
+  @inline(__always)
+  private func record(redacted kind: TraceEvent.Kind) {
     if shardsID != 0, !givenTimes.load(ordering: .relaxed) {
       let time = clock.now()
       let shard = RecorderShards.cached(forRecorder: shardsID) ?? shards!.register()
@@ -125,6 +145,11 @@ public final class TraceRecorder: Sendable {
   /// lock rather than per-thread buffers. A time earlier than the last recorded one is
   /// raised to it, so the trace stays in order.
   public func record(_ kind: TraceEvent.Kind, at time: TraceTime) {
+    if let redactor, kind.hasPrivateFields { return record(redactor.redact(kind), redactedAt: time) }
+    record(kind, redactedAt: time)
+  }
+
+  private func record(_ kind: TraceEvent.Kind, redactedAt time: TraceTime) {
     if shards != nil, !givenTimes.load(ordering: .relaxed) {
       givenTimes.store(true, ordering: .relaxed)
       // Start after whatever the per-thread buffers hold.
