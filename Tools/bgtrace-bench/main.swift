@@ -24,6 +24,8 @@ struct Options {
   /// Time the check loop with each group of event kinds left unchecked in turn.
   var checkByKind = false
   var profileDurable: Int?
+  /// Only record into the in-memory recorder this many times (for profilers).
+  var profileMemory: Int?
   /// Child mode: check this file and print the finding count (the parent measures us).
   var checkFile: String?
   /// Skip the checker's 1M/4M comparison.
@@ -46,6 +48,7 @@ struct Options {
       case "--profile-check": profileCheck = Int(iterator.next() ?? "") ?? 10
       case "--check-by-kind": checkByKind = true
       case "--profile-durable": profileDurable = Int(iterator.next() ?? "") ?? 10
+      case "--profile-memory": profileMemory = Int(iterator.next() ?? "") ?? 10
       case "--check-file": checkFile = iterator.next()
       case "--skip-checker": skipChecker = true
       case "--write-workload": writeWorkload = iterator.next()
@@ -61,7 +64,7 @@ struct Options {
   private func usage() -> Never {
     FileHandle.standardError.write(
       Data(
-        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker|explain] [--profile-decode N] [--profile-compact N] [--profile-batch N] [--profile-check N] [--check-by-kind] [--profile-durable N] [--write-workload PATH]\n"
+        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker|explain] [--profile-decode N] [--profile-compact N] [--profile-batch N] [--profile-check N] [--check-by-kind] [--profile-durable N] [--profile-memory N] [--write-workload PATH]\n"
           .utf8))
     exit(2)
   }
@@ -140,6 +143,17 @@ if let repeats = options.profileBatch {
     precondition(sum != 0)
   }
   print("compact batch decode: \(format(nanos / Double(options.events))) ns/event")
+  exit(0)
+}
+if let repeats = options.profileMemory {
+  // The in-memory recorder alone, for perf: what the recorder benchmark's in-memory row times.
+  let sample = WorkloadGenerator.trace(eventCount: 100_000, seed: 7).events.map(\.kind)
+  let nanos = measure(repeats: repeats) {
+    let recorder = TraceRecorder()
+    for index in 0..<options.events { recorder.record(sample[index % sample.count]) }
+    precondition(recorder.eventCount == options.events)
+  }
+  print("in-memory recording: \(format(nanos / Double(options.events))) ns/event")
   exit(0)
 }
 if let repeats = options.profileDurable {

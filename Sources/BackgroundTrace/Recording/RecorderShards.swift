@@ -29,7 +29,7 @@ final class RecorderShards: Sendable {
   // Threads' slots may keep a shard after its recorder is gone (until the thread
   // records elsewhere or exits): empty the shards so that costs no events' memory.
   deinit {
-    for shard in all { shard.withLock { $0 = Shard.State() } }
+    for shard in all { shard.removeAll() }
   }
 
   /// The calling thread's shard in the recorder whose shards' ``id`` is `id`, when the
@@ -50,7 +50,10 @@ final class RecorderShards: Sendable {
   func register() -> Unmanaged<Shard> {
     let thread = pthread_self()
     let shard = registry.withLock { shards in
-      if let found = shards.first(where: { pthread_equal($0.thread, thread) != 0 }) { return found.shard }
+      if let found = shards.first(where: { pthread_equal($0.thread, thread) != 0 }) {
+        found.shard.takeOver()  // an exited thread's, whose id this thread reuses
+        return found.shard
+      }
       let shard = Shard()
       shards.append((thread, shard))
       return shard
@@ -74,7 +77,7 @@ final class RecorderShards: Sendable {
   /// The events of every shard, interleaved by time; a shard's own events keep their
   /// order, and at equal times an earlier-registered shard's event comes first.
   func merged() -> [TraceEvent] {
-    let lists = all.map { shard in shard.withLock { $0.allEvents } }
+    let lists = all.map(\.allEvents)
     if lists.count == 1 { return lists[0] }
     var result: [TraceEvent] = []
     result.reserveCapacity(lists.reduce(0) { $0 + $1.count })
@@ -96,67 +99,155 @@ final class RecorderShards: Sendable {
   }
 }
 
-/// One thread's events, guarded by a spin lock that only its own thread takes while
-/// recording (others take it to read), so the lock is nearly always free: one atomic
-/// compare-and-exchange and one store per event.
+/// One thread's events, appended by that thread alone with no lock: each event is
+/// written into a block of fixed capacity, then published by one release store of the
+/// count, so a reader (``allEvents``, ``count``) that loads the count with acquire
+/// ordering sees every event it counts, fully written. Blocks never move; a full block
+/// is followed by a new one, linked before the count that includes its first event is
+/// published.
 final class Shard: @unchecked Sendable {
-  /// The events in blocks (growing to a fixed capacity), so that a long recording never
-  /// copies what it has recorded to grow its storage.
-  struct State {
-    static let blockSize = 8_192
-    var blocks: [[TraceEvent]] = []
-    var block: [TraceEvent] = []
-    var count = 0
-    var lastTime: UInt64 = 0
+  /// A block of events; `next` holds the following block, retained, once there is one.
+  private final class Block {
+    let events: UnsafeMutablePointer<TraceEvent>
+    let capacity: Int
+    let next = Atomic<UInt>(0)
 
-    @inline(__always)
-    mutating func append(_ event: TraceEvent) {
-      if block.count == block.capacity {
-        if !block.isEmpty { blocks.append(block) }
-        block = []
-        // Small at first (a short recording takes little memory), then whole blocks.
-        block.reserveCapacity(min(Self.blockSize, max(64, count)))
-      }
-      block.append(event)
-      count += 1
+    init(capacity: Int) {
+      self.capacity = capacity
+      events = .allocate(capacity: capacity)
     }
 
-    /// Every event, in recording order.
-    var allEvents: [TraceEvent] {
-      var events: [TraceEvent] = []
-      events.reserveCapacity(count)
-      for full in blocks { events += full }
-      events += block
-      return events
+    /// The following block, if linked.
+    var following: Block? {
+      let bits = next.load(ordering: .acquiring)
+      guard bits != 0 else { return nil }
+      return Unmanaged<Block>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
     }
   }
 
-  // The lock and the state pointer get a cache line of their own: two threads' shards
-  // may be allocated side by side.
+  /// The largest block: a long recording never copies what it recorded to grow.
+  static let blockSize = 8_192
+
+  // The recording thread's own state, on a cache line of its own: two threads' shards
+  // may be allocated side by side. Only that thread touches it (never concurrently, so
+  // without dynamic exclusivity checks).
   private let padding0: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-  private let busy = Atomic<Bool>(false)
-  private let state: UnsafeMutablePointer<State>
+  @exclusivity(unchecked) private var tail: Unmanaged<Block>
+  @exclusivity(unchecked) private var tailEvents: UnsafeMutablePointer<TraceEvent>
+  @exclusivity(unchecked) private var tailCapacity: Int
+  @exclusivity(unchecked) private var tailCount = 0
+  @exclusivity(unchecked) private var ownCount = 0
+  @exclusivity(unchecked) private var ownLastTime: UInt64 = 0
+  /// The events published: the count readers load.
+  private let published = Atomic<Int>(0)
+  /// The last event's time, for other threads' reads (relaxed: a hint, as a later event
+  /// may come any moment).
+  private let publishedLastTime = Atomic<UInt64>(0)
   private let padding1: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+  private let head: Block
 
   init() {
-    // The state's own allocation is a whole cache line's pair, for the same reason.
-    state = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128).bindMemory(to: State.self, capacity: 1)
-    precondition(MemoryLayout<State>.size <= 128)
-    state.initialize(to: State())
+    // Small at first (a short recording takes little memory), then whole blocks.
+    head = Block(capacity: 64)
+    tail = Unmanaged.passUnretained(head)
+    tailEvents = head.events
+    tailCapacity = head.capacity
   }
 
   deinit {
-    state.deinitialize(count: 1)
-    UnsafeMutableRawPointer(state).deallocate()
+    freeEvents()
+    head.events.deallocate()
   }
 
-  @inline(__always)
-  func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-    while !busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
-      sched_yield()  // a reader holds it for the copy of the events
+  /// Deinitializes every published event and frees every block but the head, whose
+  /// events' memory stays allocated. No thread may append meanwhile.
+  private func freeEvents() {
+    var remaining = published.load(ordering: .acquiring)
+    var current = head
+    while true {
+      let initialized = min(remaining, current.capacity)
+      current.events.deinitialize(count: initialized)
+      remaining -= initialized
+      if current !== head { current.events.deallocate() }
+      let bits = current.next.load(ordering: .acquiring)
+      guard bits != 0 else { break }
+      // Takes over the link's retain: the block is released once `current` moves on.
+      current = Unmanaged<Block>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
     }
-    defer { busy.store(false, ordering: .releasing) }
-    return body(&state.pointee)
+  }
+
+  /// Drops every event, when the shard's recorder is gone and no thread records into it
+  /// any more (its thread's slot may keep the shard until the thread records elsewhere
+  /// or exits; the events' memory is freed now).
+  func removeAll() {
+    freeEvents()
+    head.next.store(0, ordering: .relaxed)
+    tail = Unmanaged.passUnretained(head)
+    tailEvents = head.events
+    tailCapacity = head.capacity
+    tailCount = 0
+    ownCount = 0
+    published.store(0, ordering: .releasing)
+  }
+
+  /// Appends an event of kind `kind` at `nanoseconds`, raised to the last event's time
+  /// (and capped at ``TraceTime/max``) so that times never decrease. Only the shard's
+  /// thread calls it.
+  @inline(__always)
+  func append(_ kind: consuming TraceEvent.Kind, at nanoseconds: UInt64) {
+    let time = max(min(nanoseconds, TraceTime.max.nanoseconds), ownLastTime)
+    ownLastTime = time
+    if tailCount == tailCapacity { grow() }
+    (tailEvents + tailCount).initialize(to: TraceEvent(time: TraceTime(nanoseconds: time), kind))
+    tailCount += 1
+    ownCount += 1
+    published.store(ownCount, ordering: .releasing)
+    publishedLastTime.store(time, ordering: .relaxed)
+  }
+
+  /// Links a new block after the full `block` and makes it the tail.
+  @inline(never)
+  private func grow() {
+    let next = Block(capacity: min(Self.blockSize, max(64, ownCount)))
+    let retained = Unmanaged.passRetained(next)
+    tail._withUnsafeGuaranteedRef { $0.next.store(UInt(bitPattern: retained.toOpaque()), ordering: .releasing) }
+    tail = retained
+    tailEvents = next.events
+    tailCapacity = next.capacity
+    tailCount = 0
+  }
+
+  /// Events published so far.
+  var count: Int { published.load(ordering: .acquiring) }
+
+  /// The last published event's time (0 before the first).
+  var lastTime: UInt64 { publishedLastTime.load(ordering: .relaxed) }
+
+  /// Every published event, in recording order.
+  var allEvents: [TraceEvent] {
+    var remaining = published.load(ordering: .acquiring)
+    var events: [TraceEvent] = []
+    events.reserveCapacity(remaining)
+    var block: Block? = head
+    while let current = block, remaining > 0 {
+      let taken = min(remaining, current.capacity)
+      events.append(contentsOf: UnsafeBufferPointer(start: current.events, count: taken))
+      remaining -= taken
+      block = current.following
+    }
+    return events
+  }
+
+  /// Orders the recording thread's writes before a later thread's that takes the shard
+  /// over (a thread that reuses an exited thread's `pthread_t`): the exiting thread
+  /// calls this, and ``takeOver()`` pairs with it.
+  func handOff() {
+    published.store(published.load(ordering: .relaxed), ordering: .releasing)
+  }
+
+  /// See ``handOff()``.
+  func takeOver() {
+    _ = published.load(ordering: .acquiring)
   }
 }
 
@@ -173,7 +264,10 @@ let threadSlotKey: pthread_key_t = {
   let status = pthread_key_create(&key) { raw in
     guard let raw else { return }
     let slot = raw.assumingMemoryBound(to: ThreadSlot.self)
-    slot.pointee.shard?.release()
+    if let shard = slot.pointee.shard {
+      shard._withUnsafeGuaranteedRef { $0.handOff() }
+      shard.release()
+    }
     slot.deinitialize(count: 1)
     slot.deallocate()
   }

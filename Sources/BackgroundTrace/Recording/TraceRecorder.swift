@@ -12,8 +12,8 @@ import Synchronization
 /// file, or both.
 ///
 /// Recording is append-only and cheap. In memory, each thread appends to its own
-/// buffer (one uncontended atomic lock, one clock read, one array append), so threads
-/// record in parallel; ``trace`` interleaves the buffers by time, so times never
+/// buffer without a lock (one clock read, one store of the event, one release store of
+/// the count), so threads record in parallel; ``trace`` interleaves the buffers by time, so times never
 /// decrease. When streaming to a file, events take one lock and are stamped inside it,
 /// and each event is committed to the file before ``record(_:)`` returns: the open
 /// chunk is a shared memory mapping of the file, so an event survives the process
@@ -118,18 +118,21 @@ public final class TraceRecorder: Sendable {
   }
 
   /// Records an event stamped with the recorder's clock.
-  public func record(_ kind: TraceEvent.Kind) {
+  public func record(_ kind: consuming TraceEvent.Kind) {
+    // `consuming`: the caller's copy becomes the event, where a borrowed one is copied.
     if let redactor, kind.hasPrivateFields { return record(redacted: redactor.redact(kind)) }
     record(redacted: kind)
   }
 
   /// Records an event whose private fields were redacted if they are to be.
   @inline(__always)
-  private func record(redacted kind: TraceEvent.Kind) {
+  private func record(redacted kind: consuming TraceEvent.Kind) {
     if shardsID != 0, !givenTimes.load(ordering: .relaxed) {
       let time = clock.now()
-      let shard = RecorderShards.cached(forRecorder: shardsID) ?? shards!.register()
-      shard._withUnsafeGuaranteedRef { $0.withLock { Self.append(kind, at: time, to: &$0) } }
+      // +0: the thread's slot and the registry keep the shard alive.
+      unowned(unsafe) let shard = (RecorderShards.cached(forRecorder: shardsID) ?? shards!.register())
+        .takeUnretainedValue()
+      shard.append(kind, at: time)
       return
     }
     state.withLock { state in
@@ -153,19 +156,12 @@ public final class TraceRecorder: Sendable {
     if shards != nil, !givenTimes.load(ordering: .relaxed) {
       givenTimes.store(true, ordering: .relaxed)
       // Start after whatever the per-thread buffers hold.
-      let last = shards!.all.map { shard in shard.withLock { $0.lastTime } }.max() ?? 0
+      let last = shards!.all.map(\.lastTime).max() ?? 0
       state.withLock { $0.lastTime = max($0.lastTime, last) }
     }
     state.withLock { state in
       append(kind, at: time.nanoseconds, to: &state)
     }
-  }
-
-  @inline(__always)
-  private static func append(_ kind: TraceEvent.Kind, at nanoseconds: UInt64, to shard: inout Shard.State) {
-    let time = max(min(nanoseconds, TraceTime.max.nanoseconds), shard.lastTime)
-    shard.lastTime = time
-    shard.append(TraceEvent(time: TraceTime(nanoseconds: time), kind))
   }
 
   private func append(_ kind: TraceEvent.Kind, at nanoseconds: UInt64, to state: inout State) {
@@ -226,14 +222,14 @@ public final class TraceRecorder: Sendable {
   public var currentTime: TraceTime {
     let reading = clock.now()
     let stamped = state.withLock { $0.lastTime }
-    let last = max(stamped, shards?.all.map { shard in shard.withLock { $0.lastTime } }.max() ?? 0)
+    let last = max(stamped, shards?.all.map(\.lastTime).max() ?? 0)
     return TraceTime(nanoseconds: max(min(reading, TraceTime.max.nanoseconds), last))
   }
 
   /// How many events have been recorded.
   public var eventCount: Int {
     let stamped = state.withLock { $0.count }
-    return stamped + (shards?.all.reduce(0) { count, shard in count + shard.withLock { $0.count } } ?? 0)
+    return stamped + (shards?.all.reduce(0) { $0 + $1.count } ?? 0)
   }
 
   /// The trace so far (the events are kept only when the recorder keeps them).
