@@ -79,7 +79,7 @@ func runRecorderBenchmark(_ options: Options) throws -> RecorderFigures {
   try? FileManager.default.removeItem(atPath: path)
   let baselinePer = baselineNanos / Double(recordCount)
   row(
-    "baseline: clock read + TraceEvent append (reserved)", "\(format(baselinePer)) ns/event",
+    "baseline: clock read + reserved append", "\(format(baselinePer)) ns/event",
     "CPU \(format(baselineCPU / Double(recordCount))) ns/event; at \(recordCount / 5) events "
       + "\(format(fifthNanos / Double(recordCount))) ns/event")
   row("  of which the clock read alone", "\(format(clockNanos / Double(recordCount))) ns/event")
