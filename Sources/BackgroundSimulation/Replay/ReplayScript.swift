@@ -35,7 +35,7 @@ struct ReplayScript {
   }
 
   init(_ trace: Trace) {
-    var lastSubmit: (ident: String, index: Int)?
+    var lastSubmit: (identifier: String, index: Int)?
     for (index, event) in trace.events.enumerated() {
       let numbered = Numbered(number: index + 1, event: event, actionsBefore: actions.count)
       switch event.kind {
@@ -48,7 +48,7 @@ struct ReplayScript {
         lastSubmit = (submission.identifier, submits.count - 1)
       case .schedReject(let ident, let error):
         // An answer to the submit just before it, not a decision on a timer.
-        if let submit = lastSubmit, submit.ident == ident { submits[submit.index].rejection = error }
+        if let submit = lastSubmit, submit.identifier == ident { submits[submit.index].rejection = error }
         lastSubmit = nil
         continue
       case .input(let key, let value):

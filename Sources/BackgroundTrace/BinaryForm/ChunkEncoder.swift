@@ -26,6 +26,8 @@ struct ChunkEncoder {
   private var lastRun: Int64 = 0
   /// Definitions of the strings the record being appended uses first (inline mode).
   private var definitions: [UInt8] = []
+  /// Whether the record being appended has a value with no binary form.
+  private var sawInvalidValue = false
 
   init(
     baseTime: UInt64, inlineStrings: Bool = false, predictedIDs: Bool = false,
@@ -66,8 +68,16 @@ struct ChunkEncoder {
 
   /// Appends one event of kind `kind` at `time` (ns); the time must not be earlier than
   /// the previous one's. The recorder encodes this way, with no ``TraceEvent`` built.
-  mutating func append(_ kind: TraceEvent.Kind, at time: UInt64) {
+  ///
+  /// - Returns: `false` when a field has no binary form (a negative integer, a time or
+  ///   interval past the largest, an `env.set` with no pairs): what was appended is then
+  ///   not a valid record, and the caller must not use the encoder further
+  ///   (``TraceEvent/Kind/encodingProblem`` says which field). The recorder checks this
+  ///   way, as it stops at such an event; ``BinaryTraceEncoder`` checks before encoding.
+  @discardableResult
+  mutating func append(_ kind: TraceEvent.Kind, at time: UInt64) -> Bool {
     assert(time >= lastTime, "the writer checks order before encoding")
+    sawInvalidValue = false
     let tagIndex = records.count
     records.append(kind.tag.rawValue)
     appendScaled(time - lastTime)
@@ -99,7 +109,7 @@ struct ChunkEncoder {
       flags = submission.type.wireCode | (submission.earliest != nil ? 2 : 0)
       records.append(Tristate.code(submission.network) | Tristate.code(submission.power) << 2)
       appendString(submission.identifier)
-      if let earliest = submission.earliest { appendScaled(earliest.nanoseconds) }
+      if let earliest = submission.earliest { appendScaled(bounded(earliest.nanoseconds)) }
     case .schedReject(let ident, let error):
       flags = error.wireCode
       appendString(ident)
@@ -118,19 +128,20 @@ struct ChunkEncoder {
       appendEnqueue(enqueue)
     case .workStart(let work, let attempt):
       appendString(work)
-      Varint.append(UInt64(attempt), to: &records)
+      Varint.append(natural(attempt), to: &records)
     case .workResult(let work, let attempt, let outcome):
       flags = outcome.wireCode
       appendString(work)
-      Varint.append(UInt64(attempt), to: &records)
+      Varint.append(natural(attempt), to: &records)
     case .workStop(let work, let attempt, let reason):
       appendString(work)
-      Varint.append(UInt64(attempt), to: &records)
+      Varint.append(natural(attempt), to: &records)
       appendString(reason)
     case .workCancel(let work):
       appendString(work)
     case .envSet(let settings):
       Varint.append(UInt64(settings.count), to: &records)
+      if settings.isEmpty { sawInvalidValue = true }
       for setting in settings {
         appendString(setting.key)
         appendString(setting.value)
@@ -146,6 +157,22 @@ struct ChunkEncoder {
       records.insert(contentsOf: definitions, at: tagIndex)
       definitions.removeAll(keepingCapacity: true)
     }
+    return !sawInvalidValue
+  }
+
+  /// `value` as a varint's payload, noting a negative one as a value with no binary form.
+  @inline(__always)
+  private mutating func natural(_ value: Int) -> UInt64 {
+    if value < 0 { sawInvalidValue = true }
+    return UInt64(bitPattern: Int64(value))
+  }
+
+  /// `nanoseconds`, noting one past the largest trace time or interval as a value with no
+  /// binary form.
+  @inline(__always)
+  private mutating func bounded(_ nanoseconds: UInt64) -> UInt64 {
+    if nanoseconds > UInt64(Int64.max) { sawInvalidValue = true }
+    return nanoseconds
   }
 
   private mutating func appendEnqueue(_ enqueue: WorkEnqueue) {
@@ -153,12 +180,12 @@ struct ChunkEncoder {
     appendString(enqueue.work)
     if let name = enqueue.name { appendString(name) }
     if let backoff = enqueue.backoff { records.append(backoff.wireCode) }
-    if let delay = enqueue.backoffDelay { appendScaled(delay.nanoseconds) }
-    if let limit = enqueue.retryLimit { Varint.append(UInt64(limit), to: &records) }
-    if let period = enqueue.period { appendScaled(period.nanoseconds) }
+    if let delay = enqueue.backoffDelay { appendScaled(bounded(delay.nanoseconds)) }
+    if let limit = enqueue.retryLimit { Varint.append(natural(limit), to: &records) }
+    if let period = enqueue.period { appendScaled(bounded(period.nanoseconds)) }
     if let policy = enqueue.policy { records.append(policy.wireCode) }
     // Last, after the fields of the first layout, so a record without it is unchanged.
-    if let flex = enqueue.flex { appendScaled(flex.nanoseconds) }
+    if let flex = enqueue.flex { appendScaled(bounded(flex.nanoseconds)) }
   }
 
   @inline(__always)
@@ -191,6 +218,7 @@ struct ChunkEncoder {
   @inline(__always)
   private mutating func appendTaskID(_ id: Int, predicted: Int64) -> UInt8 {
     defer { lastTaskID = Int64(id) }
+    if id < 0 { sawInvalidValue = true }
     if predictedIDs && Int64(id) == predicted { return 2 }
     Varint.append(Varint.zigzag(Int64(id) &- lastTaskID), to: &records)
     return 0
@@ -200,6 +228,7 @@ struct ChunkEncoder {
   @inline(__always)
   private mutating func appendRun(_ run: Int, predicted: Int64) -> UInt8 {
     defer { lastRun = Int64(run) }
+    if run < 0 { sawInvalidValue = true }
     if predictedIDs && Int64(run) == predicted { return 2 }
     Varint.append(Varint.zigzag(Int64(run) &- lastRun), to: &records)
     return 0

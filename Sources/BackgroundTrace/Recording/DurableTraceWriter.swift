@@ -46,10 +46,13 @@ struct DurableTraceWriter {
         TraceEncodingError(
           eventNumber: eventCount + 1, message: "time \(TraceTime(nanoseconds: time)) is out of order or range"))
     }
-    if let problem = kind.encodingProblem {
-      throw .encoding(TraceEncodingError(eventNumber: eventCount + 1, message: problem))
+    // The encoder notes a value with no binary form as it goes, so a valid event is
+    // looked at once; an invalid one is never committed, and the recorder stops here.
+    guard encoder.append(kind, at: time) else {
+      throw .encoding(
+        TraceEncodingError(
+          eventNumber: eventCount + 1, message: kind.encodingProblem ?? "the event has no binary form"))
     }
-    encoder.append(kind, at: time)
     if file.isOpen && encoder.records.count - committedBytes > file.remaining {
       // It does not fit: seal the chunk and encode the event again as the next one's first.
       seal()

@@ -105,7 +105,7 @@ package struct ChromeTraceExporter {
       }
     }
     for (index, submission) in model.submissions.enumerated() where window.contains(submission.time) {
-      let tid = thread(submission.process, .requests(submission.ident))
+      let tid = thread(submission.process, .requests(submission.identifier))
       let span = (submission.time, submission.time)
       let args = [("event", JSONText.string(submission.detail))]
       complete("submit \(submission.type.rawValue)", "sched", span, pid: submission.process, tid: tid, args: args)
@@ -115,11 +115,11 @@ package struct ChromeTraceExporter {
     }
     for run in model.runs {
       guard let span = window.clip(run.start, run.end) else { continue }
-      let tid = laneThread(run.process, .scheduler(run.ident), span)
+      let tid = laneThread(run.process, .scheduler(run.identifier), span)
       var args: [(String, String)] = [("run", String(run.run)), ("outcome", JSONText.string(run.outcome.rawValue))]
       if let type = run.type { args.append(("type", JSONText.string(type.rawValue))) }
       if let expiredAt = run.expiredAt { args.append(("expired_at", expiredAt.description)) }
-      complete(run.ident, "sched", span, pid: run.process, tid: tid, args: args)
+      complete(run.identifier, "sched", span, pid: run.process, tid: tid, args: args)
       if let submission = run.submission, let flow = flowOfSubmission[submission] {
         self.flow("f", id: flow, name: "submit to launch", at: span.start, pid: run.process, tid: tid)
       }

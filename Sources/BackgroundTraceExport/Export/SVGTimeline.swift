@@ -245,13 +245,13 @@ package struct SVGTimeline {
   }
 
   private mutating func drawRun(_ run: TimelineModel.RunSlice, y: Double) {
-    let name = "\(processPrefix(run.process))run \(run.run) \(run.ident)"
+    let name = "\(processPrefix(run.process))run \(run.run) \(run.identifier)"
     laneLabel(name, y: y)
     if let index = run.submission {
       let submission = model.submissions[index]
       if let wait = layout.window.clip(submission.time, run.start) {
         let title =
-          "\(run.ident): submitted (\(submission.type.rawValue)) at \(submission.time)s, launched at \(run.start)s"
+          "\(run.identifier): submitted (\(submission.type.rawValue)) at \(submission.time)s, launched at \(run.start)s"
         dashedLine(wait.start, wait.end, y: y + 8, title: title)
         if layout.window.contains(submission.time) {
           emit(

@@ -44,7 +44,7 @@ struct TimelineBuilder {
   // Where each open thing is drawn: indexes into the model's arrays.
   private var taskSlices: [Int: Int] = [:]
   private var runSlices: [Int: Int] = [:]
-  private var runIdents: [Int: String] = [:]
+  private var runIdentifiers: [Int: String] = [:]
   /// Each identifier's latest submission (index into the model's submissions); a launch
   /// answers it when the lifecycle walker says a request was pending.
   private var latestSubmissions: [String: Int] = [:]
@@ -137,7 +137,7 @@ struct TimelineBuilder {
       latestSubmissions[submission.identifier] = model.submissions.count
       model.submissions.append(
         .init(
-          process: process ?? 0, time: now, ident: submission.identifier, type: submission.type,
+          process: process ?? 0, time: now, identifier: submission.identifier, type: submission.type,
           detail: event.map(TextTraceWriter.line(for:)) ?? ""))
     case .rejected(let ident, let error):
       if let event { instant(.requests(ident), .rejection, "reject \(error.rawValue)", event) }
@@ -147,19 +147,19 @@ struct TimelineBuilder {
       if let event { instant(.events, .event, "cancel all", event) }
     case .runLaunched(let run, let life, let request):
       if let earlier = runSlices[run] { closeRun(earlier, .notCompleted) }  // launched twice
-      runIdents[run] = life.ident
+      runIdentifiers[run] = life.ident
       runSlices[run] = model.runs.count
       model.runs.append(
         .init(
-          process: process ?? 0, run: run, ident: life.ident, type: life.type, start: now, end: now,
+          process: process ?? 0, run: run, identifier: life.ident, type: life.type, start: now, end: now,
           expiredAt: nil, outcome: .notCompleted, submission: request == nil ? nil : latestSubmissions[life.ident]))
     case .runLaunchedUnregistered(let ident, let run):
       if let event { instant(.scheduler(ident), .event, "launch run \(run) (no handler registered)", event) }
     case .runExpired(let run, _):
       if let index = runSlices[run] { model.runs[index].expiredAt = now }
-      if let event { instant(.scheduler(runIdents[run] ?? "run \(run)"), .expiration, "expire run \(run)", event) }
+      if let event { instant(.scheduler(runIdentifiers[run] ?? "run \(run)"), .expiration, "expire run \(run)", event) }
     case .runExpireUnmatched(let run):
-      if let event { instant(.scheduler(runIdents[run] ?? "run \(run)"), .expiration, "expire run \(run)", event) }
+      if let event { instant(.scheduler(runIdentifiers[run] ?? "run \(run)"), .expiration, "expire run \(run)", event) }
     case .runCompleted(let run, let life, let success):
       if let index = runSlices.removeValue(forKey: run) {
         closeRun(index, life.expiredAt != nil ? .expired : success ? .completed : .failed)

@@ -99,7 +99,7 @@ extension TimelineModel {
     /// When.
     var time: TraceTime
     /// The task identifier.
-    var ident: String
+    var identifier: String
     /// Refresh or processing.
     var type: SchedulerRequestType
     /// The event's canonical text line.
@@ -125,7 +125,7 @@ extension TimelineModel {
     /// The run number.
     var run: Int
     /// The task identifier.
-    var ident: String
+    var identifier: String
     /// The type of the latest submission for the identifier, when there was one.
     var type: SchedulerRequestType?
     /// When it was launched.

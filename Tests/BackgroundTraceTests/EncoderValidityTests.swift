@@ -1,0 +1,37 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import BackgroundTrace
+
+/// The chunk encoder notes a value with no binary form as it encodes (what the durable
+/// recorder relies on instead of checking each event first), and it notes exactly the
+/// events ``TraceEvent/Kind/encodingProblem`` names.
+@Suite struct EncoderValidityTests {
+  /// Every kind of the all-kinds vector, and each with one field made invalid.
+  static func kinds() throws -> [TraceEvent.Kind] {
+    let url = Repository.traces.appendingPathComponent("format/all-kinds.txt")
+    let trace = try Trace(text: try String(contentsOf: url, encoding: .utf8), file: "all-kinds.txt")
+    var kinds = trace.events.map(\.kind)
+    let tooLate = TraceTime(nanoseconds: UInt64(Int64.max) + 1)
+    let tooLong = TraceInterval(nanoseconds: UInt64(Int64.max) + 1)
+    kinds += [
+      .taskBegin(id: -1, name: "Save"), .taskEnd(id: -2), .taskExpire(id: -3),
+      .schedSubmit(SchedulerSubmission(identifier: "r", type: .refresh, earliest: tooLate)),
+      .schedLaunch(identifier: "r", run: -1), .schedExpire(run: -1), .schedComplete(run: -1, success: true),
+      .workEnqueue(WorkEnqueue(work: "w", retryLimit: -1)), .workEnqueue(WorkEnqueue(work: "w", backoffDelay: tooLong)),
+      .workEnqueue(WorkEnqueue(work: "w", period: tooLong)), .workEnqueue(WorkEnqueue(work: "w", flex: tooLong)),
+      .workStart(work: "w", attempt: -1), .workResult(work: "w", attempt: -1, outcome: .success),
+      .workStop(work: "w", attempt: -1, reason: "cancelled"), .envSet([]),
+    ]
+    return kinds
+  }
+
+  @Test func theEncoderNotesExactlyTheEventsThatHaveNoBinaryForm() throws {
+    for kind in try Self.kinds() {
+      var encoder = ChunkEncoder(baseTime: 0, inlineStrings: true, predictedIDs: true)
+      let valid = encoder.append(kind, at: 1_000)
+      #expect(valid == (kind.encodingProblem == nil), "\(TextTraceWriter.line(for: TraceEvent(time: .zero, kind)))")
+    }
+  }
+}
