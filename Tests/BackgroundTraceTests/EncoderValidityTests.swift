@@ -8,11 +8,13 @@ import Testing
 /// recorder relies on instead of checking each event first), and it notes exactly the
 /// events ``TraceEvent/Kind/encodingProblem`` names.
 @Suite struct EncoderValidityTests {
-  /// Every kind of the all-kinds vector, and each with one field made invalid.
+  /// Every kind of the format vectors, and each with one field made invalid.
   static func kinds() throws -> [TraceEvent.Kind] {
-    let url = Repository.traces.appendingPathComponent("format/all-kinds.txt")
-    let trace = try Trace(text: try String(contentsOf: url, encoding: .utf8), file: "all-kinds.txt")
-    var kinds = trace.events.map(\.kind)
+    var kinds: [TraceEvent.Kind] = []
+    for name in ["all-kinds", "background-transfers"] {
+      let url = Repository.traces.appendingPathComponent("format/\(name).txt")
+      kinds += try Trace(text: try String(contentsOf: url, encoding: .utf8), file: name).events.map(\.kind)
+    }
     let tooLate = TraceTime(nanoseconds: UInt64(Int64.max) + 1)
     let tooLong = TraceInterval(nanoseconds: UInt64(Int64.max) + 1)
     kinds += [
@@ -23,6 +25,8 @@ import Testing
       .workEnqueue(WorkEnqueue(work: "w", period: tooLong)), .workEnqueue(WorkEnqueue(work: "w", flex: tooLong)),
       .workStart(work: "w", attempt: -1), .workResult(work: "w", attempt: -1, outcome: .success),
       .workStop(work: "w", attempt: -1, reason: "cancelled"), .envSet([]),
+      .netSubmit(session: "s", task: -1, kind: .upload, discretionary: nil),
+      .netFinish(session: "s", task: -1, outcome: .failed),
     ]
     return kinds
   }

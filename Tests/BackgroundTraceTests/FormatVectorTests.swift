@@ -8,7 +8,8 @@ import Testing
 @Suite struct FormatVectorTests {
   static let directory = Repository.traces.appendingPathComponent("format")
   static let names = [
-    "all-kinds", "minimal", "nanosecond-times", "scheduler-and-work", "two-chunks", "unicode-strings",
+    "all-kinds", "background-transfers", "minimal", "nanosecond-times", "scheduler-and-work", "two-chunks",
+    "unicode-strings",
   ]
   /// The vectors one default-size chunk holds, as `Trace.binary()` writes them;
   /// `two-chunks` splits its events where a flush did (see its own test).

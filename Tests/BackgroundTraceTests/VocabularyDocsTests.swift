@@ -15,12 +15,16 @@ import Testing
   }
 
   /// Each kind's spec names its fields once, in the order its values come, and every
-  /// kind's values round-trip through the spec (the all-kinds vector holds every kind).
+  /// kind's values round-trip through the spec (the all-kinds and background-transfers
+  /// vectors hold every kind between them).
   @Test func everyKindRoundTripsThroughItsFieldValues() throws {
-    let url = Repository.traces.appendingPathComponent("format/all-kinds.txt")
-    let trace = try Trace(text: try String(contentsOf: url, encoding: .utf8), file: "all-kinds.txt")
-    #expect(Set(trace.events.map(\.kind.tag)) == Set(EventTag.allCases))
-    for event in trace.events where event.kind.tag != .envSet {
+    var events: [TraceEvent] = []
+    for name in ["all-kinds", "background-transfers"] {
+      let url = Repository.traces.appendingPathComponent("format/\(name).txt")
+      events += try Trace(text: try String(contentsOf: url, encoding: .utf8), file: "\(name).txt").events
+    }
+    #expect(Set(events.map(\.kind.tag)) == Set(EventTag.allCases))
+    for event in events where event.kind.tag != .envSet {
       let values = event.kind.fieldValues
       #expect(values.count == event.kind.tag.spec.fields.count, "\(event.kind.tag.name)")
       #expect(try TraceEvent.Kind(tag: event.kind.tag, fieldValues: values) == event.kind)

@@ -11,7 +11,8 @@ import Testing
       ("task.expire", 5), ("sched.register", 6), ("sched.submit", 7), ("sched.reject", 8),
       ("sched.cancel", 9), ("sched.launch", 10), ("sched.expire", 11), ("sched.complete", 12),
       ("work.enqueue", 13), ("work.start", 14), ("work.result", 15), ("work.stop", 16),
-      ("work.cancel", 17), ("env.set", 18), ("input", 19), ("mark", 20),
+      ("work.cancel", 17), ("env.set", 18), ("input", 19), ("mark", 20), ("net.create", 21), ("net.submit", 22),
+      ("net.finish", 23), ("net.wake", 24), ("net.events-done", 25), ("net.handler", 26),
     ]
     for (name, code) in expected {
       #expect(EventTag(name: name)?.rawValue == code, "\(name)")
@@ -28,6 +29,8 @@ import Testing
       SchedulerRejection.self,
       [.unavailable: 0, .tooManyPendingTaskRequests: 1, .notPermitted: 2, .immediateRunIneligible: 3])
     expectCodes(WorkOutcome.self, [.success: 0, .failure: 1, .retry: 2])
+    expectCodes(TransferKind.self, [.upload: 0, .download: 1])
+    expectCodes(TransferOutcome.self, [.success: 0, .failed: 1, .cancelled: 2])
     expectCodes(BackoffPolicy.self, [.exponential: 0, .linear: 1])
     expectCodes(ExistingWorkPolicy.self, [.replace: 0, .keep: 1, .append: 2, .appendOrReplace: 3])
     expectCodes(SchedulerRequestType.self, [.refresh: 0, .processing: 1])

@@ -25,6 +25,9 @@ struct JSONLinesEvent: Codable {
   var value: String?
   var label: String?
   var env: [String: String]?
+  var session: String?
+  var task: Int?
+  var discretionary: Bool?
 
   init(_ event: TraceEvent) {
     time = event.time.nanoseconds
@@ -77,6 +80,17 @@ struct JSONLinesEvent: Codable {
       self.key = key
       self.value = value
     case .mark(let label): self.label = label
+    case .netCreate(let session), .netWake(let session), .netEventsDone(let session), .netHandler(let session):
+      self.session = session
+    case .netSubmit(let session, let task, let kind, let discretionary):
+      self.session = session
+      self.task = task
+      type = kind.rawValue
+      self.discretionary = discretionary
+    case .netFinish(let session, let task, let outcome):
+      self.session = session
+      self.task = task
+      self.outcome = outcome.rawValue
     }
   }
 }

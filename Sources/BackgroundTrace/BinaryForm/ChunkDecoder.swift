@@ -138,6 +138,8 @@ struct ChunkDecoder {
     case .schedSubmit: 3  // the request type, and whether `earliest` is present
     case .schedReject: SchedulerRejection.largestWireCode
     case .workResult: WorkOutcome.largestWireCode
+    case .netSubmit: 5  // the transfer kind, and the `discretionary` tri-state
+    case .netFinish: TransferOutcome.largestWireCode
     default: 0
     }
   }
@@ -200,11 +202,11 @@ struct ChunkDecoder {
   ) {
     let start = cursor.offset
     guard let tag = cursor.byte() else { throw Failure(offset: start, message: "missing event") }
-    guard tag & 0x1F <= EventTag.mark.rawValue else {
+    guard tag & 0x1F <= EventTag.largestCode else {
       throw Failure(offset: start, message: "unknown event kind tag \(tag & 0x1F)")
     }
-    // The tags are 0...20 in declaration order, so the raw value is the enum's bit
-    // pattern (`EventTag(rawValue:)` is a call per record here).
+    // The codes run from 0 without a gap in declaration order, so the raw value is the
+    // enum's bit pattern (`EventTag(rawValue:)` is a call per record here).
     let kind = unsafeBitCast(tag & 0x1F, to: EventTag.self)
     let flags = tag >> 5
     let delta = try scaled(&cursor)
@@ -325,6 +327,13 @@ struct ChunkDecoder {
     case .input:
       event.string = try stringID(&cursor)
       event.secondString = try stringID(&cursor)
+    case .netCreate, .netWake, .netEventsDone, .netHandler:
+      event.string = try stringID(&cursor)
+    case .netSubmit, .netFinish:
+      guard kind == .netFinish || flags >> 1 != 3 else { throw fail("bad discretionary flags") }
+      event.flags = flags
+      event.string = try stringID(&cursor)
+      event.number = Int64(try integer(&cursor))
     }
   }
 

@@ -151,6 +151,16 @@ struct ChunkEncoder {
       appendString(value)
     case .mark(let label):
       appendString(label)
+    case .netCreate(let session), .netWake(let session), .netEventsDone(let session), .netHandler(let session):
+      appendString(session)
+    case .netSubmit(let session, let task, let kind, let discretionary):
+      flags = kind.wireCode | Tristate.code(discretionary) << 1
+      appendString(session)
+      Varint.append(natural(task), to: &records)
+    case .netFinish(let session, let task, let outcome):
+      flags = outcome.wireCode
+      appendString(session)
+      Varint.append(natural(task), to: &records)
     }
     records[tagIndex] |= flags << 5
     if !definitions.isEmpty {

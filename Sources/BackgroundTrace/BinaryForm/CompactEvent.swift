@@ -30,6 +30,9 @@
 /// | `env.set` | setting list id | | setting count | ``InternedStrings/settings(_:)`` |
 /// | `input` | key | value | | |
 /// | `mark` | label | | | |
+/// | `net.create`, `net.wake`, `net.events-done`, `net.handler` | session | | | |
+/// | `net.submit` | session | | task | ``transferKind``, ``discretionary`` |
+/// | `net.finish` | session | | task | ``transferOutcome`` |
 ///
 /// A string field a kind does not use, or leaves out, is ``noString``.
 @usableFromInline
@@ -145,6 +148,18 @@ extension CompactEvent {
   /// `work.result`'s outcome.
   @inlinable
   package var outcome: WorkOutcome { WorkOutcome(wireCode: flags)! }
+
+  /// `net.submit`'s transfer kind.
+  @inlinable
+  package var transferKind: TransferKind { TransferKind(wireCode: flags & 1)! }
+
+  /// `net.submit`'s `discretionary=`.
+  @inlinable
+  package var discretionary: Bool? { Tristate.value(flags >> 1) }
+
+  /// `net.finish`'s outcome.
+  @inlinable
+  package var transferOutcome: TransferOutcome { TransferOutcome(wireCode: flags)! }
 }
 
 extension TraceEvent {
@@ -178,6 +193,14 @@ extension TraceEvent {
     case .envSet: kind = .envSet(strings.settings(compact.string))
     case .input: kind = .input(key: text(compact.string), value: text(compact.secondString))
     case .mark: kind = .mark(label: text(compact.string))
+    case .netCreate: kind = .netCreate(session: text(compact.string))
+    case .netSubmit:
+      kind = .netSubmit(
+        session: text(compact.string), task: number, kind: compact.transferKind, discretionary: compact.discretionary)
+    case .netFinish: kind = .netFinish(session: text(compact.string), task: number, outcome: compact.transferOutcome)
+    case .netWake: kind = .netWake(session: text(compact.string))
+    case .netEventsDone: kind = .netEventsDone(session: text(compact.string))
+    case .netHandler: kind = .netHandler(session: text(compact.string))
     }
     self.init(time: TraceTime(nanoseconds: compact.time), kind)
   }

@@ -47,6 +47,21 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   case input = 19
   /// `mark`: a user annotation.
   case mark = 20
+  /// `net.create`: the app created a background URL session.
+  case netCreate = 21
+  /// `net.submit`: the app resumed a background transfer.
+  case netSubmit = 22
+  /// `net.finish`: the system ended a background transfer.
+  case netFinish = 23
+  /// `net.wake`: the system handed the app a background session's events.
+  case netWake = 24
+  /// `net.events-done`: the system delivered all of a background session's events.
+  case netEventsDone = 25
+  /// `net.handler`: the app called the background session's completion handler.
+  case netHandler = 26
+
+  /// The largest kind code: codes run from 0 to it without a gap.
+  static let largestCode = EventTag.netHandler.rawValue
 
   /// The vocabulary's declaration of this kind: its name, side and fields. A new kind
   /// is a case above, with the next free code, and its entry here.
@@ -125,6 +140,37 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
         "input", .system, [.required("key", .string), .required("value", .string, private: true)],
         "a recorded nondeterministic input, handed back in a replay")
     case .mark: KindSpec("mark", .neither, [.required("label", .string)], "a user annotation")
+    case .netCreate:
+      KindSpec(
+        "net.create", .app, [.required("session", .string)],
+        "the app created a background `URLSession` with this configuration identifier")
+    case .netSubmit:
+      KindSpec(
+        "net.submit", .app,
+        [
+          .required("session", .string), .required("task", .integer), .required("kind", .choice(TransferKind.self)),
+          .optional("discretionary", .boolean),
+        ], "the app resumed a background transfer task (numbered per session)")
+    case .netFinish:
+      KindSpec(
+        "net.finish", .system,
+        [
+          .required("session", .string), .required("task", .integer),
+          .required("outcome", .choice(TransferOutcome.self)),
+        ],
+        "the system ended a background transfer")
+    case .netWake:
+      KindSpec(
+        "net.wake", .system, [.required("session", .string)],
+        "the system called `handleEventsForBackgroundURLSession` (woke or launched the app for the session)")
+    case .netEventsDone:
+      KindSpec(
+        "net.events-done", .system, [.required("session", .string)],
+        "the system called `urlSessionDidFinishEvents(forBackgroundURLSession:)`")
+    case .netHandler:
+      KindSpec(
+        "net.handler", .app, [.required("session", .string)],
+        "the app called the completion handler `handleEventsForBackgroundURLSession` gave it")
     }
   }
 }
@@ -154,6 +200,12 @@ extension TraceEvent.Kind {
     case .envSet: .envSet
     case .input: .input
     case .mark: .mark
+    case .netCreate: .netCreate
+    case .netSubmit: .netSubmit
+    case .netFinish: .netFinish
+    case .netWake: .netWake
+    case .netEventsDone: .netEventsDone
+    case .netHandler: .netHandler
     }
   }
 

@@ -108,6 +108,17 @@ extension TraceEvent.Kind {
       visit(.string(value))
     case .mark(let label):
       visit(.string(label))
+    case .netCreate(let session), .netWake(let session), .netEventsDone(let session), .netHandler(let session):
+      visit(.string(session))
+    case .netSubmit(let session, let task, let kind, let discretionary):
+      visit(.string(session))
+      visit(.integer(task))
+      visit(.choice(kind.rawValue))
+      visit(discretionary.map(FieldValue.boolean))
+    case .netFinish(let session, let task, let outcome):
+      visit(.string(session))
+      visit(.integer(task))
+      visit(.choice(outcome.rawValue))
     }
   }
 
@@ -178,6 +189,16 @@ extension TraceEvent.Kind {
     case .envSet: throw FieldError(field: nil, message: "env.set takes key=value pairs, built from its settings")
     case .input: self = .input(key: try values.string(0), value: try values.string(1))
     case .mark: self = .mark(label: try values.string(0))
+    case .netCreate: self = .netCreate(session: try values.string(0))
+    case .netSubmit:
+      self = .netSubmit(
+        session: try values.string(0), task: try values.integer(1), kind: try values.choice(2),
+        discretionary: try values.optionalBoolean(3))
+    case .netFinish:
+      self = .netFinish(session: try values.string(0), task: try values.integer(1), outcome: try values.choice(2))
+    case .netWake: self = .netWake(session: try values.string(0))
+    case .netEventsDone: self = .netEventsDone(session: try values.string(0))
+    case .netHandler: self = .netHandler(session: try values.string(0))
     }
   }
 

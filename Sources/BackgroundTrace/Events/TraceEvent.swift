@@ -64,7 +64,39 @@ extension TraceEvent {
     case input(key: String, value: String)
     /// `mark label=…`: a user annotation.
     case mark(label: String)
+    /// `net.create session=…`: the app created a background `URLSession` with the
+    /// configuration identifier `session` in this process.
+    case netCreate(session: String)
+    /// `net.submit session=… task=… kind=… discretionary=…`: the app resumed transfer
+    /// task `task` (unique within its session) in the background session `session`.
+    case netSubmit(session: String, task: Int, kind: TransferKind, discretionary: Bool?)
+    /// `net.finish session=… task=… outcome=…`: the system ended the transfer; its
+    /// `urlSession(_:task:didCompleteWithError:)` is delivered when the app next holds
+    /// the session.
+    case netFinish(session: String, task: Int, outcome: TransferOutcome)
+    /// `net.wake session=…`: the system called
+    /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)` for the
+    /// session, waking or launching the app in the background.
+    case netWake(session: String)
+    /// `net.events-done session=…`: the system called
+    /// `urlSessionDidFinishEvents(forBackgroundURLSession:)` for the session.
+    case netEventsDone(session: String)
+    /// `net.handler session=…`: the app called the completion handler the wake gave it.
+    case netHandler(session: String)
   }
+}
+
+/// What a background transfer moves: `upload` (`uploadTask(with:fromFile:)`) or
+/// `download` (`downloadTask(with:)`).
+public enum TransferKind: String, Sendable, Hashable, CaseIterable {
+  case upload, download
+}
+
+/// How a background transfer ended: `success` (its task completed with no error),
+/// `failed` (with an error), `cancelled` (the app or the user cancelled it; a force-quit
+/// cancels every transfer of the app).
+public enum TransferOutcome: String, Sendable, Hashable, CaseIterable {
+  case success, failed, cancelled
 }
 
 /// Whether an event is decided by the system or done by the app under test.

@@ -209,3 +209,49 @@ package struct EnqueuePresence: OptionSet, Sendable, Hashable, BitwiseCopyable {
     if enqueue.flex != nil { insert(.flex) }
   }
 }
+
+extension TransferKind: WireCoded {
+  /// `net.submit`'s flags bit 0.
+  @inlinable
+  package var wireCode: UInt8 {
+    switch self {
+    case .upload: 0
+    case .download: 1
+    }
+  }
+
+  @inlinable
+  package init?(wireCode code: UInt8) {
+    switch code {
+    case 0: self = .upload
+    case 1: self = .download
+    default: return nil
+    }
+  }
+
+  package static var largestWireCode: UInt8 { 1 }
+}
+
+extension TransferOutcome: WireCoded {
+  /// `net.finish`'s flags.
+  @inlinable
+  package var wireCode: UInt8 {
+    switch self {
+    case .success: 0
+    case .failed: 1
+    case .cancelled: 2
+    }
+  }
+
+  @inlinable
+  package init?(wireCode code: UInt8) {
+    switch code {
+    case 0: self = .success
+    case 1: self = .failed
+    case 2: self = .cancelled
+    default: return nil
+    }
+  }
+
+  package static var largestWireCode: UInt8 { 2 }
+}

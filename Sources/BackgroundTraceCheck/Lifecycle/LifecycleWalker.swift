@@ -117,6 +117,8 @@ package struct LifecycleWalker: Sendable {
         reason: strings[event.secondString], into: &observer)
     case .workCancel: cancel(strings[event.string], strings.stableHash(event.string), into: &observer)
     case .envSet, .input, .mark: break
+    // Background transfers are recorded and read, but not yet followed (issue 28).
+    case .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler: break
     }
   }
 
@@ -191,6 +193,8 @@ package struct LifecycleWalker: Sendable {
       stop(work, StableHash(work), attempt: attempt, reason: reason, into: &observer)
     case .workCancel(let work): cancel(work, StableHash(work), into: &observer)
     case .envSet, .input, .mark: break
+    // Background transfers are recorded and read, but not yet followed (issue 28).
+    case .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler: break
     }
   }
 
