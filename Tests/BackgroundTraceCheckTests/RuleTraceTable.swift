@@ -426,5 +426,5 @@ enum RuleTraceTable {
   ]
 
   /// Every rule trace with its expectations.
-  static let all = taskCases + schedulerCases + workCases + processCases + combinedCases
+  static let all = taskCases + schedulerCases + workCases + processCases + transferCases + combinedCases
 }

@@ -46,10 +46,21 @@ extension TraceExplainer {
       return "- work \(work): attempt \(attempt) closed, not returned \(end.phrase)"
     case .workFinished(let work, let finished):
       return "- work \(work): finished, \(finished.phrase)"
+    case .transferSubmitted(let session, let task, let kind, _):
+      return "+ transfer \(task) (\(session)): \(kind.rawValue) submitted"
+    case .transferFinished(let session, let task, let outcome):
+      return "- transfer \(task) (\(session)): \(outcome.rawValue)"
+    case .sessionWoken(let session):
+      return "+ session \(session): woken, its completion handler owed"
+    case .handlerCalled(let session, let wokenAt?, _):
+      return "- session \(session): completion handler called after \(seconds(wokenAt, now))"
+    case .handlerNotCalled(let session, let wokenAt, _, let end):
+      return "- session \(session): woken \(seconds(wokenAt, now)) ago, handler not called \(end.phrase)"
     case .processStarted, .stateChanged, .processEnded, .actionWithoutProcess, .taskRefused, .taskEndUnmatched,
       .taskExpireUnmatched, .registered, .submitted, .rejected, .requestsCancelled, .runLaunchedUnregistered,
       .runExpireUnmatched, .runCompleteUnmatched, .workEnqueued, .startAfterFinish, .resultUnmatched, .stopUnmatched,
-      .workCancelled, .periodEnded:
+      .workCancelled, .periodEnded, .sessionCreated, .sessionEventsDone, .handlerCalled(_, nil, _),
+      .sessionNotRecreated:
       return nil
     }
   }

@@ -99,6 +99,45 @@ package enum LifecycleTransition: Sendable {
   case periodEnded(work: String)
   /// A work queued behind one that succeeded takes its place.
   case queuedWorkReleased(WorkEnqueue)
+
+  // MARK: Background URLSession transfers
+
+  /// `net.create`; `first` is when this process created the session before, if it did.
+  case sessionCreated(session: String, first: TraceTime?)
+  /// `net.submit`.
+  case transferSubmitted(session: String, task: Int, TransferKind, discretionary: Bool?)
+  /// `net.finish`.
+  case transferFinished(session: String, task: Int, TransferOutcome)
+  /// `net.wake`: the app owes the session's completion handler a call.
+  case sessionWoken(session: String)
+  /// `net.events-done`; `wokenAt` is the wake it ends, if one is outstanding.
+  case sessionEventsDone(session: String, wokenAt: TraceTime?)
+  /// `net.handler`: the wake it answers (`nil`: none is outstanding), and when the
+  /// session's events were done (`nil`: not yet).
+  case handlerCalled(session: String, wokenAt: TraceTime?, eventsDoneAt: TraceTime?)
+  /// A wake whose handler the app did not call before its process was suspended or
+  /// ended: the wake is over.
+  case handlerNotCalled(session: String, wokenAt: TraceTime, eventsDoneAt: TraceTime?, ProcessEnd)
+  /// A session the system woke the process for and the process never created, when
+  /// it ended: its events could not be delivered.
+  case sessionNotRecreated(session: String, wokenAt: TraceTime, ProcessEnd)
+}
+
+/// A background URL session in the current process: whether and when the process
+/// created it, and the wake it owes a completion handler call, if any.
+package struct SessionLife: Sendable {
+  /// When this process first created the session (`net.create`).
+  package var createdAt: TraceTime?
+  /// The outstanding wake (`net.wake` with no `net.handler` yet).
+  package var wokenAt: TraceTime?
+  /// When the outstanding wake's events were done (`net.events-done`).
+  package var eventsDoneAt: TraceTime?
+  /// The first wake of this process, kept after its handler call: a process woken for
+  /// a session must create it.
+  package var firstWakeAt: TraceTime?
+  /// Whether ``LifecycleTransition/sessionNotRecreated(session:wokenAt:_:)`` was handed
+  /// on for this process: once per session and process.
+  package var notRecreatedReported = false
 }
 
 /// Why a process's open tasks and runs can no longer finish.

@@ -38,6 +38,9 @@ package struct LifecycleWalker: Sendable {
   package internal(set) var runs = IntKeyedTable<RunLife>()
   var completedRuns = EndedIDs()
 
+  /// The current process's background URL sessions, by configuration identifier.
+  package internal(set) var sessions = StringKeyedTable<SessionLife>()
+
   /// Unfinished work, by id (work outlives processes).
   package internal(set) var works = StringKeyedTable<WorkLife>()
   /// Finished work by the ``StableHash`` of its id (its ``StableHash/bits``): a record
@@ -117,8 +120,18 @@ package struct LifecycleWalker: Sendable {
         reason: strings[event.secondString], into: &observer)
     case .workCancel: cancel(strings[event.string], strings.stableHash(event.string), into: &observer)
     case .envSet, .input, .mark: break
-    // Background transfers are recorded and read, but not yet followed (issue 28).
-    case .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler: break
+    case .netCreate: createSession(strings[event.string], into: &observer)
+    case .netSubmit:
+      observer.observe(
+        .transferSubmitted(
+          session: strings[event.string], task: number, event.transferKind, discretionary: event.discretionary),
+        in: process)
+    case .netFinish:
+      observer.observe(
+        .transferFinished(session: strings[event.string], task: number, event.transferOutcome), in: process)
+    case .netWake: wakeSession(strings[event.string], into: &observer)
+    case .netEventsDone: finishSessionEvents(strings[event.string], into: &observer)
+    case .netHandler: callSessionHandler(strings[event.string], into: &observer)
     }
   }
 
@@ -193,8 +206,15 @@ package struct LifecycleWalker: Sendable {
       stop(work, StableHash(work), attempt: attempt, reason: reason, into: &observer)
     case .workCancel(let work): cancel(work, StableHash(work), into: &observer)
     case .envSet, .input, .mark: break
-    // Background transfers are recorded and read, but not yet followed (issue 28).
-    case .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler: break
+    case .netCreate(let session): createSession(session, into: &observer)
+    case .netSubmit(let session, let task, let kind, let discretionary):
+      observer.observe(
+        .transferSubmitted(session: session, task: task, kind, discretionary: discretionary), in: process)
+    case .netFinish(let session, let task, let outcome):
+      observer.observe(.transferFinished(session: session, task: task, outcome), in: process)
+    case .netWake(let session): wakeSession(session, into: &observer)
+    case .netEventsDone(let session): finishSessionEvents(session, into: &observer)
+    case .netHandler(let session): callSessionHandler(session, into: &observer)
     }
   }
 
@@ -247,12 +267,16 @@ package struct LifecycleWalker: Sendable {
       process.backgroundSince = nil
     }
     observer.observeStateChanged(from: previous, to: state, in: process)
-    if state == .suspended { closeTasksAndRuns(.suspended, into: &observer) }
+    if state == .suspended {
+      closeTasksAndRuns(.suspended, into: &observer)
+      closeSessions(.suspended, into: &observer)
+    }
   }
 
   /// Ends the running process: closes its tasks, runs and running attempts.
   private mutating func endProcess(_ end: ProcessEnd, into observer: inout some LifecycleObserver) {
     closeTasksAndRuns(end, into: &observer)
+    closeSessions(end, into: &observer)
     closeAttempts(end, into: &observer)
     isRunning = false
     registrations.removeAll()

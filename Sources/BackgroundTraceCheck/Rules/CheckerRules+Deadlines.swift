@@ -3,7 +3,8 @@ import _BackgroundTraceStorage
 
 /// What must happen by a time: a task ends within the grace period after its
 /// expiration, a task open in the background ends or expires within the budget, an
-/// expired run completes within the grace period.
+/// expired run completes within the grace period, a background session's completion
+/// handler is called within the budget after its events are done.
 extension CheckerRules {
   /// Something that must happen by a time.
   enum Deadline: Sendable {
@@ -13,6 +14,9 @@ extension CheckerRules {
     case taskBudget(process: Int, epoch: Int, id: Int)
     /// A run expired: it must complete within the grace period.
     case runComplete(run: Int)
+    /// A background session's events were done: its completion handler must be called
+    /// within the budget.
+    case sessionHandler(process: Int, session: String, eventsDoneAt: TraceTime)
   }
 
   /// Adds a deadline due at `time`.
@@ -29,10 +33,15 @@ extension CheckerRules {
   /// kilobytes, at every call.
   mutating func passDeadlines(
     before time: TraceTime, tasks: borrowing OpenTaskTable, runs: borrowing IntKeyedTable<RunLife>,
-    running: ProcessLife?
+    sessions: borrowing StringKeyedTable<SessionLife>, running: ProcessLife?
   ) {
     while let (due, deadline) = deadlines.popPassed(before: time) {
       now = time
+      if case .sessionHandler(let process, let session, let eventsDoneAt) = deadline {
+        expireSessionHandler(
+          process: process, session: session, eventsDoneAt: eventsDoneAt, sessions: sessions, running: running)
+        continue
+      }
       expire(deadline, due: due, tasks: tasks, runs: runs, running: running)
     }
     nextDeadline = deadlines.firstTime ?? .max
@@ -60,6 +69,8 @@ extension CheckerRules {
         .taskOverBudget,
         "\(task.describe(id: id)) stayed open more than the \(budget.seconds) background budget (in the background since \(max(since, task.begin).seconds)) with no expiration"
       )
+    case .sessionHandler:
+      break  // expired by passDeadlines, with the walker's sessions
     case .runComplete(let run):
       guard let life = runs[run], let expiredAt = life.expiredAt,
         expiredAt + grace == due, reportedRuns.insert(run).inserted

@@ -32,6 +32,9 @@ struct CheckerRules: LifecycleObserver, Sendable {
   var reportedRuns: Set<Int> = []
   /// Works reported past their attempt limit, until an enqueue starts them afresh.
   var retryLimitReported: Set<String> = []
+  /// Background sessions whose outstanding wake was reported as not answered: its
+  /// closing is quiet, until the next wake.
+  var handlerReported: Set<String> = []
   /// Whether the app just moved into the background: the budgets of its open tasks
   /// start once the event is applied (``startOwedBudgets(tasks:process:)``).
   var budgetsOwed = false {
@@ -148,6 +151,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
       reportedAfterTerminate = false
       if !reportedTasks.isEmpty { reportedTasks.removeAll() }
       if !overBudgetTasks.isEmpty { overBudgetTasks.removeAll() }
+      if !handlerReported.isEmpty { handlerReported.removeAll() }
     case .stateChanged(let from, let to): observeStateChanged(from: from, to: to, in: process)
     case .processEnded:
       break
@@ -194,6 +198,9 @@ struct CheckerRules: LifecycleObserver, Sendable {
     case .queuedWorkReleased(let enqueue): forgetRetryLimit(of: enqueue.work)
     case .attemptStopped, .stopUnmatched, .attemptClosed, .workCancelled:
       break
+    case .sessionCreated, .transferSubmitted, .transferFinished, .sessionWoken, .sessionEventsDone, .handlerCalled,
+      .handlerNotCalled, .sessionNotRecreated:
+      observeTransfer(transition, in: process)
     }
   }
 }

@@ -35,6 +35,17 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   case workAfterFinish = "work-after-finish"
   /// An app action after `app.terminate` and before the next `app.launch`.
   case eventAfterTerminate = "event-after-terminate"
+  /// A background session's wake whose completion handler is not called before the
+  /// app is suspended or ends, or within the budget after its events are done.
+  case netHandlerNotCalled = "net-handler-not-called"
+  /// A background session's completion handler called before its events are done.
+  case netHandlerEarly = "net-handler-early"
+  /// A completion handler called with no wake outstanding for its session.
+  case netHandlerUnknown = "net-handler-unknown"
+  /// A background session created twice in one process.
+  case netSessionDuplicate = "net-session-duplicate"
+  /// A process woken for a background session that never creates it.
+  case netNotRecreated = "net-not-recreated"
 
   /// The rule's id, as printed in brackets after each finding.
   public var id: String { rawValue }
@@ -42,7 +53,7 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   /// How serious a finding of this rule is.
   public var severity: Severity {
     switch self {
-    case .taskOverBudget, .schedRefreshNotRescheduled: .warning
+    case .taskOverBudget, .schedRefreshNotRescheduled, .netHandlerEarly, .netSessionDuplicate: .warning
     default: .error
     }
   }
@@ -66,6 +77,12 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
     case .workResultMismatch: "work.result with no matching running attempt, or twice for one attempt"
     case .workAfterFinish: "one-time work starts again after it succeeded, failed or was cancelled"
     case .eventAfterTerminate: "an app action after app.terminate and before the next app.launch"
+    case .netHandlerNotCalled:
+      "no net.handler after net.wake before the app is suspended or ends, or within the budget after net.events-done"
+    case .netHandlerEarly: "net.handler before the session's net.events-done"
+    case .netHandlerUnknown: "net.handler with no net.wake outstanding for its session"
+    case .netSessionDuplicate: "net.create of a session already created in this process"
+    case .netNotRecreated: "net.wake in a process that never creates the session before it ends"
     }
   }
 }

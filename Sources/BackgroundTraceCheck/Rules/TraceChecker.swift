@@ -188,7 +188,8 @@ public struct TraceChecker: Sendable {
   @inline(never)
   private mutating func passDeadlines(before time: TraceTime) {
     rules.passDeadlines(
-      before: time, tasks: walker.tasks, runs: walker.runs, running: walker.isRunning ? walker.process : nil)
+      before: time, tasks: walker.tasks, runs: walker.runs, sessions: walker.sessions,
+      running: walker.isRunning ? walker.process : nil)
   }
 
   /// Starts the budgets of the open tasks once the app moved into the background (not

@@ -208,6 +208,10 @@ struct TimelineBuilder {
       if let index = attemptSlices.removeValue(forKey: work) { closeAttempt(work, index, .interrupted) }
     case .resultUnmatched, .stopUnmatched, .periodEnded, .queuedWorkReleased:
       break
+    // Background transfers get no lane yet (issue 28: one lane per session).
+    case .sessionCreated, .transferSubmitted, .transferFinished, .sessionWoken, .sessionEventsDone, .handlerCalled,
+      .handlerNotCalled, .sessionNotRecreated:
+      break
     }
   }
 
