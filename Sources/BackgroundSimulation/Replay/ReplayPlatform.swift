@@ -27,6 +27,11 @@ public final class ReplayPlatform: @unchecked Sendable {
   /// The ids of work enqueued without a unique name, counted as in the recorded run.
   public let workIDs = WorkIDs()
   var runningWorkers: [String: (attempt: Int, task: Task<Void, Never>)] = [:]
+  /// The background sessions the current process created, with their delegates.
+  var sessions: [String: any BackgroundSessionDelegate] = [:]
+  /// How many transfers each session started in this replay, to hand out the recorded
+  /// task numbers in call order.
+  var transferCounts: [String: Int] = [:]
   /// What is alive in the replayed run (open tasks and whether they expired, the app's
   /// state and background time), decided by the same lifecycle model as the checker's,
   /// from the events the replay records.
@@ -261,5 +266,47 @@ struct ReplayedInputs: RecordedInputs {
     let value = platform.nextRecordedInput(for: key)?.value ?? make()
     platform.record(.input(key: key, value: value))
     return value
+  }
+}
+
+extension ReplayPlatform: BackgroundTransfers {
+  /// Records `net.create` and keeps `delegate` for what the recording delivers to the
+  /// session in this process (`net.finish`, `net.events-done`).
+  public func session(identifier: String, discretionary: Bool, delegate: any BackgroundSessionDelegate)
+    -> any BackgroundSession
+  {
+    record(.netCreate(session: identifier))
+    if sessions[identifier] == nil { sessions[identifier] = delegate }  // as URLSession: the first one stays
+    return ReplaySession(identifier: identifier, discretionary: discretionary, platform: self)
+  }
+
+  /// The task number the recording gave the session's `count`th transfer (0-based);
+  /// past the recording, numbers continue after its largest.
+  func transferTask(session: String) -> Int {
+    let count = transferCounts[session, default: 0]
+    transferCounts[session] = count + 1
+    let recorded = script.transferTasks[session] ?? []
+    if count < recorded.count { return recorded[count] }
+    return (recorded.max() ?? 0) + count - recorded.count + 1
+  }
+}
+
+/// A background session of a replay: its transfers get the recorded task numbers.
+final class ReplaySession: BackgroundSession, @unchecked Sendable {
+  let identifier: String
+  let discretionary: Bool
+  unowned let platform: ReplayPlatform
+
+  init(identifier: String, discretionary: Bool, platform: ReplayPlatform) {
+    self.identifier = identifier
+    self.discretionary = discretionary
+    self.platform = platform
+  }
+
+  func startTransfer(_ kind: TransferKind) -> Int {
+    let task = platform.transferTask(session: identifier)
+    platform.record(
+      .netSubmit(session: identifier, task: task, kind: kind, discretionary: discretionary ? true : nil))
+    return task
   }
 }

@@ -23,6 +23,8 @@ struct ReplayScript {
   var registerResults: [Bool] = []
   /// The recorded `input` values, by key, in order.
   var inputs: [String: [(time: TraceTime, value: String)]] = [:]
+  /// The task numbers of each background session's `net.submit`s, in call order.
+  var transferTasks: [String: [Int]] = [:]
 
   /// A recorded submission and the system's answer to it.
   struct Submit: Sendable {
@@ -54,6 +56,8 @@ struct ReplayScript {
       case .input(let key, let value):
         inputs[key, default: []].append((event.time, value))
         continue
+      case .netSubmit(let session, let task, _, _):
+        transferTasks[session, default: []].append(task)
       default:
         break
       }

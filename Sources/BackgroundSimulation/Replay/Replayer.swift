@@ -147,6 +147,7 @@ public enum Replayer: Sendable {
       platform.record(event.kind)
       platform.launchHandlers.removeAll()
       platform.expirationHandlers.removeAll()
+      platform.sessions.removeAll()  // a new process holds no session until it creates one
       guard let makeApp = platform.makeApp else { return }
       let delegate = makeApp(platform)
       platform.delegate = delegate
@@ -190,6 +191,7 @@ public enum Replayer: Sendable {
       platform.delegate = nil
       platform.launchHandlers.removeAll()
       platform.expirationHandlers.removeAll()
+      platform.sessions.removeAll()
     case .taskExpire(let id):
       guard platform.lifecycle.tasks[id] != nil else { return skip("the app has no open task \(id)") }
       platform.record(event.kind)
@@ -231,9 +233,24 @@ public enum Replayer: Sendable {
     case .envSet, .schedReject, .input, .taskBegin, .taskEnd, .schedRegister, .schedSubmit, .schedCancel,
       .schedComplete, .workEnqueue, .workResult, .workCancel:
       platform.record(event.kind)
-    // Background transfers have no platform protocol yet to hand them to the app
-    // (issue 28): the system's decisions are recorded as they are.
-    case .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler:
+    case .netFinish(let session, let task, let outcome):
+      guard let delegate = platform.sessions[session] else {
+        return skip("the app holds no background session \(session) in this process")
+      }
+      platform.record(event.kind)
+      delegate.transferDidComplete(session: session, task: task, outcome: outcome)
+    case .netEventsDone(let session):
+      guard let delegate = platform.sessions[session] else {
+        return skip("the app holds no background session \(session) in this process")
+      }
+      platform.record(event.kind)
+      delegate.sessionDidFinishEvents(session: session)
+    case .netWake(let session):
+      platform.record(event.kind)
+      platform.delegate?.handleEvents(forBackgroundSession: session) { [platform] in
+        platform.record(.netHandler(session: session))
+      }
+    case .netCreate, .netSubmit, .netHandler:
       platform.record(event.kind)
     }
   }

@@ -29,6 +29,11 @@ public protocol BackgroundAppDelegate: AnyObject {
   /// The user did something that starts background work (tapped "Sync"). Recorded
   /// as `mark label=user:<action>`, so a replay performs it again at the same time.
   func perform(userAction action: String)
+  /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)`: the
+  /// system woke or launched the app for the background session `identifier`. Recreate
+  /// the session (``BackgroundTransfers``) and call `completionHandler` once its events
+  /// are delivered (``BackgroundSessionDelegate/sessionDidFinishEvents(session:)``).
+  func handleEvents(forBackgroundSession identifier: String, completionHandler: @escaping @Sendable () -> Void)
 }
 
 extension BackgroundAppDelegate {
@@ -48,6 +53,11 @@ extension BackgroundAppDelegate {
   public func willEnterForeground() {}
   /// Ignores the action: an app with no user actions need not implement it.
   public func perform(userAction action: String) {}
+  /// Does nothing, and never calls the handler, as an app delegate without the method:
+  /// an app that uses background sessions implements it.
+  public func handleEvents(
+    forBackgroundSession identifier: String, completionHandler: @escaping @Sendable () -> Void
+  ) {}
 }
 
 /// The `mark` label prefix that records a user action (`mark label=user:sync`).

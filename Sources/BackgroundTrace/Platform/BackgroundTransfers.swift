@@ -1,0 +1,42 @@
+/// Background `URLSession`s as app code uses them: a session made with
+/// `URLSessionConfiguration.background(withIdentifier:)` and a delegate, transfer tasks
+/// resumed in it, the delegate's `urlSession(_:task:didCompleteWithError:)` and
+/// `urlSessionDidFinishEvents(forBackgroundURLSession:)`. The system performs the
+/// transfers out of process; when they are done it wakes or launches the app with
+/// ``BackgroundAppDelegate/handleEvents(forBackgroundSession:completionHandler:)``,
+/// and the app recreates the session to receive them (docs/rules.md, "Background
+/// transfers").
+///
+/// ```swift
+/// let session = transfers.session(identifier: "com.example.upload", discretionary: false, delegate: uploads)
+/// let task = session.startTransfer(.upload)   // net.submit session=com.example.upload task=1 kind=upload
+/// ```
+public protocol BackgroundTransfers: AnyObject, Sendable {
+  /// Creates the background session `identifier` in this process, its events delivered
+  /// to `delegate` (on a device, a second creation returns the first session, with its
+  /// first delegate).
+  ///
+  /// - Parameter discretionary: `isDiscretionary`: the system may wait for Wi-Fi and
+  ///   power before transferring.
+  func session(identifier: String, discretionary: Bool, delegate: any BackgroundSessionDelegate)
+    -> any BackgroundSession
+}
+
+/// One background `URLSession`.
+public protocol BackgroundSession: AnyObject, Sendable {
+  /// The configuration identifier.
+  var identifier: String { get }
+  /// Resumes a new transfer task (`uploadTask(with:fromFile:)` or `downloadTask(with:)`,
+  /// then `resume()`) and returns its task identifier, unique within the session.
+  func startTransfer(_ kind: TransferKind) -> Int
+}
+
+/// A background session's delegate: what the system delivers when the app holds the
+/// session.
+public protocol BackgroundSessionDelegate: AnyObject, Sendable {
+  /// `urlSession(_:task:didCompleteWithError:)`: transfer `task` ended with `outcome`.
+  func transferDidComplete(session: String, task: Int, outcome: TransferOutcome)
+  /// `urlSessionDidFinishEvents(forBackgroundURLSession:)`: every event of the session
+  /// was delivered. Call the completion handler of the wake here, on the main thread.
+  func sessionDidFinishEvents(session: String)
+}
