@@ -44,7 +44,7 @@ import Testing
   }
 
   /// The vector's records after its string table, as the table says (the same layout
-  /// in a file: a sealed chunk of the 18 events of background-transfers.txt).
+  /// in a file: a sealed chunk of the 16 events of background-transfers.txt).
   @Test func theVectorHoldsTheseRecords() throws {
     let bytes = [UInt8](
       try Data(contentsOf: Repository.traces.appendingPathComponent("format/background-transfers.bgtrace")))

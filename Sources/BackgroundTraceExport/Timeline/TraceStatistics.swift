@@ -25,6 +25,11 @@ package struct TraceStatistics {
   var workSucceeded = 0
   var workFailed = 0
   var workStopped = 0
+  var sessionsCreated = 0
+  var transfersSubmitted = 0
+  var transferOutcomes: [TransferOutcome: Int] = [:]
+  var wakes = 0
+  var handlersCalled = 0
   private var walker = LifecycleWalker()
   private var transitions: [LifecycleTransition] = []
   /// How long each ended task was open, in nanoseconds, for the percentiles.
@@ -62,6 +67,11 @@ package struct TraceStatistics {
     case .workResult(_, _, .success): workSucceeded += 1
     case .workResult(_, _, .failure): workFailed += 1
     case .workStop: workStopped += 1
+    case .netCreate: sessionsCreated += 1
+    case .netSubmit: transfersSubmitted += 1
+    case .netFinish(_, _, let outcome): transferOutcomes[outcome, default: 0] += 1
+    case .netWake: wakes += 1
+    case .netHandler: handlersCalled += 1
     default: break
     }
   }
@@ -100,6 +110,15 @@ package struct TraceStatistics {
         "work",
         "enqueued \(workEnqueued), attempts \(workAttempts), retries \(workRetries), succeeded \(workSucceeded), failed \(workFailed), stopped \(workStopped)"
       ))
+    // Only for a trace with background transfers: the others' reports stay as they were.
+    if sessionsCreated + transfersSubmitted + wakes + handlersCalled + transferOutcomes.values.reduce(0, +) > 0 {
+      let outcomes = TransferOutcome.allCases.map { "\($0.rawValue) \(transferOutcomes[$0, default: 0])" }
+      lines.append(
+        Self.row(
+          "transfers",
+          "sessions created \(sessionsCreated), submitted \(transfersSubmitted), "
+            + outcomes.joined(separator: ", ") + ", wakes \(wakes), handlers called \(handlersCalled)"))
+    }
     lines.append("  events by kind")
     for kind in EventTag.allCases where byKind[Int(kind.rawValue)] > 0 {
       lines.append("    " + kind.name.padding(to: 16) + String(byKind[Int(kind.rawValue)]))
