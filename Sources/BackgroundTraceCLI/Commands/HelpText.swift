@@ -171,12 +171,13 @@ enum HelpText {
 
     Writes the trace (text or binary) to standard output as:
       chrome   Chrome trace-event JSON: open it in Perfetto UI (ui.perfetto.dev) or
-               chrome://tracing. Tasks are async slices, app states, scheduler runs
-               and worker attempts slices on their own tracks, expirations,
-               rejections and findings instant events, submissions and retries flows.
+               chrome://tracing. Tasks are async slices, app states, scheduler runs,
+               worker attempts, background transfers and wakes slices on their own
+               tracks (one per URLSession), expirations, rejections and findings
+               instant events, submissions and retries flows.
       jsonl    one JSON object per event, with the canonical field names (for jq)
-      svg      a self-contained SVG timeline: one lane per task, run and work item,
-               coloured by outcome, expirations and findings marked
+      svg      a self-contained SVG timeline: one lane per task, run, work item and
+               background session, coloured by outcome, expirations and findings marked
       html     the SVG timeline in an HTML page with details on hover
 
     Options:

@@ -77,6 +77,7 @@ package struct ChromeTraceExporter {
     }
     collectRuns()
     collectWork()
+    collectSessions()
     for instant in model.instants where window.contains(instant.time) {
       let tid = thread(instant.process, instant.track)
       self.instant(
@@ -126,6 +127,30 @@ package struct ChromeTraceExporter {
     }
   }
 
+  /// Each background session's transfers and wakes on its own track: a transfer from
+  /// `net.submit` to `net.finish`, a wake from `net.wake` to the completion handler's call
+  /// (or to the suspension or process end that left it unanswered).
+  private mutating func collectSessions() {
+    for lane in model.sessions {
+      for transfer in lane.transfers {
+        guard let span = window.clip(transfer.start, transfer.end) else { continue }
+        let tid = laneThread(transfer.process, .session(lane.session), span)
+        var args: [(String, String)] = [
+          ("task", String(transfer.task)), ("outcome", JSONText.string(transfer.outcome?.rawValue ?? "not finished")),
+        ]
+        if let kind = transfer.kind { args.append(("kind", JSONText.string(kind.rawValue))) }
+        complete("transfer \(transfer.task)", "net", span, pid: transfer.process, tid: tid, args: args)
+      }
+      for wake in lane.wakes {
+        guard let span = window.clip(wake.start, wake.end) else { continue }
+        let tid = laneThread(wake.process, .session(lane.session), span)
+        let args = [("handler", JSONText.string(wake.answered ? "called" : "not called"))]
+        complete(
+          wake.answered ? "wake" : "wake (handler not called)", "net", span, pid: wake.process, tid: tid, args: args)
+      }
+    }
+  }
+
   private mutating func collectWork() {
     for lane in model.works {
       var incomingFlow: Int?
@@ -170,7 +195,8 @@ package struct ChromeTraceExporter {
       case .scheduler(let ident): ("BGTask \(ident) runs", 3)
       case .requests(let ident): ("BGTask \(ident) requests", 3)
       case .work(let work): ("Work \(workLabels[work] ?? work)", 4)
-      case .events: ("Events", 5)
+      case .session(let session): ("URLSession \(session)", 5)
+      case .events: ("Events", 6)
       }
     threadNames.append((process, tid, lane == 0 ? name : "\(name) (\(lane + 1))", rank))
     return tid

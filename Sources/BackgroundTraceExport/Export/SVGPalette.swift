@@ -1,3 +1,5 @@
+import BackgroundTrace
+
 /// The colours of the SVG timeline: by app state and by outcome, the same in the lanes
 /// and in the legend.
 enum SVGPalette {
@@ -46,6 +48,16 @@ enum SVGPalette {
   }
 
   /// The colour of a run's outcome.
+  /// A transfer's fill: succeeded, failed, cancelled, or not finished when the trace ended.
+  static func transfer(_ outcome: TransferOutcome?) -> String {
+    switch outcome {
+    case .success?: good
+    case .failed?: bad
+    case .cancelled?: stopped
+    case nil: unfinished
+    }
+  }
+
   static func run(_ outcome: TimelineModel.RunOutcome) -> String {
     switch outcome {
     case .completed: good

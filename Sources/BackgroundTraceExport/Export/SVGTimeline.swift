@@ -225,6 +225,7 @@ package struct SVGTimeline {
         case .task(let index): drawTask(model.tasks[index], y: y)
         case .run(let index): drawRun(model.runs[index], y: y)
         case .work(let index): drawWork(model.works[index], y: y)
+        case .session(let index): drawSession(model.sessions[index], y: y)
         }
         y += SVGTimelineLayout.laneHeight
       }
@@ -294,6 +295,26 @@ package struct SVGTimeline {
         "<path d=\"M\(n(x - 3)) \(n(y + 5))L\(n(x + 3)) \(n(y + 11))M\(n(x + 3)) \(n(y + 5))L\(n(x - 3)) \(n(y + 11))\" "
           + "stroke=\"#212121\" stroke-width=\"1.5\"><title>\(XMLText.escape("\(work.label) cancelled at \(time)s"))"
           + "</title></path>\n")
+    }
+  }
+
+  /// A session's lane: each transfer as a bar from submit to finish, each wake as a bar
+  /// from `net.wake` to the handler's call (red when the app never called it).
+  private mutating func drawSession(_ session: TimelineModel.SessionLane, y: Double) {
+    laneLabel(session.session, y: y)
+    for transfer in session.transfers {
+      let kind = transfer.kind.map { " (\($0.rawValue))" } ?? ""
+      let outcome = transfer.outcome?.rawValue ?? "not finished"
+      let title =
+        "\(session.session) transfer \(transfer.task)\(kind): \(outcome)\n\(transfer.start)s to \(transfer.end)s "
+        + "(\(duration(transfer.start, transfer.end)))"
+      bar(transfer.start, transfer.end, y: y, fill: SVGPalette.transfer(transfer.outcome), title: title)
+    }
+    for wake in session.wakes {
+      let title =
+        "\(session.session) woken at \(wake.start)s: completion handler "
+        + (wake.answered ? "called at \(wake.end)s" : "not called (ended at \(wake.end)s)")
+      bar(wake.start, wake.end, y: y, fill: wake.answered ? SVGPalette.good : SVGPalette.bad, title: title)
     }
   }
 

@@ -29,11 +29,13 @@ struct SVGTimelineLayout {
     case run(Int)
     /// A work item (index into ``TimelineModel/works``).
     case work(Int)
+    /// A background URL session (index into ``TimelineModel/sessions``).
+    case session(Int)
   }
 
   /// The lane groups, in drawing order.
   enum Group: Int, CaseIterable {
-    case tasks, runs, works
+    case tasks, runs, works, sessions
 
     /// The group's header.
     var title: String {
@@ -41,6 +43,7 @@ struct SVGTimelineLayout {
       case .tasks: "UIKit background tasks"
       case .runs: "Scheduler runs (BGTaskScheduler)"
       case .works: "Work (WorkManager)"
+      case .sessions: "Background transfers (URLSession)"
       }
     }
   }
@@ -112,6 +115,11 @@ struct SVGTimelineLayout {
       let problem = work.attempts.contains { [.failure, .stopped, .interrupted].contains($0.outcome) }
       candidates[.works, default: []].append(Lane(kind: .work(index), start: first, problem: problem))
     }
+    for (index, session) in model.sessions.enumerated() {
+      guard let (first, last) = Self.span(of: session), window.clip(first, last) != nil else { continue }
+      candidates[.sessions, default: []].append(
+        Lane(kind: .session(index), start: first, problem: session.hasProblem))
+    }
     // Fair shares: the smaller groups first, each taking at most an equal part of what is left.
     var remaining = Self.laneLimit
     var shares: [Group: Int] = [:]
@@ -127,6 +135,13 @@ struct SVGTimelineLayout {
       guard let lanes = candidates[group] else { return nil }
       return GroupLanes(group: group, lanes: Self.choose(shares[group]!, of: lanes), total: lanes.count)
     }
+  }
+
+  /// From a session's first transfer or wake to its last.
+  static func span(of session: TimelineModel.SessionLane) -> (TraceTime, TraceTime)? {
+    let times = session.transfers.flatMap { [$0.start, $0.end] } + session.wakes.flatMap { [$0.start, $0.end] }
+    guard let first = times.min(), let last = times.max() else { return nil }
+    return (first, last)
   }
 
   /// `count` of `lanes` (in start order): the problems first, the rest evenly spread.

@@ -50,6 +50,7 @@ struct TimelineBuilder {
   private var latestSubmissions: [String: Int] = [:]
   private var workIndex: [String: Int] = [:]
   private var attemptSlices: [String: Int] = [:]
+  private var sessionLanes: [String: Int] = [:]
 
   /// Starts a timeline for the input `name` with `meta`.
   init(name: String, meta: TraceMetadata) {
@@ -87,6 +88,12 @@ struct TimelineBuilder {
     checker.finish(into: &findings, transitions: &transitions)
     for finding in findings { model.findings.append(.init(process: process ?? 0, finding: finding)) }
     for transition in transitions { apply(transition, nil) }
+    // Transfers the system had not finished run to the trace's end.
+    for lane in model.sessions.indices {
+      for index in model.sessions[lane].transfers.indices where model.sessions[lane].transfers[index].outcome == nil {
+        model.sessions[lane].transfers[index].end = model.end
+      }
+    }
     return model
   }
 
@@ -208,10 +215,34 @@ struct TimelineBuilder {
       if let index = attemptSlices.removeValue(forKey: work) { closeAttempt(work, index, .interrupted) }
     case .resultUnmatched, .stopUnmatched, .periodEnded, .queuedWorkReleased:
       break
-    // Background transfers get no lane yet (issue 28: one lane per session).
-    case .sessionCreated, .transferSubmitted, .transferFinished, .sessionWoken, .sessionEventsDone, .handlerCalled,
-      .handlerNotCalled, .sessionNotRecreated:
-      break
+    case .sessionCreated(let session, _):
+      _ = sessionLane(session)
+      if let event { instant(.session(session), .event, "create", event) }
+    case .sessionEventsDone(let session, _):
+      _ = sessionLane(session)
+      if let event { instant(.session(session), .event, "events done", event) }
+    case .transferSubmitted(let session, let task, let kind, _):
+      let lane = sessionLane(session)
+      model.sessions[lane].transfers.append(
+        .init(process: process ?? 0, task: task, kind: kind, start: now, end: now, outcome: nil))
+    case .transferFinished(let session, let task, let outcome):
+      let lane = sessionLane(session)
+      if let index = model.sessions[lane].transfers.lastIndex(where: { $0.task == task && $0.outcome == nil }) {
+        model.sessions[lane].transfers[index].end = now
+        model.sessions[lane].transfers[index].outcome = outcome
+      } else {  // submitted before the trace starts
+        model.sessions[lane].transfers.append(
+          .init(process: process ?? 0, task: task, kind: nil, start: now, end: now, outcome: outcome))
+      }
+    case .sessionWoken(let session):
+      let lane = sessionLane(session)
+      model.sessions[lane].wakes.append(.init(process: process ?? 0, start: now, end: now, answered: false))
+    case .handlerCalled(let session, _, _):
+      closeWake(of: session, answered: true)
+    case .handlerNotCalled(let session, _, _, _):
+      closeWake(of: session, answered: false)
+    case .sessionNotRecreated(let session, _, _):
+      closeWake(of: session, answered: false)
     }
   }
 
@@ -251,6 +282,23 @@ struct TimelineBuilder {
     model.works[lane].attempts[index].end = now
     model.works[lane].attempts[index].outcome = outcome
     model.works[lane].attempts[index].stopReason = reason
+  }
+
+  /// The index of `session`'s lane, added when it is new.
+  private mutating func sessionLane(_ session: String) -> Int {
+    if let index = sessionLanes[session] { return index }
+    sessionLanes[session] = model.sessions.count
+    model.sessions.append(.init(session: session))
+    return model.sessions.count - 1
+  }
+
+  /// Ends `session`'s open wake, if any, now.
+  private mutating func closeWake(of session: String, answered: Bool) {
+    let lane = sessionLane(session)
+    guard let index = model.sessions[lane].wakes.lastIndex(where: \.open) else { return }
+    model.sessions[lane].wakes[index].end = now
+    model.sessions[lane].wakes[index].answered = answered
+    model.sessions[lane].wakes[index].open = false
   }
 
   private mutating func instant(

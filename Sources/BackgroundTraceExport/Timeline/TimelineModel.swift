@@ -28,6 +28,8 @@ package struct TimelineModel {
   var runs: [RunSlice] = []
   /// The work items, in the order they first appear.
   var works: [WorkLane] = []
+  /// The background URL sessions, in the order they first appear.
+  var sessions: [SessionLane] = []
   /// Point events: expirations, rejections and everything not drawn as a slice.
   var instants: [Instant] = []
   /// The checker's findings, in trace order.
@@ -190,6 +192,46 @@ extension TimelineModel {
     var label: String { name.map { "\(work) \($0)" } ?? work }
   }
 
+  /// One background URL session: its transfers and the wakes the system gave the app.
+  struct SessionLane {
+    /// The configuration identifier.
+    var session: String
+    /// Its transfers, in submission order.
+    var transfers: [Transfer] = []
+    /// Its wakes, in time order.
+    var wakes: [Wake] = []
+
+    /// One transfer task, from `net.submit` (or the first event, when the trace starts
+    /// after it) to `net.finish` or the end of the trace.
+    struct Transfer {
+      /// The process that submitted it (the one it was first seen in).
+      var process: Int
+      var task: Int
+      var kind: TransferKind?
+      var start: TraceTime
+      var end: TraceTime
+      /// How it ended; `nil` while it had not when the trace ended.
+      var outcome: TransferOutcome?
+    }
+
+    /// One `net.wake`, to the app's `net.handler` or to the suspension or process end
+    /// that ended it unanswered.
+    struct Wake {
+      var process: Int
+      var start: TraceTime
+      var end: TraceTime
+      /// Whether the app called the completion handler.
+      var answered: Bool
+      /// Whether the wake is still open (set while building).
+      var open = true
+    }
+
+    /// Whether the lane shows a problem: a failed transfer or an unanswered wake.
+    var hasProblem: Bool {
+      transfers.contains { $0.outcome == .failed } || wakes.contains { !$0.answered }
+    }
+  }
+
   /// Where an instant event belongs.
   enum Track: Hashable {
     /// The app-state track.
@@ -204,6 +246,8 @@ extension TimelineModel {
     case requests(String)
     /// The attempts of one work item.
     case work(String)
+    /// One background URL session: its creation, events done.
+    case session(String)
     /// Everything else: registrations, cancellations, environment, inputs, marks.
     case events
   }
