@@ -70,16 +70,12 @@ struct LogChunkHeader: Equatable {
   /// Decodes a header from exactly ``BinaryFormat/logChunkHeaderSize`` bytes; `nil` when
   /// the sync bytes or the CRC of bytes 0–27 do not match, or the fields are impossible.
   init?(_ bytes: UnsafeRawBufferPointer) {
-    guard bytes.count == BinaryFormat.logChunkHeaderSize,
-      bytes.prefix(4).elementsEqual(BinaryFormat.logChunkSync)
-    else { return nil }
+    guard bytes.count == BinaryFormat.logChunkHeaderSize, let identity = Identity(bytes) else { return nil }
     let cursor = ByteCursor(bytes)
-    guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<28])) == cursor.littleEndian(UInt32.self, at: 28)
-    else { return nil }
-    sequence = cursor.littleEndian(UInt32.self, at: 4)
-    firstEvent = cursor.littleEndian(UInt64.self, at: 8)
+    sequence = identity.sequence
+    firstEvent = identity.firstEvent
     baseTime = cursor.littleEndian(UInt64.self, at: 16)
-    capacity = cursor.littleEndian(UInt32.self, at: 24)
+    capacity = identity.capacity
     committedLength = cursor.littleEndian(UInt32.self, at: 32)
     committedCount = cursor.littleEndian(UInt32.self, at: 36)
     bodyCRC = cursor.littleEndian(UInt32.self, at: 40)
