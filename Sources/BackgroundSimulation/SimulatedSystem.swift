@@ -65,6 +65,19 @@ public final class SimulatedSystem: @unchecked Sendable {
   public let workIDs = WorkIDs()
   var workOrder: [String] = []
 
+  // Background URL sessions: transfers run out of process and outlive it; the
+  // sessions (their delegates) belong to the process that created them.
+  var transfers: [SimulatedTransfer] = []
+  var sessionDelegates: [String: any BackgroundSessionDelegate] = [:]
+  var transferCounters: [String: Int] = [:]
+  /// Sessions whose wake is in progress: their events go to the delegate once the app
+  /// creates the session, and the app stays awake until it calls the handler.
+  var wokenSessions: Set<String> = []
+  /// Woken sessions whose `urlSessionDidFinishEvents` is still to come.
+  var eventsOwed: Set<String> = []
+  /// Sessions the system is launching or resuming the app for: their results wait.
+  var wakingSessions: Set<String> = []
+
   // The environment.
   var networkAvailable: Bool
   var charging: Bool
@@ -203,6 +216,9 @@ public final class SimulatedSystem: @unchecked Sendable {
     nextTaskID = 1
     openTasks.removeAll()
     launchHandlers.removeAll()
+    sessionDelegates.removeAll()
+    wokenSessions.removeAll()
+    eventsOwed.removeAll()
     appEntry?(self)
     launching = false
     guard processRunning else { return }  // killed while launching (a duplicate registration)
@@ -284,6 +300,10 @@ public final class SimulatedSystem: @unchecked Sendable {
     openTasks.removeAll()
     launchHandlers.removeAll()
     runningTasks.removeAll()
+    sessionDelegates.removeAll()
+    wokenSessions.removeAll()
+    eventsOwed.removeAll()
+    if reason == "user" { cancelTransfers() }
     stopAllWork(reason: "terminated")
     // The process is gone: its async code (an upload in flight) never resumes.
     scheduler.retireExecutor()
@@ -314,6 +334,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   }
 
   func environmentChanged() {
+    startWaitingTransfers()
     expireProcessingRunsIfDeviceBusy()
     stopWorkMissingConstraints()
     launchEligibleRequests()
@@ -347,7 +368,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   var isIdleInBackground: Bool {
     guard processRunning, appState == .background else { return false }
     switch configuration.platform {
-    case .ios: return openTasks.isEmpty && runningTasks.isEmpty
+    case .ios: return openTasks.isEmpty && runningTasks.isEmpty && wokenSessions.isEmpty
     case .android: return !works.values.contains { $0.phase == .running }
     }
   }

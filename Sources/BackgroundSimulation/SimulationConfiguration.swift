@@ -28,6 +28,9 @@ public struct SimulationConfiguration: Sendable {
   /// not calling `setTaskCompleted` "may result in the system killing your app"; the
   /// model takes the strict reading. `nil` never kills (more lenient than a device).
   public var uncompletedRunKill: Duration? = .seconds(1)
+  /// How long a background transfer takes out of process once it may run: drawn from
+  /// this range by the seed (Apple documents none; transfers of the app's own files).
+  public var transferDuration: ClosedRange<Duration> = .seconds(5)...(.seconds(120))
   /// The environment at the start: network connectivity.
   public var networkAvailable = true
   /// The environment at the start: on external power.
