@@ -32,6 +32,10 @@ import Testing
     ("android/data-sync-retries-forever", { dataSync(on: $0, checksAttemptLimit: false) }),
     // The process killed mid-attempt: the replay applies the kill and WorkManager's restart.
     ("android/sync-process-killed", { AndroidSyncScenario.app(on: $0, scheduler: $0.scheduler) }),
+    // Background transfers: the recorded finish, wake and events-done handed to the app.
+    ("ios/background-download", { DownloadAppDelegate(transfers: $0) }),
+    ("ios/background-download-killed", { DownloadAppDelegate(transfers: $0) }),
+    ("ios/background-download-fixed", { DownloadAppDelegate(transfers: $0, createsSessionAtLaunch: true) }),
     (
       "ios/task-manager-named-tasks",
       { platform in

@@ -22,7 +22,8 @@ import Testing
     #expect(result.status == .success)
     #expect(
       result.output
-        == "document-save\ndocument-save-fixed\ncritical-send\ncritical-send-fixed\nsample-app\nsample-app-fixed\n")
+        == "document-save\ndocument-save-fixed\ncritical-send\ncritical-send-fixed\nsample-app\nsample-app-fixed\nbackground-download\nbackground-download-fixed\n"
+    )
     #expect(result.errors.isEmpty)
   }
 
@@ -63,7 +64,7 @@ import Testing
   }
 
   @Test func aFixedScenarioPrintsNothingAndExitsZero() {
-    for name in ["document-save-fixed", "critical-send-fixed", "sample-app-fixed"] {
+    for name in ["document-save-fixed", "critical-send-fixed", "sample-app-fixed", "background-download-fixed"] {
       let result = run("explore", name, "--runs", "300", "--out", directory)
       #expect(result.status == .success, "\(name)")
       #expect(result.output.isEmpty, "\(name)")
@@ -92,7 +93,7 @@ import Testing
       (["explore"], "'bgtrace explore' needs a scenario NAME (bgtrace explore --list); see 'bgtrace help explore'"),
       (
         ["explore", "nope"],
-        "unknown scenario 'nope'; the scenarios are document-save, document-save-fixed, critical-send, critical-send-fixed, sample-app, sample-app-fixed"
+        "unknown scenario 'nope'; the scenarios are document-save, document-save-fixed, critical-send, critical-send-fixed, sample-app, sample-app-fixed, background-download, background-download-fixed"
       ),
       (["explore", "document-save", "--runs", "0"], "'--runs' takes a positive integer, not '0'"),
       (["explore", "document-save", "--seed", "-1"], "'--seed' takes a non-negative integer below 2^64, not '-1'"),

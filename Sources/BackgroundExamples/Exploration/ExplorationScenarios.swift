@@ -12,6 +12,8 @@ package enum ExplorationScenarios: Sendable {
     CriticalSendScenario.scenario(fixed: true),
     SampleAppScenario.scenario(fixed: false),
     SampleAppScenario.scenario(fixed: true),
+    BackgroundDownloadScenario.scenario(fixed: false),
+    BackgroundDownloadScenario.scenario(fixed: true),
   ]
 
   /// The shipped scenario called `name`.
