@@ -14,6 +14,13 @@ public struct FaultPlan: Sendable {
   public var schedulerRuntime: ClosedRange<Duration>?
   /// Extra delay added to every scheduler launch, drawn from this range.
   public var extraLaunchDelay: ClosedRange<Duration> = .zero ... .zero
+  /// Background transfers that fail (`net.finish outcome=failed`): this many in 100,
+  /// drawn per transfer.
+  public var transferFailurePercent = 0
+  /// Background transfers take this long instead of
+  /// ``SimulationConfiguration/transferDuration`` (hours, on a slow network), drawn per
+  /// transfer; `nil`: the configured duration.
+  public var transferDuration: ClosedRange<Duration>?
 
   /// No faults.
   public static let none = FaultPlan()

@@ -24,7 +24,9 @@ struct SimulatedTransfer {
 /// background" and `URLSessionConfiguration.background(withIdentifier:)`):
 ///
 /// - transfers run out of process on the virtual clock, for a duration drawn from the
-///   seed (``SimulationConfiguration/transferDuration``), while the network is up; a
+///   seed (``SimulationConfiguration/transferDuration``, or a fault plan's hours), and
+///   succeed unless the fault plan fails them (``FaultPlan/transferFailurePercent``),
+///   while the network is up; a
 ///   discretionary one, and any started while the app is in the background ("the
 ///   system assumes this property is true"), also waits for power;
 /// - they go on while the app is suspended and after the system terminates it; a user's
@@ -70,9 +72,14 @@ extension SimulatedSystem: BackgroundTransfers {
       let mayRun = networkAvailable && (!transfer.discretionary || charging)
       switch transfer.phase {
       case .waiting where mayRun:
-        let duration = randomDuration(in: configuration.transferDuration, using: &random)
+        let duration =
+          faults.transferDuration.map { randomDuration(in: $0, using: &faultRandom) }
+          ?? randomDuration(in: configuration.transferDuration, using: &random)
+        let fails =
+          faults.transferFailurePercent > 0
+          && Int(faultRandom.next() % 100) < faults.transferFailurePercent
         let timer = scheduler.schedule(after: duration) { [self] in
-          finishTransfer(session: transfer.session, task: transfer.task, outcome: .success)
+          finishTransfer(session: transfer.session, task: transfer.task, outcome: fails ? .failed : .success)
         }
         transfers[index].phase = .running(timer)
       case .running(let timer) where !mayRun:

@@ -98,4 +98,20 @@ import Testing
     system.advance(by: .seconds(600))
     #expect(Self.story(system.trace).contains("net.finish session=com.example.upload task=1 outcome=success"))
   }
+
+  @Test func faultsFailTransfersAndMakeThemTakeHours() {
+    var faults = FaultPlan()
+    faults.transferFailurePercent = 100
+    faults.transferDuration = .seconds(3 * 3_600) ... .seconds(3 * 3_600)
+    let system = SimulatedSystem(seed: 1, faults: faults)
+    system.launchApp { UploadApp(transfers: $0, callsHandler: true) }
+    system.userAction("upload")
+    system.moveToBackground()
+    system.advance(by: .seconds(3 * 3_600 - 1))
+    #expect(!Self.story(system.trace).contains { $0.hasPrefix("net.finish") }, "not before three hours")
+    system.advance(by: .seconds(600))
+    #expect(Self.story(system.trace).contains("net.finish session=com.example.upload task=1 outcome=failed"))
+    #expect(system.app(as: UploadApp.self)?.results == [1: .failed])
+    #expect(TraceChecker.check(system.trace).isEmpty, "a failed transfer is the network's, not the app's bug")
+  }
 }
