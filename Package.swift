@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "BackgroundTraceTesting", targets: ["BackgroundTraceTesting"]),
     .library(name: "BackgroundTraceExport", targets: ["BackgroundTraceExport"]),
     .library(name: "BackgroundSimulation", targets: ["BackgroundSimulation"]),
+    .library(name: "BackgroundTraceImport", targets: ["BackgroundTraceImport"]),
     .executable(name: "bgtrace", targets: ["bgtrace"]),
     .executable(name: "bgtrace-bench", targets: ["bgtrace-bench"]),
   ],
@@ -24,6 +25,10 @@ let package = Package(
 
     // Checker rules and the trace differ: pure, streaming.
     .target(name: "BackgroundTraceCheck", dependencies: ["BackgroundTrace", "_BackgroundTraceStorage"]),
+
+    // Device logs (iOS's unified log, Android's logcat) read into traces: what
+    // `bgtrace import` runs.
+    .target(name: "BackgroundTraceImport", dependencies: ["BackgroundTrace"]),
 
     // Virtual clock, simulated platform, fault plans.
     .target(
@@ -48,7 +53,7 @@ let package = Package(
       name: "BackgroundTraceCLI",
       dependencies: [
         "BackgroundTrace", "BackgroundTraceCheck", "BackgroundSimulation", "BackgroundExamples",
-        "BackgroundTraceExport",
+        "BackgroundTraceExport", "BackgroundTraceImport",
         "TraceWorkloads",
       ]),
     .executableTarget(name: "bgtrace", dependencies: ["BackgroundTraceCLI"], path: "Tools/bgtrace"),
@@ -58,7 +63,8 @@ let package = Package(
     .executableTarget(
       name: "bgtrace-bench",
       dependencies: [
-        "BackgroundTrace", "BackgroundTraceCheck", "BackgroundExamples", "BackgroundTraceCLI", "TraceWorkloads",
+        "BackgroundTrace", "BackgroundTraceCheck", "BackgroundExamples", "BackgroundTraceCLI", "BackgroundTraceImport",
+        "TraceWorkloads",
       ],
       path: "Tools/bgtrace-bench"
     ),
@@ -88,7 +94,10 @@ let package = Package(
       dependencies: ["BackgroundTraceExport", "BackgroundTrace", "BackgroundTraceCLI", "TestSupport"]),
     .testTarget(
       name: "BackgroundTraceCLITests",
-      dependencies: ["BackgroundTraceCLI", "BackgroundTrace", "BackgroundTraceCheck", "bgtrace", "TestSupport"]),
+      dependencies: [
+        "BackgroundTraceCLI", "BackgroundTrace", "BackgroundTraceCheck", "BackgroundTraceImport", "bgtrace",
+        "TestSupport",
+      ]),
   ]
 )
 

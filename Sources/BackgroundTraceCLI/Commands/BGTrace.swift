@@ -59,6 +59,8 @@ package enum BGTrace: Sendable {
       return ExploreCommand.list(console: console)
     case .explore(let scenario, let options):
       return try ExploreCommand.run(scenario: scenario, options: options, console: console)
+    case .importLogs(let paths, let options):
+      return try ImportCommand.run(paths: paths, options: options, console: console)
     }
   }
 

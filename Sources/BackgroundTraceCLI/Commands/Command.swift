@@ -1,6 +1,7 @@
 package import BackgroundTrace
 package import BackgroundTraceCheck
 package import BackgroundTraceExport
+package import BackgroundTraceImport
 
 /// A parsed `bgtrace` command line: what to do, with every option resolved.
 package enum Command: Sendable, Hashable {
@@ -30,6 +31,20 @@ package enum Command: Sendable, Hashable {
   case exploreList
   /// `bgtrace explore NAME [--runs N] [--seed S] [--out DIR] [--shard K/N]`.
   case explore(scenario: String, options: ExploreOptions)
+  /// `bgtrace import LOG… [--from ios|android] [--process NAME|PID] [--out PATH] [--strict]`.
+  case importLogs(paths: [String], options: ImportOptions)
+}
+
+/// The options of `bgtrace import` (docs/import.md).
+package struct ImportOptions: Sendable, Hashable {
+  /// `--from`, `--process` and `--strict`.
+  package var log = LogImportOptions()
+  /// `--out PATH`: where the trace goes (binary for `.bgtrace`, else text); standard
+  /// output by default.
+  package var output: String?
+
+  /// Creates the default options.
+  package init() {}
 }
 
 /// The options of `bgtrace explore NAME` (README, "Finding timing bugs by exploration").
@@ -88,8 +103,8 @@ package enum CommandName: String, Sendable, Hashable, CaseIterable {
   /// for other tools;
   /// `dump` prints its canonical text; `convert` turns text into binary or back; `stats`
   /// counts what it holds; `explore` searches a shipped scenario's timings for bugs;
-  /// `help` prints usage.
-  case demo, check, diff, explain, export, dump, convert, stats, explore, help
+  /// `import` reads device logs into a trace; `help` prints usage.
+  case demo, check, diff, explain, export, dump, convert, stats, explore, `import`, help
 
   /// The command `name` names, accepting `replay` as the earlier name of `explain`.
   init?(spelled name: String) {

@@ -3,6 +3,7 @@ import BackgroundSimulation
 import BackgroundTrace
 import BackgroundTraceCheck
 import BackgroundTraceExport
+import BackgroundTraceImport
 
 /// Parses `bgtrace`'s arguments strictly: unknown commands and options, missing or
 /// extra operands are ``UsageError``s. A pure function, so it is tested directly.
@@ -138,7 +139,35 @@ package enum CommandLineParser: Sendable {
       return .stats(paths: rest)
     case .explore:
       return try explore(rest)
+    case .import:
+      return try importLogs(rest)
     }
+  }
+
+  /// `import LOG… [--from ios|android] [--process NAME|PID] [--out PATH] [--strict]`.
+  private static func importLogs(_ arguments: [String]) throws(UsageError) -> Command {
+    var rest = arguments
+    var options = ImportOptions()
+    if let from = try takeOption("--from", from: &rest, command: .import) {
+      guard let platform = LogPlatform(rawValue: from) else {
+        throw UsageError("'--from' takes 'ios' or 'android', not '\(from)'")
+      }
+      options.log.platform = platform
+    }
+    options.log.process = try takeOption("--process", from: &rest, command: .import)
+    options.output = try takeOption("--out", from: &rest, command: .import)
+    if let index = rest.firstIndex(of: "--strict") {
+      rest.remove(at: index)
+      options.log.strict = true
+    }
+    try rejectOptions(rest, command: .import)
+    guard !rest.isEmpty else {
+      throw UsageError("'bgtrace import' needs at least one LOG (a file, or - for standard input)")
+    }
+    guard rest.filter({ $0 == "-" }).count <= 1 else {
+      throw UsageError("'bgtrace import' reads standard input ('-') once")
+    }
+    return .importLogs(paths: rest, options: options)
   }
 
   /// `explore --list` or `explore NAME [--runs N] [--seed S] [--out DIR] [--shard K/N]`.

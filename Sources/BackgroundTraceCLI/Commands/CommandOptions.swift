@@ -11,6 +11,7 @@ enum CommandOptions {
     case .export: ["--format", "--from", "--to"]
     case .explain: ["--until"]
     case .explore: ["--runs", "--seed", "--out", "--shard"]
+    case .import: ["--from", "--process", "--out"]
     case .dump, .stats, .help: []
     }
   }
@@ -22,6 +23,7 @@ enum CommandOptions {
     case .diff: ["--meta"]
     case .explain: ["--alive"]
     case .explore: ["--list"]
+    case .import: ["--strict"]
     default: []
     }
   }

@@ -12,11 +12,13 @@ enum HelpText {
     case .convert?: convert
     case .stats?: stats
     case .explore?: explore
+    case .import?: importLogs
     }
   }
 
   static let overview = """
-    bgtrace: check, compare, explain, export and convert traces of an app's background work.
+    bgtrace: check, compare, explain, export and convert traces of an app's background work,
+    and import them from iOS and Android device logs.
 
     Usage: bgtrace COMMAND [OPTIONS] [ARGUMENTS]
 
@@ -30,6 +32,7 @@ enum HelpText {
       convert IN OUT [--to F]     convert between the text and binary forms
       stats PATH…                 count events, bytes per event, tasks, runs and work
       explore NAME [OPTIONS]      run a scenario under many seeds, shrink each failure
+      import LOG… [OPTIONS]       read iOS or Android device logs into a trace
       help [COMMAND]              show this text, or a command's
 
     Options:
@@ -260,6 +263,41 @@ enum HelpText {
 
     Exit status: 0 no run failed, 1 failures found, 2 bad usage or DIR cannot be
     written.
+
+    """
+
+  static let importLogs = """
+    Usage: bgtrace import LOG… [--from ios|android] [--process NAME|PID]
+                               [--out PATH] [--strict]
+
+    Reads device logs and writes the trace they tell, so that an app can be
+    checked without changing its code (docs/import.md). LOG is a file, or '-'
+    for standard input; several logs are read in order, as one capture. The
+    style is detected from the content: Xcode's console copy, log show / log
+    stream (default, compact, syslog, json, ndjson; also a sysdiagnose's
+    log show output); adb logcat -v threadtime, brief, time, long, epoch or
+    year, and Android Studio's Logcat copy.
+
+    UIKit's and BackgroundTasks' messages become task and scheduler events,
+    WorkManager's work events, ActivityManager's app.launch and app.terminate;
+    every other line is skipped and counted. Times are relative to the log's
+    first timed line. The trace's meta says source=ios-log or android-log: the
+    checker then does not report what the log's cuts at its start and end
+    cause (docs/rules.md, "Imported logs"). A summary goes to standard error:
+    events by kind, lines skipped, the processes seen, and what the log could
+    not tell.
+
+    Options:
+      --from ios|android   the platform, instead of detecting it
+      --process NAME|PID   the app to import (default: the one with the most
+                           background-work messages)
+      --out PATH           write the trace to PATH: binary for .bgtrace, else
+                           text (default: text on standard output)
+      --strict             fail on a line of a recognised source whose message
+                           does not parse (with its file and line)
+
+    Exit status: 0 success, 2 a log in no known style, an unknown --process, a
+    line that does not parse under --strict, or OUT cannot be written.
 
     """
 }

@@ -1,0 +1,112 @@
+import BackgroundTrace
+import BackgroundTraceImport
+import Foundation
+
+/// `bgtrace import LOG…`: reads device logs into a trace (docs/import.md), written as
+/// it is read; the summary goes to standard error.
+enum ImportCommand {
+  static func run(paths: [String], options: ImportOptions, console: some Console) throws -> ExitStatus {
+    var spooled: String?
+    defer { if let spooled { try? FileManager.default.removeItem(atPath: spooled) } }
+    var inputs: [LogInput] = []
+    for path in paths {
+      if path == "-" {
+        // Standard input is read twice (the survey, then the events): kept in a
+        // temporary file, so that memory stays flat in the log's length.
+        let file = try spoolStandardInput()
+        spooled = file
+        inputs.append(LogInput(name: "<stdin>") { try FileByteSource(path: file) })
+      } else {
+        _ = try FileByteSource(path: path)  // a missing file fails before anything is written
+        inputs.append(.file(path))
+      }
+    }
+    let sink = try TraceSink(path: options.output, console: console)
+    let summary = try LogImporter.run(
+      inputs, options: options.log, meta: { try sink.begin($0) }, event: { try sink.append($0) })
+    try sink.close()
+    console.writeError(summary.text)
+    return .success
+  }
+
+  private static func spoolStandardInput() throws -> String {
+    let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("bgtrace-import-\(UUID().uuidString).log")
+    let file = try OutputFile(path: path)
+    let input = FileByteSource(standardInput: ())
+    var buffer: [UInt8] = []
+    while try input.read(into: &buffer, count: LogLineSplitter.blockSize) > 0 {
+      try file.write(buffer)
+      buffer.removeAll(keepingCapacity: true)
+    }
+    try file.close()
+    return path
+  }
+}
+
+/// Where `import` writes the trace: text on standard output, or a file, text or binary
+/// by its extension.
+private final class TraceSink {
+  private enum Form {
+    case console(any Console)
+    case text(OutputFile)
+    case binary(OutputFile)
+  }
+
+  private let form: Form
+  private var encoder: BinaryTraceEncoder?
+  private var text = ""
+  private var bytes: [UInt8] = []
+
+  init(path: String?, console: some Console) throws {
+    switch path {
+    case nil, "-"?: form = .console(console)
+    case let path? where path.hasSuffix(".bgtrace"): form = .binary(try OutputFile(path: path))
+    case let path?: form = .text(try OutputFile(path: path))
+    }
+  }
+
+  func begin(_ meta: TraceMetadata) throws {
+    switch form {
+    case .console, .text: text = TextTraceWriter.headerAndMeta(meta)
+    case .binary:
+      encoder = BinaryTraceEncoder(meta: meta)
+      bytes = encoder!.header()
+    }
+  }
+
+  func append(_ event: TraceEvent) throws {
+    switch form {
+    case .console, .text:
+      TextTraceWriter.appendLine(for: event, to: &text)
+      if text.utf8.count >= 256 * 1024 { try drain() }
+    case .binary(let file):
+      try encoder!.append(event, into: &bytes)
+      if !bytes.isEmpty {
+        try file.write(bytes)
+        bytes.removeAll(keepingCapacity: true)
+      }
+    }
+  }
+
+  func close() throws {
+    switch form {
+    case .console, .text: try drain()
+    case .binary(let file):
+      encoder!.flush(into: &bytes)
+      try file.write(bytes)
+    }
+    switch form {
+    case .text(let file), .binary(let file): try file.close()
+    case .console: break
+    }
+  }
+
+  private func drain() throws {
+    switch form {
+    case .console(let console): console.write(text)
+    case .text(let file): try file.write(text)
+    case .binary: break
+    }
+    text.removeAll(keepingCapacity: true)
+  }
+}

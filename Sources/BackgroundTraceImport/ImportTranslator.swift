@@ -1,0 +1,310 @@
+public import BackgroundTrace
+
+/// Turns one app's platform messages into trace events, in order: it follows the app's
+/// processes, tasks, scheduler runs and work as far as the log shows them, so that each
+/// message becomes the event it stands for (docs/import.md, "From messages to events").
+///
+/// What the log began in the middle of is left to the checker, which judges a log's
+/// cuts fairly (`meta source=`, docs/rules.md, "Imported logs"), with these choices:
+/// - the process the log starts in has no `app.launch` (it was running already); a
+///   new process id, or ActivityManager's `Start proc`, is `app.launch`;
+/// - UIKit's `Can't end BackgroundTask … identifier N` is `task.end id=N`: for an id
+///   the log never showed in the process it started in, twice (the end the cut hides,
+///   then this one), so that the checker reports it as a double end whatever the cut;
+/// - a task the log first shows in `still not ended after expiration handlers were
+///   called` or `was created over 30 seconds ago` is begun there;
+/// - scheduler runs are numbered from 1 in the order of their launches;
+/// - work attempts are counted from the first start the log shows.
+public struct ImportTranslator: Sendable {
+  private struct WorkState: Sendable {
+    var running: Int?
+    var nextAttempt = 0
+    var stoppedSinceStart = false
+    var cancelled = false
+    var finished = false
+  }
+
+  /// The process whose lines are being read, if one is.
+  private var pid: Int?
+  private var started = false
+  private var inFirstProcess = true
+  private var terminated = false
+  private var earlierPids: Set<Int> = []
+
+  private var openTasks: [Int: (name: String?, expired: Bool)] = [:]
+  private var knownTasks: Set<Int> = []
+  private var lastEnded: Int?
+
+  private var openRuns: [String: (run: Int, expired: Bool)] = [:]
+  private var nextRun = 1
+
+  private var works: [String: WorkState] = [:]
+
+  /// Lines of a process of the app that had already been replaced by a later one.
+  public private(set) var interleavedLines = 0
+  /// Whether WorkManager said the app had been force-stopped before.
+  public private(set) var sawForceStop = false
+  /// Whether a work result came with no start before it (WorkManager logs starts at DEBUG).
+  public private(set) var sawResultWithoutStart = false
+
+  /// Creates a translator at the start of a log.
+  public init() {}
+
+  /// Appends the events `message` stands for to `events`. `pid` is the process that
+  /// wrote the line (for ActivityManager's lines, the system's: not the app's).
+  public mutating func translate(_ message: PlatformMessage, pid linePid: Int?, into events: inout [TraceEvent.Kind]) {
+    switch message {
+    case .processStarted(let pid, _):
+      startProcess(pid, into: &events)
+      return
+    case .processEnded(let pid, _, let reason):
+      endProcess(pid, reason: reason, into: &events)
+      return
+    case .processCrashed:
+      endProcess(linePid, reason: "crash", into: &events)
+      return
+    case .forceStopDetected:
+      sawForceStop = true
+      guard enter(linePid, into: &events) else { return }
+      return
+    default:
+      guard enter(linePid, into: &events) else { return }
+    }
+    switch message {
+    case .taskCreated, .taskEnded, .taskEndRefused, .taskExpiring, .taskStillNotEnded, .taskOld:
+      translateTask(message, into: &events)
+    case .workScheduled, .workStarted, .workResult, .workInterrupted, .workCancelled:
+      translateWork(message, into: &events)
+    default:
+      translateScheduler(message, into: &events)
+    }
+  }
+
+  // MARK: Processes
+
+  /// Moves to the process `pid` for one of its own lines; false when the line is from
+  /// a process an earlier line already left behind (it is dropped and counted).
+  private mutating func enter(_ linePid: Int?, into events: inout [TraceEvent.Kind]) -> Bool {
+    guard let linePid else {
+      if terminated { relaunch(nil, into: &events) }
+      started = true
+      return true
+    }
+    if !started {
+      started = true
+      pid = linePid
+      return true
+    }
+    if linePid == pid { return true }
+    if earlierPids.contains(linePid) {
+      interleavedLines += 1
+      return false
+    }
+    relaunch(linePid, into: &events)
+    return true
+  }
+
+  private mutating func relaunch(_ newPid: Int?, into events: inout [TraceEvent.Kind]) {
+    if let pid { earlierPids.insert(pid) }
+    pid = newPid
+    started = true
+    terminated = false
+    inFirstProcess = false
+    openTasks.removeAll()
+    knownTasks.removeAll()
+    lastEnded = nil
+    events.append(.appLaunch)
+  }
+
+  private mutating func startProcess(_ newPid: Int, into events: inout [TraceEvent.Kind]) {
+    if started && newPid == pid && !terminated { return }
+    if earlierPids.contains(newPid) { return }
+    relaunch(newPid, into: &events)
+  }
+
+  private mutating func endProcess(_ endedPid: Int?, reason: String, into events: inout [TraceEvent.Kind]) {
+    if let endedPid, started, endedPid != pid { return }  // a process of the app the log never showed
+    guard !terminated else { return }
+    if !started {
+      started = true
+      pid = endedPid
+    }
+    terminated = true
+    if let pid { earlierPids.insert(pid) }
+    pid = nil
+    events.append(.appTerminate(reason: reason))
+  }
+
+  // MARK: UIKit tasks
+
+  private mutating func translateTask(_ message: PlatformMessage, into events: inout [TraceEvent.Kind]) {
+    switch message {
+    case .taskCreated(let id, let name):
+      lastEnded = nil
+      begin(id, name: name, into: &events)
+    case .taskEnded(let id):
+      // UIKit writes two lines for one end (`Ending background task with
+      // UIBackgroundTaskIdentifier: N`, `Ending task with identifier N …`): one event.
+      guard lastEnded != id else { return }
+      lastEnded = id
+      openTasks[id] = nil
+      knownTasks.insert(id)
+      events.append(.taskEnd(id: id))
+    case .taskEndRefused(let id):
+      lastEnded = nil
+      if id != 0 && !knownTasks.contains(id) && inFirstProcess {
+        events.append(.taskEnd(id: id))  // the end the log's start may hide
+      }
+      knownTasks.insert(id)
+      openTasks[id] = nil
+      events.append(.taskEnd(id: id))
+    case .taskExpiring(let id, _):
+      lastEnded = nil
+      if let task = openTasks[id] {
+        guard !task.expired else { return }
+        openTasks[id] = (task.name, true)
+      }
+      events.append(.taskExpire(id: id))
+    case .taskStillNotEnded(let id, let name):
+      lastEnded = nil
+      if openTasks[id] == nil { begin(id, name: name, into: &events) }
+      if openTasks[id]?.expired == false {
+        openTasks[id]?.expired = true
+        events.append(.taskExpire(id: id))
+      }
+    case .taskOld(let id, let name):
+      lastEnded = nil
+      if openTasks[id] == nil && !knownTasks.contains(id) { begin(id, name: name, into: &events) }
+    default:
+      break
+    }
+  }
+
+  private mutating func begin(_ id: Int, name: String?, into events: inout [TraceEvent.Kind]) {
+    openTasks[id] = (name, false)
+    knownTasks.insert(id)
+    events.append(.taskBegin(id: id, name: name))
+  }
+
+  // MARK: BGTaskScheduler
+
+  private mutating func translateScheduler(_ message: PlatformMessage, into events: inout [TraceEvent.Kind]) {
+    switch message {
+    case .requestSubmitted(let identifier, let kind):
+      events.append(
+        .schedSubmit(SchedulerSubmission(identifier: identifier, type: kind == .refresh ? .refresh : .processing)))
+    case .taskLaunched(let identifier):
+      guard openRuns[identifier] == nil else { return }  // `Running task:` then `Starting task:`
+      openRuns[identifier] = (nextRun, false)
+      events.append(.schedLaunch(identifier: identifier, run: nextRun))
+      nextRun += 1
+    case .taskCompleted(let identifier, let success):
+      let run: Int
+      if let open = openRuns.removeValue(forKey: identifier) {
+        run = open.run
+      } else {
+        run = nextRun  // launched before the log began
+        nextRun += 1
+      }
+      events.append(.schedComplete(run: run, success: success))
+    case .tasksExpiring(let identifiers):
+      for identifier in identifiers {
+        guard let open = openRuns[identifier], !open.expired else { continue }
+        openRuns[identifier] = (open.run, true)
+        events.append(.schedExpire(run: open.run))
+      }
+    case .noLaunchHandler(let identifier):
+      events.append(.schedRegister(identifier: identifier, ok: false))
+      events.append(.schedLaunch(identifier: identifier, run: nextRun))
+      nextRun += 1
+    case .handlerRegistered(let identifier):
+      events.append(.schedRegister(identifier: identifier, ok: nil))
+    case .requestCancelled(let identifier?):
+      events.append(.schedCancel(.identifier(identifier)))
+    case .requestCancelled(nil):
+      events.append(.schedCancel(.all))
+    case .requestRejected(let identifier, let code):
+      events.append(.schedReject(identifier: identifier, error: Self.rejection(code)))
+    default:
+      break
+    }
+  }
+
+  /// `BGTaskSchedulerErrorCode`: 1 unavailable, 2 too many pending requests, 3 not
+  /// permitted, 4 immediate run ineligible; anything else is read as unavailable.
+  static func rejection(_ code: Int?) -> SchedulerRejection {
+    switch code {
+    case 2: .tooManyPendingTaskRequests
+    case 3: .notPermitted
+    case 4: .immediateRunIneligible
+    default: .unavailable
+    }
+  }
+
+  // MARK: WorkManager
+
+  private mutating func translateWork(_ message: PlatformMessage, into events: inout [TraceEvent.Kind]) {
+    switch message {
+    case .workScheduled(let work):
+      // The first scheduling of a work stands for its enqueue; a later one is a
+      // reschedule (after a retry or a stop), unless the work had finished: then it is
+      // its next period.
+      if let state = works[work], !state.finished { return }
+      works[work] = WorkState()
+      events.append(.workEnqueue(WorkEnqueue(work: work)))
+    case .workStarted(let work):
+      var state = works[work] ?? WorkState()
+      guard state.running == nil else { return }  // GreedyScheduler, then Processor, then SystemJobService
+      if state.finished {
+        state = WorkState()
+      }
+      state.running = state.nextAttempt
+      state.nextAttempt += 1
+      state.stoppedSinceStart = false
+      events.append(.workStart(work: work, attempt: state.running!))
+      works[work] = state
+    case .workResult(let work, let word, _):
+      var state = works[work] ?? WorkState()
+      let attempt: Int
+      if let running = state.running {
+        attempt = running
+      } else {
+        sawResultWithoutStart = true
+        attempt = state.nextAttempt
+        state.nextAttempt += 1
+      }
+      state.running = nil
+      let outcome: WorkOutcome =
+        switch word {
+        case .success: .success
+        case .failure: .failure
+        case .retry: .retry
+        }
+      if outcome != .retry { state.finished = true }
+      works[work] = state
+      events.append(.workResult(work: work, attempt: attempt, outcome: outcome))
+    case .workInterrupted(let work, let reason):
+      var state = works[work] ?? WorkState()
+      guard !state.stoppedSinceStart else { return }  // `interrupted for`, then `was cancelled`
+      let attempt: Int
+      if let running = state.running {
+        attempt = running
+      } else {
+        attempt = state.nextAttempt
+        state.nextAttempt += 1
+      }
+      state.running = nil
+      state.stoppedSinceStart = true
+      works[work] = state
+      events.append(.workStop(work: work, attempt: attempt, reason: reason))
+    case .workCancelled(let work):
+      var state = works[work] ?? WorkState()
+      guard !state.cancelled else { return }  // Processor, then GreedyScheduler
+      state.cancelled = true
+      works[work] = state
+      events.append(.workCancel(work: work))
+    default:
+      break
+    }
+  }
+}

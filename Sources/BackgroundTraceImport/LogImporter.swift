@@ -1,0 +1,197 @@
+public import BackgroundTrace
+
+/// What `bgtrace import` was asked for.
+public struct LogImportOptions: Sendable, Hashable {
+  /// `--from ios|android`: the platform, when the content should not decide it.
+  public var platform: LogPlatform?
+  /// `--process NAME|PID`: the app to import, when not the one with the most
+  /// background-work messages.
+  public var process: String?
+  /// `--strict`: a line of a recognised source whose message does not parse is an error.
+  public var strict = false
+
+  /// Creates the default options.
+  public init(platform: LogPlatform? = nil, process: String? = nil, strict: Bool = false) {
+    self.platform = platform
+    self.process = process
+    self.strict = strict
+  }
+}
+
+/// Why an import failed: its description names the log, the line and what was expected.
+public struct LogImportError: BackgroundTraceError, Hashable {
+  /// The log's name.
+  public var file: String?
+  /// The line, when the problem is at one.
+  public var position: TracePosition?
+  /// What was expected and what was found.
+  public var message: String
+
+  /// Creates an error.
+  public init(file: String?, line: Int? = nil, message: String) {
+    self.file = file
+    position = line.map { .text(line: $0, column: 1) }
+    self.message = message
+  }
+
+  /// ``TraceErrorKind/malformedTrace`` at a line, ``TraceErrorKind/configuration`` otherwise.
+  public var kind: TraceErrorKind { position == nil ? .configuration : .malformedTrace }
+}
+
+/// One log to import: a name for messages and a way to read it, once per pass.
+public struct LogInput: Sendable {
+  /// The log's name (its path, or `<stdin>`).
+  public var name: String
+  /// Opens the log for a pass from its start.
+  public var open: @Sendable () throws -> any ByteSource
+
+  /// A log read from `open`, named `name`.
+  public init(name: String, open: @escaping @Sendable () throws -> any ByteSource) {
+    self.name = name
+    self.open = open
+  }
+
+  /// The log at `path`.
+  public static func file(_ path: String) -> LogInput {
+    LogInput(name: path) { try FileByteSource(path: path) }
+  }
+
+  /// A log held in memory.
+  public static func bytes(_ bytes: [UInt8], name: String) -> LogInput {
+    LogInput(name: name) { MemoryByteSource(bytes) }
+  }
+}
+
+/// Imports device logs into a trace: detects each log's style, reads its lines as they
+/// stream (memory flat in the log's length), reads the platforms' background-work
+/// messages, picks an app and turns its messages into events (docs/import.md).
+///
+/// Two passes over the logs: the first detects the styles, names the processes and
+/// counts each app's background-work messages; the second writes the chosen app's
+/// events.
+public enum LogImporter: Sendable {
+  /// Imports `inputs` (read in the order given, as one capture), handing the trace's
+  /// metadata to `meta` once and then each event to `event`, in order.
+  ///
+  /// - Returns: what was read and written.
+  /// - Throws: ``LogImportError`` for a log none of whose lines is in a known style, an
+  ///   unknown `--process`, or (with `strict`) a message that does not parse; what
+  ///   `meta`, `event` or the logs' reads throw.
+  public static func run(
+    _ inputs: [LogInput], options: LogImportOptions,
+    meta: (TraceMetadata) throws -> Void, event: (TraceEvent) throws -> Void
+  ) throws -> ImportSummary {
+    let survey = try LogSurvey.take(inputs, platform: options.platform)
+    let app = try survey.chooseApp(options.process)
+    var summary = ImportSummary()
+    summary.platform = survey.platform
+    summary.styles = survey.styles
+    summary.app = app
+    summary.apps = survey.apps
+    var metadata: TraceMetadata = ["platform": survey.platform.rawValue, "source": survey.platform.traceSource]
+    if let app { metadata["process"] = app }
+    if survey.platform == .android { metadata["attempts"] = "from-first-start-seen" }
+    try meta(metadata)
+
+    var translator = ImportTranslator()
+    var clock = ImportClock()
+    var kinds: [TraceEvent.Kind] = []
+    for (index, input) in inputs.enumerated() {
+      let style = survey.styles[index].style
+      var reader = style.makeReader()
+      var splitter = LogLineSplitter(try input.open())
+      func take(_ reading: LineReading) throws {
+        switch reading {
+        case .notInStyle:
+          summary.unrecognisedLines += 1
+          summary.skippedLines += 1
+        case .continuation:
+          break
+        case .skipped(let time):
+          clock.see(time)
+          summary.skippedLines += 1
+        case .entry(let record):
+          clock.see(record.time)
+          let reading = LogMessages.read(record, platform: survey.platform)
+          guard case .message(let message) = reading else {
+            if case .malformed(let expected) = reading {
+              summary.malformedLines += 1
+              if options.strict {
+                throw LogImportError(
+                  file: input.name, line: record.line,
+                  message:
+                    "a \(record.source.isEmpty ? "background-task" : record.source) message that does not parse: expected \(expected)"
+                )
+              }
+            }
+            summary.skippedLines += 1
+            return
+          }
+          guard survey.app(of: record, message) == app else {
+            summary.skippedLines += 1
+            return
+          }
+          kinds.removeAll(keepingCapacity: true)
+          translator.translate(message, pid: record.pid, into: &kinds)
+          if kinds.isEmpty { summary.skippedLines += 1 }
+          let time = clock.traceTime(of: record.time)
+          for kind in kinds {
+            summary.eventsByKind[kind.tag, default: 0] += 1
+            try event(TraceEvent(time: time, kind))
+          }
+        }
+      }
+      try splitter.forEachLine { line in
+        summary.lines += 1
+        if line.isOverlong {
+          summary.overlongLines += 1
+          summary.skippedLines += 1
+          return
+        }
+        try take(reader.read(line))
+      }
+      if let last = reader.finish() { try take(last) }
+    }
+    summary.outOfOrderLines = clock.outOfOrder
+    summary.interleavedLines = translator.interleavedLines
+    summary.couldNotTell = LogLimits.sentences(
+      platform: survey.platform, styles: survey.styles.map(\.style), translator: translator,
+      unnamed: survey.apps.contains { $0.name == LogSurvey.unnamed && $0.pids.count > 1 })
+    return summary
+  }
+}
+
+/// Reads a record's message with its platform's reader.
+enum LogMessages {
+  static func read(_ record: LogRecord, platform: LogPlatform) -> MessageReading {
+    switch platform {
+    case .ios: AppleBackgroundMessages.read(record)
+    case .android: AndroidBackgroundMessages.read(record)
+    }
+  }
+}
+
+/// Trace time from log time: relative to the log's first timed line, never earlier
+/// than the event before (a line out of order keeps the time before, and is counted).
+struct ImportClock {
+  private var base: Int64?
+  private var last: UInt64 = 0
+  private(set) var outOfOrder = 0
+
+  /// Takes note of a line's time (the first timed line is the trace's 0).
+  mutating func see(_ time: LogTimestamp?) {
+    if base == nil, let time { base = time.nanoseconds }
+  }
+
+  /// The trace time of an event on a line with `time` (the time before when it has none).
+  mutating func traceTime(of time: LogTimestamp?) -> TraceTime {
+    guard let time, let base else { return TraceTime(nanoseconds: last) }
+    let offset = time.nanoseconds - base
+    guard offset >= 0, UInt64(offset) >= last else {
+      outOfOrder += 1
+      return TraceTime(nanoseconds: last)
+    }
+    last = UInt64(offset)
+    return TraceTime(nanoseconds: last)
+  }
+}

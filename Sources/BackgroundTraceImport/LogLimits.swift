@@ -1,0 +1,33 @@
+/// What a platform's log cannot tell the checker, as the summary lists it
+/// (docs/import.md, "What the log cannot tell").
+enum LogLimits {
+  static func sentences(
+    platform: LogPlatform, styles: [LogStyle], translator: ImportTranslator, unnamed: Bool
+  ) -> [String] {
+    var sentences: [String] = []
+    switch platform {
+    case .ios:
+      sentences.append("the app's states (active, background, suspended): none is written, so budgets are not checked")
+      sentences.append("launch handler registrations, unless BackgroundTasks' DEBUG lines are captured")
+      sentences.append("scheduler run numbers: runs are numbered from 1 in the order of their launches")
+    case .android:
+      sentences.append(
+        "attempt numbers: counted from the first start seen (meta attempts=from-first-start-seen)")
+      sentences.append(
+        "attempt limits, backoff settings, unique-work policies and periods: the checker's options apply (--retry-limit)"
+      )
+      if translator.sawResultWithoutStart {
+        sentences.append(
+          "worker starts: WorkManager writes them at DEBUG (Configuration.Builder().setMinimumLoggingLevel(Log.DEBUG))")
+      }
+      if translator.sawForceStop {
+        sentences.append("the app was force-stopped before the log's process started (WM-ForceStopRunnable)")
+      }
+      if unnamed { sentences.append("which app wrote each line: process ids without a name are taken as one app") }
+    }
+    if styles.contains(where: { $0 == .logcatBrief }) {
+      sentences.append("times: logcat's brief style has none, so every event is at 0")
+    }
+    return sentences
+  }
+}

@@ -1,0 +1,97 @@
+public import BackgroundTrace
+
+/// Splits a log into lines as it reads it, in blocks: memory stays flat in the log's
+/// length, whatever its size.
+///
+/// A line ends at LF; a CR before the LF is dropped (CRLF logs read as LF ones). The
+/// last line needs no LF. A line longer than ``maximumLineLength`` is not kept: it is
+/// handed over as ``Line/isOverlong`` with no bytes, and its bytes are skipped as they
+/// arrive, so a 10 MB line costs no 10 MB buffer.
+public struct LogLineSplitter {
+  /// One line: its number (from 1) and its bytes without the line end.
+  public struct Line: @unchecked Sendable {
+    /// The line's number in its log, from 1.
+    public var number: Int
+    /// The line's bytes, valid only during the call that hands them over.
+    public var bytes: UnsafeBufferPointer<UInt8>
+    /// Whether the line was longer than ``LogLineSplitter/maximumLineLength`` (its
+    /// bytes are then empty).
+    public var isOverlong: Bool
+  }
+
+  /// The longest line kept, in bytes: longer lines are skipped.
+  public static let maximumLineLength = 1 << 20
+  /// How much is read at a time.
+  public static let blockSize = 256 * 1024
+
+  private var source: any ByteSource
+
+  /// Creates a splitter over `source`.
+  public init(_ source: some ByteSource) {
+    self.source = source
+  }
+
+  /// Calls `body` with each line, in order, until the log ends or `body` throws.
+  ///
+  /// - Throws: what `body` or the byte source throws.
+  public mutating func forEachLine(_ body: (Line) throws -> Void) throws {
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(Self.blockSize * 2)
+    var number = 0
+    var skippingOverlong = false
+    while true {
+      let read = try source.read(into: &buffer, count: Self.blockSize)
+      let atEnd = read == 0
+      var consumed = 0
+      try buffer.withUnsafeBufferPointer { all in
+        let count = all.count
+        var start = 0
+        while start < count {
+          guard let newline = Self.indexOfNewline(in: all, from: start) else { break }
+          if skippingOverlong {
+            skippingOverlong = false
+          } else {
+            number += 1
+            var end = newline
+            if end > start && all[end - 1] == 13 { end -= 1 }
+            try body(Line(number: number, bytes: UnsafeBufferPointer(rebasing: all[start..<end]), isOverlong: false))
+          }
+          start = newline + 1
+        }
+        consumed = start
+        if atEnd && start < count && !skippingOverlong {
+          number += 1
+          var end = count
+          if all[end - 1] == 13 { end -= 1 }
+          try body(Line(number: number, bytes: UnsafeBufferPointer(rebasing: all[start..<end]), isOverlong: false))
+          consumed = count
+        } else if count - start > Self.maximumLineLength {
+          // Too long to keep: report it once, then drop its bytes until its end.
+          if !skippingOverlong {
+            number += 1
+            try body(Line(number: number, bytes: UnsafeBufferPointer(start: nil, count: 0), isOverlong: true))
+            skippingOverlong = true
+          }
+          consumed = count
+        }
+      }
+      if atEnd { return }
+      if consumed > 0 { buffer.removeSubrange(0..<consumed) }
+    }
+  }
+
+  @inline(__always)
+  private static func indexOfNewline(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    var index = start
+    let count = bytes.count
+    while index < count {
+      if bytes[index] == 10 { return index }
+      index &+= 1
+    }
+    return nil
+  }
+}
+
+/// Not Sendable: it owns a byte source.
+@available(*, unavailable)
+extension LogLineSplitter: Sendable {}

@@ -1,0 +1,120 @@
+/// The platform a device log comes from.
+public enum LogPlatform: String, Sendable, Hashable, CaseIterable {
+  /// iOS (and the simulator): Apple's unified log.
+  case ios
+  /// Android: logcat.
+  case android
+
+  /// The trace's `meta source=` for an import from this platform's log.
+  public var traceSource: String { "\(rawValue)-log" }
+}
+
+/// A device log's style: how its lines are laid out. ``LogStyleDetector`` tells it from
+/// the content.
+public enum LogStyle: String, Sendable, Hashable, CaseIterable {
+  /// Xcode's debug console, copied (`TIME±ZONE Process[PID:TID] message`).
+  case xcodeConsole = "xcode-console"
+  /// `log show` / `log stream`, default style (and sysdiagnose's `log show` output).
+  case logShowDefault = "log-show"
+  /// `log show --style compact`.
+  case logShowCompact = "log-show-compact"
+  /// `log show --style syslog`.
+  case logShowSyslog = "log-show-syslog"
+  /// `log show --style json` and `log stream --style ndjson`.
+  case logShowJSON = "log-show-json"
+  /// `adb logcat -v threadtime` (the default).
+  case logcatThreadtime = "logcat-threadtime"
+  /// `adb logcat -v threadtime,year`.
+  case logcatYear = "logcat-year"
+  /// `adb logcat -v epoch` (or `-v monotonic`).
+  case logcatEpoch = "logcat-epoch"
+  /// `adb logcat -v brief`.
+  case logcatBrief = "logcat-brief"
+  /// `adb logcat -v time`.
+  case logcatTime = "logcat-time"
+  /// `adb logcat -v long`.
+  case logcatLong = "logcat-long"
+  /// Android Studio's Logcat window, copied.
+  case androidStudio = "android-studio"
+  /// Android Studio's earlier Logcat window, copied.
+  case androidStudioLegacy = "android-studio-legacy"
+
+  /// The platform whose logs have this style.
+  public var platform: LogPlatform {
+    switch self {
+    case .xcodeConsole, .logShowDefault, .logShowCompact, .logShowSyslog, .logShowJSON: .ios
+    default: .android
+    }
+  }
+
+  /// A reader for the style.
+  func makeReader() -> any LogStyleReader {
+    switch self {
+    case .xcodeConsole: XcodeConsoleReader()
+    case .logShowDefault: AppleLogShowDefaultReader()
+    case .logShowCompact: AppleLogShowCompactReader()
+    case .logShowSyslog: AppleLogShowSyslogReader()
+    case .logShowJSON: AppleLogJSONReader()
+    case .logcatThreadtime: LogcatThreadtimeReader()
+    case .logcatYear: LogcatYearReader()
+    case .logcatEpoch: LogcatEpochReader()
+    case .logcatBrief: LogcatBriefReader()
+    case .logcatTime: LogcatTimeReader()
+    case .logcatLong: LogcatLongReader()
+    case .androidStudio: AndroidStudioLogcatReader()
+    case .androidStudioLegacy: AndroidStudioLegacyLogcatReader()
+    }
+  }
+}
+
+/// Tells a log's style from its first lines: each style's reader reads them, and the
+/// style whose reader takes the most lines as entries wins (the first listed on a tie).
+public struct LogStyleDetector {
+  /// How many non-blank lines the detector looks at.
+  public static let sampleLines = 400
+
+  private var readers: [(style: LogStyle, reader: any LogStyleReader, entries: Int)]
+  private var sampled = 0
+
+  /// Creates a detector for the styles of `platform` (every style when `nil`).
+  public init(platform: LogPlatform?) {
+    readers = LogStyle.allCases.filter { platform == nil || $0.platform == platform }.map {
+      ($0, $0.makeReader(), 0)
+    }
+  }
+
+  /// Whether the detector has seen enough lines.
+  public var isDone: Bool { sampled >= Self.sampleLines }
+
+  /// Reads one line of the sample.
+  public mutating func sample(_ line: LogLineSplitter.Line) {
+    guard !line.isOverlong, !line.bytes.isEmpty else { return }
+    sampled += 1
+    for index in readers.indices {
+      switch readers[index].reader.read(line) {
+      case .entry, .skipped: readers[index].entries += 1
+      case .continuation, .notInStyle: break
+      }
+    }
+  }
+
+  /// Ends the sample: the style that read the most lines as entries, or `nil` when
+  /// none read any.
+  public mutating func finish() -> LogStyle? {
+    for index in readers.indices {
+      switch readers[index].reader.finish() {
+      case .entry?, .skipped?: readers[index].entries += 1
+      default: break
+      }
+    }
+    var best: (style: LogStyle, entries: Int)?
+    for candidate in readers where candidate.entries > (best?.entries ?? 0) {
+      best = (candidate.style, candidate.entries)
+    }
+    return best?.style
+  }
+}
+
+/// Not Sendable: it holds readers, which are not shared.
+@available(*, unavailable)
+extension LogStyleDetector: Sendable {}

@@ -1,0 +1,159 @@
+import BackgroundTrace
+
+/// The first passes of an import: each log's style, the processes' names, and how many
+/// background-work messages each app wrote — what choosing the app needs before any
+/// event is written.
+struct LogSurvey {
+  /// The name of the app whose lines carry no process name (all such pids together).
+  static let unnamed = "(unnamed)"
+
+  private(set) var platform: LogPlatform = .ios
+  private(set) var styles: [(file: String, style: LogStyle)] = []
+  /// Process names by pid, from the lines that name them.
+  private var names: [Int: String] = [:]
+  /// Background-work messages and all messages by process (pid, or nil for none).
+  private var counts: [Int?: (background: Int, all: Int)] = [:]
+  private var pidOrder: [Int?] = []
+  /// Messages about a process named only by name (ActivityManager's `crashed service`).
+  private var namedCounts: [String: Int] = [:]
+  private var nameOrder: [String] = []
+
+  /// Detects each log's style and surveys its processes.
+  static func take(_ inputs: [LogInput], platform: LogPlatform?) throws -> LogSurvey {
+    var survey = LogSurvey()
+    for input in inputs {
+      let style = try detect(input, platform: platform ?? survey.styles.first?.style.platform)
+      survey.styles.append((input.name, style))
+    }
+    survey.platform = survey.styles.first?.style.platform ?? .ios
+    for (index, input) in inputs.enumerated() {
+      try survey.read(input, style: survey.styles[index].style)
+    }
+    return survey
+  }
+
+  private struct StopSampling: Error {}
+
+  private static func detect(_ input: LogInput, platform: LogPlatform?) throws -> LogStyle {
+    var detector = LogStyleDetector(platform: platform)
+    var splitter = LogLineSplitter(try input.open())
+    var bytes = 0
+    do {
+      try splitter.forEachLine { line in
+        detector.sample(line)
+        bytes += line.bytes.count
+        if detector.isDone || bytes > LogLineSplitter.maximumLineLength { throw StopSampling() }
+      }
+    } catch is StopSampling {}
+    guard let style = detector.finish() else {
+      let expected: String =
+        switch platform {
+        case .ios?: "an iOS log (Xcode's console, or log show / log stream in any style)"
+        case .android?:
+          "an Android log (adb logcat -v threadtime, brief, time, long, epoch or year, or Android Studio's Logcat)"
+        case nil:
+          "an iOS log (Xcode's console, log show / log stream) or an Android log (adb logcat, Android Studio's Logcat)"
+        }
+      throw LogImportError(file: input.name, message: "no line is in a known log style: expected \(expected)")
+    }
+    return style
+  }
+
+  private mutating func read(_ input: LogInput, style: LogStyle) throws {
+    var reader = style.makeReader()
+    var splitter = LogLineSplitter(try input.open())
+    func take(_ reading: LineReading) {
+      guard case .entry(let record) = reading else { return }
+      if let pid = record.pid, let name = record.process, names[pid] == nil { names[pid] = name }
+      guard case .message(let message) = LogMessages.read(record, platform: platform) else { return }
+      if let subject = message.subjectProcess {
+        if let pid = subject.pid {
+          if names[pid] == nil { names[pid] = subject.name }
+          count(pid, background: false)
+        } else {
+          if namedCounts[subject.name] == nil { nameOrder.append(subject.name) }
+          namedCounts[subject.name, default: 0] += 1
+        }
+        return
+      }
+      count(record.pid, background: message.isBackgroundWork)
+    }
+    try splitter.forEachLine { line in
+      guard !line.isOverlong else { return }
+      take(reader.read(line))
+    }
+    if let last = reader.finish() { take(last) }
+  }
+
+  private mutating func count(_ pid: Int?, background: Bool) {
+    if counts[pid] == nil { pidOrder.append(pid) }
+    counts[pid, default: (0, 0)].all += 1
+    if background { counts[pid, default: (0, 0)].background += 1 }
+  }
+
+  /// The app a process id belongs to.
+  func app(ofPid pid: Int?) -> String {
+    pid.flatMap { names[$0] } ?? Self.unnamed
+  }
+
+  /// The app a record's message is about.
+  func app(of record: LogRecord, _ message: PlatformMessage) -> String {
+    if let subject = message.subjectProcess { return subject.name }
+    return record.process ?? app(ofPid: record.pid)
+  }
+
+  /// Every app seen, in the order seen, with its pids and background-work messages.
+  var apps: [ImportSummary.App] {
+    var apps: [ImportSummary.App] = []
+    var index: [String: Int] = [:]
+    for pid in pidOrder {
+      let name = app(ofPid: pid)
+      let position = index[name] ?? apps.count
+      if position == apps.count {
+        index[name] = position
+        apps.append(ImportSummary.App(name: name, pids: [], backgroundMessages: 0))
+      }
+      if let pid { apps[position].pids.append(pid) }
+      apps[position].backgroundMessages += counts[pid]?.background ?? 0
+    }
+    for name in nameOrder where index[name] == nil {
+      index[name] = apps.count
+      apps.append(ImportSummary.App(name: name, pids: [], backgroundMessages: 0))
+    }
+    return apps
+  }
+
+  private func allMessages(of app: String) -> Int {
+    var total = namedCounts[app] ?? 0
+    for pid in pidOrder where self.app(ofPid: pid) == app { total += counts[pid]?.all ?? 0 }
+    return total
+  }
+
+  /// The app to import: the one `process` names (a name, or a pid of it), else the one
+  /// with the most background-work messages (the first seen on a tie; the one with the
+  /// most messages when none wrote any); `nil` when the logs show no app.
+  ///
+  /// - Throws: ``LogImportError`` when `process` names no app of the logs.
+  func chooseApp(_ process: String?) throws -> String? {
+    let apps = self.apps
+    if let process {
+      if let pid = Int(process), names[pid] != nil || pidOrder.contains(pid) { return app(ofPid: pid) }
+      if apps.contains(where: { $0.name == process }) { return process }
+      let seen = apps.map { app in
+        app.pids.isEmpty ? app.name : "\(app.name) (pid \(app.pids.map(String.init).joined(separator: ", ")))"
+      }
+      throw LogImportError(
+        file: styles.first?.file,
+        message:
+          "--process \(process) names no process of the log: expected one of \(seen.isEmpty ? "none seen" : seen.joined(separator: ", "))"
+      )
+    }
+    var best: (name: String, background: Int, all: Int)?
+    for app in apps {
+      let all = allMessages(of: app.name)
+      if let current = best, (app.backgroundMessages, all) <= (current.background, current.all) { continue }
+      best = (app.name, app.backgroundMessages, all)
+    }
+    return best?.name
+  }
+}

@@ -1,0 +1,163 @@
+/// UIKit's and BackgroundTasks' messages about background work, read into
+/// ``PlatformMessage``s. Each message's format, source and event are in docs/import.md.
+///
+/// - UIKit (UIKitCore, subsystem `com.apple.UIKit`, category `BackgroundTask`):
+///   `_UIBackgroundTaskInfo.mm` (its `description`, `%@: taskID = %lu, taskName = %@,
+///   creationTime = %lu (elapsed = %lu)`, and `fireExpirationHandler`) and
+///   `UIApplication.mm` (`Can't end BackgroundTask: …`, `Background Task %lu ("%@"),
+///   was created over 30 seconds ago. …`, `Background task still not ended after
+///   expiration handlers were called: %{private}@. …`).
+/// - BackgroundTasks (subsystem `com.apple.BackgroundTasks`, category `Framework`):
+///   `BGTaskScheduler.mm` (`submitTaskRequest: %{public}@`, `Running task: %{public}@`,
+///   `Starting task: %{public}@`, `Marking task %{public}@ complete with success: %d`,
+///   `Calling expiration handlers for activities: %{public}@`, `Expiring task:
+///   %{public}@`, `registerForTaskWithIdentifier: %{public}@`,
+///   `cancelTaskRequestWithIdentifier: %{public}@`, `cancelAllTaskRequests`, `Error
+///   submitting task request: %{public}@, error: %{public}@`, and the exception reason
+///   `No launch handler registered for task with identifier %@`).
+public enum AppleBackgroundMessages: Sendable {
+  /// Reads one message (its source is the record's `subsystem:category`, possibly empty).
+  public static func read(_ record: LogRecord) -> MessageReading {
+    var text = MessageText.normalized(record.message)
+    // Xcode's console prints a category before the message: `[BackgroundTask] …`.
+    if text.hasPrefix("[BackgroundTask] ") { text.removeFirst("[BackgroundTask] ".count) }
+    let message = Substring(text)
+
+    if let rest = after("Can't end BackgroundTask: no background task exists with identifier ", message) {
+      guard let id = MessageText.leadingInteger(rest) else { return .malformed(expected: "a task identifier") }
+      return .message(.taskEndRefused(id: id))
+    }
+    if let rest = after("Background task still not ended after expiration handlers were called:", message) {
+      // `<private>` on a device that is not debugged: no id to name.
+      guard let info = taskInfo(rest) else { return .unrelated }
+      return .message(.taskStillNotEnded(id: info.id, name: info.name))
+    }
+    if let rest = prefix("Background Task ", message) {
+      guard let id = MessageText.leadingInteger(rest) else { return .malformed(expected: "a task identifier") }
+      guard rest.contains("was created over 30 seconds ago") else { return .unrelated }
+      var name: String?
+      if let open = rest.firstRange(of: " (\""), let close = rest[open.upperBound...].firstRange(of: "\"),") {
+        name = String(rest[open.upperBound..<close.lowerBound])
+      }
+      return .message(.taskOld(id: id, name: name))
+    }
+    if let rest = prefix("Created background task ", message) ?? prefix("Creating background task ", message) {
+      guard let info = taskInfo(rest) else { return .malformed(expected: "'taskID = N'") }
+      return .message(.taskCreated(id: info.id, name: info.name))
+    }
+    if let rest = prefix("Ending background task with UIBackgroundTaskIdentifier: ", message) {
+      guard let id = MessageText.leadingInteger(rest) else { return .malformed(expected: "a task identifier") }
+      return .message(.taskEnded(id: id))
+    }
+    if let rest = prefix("Ending task with identifier ", message) {
+      guard let id = MessageText.leadingInteger(rest) else { return .malformed(expected: "a task identifier") }
+      return .message(.taskEnded(id: id))
+    }
+    if message.contains("Called expiration handler:") || message.hasPrefix("Calling expiration handler for task") {
+      guard let rest = after(" for task: ", message) ?? after("for task:", message), let info = taskInfo(rest) else {
+        return .malformed(expected: "'for task: <_UIBackgroundTaskInfo …>: taskID = N'")
+      }
+      return .message(.taskExpiring(id: info.id, name: info.name))
+    }
+    return readScheduler(message)
+  }
+
+  private static func readScheduler(_ message: Substring) -> MessageReading {
+    if let rest = prefix("submitTaskRequest: ", message) {
+      guard let request = taskIdentifier(rest) else { return .malformed(expected: "a task request") }
+      return .message(.requestSubmitted(identifier: request.identifier, type: request.kind))
+    }
+    if let rest = prefix("Running task: ", message) ?? prefix("Starting task: ", message) {
+      guard let task = taskIdentifier(rest) else { return .malformed(expected: "a task") }
+      return .message(.taskLaunched(identifier: task.identifier))
+    }
+    if let rest = prefix("Marking task ", message), let range = rest.firstRange(of: " complete with success: ") {
+      guard let task = taskIdentifier(rest[..<range.lowerBound]),
+        let success = MessageText.leadingInteger(rest[range.upperBound...])
+      else { return .malformed(expected: "'Marking task TASK complete with success: 0|1'") }
+      return .message(.taskCompleted(identifier: task.identifier, success: success != 0))
+    }
+    if let rest = prefix("Calling expiration handlers for activities: ", message)
+      ?? prefix("Calling expiration handlers for tasks: ", message)
+    {
+      let identifiers = allTaskIdentifiers(rest)
+      guard !identifiers.isEmpty else { return .malformed(expected: "the tasks whose handlers are called") }
+      return .message(.tasksExpiring(identifiers: identifiers))
+    }
+    if let rest = after("No launch handler registered for task with identifier ", message) {
+      let identifier = rest.prefix { !$0.isWhitespace && $0 != "'" && $0 != "\"" }
+      guard !identifier.isEmpty else { return .malformed(expected: "a task identifier") }
+      return .message(.noLaunchHandler(identifier: String(identifier)))
+    }
+    if let rest = prefix("registerForTaskWithIdentifier: ", message) {
+      let identifier = rest.prefix { !$0.isWhitespace }
+      guard !identifier.isEmpty else { return .malformed(expected: "a task identifier") }
+      return .message(.handlerRegistered(identifier: String(identifier)))
+    }
+    if let rest = prefix("cancelTaskRequestWithIdentifier: ", message) {
+      let identifier = rest.prefix { !$0.isWhitespace }
+      guard !identifier.isEmpty else { return .malformed(expected: "a task identifier") }
+      return .message(.requestCancelled(identifier: String(identifier)))
+    }
+    if message == "cancelAllTaskRequests" { return .message(.requestCancelled(identifier: nil)) }
+    if let rest = prefix("Error submitting task request: ", message), let range = rest.firstRange(of: ", error: ") {
+      guard let request = taskIdentifier(rest[..<range.lowerBound]) else {
+        return .malformed(expected: "a task request")
+      }
+      return .message(.requestRejected(identifier: request.identifier, code: errorCode(rest[range.upperBound...])))
+    }
+    return .unrelated
+  }
+
+  /// `…taskID = N, taskName = NAME, creationTime = …` of a `_UIBackgroundTaskInfo`'s description.
+  static func taskInfo(_ text: Substring) -> (id: Int, name: String?)? {
+    guard let rest = after("taskID = ", text), let id = MessageText.leadingInteger(rest) else { return nil }
+    var name: String?
+    if let named = after("taskName = ", rest) {
+      let end = named.firstRange(of: ", creationTime = ")?.lowerBound ?? named.endIndex
+      name = String(named[..<end])
+    }
+    return (id, name)
+  }
+
+  /// The identifier of a task or request description (`<BGAppRefreshTaskRequest:
+  /// IDENT, …>`, `<BGProcessingTask: IDENT>`, `identifier: IDENT`), and its kind.
+  static func taskIdentifier(_ text: Substring) -> (identifier: String, kind: SchedulerRequestKind)? {
+    let kind: SchedulerRequestKind = text.contains("AppRefresh") ? .refresh : .processing
+    var rest = text
+    if let inner = after("identifier: ", rest) ?? after("identifier=", rest) {
+      rest = inner
+    } else if let open = rest.firstIndex(of: "<"), let colon = rest[open...].firstIndex(of: ":") {
+      rest = rest[rest.index(after: colon)...].drop { $0 == " " }
+    }
+    let identifier = rest.prefix { !$0.isWhitespace && $0 != "," && $0 != ">" && $0 != ")" && $0 != "\"" }
+    guard !identifier.isEmpty else { return nil }
+    return (String(identifier), kind)
+  }
+
+  /// Every task identifier named in a list of activities or tasks.
+  static func allTaskIdentifiers(_ text: Substring) -> [String] {
+    var identifiers: [String] = []
+    var rest = text
+    while let open = rest.firstIndex(of: "<") {
+      let close = rest[open...].firstIndex(of: ">") ?? rest.endIndex
+      if let task = taskIdentifier(rest[open..<close]) { identifiers.append(task.identifier) }
+      rest = rest[close...].dropFirst()
+    }
+    if identifiers.isEmpty, let task = taskIdentifier(text) { identifiers.append(task.identifier) }
+    return identifiers
+  }
+
+  /// `BGTaskSchedulerErrorDomain Code=N`'s N.
+  static func errorCode(_ text: Substring) -> Int? {
+    after("Code=", text).flatMap { MessageText.leadingInteger($0) }
+  }
+
+  private static func prefix(_ marker: String, _ text: Substring) -> Substring? {
+    text.hasPrefix(marker) ? text.dropFirst(marker.count) : nil
+  }
+
+  private static func after(_ marker: String, _ text: Substring) -> Substring? {
+    MessageText.after(marker, in: text)
+  }
+}

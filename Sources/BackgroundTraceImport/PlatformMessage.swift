@@ -1,0 +1,118 @@
+/// What one log message says happened, in the platform's terms, before it is turned
+/// into events (``ImportTranslator``). The messages and their sources are in
+/// docs/import.md.
+public enum PlatformMessage: Sendable, Hashable {
+  // UIKit, category BackgroundTask.
+  /// `Created background task <…>: taskID = N, taskName = NAME, …`.
+  case taskCreated(id: Int, name: String?)
+  /// `Ending background task with UIBackgroundTaskIdentifier: N` (or
+  /// `Ending task with identifier N and description: …`).
+  case taskEnded(id: Int)
+  /// `Can't end BackgroundTask: no background task exists with identifier N (0x…), …`:
+  /// a platform-bug line.
+  case taskEndRefused(id: Int)
+  /// `Calling expiration handler for task: <…>: taskID = N, …`.
+  case taskExpiring(id: Int, name: String?)
+  /// `Background task still not ended after expiration handlers were called: <…>:
+  /// taskID = N, …`: a platform-bug line.
+  case taskStillNotEnded(id: Int, name: String?)
+  /// `Background Task N ("NAME"), was created over 30 seconds ago. …`: no event (the
+  /// checker's budget rule judges it), but it names an open task.
+  case taskOld(id: Int, name: String?)
+
+  // BackgroundTasks (BGTaskScheduler).
+  /// `submitTaskRequest: <BGAppRefreshTaskRequest: IDENT, …>` (or a processing request).
+  case requestSubmitted(identifier: String, type: SchedulerRequestKind)
+  /// `Running task: …` / `Starting task: …` / `Launching task: …` for IDENT.
+  case taskLaunched(identifier: String)
+  /// `Marking task <…IDENT…> complete with success: 0|1`.
+  case taskCompleted(identifier: String, success: Bool)
+  /// `Calling expiration handlers for activities: …` naming IDENT.
+  case tasksExpiring(identifiers: [String])
+  /// `No launch handler registered for task with identifier IDENT`: a platform-bug line.
+  case noLaunchHandler(identifier: String)
+  /// `registerForTaskWithIdentifier: IDENT` (DEBUG): the app registered a launch handler.
+  case handlerRegistered(identifier: String)
+  /// `cancelTaskRequestWithIdentifier: IDENT`, or `cancelAllTaskRequests` (`nil`).
+  case requestCancelled(identifier: String?)
+  /// `Error submitting task request: REQUEST, error: ERROR` (`Code=N` of
+  /// BGTaskSchedulerErrorDomain when the error says it).
+  case requestRejected(identifier: String, code: Int?)
+
+  // WorkManager.
+  /// `Scheduling work ID ID Job ID N` (SystemJobScheduler) and like messages: the
+  /// work is in the platform's queue.
+  case workScheduled(work: String)
+  /// `Starting work for ID` (GreedyScheduler), `Processor: processing ID`,
+  /// `onStartJob for ID` (SystemJobService).
+  case workStarted(work: String)
+  /// `Worker result SUCCESS|RETRY|FAILURE for Work [ id=ID, tags={ … } ]`.
+  case workResult(work: String, outcome: WorkResultWord, tags: String?)
+  /// `Work [ id=ID, … ] was cancelled`, `Work interrupted for Work [ id=ID … ]`.
+  case workInterrupted(work: String, reason: String)
+  /// `Cancelling work ID ID` (GreedyScheduler): the app cancelled the work.
+  case workCancelled(work: String)
+  /// `Application was force-stopped, rescheduling.` (ForceStopRunnable): no event;
+  /// the summary says the app was force-stopped before.
+  case forceStopDetected
+
+  // AndroidRuntime.
+  /// `FATAL EXCEPTION: THREAD`: the app's process crashes (the line's own process).
+  case processCrashed
+
+  // ActivityManager.
+  /// `Start proc PID:NAME/UID for REASON`.
+  case processStarted(pid: Int, name: String)
+  /// `Process NAME (pid PID) has died…`, `Killing PID:NAME/UID (adj N): REASON`.
+  case processEnded(pid: Int?, name: String, reason: String)
+}
+
+/// A scheduler request's kind, as its class name says.
+public enum SchedulerRequestKind: String, Sendable, Hashable {
+  /// `BGAppRefreshTaskRequest`.
+  case refresh
+  /// `BGProcessingTaskRequest` (and `BGHealthResearchTaskRequest`, `BGContinuedProcessingTaskRequest`).
+  case processing
+}
+
+/// WorkerWrapper's result words.
+public enum WorkResultWord: String, Sendable, Hashable {
+  /// `SUCCESS`.
+  case success = "SUCCESS"
+  /// `RETRY`.
+  case retry = "RETRY"
+  /// `FAILURE`.
+  case failure = "FAILURE"
+}
+
+/// What a message reader made of a record.
+public enum MessageReading: Sendable, Hashable {
+  /// A message the import turns into events.
+  case message(PlatformMessage)
+  /// A message of a source the import reads, that it does not turn into events.
+  case unrelated
+  /// A message that starts like one the import reads, but whose fields do not parse:
+  /// `expected` says what was expected (`--strict` fails on it).
+  case malformed(expected: String)
+}
+
+extension PlatformMessage {
+  /// Whether the message is about the app's background work (what process selection
+  /// counts), rather than about a process.
+  public var isBackgroundWork: Bool {
+    switch self {
+    case .processStarted, .processEnded, .forceStopDetected: false
+    default: true
+    }
+  }
+
+  /// The process a system process's message is about, by pid or name (ActivityManager
+  /// lines are written by the system server, not by the app).
+  var subjectProcess: (pid: Int?, name: String)? {
+    switch self {
+    case .processStarted(let pid, let name): (pid, name)
+    case .processEnded(let pid, let name, _): (pid, name)
+    default: nil
+    }
+  }
+}
