@@ -13,7 +13,8 @@ public import BackgroundTrace
 ///   then this one), so that the checker reports it as a double end whatever the cut;
 /// - a task the log first shows in `still not ended after expiration handlers were
 ///   called` or `was created over 30 seconds ago` is begun there;
-/// - scheduler runs are numbered from 1 in the order of their launches;
+/// - scheduler runs are numbered from 1 in the order of their launches, and the first
+///   launch of an identifier in a process implies its registration (`sched.register`);
 /// - work attempts are counted from the first start the log shows.
 public struct ImportTranslator: Sendable {
   private struct WorkState: Sendable {
@@ -36,6 +37,8 @@ public struct ImportTranslator: Sendable {
   private var lastEnded: Int?
 
   private var openRuns: [String: (run: Int, expired: Bool)] = [:]
+  /// Identifiers with a launch handler in the current process.
+  private var registered: Set<String> = []
   private var nextRun = 1
 
   private var works: [String: WorkState] = [:]
@@ -112,6 +115,7 @@ public struct ImportTranslator: Sendable {
     inFirstProcess = false
     openTasks.removeAll()
     knownTasks.removeAll()
+    registered.removeAll()
     lastEnded = nil
     events.append(.appLaunch)
   }
@@ -195,6 +199,10 @@ public struct ImportTranslator: Sendable {
         .schedSubmit(SchedulerSubmission(identifier: identifier, type: kind == .refresh ? .refresh : .processing)))
     case .taskLaunched(let identifier):
       guard openRuns[identifier] == nil else { return }  // `Running task:` then `Starting task:`
+      // iOS runs a task only through its registered launch handler (with none, it
+      // terminates the app: `No launch handler registered`), so a launch the log shows
+      // implies the registration, which BackgroundTasks logs only at DEBUG.
+      if registered.insert(identifier).inserted { events.append(.schedRegister(identifier: identifier, ok: nil)) }
       openRuns[identifier] = (nextRun, false)
       events.append(.schedLaunch(identifier: identifier, run: nextRun))
       nextRun += 1
@@ -218,6 +226,7 @@ public struct ImportTranslator: Sendable {
       events.append(.schedLaunch(identifier: identifier, run: nextRun))
       nextRun += 1
     case .handlerRegistered(let identifier):
+      registered.insert(identifier)
       events.append(.schedRegister(identifier: identifier, ok: nil))
     case .requestCancelled(let identifier?):
       events.append(.schedCancel(.identifier(identifier)))

@@ -73,13 +73,13 @@ public struct LogStyleDetector {
   /// How many non-blank lines the detector looks at.
   public static let sampleLines = 400
 
-  private var readers: [(style: LogStyle, reader: any LogStyleReader, entries: Int)]
+  private var readers: [(style: LogStyle, reader: any LogStyleReader, entries: Int, bare: Int)]
   private var sampled = 0
 
   /// Creates a detector for the styles of `platform` (every style when `nil`).
   public init(platform: LogPlatform?) {
     readers = LogStyle.allCases.filter { platform == nil || $0.platform == platform }.map {
-      ($0, $0.makeReader(), 0)
+      ($0, $0.makeReader(), 0, 0)
     }
   }
 
@@ -90,26 +90,27 @@ public struct LogStyleDetector {
   public mutating func sample(_ line: LogLineSplitter.Line) {
     guard !line.isOverlong, !line.bytes.isEmpty else { return }
     sampled += 1
-    for index in readers.indices {
-      switch readers[index].reader.read(line) {
-      case .entry, .skipped: readers[index].entries += 1
-      case .continuation, .notInStyle: break
-      }
+    for index in readers.indices { count(readers[index].reader.read(line), at: index) }
+  }
+
+  /// Counts a reading: an entry with neither time nor process (a bare message, which
+  /// fits Xcode's console copy and many other styles) counts only when no style reads
+  /// any line of its own.
+  private mutating func count(_ reading: LineReading?, at index: Int) {
+    switch reading {
+    case .entry(let record) where record.time == nil && record.pid == nil: readers[index].bare += 1
+    case .entry?, .skipped?: readers[index].entries += 1
+    default: break
     }
   }
 
-  /// Ends the sample: the style that read the most lines as entries, or `nil` when
-  /// none read any.
+  /// Ends the sample: the style that read the most lines as entries (bare messages
+  /// breaking a tie), or `nil` when none read any.
   public mutating func finish() -> LogStyle? {
-    for index in readers.indices {
-      switch readers[index].reader.finish() {
-      case .entry?, .skipped?: readers[index].entries += 1
-      default: break
-      }
-    }
-    var best: (style: LogStyle, entries: Int)?
-    for candidate in readers where candidate.entries > (best?.entries ?? 0) {
-      best = (candidate.style, candidate.entries)
+    for index in readers.indices { count(readers[index].reader.finish(), at: index) }
+    var best: (style: LogStyle, entries: Int, bare: Int)?
+    for candidate in readers where (candidate.entries, candidate.bare) > (best?.entries ?? 0, best?.bare ?? 0) {
+      best = (candidate.style, candidate.entries, candidate.bare)
     }
     return best?.style
   }

@@ -426,5 +426,46 @@ enum RuleTraceTable {
   ]
 
   /// Every rule trace with its expectations.
-  static let all = taskCases + schedulerCases + workCases + processCases + transferCases + combinedCases
+  /// Traces imported from a device log (`meta source=ios-log|android-log`): what the
+  /// log's cuts cause is quiet, at both ends (docs/rules.md#imported-logs).
+  static let logCaptureCases: [TraceCase] = [
+    TraceCase(file: "task-unknown-end.near-miss-log-start.txt", expected: []),
+    TraceCase(
+      file: "task-double-end.fires-log-start.txt",
+      expected: [finding(.taskDoubleEnd, line: 8, at: "0.5 task.end id=5", "task 5 ended twice (first end at 0.5s)")]),
+    TraceCase(
+      file: "task-unknown-end.fires-log-launch.txt",
+      expected: [finding(.taskUnknownEnd, line: 6, at: "1 task.end id=3", "task 3", "launched at 0s")]),
+    TraceCase(file: "task-leaked.near-miss-log-end.txt", expected: []),
+    TraceCase(
+      file: "task-expired-not-ended.fires-log-end.txt",
+      expected: [
+        finding(
+          .taskExpiredNotEnded, line: 8, at: "1 task.expire id=262", "task 262", "expired at 1s",
+          "before the trace ended")
+      ]),
+    TraceCase(file: "sched-not-completed.near-miss-log-end.txt", expected: []),
+    TraceCase(
+      file: "sched-not-completed.fires-log-end.txt",
+      expected: [
+        finding(
+          .schedNotCompleted, line: 8, at: "2 sched.expire run=1", "run 1", "expired at 2s", "before the trace ended")
+      ]),
+    TraceCase(file: "sched-unregistered.near-miss-log.txt", expected: []),
+    TraceCase(
+      file: "sched-unregistered.fires-log-no-handler.txt",
+      expected: [
+        finding(.schedUnregistered, line: 7, at: "0 sched.launch ident=org.example.roundup", "org.example.roundup")
+      ]),
+    TraceCase(file: "work-result-mismatch.near-miss-log-start.txt", expected: []),
+    TraceCase(
+      file: "work-result-mismatch.fires-log-second-result.txt",
+      expected: [
+        finding(
+          .workResultMismatch, line: 7, at: "2 work.result work=9b6d0618", "second result for attempt 0")
+      ]),
+  ]
+
+  static let all =
+    taskCases + schedulerCases + workCases + processCases + transferCases + combinedCases + logCaptureCases
 }

@@ -17,6 +17,7 @@ extension CheckerRules {
   }
 
   mutating func unregistered(_ ident: String, action: String, in process: ProcessLife) {
+    guard !registrationNotInLog(ident) else { return }
     report(
       .schedUnregistered,
       "\(action) for \(ident), which has no successful sched.register in this process (launched at \(process.launchedAt.seconds))"
@@ -47,7 +48,7 @@ extension CheckerRules {
 
   /// A run its process gave up: not completed (once per run).
   mutating func runClosed(_ run: Int, _ life: RunLife, _ end: ProcessEnd) {
-    guard reportedRuns.remove(run) == nil else { return }
+    guard reportedRuns.remove(run) == nil, !openAtLogEnd(end, expired: life.expiredAt != nil) else { return }
     let expiry = life.expiredAt.map { ", expired at \($0.seconds)" } ?? ""
     report(
       .schedNotCompleted,

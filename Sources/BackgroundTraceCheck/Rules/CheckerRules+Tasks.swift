@@ -27,7 +27,7 @@ extension CheckerRules {
     if process.backgroundSince != nil { startBudget(for: id, in: process) }
   }
 
-  mutating func taskEndUnmatched(_ id: Int, _ mismatch: TaskEndMismatch) {
+  mutating func taskEndUnmatched(_ id: Int, _ mismatch: TaskEndMismatch, in process: ProcessLife) {
     switch mismatch {
     case .invalid:
       report(
@@ -39,6 +39,7 @@ extension CheckerRules {
     case .closedEarlier:
       reportedTasks.remove(id)  // already reported when its process gave it up
     case .neverBegun(let launchedAt):
+      guard !endsTaskBegunBeforeLog(id, in: process) else { return }
       report(
         .taskUnknownEnd,
         "task \(id) ended but was never begun in this process (launched at \(launchedAt.seconds))")
@@ -48,7 +49,7 @@ extension CheckerRules {
   /// A task its process gave up: leaked, or expired and not ended (one finding per task).
   mutating func taskClosed(_ id: Int, _ task: TaskLife, _ end: ProcessEnd) {
     overBudgetTasks.remove(id)
-    guard reportedTasks.remove(id) == nil else { return }
+    guard reportedTasks.remove(id) == nil, !openAtLogEnd(end, expired: task.expiredAt != nil) else { return }
     if let expiredAt = task.expiredAt {
       report(
         .taskExpiredNotEnded,

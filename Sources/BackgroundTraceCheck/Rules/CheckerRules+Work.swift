@@ -44,6 +44,7 @@ extension CheckerRules {
     let message: String
     switch mismatch {
     case .notRunning:
+      guard !resultOfAttemptBeforeLog(work) else { return }
       message = "work \(work) returned \(outcome.rawValue) for attempt \(attempt), but it is not running"
     case .otherAttemptRunning(let running, let since):
       message =

@@ -15,6 +15,8 @@ struct CheckerRules: LifecycleObserver, Sendable {
   let defaultRetryLimit: Int?
   let budget: TraceInterval
   let grace: TraceInterval
+  /// What a trace imported from a device log is spared (docs/rules.md#imported-logs).
+  var logCapture = LogCapture(isActive: false)
 
   // Where we are.
   var now = TraceTime.zero
@@ -50,10 +52,11 @@ struct CheckerRules: LifecycleObserver, Sendable {
   /// spares them a call into the queue.
   var nextDeadline = TraceTime.max
 
-  init(configuration: CheckerConfiguration, budget: TraceInterval) {
+  init(configuration: CheckerConfiguration, budget: TraceInterval, meta: TraceMetadata = TraceMetadata()) {
     self.init(
       enabled: configuration.rules, defaultRetryLimit: configuration.defaultRetryLimit, budget: budget,
       grace: configuration.grace)
+    logCapture = LogCapture(meta: meta)
   }
 
   private init(enabled: Set<Rule>, defaultRetryLimit: Int?, budget: TraceInterval, grace: TraceInterval) {
@@ -93,6 +96,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
   mutating func observeAttemptStarted(
     work: String, attempt: Int, _ life: WorkLife, backoff: BackoffWait?, in process: ProcessLife
   ) {
+    if logCapture.isActive { logCapture.startedWorks.insert(work) }
     attemptStarted(work, attempt: attempt, life, backoff: backoff)
   }
 
@@ -125,6 +129,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
   /// Checks when and how often the identifier was registered.
   @inline(__always)
   mutating func observeRegistered(ident: String, ok: Bool, first: TraceTime?, in process: ProcessLife) {
+    if logCapture.isActive && !ok { logCapture.failedRegistrations.insert(ident) }
     registered(ident, first: first, in: process)
   }
 
@@ -152,6 +157,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
       if !reportedTasks.isEmpty { reportedTasks.removeAll() }
       if !overBudgetTasks.isEmpty { overBudgetTasks.removeAll() }
       if !handlerReported.isEmpty { handlerReported.removeAll() }
+      if logCapture.isActive { logCapture.failedRegistrations.removeAll() }
     case .stateChanged(let from, let to): observeStateChanged(from: from, to: to, in: process)
     case .processEnded:
       break
@@ -164,7 +170,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
         "\(kind.tag.name) after the app terminated at \(terminatedAt.seconds)\(why) and before a new app.launch")
     case .taskBegun(let id, let task): observeTaskBegun(id: id, task, in: process)
     case .taskEnded(let id, let task): observeTaskEnded(id: id, task, in: process)
-    case .taskEndUnmatched(let id, let mismatch): taskEndUnmatched(id, mismatch)
+    case .taskEndUnmatched(let id, let mismatch): taskEndUnmatched(id, mismatch, in: process)
     case .taskExpired(let id, _):
       insertDeadline(.taskEnd(process: process.number, id: id), at: now + grace)
     case .taskClosed(let id, let task, let end): taskClosed(id, task, end)

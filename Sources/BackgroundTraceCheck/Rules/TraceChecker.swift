@@ -24,10 +24,12 @@ public struct TraceChecker: Sendable {
   /// The rules, with the deadlines and what was already reported.
   private var rules: CheckerRules
 
-  /// Creates a checker for a trace with `meta` (its `budget=` applies unless overridden).
+  /// Creates a checker for a trace with `meta`: its `budget=` applies unless
+  /// overridden, and a `source=ios-log` or `source=android-log` (a trace imported from
+  /// a device log) spares what the log's cuts cause (docs/rules.md#imported-logs).
   public init(configuration: CheckerConfiguration = CheckerConfiguration(), meta: TraceMetadata = TraceMetadata()) {
     self.configuration = configuration
-    rules = CheckerRules(configuration: configuration, budget: configuration.budget(for: meta))
+    rules = CheckerRules(configuration: configuration, budget: configuration.budget(for: meta), meta: meta)
   }
 
   /// Checks the next event, appending any findings it shows to `findings`.

@@ -1,0 +1,33 @@
+import BackgroundTraceCLI
+import Foundation
+import TestSupport
+import Testing
+
+/// The real log excerpts under `Traces/import/` (copied verbatim from public sources,
+/// each with its `NAME.source.md`): each imports to its hand-written `NAME.expected.txt`,
+/// and `bgtrace check` on that trace prints exactly `NAME.findings` (no `.txt`: the tests that read every trace under Traces/ would take it for one).
+@Suite struct ImportExcerptTests {
+  static let excerpts: [String] = Repository.files(
+    under: Repository.traces.appendingPathComponent("import"), suffix: "log"
+  ).map { String($0.path.dropFirst(Repository.root.path.count + 1)) }
+
+  @Test func thereAreAtLeastSixExcerptsOfEachPlatform() {
+    #expect(Self.excerpts.filter { $0.hasPrefix("Traces/import/ios/") }.count >= 6)
+    #expect(Self.excerpts.filter { $0.hasPrefix("Traces/import/android/") }.count >= 6)
+  }
+
+  @Test(arguments: excerpts)
+  func excerptImportsToItsExpectedTraceAndFindings(_ log: String) throws {
+    let stem = String(log.dropLast(".log".count))
+    let result = run("import", Repository.path(log))
+    #expect(result.status == .success, "\(result.errors)")
+    #expect(FileManager.default.fileExists(atPath: Repository.path(stem + ".source.md")), "\(log) names no source")
+    let expected = try String(contentsOfFile: Repository.path(stem + ".expected.txt"), encoding: .utf8)
+    #expect(result.output == expected, "\(log)")
+
+    let check = run("check", Repository.path(stem + ".expected.txt"))
+    let findings = try String(contentsOfFile: Repository.path(stem + ".findings"), encoding: .utf8)
+    #expect(check.output.replacingOccurrences(of: Repository.root.path + "/", with: "") == findings, "\(log)")
+    #expect(check.status == (findings.isEmpty ? .success : .findings))
+  }
+}
