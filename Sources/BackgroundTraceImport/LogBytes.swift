@@ -127,12 +127,16 @@ enum LogCalendar {
   }
 
   /// Nanoseconds since the epoch of a wall-clock time, less `offsetSeconds` (the zone's
-  /// offset east of UTC); nil for an impossible date or time.
+  /// offset east of UTC); nil for an impossible date or time, or a year outside
+  /// 1900–2200.
   static func nanoseconds(
     year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, nanosecond: Int64,
     offsetSeconds: Int = 0
   ) -> Int64? {
     guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+    // Years a log can hold: anything else is garbage that happens to look like a date
+    // (and would overflow 64-bit nanoseconds past 2262).
+    guard (1900...2200).contains(year) else { return nil }
     let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
     return Int64(seconds) * 1_000_000_000 + nanosecond
   }

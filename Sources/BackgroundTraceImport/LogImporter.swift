@@ -186,8 +186,8 @@ struct ImportClock {
   /// The trace time of an event on a line with `time` (the time before when it has none).
   mutating func traceTime(of time: LogTimestamp?) -> TraceTime {
     guard let time, let base else { return TraceTime(nanoseconds: last) }
-    let offset = time.nanoseconds - base
-    guard offset >= 0, UInt64(offset) >= last else {
+    let (offset, overflow) = time.nanoseconds.subtractingReportingOverflow(base)
+    guard !overflow, offset >= 0, UInt64(offset) >= last else {
       outOfOrder += 1
       return TraceTime(nanoseconds: last)
     }

@@ -1,7 +1,7 @@
 // bgtrace-bench: measures the binary form and the recorder against baselines taken in
 // the same run. Run it in release mode:
 //
-//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder|codec|checker-cost|checker|explain]
+//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder|codec|checker-cost|checker|explain|import]
 //
 // Every figure is printed with the ratio to its baseline, so results from different
 // machines compare.
@@ -54,7 +54,7 @@ struct Options {
       case "--write-workload": writeWorkload = iterator.next()
       case "--only":
         only = iterator.next()
-        if !["recorder", "codec", "checker-cost", "checker", "explain"].contains(only ?? "") { usage() }
+        if !["recorder", "codec", "checker-cost", "checker", "explain", "import"].contains(only ?? "") { usage() }
       default:
         usage()
       }
@@ -64,7 +64,7 @@ struct Options {
   private func usage() -> Never {
     FileHandle.standardError.write(
       Data(
-        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker|explain] [--profile-decode N] [--profile-compact N] [--profile-batch N] [--profile-check N] [--check-by-kind] [--profile-durable N] [--profile-memory N] [--write-workload PATH]\n"
+        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker|explain|import] [--profile-decode N] [--profile-compact N] [--profile-batch N] [--profile-check N] [--check-by-kind] [--profile-durable N] [--profile-memory N] [--write-workload PATH]\n"
           .utf8))
     exit(2)
   }
@@ -231,6 +231,7 @@ case "codec": try runOnly(runCodecBenchmark, summary: printCodecSummary)
 case "checker-cost": try runOnly(runCheckerCostBenchmark, summary: printCheckerCostSummary)
 case "checker": try runOnly(runCheckerBenchmark, summary: printCheckerSummary)
 case "explain": try runOnly(runExplainBenchmark, summary: printExplainSummary)
+case "import": try runOnly(runImportBenchmark, summary: printImportSummary)
 default: break
 }
 
@@ -241,6 +242,7 @@ let checkerFigures = try options.skipChecker ? nil : runCheckerBenchmark(options
 let dayWallSeconds = runSimulationBenchmark()
 let directorySpeedup = try runDirectoryCheckBenchmark()
 let explainFigures = try runExplainBenchmark(options)
+let importFigures = try runImportBenchmark(options)
 
 print("\nsummary:")
 printCodecSummary(codecFigures)
@@ -250,3 +252,4 @@ print("  bgtrace check DIR (1,000 traces): \(format(directorySpeedup, 2))x faste
 print("  one simulated day: \(format(dayWallSeconds, 3)) s wall (limit 2 s)")
 if let checkerFigures { printCheckerSummary(checkerFigures) }
 printExplainSummary(explainFigures)
+printImportSummary(importFigures)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs the libFuzzer target: every input goes through the trace readers,
-# then through the bgtrace commands (check, explain, stats, dump, export to every format).
+# then through the bgtrace commands (check, explain, stats, dump, export to every format),
+# and through bgtrace import's log reading as each platform.
 #   Tools/fuzz/run.sh                 1,000,000 runs
 #   Tools/fuzz/run.sh -runs=N ...     any libFuzzer flags
 #   Tools/fuzz/run.sh --build-only    only build .build/fuzz/fuzz-traces
@@ -43,11 +44,12 @@ build() {
   module BackgroundExamples Sources/BackgroundExamples
   module TraceWorkloads Tools/TraceWorkloads
   module BackgroundTraceExport Sources/BackgroundTraceExport
+  module BackgroundTraceImport Sources/BackgroundTraceImport
   module BackgroundTraceCLI Sources/BackgroundTraceCLI
   # The link; gold warns once per ASan helper symbol, which says nothing, so those go.
   if ! swiftc "${flags[@]}" -module-name FuzzTraces "$root/Tools/fuzz/FuzzTraces.swift" \
     "$out"/{_BackgroundTraceStorage,BackgroundTrace,BackgroundTraceCheck,BackgroundSimulation,BackgroundExamples,TraceWorkloads}.o \
-    "$out/BackgroundTraceExport.o" \
+    "$out/BackgroundTraceExport.o" "$out/BackgroundTraceImport.o" \
     "$out/BackgroundTraceCLI.o" -o "$out/fuzz-traces" 2>"$out/link.log"; then
     cat "$out/link.log" >&2
     exit 1
@@ -64,8 +66,8 @@ else
   if [[ "${1:-}" == "--build-only" ]]; then exit 0; fi
 fi
 
-# Seed the corpus with the shipped traces (binary and text).
-find "$root/Traces" -type f \( -name '*.bgtrace' -o -name '*.txt' \) -exec cp {} "$corpus/" \;
+# Seed the corpus with the shipped traces (binary and text) and device logs (import).
+find "$root/Traces" -type f \( -name '*.bgtrace' -o -name '*.txt' -o -name '*.log' \) -exec cp {} "$corpus/" \;
 if [[ $# -eq 0 ]]; then set -- -runs=1000000; fi
 # Let libFuzzer and AddressSanitizer report a trap, not Swift's backtracer (which ASan
 # flags as it reads the crashed process's memory).

@@ -20,7 +20,11 @@ struct XcodeConsoleReader: LogStyleReader {
     }
     if line.bytes.isEmpty { return flush() ?? .continuation }
     if pending != nil {
-      pending!.text += " " + String(decoding: line.bytes, as: UTF8.self)
+      // A message is kept up to the longest line: memory stays flat however many
+      // lines with no header follow one.
+      if pending!.text.utf8.count + line.bytes.count < LogLineSplitter.maximumLineLength {
+        pending!.text += " " + String(decoding: line.bytes, as: UTF8.self)
+      }
       return .continuation
     }
     scanner.index = 0

@@ -25,7 +25,7 @@ struct LogcatLongReader: LogStyleReader {
     }
     guard pending != nil else { return line.bytes.isEmpty ? .continuation : .notInStyle }
     if line.bytes.isEmpty { return flush() ?? .continuation }
-    if pending?.tag != nil {
+    if pending?.tag != nil, pending!.message.utf8.count + line.bytes.count < LogLineSplitter.maximumLineLength {
       let text = String(decoding: line.bytes, as: UTF8.self)
       pending!.message += pending!.message.isEmpty ? text : "\n" + text
     }

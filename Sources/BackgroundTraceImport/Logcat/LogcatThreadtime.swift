@@ -34,6 +34,8 @@ struct LogcatEpochReader: LogStyleReader {
     guard let seconds = scanner.number(), scanner.expect(46), let fraction = scanner.fractionNanoseconds(),
       let pid = LogcatFields.pidAndTid(&scanner)
     else { return .notInStyle }
+    // Seconds past 2262 overflow 64-bit nanoseconds: garbage, not a log.
+    guard seconds < 7_000_000_000 else { return .notInStyle }
     let time = LogTimestamp(nanoseconds: Int64(seconds) * 1_000_000_000 + fraction.nanoseconds)
     return LogcatFields.levelTagMessage(&scanner, time: time, pid: pid, line: line.number)
   }
