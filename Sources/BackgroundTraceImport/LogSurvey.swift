@@ -65,6 +65,12 @@ struct LogSurvey {
     func take(_ reading: LineReading) {
       guard case .entry(let record) = reading else { return }
       if let pid = record.pid, let name = record.process, names[pid] == nil { names[pid] = name }
+      // A line of a background-work source counts as it is, unread: only the lines
+      // that name processes (ActivityManager's) and lines with no source need reading.
+      if Self.isBackgroundSource(record.source) {
+        count(record.pid, background: true)
+        return
+      }
       guard case .message(let message) = LogMessages.read(record, platform: platform) else { return }
       if let subject = message.subjectProcess {
         if let pid = subject.pid {
@@ -83,6 +89,13 @@ struct LogSurvey {
       take(reader.read(line))
     }
     if let last = reader.finish() { take(last) }
+  }
+
+  /// WorkManager's tags, UIKit's `BackgroundTask` category and the BackgroundTasks
+  /// subsystem: every line of them is about background work.
+  static func isBackgroundSource(_ source: String) -> Bool {
+    source.utf8.starts(with: "WM-".utf8) || source == "com.apple.UIKit:BackgroundTask"
+      || source.utf8.starts(with: "com.apple.BackgroundTasks".utf8)
   }
 
   private mutating func count(_ pid: Int?, background: Bool) {

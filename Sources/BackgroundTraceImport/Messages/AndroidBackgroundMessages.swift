@@ -26,7 +26,7 @@ public enum AndroidBackgroundMessages: Sendable {
     switch tag {
     case "ActivityManager": return activityManager(message)
     case "AndroidRuntime":
-      return message.hasPrefix("FATAL EXCEPTION: ") ? .message(.processCrashed) : .unrelated
+      return MessageText.hasPrefix("FATAL EXCEPTION: ", message) ? .message(.processCrashed) : .unrelated
     case "WM-WorkerWrapper": return workerWrapper(message)
     case "WM-Processor":
       if let rest = prefix("Processor: processing ", message) { return work(rest) { .workStarted(work: $0) } }
@@ -46,7 +46,7 @@ public enum AndroidBackgroundMessages: Sendable {
       if let rest = prefix("onStartJob for ", message) { return work(rest) { .workStarted(work: $0) } }
       return .unrelated
     case "WM-ForceStopRunnable":
-      return message.hasPrefix("Application was force-stopped") ? .message(.forceStopDetected) : .unrelated
+      return MessageText.hasPrefix("Application was force-stopped", message) ? .message(.forceStopDetected) : .unrelated
     default:
       return .unrelated
     }
@@ -60,7 +60,7 @@ public enum AndroidBackgroundMessages: Sendable {
       else { return .malformed(expected: "'Worker result SUCCESS|RETRY|FAILURE for Work [ id=ID, tags={ … } ]'") }
       return .message(.workResult(work: id, outcome: outcome, tags: tags(description)))
     }
-    if let rest = prefix("Work [ id=", message), message.contains(" was cancelled") {
+    if let rest = prefix("Work [ id=", message), MessageText.contains(" was cancelled", in: message) {
       guard let id = MessageText.workID(rest) else { return .malformed(expected: "'Work [ id=ID, …'") }
       return .message(.workInterrupted(work: id, reason: "cancelled"))
     }
@@ -70,7 +70,7 @@ public enum AndroidBackgroundMessages: Sendable {
   /// `tags={ a, b } ]`'s `a, b`.
   private static func tags(_ description: Substring) -> String? {
     guard let rest = MessageText.after("tags={ ", in: description) else { return nil }
-    let end = rest.firstRange(of: " }")?.lowerBound ?? rest.endIndex
+    let end = MessageText.firstRange(of: " }", in: rest)?.lowerBound ?? rest.endIndex
     let text = rest[..<end].drop { $0 == " " }
     return text.isEmpty ? nil : String(text)
   }
@@ -89,7 +89,9 @@ public enum AndroidBackgroundMessages: Sendable {
       }
       return .message(.processStarted(pid: pid, name: String(name)))
     }
-    if let rest = prefix("Process ", message), let range = rest.firstRange(of: " (pid "), rest.contains(") has died") {
+    if let rest = prefix("Process ", message), let range = MessageText.firstRange(of: " (pid ", in: rest),
+      MessageText.contains(") has died", in: rest)
+    {
       guard let pid = MessageText.leadingInteger(rest[range.upperBound...]) else {
         return .malformed(expected: "'Process NAME (pid PID) has died'")
       }
@@ -121,7 +123,7 @@ public enum AndroidBackgroundMessages: Sendable {
     return .message(make(id))
   }
 
-  private static func prefix(_ marker: String, _ text: Substring) -> Substring? {
-    text.hasPrefix(marker) ? text.dropFirst(marker.count) : nil
+  private static func prefix(_ marker: StaticString, _ text: Substring) -> Substring? {
+    MessageText.dropPrefix(marker, text)
   }
 }

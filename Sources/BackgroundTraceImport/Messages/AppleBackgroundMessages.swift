@@ -18,10 +18,9 @@
 public enum AppleBackgroundMessages: Sendable {
   /// Reads one message (its source is the record's `subsystem:category`, possibly empty).
   public static func read(_ record: LogRecord) -> MessageReading {
-    var text = MessageText.normalized(record.message)
+    var message = Substring(MessageText.normalized(record.message))
     // Xcode's console prints a category before the message: `[BackgroundTask] …`.
-    if text.hasPrefix("[BackgroundTask] ") { text.removeFirst("[BackgroundTask] ".count) }
-    let message = Substring(text)
+    if let rest = MessageText.dropPrefix("[BackgroundTask] ", message) { message = rest }
 
     if let rest = after("Can't end BackgroundTask: no background task exists with identifier ", message) {
       guard let id = MessageText.leadingInteger(rest) else { return .malformed(expected: "a task identifier") }
@@ -34,9 +33,11 @@ public enum AppleBackgroundMessages: Sendable {
     }
     if let rest = prefix("Background Task ", message) {
       guard let id = MessageText.leadingInteger(rest) else { return .malformed(expected: "a task identifier") }
-      guard rest.contains("was created over 30 seconds ago") else { return .unrelated }
+      guard MessageText.contains("was created over 30 seconds ago", in: rest) else { return .unrelated }
       var name: String?
-      if let open = rest.firstRange(of: " (\""), let close = rest[open.upperBound...].firstRange(of: "\"),") {
+      if let open = MessageText.firstRange(of: " (\"", in: rest),
+        let close = MessageText.firstRange(of: "\"),", in: rest[open.upperBound...])
+      {
         name = String(rest[open.upperBound..<close.lowerBound])
       }
       return .message(.taskOld(id: id, name: name))
@@ -53,7 +54,9 @@ public enum AppleBackgroundMessages: Sendable {
       guard let id = MessageText.leadingInteger(rest) else { return .malformed(expected: "a task identifier") }
       return .message(.taskEnded(id: id))
     }
-    if message.contains("Called expiration handler:") || message.hasPrefix("Calling expiration handler for task") {
+    if MessageText.contains("Called expiration handler:", in: message)
+      || MessageText.hasPrefix("Calling expiration handler for task", message)
+    {
       guard let rest = after(" for task: ", message) ?? after("for task:", message), let info = taskInfo(rest) else {
         return .malformed(expected: "'for task: <_UIBackgroundTaskInfo …>: taskID = N'")
       }
@@ -71,7 +74,9 @@ public enum AppleBackgroundMessages: Sendable {
       guard let task = taskIdentifier(rest) else { return .malformed(expected: "a task") }
       return .message(.taskLaunched(identifier: task.identifier))
     }
-    if let rest = prefix("Marking task ", message), let range = rest.firstRange(of: " complete with success: ") {
+    if let rest = prefix("Marking task ", message),
+      let range = MessageText.firstRange(of: " complete with success: ", in: rest)
+    {
       guard let task = taskIdentifier(rest[..<range.lowerBound]),
         let success = MessageText.leadingInteger(rest[range.upperBound...])
       else { return .malformed(expected: "'Marking task TASK complete with success: 0|1'") }
@@ -100,7 +105,9 @@ public enum AppleBackgroundMessages: Sendable {
       return .message(.requestCancelled(identifier: String(identifier)))
     }
     if message == "cancelAllTaskRequests" { return .message(.requestCancelled(identifier: nil)) }
-    if let rest = prefix("Error submitting task request: ", message), let range = rest.firstRange(of: ", error: ") {
+    if let rest = prefix("Error submitting task request: ", message),
+      let range = MessageText.firstRange(of: ", error: ", in: rest)
+    {
       guard let request = taskIdentifier(rest[..<range.lowerBound]) else {
         return .malformed(expected: "a task request")
       }
@@ -114,7 +121,7 @@ public enum AppleBackgroundMessages: Sendable {
     guard let rest = after("taskID = ", text), let id = MessageText.leadingInteger(rest) else { return nil }
     var name: String?
     if let named = after("taskName = ", rest) {
-      let end = named.firstRange(of: ", creationTime = ")?.lowerBound ?? named.endIndex
+      let end = MessageText.firstRange(of: ", creationTime = ", in: named)?.lowerBound ?? named.endIndex
       name = String(named[..<end])
     }
     return (id, name)
@@ -123,7 +130,7 @@ public enum AppleBackgroundMessages: Sendable {
   /// The identifier of a task or request description (`<BGAppRefreshTaskRequest:
   /// IDENT, …>`, `<BGProcessingTask: IDENT>`, `identifier: IDENT`), and its kind.
   static func taskIdentifier(_ text: Substring) -> (identifier: String, kind: SchedulerRequestKind)? {
-    let kind: SchedulerRequestKind = text.contains("AppRefresh") ? .refresh : .processing
+    let kind: SchedulerRequestKind = MessageText.contains("AppRefresh", in: text) ? .refresh : .processing
     var rest = text
     if let inner = after("identifier: ", rest) ?? after("identifier=", rest) {
       rest = inner
@@ -153,11 +160,11 @@ public enum AppleBackgroundMessages: Sendable {
     after("Code=", text).flatMap { MessageText.leadingInteger($0) }
   }
 
-  private static func prefix(_ marker: String, _ text: Substring) -> Substring? {
-    text.hasPrefix(marker) ? text.dropFirst(marker.count) : nil
+  private static func prefix(_ marker: StaticString, _ text: Substring) -> Substring? {
+    MessageText.dropPrefix(marker, text)
   }
 
-  private static func after(_ marker: String, _ text: Substring) -> Substring? {
+  private static func after(_ marker: StaticString, _ text: Substring) -> Substring? {
     MessageText.after(marker, in: text)
   }
 }
