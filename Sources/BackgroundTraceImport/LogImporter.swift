@@ -96,6 +96,8 @@ public enum LogImporter: Sendable {
     var translator = ImportTranslator()
     var clock = ImportClock()
     var kinds: [TraceEvent.Kind] = []
+    // Counted by code, not in the summary's dictionary: no hashing per event.
+    var kindCounts = [Int](repeating: 0, count: Int(EventTag.allCases.map(\.rawValue).max() ?? 0) + 1)
     for (index, input) in inputs.enumerated() {
       let style = survey.styles[index].style
       var reader = style.makeReader()
@@ -136,11 +138,12 @@ public enum LogImporter: Sendable {
           if kinds.isEmpty { summary.skippedLines += 1 }
           let time = clock.traceTime(of: record.time)
           for kind in kinds {
-            summary.eventsByKind[kind.tag, default: 0] += 1
+            kindCounts[Int(kind.tag.rawValue)] += 1
             try event(TraceEvent(time: time, kind))
           }
         }
       }
+      let skipsByWord = style.skipsLinesByWord
       try splitter.forEachLine { line in
         summary.lines += 1
         if line.isOverlong {
@@ -148,9 +151,18 @@ public enum LogImporter: Sendable {
           summary.skippedLines += 1
           return
         }
+        // Once the first time is known, a line with none of the words every message
+        // read holds is skipped unread.
+        if skipsByWord && clock.hasBase && !LogRelevance.mayMatter(line.bytes, platform: survey.platform) {
+          summary.skippedLines += 1
+          return
+        }
         try take(reader.read(line))
       }
       if let last = reader.finish() { try take(last) }
+    }
+    for tag in EventTag.allCases where kindCounts[Int(tag.rawValue)] > 0 {
+      summary.eventsByKind[tag] = kindCounts[Int(tag.rawValue)]
     }
     summary.outOfOrderLines = clock.outOfOrder
     summary.interleavedLines = translator.interleavedLines
@@ -176,6 +188,8 @@ enum LogMessages {
 struct ImportClock {
   private var base: Int64?
   private var last: UInt64 = 0
+  /// Whether the log's first time is known.
+  var hasBase: Bool { base != nil }
   private(set) var outOfOrder = 0
 
   /// Takes note of a line's time (the first timed line is the trace's 0).

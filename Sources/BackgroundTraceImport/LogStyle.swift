@@ -47,6 +47,16 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
     }
   }
 
+  /// Whether a line of the style can be skipped unread when it holds none of the words
+  /// every line the import reads holds (``LogRelevance/mayMatter(_:platform:)``): true
+  /// for the styles whose entries are one line each.
+  var skipsLinesByWord: Bool {
+    switch self {
+    case .xcodeConsole, .logShowJSON, .logcatLong: false
+    default: true
+    }
+  }
+
   /// A reader for the style.
   func makeReader() -> any LogStyleReader {
     switch self {

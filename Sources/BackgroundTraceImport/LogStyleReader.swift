@@ -25,6 +25,44 @@ extension LogStyleReader {
 
 /// Which entries can matter, tested on bytes before any string is built.
 enum LogRelevance {
+  /// Whether a whole line holds a word every line the import reads holds: `WM-`,
+  /// `ActivityManager` or `AndroidRuntime` on Android, `ask` (task, Task,
+  /// BackgroundTask, submitTaskRequest) on iOS. One pass over the bytes, cheaper than
+  /// reading the line's header.
+  @inline(__always)
+  static func mayMatter(_ line: UnsafeBufferPointer<UInt8>, platform: LogPlatform) -> Bool {
+    let count = line.count
+    guard count >= 3 else { return false }
+    var index = 0
+    switch platform {
+    case .ios:
+      while index < count - 2 {
+        if line[index] == 97 && line[index + 1] == 115 && line[index + 2] == 107 { return true }
+        index &+= 1
+      }
+    case .android:
+      while index < count - 2 {
+        let byte = line[index]
+        if byte == 87 && line[index + 1] == 77 && line[index + 2] == 45 { return true }  // WM-
+        if byte == 65 && (line[index + 1] == 99 || line[index + 1] == 110) {  // Ac…, An…
+          if starts(line, at: index, with: "ActivityManager") || starts(line, at: index, with: "AndroidRuntime") {
+            return true
+          }
+        }
+        index &+= 1
+      }
+    }
+    return false
+  }
+
+  private static func starts(_ line: UnsafeBufferPointer<UInt8>, at index: Int, with word: StaticString) -> Bool {
+    let count = word.utf8CodeUnitCount
+    guard index + count <= line.count else { return false }
+    let bytes = word.utf8Start
+    for offset in 0..<count where line[index + offset] != bytes[offset] { return false }
+    return true
+  }
+
   /// A logcat tag the import reads: WorkManager's (`WM-…`), ActivityManager's or
   /// AndroidRuntime's.
   static func logcatTag(_ scanner: LogBytes, _ range: Range<Int>) -> Bool {

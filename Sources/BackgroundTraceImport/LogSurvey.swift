@@ -84,8 +84,9 @@ struct LogSurvey {
       }
       count(record.pid, background: message.isBackgroundWork)
     }
+    let skipsByWord = style.skipsLinesByWord
     try splitter.forEachLine { line in
-      guard !line.isOverlong else { return }
+      guard !line.isOverlong, !skipsByWord || LogRelevance.mayMatter(line.bytes, platform: platform) else { return }
       take(reader.read(line))
     }
     if let last = reader.finish() { take(last) }

@@ -42,7 +42,9 @@ import Testing
         .utf8)
     bytes += [0xFF, 0xFE, 0xC3]
     bytes += Array(" } ]\n".utf8)
-    bytes += [0xC3, 0x28, 0x0A]  // a line of invalid UTF-8 only: in no style, skipped
+    // A line of invalid UTF-8 naming WorkManager's tag (so it is read, not skipped
+    // unread as a line with none of the words messages hold): in no style, counted.
+    bytes += Array("WM-".utf8) + [0xC3, 0x28, 0x0A]
     let result = try imported(bytes)
     #expect(
       result.trace.hasSuffix("0 work.result work=70191183-9898-4996-8a3c-14668628fb66 attempt=0 outcome=success\n"))

@@ -20,7 +20,7 @@ func runImportBenchmark(_ options: Options) throws -> ImportFigures {
     defer { try? FileManager.default.removeItem(atPath: path) }
     let bytes = try GeneratedLog.write(platform, megabytes: 100, to: path)
     print(
-      "\n[import] a generated \(platform.rawValue) log of \(format(Double(bytes) / 1e6)) MB (\(GeneratedLog.style(platform)))"
+      "\n[import] a generated \(platform.rawValue) log of \(format(Double(bytes) / 1e6)) MB (\(GeneratedLog.style(platform)), one line in eight about background work)"
     )
     var lines = 0
     let split = try measure(repeats: 2) {
@@ -52,7 +52,8 @@ func printImportSummary(_ figures: ImportFigures) {
 }
 
 /// Realistic device logs, written line by line from templates: mostly other processes'
-/// and the app's own lines, and about one line in eight about background work.
+/// and the app's own lines, and one line in eight about background work (a task begun
+/// or ended, a work started or its result).
 enum GeneratedLog {
   static func style(_ platform: LogPlatform) -> String {
     platform == .ios ? "log show --style compact" : "adb logcat -v threadtime"
@@ -94,15 +95,15 @@ enum GeneratedLog {
   private static func appleLine(_ index: Int) -> String {
     let (day, time) = clock(index)
     let prefix = "2026-10-\(day) \(time) "
-    let task = index / 8
-    switch index % 8 {
+    let task = index / 16
+    switch index % 16 {
     case 0:
       return prefix
         + "Df Notes[2494:12c59] [com.apple.UIKit:BackgroundTask] Created background task <_UIBackgroundTaskInfo: 0x28088\(index % 10)b00>: taskID = \(task), taskName = Saving library, creationTime = \(943_000 + task) (elapsed = 0).\n"
     case 4:
       return prefix
         + "Df Notes[2494:12c59] [com.apple.UIKit:BackgroundTask] Ending background task with UIBackgroundTaskIdentifier: \(task)\n"
-    case 1, 5:
+    case 1, 5, 9, 13:
       return prefix
         + "Df Notes[2494:12cac] [com.apple.network:activity] Create activity from XPC object <nw_activity 50:\(index % 9) [1930F6E1-3505-4FA9-968E-06D71E7DBD4C] (reporting strategy default)>\n"
     case 2, 6:
@@ -117,10 +118,10 @@ enum GeneratedLog {
   private static func logcatLine(_ index: Int) -> String {
     let (day, time) = clock(index)
     let prefix = "10-\(day) \(time)  "
-    let work = String(format: "%08x-f951-4dfc-92a8-38c1e902c481", index / 8)
-    switch index % 8 {
+    let work = String(format: "%08x-f951-4dfc-92a8-38c1e902c481", index / 16)
+    switch index % 16 {
     case 0: return prefix + "7035  7050 D WM-GreedyScheduler: Starting work for \(work)\n"
-    case 4:
+    case 8:
       return prefix
         + "7035  7051 I WM-WorkerWrapper: Worker result SUCCESS for Work [ id=\(work), tags={ com.example.SyncWorker } ]\n"
     case 1, 5:
