@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What a style's reader made of one line.
 enum LineReading {
   /// A whole entry that may matter (its source or message is one the import reads).
@@ -31,36 +39,32 @@ enum LogRelevance {
   /// reading the line's header.
   @inline(__always)
   static func mayMatter(_ line: UnsafeBufferPointer<UInt8>, platform: LogPlatform) -> Bool {
-    let count = line.count
-    guard count >= 3 else { return false }
-    var index = 0
     switch platform {
-    case .ios:
-      while index < count - 2 {
-        if line[index] == 97 && line[index + 1] == 115 && line[index + 2] == 107 { return true }
-        index &+= 1
-      }
+    case .ios: contains(line, "ask", rare: 2)
     case .android:
-      while index < count - 2 {
-        let byte = line[index]
-        if byte == 87 && line[index + 1] == 77 && line[index + 2] == 45 { return true }  // WM-
-        if byte == 65 && (line[index + 1] == 99 || line[index + 1] == 110) {  // Ac…, An…
-          if starts(line, at: index, with: "ActivityManager") || starts(line, at: index, with: "AndroidRuntime") {
-            return true
-          }
-        }
-        index &+= 1
-      }
+      contains(line, "WM-", rare: 0) || contains(line, "ActivityManager", rare: 5)
+        || contains(line, "AndroidRuntime", rare: 7)
     }
-    return false
   }
 
-  private static func starts(_ line: UnsafeBufferPointer<UInt8>, at index: Int, with word: StaticString) -> Bool {
-    let count = word.utf8CodeUnitCount
-    guard index + count <= line.count else { return false }
-    let bytes = word.utf8Start
-    for offset in 0..<count where line[index + offset] != bytes[offset] { return false }
-    return true
+  /// Whether `line` holds `word`, found by `memchr` for its byte at `rare` (one that
+  /// is rare in logs: `k`, `W`, `v`, `R`), then compared around it.
+  @inline(__always)
+  private static func contains(_ line: UnsafeBufferPointer<UInt8>, _ word: StaticString, rare: Int) -> Bool {
+    let length = word.utf8CodeUnitCount
+    guard let base = line.baseAddress, line.count >= length else { return false }
+    let pattern = word.utf8Start
+    var from = rare
+    let end = line.count - (length - rare - 1)
+    while from < end {
+      guard let found = memchr(base + from, Int32(pattern[rare]), end - from) else { return false }
+      let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) - rare
+      var matched = 0
+      while matched < length && base[at + matched] == pattern[matched] { matched += 1 }
+      if matched == length { return true }
+      from = at + rare + 1
+    }
+    return false
   }
 
   /// A logcat tag the import reads: WorkManager's (`WM-…`), ActivityManager's or
