@@ -42,7 +42,21 @@ enum LogcatFields {
     guard LogRelevance.logcatTag(scanner, tag) else { return .skipped(time) }
     return .entry(
       LogRecord(
-        time: time, pid: pid, process: process, source: scanner.string(tag), message: scanner.rest(), line: line))
+        time: time, pid: pid, process: process, source: knownTag(scanner, tag) ?? scanner.string(tag),
+        message: scanner.rest(), line: line))
+  }
+
+  /// The tags the import reads, as constants: a tag of more than 15 bytes built from
+  /// the line would be allocated for every line.
+  static let knownTags: [String] = [
+    "WM-WorkerWrapper", "WM-Processor", "WM-GreedyScheduler", "WM-SystemJobScheduler", "WM-SystemJobService",
+    "WM-ForceStopRunnable", "ActivityManager", "AndroidRuntime",
+  ]
+
+  private static func knownTag(_ scanner: LogBytes, _ range: Range<Int>) -> String? {
+    let bytes = UnsafeBufferPointer(rebasing: scanner.bytes[range])
+    for tag in knownTags where tag.utf8.count == bytes.count && tag.utf8.elementsEqual(bytes) { return tag }
+    return nil
   }
 
   /// logcat's priority letters: Verbose, Debug, Info, Warn, Error, Fatal, Assert, Silent.
