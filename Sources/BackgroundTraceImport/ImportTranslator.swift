@@ -289,8 +289,11 @@ public struct ImportTranslator: Sendable {
         case .failure: .failure
         case .retry: .retry
         }
+      // A finished work is forgotten, so that memory does not grow with the works a
+      // long log shows: a later line of it (its next period) starts it afresh, as a
+      // finished state would.
       if outcome != .retry { state.finished = true }
-      works[work] = state
+      works[work] = outcome == .retry || state.cancelled ? state : nil
       events.append(.workResult(work: work, attempt: attempt, outcome: outcome))
     case .workInterrupted(let work, let reason):
       var state = works[work] ?? WorkState()
