@@ -49,7 +49,9 @@ extension SimulatedSystem: BackgroundTransfers {
     record(.netCreate(session: identifier))
     if sessionDelegates[identifier] == nil { sessionDelegates[identifier] = delegate }
     scheduler.schedule(after: .zero) { [self] in deliverResults(of: identifier) }
-    return SimulatedSession(identifier: identifier, discretionary: discretionary, system: self)
+    return PlatformSession(identifier: identifier) { [unowned self] kind in
+      startTransfer(session: identifier, kind: kind, discretionary: discretionary)
+    }
   }
 
   /// Starts transfer number `n` of `session`: `net.submit`, then out of process.
@@ -171,19 +173,15 @@ extension SimulatedSystem: BackgroundTransfers {
   }
 }
 
-/// A session of the simulated system.
-final class SimulatedSession: BackgroundSession, @unchecked Sendable {
+/// A background session whose transfers its platform (the simulation, a replay) starts.
+final class PlatformSession: BackgroundSession, @unchecked Sendable {
   let identifier: String
-  let discretionary: Bool
-  unowned let system: SimulatedSystem
+  private let start: (TransferKind) -> Int
 
-  init(identifier: String, discretionary: Bool, system: SimulatedSystem) {
+  init(identifier: String, start: @escaping (TransferKind) -> Int) {
     self.identifier = identifier
-    self.discretionary = discretionary
-    self.system = system
+    self.start = start
   }
 
-  func startTransfer(_ kind: TransferKind) -> Int {
-    system.startTransfer(session: identifier, kind: kind, discretionary: discretionary)
-  }
+  func startTransfer(_ kind: TransferKind) -> Int { start(kind) }
 }

@@ -277,7 +277,12 @@ extension ReplayPlatform: BackgroundTransfers {
   {
     record(.netCreate(session: identifier))
     if sessions[identifier] == nil { sessions[identifier] = delegate }  // as URLSession: the first one stays
-    return ReplaySession(identifier: identifier, discretionary: discretionary, platform: self)
+    // Its transfers get the recorded task numbers.
+    return PlatformSession(identifier: identifier) { [unowned self] kind in
+      let task = transferTask(session: identifier)
+      record(.netSubmit(session: identifier, task: task, kind: kind, discretionary: discretionary ? true : nil))
+      return task
+    }
   }
 
   /// The task number the recording gave the session's `count`th transfer (0-based);
@@ -288,25 +293,5 @@ extension ReplayPlatform: BackgroundTransfers {
     let recorded = script.transferTasks[session] ?? []
     if count < recorded.count { return recorded[count] }
     return (recorded.max() ?? 0) + count - recorded.count + 1
-  }
-}
-
-/// A background session of a replay: its transfers get the recorded task numbers.
-final class ReplaySession: BackgroundSession, @unchecked Sendable {
-  let identifier: String
-  let discretionary: Bool
-  unowned let platform: ReplayPlatform
-
-  init(identifier: String, discretionary: Bool, platform: ReplayPlatform) {
-    self.identifier = identifier
-    self.discretionary = discretionary
-    self.platform = platform
-  }
-
-  func startTransfer(_ kind: TransferKind) -> Int {
-    let task = platform.transferTask(session: identifier)
-    platform.record(
-      .netSubmit(session: identifier, task: task, kind: kind, discretionary: discretionary ? true : nil))
-    return task
   }
 }

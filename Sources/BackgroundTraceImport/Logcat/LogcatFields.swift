@@ -72,13 +72,7 @@ enum LogcatFields {
     guard let month = scanner.digits(2), scanner.expect(45), let day = scanner.digits(2), scanner.expect(32),
       let time = LogCalendar.clock(&scanner)
     else { return nil }
-    var offset = 0
-    let save = scanner.index
-    if scanner.skipBlanks() > 0, let zone = LogCalendar.zone(&scanner) {
-      offset = zone
-    } else {
-      scanner.index = save
-    }
+    let offset = optionalZone(&scanner)
     return clock.timestamp(
       month: month, day: day, hour: time.hour, minute: time.minute, second: time.second,
       nanosecond: time.nanosecond, offsetSeconds: offset)
@@ -89,13 +83,7 @@ enum LogcatFields {
     guard let date = LogCalendar.date(&scanner), scanner.expect(32), let time = LogCalendar.clock(&scanner) else {
       return nil
     }
-    var offset = 0
-    let save = scanner.index
-    if scanner.skipBlanks() > 0, let zone = LogCalendar.zone(&scanner) {
-      offset = zone
-    } else {
-      scanner.index = save
-    }
+    let offset = optionalZone(&scanner)
     return LogCalendar.nanoseconds(
       year: date.year, month: date.month, day: date.day, hour: time.hour, minute: time.minute, second: time.second,
       nanosecond: time.nanosecond, offsetSeconds: offset
@@ -124,5 +112,14 @@ enum LogcatFields {
     guard scanner.expect("0x") else { return false }
     let word = scanner.word()
     return !word.isEmpty
+  }
+
+  /// The zone after a time (`-v zone`), as seconds east of UTC; 0, and nothing read,
+  /// when none follows.
+  private static func optionalZone(_ scanner: inout LogBytes) -> Int {
+    let save = scanner.index
+    if scanner.skipBlanks() > 0, let zone = LogCalendar.zone(&scanner) { return zone }
+    scanner.index = save
+    return 0
   }
 }
