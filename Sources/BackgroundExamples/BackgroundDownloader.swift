@@ -86,9 +86,10 @@ package final class DownloadViewController: BackgroundSessionDelegate, @unchecke
     return made
   }
 
-  /// `viewDidLoad`: starts the download.
+  /// `viewDidLoad`: starts the download (the sample's URL).
   func viewDidLoad() {
-    backgroundTask = connect().startTransfer(.download)
+    backgroundTask = connect().startTransfer(
+      .download("https://download.blender.org/peach/bigbuckbunny_movies/BigBuckBunny_320x180.mp4"))
   }
 
   package func transferDidComplete(session: String, task: Int, outcome: TransferOutcome) {

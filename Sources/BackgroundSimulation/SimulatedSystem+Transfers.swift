@@ -183,5 +183,5 @@ final class PlatformSession: BackgroundSession, @unchecked Sendable {
     self.start = start
   }
 
-  func startTransfer(_ kind: TransferKind) -> Int { start(kind) }
+  func startTransfer(_ request: TransferRequest) -> Int? { start(request.kind) }
 }

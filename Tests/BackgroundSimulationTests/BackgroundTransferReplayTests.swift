@@ -30,7 +30,11 @@ import Testing
     }
 
     func perform(userAction action: String) {
-      if action == "upload", let session { started.append(session.startTransfer(.upload)) }
+      if action == "upload", let session,
+        let task = session.startTransfer(.upload(file: "/tmp/photo.jpg", to: "https://example.com/photos"))
+      {
+        started.append(task)
+      }
     }
 
     func handleEvents(forBackgroundSession identifier: String, completionHandler: @escaping @Sendable () -> Void) {
@@ -114,7 +118,7 @@ import Testing
       self.delegate = delegate
       return self
     }
-    func startTransfer(_ kind: TransferKind) -> Int {
+    func startTransfer(_ request: TransferRequest) -> Int? {
       defer { next += 1 }
       return next
     }

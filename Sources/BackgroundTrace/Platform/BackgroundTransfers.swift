@@ -9,7 +9,8 @@
 ///
 /// ```swift
 /// let session = transfers.session(identifier: "com.example.upload", discretionary: false, delegate: uploads)
-/// let task = session.startTransfer(.upload)   // net.submit session=com.example.upload task=1 kind=upload
+/// let task = session.startTransfer(.upload(file: photo, to: "https://example.com/photos"))
+/// // net.submit session=com.example.upload task=1 kind=upload
 /// ```
 public protocol BackgroundTransfers: AnyObject, Sendable {
   /// Creates the background session `identifier` in this process, its events delivered
@@ -27,8 +28,37 @@ public protocol BackgroundSession: AnyObject, Sendable {
   /// The configuration identifier.
   var identifier: String { get }
   /// Resumes a new transfer task (`uploadTask(with:fromFile:)` or `downloadTask(with:)`,
-  /// then `resume()`) and returns its task identifier, unique within the session.
-  func startTransfer(_ kind: TransferKind) -> Int
+  /// then `resume()`) and returns its task identifier, unique within the session; `nil`
+  /// when `request` cannot be made (its URL does not parse), and no task was started.
+  func startTransfer(_ request: TransferRequest) -> Int?
+}
+
+/// What a background transfer moves: a file uploaded to a URL, or a URL downloaded.
+public struct TransferRequest: Sendable, Hashable {
+  /// Upload or download.
+  public var kind: TransferKind
+  /// The URL uploaded to or downloaded from.
+  public var url: String
+  /// The file an upload sends (background sessions upload only from files); `nil` for
+  /// a download.
+  public var file: String?
+
+  /// A request of `kind` for `url`, sending `file` when it is an upload.
+  public init(kind: TransferKind, url: String, file: String?) {
+    self.kind = kind
+    self.url = url
+    self.file = file
+  }
+
+  /// An upload of `file` to `url` (`uploadTask(with:fromFile:)`).
+  public static func upload(file: String, to url: String) -> TransferRequest {
+    TransferRequest(kind: .upload, url: url, file: file)
+  }
+
+  /// A download of `url` (`downloadTask(with:)`).
+  public static func download(_ url: String) -> TransferRequest {
+    TransferRequest(kind: .download, url: url, file: nil)
+  }
 }
 
 /// A background session's delegate: what the system delivers when the app holds the

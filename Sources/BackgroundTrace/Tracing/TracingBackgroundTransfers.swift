@@ -58,10 +58,10 @@ final class TracingBackgroundSession: BackgroundSession {
 
   var identifier: String { base.identifier }
 
-  func startTransfer(_ kind: TransferKind) -> Int {
-    let task = base.startTransfer(kind)
+  func startTransfer(_ request: TransferRequest) -> Int? {
+    guard let task = base.startTransfer(request) else { return nil }  // no task, nothing to record
     recorder.record(
-      .netSubmit(session: base.identifier, task: task, kind: kind, discretionary: discretionary ? true : nil))
+      .netSubmit(session: base.identifier, task: task, kind: request.kind, discretionary: discretionary ? true : nil))
     return task
   }
 }
