@@ -1,6 +1,7 @@
 import BackgroundSimulation
 import BackgroundTrace
 import BackgroundTraceCheck
+import BackgroundTraceTesting
 import Testing
 
 /// Background transfers in the simulation, as iOS runs them (Apple, "Downloading files
@@ -45,6 +46,7 @@ import Testing
       ])
     #expect(system.app(as: UploadApp.self)?.results == [1: .success])
     #expect(TraceChecker.check(system.trace).isEmpty)
+    expectTrace(system.trace, matchesGolden: "background-upload", directory: ExampleTrace.iosGoldens)
     // The simulated run replays against the same app code.
     let replay = Replayer.replay(system.trace) { UploadApp(transfers: $0, callsHandler: true) }
     #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")

@@ -34,6 +34,7 @@ import Testing
     ("android/sync-process-killed", { AndroidSyncScenario.app(on: $0, scheduler: $0.scheduler) }),
     // Background transfers: the recorded finish, wake and events-done handed to the app.
     ("ios/background-download", { DownloadAppDelegate(transfers: $0) }),
+    ("ios/background-upload", { BackgroundTransferReplayTests.UploadApp(transfers: $0, callsHandler: true) }),
     ("ios/background-download-killed", { DownloadAppDelegate(transfers: $0) }),
     ("ios/background-download-fixed", { DownloadAppDelegate(transfers: $0, createsSessionAtLaunch: true) }),
     (
