@@ -14,7 +14,7 @@ enum DemoCommand {
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     } catch {
-      throw ByteSourceError(file: directory, message: "cannot create the output directory")
+      throw OutputError(file: directory, message: "cannot create the output directory")
     }
     let binaryPath = (directory as NSString).appendingPathComponent("demo.bgtrace")
     let textPath = (directory as NSString).appendingPathComponent("demo.txt")

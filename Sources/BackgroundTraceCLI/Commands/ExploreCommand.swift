@@ -32,7 +32,7 @@ enum ExploreCommand {
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     } catch {
-      throw ByteSourceError(file: directory, message: "cannot create the output directory")
+      throw OutputError(file: directory, message: "cannot create the output directory")
     }
     for failure in report.failures {
       let path = (directory as NSString).appendingPathComponent(failure.fileName)

@@ -10,7 +10,7 @@ final class OutputFile {
   private static let blockSize = 256 * 1024
 
   /// Creates (or truncates) the file at `path`, or uses standard output for `-`.
-  init(path: String) throws(ByteSourceError) {
+  init(path: String) throws(OutputError) {
     if path == "-" {
       name = "<stdout>"
       handle = FileHandle.standardOutput
@@ -20,38 +20,38 @@ final class OutputFile {
       guard FileManager.default.createFile(atPath: path, contents: nil),
         let handle = FileHandle(forWritingAtPath: path)
       else {
-        throw ByteSourceError(file: path, message: "cannot create the output file")
+        throw OutputError(file: path, message: "cannot create the output file")
       }
       self.handle = handle
       closesHandle = true
     }
   }
 
-  func write(_ bytes: [UInt8]) throws(ByteSourceError) {
+  func write(_ bytes: [UInt8]) throws(OutputError) {
     pending.append(contentsOf: bytes)
     if pending.count >= Self.blockSize { try drain() }
   }
 
-  func write(_ text: String) throws(ByteSourceError) {
+  func write(_ text: String) throws(OutputError) {
     try write(Array(text.utf8))
   }
 
-  func close() throws(ByteSourceError) {
+  func close() throws(OutputError) {
     try drain()
     guard closesHandle else { return }
     do {
       try handle.close()
     } catch {
-      throw ByteSourceError(file: name, message: "close failed: \(error.localizedDescription)")
+      throw OutputError(file: name, message: "close failed: \(error.localizedDescription)")
     }
   }
 
-  private func drain() throws(ByteSourceError) {
+  private func drain() throws(OutputError) {
     guard !pending.isEmpty else { return }
     do {
       try handle.write(contentsOf: pending)
     } catch {
-      throw ByteSourceError(file: name, message: "write failed: \(error.localizedDescription)")
+      throw OutputError(file: name, message: "write failed: \(error.localizedDescription)")
     }
     pending.removeAll(keepingCapacity: true)
   }

@@ -23,13 +23,14 @@ extension TraceExplainer {
     case .taskClosed(let id, let task, let end):
       return "- \(describe(task: id, task)): closed after \(seconds(task.begin, now)), not ended \(end.phrase)"
     case .runLaunched(let run, let life, _):
-      return "+ run \(run) (\(life.ident)): launched"
+      return "+ run \(run) (\(life.identifier)): launched"
     case .runExpired(let run, let life):
-      return "~ run \(run) (\(life.ident)): expired after \(seconds(life.launchedAt, now))"
+      return "~ run \(run) (\(life.identifier)): expired after \(seconds(life.launchedAt, now))"
     case .runCompleted(let run, let life, _):
-      return "- run \(run) (\(life.ident)): completed after \(seconds(life.launchedAt, now))"
+      return "- run \(run) (\(life.identifier)): completed after \(seconds(life.launchedAt, now))"
     case .runClosed(let run, let life, let end):
-      return "- run \(run) (\(life.ident)): closed after \(seconds(life.launchedAt, now)), not completed \(end.phrase)"
+      return
+        "- run \(run) (\(life.identifier)): closed after \(seconds(life.launchedAt, now)), not completed \(end.phrase)"
     case .workEnqueued(let enqueue, .fresh):
       return "+ work \(enqueue.work): enqueued"
     case .workEnqueued(let enqueue, .queued(let position)):

@@ -198,7 +198,7 @@ public struct TraceExplainer: Sendable {
     for run in walker.runs.keys.sorted() {
       let life = walker.runs[run]!
       lines.append(
-        "run \(run) (\(life.ident)): running \(seconds(life.launchedAt, now))"
+        "run \(run) (\(life.identifier)): running \(seconds(life.launchedAt, now))"
           + (life.expiredAt != nil ? ", expired" : ""))
     }
     for work in walker.works.keys.sorted() {

@@ -55,8 +55,8 @@ package protocol LifecycleObserver {
   /// Takes ``LifecycleTransition/stateChanged(from:to:)``.
   mutating func observeStateChanged(from previous: AppState?, to state: AppState, in process: ProcessLife)
 
-  /// Takes ``LifecycleTransition/registered(ident:ok:first:)``.
-  mutating func observeRegistered(ident: String, ok: Bool, first: TraceTime?, in process: ProcessLife)
+  /// Takes ``LifecycleTransition/registered(identifier:ok:first:)``.
+  mutating func observeRegistered(identifier: String, ok: Bool, first: TraceTime?, in process: ProcessLife)
 
   /// Takes ``LifecycleTransition/submitted(_:registered:)``.
   mutating func observeSubmitted(_ submission: SchedulerSubmission, registered: Bool, in process: ProcessLife)
@@ -110,9 +110,9 @@ extension LifecycleObserver {
     observe(.stateChanged(from: previous, to: state), in: process)
   }
 
-  /// Observes ``LifecycleTransition/registered(ident:ok:first:)``.
-  package mutating func observeRegistered(ident: String, ok: Bool, first: TraceTime?, in process: ProcessLife) {
-    observe(.registered(ident: ident, ok: ok, first: first), in: process)
+  /// Observes ``LifecycleTransition/registered(identifier:ok:first:)``.
+  package mutating func observeRegistered(identifier: String, ok: Bool, first: TraceTime?, in process: ProcessLife) {
+    observe(.registered(identifier: identifier, ok: ok, first: first), in: process)
   }
 
   /// Observes ``LifecycleTransition/submitted(_:registered:)``.

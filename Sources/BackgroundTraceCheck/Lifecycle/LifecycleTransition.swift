@@ -45,11 +45,11 @@ package enum LifecycleTransition: Sendable {
   // MARK: BGTaskScheduler
 
   /// `sched.register`; `first` is the earlier successful registration in this process.
-  case registered(ident: String, ok: Bool, first: TraceTime?)
+  case registered(identifier: String, ok: Bool, first: TraceTime?)
   /// `sched.submit`; `registered` tells whether the identifier has a handler in this process.
   case submitted(SchedulerSubmission, registered: Bool)
   /// `sched.reject`.
-  case rejected(ident: String, SchedulerRejection)
+  case rejected(identifier: String, SchedulerRejection)
   /// `sched.cancel`.
   case requestsCancelled(SchedulerCancelTarget)
   /// `sched.launch` of a registered identifier; `request` is the pending submission it
@@ -57,7 +57,7 @@ package enum LifecycleTransition: Sendable {
   case runLaunched(run: Int, RunLife, request: PendingRequest?)
   /// `sched.launch` of an identifier with no launch handler in this process: no run is
   /// tracked.
-  case runLaunchedUnregistered(ident: String, run: Int)
+  case runLaunchedUnregistered(identifier: String, run: Int)
   /// `sched.expire` of an open run that had not expired.
   case runExpired(run: Int, RunLife)
   /// `sched.expire` for no open run, or for one that had already expired.
@@ -240,7 +240,7 @@ package struct PendingRequest: Sendable {
 /// A launched scheduler run that has not completed.
 package struct RunLife: Sendable {
   /// The task identifier.
-  package var ident: String
+  package var identifier: String
   /// The type of the latest submission for the identifier.
   package var type: SchedulerRequestType?
   /// When it launched.

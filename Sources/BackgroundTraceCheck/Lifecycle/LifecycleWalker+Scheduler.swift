@@ -10,7 +10,7 @@ extension LifecycleWalker {
   mutating func register(_ ident: String, _ hash: StableHash, ok: Bool, into observer: inout some LifecycleObserver) {
     let first = registrations[ident, hash]
     if first == nil && ok { registrations[ident, hash] = now }
-    observer.observeRegistered(ident: ident, ok: ok, first: first, in: process)
+    observer.observeRegistered(identifier: ident, ok: ok, first: first, in: process)
   }
 
   mutating func submit(
@@ -22,14 +22,14 @@ extension LifecycleWalker {
     // By value index, in place: iterating the table held a copy of its storage, so the
     // first write copied the whole table.
     for index in 0..<runs.count {
-      runs.update(at: index) { if $0.ident == submission.identifier { $0.resubmitted = true } }
+      runs.update(at: index) { if $0.identifier == submission.identifier { $0.resubmitted = true } }
     }
     observer.observeSubmitted(submission, registered: registrations[submission.identifier, hash] != nil, in: process)
   }
 
   mutating func reject(_ ident: String, _ error: SchedulerRejection, into observer: inout some LifecycleObserver) {
     requests[ident] = nil
-    observer.observe(.rejected(ident: ident, error), in: process)
+    observer.observe(.rejected(identifier: ident, error), in: process)
   }
 
   mutating func cancelRequests(_ target: SchedulerCancelTarget, into observer: inout some LifecycleObserver) {
@@ -43,10 +43,10 @@ extension LifecycleWalker {
   mutating func launch(_ ident: String, _ hash: StableHash, run: Int, into observer: inout some LifecycleObserver) {
     let request = requests.removeValue(forKey: ident, hash)
     guard isRunning, registrations[ident, hash] != nil else {
-      observer.observe(.runLaunchedUnregistered(ident: ident, run: run), in: process)
+      observer.observe(.runLaunchedUnregistered(identifier: ident, run: run), in: process)
       return
     }
-    let life = RunLife(ident: ident, type: submittedTypes[ident, hash], launchedAt: now)
+    let life = RunLife(identifier: ident, type: submittedTypes[ident, hash], launchedAt: now)
     runs.updateValue(life, forKey: run)
     completedRuns.reopen(run)
     observer.observeRunLaunched(run: run, life, request: request, in: process)

@@ -77,7 +77,7 @@ extension CheckerRules {
       else { return }
       report(
         .schedNotCompleted,
-        "run \(run) (\(life.ident), launched at \(life.launchedAt.seconds)) was not completed within \(grace.seconds) of its expiration at \(expiredAt.seconds)"
+        "run \(run) (\(life.identifier), launched at \(life.launchedAt.seconds)) was not completed within \(grace.seconds) of its expiration at \(expiredAt.seconds)"
       )
     }
   }

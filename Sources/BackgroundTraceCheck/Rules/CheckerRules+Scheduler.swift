@@ -29,7 +29,7 @@ extension CheckerRules {
     if life.type == .refresh && !life.resubmitted {
       report(
         .schedRefreshNotRescheduled,
-        "refresh run \(run) (\(life.ident), launched at \(life.launchedAt.seconds)) completed without submitting a new request for \(life.ident); no further refresh will run"
+        "refresh run \(run) (\(life.identifier), launched at \(life.launchedAt.seconds)) completed without submitting a new request for \(life.identifier); no further refresh will run"
       )
     }
   }
@@ -52,6 +52,7 @@ extension CheckerRules {
     let expiry = life.expiredAt.map { ", expired at \($0.seconds)" } ?? ""
     report(
       .schedNotCompleted,
-      "run \(run) (\(life.ident), launched at \(life.launchedAt.seconds)\(expiry)) was not completed \(end.phrase)")
+      "run \(run) (\(life.identifier), launched at \(life.launchedAt.seconds)\(expiry)) was not completed \(end.phrase)"
+    )
   }
 }

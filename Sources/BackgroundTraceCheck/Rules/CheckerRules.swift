@@ -128,9 +128,9 @@ struct CheckerRules: LifecycleObserver, Sendable {
 
   /// Checks when and how often the identifier was registered.
   @inline(__always)
-  mutating func observeRegistered(ident: String, ok: Bool, first: TraceTime?, in process: ProcessLife) {
-    if logCapture.isActive && !ok { logCapture.failedRegistrations.insert(ident) }
-    registered(ident, first: first, in: process)
+  mutating func observeRegistered(identifier: String, ok: Bool, first: TraceTime?, in process: ProcessLife) {
+    if logCapture.isActive && !ok { logCapture.failedRegistrations.insert(identifier) }
+    registered(identifier, first: first, in: process)
   }
 
   /// Checks that the submission's identifier is registered.
@@ -176,7 +176,8 @@ struct CheckerRules: LifecycleObserver, Sendable {
     case .taskClosed(let id, let task, let end): taskClosed(id, task, end)
     case .taskRefused, .taskExpireUnmatched:
       break
-    case .registered(let ident, let ok, let first): observeRegistered(ident: ident, ok: ok, first: first, in: process)
+    case .registered(let ident, let ok, let first):
+      observeRegistered(identifier: ident, ok: ok, first: first, in: process)
     case .submitted(let submission, let registered):
       observeSubmitted(submission, registered: registered, in: process)
     case .runLaunchedUnregistered(let ident, let run):

@@ -154,12 +154,13 @@ struct TimelineBuilder {
       if let event { instant(.events, .event, "cancel all", event) }
     case .runLaunched(let run, let life, let request):
       if let earlier = runSlices[run] { closeRun(earlier, .notCompleted) }  // launched twice
-      runIdentifiers[run] = life.ident
+      runIdentifiers[run] = life.identifier
       runSlices[run] = model.runs.count
       model.runs.append(
         .init(
-          process: process ?? 0, run: run, identifier: life.ident, type: life.type, start: now, end: now,
-          expiredAt: nil, outcome: .notCompleted, submission: request == nil ? nil : latestSubmissions[life.ident]))
+          process: process ?? 0, run: run, identifier: life.identifier, type: life.type, start: now, end: now,
+          expiredAt: nil, outcome: .notCompleted, submission: request == nil ? nil : latestSubmissions[life.identifier])
+      )
     case .runLaunchedUnregistered(let ident, let run):
       if let event { instant(.scheduler(ident), .event, "launch run \(run) (no handler registered)", event) }
     case .runExpired(let run, _):
