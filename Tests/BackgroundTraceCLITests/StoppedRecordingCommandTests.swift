@@ -40,6 +40,16 @@ import Testing
         + "is negative; trace integers are non-negative; 3 events recorded after it, from 3s to 5s, were not written\n")
   }
 
+  @Test func explainJudgesTheCutAsCheckDoes() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("stopped.bgtrace")
+    try Self.stoppedRecording(at: path)
+    let result = run("explain", path)
+    #expect(result.status == .badInput)
+    #expect(!result.output.contains("at the end"), "task 1, open at the cut, is not reported as never ended")
+    #expect(result.errors.hasSuffix("3 events recorded after it, from 3s to 5s, were not written\n"))
+  }
+
   @Test func statsAndDumpSayTheSame() throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("stopped.bgtrace")

@@ -115,9 +115,7 @@ package enum CheckCommand {
       var checker = TraceChecker(configuration: configuration, meta: reader.meta)
       try checker.checkRemainingEvents(of: &reader, into: &result.findings)
       result.damage = reader.damage
-      // A trace whose last events are lost stops before its end: what was open at the
-      // cut is not judged as open at the end (the damage report says what was lost).
-      if !reader.damage.contains(where: \.endsTrace) { checker.finish(into: &result.findings) }
+      checker.finish(into: &result.findings, after: reader.damage)
     } catch {
       result.error = "\(error)"
     }

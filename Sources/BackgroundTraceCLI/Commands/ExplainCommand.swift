@@ -45,7 +45,7 @@ enum ExplainCommand {
       }
     }
     showAliveAtUntil()
-    let findings = explainer.finish()
+    let findings = explainer.finish(after: reader.damage)
     if !findings.isEmpty, let last {
       if findings.contains(where: { $0.severity == .error }) { failing = true }
       output.append("at the end (\(last.location)):\n" + lines(for: findings))

@@ -85,10 +85,12 @@ public struct TraceExplainer: Sendable {
     return step
   }
 
-  /// What is still open when the trace ends, as findings located at the last event.
-  public mutating func finish() -> [Finding] {
+  /// What is still open when the trace ends, as findings located at the last event;
+  /// none when the reader's `damage` says the trace's last events are lost (as
+  /// `bgtrace check` judges it).
+  public mutating func finish(after damage: [TraceDamage] = []) -> [Finding] {
     var findings: [Finding] = []
-    checker.finish(into: &findings)
+    checker.finish(into: &findings, after: damage)
     return findings
   }
 

@@ -135,6 +135,16 @@ public struct TraceChecker: Sendable {
     collect(into: &findings)
   }
 
+  /// Reports what is still open when the trace ends, at the last event, unless the
+  /// reader's `damage` says the trace's last events are lost (``TraceDamage/endsTrace``:
+  /// a torn tail, a recording that stopped writing): then the last event read is a cut,
+  /// not the trace's end, and what was open there is not judged as open at the end.
+  /// What `bgtrace check` and `explain` call after reading a file.
+  package mutating func finish(into findings: inout [Finding], after damage: [TraceDamage]) {
+    guard !damage.contains(where: \.endsTrace) else { return }
+    finish(into: &findings)
+  }
+
   /// Reports what is still open when the trace ends, at the last event.
   public mutating func finish(into findings: inout [Finding]) {
     // Deadlines still ahead have not passed: an expired task or run still open is
