@@ -15,7 +15,6 @@ struct SimulatedTransfer {
 
   var session: String
   var task: Int
-  var kind: TransferKind
   var discretionary: Bool
   var phase = Phase.waiting
 }
@@ -61,7 +60,7 @@ extension SimulatedSystem: BackgroundTransfers {
     // Started in the background, the system treats it as discretionary.
     let discretionary = discretionary || appState == .background
     record(.netSubmit(session: session, task: task, kind: kind, discretionary: discretionary ? true : nil))
-    transfers.append(SimulatedTransfer(session: session, task: task, kind: kind, discretionary: discretionary))
+    transfers.append(SimulatedTransfer(session: session, task: task, discretionary: discretionary))
     startWaitingTransfers()
     return task
   }

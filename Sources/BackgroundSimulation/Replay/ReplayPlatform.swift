@@ -93,12 +93,7 @@ extension ReplayPlatform: BackgroundTaskHost {
   public func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (() -> Void)?)
     -> BackgroundTaskID
   {
-    let id: Int
-    if beginIndex < script.beginIDs.count {
-      id = script.beginIDs[beginIndex]
-    } else {
-      id = (script.beginIDs.max() ?? 0) + beginIndex - script.beginIDs.count + 1  // past the recording
-    }
+    let id = Self.recorded(script.beginIDs, call: beginIndex)
     beginIndex += 1
     record(.taskBegin(id: id, name: taskName))
     if id != 0, let handler { expirationHandlers[id] = handler }
@@ -290,8 +285,14 @@ extension ReplayPlatform: BackgroundTransfers {
   func transferTask(session: String) -> Int {
     let count = transferCounts[session, default: 0]
     transferCounts[session] = count + 1
-    let recorded = script.transferTasks[session] ?? []
-    if count < recorded.count { return recorded[count] }
-    return (recorded.max() ?? 0) + count - recorded.count + 1
+    return Self.recorded(script.transferTasks[session] ?? [], call: count)
+  }
+
+  /// The number the recording gave the `call`th call (0-based) of a kind that the
+  /// system numbers (task ids, transfer tasks); past the recording, numbers continue
+  /// after its largest.
+  static func recorded(_ numbers: [Int], call: Int) -> Int {
+    if call < numbers.count { return numbers[call] }
+    return (numbers.max() ?? 0) + call - numbers.count + 1
   }
 }

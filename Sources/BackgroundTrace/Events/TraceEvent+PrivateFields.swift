@@ -43,9 +43,5 @@ extension TraceEvent.Kind {
   package static let systemInputPrefix = "system."
 
   /// Whether any field of the kind with this raw tag is private, by raw value.
-  private static let tagsWithPrivateFields: [Bool] = {
-    var tags = [Bool](repeating: false, count: Int(EventTag.allCases.map(\.rawValue).max() ?? 0) + 1)
-    for tag in EventTag.allCases { tags[Int(tag.rawValue)] = tag.spec.fields.contains(where: \.isPrivate) }
-    return tags
-  }()
+  private static let tagsWithPrivateFields = EventTag.table(where: \.isPrivate)
 }

@@ -30,11 +30,15 @@ extension TraceEvent.Kind {
   }
 
   /// Whether any field of the kind with this raw tag is a point in time, by raw value.
-  private static let tagsWithTimeFields: [Bool] = {
-    var tags = [Bool](repeating: false, count: Int(EventTag.allCases.map(\.rawValue).max() ?? 0) + 1)
-    for tag in EventTag.allCases {
-      tags[Int(tag.rawValue)] = tag.spec.fields.contains { $0.type == .seconds }
-    }
+  private static let tagsWithTimeFields = EventTag.table { $0.type == .seconds }
+}
+
+extension EventTag {
+  /// For each kind, by raw value, whether one of its declared fields is `field`: a
+  /// table read once per event instead of the kind's spec.
+  static func table(where field: (FieldSpec) -> Bool) -> [Bool] {
+    var tags = [Bool](repeating: false, count: Int(largestCode) + 1)
+    for tag in allCases { tags[Int(tag.rawValue)] = tag.spec.fields.contains(where: field) }
     return tags
-  }()
+  }
 }
