@@ -5,9 +5,7 @@
 struct AppleLogJSONReader: LogStyleReader {
   /// The bytes of the object being read, from its `{`.
   private var object: [UInt8] = []
-  private var depth = 0
-  private var inString = false
-  private var escaped = false
+  private var nesting = JSONNesting()
   private var objectLine = 0
   private var entries: [LineReading] = []
   /// The most bytes one object may take.
@@ -17,10 +15,11 @@ struct AppleLogJSONReader: LogStyleReader {
     entries.removeAll(keepingCapacity: true)
     var sawStructure = false
     for byte in line.bytes {
-      if depth == 0 {
+      if nesting.depth == 0 {
         switch byte {
         case 123:  // {
-          depth = 1
+          nesting = JSONNesting()
+          _ = nesting.take(byte)
           object.removeAll(keepingCapacity: true)
           object.append(byte)
           objectLine = line.number
@@ -33,28 +32,13 @@ struct AppleLogJSONReader: LogStyleReader {
         continue
       }
       if object.count < Self.maximumObjectLength { object.append(byte) }
-      if inString {
-        if escaped {
-          escaped = false
-        } else if byte == 92 {
-          escaped = true
-        } else if byte == 34 {
-          inString = false
-        }
-      } else if byte == 34 {
-        inString = true
-      } else if byte == 123 || byte == 91 {
-        depth += 1
-      } else if byte == 125 || byte == 93 {
-        depth -= 1
-        if depth == 0 { entries.append(objectEntry()) }
-      }
+      if nesting.take(byte) { entries.append(objectEntry()) }
     }
-    if depth > 0 && object.count < Self.maximumObjectLength { object.append(10) }
+    if nesting.depth > 0 && object.count < Self.maximumObjectLength { object.append(10) }
     if let first = entries.first(where: { if case .entry = $0 { true } else { false } }) ?? entries.first {
       return first
     }
-    return sawStructure || depth > 0 || line.bytes.isEmpty ? .continuation : .notInStyle
+    return sawStructure || nesting.depth > 0 || line.bytes.isEmpty ? .continuation : .notInStyle
   }
 
   private func objectEntry() -> LineReading {
@@ -129,22 +113,11 @@ enum JSONObjectFields {
       switch bytes[index] {
       case 34: return string()
       case 123, 91:
-        var depth = 0
-        var inString = false
-        var escaped = false
+        var nesting = JSONNesting()
         while index < bytes.count {
           let byte = bytes[index]
           index += 1
-          if inString {
-            if escaped { escaped = false } else if byte == 92 { escaped = true } else if byte == 34 { inString = false }
-          } else if byte == 34 {
-            inString = true
-          } else if byte == 123 || byte == 91 {
-            depth += 1
-          } else if byte == 125 || byte == 93 {
-            depth -= 1
-            if depth == 0 { return "" }
-          }
+          if nesting.take(byte) { return "" }
         }
         return nil
       default:
@@ -174,5 +147,35 @@ enum JSONObjectFields {
         return nil
       }
     }
+  }
+}
+
+/// Where a JSON text is, byte by byte: inside a string (just after a backslash in it,
+/// or not), or how deep in objects and arrays.
+struct JSONNesting {
+  /// How many objects and arrays are open.
+  private(set) var depth = 0
+  private var inString = false
+  private var escaped = false
+
+  /// Takes the next byte; `true` when it closes the outermost object or array.
+  mutating func take(_ byte: UInt8) -> Bool {
+    if inString {
+      if escaped {
+        escaped = false
+      } else if byte == 92 {  // \
+        escaped = true
+      } else if byte == 34 {  // "
+        inString = false
+      }
+    } else if byte == 34 {
+      inString = true
+    } else if byte == 123 || byte == 91 {  // { [
+      depth += 1
+    } else if byte == 125 || byte == 93 {  // } ]
+      depth -= 1
+      return depth == 0
+    }
+    return false
   }
 }
