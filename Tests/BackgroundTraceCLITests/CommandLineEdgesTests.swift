@@ -1,29 +1,15 @@
 import BackgroundTraceCLI
 import Foundation
+import TestSupport
 import Testing
 
 /// The edges of the command line: no command, a misspelt command, `stats` over a
 /// directory with an unreadable file, `export` without a path, and messages that quote
 /// bytes a terminal would not show as text.
 @Suite struct CommandLineEdgesTests {
-  let directory: String
+  let folder: TraceFolder
 
-  init() throws {
-    directory =
-      FileManager.default.temporaryDirectory
-      .appendingPathComponent("bgtrace-edges-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-  }
-
-  func write(_ bytes: [UInt8], to name: String) throws -> String {
-    let path = (directory as NSString).appendingPathComponent(name)
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
-    return path
-  }
-
-  func write(_ text: String, to name: String) throws -> String {
-    try write(Array(text.utf8), to: name)
-  }
+  init() throws { folder = try TraceFolder() }
 
   @Test func noCommandPrintsTheUsageToStandardErrorAndExitsTwo() {
     let result = run()
@@ -43,15 +29,15 @@ import Testing
   }
 
   @Test func statsOfADirectoryReportsEveryFileAndExitsTwoWhenOneFailed() throws {
-    _ = try write("bgtrace 1\n0 app.launch\n1 task.begin id=1 name=Save\n2 task.end id=1\n", to: "a.txt")
-    let bad = try write("bgtrace 1\n0 task.begin id=x\n", to: "b.txt")
-    _ = try write("bgtrace 1\n0 app.launch\n", to: "c.txt")
-    let result = run("stats", directory)
+    _ = try folder.write("bgtrace 1\n0 app.launch\n1 task.begin id=1 name=Save\n2 task.end id=1\n", to: "a.txt")
+    let bad = try folder.write("bgtrace 1\n0 task.begin id=x\n", to: "b.txt")
+    _ = try folder.write("bgtrace 1\n0 app.launch\n", to: "c.txt")
+    let result = run("stats", folder.path)
     #expect(result.status == .badInput)
     #expect(result.errors == "bgtrace: \(bad):2:17: expected a non-negative integer for 'id', found 'x'\n")
     #expect(
       result.output == """
-        \(directory)/a.txt (text, 67 bytes)
+        \(folder.path)/a.txt (text, 67 bytes)
           events      3  (22.33 bytes/event)
           duration    2.000s
           processes   1
@@ -63,7 +49,7 @@ import Testing
             task.begin      1
             task.end        1
 
-        \(directory)/c.txt (text, 23 bytes)
+        \(folder.path)/c.txt (text, 23 bytes)
           events      1  (23.00 bytes/event)
           duration    0.000s
           processes   1
@@ -96,7 +82,7 @@ import Testing
   /// Random bytes read as text fail at the header; the message escapes the control
   /// characters and the bytes that are not UTF-8 it quotes.
   @Test func randomBytesAreEscapedInTheHeaderError() throws {
-    let path = try write(
+    let path = try folder.write(
       [0x1B, 0x5B, 0x33, 0x31, 0x6D, 0x68, 0x69, 0xFF, 0xFE, 0x00, 0x7A, 0x0A, 0x62], to: "random.bin")
     for command in ["dump", "stats", "check", "explain"] {
       let result = run(command, path)
@@ -109,7 +95,7 @@ import Testing
   }
 
   @Test func anEventKindWithControlBytesIsEscaped() throws {
-    let path = try write(
+    let path = try folder.write(
       Array("bgtrace 1\n0 task.b".utf8) + [0x1B, 0x5B, 0x32, 0x4A, 0xC2, 0x85, 0xE2, 0x82] + Array(" id=1\n".utf8),
       to: "kind.txt")
     let result = run("dump", path)

@@ -1,24 +1,14 @@
 import BackgroundTraceCLI
 import Foundation
+import TestSupport
 import Testing
 
 /// `bgtrace diff` leaves the meta lines out unless `--meta` is given, and `--time order`
 /// ignores every time, the events' and their time fields', and shows none.
 @Suite struct DiffMetaAndTimeTests {
-  let directory: String
+  let folder: TraceFolder
 
-  init() throws {
-    directory =
-      FileManager.default.temporaryDirectory
-      .appendingPathComponent("bgtrace-diff-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-  }
-
-  func write(_ text: String, to name: String) throws -> String {
-    let path = (directory as NSString).appendingPathComponent(name)
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
-  }
+  init() throws { folder = try TraceFolder() }
 
   static func trace(seed: Int, earliest: String = "60", end: String = "3") -> String {
     """
@@ -34,8 +24,8 @@ import Testing
   }
 
   @Test func tracesThatDifferOnlyInMetaAreTheSameWithANote() throws {
-    let expected = try write(Self.trace(seed: 8), to: "seed8.txt")
-    let actual = try write(Self.trace(seed: 13), to: "seed13.txt")
+    let expected = try folder.write(Self.trace(seed: 8), to: "seed8.txt")
+    let actual = try folder.write(Self.trace(seed: 13), to: "seed13.txt")
     let result = run("diff", expected, actual)
     #expect(result.status == .success)
     #expect(result.output == "")
@@ -49,8 +39,8 @@ import Testing
   }
 
   @Test func metaComparesWithTheMetaOption() throws {
-    let expected = try write(Self.trace(seed: 8), to: "seed8.txt")
-    let actual = try write(Self.trace(seed: 13), to: "seed13.txt")
+    let expected = try folder.write(Self.trace(seed: 8), to: "seed8.txt")
+    let actual = try folder.write(Self.trace(seed: 13), to: "seed13.txt")
     let result = run("diff", "--meta", expected, actual)
     #expect(result.status == .findings)
     #expect(result.errors == "")
@@ -73,8 +63,8 @@ import Testing
   /// Without `--meta` the meta line is not shown, and hunk headers still count the
   /// lines of the canonical text, meta line included.
   @Test func hunksCountTheMetaLineTheyDoNotShow() throws {
-    let expected = try write(Self.trace(seed: 8), to: "seed8.txt")
-    let actual = try write(Self.trace(seed: 13, end: "3.5"), to: "seed13.txt")
+    let expected = try folder.write(Self.trace(seed: 8), to: "seed8.txt")
+    let actual = try folder.write(Self.trace(seed: 13, end: "3.5"), to: "seed13.txt")
     let result = run("diff", expected, actual)
     #expect(result.status == .findings)
     #expect(
@@ -95,8 +85,8 @@ import Testing
 
   /// `earliest=` is a field of type seconds in the vocabulary: it compares as times do.
   @Test func timeFieldsCompareAsTimes() throws {
-    let expected = try write(Self.trace(seed: 8), to: "e.txt")
-    let later = try write(Self.trace(seed: 8, earliest: "60.5"), to: "l.txt")
+    let expected = try folder.write(Self.trace(seed: 8), to: "e.txt")
+    let later = try folder.write(Self.trace(seed: 8, earliest: "60.5"), to: "l.txt")
     let exact = run("diff", expected, later)
     #expect(exact.status == .findings)
     #expect(
@@ -110,8 +100,8 @@ import Testing
 
   /// Under `--time order` no line shows a time, so none mixes the two files' times.
   @Test func orderOnlyShowsNoTimes() throws {
-    let expected = try write(Self.trace(seed: 8), to: "e.txt")
-    let actual = try write(
+    let expected = try folder.write(Self.trace(seed: 8), to: "e.txt")
+    let actual = try folder.write(
       Self.trace(seed: 8, earliest: "90").replacingOccurrences(
         of: "1 task.begin id=1 name=Save\n", with: "1 task.begin id=1 name=Save\n1.5 mark label=saving\n"),
       to: "a.txt")

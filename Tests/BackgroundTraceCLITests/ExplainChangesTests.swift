@@ -1,24 +1,14 @@
 import BackgroundTraceCLI
 import Foundation
+import TestSupport
 import Testing
 
 /// `bgtrace explain` prints what each event changed, so its output grows with the
 /// trace; everything alive is listed on request (`--alive`) and where `--until` stops.
 @Suite struct ExplainChangesTests {
-  let directory: String
+  let folder: TraceFolder
 
-  init() throws {
-    directory =
-      FileManager.default.temporaryDirectory
-      .appendingPathComponent("bgtrace-explain-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-  }
-
-  func write(_ text: String, to name: String) throws -> String {
-    let path = (directory as NSString).appendingPathComponent(name)
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
-  }
+  init() throws { folder = try TraceFolder() }
 
   /// Tasks begun in a loop and leaked: each begin prints one change, the one that ends
   /// prints its end, and the suspension closes the rest.
@@ -35,7 +25,7 @@ import Testing
     """
 
   @Test func eachEventPrintsWhatItChanged() throws {
-    let path = try write(Self.leakInALoop, to: "leak.txt")
+    let path = try folder.write(Self.leakInALoop, to: "leak.txt")
     let result = run("explain", path)
     #expect(result.status == .findings)
     #expect(result.errors == "")
@@ -63,7 +53,7 @@ import Testing
   }
 
   @Test func aliveListsEverythingAliveAfterEachEvent() throws {
-    let path = try write(Self.leakInALoop, to: "leak.txt")
+    let path = try folder.write(Self.leakInALoop, to: "leak.txt")
     let result = run("explain", "--alive", "--until", "4", path)
     #expect(
       result.output == """
@@ -86,7 +76,7 @@ import Testing
   }
 
   @Test func untilListsWhatIsAliveWhereItStops() throws {
-    let path = try write(Self.leakInALoop, to: "leak.txt")
+    let path = try folder.write(Self.leakInALoop, to: "leak.txt")
     let result = run("explain", "--until", "3.5", path)
     #expect(result.status == .findings)  // the whole trace is still checked
     #expect(
@@ -111,7 +101,7 @@ import Testing
 
   /// Scheduler runs and work attempts print their changes too.
   @Test func runsAndAttemptsPrintTheirChanges() throws {
-    let path = try write(
+    let path = try folder.write(
       """
       bgtrace 1
       0 app.launch
@@ -160,7 +150,7 @@ import Testing
     var text = "bgtrace 1\n0 app.launch\n0 app.state to=background\n"
     for id in 1...200 { text += "1 task.begin id=\(id)\n" }
     text += "2 app.state to=suspended\n"
-    let path = try write(text, to: "many.txt")
+    let path = try folder.write(text, to: "many.txt")
     let lines = run("explain", path).output.split(separator: "\n")
     #expect(lines.filter { $0.hasPrefix("      + task ") }.count == 200)
     #expect(lines.filter { $0.hasPrefix("      - task ") }.count == 200)

@@ -54,3 +54,33 @@ package struct TemporaryDirectory: ~Copyable {
     try? FileManager.default.removeItem(at: url)
   }
 }
+
+/// A fresh folder for a suite's trace files: each test gets its own (a suite instance
+/// per test), removed with it. Unlike ``TemporaryDirectory`` a suite can hold it.
+package final class TraceFolder {
+  /// The folder's path.
+  package let path: String
+
+  /// Creates the folder.
+  package init() throws {
+    path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("BackgroundTraceTests-\(UUID().uuidString)", isDirectory: true).path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  /// Writes `bytes` to the file `name` in the folder and returns its path.
+  package func write(_ bytes: [UInt8], to name: String) throws -> String {
+    let file = (path as NSString).appendingPathComponent(name)
+    try Data(bytes).write(to: URL(fileURLWithPath: file))
+    return file
+  }
+
+  /// Writes `text` to the file `name` in the folder and returns its path.
+  package func write(_ text: String, to name: String) throws -> String {
+    try write(Array(text.utf8), to: name)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(atPath: path)
+  }
+}
