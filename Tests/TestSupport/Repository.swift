@@ -63,7 +63,8 @@ package final class TraceFolder {
 
   /// Creates the folder.
   package init() throws {
-    path = FileManager.default.temporaryDirectory
+    path =
+      FileManager.default.temporaryDirectory
       .appendingPathComponent("BackgroundTraceTests-\(UUID().uuidString)", isDirectory: true).path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   }
