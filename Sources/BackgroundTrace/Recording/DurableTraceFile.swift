@@ -326,16 +326,7 @@ final class DurableTraceFile {
 ///
 /// - Returns: `nil` when everything was written, else the `errno` of the failure.
 package func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
-  var written = 0
-  while written < bytes.count {
-    let result = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-    if result < 0 {
-      if errno == EINTR { continue }
-      return errno
-    }
-    written += result
-  }
-  return nil
+  writeRetrying(bytes) { start, count, _ in write(descriptor, start, count) }
 }
 
 /// Writes all of `bytes` at file offset `offset` with `pwrite(2)`, retrying interrupted
@@ -343,9 +334,17 @@ package func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> 
 ///
 /// - Returns: `nil` when everything was written, else the `errno` of the failure.
 func pwriteAll(_ bytes: UnsafeRawBufferPointer, at offset: Int, to descriptor: Int32) -> Int32? {
+  writeRetrying(bytes) { start, count, written in pwrite(descriptor, start, count, off_t(offset + written)) }
+}
+
+/// Calls `write` with the bytes not written yet (and how many were) until all are, or
+/// it fails other than by an interruption (its `errno`).
+private func writeRetrying(
+  _ bytes: UnsafeRawBufferPointer, _ write: (UnsafeRawPointer, Int, Int) -> Int
+) -> Int32? {
   var written = 0
   while written < bytes.count {
-    let result = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))
+    let result = write(bytes.baseAddress! + written, bytes.count - written, written)
     if result < 0 {
       if errno == EINTR { continue }
       return errno
