@@ -15,12 +15,12 @@ import Testing
   }
 
   /// Each kind's spec names its fields once, in the order its values come, and every
-  /// kind's values round-trip through the spec (the all-kinds and background-transfers
-  /// vectors hold every kind between them).
+  /// kind's values round-trip through the spec (the all-kinds, background-transfers
+  /// and spec-layout vectors hold every kind between them).
   @Test func everyKindRoundTripsThroughItsFieldValues() throws {
     var events: [TraceEvent] = []
-    for name in ["all-kinds", "background-transfers"] {
-      let url = Repository.traces.appendingPathComponent("format/\(name).txt")
+    for name in ["format/all-kinds", "format/background-transfers", "format-v4/spec-layout"] {
+      let url = Repository.traces.appendingPathComponent("\(name).txt")
       events += try Trace(text: try String(contentsOf: url, encoding: .utf8), file: "\(name).txt").events
     }
     #expect(Set(events.map(\.kind.tag)) == Set(EventTag.allCases))

@@ -1,5 +1,6 @@
-import BackgroundTrace
 import Testing
+
+@testable import BackgroundTrace
 
 /// Every code of the binary form, written out by hand from docs/FORMAT.md ("Record").
 /// These are what existing files hold: a change to any of them is a format break,
@@ -13,14 +14,33 @@ import Testing
       ("work.enqueue", 13), ("work.start", 14), ("work.result", 15), ("work.stop", 16),
       ("work.cancel", 17), ("env.set", 18), ("input", 19), ("mark", 20), ("net.create", 21), ("net.submit", 22),
       ("net.finish", 23), ("net.wake", 24), ("net.events-done", 25), ("net.handler", 26),
+      ("sched.progress", 27),
     ]
     for (name, code) in expected {
       #expect(EventTag(name: name)?.rawValue == code, "\(name)")
     }
-    // A kind added later takes a new code; none reuses one, and none is 30 (reserved
-    // for a longer kind code) or 31 (the log chunk's string definition).
+    // A kind added later takes a new code; none reuses one, and none is 30 (the tag code
+    // of a longer kind code) or 31 (the log chunk's string definition).
     #expect(Set(EventTag.allCases.map(\.rawValue)).count == EventTag.allCases.count)
-    #expect(EventTag.allCases.allSatisfy { $0.rawValue < 30 })
+    // The codes run without a gap but for those two: the decoder relies on it.
+    let codes = EventTag.allCases.map(\.rawValue)
+    #expect(Set(codes) == Set((0...codes.max()!).filter { $0 != 30 && $0 != 31 }))
+  }
+
+  /// A kind from code 27 on is laid out from its spec (docs/FORMAT.md, "Spec layout"):
+  /// its fields' order, types and optionality, and a choice's words in order, are its
+  /// binary layout. A new field goes last and optional; a new word goes last.
+  @Test func specLayoutFieldsNeverChange() {
+    let expected: [(String, [FieldSpec])] = [
+      ("sched.progress", [.required("run", .integer), .required("completed", .integer), .required("total", .integer)])
+    ]
+    for (name, fields) in expected {
+      let published = EventTag(name: name)?.spec.fields ?? []
+      #expect(Array(published.prefix(fields.count)).map(\.layoutPart) == fields.map(\.layoutPart), "\(name)")
+      #expect(published.dropFirst(fields.count).allSatisfy { !$0.isRequired }, "\(name): a new field is optional")
+    }
+    let laidOut = EventTag.allCases.filter { $0.rawValue >= 27 }.map(\.name)
+    #expect(laidOut.sorted() == expected.map(\.0).sorted(), "every spec-layout kind is pinned here")
   }
 
   @Test func enumeratedFieldCodesNeverChange() {
@@ -75,4 +95,10 @@ import Testing
       #expect(T(wireCode: code) == nil, "code \(code)", sourceLocation: sourceLocation)
     }
   }
+}
+
+extension FieldSpec {
+  /// What of a field the spec layout writes: its name (for the message), type and
+  /// whether it is required. Privacy is not part of the layout.
+  fileprivate var layoutPart: String { "\(name) \(type) \(isRequired)" }
 }

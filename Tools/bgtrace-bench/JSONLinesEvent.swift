@@ -28,6 +28,8 @@ struct JSONLinesEvent: Codable {
   var session: String?
   var task: Int?
   var discretionary: Bool?
+  /// The fields of a kind laid out from its spec (code 27 on), by name, as text.
+  var fields: [String: String]?
 
   init(_ event: TraceEvent) {
     time = event.time.nanoseconds
@@ -91,6 +93,18 @@ struct JSONLinesEvent: Codable {
       self.session = session
       self.task = task
       self.outcome = outcome.rawValue
+    default:
+      var fields: [String: String] = [:]
+      event.kind.forEachField { name, value in
+        switch value {
+        case .integer(let integer): fields[name] = String(integer)
+        case .boolean(let boolean): fields[name] = String(boolean)
+        case .seconds(let time): fields[name] = time.description
+        case .interval(let interval): fields[name] = interval.description
+        case .choice(let word), .string(let word): fields[name] = word
+        }
+      }
+      self.fields = fields
     }
   }
 }

@@ -250,7 +250,7 @@ public enum Replayer: Sendable {
       platform.delegate?.handleEvents(forBackgroundSession: session) { [platform] in
         platform.record(.netHandler(session: session))
       }
-    case .netCreate, .netSubmit, .netHandler:
+    case .netCreate, .netSubmit, .netHandler, .schedProgress:
       platform.record(event.kind)
     }
   }

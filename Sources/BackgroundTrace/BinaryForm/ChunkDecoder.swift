@@ -202,12 +202,25 @@ struct ChunkDecoder {
   ) {
     let start = cursor.offset
     guard let tag = cursor.byte() else { throw Failure(offset: start, message: "missing event") }
-    guard tag & 0x1F <= EventTag.largestCode else {
-      throw Failure(offset: start, message: "unknown event kind tag \(tag & 0x1F)")
+    var code = tag & 0x1F
+    if code >= SpecLayout.extendedKindTag || code > EventTag.largestCode {
+      guard code == SpecLayout.extendedKindTag else {
+        throw Failure(offset: start, message: "unknown event kind tag \(code)")
+      }
+      // A code of 32 or more follows the tag byte, and only such a code: each kind has
+      // one encoding (docs/FORMAT.md, "Record").
+      guard let extended = cursor.varint(), extended >= UInt64(SpecLayout.firstExtendedCode) else {
+        throw Failure(offset: start, message: "bad extended event kind code")
+      }
+      guard extended <= UInt64(EventTag.largestCode) else {
+        throw Failure(offset: start, message: "unknown event kind tag \(extended)")
+      }
+      code = UInt8(extended)
     }
-    // The codes run from 0 without a gap in declaration order, so the raw value is the
-    // enum's bit pattern (`EventTag(rawValue:)` is a call per record here).
-    let kind = unsafeBitCast(tag & 0x1F, to: EventTag.self)
+    // The codes run from 0 without a gap but for 30 and 31, never a kind's (pinned in
+    // `WireCodeStabilityTests`), so the raw value is the enum's bit pattern
+    // (`EventTag(rawValue:)` is a call per record here).
+    let kind = unsafeBitCast(code, to: EventTag.self)
     let flags = tag >> 5
     let delta = try scaled(&cursor)
     guard delta <= UInt64(Int64.max) - time else {
@@ -334,7 +347,71 @@ struct ChunkDecoder {
       event.flags = flags
       event.string = try stringID(&cursor)
       event.number = Int64(try integer(&cursor))
+    default:
+      try specRecord(kind, &cursor, into: &event, fail: fail)
     }
+  }
+
+  /// The fields of a record of a kind from ``SpecLayout/firstCode`` on, as its spec lays
+  /// them out, into their slots of `event`. The values are then checked as a
+  /// ``TraceEvent/Kind`` would take them, so that every record decoded makes an event.
+  private func specRecord(
+    _ kind: EventTag, _ cursor: inout ByteCursor, into event: inout CompactEvent, fail: (String) -> Failure
+  ) throws(Failure) {
+    let values = try specFields(SpecLayout.of(kind), &cursor, into: &event, fail: fail)
+    do {
+      _ = try TraceEvent.Kind(tag: kind, fieldValues: values)
+    } catch {
+      throw fail(error.message)
+    }
+  }
+
+  /// Fields laid out as `layout` says, into their slots of `event`; returns their values,
+  /// one per field (`nil`: absent), strings from the chunk's table.
+  func specFields(
+    _ layout: SpecLayout, _ cursor: inout ByteCursor, into event: inout CompactEvent, fail: (String) -> Failure
+  ) throws(Failure) -> [FieldValue?] {
+    var presence = UInt64(1) << layout.optionalCount - 1
+    if layout.optionalCount > 0 {
+      guard let bits = cursor.varint(), bits <= presence else { throw fail("bad presence bits") }
+      presence = bits
+    }
+    event.options = UInt8(truncatingIfNeeded: presence)
+    var values: [FieldValue?] = []
+    values.reserveCapacity(layout.fields.count)
+    for (field, slot) in zip(layout.fields, layout.slots) {
+      if let bit = slot.presenceBit, presence & 1 << bit == 0 {
+        values.append(nil)
+        continue
+      }
+      switch field.type {
+      case .integer:
+        let integer = try self.integer(&cursor)
+        event.setNumberSlot(slot.index, UInt64(integer))
+        values.append(.integer(integer))
+      case .seconds:
+        let nanoseconds = try scaled(&cursor)
+        event.setNumberSlot(slot.index, nanoseconds)
+        values.append(.seconds(TraceTime(nanoseconds: nanoseconds)))
+      case .interval:
+        let nanoseconds = try scaled(&cursor)
+        event.setNumberSlot(slot.index, nanoseconds)
+        values.append(.interval(TraceInterval(nanoseconds: nanoseconds)))
+      case .boolean:
+        guard let byte = cursor.byte(), byte <= 1 else { throw fail("bad \(field.name)") }
+        event.setCodeSlot(slot.index, byte)
+        values.append(.boolean(byte == 1))
+      case .choice(let words):
+        guard let code = cursor.varint(), code < UInt64(words.count) else { throw fail("bad \(field.name)") }
+        event.setCodeSlot(slot.index, UInt8(code))
+        values.append(.choice(words[Int(code)]))
+      case .string:
+        let index = try string(&cursor)
+        event.setStringSlot(slot.index, stringIDs[index])
+        values.append(.string(strings[index]))
+      }
+    }
+    return values
   }
 
   /// A `work.enqueue` record's fields after its time, as ``enqueue(_:fail:)`` reads them.

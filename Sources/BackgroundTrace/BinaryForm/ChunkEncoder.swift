@@ -79,7 +79,13 @@ struct ChunkEncoder {
     assert(time >= lastTime, "the writer checks order before encoding")
     sawInvalidValue = false
     let tagIndex = records.count
-    records.append(kind.tag.rawValue)
+    let code = kind.tag.rawValue
+    if code < SpecLayout.firstExtendedCode {
+      records.append(code)
+    } else {
+      records.append(SpecLayout.extendedKindTag)
+      Varint.append(UInt64(code), to: &records)
+    }
     appendScaled(time - lastTime)
     lastTime = time
     eventCount += 1
@@ -161,6 +167,8 @@ struct ChunkEncoder {
       flags = outcome.wireCode
       appendString(session)
       Varint.append(natural(task), to: &records)
+    default:
+      appendSpecLayout(kind)
     }
     records[tagIndex] |= flags << 5
     if !definitions.isEmpty {
@@ -196,6 +204,37 @@ struct ChunkEncoder {
     if let policy = enqueue.policy { records.append(policy.wireCode) }
     // Last, after the fields of the first layout, so a record without it is unchanged.
     if let flex = enqueue.flex { appendScaled(bounded(flex.nanoseconds)) }
+  }
+
+  /// The fields of a kind from ``SpecLayout/firstCode`` on, as its spec lays them out.
+  private mutating func appendSpecLayout(_ kind: TraceEvent.Kind) {
+    appendSpecFields(kind.fieldValues, layout: SpecLayout.of(kind.tag))
+  }
+
+  /// `values`, one per field of `layout` (`nil`: absent), as the spec layout writes them.
+  mutating func appendSpecFields(_ values: [FieldValue?], layout: SpecLayout) {
+    if layout.optionalCount > 0 {
+      var presence: UInt64 = 0
+      for (slot, value) in zip(layout.slots, values) {
+        if let bit = slot.presenceBit, value != nil { presence |= 1 << bit }
+      }
+      Varint.append(presence, to: &records)
+    }
+    for (field, value) in zip(layout.fields, values) {
+      switch value {
+      case nil: break
+      case .integer(let integer): Varint.append(natural(integer), to: &records)
+      case .boolean(let boolean): records.append(boolean ? 1 : 0)
+      case .seconds(let time): appendScaled(bounded(time.nanoseconds))
+      case .interval(let interval): appendScaled(bounded(interval.nanoseconds))
+      case .string(let string): appendString(string)
+      case .choice(let word):
+        guard case .choice(let words) = field.type, let code = words.firstIndex(of: word) else {
+          preconditionFailure("the field \(field.name) has a word outside its choice: \(word)")
+        }
+        Varint.append(UInt64(code), to: &records)
+      }
+    }
   }
 
   @inline(__always)

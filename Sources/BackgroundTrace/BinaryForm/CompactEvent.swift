@@ -33,6 +33,7 @@
 /// | `net.create`, `net.wake`, `net.events-done`, `net.handler` | session | | | |
 /// | `net.submit` | session | | task | ``transferKind``, ``discretionary`` |
 /// | `net.finish` | session | | task | ``transferOutcome`` |
+/// | code 27 on (`sched.progress`, …) | slots of ``SpecLayout`` | | | ``specFieldValues(strings:)`` |
 ///
 /// A string field a kind does not use, or leaves out, is ``noString``.
 @usableFromInline
@@ -201,6 +202,7 @@ extension TraceEvent {
     case .netWake: kind = .netWake(session: text(compact.string))
     case .netEventsDone: kind = .netEventsDone(session: text(compact.string))
     case .netHandler: kind = .netHandler(session: text(compact.string))
+    default: kind = Kind(specLayout: compact, strings: strings)
     }
     self.init(time: TraceTime(nanoseconds: compact.time), kind)
   }

@@ -59,9 +59,11 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   case netEventsDone = 25
   /// `net.handler`: the app called the background session's completion handler.
   case netHandler = 26
+  /// `sched.progress`: the app reported a continued-processing task's progress.
+  case schedProgress = 27
 
-  /// The largest kind code: codes run from 0 to it without a gap.
-  static let largestCode = EventTag.netHandler.rawValue
+  /// The largest kind code: codes run from 0 to it without a gap but for 30 and 31.
+  static let largestCode = EventTag.schedProgress.rawValue
 
   /// The vocabulary's declaration of this kind: its name, side and fields. A new kind
   /// is a case above, with the next free code, and its entry here.
@@ -171,6 +173,11 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
       KindSpec(
         "net.handler", .app, [.required("session", .string)],
         "the app called the completion handler `handleEventsForBackgroundURLSession` gave it")
+    case .schedProgress:
+      KindSpec(
+        "sched.progress", .app,
+        [.required("run", .integer), .required("completed", .integer), .required("total", .integer)],
+        "the app set a launched continued-processing task's progress to `completed` of `total` units")
     }
   }
 }
@@ -206,6 +213,7 @@ extension TraceEvent.Kind {
     case .netWake: .netWake
     case .netEventsDone: .netEventsDone
     case .netHandler: .netHandler
+    case .schedProgress: .schedProgress
     }
   }
 

@@ -119,6 +119,10 @@ extension TraceEvent.Kind {
       visit(.string(session))
       visit(.integer(task))
       visit(.choice(outcome.rawValue))
+    case .schedProgress(let run, let completed, let total):
+      visit(.integer(run))
+      visit(.integer(completed))
+      visit(.integer(total))
     }
   }
 
@@ -199,6 +203,8 @@ extension TraceEvent.Kind {
     case .netWake: self = .netWake(session: try values.string(0))
     case .netEventsDone: self = .netEventsDone(session: try values.string(0))
     case .netHandler: self = .netHandler(session: try values.string(0))
+    case .schedProgress:
+      self = .schedProgress(run: try values.integer(0), completed: try values.integer(1), total: try values.integer(2))
     }
   }
 

@@ -83,6 +83,10 @@ extension TraceEvent {
     case netEventsDone(session: String)
     /// `net.handler session=…`: the app called the completion handler the wake gave it.
     case netHandler(session: String)
+    /// `sched.progress run=… completed=… total=…`: the app set the progress of launched
+    /// run `run` (a continued-processing task's `progress`) to `completed` of `total`
+    /// units.
+    case schedProgress(run: Int, completed: Int, total: Int)
   }
 }
 
