@@ -16,9 +16,9 @@ import Testing
       + [
         0x00, 0x00,  // app.launch at 0
         0x4A, 0x07, 0x00,  // sched.launch (10 | 2 predicted << 5), +1 s (1 << 2 | 3); ident 0; run 0 + 1
-        0x1B, 0xD2, 0x0F, 0x01, 0x00, 0x64,  // sched.progress (27), +500 ms (500 << 2 | 2); run 1, completed 0, total 100
+        0x1B, 0xD2, 0x0F, 0x01, 0x00, 0x64,  // sched.progress (27), +500 ms; run 1, completed 0, total 100
         0x1B, 0xD2, 0x0F, 0x01, 0x28, 0x64,  // +500 ms; run 1, completed 40, total 100
-        0x1B, 0x8A, 0x27, 0x01, 0x64, 0x64,  // +1,250 ms (1250 << 2 | 2 = 5002); run 1, completed 100, total 100
+        0x1B, 0x8A, 0x27, 0x01, 0x64, 0x64,  // +1,250 ms (5002); run 1, completed 100, total 100
         0x6C, 0x00,  // sched.complete (12 | (1 success | 2 predicted) << 5), +0; run 1
       ]
     let chunk = FormatVectorTests.chunkHeader(
