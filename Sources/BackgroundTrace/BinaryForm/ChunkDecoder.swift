@@ -202,7 +202,8 @@ struct ChunkDecoder {
   ) {
     let start = cursor.offset
     guard let tag = cursor.byte() else { throw Failure(offset: start, message: "missing event") }
-    var code = tag & 0x1F
+    let code = tag & 0x1F
+    let kind: EventTag
     if code >= SpecLayout.extendedKindTag || code > EventTag.largestCode {
       guard code == SpecLayout.extendedKindTag else {
         throw Failure(offset: start, message: "unknown event kind tag \(code)")
@@ -212,15 +213,16 @@ struct ChunkDecoder {
       guard let extended = cursor.varint(), extended >= UInt64(SpecLayout.firstExtendedCode) else {
         throw Failure(offset: start, message: "bad extended event kind code")
       }
-      guard extended <= UInt64(EventTag.largestCode) else {
+      guard extended <= UInt64(UInt8.max), let extendedKind = EventTag(rawValue: UInt8(extended)) else {
         throw Failure(offset: start, message: "unknown event kind tag \(extended)")
       }
-      code = UInt8(extended)
+      kind = extendedKind
+    } else {
+      // The cases are declared in code order, and the codes below 30 run from 0 without
+      // a gap (pinned in `WireCodeStabilityTests`), so such a code is the enum's bit
+      // pattern, its declaration index (`EventTag(rawValue:)` is a call per record).
+      kind = unsafeBitCast(code, to: EventTag.self)
     }
-    // The codes run from 0 without a gap but for 30 and 31, never a kind's (pinned in
-    // `WireCodeStabilityTests`), so the raw value is the enum's bit pattern
-    // (`EventTag(rawValue:)` is a call per record here).
-    let kind = unsafeBitCast(code, to: EventTag.self)
     let flags = tag >> 5
     let delta = try scaled(&cursor)
     guard delta <= UInt64(Int64.max) - time else {

@@ -81,19 +81,25 @@ struct SpecLayout: Sendable {
 
   /// The layout of kind `tag`, one of the kinds from ``firstCode`` on.
   static func of(_ tag: EventTag) -> SpecLayout {
-    layouts[Int(tag.rawValue - firstCode)]
+    guard let layout = layouts[Int(tag.rawValue)] else {
+      preconditionFailure("\(tag.name) has its own layout, not a spec layout")
+    }
+    return layout
   }
 
-  /// The layouts of the kinds from ``firstCode`` on, by code. A kind whose fields do not
-  /// fit traps at first use, which `swift test` reaches (`SpecLayoutTests`).
-  private static let layouts: [SpecLayout] = EventTag.allCases.filter { $0.rawValue >= firstCode }
-    .sorted { $0.rawValue < $1.rawValue }
-    .map { tag in
+  /// The layouts of the kinds from ``firstCode`` on, by code (codes have a gap at 30 and
+  /// 31, and the kinds below ``firstCode`` have none). A kind whose fields do not fit
+  /// traps at first use, which `swift test` reaches (`SpecLayoutTests`).
+  private static let layouts: [SpecLayout?] = {
+    var layouts = [SpecLayout?](repeating: nil, count: Int(EventTag.largestCode) + 1)
+    for tag in EventTag.allCases where tag.rawValue >= firstCode {
       guard let layout = SpecLayout(tag.spec) else {
         preconditionFailure("\(tag.name) has more fields of some type than a compact event holds (SpecLayout.capacity)")
       }
-      return layout
+      layouts[Int(tag.rawValue)] = layout
     }
+    return layouts
+  }()
 }
 
 extension CompactEvent {
