@@ -77,6 +77,8 @@ public final class SimulatedSystem: @unchecked Sendable {
   var eventsOwed: Set<String> = []
   /// Sessions the system is launching or resuming the app for: their results wait.
   var wakingSessions: Set<String> = []
+  /// Woken sessions whose events are being delivered: the timer of the next one.
+  var deliveries: [String: VirtualTimeScheduler.TimerID] = [:]
 
   // The environment.
   var networkAvailable: Bool
@@ -216,9 +218,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     nextTaskID = 1
     openTasks.removeAll()
     launchHandlers.removeAll()
-    sessionDelegates.removeAll()
-    wokenSessions.removeAll()
-    eventsOwed.removeAll()
+    forgetSessions()
     appEntry?(self)
     launching = false
     guard processRunning else { return }  // killed while launching (a duplicate registration)
@@ -300,9 +300,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     openTasks.removeAll()
     launchHandlers.removeAll()
     runningTasks.removeAll()
-    sessionDelegates.removeAll()
-    wokenSessions.removeAll()
-    eventsOwed.removeAll()
+    forgetSessions()
     if reason == "user" { cancelTransfers() }
     stopAllWork(reason: "terminated")
     // The process is gone: its async code (an upload in flight) never resumes.

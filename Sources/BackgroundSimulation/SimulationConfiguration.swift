@@ -31,6 +31,13 @@ public struct SimulationConfiguration: Sendable {
   /// How long a background transfer takes out of process once it may run: drawn from
   /// this range by the seed (Apple documents none; transfers of the app's own files).
   public var transferDuration: ClosedRange<Duration> = .seconds(5)...(.seconds(120))
+  /// How long a woken app waits for each of a session's events — each transfer's
+  /// result, then `urlSessionDidFinishEvents` — once it holds the session: drawn from
+  /// this range by the seed for each event. The events are messages the transfer
+  /// daemon sends to the app it resumed or launched, delivered on the session's
+  /// delegate queue; Apple documents no figure, so this is the model's assumption.
+  /// While they are delivered another session's wake, or the user, can come in between.
+  public var transferEventDelay: ClosedRange<Duration> = .milliseconds(100)...(.seconds(1))
   /// The environment at the start: network connectivity.
   public var networkAvailable = true
   /// The environment at the start: on external power.
