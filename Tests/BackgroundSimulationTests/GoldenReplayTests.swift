@@ -37,6 +37,16 @@ import Testing
     ("ios/background-upload", { BackgroundTransferReplayTests.UploadApp(transfers: $0, callsHandler: true) }),
     ("ios/background-download-killed", { DownloadAppDelegate(transfers: $0) }),
     ("ios/background-download-fixed", { DownloadAppDelegate(transfers: $0, createsSessionAtLaunch: true) }),
+    // Two sessions' wakes, one at a time, overlapping, and the fix.
+    ("ios/background-transfer", { BackgroundTransferExampleTests.app(on: $0, scheduler: $0.scheduler, fixed: false) }),
+    (
+      "ios/background-transfer-overlapping-wakes",
+      { BackgroundTransferExampleTests.app(on: $0, scheduler: $0.scheduler, fixed: false) }
+    ),
+    (
+      "ios/background-transfer-fixed",
+      { BackgroundTransferExampleTests.app(on: $0, scheduler: $0.scheduler, fixed: true) }
+    ),
     (
       "ios/task-manager-named-tasks",
       { platform in
