@@ -38,7 +38,7 @@ extension SimulatedSystem {
     // A wake's delivery under way hands this result over too, before its end.
     guard deliveries[session] == nil else { return }
     let inFlight = transfers.contains { $0.session == session && $0.inFlight }
-    if appRuns, sessionDelegates[session] != nil, appInForeground || inFlight || wokenSessions.contains(session) {
+    if appRuns, sessionDelegates[session] != nil, appInForeground || inFlight || wokenSessions[session] != nil {
       deliverAtOnce(session)
     } else if !inFlight && !quitByUser {
       wake(for: session)
@@ -57,18 +57,22 @@ extension SimulatedSystem {
     wakeForBackgroundWork()
     wakingSessions.remove(session)
     guard processRunning else { return }
-    wokenSessions.insert(session)
+    wakeCount += 1
+    let wake = wakeCount
+    wokenSessions[session] = wake
     eventsOwed.insert(session)
     record(.netWake(session: session))
     appDelegate?.handleEvents(forBackgroundSession: session) { [self] in
-      // Called from the app's code on the simulation's thread.
+      // Called from the app's code on the simulation's thread; every call is recorded,
+      // but only the first ends this wake (a later wake has a handler of its own).
       record(.netHandler(session: session))
-      wokenSessions.remove(session)
+      if wokenSessions[session] == wake { wokenSessions[session] = nil }
       suspendIfIdle(after: configuration.suspensionDelay)
     }
     // The wake's background time: unanswered by then, the app is suspended anyway.
     scheduler.schedule(after: configuration.budget) { [self] in
-      guard wokenSessions.remove(session) != nil else { return }
+      guard wokenSessions[session] == wake else { return }
+      wokenSessions[session] = nil
       suspendIfIdle(after: .zero)
     }
     if sessionDelegates[session] != nil { deliverEvents(of: session) }

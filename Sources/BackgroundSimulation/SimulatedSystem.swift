@@ -70,9 +70,13 @@ public final class SimulatedSystem: @unchecked Sendable {
   var transfers: [SimulatedTransfer] = []
   var sessionDelegates: [String: any BackgroundSessionDelegate] = [:]
   var transferCounters: [String: Int] = [:]
-  /// Sessions whose wake is in progress: their events go to the delegate once the app
-  /// creates the session, and the app stays awake until it calls the handler.
-  var wokenSessions: Set<String> = []
+  /// Sessions whose wake is in progress, with the wake's number: their events go to the
+  /// delegate once the app creates the session, and the app stays awake until it calls
+  /// that wake's handler. The number keeps an earlier wake's handler or background time
+  /// from ending a later wake of the same session.
+  var wokenSessions: [String: Int] = [:]
+  /// The wakes so far, to number them.
+  var wakeCount = 0
   /// Woken sessions whose `urlSessionDidFinishEvents` is still to come.
   var eventsOwed: Set<String> = []
   /// Sessions the system is launching or resuming the app for: their results wait.

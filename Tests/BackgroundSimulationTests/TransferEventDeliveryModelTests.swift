@@ -116,6 +116,25 @@ import Testing
     #expect(TraceChecker.check(system.trace).isEmpty)
   }
 
+  @Test func anEarlierWakesBackgroundTimeDoesNotEndALaterWakeOfTheSameSession() {
+    var configuration = SimulationConfiguration()
+    configuration.transferDuration = .milliseconds(29_500)...(.milliseconds(29_500))
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launchApp { TwoSessionApp(transfers: $0) }
+    system.setEnvironment(charging: true)  // so the upload started in the background runs
+    system.userAction("start:a")
+    system.moveToBackground()
+    system.advance(to: TraceTime(seconds: 29.95))
+    system.userAction("start:a")  // app code in the first wake (29.5 s) starts another upload
+    system.advance(by: .seconds(120))
+    // It ends at 59.45 s, 50 ms before the first wake's background time would end: the
+    // second wake's events still come, and its handler is called.
+    let wakes = system.trace.events.filter { $0.kind == .netWake(session: "a") }.map(\.time)
+    #expect(wakes == [TraceTime(seconds: 29.5), TraceTime(seconds: 59.45)])
+    #expect(system.trace.events.filter { $0.kind == .netHandler(session: "a") }.count == 2)
+    #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+
   @Test func theSameSeedDeliversAtTheSameTimesAndAnotherSeedAtOthers() {
     func run(_ seed: UInt64) -> Trace {
       let system = Self.system(seed: seed)
