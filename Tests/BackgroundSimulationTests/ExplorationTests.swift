@@ -102,8 +102,14 @@ import Testing
         #expect(report.isClean, "\(scenario.name): \(report.failures.map(\.kind))")
         continue
       }
-      // Each seed example's bug, and the background download's session never recreated.
-      let expected: Rule = scenario.name == "background-download" ? .netNotRecreated : .taskUnknownEnd
+      // Each seed example's bug, the background download's session never recreated, and
+      // the background transfer's handler lost to the other session's wake.
+      let expected: Rule =
+        switch scenario.name {
+        case "background-download": .netNotRecreated
+        case "background-transfer": .netHandlerNotCalled
+        default: .taskUnknownEnd
+        }
       #expect(report.failures.map(\.kind).contains(.rule(expected)), "\(scenario.name)")
       for failure in report.failures {
         #expect(failure.trace.events.count < failure.originalTrace.events.count, "\(scenario.name) \(failure.kind)")
@@ -117,7 +123,8 @@ import Testing
     #expect(
       ExplorationScenarios.all.map(\.name) == [
         "document-save", "document-save-fixed", "critical-send", "critical-send-fixed", "sample-app",
-        "sample-app-fixed", "background-download", "background-download-fixed",
+        "sample-app-fixed", "background-download", "background-download-fixed", "background-transfer",
+        "background-transfer-fixed",
       ])
     #expect(ExplorationScenarios.named("critical-send")?.name == "critical-send")
     #expect(ExplorationScenarios.named("nope") == nil)

@@ -14,6 +14,8 @@ package enum ExplorationScenarios: Sendable {
     SampleAppScenario.scenario(fixed: true),
     BackgroundDownloadScenario.scenario(fixed: false),
     BackgroundDownloadScenario.scenario(fixed: true),
+    BackgroundTransferScenario.scenario(fixed: false),
+    BackgroundTransferScenario.scenario(fixed: true),
   ]
 
   /// The shipped scenario called `name`.
