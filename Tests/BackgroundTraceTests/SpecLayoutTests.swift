@@ -59,7 +59,7 @@ import Testing
     encoder.appendSpecFields(values, layout: layout)
     #expect(encoder.strings == ["s", "t"])
     #expect(
-      encoder.records == [
+      encoder.records.array == [
         0x0D,  // presence: ok (bit 0), after (bit 2), label (bit 3); at (bit 1) and flag (bit 4) absent
         0x00,  // session: string 0
         0x01,  // ok: true

@@ -29,7 +29,7 @@ import Testing
     }
     #expect(encoder.strings == ["s"])
     #expect(
-      encoder.records == [
+      encoder.records.array == [
         0x15, 0xD2, 0x0F, 0x00,  // net.create (21), +500 ms (500 << 2 | 2 = 2002), "s"
         0x16, 0x00, 0x00, 0x01,  // net.submit (22), flags 0: upload, discretionary absent; task 1
         0x76, 0x00, 0x00, 0x02,  // flags 3 (bits 5–7 011): download | true (1) << 1; task 2

@@ -18,7 +18,7 @@ struct ChunkEncoder {
   private(set) var strings: [String] = []
   private var stringIndex = StringIndexTable()
   private var stringBytes = 0
-  private(set) var records: [UInt8] = []
+  private(set) var records: RecordBytes
   private(set) var eventCount: UInt32 = 0
   private(set) var baseTime: UInt64
   private var lastTime: UInt64
@@ -37,8 +37,15 @@ struct ChunkEncoder {
     self.lastTime = baseTime
     self.inlineStrings = inlineStrings
     self.predictedIDs = predictedIDs
-    records.reserveCapacity(capacity)
+    records = RecordBytes(capacity: capacity)
   }
+
+  /// The room ``append(_:at:)`` reserves for a record, enough for every kind but
+  /// `env.set` (which reserves for its pairs) and the spec layout (for its fields): the
+  /// tag, a longer kind code (2 bytes) and the time (10), then at most `work.enqueue`'s
+  /// fields (a presence byte, two string references of at most 5 bytes, two codes,
+  /// four varints of at most 10).
+  static let recordRoom = 1 + 2 + 10 + 1 + 2 * 5 + 2 + 4 * 10
 
   /// The size the payload would have if sealed now.
   var payloadSize: Int { records.count + stringBytes + 10 }
@@ -57,7 +64,7 @@ struct ChunkEncoder {
       Varint.append(UInt64(string.utf8.count), to: &payload)
       payload.append(contentsOf: string.utf8)
     }
-    payload.append(contentsOf: records)
+    records.withUnsafeBytes { payload.append(contentsOf: $0) }
     return payload
   }
 
@@ -79,6 +86,7 @@ struct ChunkEncoder {
     assert(time >= lastTime, "the writer checks order before encoding")
     sawInvalidValue = false
     let tagIndex = records.count
+    records.reserve(Self.recordRoom)
     let code = kind.tag.rawValue
     if code < SpecLayout.firstExtendedCode {
       records.append(code)
@@ -146,6 +154,7 @@ struct ChunkEncoder {
     case .workCancel(let work):
       appendString(work)
     case .envSet(let settings):
+      records.reserve(10 + 10 * settings.count)  // each pair: two string references
       Varint.append(UInt64(settings.count), to: &records)
       if settings.isEmpty { sawInvalidValue = true }
       for setting in settings {
@@ -213,6 +222,7 @@ struct ChunkEncoder {
 
   /// `values`, one per field of `layout` (`nil`: absent), as the spec layout writes them.
   mutating func appendSpecFields(_ values: [FieldValue?], layout: SpecLayout) {
+    records.reserve(10 + 10 * values.count)  // the presence bits, then at most 10 bytes a field
     if layout.optionalCount > 0 {
       var presence: UInt64 = 0
       for (slot, value) in zip(layout.slots, values) {
@@ -291,11 +301,16 @@ struct ChunkEncoder {
   /// The index of `string` in the chunk's string table, defining it if it is new.
   @inline(__always)
   private mutating func tableIndex(of string: String) -> UInt64 {
+    if let index = stringIndex.recentIndex(of: string) { return index }
     let hash = StringIndexTable.hash(string)
-    if let index = stringIndex.index(of: string, hash: hash, in: strings) { return index }
+    if let index = stringIndex.index(of: string, hash: hash, in: strings) {
+      stringIndex.noteRecent(strings[Int(index)], index: index)
+      return index
+    }
     let index = UInt64(strings.count)
     stringIndex.insert(index: strings.count, hash: hash)
     strings.append(string)
+    stringIndex.noteRecent(strings[Int(index)], index: index)
     stringBytes += string.utf8.count + 2
     if inlineStrings {
       definitions.append(BinaryFormat.stringDefinitionTag)

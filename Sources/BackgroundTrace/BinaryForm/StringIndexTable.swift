@@ -8,6 +8,42 @@ struct StringIndexTable {
   /// Per slot: the string's index + 1 (0 for empty) and its hash.
   private var slots: [(index: UInt32, hash: UInt32)] = Array(repeating: (0, 0), count: 64)
   private var count = 0
+  /// The strings last found or inserted, by the bits of the string as the encoder's list
+  /// holds it, which keeps its storage alive: 16 entries of two words of bits and the
+  /// index + 1 (0 for empty). Equal bits are the same small string (its bytes are its
+  /// bits) or the same storage, so a hit needs no hash and no comparison of bytes.
+  private var recent = [UInt64](repeating: 0, count: 3 * 16)
+
+  /// The bits of `string`'s representation.
+  @inline(__always)
+  private static func bits(_ string: String) -> (UInt64, UInt64) {
+    unsafeBitCast(string, to: (UInt64, UInt64).self)
+  }
+
+  @inline(__always)
+  private static func recentSlot(_ bits: (UInt64, UInt64)) -> Int {
+    Int(truncatingIfNeeded: ((bits.0 ^ bits.1 &>> 17) &* 0x9E37_79B9_7F4A_7C15) &>> 60) &* 3
+  }
+
+  /// The index of `string` if it is one of the strings last found or inserted with these
+  /// very bits.
+  @inline(__always)
+  func recentIndex(of string: String) -> UInt64? {
+    let bits = Self.bits(string)
+    let slot = Self.recentSlot(bits)
+    guard recent[slot] == bits.0, recent[slot &+ 1] == bits.1, recent[slot &+ 2] != 0 else { return nil }
+    return recent[slot &+ 2] &- 1
+  }
+
+  /// Notes that `stored`, the encoder's own copy of a string, has `index`.
+  @inline(__always)
+  mutating func noteRecent(_ stored: String, index: UInt64) {
+    let bits = Self.bits(stored)
+    let slot = Self.recentSlot(bits)
+    recent[slot] = bits.0
+    recent[slot &+ 1] = bits.1
+    recent[slot &+ 2] = index &+ 1
+  }
 
   /// The index of `string` in `strings`, if it is there.
   @inline(__always)
@@ -17,7 +53,9 @@ struct StringIndexTable {
     while true {
       let entry = slots[slot]
       if entry.index == 0 { return nil }
-      if entry.hash == hash && strings[Int(entry.index - 1)] == string { return UInt64(entry.index - 1) }
+      if entry.hash == hash && Self.sameBytes(strings[Int(entry.index - 1)], string) {
+        return UInt64(entry.index - 1)
+      }
       slot = (slot + 1) & mask
     }
   }
@@ -37,6 +75,17 @@ struct StringIndexTable {
     slots = Array(repeating: (0, 0), count: old.count * 2)
     count = 0
     for entry in old where entry.index != 0 { insert(index: Int(entry.index - 1), hash: entry.hash) }
+  }
+
+  /// Whether `a` and `b` have the same UTF-8 bytes: a string keeps its bytes through a
+  /// trace, so two strings that are only canonically equivalent (`"é"` precomposed and
+  /// decomposed, which `==` calls equal) are two strings.
+  @inline(__always)
+  static func sameBytes(_ a: String, _ b: String) -> Bool {
+    if bits(a) == bits(b) { return true }
+    var a = a
+    var b = b
+    return a.withUTF8 { a in b.withUTF8 { b in a.elementsEqual(b) } }
   }
 
   /// The 32-bit FNV-1a hash of the string's UTF-8 bytes.

@@ -2,7 +2,7 @@
 enum Varint {
   /// Appends `value` as an unsigned LEB128 varint (1 to 10 bytes).
   @inline(__always)
-  static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+  static func append(_ value: UInt64, to bytes: inout some ByteAppending) {
     var value = value
     while value >= 0x80 {
       bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -12,7 +12,7 @@ enum Varint {
   }
 
   /// Appends the 65-bit number `high << 64 | low` (`high` ≤ 1) as a 10-byte LEB128 varint.
-  static func appendWide(low: UInt64, high: UInt64, to bytes: inout [UInt8]) {
+  static func appendWide(low: UInt64, high: UInt64, to bytes: inout some ByteAppending) {
     var value = low
     for _ in 0..<9 {
       bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)

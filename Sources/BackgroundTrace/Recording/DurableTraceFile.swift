@@ -10,7 +10,7 @@ import Synchronization
 
 /// The bytes of a trace file with log chunks, with the open log chunk written through a
 /// shared memory mapping of the file, so that every committed record is in the
-/// kernel's page cache the moment ``commit(_:records:)`` returns and survives the
+/// kernel's page cache the moment ``commit(_:of:from:records:)`` returns and survives the
 /// process being killed (docs/FORMAT.md, "Log chunks" and "Durability").
 ///
 /// The file is grown with `ftruncate` (and its blocks allocated with `posix_fallocate`
@@ -228,12 +228,11 @@ final class DurableTraceFile {
   /// committed bytes, then publishes the new committed length and record count with
   /// one aligned 8-byte store. A reader never sees the entry before the count.
   @inline(__always)
-  func commit(_ entry: UnsafeRawBufferPointer, records: UInt32) {
+  func commit(_ length: Int, of bytes: RecordBytes, from offset: Int, records: UInt32) {
     let header = chunk!
-    precondition(entry.count <= remaining, "the writer checks the room first")
-    (header + BinaryFormat.logChunkHeaderSize + committedLength).copyMemory(
-      from: entry.baseAddress!, byteCount: entry.count)
-    committedLength += entry.count
+    precondition(length <= remaining, "the writer checks the room first")
+    bytes.copyBytes(from: offset, count: length, to: header + BinaryFormat.logChunkHeaderSize + committedLength)
+    committedLength += length
     committedCount += records
     atomicMemoryFence(ordering: .releasing)
     (header + LogChunkHeader.commitOffset).storeBytes(

@@ -73,7 +73,7 @@ struct DurableTraceWriter {
         throw .file(error)
       }
     }
-    encoder.records.withUnsafeBytes { file.commit(UnsafeRawBufferPointer(rebasing: $0[committedBytes...]), records: 1) }
+    file.commit(size, of: encoder.records, from: committedBytes, records: 1)
     committedBytes = encoder.records.count
     committedTime = time
     if file.committedLength >= chunkPayloadLimit { seal() }
