@@ -50,6 +50,22 @@ import Testing
     #expect(result.errors.hasSuffix("3 events recorded after it, from 3s to 5s, were not written\n"))
   }
 
+  /// The timelines draw task 1 open at the cut, with no finding: had the trace ended
+  /// at 2 s, it would be drawn leaked and reported never ended.
+  @Test func exportDrawsWhatIsOpenAtTheCutAsOpen() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("stopped.bgtrace")
+    try Self.stoppedRecording(at: path)
+    let svg = run("export", path, "--format", "svg")
+    #expect(svg.status == .badInput)
+    #expect(svg.output.contains("Upload: open at the cut"))
+    #expect(svg.output.contains("2s (cut there: the trace&#39;s last events are lost)"))
+    #expect(!svg.output.contains("task-leaked"))
+    #expect(!svg.output.contains("Upload: leaked"))
+    let chrome = run("export", path, "--format", "chrome")
+    #expect(chrome.output.contains(#""outcome":"open at the cut""#))
+  }
+
   @Test func statsAndDumpSayTheSame() throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("stopped.bgtrace")

@@ -183,10 +183,14 @@ enum HelpText {
                background session, coloured by outcome, expirations and findings marked
       html     the SVG timeline in an HTML page with details on hover
 
+    A trace whose last events are lost (a torn tail, a recording that stopped
+    writing) is drawn to its cut: what is open there is drawn open at the cut, not
+    judged at the end.
+
     Options:
       --from T, --to T   export only the events between T seconds and T seconds
 
-    Exit status: 0 success, 2 bad input.
+    Exit status: 0 success, 2 bad or damaged input.
 
     """
 

@@ -44,6 +44,7 @@ enum SVGPalette {
     case .expired: late
     case .leaked: bad
     case .killed: killed
+    case .cut: unfinished
     }
   }
 
@@ -64,6 +65,7 @@ enum SVGPalette {
     case .failed: failedRun
     case .expired: late
     case .notCompleted: bad
+    case .cut: unfinished
     }
   }
 

@@ -87,8 +87,9 @@ package struct SVGTimeline {
     let window = layout.window
     let compressed = layout.scale.gaps.isEmpty ? "" : "; idle stretches drawn compressed (grey)"
     let shown = "window \(window.from)s to \(window.to)s\(compressed)"
+    let cut = model.isCut ? " (cut there: the trace's last events are lost)" : ""
     label(
-      "\(model.eventCount) events, \(model.end)s, \(processes), \(findingCount); \(shown)", x: 12, y: 42,
+      "\(model.eventCount) events, \(model.end)s\(cut), \(processes), \(findingCount); \(shown)", x: 12, y: 42,
       color: "#444444")
   }
 

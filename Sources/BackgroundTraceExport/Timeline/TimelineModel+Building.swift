@@ -9,7 +9,7 @@ extension TimelineModel {
   package static func read(_ reader: inout TraceReader) throws -> TimelineModel {
     var builder = TimelineBuilder(name: reader.file, meta: reader.meta)
     while let located = try reader.next() { builder.add(located) }
-    return builder.finish()
+    return builder.finish(after: reader.damage)
   }
 
   /// The timeline of a trace held in memory, its events located by their lines in the
@@ -24,7 +24,7 @@ extension TimelineModel {
     for (index, event) in trace.events.enumerated() {
       builder.add(LocatedEvent(event: event, location: headerLines + index + 1))
     }
-    return builder.finish()
+    return builder.finish(after: [])
   }
 }
 
@@ -81,6 +81,28 @@ struct TimelineBuilder {
     }
   }
 
+  /// Closes what is still open at the last event and returns the timeline, unless the
+  /// reader's `damage` says the trace's last events are lost (``TraceDamage/endsTrace``):
+  /// then the last event read is a cut, not the trace's end, and what is open there is
+  /// drawn open at the cut, not judged, as `bgtrace check` does not judge it.
+  mutating func finish(after damage: [TraceDamage]) -> TimelineModel {
+    guard damage.contains(where: \.endsTrace) else { return finish() }
+    closeState()
+    if let process {
+      model.processes[process].end = now
+      model.processes[process].ending = "running at the cut (the trace's last events are lost)"
+    }
+    for index in taskSlices.values { closeTask(index, expired: .cut, otherwise: .cut) }
+    for index in runSlices.values { closeRun(index, .cut) }
+    for (work, index) in attemptSlices { closeAttempt(work, index, .unfinished) }
+    taskSlices.removeAll()
+    runSlices.removeAll()
+    attemptSlices.removeAll()
+    finishTransfers()
+    model.isCut = true
+    return model
+  }
+
   /// Closes what is still open at the last event and returns the timeline.
   mutating func finish() -> TimelineModel {
     var findings: [Finding] = []
@@ -88,13 +110,17 @@ struct TimelineBuilder {
     checker.finish(into: &findings, transitions: &transitions)
     for finding in findings { model.findings.append(.init(process: process ?? 0, finding: finding)) }
     for transition in transitions { apply(transition, nil) }
-    // Transfers the system had not finished run to the trace's end.
+    finishTransfers()
+    return model
+  }
+
+  /// Transfers the system had not finished run to the trace's end.
+  private mutating func finishTransfers() {
     for lane in model.sessions.indices {
       for index in model.sessions[lane].transfers.indices where model.sessions[lane].transfers[index].outcome == nil {
         model.sessions[lane].transfers[index].end = model.end
       }
     }
-    return model
   }
 
   // MARK: Transitions

@@ -16,6 +16,9 @@ package struct TimelineModel {
   var eventCount = 0
   /// The time of the last event: where the trace ends.
   package var end = TraceTime.zero
+  /// Whether the trace's last events are lost (the reader's damage ends the trace): its
+  /// last event is a cut, and what is open there is drawn open at the cut.
+  package var isCut = false
   /// The app processes, in launch order; a slice's `process` indexes this array.
   var processes: [Process] = []
   /// The app's states, in time order.
@@ -72,6 +75,9 @@ extension TimelineModel {
     case leaked
     /// Expired and never ended: the system kills an app for this.
     case killed
+    /// Still open where the trace was cut (its last events are lost): how it ended is
+    /// not known.
+    case cut = "open at the cut"
   }
 
   /// One UIKit background task, from `task.begin` to `task.end` (or where it was given up).
@@ -118,6 +124,9 @@ extension TimelineModel {
     case expired
     /// Never completed before its process ended or the trace ended.
     case notCompleted = "not completed"
+    /// Still open where the trace was cut (its last events are lost): how it ended is
+    /// not known.
+    case cut = "open at the cut"
   }
 
   /// One scheduler run, from `sched.launch` to `sched.complete` (or where it was given up).
