@@ -12,6 +12,16 @@ public struct FaultPlan: Sendable {
   /// Scheduler runs get this much runtime, drawn per run, instead of the full 30 s or
   /// 3 min (devices often cut refresh runs to a few seconds); `nil`: the full runtime.
   public var schedulerRuntime: ClosedRange<Duration>?
+  /// Scheduler launches whose expiration comes at once: this many in 100, drawn per
+  /// launch. The system's expiration came while the app was still launching, and
+  /// BGTaskScheduler delivered it right after the launch handler ran (`_handleAppLaunch`
+  /// calls the queued expiration handlers after the launch handlers), so the run starts
+  /// and expires at one instant.
+  public var expirationAtLaunchPercent = 0
+  /// `beginBackgroundTask` calls whose assertion UIKit fails to get: this many in 100,
+  /// drawn per call. The call returns an identifier and the expiration handler runs at
+  /// once (Apple, `beginBackgroundTask(withName:expirationHandler:)`).
+  public var backgroundTaskAssertionFailurePercent = 0
   /// Extra delay added to every scheduler launch, drawn from this range.
   public var extraLaunchDelay: ClosedRange<Duration> = .zero ... .zero
   /// Background transfers that fail (`net.finish outcome=failed`): this many in 100,

@@ -8,27 +8,27 @@ struct PendingRequest {
   var timer: VirtualTimeScheduler.TimerID?
 }
 
-/// A task the simulated scheduler launched.
+/// A task the simulated scheduler launched: the `BGTask` the launch handler gets.
+///
+/// The system keeps only a weak reference to it, as iOS does (`BGTaskScheduler` keeps
+/// its running tasks in a strong-to-weak map table): a task the app lets go of before
+/// completing it can never complete (docs/platform-model.md, "Runtime and completion").
 public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
   /// The identifier the task was launched for.
   public let identifier: String
   /// The run number in the trace (`sched.launch run=`).
   public var run: Int? { runNumber }
   let runNumber: Int
-  /// Refresh or processing.
-  let type: SchedulerRequestType
   /// Run when the task's runtime is spent (`sched.expire`); with none set, the run ends
-  /// as complete and unsuccessful, as on iOS.
+  /// as complete and unsuccessful, as on iOS. The system sets it to `nil` before calling
+  /// it, and when the task completes, as `BGTask` does.
   public var expirationHandler: (() -> Void)?
   weak var system: SimulatedSystem?
   var completed = false
-  /// The timer of its expiration, until it expires.
-  var expiry: VirtualTimeScheduler.TimerID?
 
-  init(identifier: String, run: Int, type: SchedulerRequestType, system: SimulatedSystem) {
+  init(identifier: String, run: Int, system: SimulatedSystem) {
     self.identifier = identifier
     self.runNumber = run
-    self.type = type
     self.system = system
   }
 
@@ -39,42 +39,108 @@ public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
   }
 }
 
+/// A run the simulated scheduler launched and has not seen completed.
+struct SchedulerRun {
+  /// The identifier it was launched for.
+  let identifier: String
+  /// Refresh or processing.
+  let type: SchedulerRequestType
+  /// Whether ``SimulatedSystem/simulateLaunch(forTaskWithIdentifier:)`` launched it, as
+  /// the debugger command `_simulateLaunchForTaskWithIdentifier` launches a task with
+  /// no scheduler activity behind it.
+  let simulated: Bool
+  /// The app's task, while the app holds it: iOS keeps it weakly.
+  weak var task: SimulatedScheduledTask?
+  /// The timer of its expiration, until it expires.
+  var expiry: VirtualTimeScheduler.TimerID?
+}
+
+/// A registered launch handler, with what iOS decides the handler's queue from.
+struct LaunchRegistration {
+  /// The queue the app passed (`using:`); `nil` lets BGTaskScheduler make one.
+  let queue: DispatchQueue?
+  /// The isolation of the code that registered it, which a handler closure written
+  /// there inherits (`#isolation` at the call).
+  let isolation: (any Actor)?
+  /// The app's launch handler.
+  let handler: (any ScheduledTask) -> Void
+
+  /// Whether calling the handler traps on iOS: a main-actor handler on a queue other
+  /// than the main one (BGTaskScheduler's own serial queue when `queue` is `nil`).
+  var trapsOnItsQueue: Bool {
+    isolation === MainActor.shared && queue !== DispatchQueue.main
+  }
+}
+
 /// BGTaskScheduler, as docs/platform-model.md describes it.
 extension SimulatedSystem: TaskScheduling {
   /// Records `sched.register` and keeps the launch handler, as docs/platform-model.md describes:
-  /// an identifier the configuration does not permit is refused (`ok=false`), as is
-  /// every identifier on Android, and a second registration, or one after launch,
+  /// an identifier iOS would not permit (``isPermitted(_:)``) is refused (`ok=false`), as
+  /// is every identifier on Android, and a second registration, or one after launch,
   /// terminates the app (`reason=crash`).
   ///
   /// - Parameters:
   ///   - identifier: the task identifier.
-  ///   - queue: ignored: launch handlers run on the simulation's virtual-time executor.
+  ///   - queue: the handler's queue. Launch handlers run on the simulation's
+  ///     virtual-time executor whatever it is, but with `nil` or a queue other than
+  ///     `.main`, a main-actor handler crashes the app at launch, as on iOS.
+  ///   - isolation: the registering code's isolation (see ``TaskScheduling``).
   ///   - launchHandler: called with the task each time the system launches it.
   /// - Returns: `true` when the handler is registered; `false` when the identifier is not
   ///   permitted or the registration killed the app.
   @discardableResult
   public func register(
-    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?, registeredFrom isolation: (any Actor)?,
     launchHandler: @escaping (any ScheduledTask) -> Void
   ) -> Bool {
+    guard !unwindingCrash else { return false }
     // Android has no BGTaskScheduler: nothing is registered.
-    guard configuration.platform == .ios, configuration.permittedIdentifiers?.contains(identifier) ?? true else {
+    guard configuration.platform == .ios, isPermitted(identifier) else {
+      // "Registration rejected; %@ is not advertised in the application's Info.plist"
       record(.schedRegister(identifier: identifier, ok: false))
       return false
     }
     record(.schedRegister(identifier: identifier, ok: nil))
     if launchHandlers[identifier] != nil {
-      // "Launch handler for task with identifier … has already been registered"
-      terminate(reason: "crash")
+      crash("Launch handler for task with identifier \(identifier) has already been registered")
       return false
     }
     if !launching {
-      // "All launch handlers must be registered before application finishes launching"
-      terminate(reason: "crash")
+      crash("All launch handlers must be registered before application finishes launching")
       return false
     }
-    launchHandlers[identifier] = launchHandler
+    launchHandlers[identifier] = LaunchRegistration(queue: queue, isolation: isolation, handler: launchHandler)
     return true
+  }
+
+  /// Whether iOS accepts `identifier` for a registration or a submission, as
+  /// `_BGTaskIdentifierRegistry isPermissibleFullyComposedIdentifier:` decides: at most
+  /// 128 UTF-16 units, and listed in ``SimulationConfiguration/permittedIdentifiers``
+  /// (every identifier when that is `nil`) or made from a listed continued-processing
+  /// wildcard `<bundle>.<context>.*` (``SimulationConfiguration/bundleIdentifier``) by
+  /// replacing the `*`. A listed entry longer than 128 units, or with `.*` not in that
+  /// form, permits nothing, and the wildcard itself is refused.
+  public func isPermitted(_ identifier: String) -> Bool {
+    // "Identifier is too long, must be less than 128 characters: %@" (an NSString length).
+    guard identifier.utf16.count <= 128 else { return false }
+    guard let listed = configuration.permittedIdentifiers else { return true }
+    let entries = listed.filter { entry in
+      entry.utf16.count <= 128 && (!entry.contains(".*") || isContinuedProcessingWildcard(entry))
+    }
+    if isContinuedProcessingWildcard(identifier) { return false }
+    if entries.contains(identifier) { return true }
+    // A wildcard's base, `<bundle>.<context>.`, permits every longer identifier under it.
+    return entries.filter(isContinuedProcessingWildcard).contains { wildcard in
+      let base = String(wildcard.dropLast())
+      return identifier.hasPrefix(base) && identifier != base
+    }
+  }
+
+  /// `isIdentifierValidContinuedProcessingWildcardNotation:`: ends in the only `.*` and
+  /// starts with the app's bundle identifier (none is valid without one).
+  private func isContinuedProcessingWildcard(_ identifier: String) -> Bool {
+    guard let bundle = configuration.bundleIdentifier, identifier.hasSuffix(".*") else { return false }
+    return identifier.ranges(of: ".*").count <= 1 && identifier.hasPrefix(bundle)
   }
 
   /// Records `sched.submit`, then either rejects the request (`sched.reject`) or plans its
@@ -82,13 +148,24 @@ extension SimulatedSystem: TaskScheduling {
   /// with the same identifier. A request given an `earliestBeginDate` is read against the
   /// wall clock at this call, so only an `earliestBeginDelay` gives the same trace every run.
   ///
+  /// A request for a permitted identifier with no launch handler registered in this process
+  /// crashes the app (`app.terminate reason=crash`), as iOS raises "No launch handler
+  /// registered for task with identifier …" in `submitTaskRequest:error:`; the call then
+  /// returns without throwing, and nothing the dead process does after it is recorded.
+  ///
   /// - Parameter request: the request to launch later.
   /// - Throws: ``TaskSchedulerError`` with `notPermitted` for an identifier not permitted,
   ///   `unavailable` when background refresh is off or on Android, and `tooManyPendingTaskRequests`
   ///   past 1 pending refresh or 10 pending processing requests.
   public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
+    guard !unwindingCrash else { return }
     let submission = request.submission(at: now)
     record(.schedSubmit(submission))
+    if configuration.platform == .ios, launchHandlers[request.identifier] == nil, isPermitted(request.identifier) {
+      // BGTaskScheduler checks the registration before anything else, and raises.
+      crash("No launch handler registered for task with identifier \(request.identifier)")
+      return
+    }
     if let rejection = rejection(for: request) {
       record(.schedReject(identifier: request.identifier, error: rejection))
       throw TaskSchedulerError(rejection)
@@ -100,7 +177,8 @@ extension SimulatedSystem: TaskScheduling {
 
   private func rejection(for request: TaskRequest) -> SchedulerRejection? {
     guard configuration.platform == .ios else { return .unavailable }
-    guard configuration.permittedIdentifiers?.contains(request.identifier) ?? true else { return .notPermitted }
+    // "%{public}@ is not advertised in the application's Info.plist": code 3.
+    guard isPermitted(request.identifier) else { return .notPermitted }
     guard configuration.backgroundRefreshEnabled else { return .unavailable }
     // Resubmitting a pending identifier replaces it, so it does not count.
     let others = pendingRequests.values.filter {
@@ -108,6 +186,17 @@ extension SimulatedSystem: TaskScheduling {
     }
     let limit = request.type == .refresh ? 1 : 10
     return others.count >= limit ? .tooManyPendingTaskRequests : nil
+  }
+
+  /// Ends the process as an uncaught exception or a trap does: `app.terminate
+  /// reason=crash`, with `report` kept in ``crashReports``. The app code that made the
+  /// call cannot be unwound, so until the next process starts nothing it does reaches
+  /// the system or the trace.
+  func crash(_ report: String) {
+    guard processRunning else { return }
+    crashReports.append(report)
+    terminate(reason: "crash")
+    unwindingCrash = true
   }
 
   /// Records `sched.cancel` and drops the pending request with this identifier, if any.
@@ -172,8 +261,10 @@ extension SimulatedSystem: TaskScheduling {
 
   /// Launches a pending request now: records `sched.launch`, starts the app if needed
   /// and calls the launch handler — or, with none registered, crashes the app as iOS
-  /// does ("No launch handler registered for task with identifier …").
-  private func launch(_ pending: PendingRequest) {
+  /// does ("No launch handler registered for task with identifier …"), and with a
+  /// main-actor handler on a queue other than the main one, crashes it as Swift's
+  /// isolation check does on BGTaskScheduler's background queue.
+  private func launch(_ pending: PendingRequest, simulated: Bool = false) {
     let request = pending.request
     let identifier = request.identifier
     if let timer = pending.timer { scheduler.cancel(timer) }
@@ -182,49 +273,79 @@ extension SimulatedSystem: TaskScheduling {
     let run = nextRun
     nextRun += 1
     record(.schedLaunch(identifier: identifier, run: run))
-    let task = SimulatedScheduledTask(identifier: identifier, run: run, type: request.type, system: self)
-    runningTasks[run] = task
+    let task = SimulatedScheduledTask(identifier: identifier, run: run, system: self)
     let policy = configuration.launchPolicy
     let fullRuntime = randomDuration(
       in: request.type == .refresh ? policy.refreshRuntime : policy.processingRuntime, using: &random)
     let runtime =
       faults.schedulerRuntime.map { min(randomDuration(in: $0, using: &faultRandom), fullRuntime) } ?? fullRuntime
-    task.expiry = scheduler.schedule(after: runtime) { [self] in expire(task) }
-    guard let handler = launchHandlers[identifier] else {
-      terminate(reason: "crash")
+    runningTasks[run] = SchedulerRun(
+      identifier: identifier, type: request.type, simulated: simulated, task: task,
+      expiry: scheduler.schedule(after: runtime) { [self] in expire(run: run) })
+    guard let registration = launchHandlers[identifier] else {
+      crash("No launch handler registered for task with identifier \(identifier)")
       return
     }
-    handler(task)
+    if registration.trapsOnItsQueue {
+      // BGTaskScheduler runs the handler on the registered queue, or on a serial queue of
+      // its own (`_queueForRegistration:`); Swift checks a main-actor closure's queue
+      // when it is called there, and traps.
+      let queue = registration.queue?.label ?? "com.apple.BGTaskScheduler (\(identifier))"
+      crash(
+        "The launch handler for \(identifier) is main-actor code, but BGTaskScheduler runs it on the queue "
+          + "\(queue): Swift's isolation check traps (_dispatch_assert_queue_fail). Register it with "
+          + "`using: .main`, or make the handler nonisolated.")
+      return
+    }
+    registration.handler(task)
+    // An expiration that comes before the app finished launching waits, and is delivered
+    // right after the launch handler ran (BGTaskScheduler `_handleAppLaunch`).
+    if faults.expirationAtLaunchPercent > 0, Int(faultRandom.next() % 100) < faults.expirationAtLaunchPercent {
+      if let timer = runningTasks[run]?.expiry { scheduler.cancel(timer) }
+      expire(run: run)
+    }
     // The app runs again: an iOS in-process queue picks up the work that waited.
     startInProcessWork()
   }
 
   /// Launches the pending request for `identifier` now, whatever its earliest date,
   /// the app's state or its requirements — as the debugger command
-  /// `_simulateLaunchForTaskWithIdentifier` does on a device.
+  /// `_simulateLaunchForTaskWithIdentifier` does on a device, which refuses while a run
+  /// of the identifier is running ("Task with identifier %{public}@ is already running")
+  /// and launches only a pending request ("No task request with identifier %{public}@
+  /// has been scheduled"). Only a run launched this way can be expired with
+  /// ``simulateExpiration(forTaskWithIdentifier:)``.
   ///
-  /// - Returns: `false` when no request for `identifier` is pending.
+  /// - Returns: `false` when no request for `identifier` is pending, or a run of it is
+  ///   running.
   @discardableResult
   public func simulateLaunch(forTaskWithIdentifier identifier: String) -> Bool {
-    guard let pending = pendingRequests[identifier] else { return false }
-    launch(pending)
+    guard let pending = pendingRequests[identifier], !runningTasks.values.contains(where: { $0.identifier == identifier })
+    else { return false }
+    launch(pending, simulated: true)
     scheduler.runPending()
     return true
   }
 
-  /// Runs the expiration of the running task launched for `identifier` now — as the
-  /// debugger command `_simulateExpirationForTaskWithIdentifier` does on a device.
+  /// Runs the expiration of the run of `identifier` that
+  /// ``simulateLaunch(forTaskWithIdentifier:)`` launched — as the debugger command
+  /// `_simulateExpirationForTaskWithIdentifier` does on a device: it works only on a
+  /// simulated launch ("Task with identifier %{public}@ is not currently being
+  /// simulated"), and with no expiration handler set it only logs ("No expiration
+  /// handler for task: %{public}@"), leaving the task running.
   ///
-  /// - Returns: `false` when no task for `identifier` is running.
+  /// - Returns: `false` when no simulated run of `identifier` is running, or its task has
+  ///   no expiration handler.
   @discardableResult
   public func simulateExpiration(forTaskWithIdentifier identifier: String) -> Bool {
     guard
-      let task = runningTasks.keys.sorted().compactMap({ runningTasks[$0] }).first(where: {
-        $0.identifier == identifier
-      })
+      let run = runningTasks.keys.sorted().first(where: {
+        runningTasks[$0]?.identifier == identifier && runningTasks[$0]?.simulated == true
+      }),
+      let task = runningTasks[run]?.task, task.expirationHandler != nil
     else { return false }
-    if let timer = task.expiry { scheduler.cancel(timer) }
-    expire(task)
+    if let timer = runningTasks[run]?.expiry { scheduler.cancel(timer) }
+    expire(run: run)
     scheduler.runPending()
     return true
   }
@@ -241,39 +362,50 @@ extension SimulatedSystem: TaskScheduling {
   func expireProcessingRunsIfDeviceBusy() {
     guard configuration.launchPolicy.processingNeedsIdleDevice, !deviceIdle else { return }
     for run in runningTasks.keys.sorted() {
-      guard let task = runningTasks[run], task.type == .processing, !task.completed, task.expiry != nil else {
-        continue
-      }
-      if let timer = task.expiry { scheduler.cancel(timer) }
-      expire(task)
+      guard let entry = runningTasks[run], entry.type == .processing, let timer = entry.expiry else { continue }
+      scheduler.cancel(timer)
+      expire(run: run)
     }
   }
 
-  private func expire(_ task: SimulatedScheduledTask) {
-    guard !task.completed, runningTasks[task.runNumber] === task else { return }
-    task.expiry = nil
-    record(.schedExpire(run: task.runNumber))
-    if let handler = task.expirationHandler {
-      handler()
-      // Apple: a task not completed "may result in the system killing your app".
-      if let grace = configuration.uncompletedRunKill, !task.completed {
-        scheduler.schedule(after: grace) { [self] in
-          if !task.completed, runningTasks[task.runNumber] === task { terminate(reason: "watchdog") }
-        }
+  /// The system expires a run: records `sched.expire` and calls the task's expiration
+  /// handler, setting it to `nil` first, as `BGTask _callExpirationHandlerWithReason:`
+  /// does. With no handler the task completes unsuccessfully ("Client didn't provide an
+  /// expiration handler for task %{public}@, completing with NO success for them"). A
+  /// task the app let go of gets nothing: it can never complete, and the app is killed
+  /// as for a handler that did not complete the task.
+  private func expire(run: Int) {
+    guard var entry = runningTasks[run], entry.expiry != nil else { return }
+    entry.expiry = nil
+    runningTasks[run] = entry
+    record(.schedExpire(run: run))
+    if let task = entry.task, !task.completed {
+      guard let handler = task.expirationHandler else {
+        // With no expiration handler the system marks the task complete and unsuccessful.
+        task.completed = true
+        runningTasks[run] = nil
+        suspendIfIdle(after: configuration.suspensionDelay)
+        return
       }
-    } else {
-      // With no expiration handler the system marks the task complete and unsuccessful.
-      task.completed = true
-      runningTasks[task.runNumber] = nil
-      suspendIfIdle(after: configuration.suspensionDelay)
+      task.expirationHandler = nil
+      handler()
+    }
+    // Apple: a task not completed "may result in the system killing your app".
+    if let grace = configuration.uncompletedRunKill, runningTasks[run] != nil {
+      scheduler.schedule(after: grace) { [self] in
+        if runningTasks[run] != nil { terminate(reason: "watchdog") }
+      }
     }
   }
 
   func complete(_ task: SimulatedScheduledTask, success: Bool) {
+    guard !unwindingCrash else { return }
     record(.schedComplete(run: task.runNumber, success: success))
     guard !task.completed else { return }
+    // `_unsafe_setTaskCompletedWithSuccess:afterDelay:` clears the expiration handler.
     task.completed = true
-    if runningTasks[task.runNumber] === task { runningTasks[task.runNumber] = nil }
+    task.expirationHandler = nil
+    if runningTasks[task.runNumber]?.task === task { runningTasks[task.runNumber] = nil }
     suspendIfIdle(after: configuration.suspensionDelay)
   }
 }

@@ -36,6 +36,13 @@ extension SimulatedSystem: BackgroundTaskHost {
       suspensionTimer = nil
     }
     if appState == .background { scheduleExpiration() }
+    if faults.backgroundTaskAssertionFailurePercent > 0,
+      Int(faultRandom.next() % 100) < faults.backgroundTaskAssertionFailurePercent
+    {
+      // UIKit could not get the assertion: the handler runs at once, once the call has
+      // returned the identifier the handler needs to end the task.
+      scheduler.schedule(after: .zero) { [self] in expire(id: id) }
+    }
     return BackgroundTaskID(rawValue: id)
   }
 
@@ -95,13 +102,16 @@ extension SimulatedSystem: BackgroundTaskHost {
   /// Runs the expiration handler of every open task now (in id order), as the system
   /// does when background time runs out, or as a fault plan's early expiration.
   public func expireNow() {
-    for id in openTasks.keys.sorted() {
-      guard var task = openTasks[id], !task.expired else { continue }
-      task.expired = true
-      openTasks[id] = task
-      record(.taskExpire(id: id))
-      task.handler?()
-    }
+    for id in openTasks.keys.sorted() { expire(id: id) }
+  }
+
+  /// Runs the expiration handler of the open task `id`, once: records `task.expire`.
+  private func expire(id: Int) {
+    guard var task = openTasks[id], !task.expired else { return }
+    task.expired = true
+    openTasks[id] = task
+    record(.taskExpire(id: id))
+    task.handler?()
   }
 
   func cancelBackgroundTimers() {

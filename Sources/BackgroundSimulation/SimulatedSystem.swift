@@ -51,13 +51,21 @@ public final class SimulatedSystem: @unchecked Sendable {
   var openTasks: [Int: OpenTask] = [:]
 
   // The scheduler (requests persist across processes; handlers do not).
-  var launchHandlers: [String: (any ScheduledTask) -> Void] = [:]
+  var launchHandlers: [String: LaunchRegistration] = [:]
   var pendingRequests: [String: PendingRequest] = [:]
-  var runningTasks: [Int: SimulatedScheduledTask] = [:]
+  var runningTasks: [Int: SchedulerRun] = [:]
   var nextRun = 1
   /// The user quit the app (`app.terminate reason=user`) and has not opened it since:
   /// iOS launches no scheduled tasks for it until then.
   var quitByUser = false
+
+  /// Why the app crashed, one line per `app.terminate reason=crash`, in order: the
+  /// exception or trap iOS would report ("No launch handler registered for task with
+  /// identifier refresh").
+  public internal(set) var crashReports: [String] = []
+  /// The process crashed inside a call of the app's: the app code that made it cannot be
+  /// unwound, so until the next process starts its calls change and record nothing.
+  var unwindingCrash = false
 
   // Work persists across processes.
   var works: [String: WorkItem] = [:]
@@ -157,6 +165,8 @@ public final class SimulatedSystem: @unchecked Sendable {
   public var state: AppState? { processRunning ? appState : nil }
 
   func record(_ kind: TraceEvent.Kind) {
+    // A crashed process runs no code: what its unwound caller still does is not an action.
+    if unwindingCrash && kind.side == .app { return }
     recorder.record(kind, at: scheduler.now)
   }
 
@@ -215,6 +225,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// task or work.
   func startProcess(inBackground: Bool) {
     if !inBackground { quitByUser = false }
+    unwindingCrash = false
     record(.appLaunch)
     processRunning = true
     launching = true

@@ -10,8 +10,14 @@ public struct SimulationConfiguration: Sendable {
   public var expirationLead: Duration = .seconds(1)
   /// How long after entering the background with no task open the app is suspended.
   public var suspensionDelay: Duration = .seconds(3)
-  /// Identifiers in `BGTaskSchedulerPermittedIdentifiers`; `nil` permits every one.
+  /// Identifiers in `BGTaskSchedulerPermittedIdentifiers`; `nil` permits every one of
+  /// at most 128 UTF-16 units. An entry `<bundle>.<context>.*` (a continued-processing
+  /// wildcard) permits every identifier under `<bundle>.<context>.` when it starts with
+  /// ``bundleIdentifier`` (``SimulatedSystem/isPermitted(_:)``).
   public var permittedIdentifiers: Set<String>? = nil
+  /// The app's bundle identifier, which a continued-processing wildcard in
+  /// ``permittedIdentifiers`` must start with; `nil`: no wildcard entry is valid.
+  public var bundleIdentifier: String? = nil
   /// Whether Background App Refresh is on (off: submits fail with `unavailable`).
   public var backgroundRefreshEnabled = true
   /// When the scheduler launches requests and how long their runs get: by default

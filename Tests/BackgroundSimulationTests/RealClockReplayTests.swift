@@ -247,7 +247,7 @@ import Testing
 /// A scheduler that accepts every registration and submission and launches nothing.
 final class AcceptingScheduler: TaskScheduling {
   func register(
-    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?, registeredFrom isolation: (any Actor)?,
     launchHandler: @escaping (any ScheduledTask) -> Void
   ) -> Bool { true }
   func submit(_ request: TaskRequest) throws(TaskSchedulerError) {}

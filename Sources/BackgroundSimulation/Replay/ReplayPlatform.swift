@@ -21,7 +21,11 @@ public final class ReplayPlatform: @unchecked Sendable {
 
   // What the app set up.
   var expirationHandlers: [Int: () -> Void] = [:]
-  var launchHandlers: [String: (any ScheduledTask) -> Void] = [:]
+  var launchHandlers: [String: LaunchRegistration] = [:]
+  /// The requests the app submitted and the recording did not reject, by identifier,
+  /// until the recording launches or the app cancels them: what ``pendingTaskRequests()``
+  /// answers.
+  var submittedRequests: [String: TaskRequest] = [:]
   var launchedTasks: [Int: ReplayScheduledTask] = [:]
   var works: [String: WorkRequest] = [:]
   /// The ids of work enqueued without a unique name, counted as in the recorded run.
@@ -135,18 +139,21 @@ extension ReplayPlatform: TaskScheduling {
   ///
   /// - Parameters:
   ///   - identifier: the task identifier.
-  ///   - queue: ignored: launch handlers run on the replay's virtual-time executor.
+  ///   - queue: launch handlers run on the replay's virtual-time executor, but a
+  ///     main-actor handler registered with `nil` or a queue other than `.main` is not
+  ///     called: on iOS it traps, as the simulation models it.
+  ///   - isolation: the registering code's isolation (see ``TaskScheduling``).
   ///   - launchHandler: called with the task at each recorded launch of `identifier`.
   /// - Returns: the recorded result; `true` for calls past the recording.
   @discardableResult
   public func register(
-    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?, registeredFrom isolation: (any Actor)?,
     launchHandler: @escaping (any ScheduledTask) -> Void
   ) -> Bool {
     let ok = registerIndex < script.registerResults.count ? script.registerResults[registerIndex] : true
     registerIndex += 1
     record(.schedRegister(identifier: identifier, ok: ok ? nil : false))
-    if ok { launchHandlers[identifier] = launchHandler }
+    if ok { launchHandlers[identifier] = LaunchRegistration(queue: queue, isolation: isolation, handler: launchHandler) }
     return ok
   }
 
@@ -183,6 +190,7 @@ extension ReplayPlatform: TaskScheduling {
       record(.schedReject(identifier: request.identifier, error: rejection))
       throw TaskSchedulerError(rejection)
     }
+    submittedRequests[request.identifier] = request
   }
 
   /// How far a submitted request's earliest date, counted from its submission, may be
@@ -194,16 +202,22 @@ extension ReplayPlatform: TaskScheduling {
   /// Records `sched.cancel`; nothing else changes, since launches come from the recording.
   public func cancel(taskRequestWithIdentifier identifier: String) {
     record(.schedCancel(.identifier(identifier)))
+    submittedRequests[identifier] = nil
   }
 
   /// Records `sched.cancel all=true`; nothing else changes, since launches come from the
   /// recording.
   public func cancelAllTaskRequests() {
     record(.schedCancel(.all))
+    submittedRequests.removeAll()
   }
 
-  /// Empty: pending requests are the recording's business, not the replay's.
-  public func pendingTaskRequests() -> [TaskRequest] { [] }
+  /// The requests the app submitted in this replay that the recording neither rejected
+  /// nor has launched yet, and the app did not cancel, sorted by identifier as the
+  /// simulation answers. They persist across the replayed processes, as on iOS.
+  public func pendingTaskRequests() -> [TaskRequest] {
+    submittedRequests.values.sorted { $0.identifier < $1.identifier }
+  }
 }
 
 extension ReplayPlatform: WorkQueue {

@@ -200,13 +200,21 @@ public enum Replayer: Sendable {
       // With no handler registered the launch still happens: iOS then crashes the app,
       // which the recording has as the next decision.
       platform.record(event.kind)
+      platform.submittedRequests[ident] = nil
       let task = ReplayScheduledTask(identifier: ident, run: run, platform: platform)
       platform.launchedTasks[run] = task
-      platform.launchHandlers[ident]?(task)
+      // A main-actor handler on a background queue traps before it runs; the recording
+      // has the crash as the next decision.
+      if let registration = platform.launchHandlers[ident], !registration.trapsOnItsQueue {
+        registration.handler(task)
+      }
     case .schedExpire(let run):
       guard let task = platform.launchedTasks[run] else { return skip("run \(run) was not launched") }
       platform.record(event.kind)
-      task.expirationHandler?()
+      // BGTask clears the handler before it calls it.
+      let handler = task.expirationHandler
+      task.expirationHandler = nil
+      handler?()
     case .workStart(let work, let attempt):
       guard let request = platform.works[work] else { return skip("the app did not enqueue \(work)") }
       platform.record(event.kind)

@@ -28,11 +28,13 @@
     /// - Parameters:
     ///   - identifier: the task identifier, listed in `BGTaskSchedulerPermittedIdentifiers`.
     ///   - queue: where the handler runs; `nil` for a background queue the system picks.
+    ///   - isolation: unused: on a device the handler's own code decides whether it traps
+    ///     on the queue it runs on.
     ///   - launchHandler: called with the task at each launch.
     /// - Returns: `BGTaskScheduler`'s result: `false` when the identifier is not permitted.
     @discardableResult
     public func register(
-      forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+      forTaskWithIdentifier identifier: String, using queue: DispatchQueue?, registeredFrom isolation: (any Actor)?,
       launchHandler: @escaping (any ScheduledTask) -> Void
     ) -> Bool {
       scheduler.register(forTaskWithIdentifier: identifier, using: queue) { task in
@@ -65,13 +67,16 @@
       }
       do {
         try scheduler.submit(platformRequest)
+      } catch BGTaskScheduler.Error.unavailable {
+        throw TaskSchedulerError(.unavailable)
+      } catch BGTaskScheduler.Error.tooManyPendingTaskRequests {
+        throw TaskSchedulerError(.tooManyPendingTaskRequests)
+      } catch BGTaskScheduler.Error.notPermitted {
+        throw TaskSchedulerError(.notPermitted)
       } catch let error as BGTaskScheduler.Error {
-        switch error.code {
-        case .unavailable: throw TaskSchedulerError(.unavailable)
-        case .tooManyPendingTaskRequests: throw TaskSchedulerError(.tooManyPendingTaskRequests)
-        case .notPermitted: throw TaskSchedulerError(.notPermitted)
-        default: throw TaskSchedulerError(.immediateRunIneligible)
-        }
+        // `immediateRunIneligible`, or a code newer than this package.
+        _ = error
+        throw TaskSchedulerError(.immediateRunIneligible)
       } catch {
         throw TaskSchedulerError(.unavailable)
       }
@@ -87,8 +92,33 @@
       scheduler.cancelAllTaskRequests()
     }
 
-    /// Always empty: `BGTaskScheduler` reports pending requests only asynchronously.
-    public func pendingTaskRequests() -> [TaskRequest] { [] }
+    /// The requests `BGTaskScheduler` holds, from
+    /// `getPendingTaskRequests(completionHandler:)` (as `await pendingTaskRequests()`):
+    /// each refresh or processing request with its identifier, earliest date and
+    /// requirements. Requests of other kinds (health research, continued processing) are
+    /// left out: ``TaskRequest`` has no type for them.
+    public func pendingTaskRequests() async -> [TaskRequest] {
+      await scheduler.pendingTaskRequests().compactMap(Self.taskRequest(from:))
+    }
+
+    /// The ``TaskRequest`` a pending `BGTaskRequest` stands for; `nil` for a kind the trace
+    /// has no type for.
+    static func taskRequest(from platformRequest: BGTaskRequest) -> TaskRequest? {
+      var request: TaskRequest
+      switch platformRequest {
+      case is BGAppRefreshTaskRequest:
+        request = .refresh(platformRequest.identifier)
+      // Exactly a processing request: `BGHealthResearchTaskRequest` subclasses it.
+      case let processing as BGProcessingTaskRequest where type(of: processing) == BGProcessingTaskRequest.self:
+        request = .processing(
+          processing.identifier, requiresNetworkConnectivity: processing.requiresNetworkConnectivity,
+          requiresExternalPower: processing.requiresExternalPower)
+      default:
+        return nil
+      }
+      request.earliestBeginDate = platformRequest.earliestBeginDate
+      return request
+    }
   }
 
   /// A launched `BGTask` as a ``ScheduledTask``.

@@ -147,20 +147,30 @@ extension ScheduledTask {
 }
 
 /// The BackgroundTasks scheduler API (`BGTaskScheduler`).
+///
+/// App code calls ``register(forTaskWithIdentifier:using:isolation:launchHandler:)``,
+/// `submit`, `cancel` and ``pendingTaskRequests()`` as it would call `BGTaskScheduler`;
+/// conformers implement ``register(forTaskWithIdentifier:using:registeredFrom:launchHandler:)``,
+/// which also gets the isolation the registering code runs on.
 public protocol TaskScheduling: AnyObject {
   /// Registers the launch handler for an identifier, as
   /// `BGTaskScheduler.register(forTaskWithIdentifier:using:launchHandler:)`; must happen
-  /// before the app finishes launching, once per identifier.
+  /// before the app finishes launching, once per identifier. App code calls
+  /// ``register(forTaskWithIdentifier:using:isolation:launchHandler:)``, which passes
+  /// its own isolation here.
   ///
   /// - Parameters:
   ///   - identifier: the task identifier.
-  ///   - queue: where the handler runs; `nil` lets the scheduler pick (a background queue
-  ///     on iOS; the simulation and replay always run it on their own executor).
+  ///   - queue: where the handler runs; `nil` lets the scheduler pick (on iOS a serial
+  ///     background queue, `com.apple.BGTaskScheduler (<identifier>)`).
+  ///   - isolation: the actor the registering code was isolated to, which a handler
+  ///     closure written there (not `@Sendable`) is isolated to as well: on iOS a
+  ///     main-actor handler run on a background queue traps. `nil` for nonisolated code.
   ///   - launchHandler: called with the task at each launch.
   /// - Returns: `false` when the identifier is not permitted.
   @discardableResult
   func register(
-    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?, registeredFrom isolation: (any Actor)?,
     launchHandler: @escaping (any ScheduledTask) -> Void
   ) -> Bool
 
@@ -169,12 +179,48 @@ public protocol TaskScheduling: AnyObject {
   /// - Throws: ``TaskSchedulerError``.
   func submit(_ request: TaskRequest) throws(TaskSchedulerError)
 
+  /// Submits a request, as iOS 27's `try await submitTaskRequest(_:)`, which replaces
+  /// the throwing `submit(_:)`. By default it calls ``submit(_:)``.
+  ///
+  /// - Throws: ``TaskSchedulerError``.
+  func submitTaskRequest(_ request: TaskRequest) async throws(TaskSchedulerError)
+
   /// Cancels the pending request with this identifier.
   func cancel(taskRequestWithIdentifier identifier: String)
 
   /// Cancels every pending request.
   func cancelAllTaskRequests()
 
-  /// The requests waiting to launch.
-  func pendingTaskRequests() -> [TaskRequest]
+  /// The requests waiting to launch, as `getPendingTaskRequests(completionHandler:)`
+  /// (`await pendingTaskRequests()` in Swift) answers.
+  func pendingTaskRequests() async -> [TaskRequest]
+}
+
+extension TaskScheduling {
+  /// Registers the launch handler for an identifier, as
+  /// `BGTaskScheduler.register(forTaskWithIdentifier:using:launchHandler:)`: the call app
+  /// code makes. It passes the caller's isolation (`#isolation`) to the conformer, since
+  /// a handler closure written in main-actor code is main-actor code, which iOS runs on
+  /// a background queue when `queue` is `nil`.
+  ///
+  /// - Parameters:
+  ///   - identifier: the task identifier.
+  ///   - queue: where the handler runs; `nil` lets the scheduler pick.
+  ///   - isolation: the caller's isolation; leave the default.
+  ///   - launchHandler: called with the task at each launch.
+  /// - Returns: `false` when the identifier is not permitted.
+  @discardableResult
+  public func register(
+    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?, isolation: (any Actor)? = #isolation,
+    launchHandler: @escaping (any ScheduledTask) -> Void
+  ) -> Bool {
+    register(forTaskWithIdentifier: identifier, using: queue, registeredFrom: isolation, launchHandler: launchHandler)
+  }
+
+  /// Calls ``submit(_:)``: the same request, the same answer.
+  ///
+  /// - Throws: ``TaskSchedulerError``.
+  public func submitTaskRequest(_ request: TaskRequest) async throws(TaskSchedulerError) {
+    try submit(request)
+  }
 }

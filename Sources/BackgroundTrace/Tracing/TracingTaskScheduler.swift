@@ -25,15 +25,17 @@ public final class TracingTaskScheduler: TaskScheduling {
   /// - Parameters:
   ///   - identifier: the task identifier.
   ///   - queue: passed to the base scheduler.
+  ///   - isolation: the registering code's isolation, passed to the base scheduler.
   ///   - launchHandler: called with the recording task at each launch.
   /// - Returns: the base scheduler's result (recorded as `ok=false` when `false`).
   @discardableResult
   public func register(
-    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+    forTaskWithIdentifier identifier: String, using queue: DispatchQueue?, registeredFrom isolation: (any Actor)?,
     launchHandler: @escaping (any ScheduledTask) -> Void
   ) -> Bool {
     let recorder = self.recorder
-    let ok = base.register(forTaskWithIdentifier: identifier, using: queue) { [self] task in
+    let ok = base.register(forTaskWithIdentifier: identifier, using: queue, registeredFrom: isolation) {
+      [self] task in
       let run = runs.add(1, ordering: .relaxed).newValue
       recorder.record(.schedLaunch(identifier: identifier, run: run))
       launchHandler(TracingScheduledTask(base: task, run: run, recorder: recorder))
@@ -57,6 +59,23 @@ public final class TracingTaskScheduler: TaskScheduling {
     }
   }
 
+  /// Records `sched.submit` and forwards to the base scheduler's async submit; when the
+  /// base refuses, records `sched.reject` and rethrows. The trace is the same as for
+  /// ``submit(_:)``: the submission is recorded when it is made, the rejection when it
+  /// comes back.
+  ///
+  /// - Parameter request: the request to submit.
+  /// - Throws: the base scheduler's ``TaskSchedulerError``.
+  public func submitTaskRequest(_ request: TaskRequest) async throws(TaskSchedulerError) {
+    recorder.record(.schedSubmit(request.submission(at: recorder.currentTime)))
+    do {
+      try await base.submitTaskRequest(request)
+    } catch {
+      recorder.record(.schedReject(identifier: request.identifier, error: error.code))
+      throw error
+    }
+  }
+
   /// Records `sched.cancel` and forwards to the base scheduler.
   public func cancel(taskRequestWithIdentifier identifier: String) {
     recorder.record(.schedCancel(.identifier(identifier)))
@@ -70,7 +89,7 @@ public final class TracingTaskScheduler: TaskScheduling {
   }
 
   /// The base scheduler's pending requests; asking records nothing.
-  public func pendingTaskRequests() -> [TaskRequest] { base.pendingTaskRequests() }
+  public func pendingTaskRequests() async -> [TaskRequest] { await base.pendingTaskRequests() }
 }
 
 /// A launched task that records its expiration and completion.

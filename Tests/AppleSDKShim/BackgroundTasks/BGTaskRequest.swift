@@ -29,19 +29,43 @@ public final class BGAppRefreshTaskRequest: BGTaskRequest {
 }
 
 /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest
-/// (`class BGProcessingTaskRequest : BGTaskRequest`).
-public final class BGProcessingTaskRequest: BGTaskRequest {
+/// (`class BGProcessingTaskRequest : BGTaskRequest`; open: BackgroundTasks/BGTaskRequest.h
+/// declares `@interface BGHealthResearchTaskRequest : BGProcessingTaskRequest`).
+open class BGProcessingTaskRequest: BGTaskRequest {
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest/requiresnetworkconnectivity
   /// (`var requiresNetworkConnectivity: Bool { get set }`; `false` by default).
-  public var requiresNetworkConnectivity = false
+  open var requiresNetworkConnectivity = false
 
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest/requiresexternalpower
   /// (`var requiresExternalPower: Bool { get set }`; `false` by default).
-  public var requiresExternalPower = false
+  open var requiresExternalPower = false
 
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest/init(identifier:)
   /// (`init(identifier: String)`).
   public override init(identifier: String) {
     super.init(identifier: identifier)
+  }
+}
+
+/// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest
+/// (BackgroundTasks/BGTaskRequest.h: `@interface BGContinuedProcessingTaskRequest :
+/// BGTaskRequest`, iOS 26). The shim declares only what ``BGTaskScheduler/supportedResources``
+/// needs.
+public final class BGContinuedProcessingTaskRequest: BGTaskRequest {
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/resources
+  /// (BGTaskRequest.h: `typedef NS_OPTIONS(NSInteger, BGContinuedProcessingTaskRequestResources)`,
+  /// `NS_SWIFT_NAME(BGContinuedProcessingTaskRequest.Resources)`; `…ResourcesDefault = 0`
+  /// has no Swift name, so the default is `[]`).
+  public struct Resources: OptionSet, Hashable, Sendable {
+    /// The raw bits (`NSInteger`).
+    public var rawValue: Int
+
+    /// Creates a set from its raw bits.
+    public init(rawValue: Int) {
+      self.rawValue = rawValue
+    }
+
+    /// BGTaskRequest.h: `BGContinuedProcessingTaskRequestResourcesGPU NS_SWIFT_NAME(gpu) = (1 << 0)`.
+    public static let gpu = Resources(rawValue: 1 << 0)
   }
 }

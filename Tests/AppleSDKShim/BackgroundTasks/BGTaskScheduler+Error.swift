@@ -1,9 +1,12 @@
 extension BGTaskScheduler {
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error
-  /// (`struct Error`: the errors of the `BGTaskSchedulerErrorDomain`, with a ``Code``).
-  public struct Error: Swift.Error, Hashable, Sendable {
+  /// (`struct Error: CustomNSError, Hashable, Error`: the errors of
+  /// `BGTaskSchedulerErrorDomain`, imported from BackgroundTasks/BGTaskScheduler.h's
+  /// `typedef NS_ERROR_ENUM(BGTaskSchedulerErrorDomain, BGTaskSchedulerErrorCode)`).
+  public struct Error: CustomNSError, Hashable, Sendable {
     /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/code
-    /// (`enum Code`; `Int` raw values 1 to 4 as in `BGTaskSchedulerErrorCode`).
+    /// (`enum Code: Int`; BGTaskScheduler.h: `BGTaskSchedulerErrorCodeUnavailable = 1`,
+    /// `…TooManyPendingTaskRequests = 2`, `…NotPermitted = 3`, `…ImmediateRunIneligible = 4`).
     public enum Code: Int, Hashable, Sendable {
       /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/code/unavailable
       case unavailable = 1
@@ -24,6 +27,15 @@ extension BGTaskScheduler {
       self.code = code
     }
 
+    /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskschedulererrordomain
+    /// (BGTaskScheduler.h: `NSErrorDomain const BGTaskSchedulerErrorDomain`; in Swift
+    /// `static var errorDomain: String { get }`, its value as iOS creates the errors,
+    /// `errorWithDomain:@"BGTaskSchedulerErrorDomain"` in BGTaskScheduler.m).
+    public static var errorDomain: String { "BGTaskSchedulerErrorDomain" }
+
+    /// `CustomNSError`: the code's raw value, what `NSError.code` reads.
+    public var errorCode: Int { code.rawValue }
+
     /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/unavailable
     /// (`static var unavailable: BGTaskScheduler.Error.Code { get }`).
     public static var unavailable: Code { .unavailable }
@@ -35,5 +47,17 @@ extension BGTaskScheduler {
     /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/notpermitted
     /// (`static var notPermitted: BGTaskScheduler.Error.Code { get }`).
     public static var notPermitted: Code { .notPermitted }
+
+    /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/immediaterunineligible
+    /// (`static var immediateRunIneligible: BGTaskScheduler.Error.Code { get }`, iOS 26).
+    public static var immediateRunIneligible: Code { .immediateRunIneligible }
+
   }
+}
+
+/// Matches an error against a code, as `catch BGTaskScheduler.Error.notPermitted` does: the
+/// SDK's Foundation overlay declares `~=` for every bridged `NSError` code
+/// (`_ErrorCodeProtocol`), which the shim's codes stand in for.
+public func ~= (code: BGTaskScheduler.Error.Code, error: any Error) -> Bool {
+  (error as? BGTaskScheduler.Error)?.code == code
 }

@@ -31,8 +31,14 @@ open class BGTaskScheduler {
   /// dispatch_queue_t?, launchHandler: @escaping (BGTask) -> Void) -> Bool`; in Swift
   /// `dispatch_queue_t` is `DispatchQueue`).
   ///
+  /// BackgroundTasks/BGTaskScheduler.h: `- (BOOL)registerForTaskWithIdentifier:(NSString
+  /// *)identifier usingQueue:(nullable dispatch_queue_t)queue launchHandler:(void
+  /// (^)(__kindof BGTask *task))launchHandler`; Swift imports every Objective-C method's
+  /// result as discardable.
+  ///
   /// Fake: `false` for an identifier outside ``permittedIdentifiers``; a second
   /// registration replaces the first (iOS raises an exception instead).
+  @discardableResult
   open func register(
     forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
     launchHandler: @escaping (BGTask) -> Void
@@ -55,6 +61,34 @@ open class BGTaskScheduler {
     pending.removeAll { $0.identifier == taskRequest.identifier }
     pending.append(taskRequest)
   }
+
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/getpendingtaskrequests(completionhandler:)
+  /// (BGTaskScheduler.h: `- (void)getPendingTaskRequestsWithCompletionHandler:(void
+  /// (^)(NSArray<BGTaskRequest *> *taskRequests))completionHandler`; "The handler may
+  /// execute on a background thread").
+  ///
+  /// Fake: calls `completionHandler` before returning, with the pending requests in
+  /// submission order.
+  open func getPendingTaskRequests(completionHandler: @escaping ([BGTaskRequest]) -> Void) {
+    completionHandler(pending)
+  }
+
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/pendingtaskrequests()
+  /// (`func pendingTaskRequests() async -> [BGTaskRequest]`: Swift's async import of
+  /// `getPendingTaskRequestsWithCompletionHandler:`).
+  open func pendingTaskRequests() async -> [BGTaskRequest] {
+    pending
+  }
+
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/supportedresources
+  /// (BGTaskScheduler.h: `@property (class, readonly) BGContinuedProcessingTaskRequestResources
+  /// supportedResources`, iOS 26).
+  ///
+  /// Fake: what ``fakeSupportedResources`` says (none by default).
+  open class var supportedResources: BGContinuedProcessingTaskRequest.Resources { fakeSupportedResources }
+
+  /// Fake: what ``supportedResources`` answers (not BackgroundTasks API).
+  nonisolated(unsafe) public static var fakeSupportedResources: BGContinuedProcessingTaskRequest.Resources = []
 
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/cancel(taskrequestwithidentifier:)
   /// (`func cancel(taskRequestWithIdentifier identifier: String)`).

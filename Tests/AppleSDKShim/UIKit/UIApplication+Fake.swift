@@ -24,6 +24,11 @@ extension UIApplication {
     set { fake.withLock { $0.refuses = newValue } }
   }
 
+  /// Sets what `backgroundRefreshStatus` reads.
+  public nonisolated func setBackgroundRefreshStatus(_ status: UIBackgroundRefreshStatus) {
+    fake.withLock { $0.backgroundRefreshStatus = status }
+  }
+
   /// Sets what `backgroundTimeRemaining` reads.
   public nonisolated func setBackgroundTimeRemaining(_ seconds: TimeInterval) {
     fake.withLock { $0.timeRemaining = seconds }

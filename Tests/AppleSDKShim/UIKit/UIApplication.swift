@@ -17,6 +17,7 @@ open class UIApplication {
     var refuses = false
     var timeRemaining: TimeInterval = .greatestFiniteMagnitude
     var applicationState: State = .active
+    var backgroundRefreshStatus = UIBackgroundRefreshStatus.available
   }
 
   let fake = Mutex(FakeState())
@@ -82,6 +83,16 @@ open class UIApplication {
     fake.withLock { $0.applicationState }
   }
 
+  /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/backgroundrefreshstatus
+  /// (UIKit/UIApplication.h: `@property (nonatomic, readonly) UIBackgroundRefreshStatus
+  /// backgroundRefreshStatus`; in Swift `var backgroundRefreshStatus: UIBackgroundRefreshStatus
+  /// { get }`, main actor).
+  ///
+  /// Fake: what ``setBackgroundRefreshStatus(_:)`` set, `.available` at first.
+  public var backgroundRefreshStatus: UIBackgroundRefreshStatus {
+    fake.withLock { $0.backgroundRefreshStatus }
+  }
+
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/state
   /// (`enum State`: `active`, `inactive`, `background`; Int raw values 0, 1, 2).
   public enum State: Int, Sendable, Hashable {
@@ -117,4 +128,16 @@ extension UIApplication {
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/willterminatenotification
   public nonisolated static let willTerminateNotification = NSNotification.Name(
     "UIApplicationWillTerminateNotification")
+}
+
+/// Apple: https://developer.apple.com/documentation/uikit/uibackgroundrefreshstatus
+/// (UIKit/UIApplication.h: `typedef NS_ENUM(NSInteger, UIBackgroundRefreshStatus)`:
+/// `…Restricted`, `…Denied`, `…Available`, raw values 0, 1, 2).
+public enum UIBackgroundRefreshStatus: Int, Sendable, Hashable {
+  /// Background updates are unavailable and the user cannot enable them again.
+  case restricted
+  /// The user explicitly disabled background behavior for this app or for the whole system.
+  case denied
+  /// Background updates are available for the app.
+  case available
 }
