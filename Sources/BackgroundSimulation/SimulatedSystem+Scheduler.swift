@@ -68,7 +68,8 @@ struct LaunchRegistration {
   /// Whether calling the handler traps on iOS: a main-actor handler on a queue other
   /// than the main one (BGTaskScheduler's own serial queue when `queue` is `nil`).
   var trapsOnItsQueue: Bool {
-    isolation === MainActor.shared && queue !== DispatchQueue.main
+    // By label: swift-corelibs-dispatch hands out a new `DispatchQueue.main` object per read.
+    isolation === MainActor.shared && queue?.label != DispatchQueue.main.label
   }
 }
 

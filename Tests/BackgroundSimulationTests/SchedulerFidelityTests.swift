@@ -63,17 +63,23 @@ import Testing
 
   /// Apple, `register(forTaskWithIdentifier:using:launchHandler:)`: a launch with no
   /// handler registered raises "No launch handler registered for task with identifier",
-  /// and the app dies.
+  /// and the app dies. Here the process that submitted registered; the one launched for
+  /// the request does not.
   @Test func aLaunchWithNoHandlerCrashesTheApp() throws {
     let system = system()
-    system.launchApp { RefreshApp(scheduler: $0, registers: false) { _ in } }
+    var processes = 0
+    system.launchApp { scheduler in
+      processes += 1
+      return RefreshApp(scheduler: scheduler, registers: processes == 1) { _ in }
+    }
     try submitRefresh(system)
-    system.moveToBackground()
+    system.terminate(reason: "memory")
     system.advance(by: .seconds(200))
     #expect(
-      system.trace.text.split(separator: "\n").suffix(2) == [
-        "100 sched.launch ident=refresh run=1", "100 app.terminate reason=crash",
+      system.trace.text.split(separator: "\n").suffix(3) == [
+        "100 app.state to=background", "100 sched.launch ident=refresh run=1", "100 app.terminate reason=crash",
       ])
+    #expect(system.crashReports == ["No launch handler registered for task with identifier refresh"])
     #expect(system.trace.findings().map(\.rule).contains(.schedUnregistered))
   }
 

@@ -21,11 +21,25 @@ private func immediateLaunches() -> SimulationConfiguration {
   return configuration
 }
 
+/// Registers a handler that completes each launch at once, for every identifier: iOS
+/// raises on a submit for an identifier with no handler registered.
+private func registerCompleting(_ identifiers: [String], on system: SimulatedSystem) {
+  for identifier in identifiers {
+    system.register(forTaskWithIdentifier: identifier, using: nil) { $0.setTaskCompleted(success: true) }
+  }
+}
+
+/// The tasks the app's handlers were launched with, kept as an app keeps a task it is
+/// working on.
+final class HeldTasks {
+  var tasks: [any ScheduledTask] = []
+}
+
 /// BGTaskScheduler against docs/platform-model.md "BGTaskScheduler".
 @Suite struct TaskSchedulerModelTests {
   @Test func aSecondPendingRefreshIsRejectedWhileResubmittingTheSameIdentifierReplacesIt() throws {
     let system = SimulatedSystem(seed: 1)
-    system.launch { _ in }
+    system.launch { system in registerCompleting(["a", "b"], on: system) }
     try system.submit(.refresh("a", earliestBeginDelay: .seconds(600)))
     #expect(throws: TaskSchedulerError(.tooManyPendingTaskRequests)) {
       try system.submit(.refresh("b"))
@@ -50,7 +64,7 @@ private func immediateLaunches() -> SimulationConfiguration {
 
   @Test func anEleventhPendingProcessingRequestIsRejected() throws {
     let system = SimulatedSystem(seed: 1)
-    system.launch { _ in }
+    system.launch { system in registerCompleting((1...11).map { "p\($0)" } + ["r"], on: system) }
     for index in 1...10 { try system.submit(.processing("p\(index)")) }
     #expect(throws: TaskSchedulerError(.tooManyPendingTaskRequests)) {
       try system.submit(.processing("p11"))
@@ -146,7 +160,7 @@ private func immediateLaunches() -> SimulationConfiguration {
     var configuration = SimulationConfiguration()
     configuration.backgroundRefreshEnabled = false
     let system = SimulatedSystem(seed: 1, configuration: configuration)
-    system.launch { _ in }
+    system.launch { system in registerCompleting(["r"], on: system) }
     #expect(throws: TaskSchedulerError(.unavailable)) { try system.submit(.refresh("r")) }
     #expect(system.pendingTaskRequests().isEmpty)
     #expect(eventLines(system.trace).last == "0 sched.reject ident=r error=unavailable")
@@ -197,7 +211,10 @@ private func immediateLaunches() -> SimulationConfiguration {
 
   @Test func aLaunchedTaskWithNoExpirationHandlerIsExpiredThirtySecondsAfterLaunch() throws {
     let system = SimulatedSystem(seed: 1, configuration: immediateLaunches())
-    system.launch { system in system.register(forTaskWithIdentifier: "r", using: nil) { _ in } }
+    // The app keeps the task (a task it lets go of can never complete), with no
+    // expiration handler: the system completes it, unsuccessfully, and kills nothing.
+    let held = HeldTasks()
+    system.launch { system in system.register(forTaskWithIdentifier: "r", using: nil) { held.tasks.append($0) } }
     try system.submit(.refresh("r"))
     system.advance(by: .seconds(10))
     system.moveToBackground()
