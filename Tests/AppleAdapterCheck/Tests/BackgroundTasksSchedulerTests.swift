@@ -136,4 +136,27 @@ private final class Log {
         .schedCancel(.identifier("com.example.refresh")), .schedCancel(.all),
       ])
   }
+
+  /// `getPendingTaskRequests(completionHandler:)`, as `await pendingTaskRequests()`:
+  /// each pending request comes back as the ``TaskRequest`` it was submitted as.
+  @Test func pendingRequestsComeFromTheScheduler() async throws {
+    let platform = BGTaskScheduler()
+    let scheduler = BackgroundTasksScheduler(scheduler: platform)
+    let date = Date(timeIntervalSinceReferenceDate: 800_000_000)
+    var refresh = TaskRequest.refresh("com.example.refresh")
+    refresh.earliestBeginDate = date
+    try scheduler.submit(refresh)
+    try scheduler.submit(.processing("com.example.cleanup", requiresExternalPower: true))
+    let expected = [refresh, .processing("com.example.cleanup", requiresExternalPower: true)]
+    #expect(await scheduler.pendingTaskRequests() == expected)
+  }
+
+  /// BackgroundTasks/BGTaskScheduler.h: the errors' domain is `BGTaskSchedulerErrorDomain`,
+  /// and `immediateRunIneligible` (4) becomes the trace's code of the same name.
+  @Test func theSchedulersErrorIsABridgedNSError() {
+    let error = BGTaskScheduler.Error(BGTaskScheduler.Error.immediateRunIneligible)
+    #expect(BGTaskScheduler.Error.errorDomain == "BGTaskSchedulerErrorDomain")
+    #expect(error.errorCode == 4)
+    #expect(BGTaskScheduler.Error.immediateRunIneligible ~= error)
+  }
 }
