@@ -321,7 +321,8 @@ extension SimulatedSystem: TaskScheduling {
   ///   running.
   @discardableResult
   public func simulateLaunch(forTaskWithIdentifier identifier: String) -> Bool {
-    guard let pending = pendingRequests[identifier], !runningTasks.values.contains(where: { $0.identifier == identifier })
+    guard let pending = pendingRequests[identifier],
+      !runningTasks.values.contains(where: { $0.identifier == identifier })
     else { return false }
     launch(pending, simulated: true)
     scheduler.runPending()

@@ -81,9 +81,10 @@ private func registerNonisolated(
     #expect(system.trace.events(.schedLaunch).count == 1)
     log.tasks[0].setTaskCompleted(success: true)
     #expect(system.simulateLaunch(forTaskWithIdentifier: "refresh"))
-    #expect(eventLines(system.trace).filter { $0.contains("sched.launch") } == [
-      "0 sched.launch ident=refresh run=1", "0 sched.launch ident=refresh run=2",
-    ])
+    #expect(
+      eventLines(system.trace).filter { $0.contains("sched.launch") } == [
+        "0 sched.launch ident=refresh run=1", "0 sched.launch ident=refresh run=2",
+      ])
   }
 
   /// BGTaskScheduler.mm, `_simulateExpirationForTaskWithIdentifier:`: only a task with no

@@ -153,7 +153,9 @@ extension ReplayPlatform: TaskScheduling {
     let ok = registerIndex < script.registerResults.count ? script.registerResults[registerIndex] : true
     registerIndex += 1
     record(.schedRegister(identifier: identifier, ok: ok ? nil : false))
-    if ok { launchHandlers[identifier] = LaunchRegistration(queue: queue, isolation: isolation, handler: launchHandler) }
+    if ok {
+      launchHandlers[identifier] = LaunchRegistration(queue: queue, isolation: isolation, handler: launchHandler)
+    }
     return ok
   }
 
