@@ -40,6 +40,22 @@ struct ChunkEncoder {
     records = RecordBytes(capacity: capacity)
   }
 
+  /// Starts the next chunk at `baseTime`: an encoder as new, with this one's buffers
+  /// emptied rather than new ones allocated (the recorder seals a chunk at every move to
+  /// the background).
+  mutating func startNextChunk(baseTime: UInt64) {
+    var next = ChunkEncoder(baseTime: baseTime, inlineStrings: inlineStrings, predictedIDs: predictedIDs, capacity: 0)
+    swap(&next.records, &records)
+    swap(&next.strings, &strings)
+    swap(&next.stringIndex, &stringIndex)
+    swap(&next.definitions, &definitions)
+    next.records.removeAll()
+    next.strings.removeAll(keepingCapacity: true)
+    next.stringIndex.removeAll()
+    next.definitions.removeAll(keepingCapacity: true)
+    self = next
+  }
+
   /// The room ``append(_:at:)`` reserves for a record, enough for every kind but
   /// `env.set` (which reserves for its pairs) and the spec layout (for its fields): the
   /// tag, a longer kind code (2 bytes) and the time (10), then at most `work.enqueue`'s

@@ -39,6 +39,9 @@ struct RecordBytes: Sendable {
     storage = copy
   }
 
+  /// Empties the buffer, keeping its room.
+  mutating func removeAll() { count = 0 }
+
   /// Stores `byte` after the last one, in room ``reserve(_:)`` made.
   @inline(__always)
   mutating func appendUnchecked(_ byte: UInt8) {

@@ -60,6 +60,13 @@ struct StringIndexTable {
     }
   }
 
+  /// Forgets every string, keeping the table's room.
+  mutating func removeAll() {
+    for slot in slots.indices { slots[slot] = (0, 0) }
+    for slot in recent.indices { recent[slot] = 0 }
+    count = 0
+  }
+
   /// Records that `strings[index]` has `hash`; the string is not in the table yet.
   mutating func insert(index: Int, hash: UInt32) {
     if (count + 1) * 2 > slots.count { grow() }

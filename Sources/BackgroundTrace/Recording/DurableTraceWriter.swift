@@ -82,7 +82,7 @@ struct DurableTraceWriter {
   /// Seals the open chunk, if any; the next event starts a new one.
   mutating func seal() {
     defer {
-      encoder = Self.encoder(baseTime: committedTime, limit: chunkPayloadLimit)
+      encoder.startNextChunk(baseTime: committedTime)
       committedBytes = 0
     }
     guard file.isOpen else { return }
