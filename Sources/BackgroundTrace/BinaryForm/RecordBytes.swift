@@ -2,7 +2,10 @@
 /// unchecked once room for them is reserved (``reserve(_:)``), where an array checks
 /// its capacity and uniqueness at every byte. A value, as an array is: a copy is made
 /// on the first reserve after sharing.
-struct RecordBytes: Sendable {
+///
+/// Sendable as an array is: its bytes are written only through a uniquely referenced
+/// storage, and `base` is that storage's address.
+struct RecordBytes: @unchecked Sendable {
   /// Written only while uniquely referenced (after ``reserve(_:)``), as an array's
   /// storage is: shared copies only read it.
   private final class Storage: @unchecked Sendable {
@@ -18,12 +21,16 @@ struct RecordBytes: Sendable {
   }
 
   private var storage: Storage
+  /// `storage.base`, kept beside it so that a store is one store, not a load of the
+  /// storage's address first.
+  private var base: UnsafeMutablePointer<UInt8>
   /// How many bytes the buffer holds.
   private(set) var count = 0
 
   /// An empty buffer with room for `capacity` bytes.
   init(capacity: Int) {
     storage = Storage(capacity: max(capacity, 16))
+    base = storage.base
   }
 
   /// Makes room for `extra` more bytes, which ``appendUnchecked(_:)`` may then store:
@@ -37,6 +44,7 @@ struct RecordBytes: Sendable {
     let copy = Storage(capacity: max(storage.capacity * 2, count + extra))
     copy.base.update(from: storage.base, count: count)
     storage = copy
+    base = copy.base
   }
 
   /// Empties the buffer, keeping its room.
@@ -45,7 +53,7 @@ struct RecordBytes: Sendable {
   /// Stores `byte` after the last one, in room ``reserve(_:)`` made.
   @inline(__always)
   mutating func appendUnchecked(_ byte: UInt8) {
-    storage.base[count] = byte
+    base[count] = byte
     count &+= 1
   }
 

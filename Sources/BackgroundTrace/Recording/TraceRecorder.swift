@@ -169,14 +169,15 @@ public final class TraceRecorder: Sendable {
     state.lastTime = time
     state.count += 1
     if state.keepsEvents { state.events.append(TraceEvent(time: TraceTime(nanoseconds: time), kind)) }
-    // A pattern, not `== nil`: the optional's `==` is a generic call per event.
-    guard state.writer != nil else { return }
+    // Through optional chaining, which changes the writer in place: a test against nil
+    // copied the writer, and retained what it holds, at every event. A failure is only
+    // ever set with a writer.
     guard case .none = state.failure else {
-      state.writer!.noteUnwritten(at: time)
+      state.writer?.noteUnwritten(at: time)
       return
     }
     do {
-      try state.writer!.append(kind, at: time)
+      guard try state.writer?.append(kind, at: time) != nil else { return }  // in memory only
     } catch {
       switch error {
       case .encoding(let error): state.failure = TraceRecordingError(file: path, encoding: error)
