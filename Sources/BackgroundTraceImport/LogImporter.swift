@@ -66,9 +66,9 @@ public struct LogInput: Sendable {
 /// stream (memory flat in the log's length), reads the platforms' background-work
 /// messages, picks an app and turns its messages into events (docs/import.md).
 ///
-/// Two passes over the logs: the first detects the styles, names the processes and
-/// counts each app's background-work messages; the second writes the chosen app's
-/// events.
+/// One pass over the logs (after each style is detected from its first lines): it names
+/// the processes, counts each app's background-work messages and keeps every message
+/// read (``ImportPass``); the chosen app's events are then written from what it kept.
 public enum LogImporter: Sendable {
   /// Imports `inputs` (read in the order given, as one capture), handing the trace's
   /// metadata to `meta` once and then each event to `event`, in order.
@@ -81,9 +81,13 @@ public enum LogImporter: Sendable {
     _ inputs: [LogInput], options: LogImportOptions,
     meta: (TraceMetadata) throws -> Void, event: (TraceEvent) throws -> Void
   ) throws -> ImportSummary {
-    let survey = try LogSurvey.take(inputs, platform: options.platform)
+    var pass = ImportPass(survey: try LogSurvey.detectingStyles(inputs, platform: options.platform))
+    for (index, input) in inputs.enumerated() {
+      try pass.read(input, style: pass.survey.styles[index].style, strict: options.strict)
+    }
+    let survey = pass.survey
     let app = try survey.chooseApp(options.process)
-    var summary = ImportSummary()
+    var summary = pass.summary
     summary.platform = survey.platform
     summary.styles = survey.styles
     summary.app = app
@@ -94,77 +98,39 @@ public enum LogImporter: Sendable {
     try meta(metadata)
 
     var translator = ImportTranslator()
-    var clock = ImportClock()
     var kinds: [TraceEvent.Kind] = []
     // Counted by code, not in the summary's dictionary: no hashing per event.
     var kindCounts = [Int](repeating: 0, count: Int(EventTag.allCases.map(\.rawValue).max() ?? 0) + 1)
-    for (index, input) in inputs.enumerated() {
-      let style = survey.styles[index].style
-      var reader = style.makeReader()
-      var splitter = LogLineSplitter(try input.open())
-      func take(_ reading: LineReading) throws {
-        switch reading {
-        case .notInStyle:
-          summary.unrecognisedLines += 1
-          summary.skippedLines += 1
-        case .continuation:
-          break
-        case .skipped(let time):
-          clock.see(time)
-          summary.skippedLines += 1
-        case .entry(let record):
-          clock.see(record.time)
-          let reading = LogMessages.read(record, platform: survey.platform)
-          guard case .message(let message) = reading else {
-            if case .malformed(let expected) = reading {
-              summary.malformedLines += 1
-              if options.strict {
-                throw LogImportError(
-                  file: input.name, line: record.line,
-                  message:
-                    "a \(record.source.isEmpty ? "background-task" : record.source) message that does not parse: expected \(expected)"
-                )
-              }
-            }
-            summary.skippedLines += 1
-            return
-          }
-          guard survey.app(of: record, message) == app else {
-            summary.skippedLines += 1
-            return
-          }
-          kinds.removeAll(keepingCapacity: true)
-          translator.translate(message, pid: record.pid, into: &kinds)
-          if kinds.isEmpty { summary.skippedLines += 1 }
-          let time = clock.traceTime(of: record.time)
-          for kind in kinds {
-            kindCounts[Int(kind.tag.rawValue)] += 1
-            try event(TraceEvent(time: time, kind))
-          }
+    // Whether each process name lines carry is the app's, worked out once per name.
+    let isAppName = pass.processNames.map { $0 == app }
+    var read = 0
+    try pass.spool.replay { spooled in
+      if let failure = pass.strictFailure, read == failure.before { throw failure.error }
+      read += 1
+      let isApp: Bool =
+        if spooled.message.subjectProcess == nil, let name = spooled.processName {
+          isAppName[name]
+        } else {
+          survey.app(of: spooled.message, process: nil, pid: spooled.pid) == app
         }
+      guard isApp else {
+        summary.skippedLines += 1
+        return
       }
-      let skipsByWord = style.skipsLinesByWord
-      try splitter.forEachLine { line in
-        summary.lines += 1
-        if line.isOverlong {
-          summary.overlongLines += 1
-          summary.skippedLines += 1
-          return
-        }
-        // Once the first time is known, a line with none of the words every message
-        // read holds is skipped unread.
-        if skipsByWord && clock.hasBase && !LogRelevance.mayMatter(line.bytes, platform: survey.platform) {
-          summary.skippedLines += 1
-          return
-        }
-        try take(reader.read(line))
+      kinds.removeAll(keepingCapacity: true)
+      translator.translate(spooled.message, pid: spooled.pid, into: &kinds)
+      if kinds.isEmpty { summary.skippedLines += 1 }
+      let time = pass.clock.traceTime(of: spooled.time)
+      for kind in kinds {
+        kindCounts[Int(kind.tag.rawValue)] += 1
+        try event(TraceEvent(time: time, kind))
       }
-      if let last = reader.finish() { try take(last) }
     }
+    if let failure = pass.strictFailure { throw failure.error }
     for tag in EventTag.allCases where kindCounts[Int(tag.rawValue)] > 0 {
       summary.eventsByKind[tag] = kindCounts[Int(tag.rawValue)]
     }
-    summary.outOfOrderLines = clock.outOfOrder
+    summary.outOfOrderLines = pass.clock.outOfOrder
     summary.interleavedLines = translator.interleavedLines
     summary.couldNotTell = LogLimits.sentences(
       platform: survey.platform, styles: survey.styles.map(\.style), translator: translator,

@@ -1,8 +1,8 @@
 import BackgroundTrace
 
-/// The first passes of an import: each log's style, the processes' names, and how many
-/// background-work messages each app wrote — what choosing the app needs before any
-/// event is written.
+/// What choosing the app needs, gathered as the import's pass reads the logs: each log's
+/// style, the processes' names, and how many background-work messages each app wrote.
+/// The app is chosen once the pass is over (a later line may name a pid seen before).
 struct LogSurvey {
   /// The name of the app whose lines carry no process name (all such pids together).
   static let unnamed = "(unnamed)"
@@ -18,17 +18,14 @@ struct LogSurvey {
   private var namedCounts: [String: Int] = [:]
   private var nameOrder: [String] = []
 
-  /// Detects each log's style and surveys its processes.
-  static func take(_ inputs: [LogInput], platform: LogPlatform?) throws -> LogSurvey {
+  /// Detects each log's style from its first lines: the survey before any line is counted.
+  static func detectingStyles(_ inputs: [LogInput], platform: LogPlatform?) throws -> LogSurvey {
     var survey = LogSurvey()
     for input in inputs {
       let style = try detect(input, platform: platform ?? survey.styles.first?.style.platform)
       survey.styles.append((input.name, style))
     }
     survey.platform = survey.styles.first?.style.platform ?? .ios
-    for (index, input) in inputs.enumerated() {
-      try survey.read(input, style: survey.styles[index].style)
-    }
     return survey
   }
 
@@ -59,37 +56,28 @@ struct LogSurvey {
     return style
   }
 
-  private mutating func read(_ input: LogInput, style: LogStyle) throws {
-    var reader = style.makeReader()
-    var splitter = LogLineSplitter(try input.open())
-    func take(_ reading: LineReading) {
-      guard case .entry(let record) = reading else { return }
-      if let pid = record.pid, let name = record.process, names[pid] == nil { names[pid] = name }
-      // A line of a background-work source counts as it is, unread: only the lines
-      // that name processes (ActivityManager's) and lines with no source need reading.
-      if Self.isBackgroundSource(record.source) {
-        count(record.pid, background: true)
-        return
-      }
-      guard case .message(let message) = LogMessages.read(record, platform: platform) else { return }
-      if let subject = message.subjectProcess {
-        if let pid = subject.pid {
-          if names[pid] == nil { names[pid] = subject.name }
-          count(pid, background: false)
-        } else {
-          if namedCounts[subject.name] == nil { nameOrder.append(subject.name) }
-          namedCounts[subject.name, default: 0] += 1
-        }
-        return
-      }
-      count(record.pid, background: message.isBackgroundWork)
+  /// Counts one entry whose message reads as `reading`. A line of a background-work
+  /// source counts as background work whatever its message; otherwise only messages
+  /// the import reads count, the ones about a process (ActivityManager's) for that
+  /// process.
+  mutating func take(_ record: LogRecord, _ reading: MessageReading) {
+    if let pid = record.pid, let name = record.process, names[pid] == nil { names[pid] = name }
+    if Self.isBackgroundSource(record.source) {
+      count(record.pid, background: true)
+      return
     }
-    let skipsByWord = style.skipsLinesByWord
-    try splitter.forEachLine { line in
-      guard !line.isOverlong, !skipsByWord || LogRelevance.mayMatter(line.bytes, platform: platform) else { return }
-      take(reader.read(line))
+    guard case .message(let message) = reading else { return }
+    if let subject = message.subjectProcess {
+      if let pid = subject.pid {
+        if names[pid] == nil { names[pid] = subject.name }
+        count(pid, background: false)
+      } else {
+        if namedCounts[subject.name] == nil { nameOrder.append(subject.name) }
+        namedCounts[subject.name, default: 0] += 1
+      }
+      return
     }
-    if let last = reader.finish() { take(last) }
+    count(record.pid, background: message.isBackgroundWork)
   }
 
   /// WorkManager's tags, UIKit's `BackgroundTask` category and the BackgroundTasks
@@ -110,10 +98,11 @@ struct LogSurvey {
     pid.flatMap { names[$0] } ?? Self.unnamed
   }
 
-  /// The app a record's message is about.
-  func app(of record: LogRecord, _ message: PlatformMessage) -> String {
+  /// The app a message is about: the process it names (ActivityManager's), else the
+  /// process that wrote its line, by the line's name or its pid's.
+  func app(of message: PlatformMessage, process: String?, pid: Int?) -> String {
     if let subject = message.subjectProcess { return subject.name }
-    return record.process ?? app(ofPid: record.pid)
+    return process ?? app(ofPid: pid)
   }
 
   /// Every app seen, in the order seen, with its pids and background-work messages.

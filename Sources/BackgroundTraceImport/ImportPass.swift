@@ -1,0 +1,105 @@
+/// The import's one pass over its logs: each line read in its log's style, each entry's
+/// message read once, then counted for choosing the app (``LogSurvey``) and kept, with
+/// what writing its events needs, in the ``MessageSpool``.
+///
+/// Which app's events are written is not known until the last line (a later line may
+/// name a pid, and the app with the most background-work messages wins), so every
+/// message the import reads is kept, whatever its process; the events are written
+/// after the pass from the spool.
+struct ImportPass {
+  /// The styles, the processes and their counts.
+  private(set) var survey: LogSurvey
+  /// The messages read, in order.
+  let spool = MessageSpool()
+  /// The log's first time, and after the pass the trace times of the events.
+  var clock = ImportClock()
+  /// The line counts of the summary (lines, skipped, overlong, not in style, not parsed).
+  private(set) var summary = ImportSummary()
+  /// The process names lines carry, indexed by ``SpooledMessage/processName``.
+  private(set) var processNames: [String] = []
+  private var processIndex: [String: Int] = [:]
+  private var lastProcess: Int?
+  /// With `--strict`, the first message that does not parse, and how many messages were
+  /// spooled before it: the events of those are written before the error is thrown, as
+  /// they would be by a reader that stopped there.
+  private(set) var strictFailure: (error: LogImportError, before: Int)?
+
+  /// A pass over logs of the styles `survey` detected.
+  init(survey: LogSurvey) { self.survey = survey }
+
+  /// Reads `input` in `style` to its end.
+  ///
+  /// - Throws: what the log's reads or the spool's file throw.
+  mutating func read(_ input: LogInput, style: LogStyle, strict: Bool) throws {
+    var reader = style.makeReader()
+    var splitter = LogLineSplitter(try input.open())
+    let skipsByWord = style.skipsLinesByWord
+    let platform = survey.platform
+    try splitter.forEachLine { line in
+      summary.lines += 1
+      if line.isOverlong {
+        summary.overlongLines += 1
+        summary.skippedLines += 1
+        return
+      }
+      // A line with none of the words every message read holds cannot matter: once
+      // the first time is known, it is skipped unread. Before, it is read for its time
+      // only (the survey never counted such lines).
+      let mayMatter = !skipsByWord || LogRelevance.mayMatter(line.bytes, platform: platform)
+      if !mayMatter && clock.hasBase {
+        summary.skippedLines += 1
+        return
+      }
+      try take(reader.read(line), surveyed: mayMatter, input: input, strict: strict)
+    }
+    if let last = reader.finish() { try take(last, surveyed: true, input: input, strict: strict) }
+  }
+
+  private mutating func take(_ reading: LineReading, surveyed: Bool, input: LogInput, strict: Bool) throws {
+    switch reading {
+    case .notInStyle:
+      summary.unrecognisedLines += 1
+      summary.skippedLines += 1
+    case .continuation:
+      break
+    case .skipped(let time):
+      clock.see(time)
+      summary.skippedLines += 1
+    case .entry(let record):
+      clock.see(record.time)
+      let reading = LogMessages.read(record, platform: survey.platform)
+      if surveyed { survey.take(record, reading) }
+      guard case .message(let message) = reading else {
+        if case .malformed(let expected) = reading {
+          summary.malformedLines += 1
+          if strict && strictFailure == nil {
+            let source = record.source.isEmpty ? "background-task" : record.source
+            strictFailure = (
+              LogImportError(
+                file: input.name, line: record.line,
+                message: "a \(source) message that does not parse: expected \(expected)"),
+              spool.count
+            )
+          }
+        }
+        summary.skippedLines += 1
+        return
+      }
+      let processName = record.process.map { index($0) }
+      try spool.append(SpooledMessage(time: record.time, pid: record.pid, processName: processName, message: message))
+    }
+  }
+
+  /// The index of a process name in ``processNames``, added when new.
+  private mutating func index(_ name: String) -> Int {
+    // Most lines with a name repeat the one before: no hashing then.
+    if let lastProcess, processNames[lastProcess] == name { return lastProcess }
+    let found = processIndex[name] ?? processNames.count
+    if found == processNames.count {
+      processIndex[name] = found
+      processNames.append(name)
+    }
+    lastProcess = found
+    return found
+  }
+}

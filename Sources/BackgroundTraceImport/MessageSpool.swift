@@ -1,0 +1,129 @@
+import BackgroundTrace
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The messages an import's one pass read, kept in order until the pass has chosen the
+/// app, then read back once to write that app's events.
+///
+/// Memory stays flat in the log's length: the messages are kept as bytes
+/// (``SpooledMessage``) in a buffer of about ``bufferLimit``; past it, each full buffer
+/// is written to a temporary file as one chunk (its length, then its bytes) and read
+/// back chunk by chunk. The file is unlinked as soon as it is made, so nothing is left
+/// behind whatever way the import ends. A log whose messages fit in the buffer (most
+/// captures) never touches the disk.
+final class MessageSpool {
+  /// How many bytes of messages are kept in memory before they go to the file.
+  static let bufferLimit = 1 << 20
+
+  private var writer = SpoolWriter()
+  private var descriptor: Int32 = -1
+  /// Bytes written to the file.
+  private var fileLength: Int64 = 0
+  /// Messages appended.
+  private(set) var count = 0
+
+  init() {}
+
+  deinit {
+    if descriptor >= 0 { close(descriptor) }
+  }
+
+  /// Appends one message.
+  ///
+  /// - Throws: ``ByteSourceError`` when the temporary file cannot be made or written.
+  func append(_ message: SpooledMessage) throws {
+    message.encode(into: &writer)
+    count += 1
+    if writer.bytes.count >= Self.bufferLimit { try spill() }
+  }
+
+  /// Calls `body` with each message, in the order appended; the spool is empty after.
+  ///
+  /// - Throws: what `body` throws; ``ByteSourceError`` when the temporary file cannot
+  ///   be read.
+  func replay(_ body: (SpooledMessage) throws -> Void) throws {
+    if descriptor >= 0 {
+      var offset: Int64 = 0
+      var chunk: [UInt8] = []
+      while offset < fileLength {
+        var header = [UInt8](repeating: 0, count: 8)
+        try readFully(&header, at: offset)
+        let length = header.withUnsafeBytes { Int(Int64(littleEndian: $0.loadUnaligned(as: Int64.self))) }
+        chunk = [UInt8](repeating: 0, count: length)
+        try readFully(&chunk, at: offset + 8)
+        offset += 8 + Int64(length)
+        try Self.decode(chunk, body)
+      }
+    }
+    try Self.decode(writer.bytes, body)
+    writer.bytes = []
+    count = 0
+  }
+
+  private static func decode(_ bytes: [UInt8], _ body: (SpooledMessage) throws -> Void) throws {
+    try bytes.withUnsafeBufferPointer { buffer in
+      var reader = SpoolReader(buffer)
+      while !reader.atEnd { try body(SpooledMessage.decode(&reader)) }
+    }
+  }
+
+  /// Writes the buffer to the file as one chunk (made on the first spill).
+  private func spill() throws {
+    if descriptor < 0 { descriptor = try Self.makeTemporaryFile() }
+    var length = Int64(writer.bytes.count).littleEndian
+    try withUnsafeBytes(of: &length) { try writeFully($0) }
+    try writer.bytes.withUnsafeBytes { try writeFully($0) }
+    writer.bytes.removeAll(keepingCapacity: true)
+  }
+
+  /// Appends `bytes` to the file.
+  private func writeFully(_ bytes: UnsafeRawBufferPointer) throws {
+    var done = 0
+    while done < bytes.count {
+      let wrote = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(fileLength))
+      if wrote < 0 && errno == EINTR { continue }
+      guard wrote > 0 else { throw Self.failure("write", errno) }
+      done += wrote
+      fileLength += Int64(wrote)
+    }
+  }
+
+  private func readFully(_ bytes: inout [UInt8], at offset: Int64) throws {
+    let descriptor = self.descriptor
+    try bytes.withUnsafeMutableBytes { raw in
+      var done = 0
+      while done < raw.count {
+        let got = pread(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done))
+        if got < 0 && errno == EINTR { continue }
+        guard got > 0 else { throw Self.failure("read", got < 0 ? errno : EIO) }
+        done += got
+      }
+    }
+  }
+
+  /// A file in `$TMPDIR` (else `/tmp`), unlinked at once: it lives as long as its descriptor.
+  private static func makeTemporaryFile() throws -> Int32 {
+    let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    var template = Array((folder.hasSuffix("/") ? folder : folder + "/").utf8CString.dropLast())
+    template += Array("bgtrace-import-XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else { throw failure("create", errno) }
+    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    return descriptor
+  }
+
+  private static func failure(_ what: String, _ code: Int32) -> ByteSourceError {
+    ByteSourceError(
+      file: "the import's temporary file", message: "cannot \(what) it: \(String(cString: strerror(code)))")
+  }
+}
+
+/// Not Sendable: it owns a file descriptor.
+@available(*, unavailable)
+extension MessageSpool: Sendable {}
