@@ -1,5 +1,6 @@
-/// Byte-level scanning shared by the style parsers: they read a line's header from its
-/// bytes, with no string built until a line is known to matter.
+/// Byte-level scanning shared by the style parsers and the message readers: they read a
+/// line's header, or a message, from its bytes, with no string built until a line is
+/// known to matter.
 struct LogBytes {
   let bytes: UnsafeBufferPointer<UInt8>
   var index = 0
@@ -93,6 +94,23 @@ struct LogBytes {
     guard end < bytes.count else { return nil }
     defer { index = end }
     return index..<end
+  }
+
+  /// Where `text` first occurs at or after `start`, compared byte for byte.
+  func find(_ text: StaticString, from start: Int) -> Range<Int>? {
+    let count = text.utf8CodeUnitCount
+    guard count > 0 else { return start..<start }
+    let pattern = text.utf8Start
+    var at = start
+    while at + count <= bytes.count {
+      if bytes[at] == pattern[0] {
+        var matched = 1
+        while matched < count && bytes[at + matched] == pattern[matched] { matched += 1 }
+        if matched == count { return at..<at + count }
+      }
+      at += 1
+    }
+    return nil
   }
 
   func string(_ range: Range<Int>) -> String {

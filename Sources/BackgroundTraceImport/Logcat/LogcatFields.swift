@@ -54,8 +54,12 @@ enum LogcatFields {
   ]
 
   private static func knownTag(_ scanner: LogBytes, _ range: Range<Int>) -> String? {
-    let bytes = UnsafeBufferPointer(rebasing: scanner.bytes[range])
-    for tag in knownTags where tag.utf8.count == bytes.count && tag.utf8.elementsEqual(bytes) { return tag }
+    for tag in knownTags where tag.utf8.count == range.count {
+      let equal = tag.utf8.withContiguousStorageIfAvailable { known in
+        known.indices.allSatisfy { known[$0] == scanner.bytes[range.lowerBound + $0] }
+      }
+      if equal ?? tag.utf8.elementsEqual(scanner.bytes[range]) { return tag }
+    }
     return nil
   }
 

@@ -18,61 +18,100 @@
 ///   `ProcessRecord.java` (`Killing PID:NAME/UID (adj N): REASON`), `ActiveServices.java`
 ///   (`Scheduling restart of crashed service PACKAGE/CLASS in Nms`).
 /// - AndroidRuntime (`com.android.internal.os.RuntimeInit`): `FATAL EXCEPTION: THREAD`.
+///
+/// WorkManager's messages are matched on their bytes: the only strings built are the
+/// fields of a message that maps to an event (its work id, its tags).
 public enum AndroidBackgroundMessages: Sendable {
   /// Reads one message of the record's tag (`source`).
   public static func read(_ record: LogRecord) -> MessageReading {
-    let tag = record.source
-    let message = Substring(MessageText.normalized(record.message))
+    var text = record.message
+    return text.withUTF8 { bytes in
+      MessageText.withNormalized(bytes) { read(tag: record.source, LogBytes($0)) }
+    }
+  }
+
+  private static func read(tag: String, _ message: LogBytes) -> MessageReading {
+    var message = message
     switch tag {
-    case "ActivityManager": return activityManager(message)
-    case "AndroidRuntime":
-      return MessageText.hasPrefix("FATAL EXCEPTION: ", message) ? .message(.processCrashed) : .unrelated
     case "WM-WorkerWrapper": return workerWrapper(message)
     case "WM-Processor":
-      if let rest = prefix("Processor: processing ", message) { return work(rest) { .workStarted(work: $0) } }
-      if let rest = prefix("Processor cancelling ", message) { return work(rest) { .workCancelled(work: $0) } }
-      if let rest = prefix("WorkerWrapper interrupted for ", message) {
-        return work(rest) { .workInterrupted(work: $0, reason: "interrupted") }
+      if message.expect("Processor: processing ") { return work(message) { .workStarted(work: $0) } }
+      if message.expect("Processor cancelling ") { return work(message) { .workCancelled(work: $0) } }
+      if message.expect("WorkerWrapper interrupted for ") {
+        return work(message) { .workInterrupted(work: $0, reason: "interrupted") }
       }
       return .unrelated
     case "WM-GreedyScheduler":
-      if let rest = prefix("Starting work for ", message) { return work(rest) { .workStarted(work: $0) } }
-      if let rest = prefix("Cancelling work ID ", message) { return work(rest) { .workCancelled(work: $0) } }
+      if message.expect("Starting work for ") { return work(message) { .workStarted(work: $0) } }
+      if message.expect("Cancelling work ID ") { return work(message) { .workCancelled(work: $0) } }
       return .unrelated
     case "WM-SystemJobScheduler":
-      if let rest = prefix("Scheduling work ID ", message) { return work(rest) { .workScheduled(work: $0) } }
+      if message.expect("Scheduling work ID ") { return work(message) { .workScheduled(work: $0) } }
       return .unrelated
     case "WM-SystemJobService":
-      if let rest = prefix("onStartJob for ", message) { return work(rest) { .workStarted(work: $0) } }
+      if message.expect("onStartJob for ") { return work(message) { .workStarted(work: $0) } }
       return .unrelated
     case "WM-ForceStopRunnable":
-      return MessageText.hasPrefix("Application was force-stopped", message) ? .message(.forceStopDetected) : .unrelated
+      return message.expect("Application was force-stopped") ? .message(.forceStopDetected) : .unrelated
+    case "AndroidRuntime":
+      return message.expect("FATAL EXCEPTION: ") ? .message(.processCrashed) : .unrelated
+    case "ActivityManager":
+      // A few lines a process: read as text.
+      return activityManager(Substring(message.string(0..<message.bytes.count)))
     default:
       return .unrelated
     }
   }
 
-  private static func workerWrapper(_ message: Substring) -> MessageReading {
-    if let rest = prefix("Worker result ", message) {
-      let word = rest.prefix { $0.isLetter }
-      guard let outcome = WorkResultWord(rawValue: String(word)),
-        let description = MessageText.after(" for Work [ id=", in: rest), let id = MessageText.workID(description)
-      else { return .malformed(expected: "'Worker result SUCCESS|RETRY|FAILURE for Work [ id=ID, tags={ … } ]'") }
-      return .message(.workResult(work: id, outcome: outcome, tags: tags(description)))
+  private static func workerWrapper(_ message: LogBytes) -> MessageReading {
+    var message = message
+    if message.expect("Worker result ") {
+      let rest = message.index
+      guard
+        let outcome = WorkResultWord(
+          rawValue: MessageText.leadingLetters(UnsafeBufferPointer(rebasing: message.bytes[rest...]))),
+        let marker = message.find(" for Work [ id=", from: rest)
+      else { return .malformed(expected: Self.expectedResult) }
+      message.index = marker.upperBound
+      guard let id = workID(message) else { return .malformed(expected: Self.expectedResult) }
+      return .message(.workResult(work: id, outcome: outcome, tags: tags(message)))
     }
-    if let rest = prefix("Work [ id=", message), MessageText.contains(" was cancelled", in: message) {
-      guard let id = MessageText.workID(rest) else { return .malformed(expected: "'Work [ id=ID, …'") }
+    if message.expect("Work [ id="), message.find(" was cancelled", from: 0) != nil {
+      guard let id = workID(message) else { return .malformed(expected: "'Work [ id=ID, …'") }
       return .message(.workInterrupted(work: id, reason: "cancelled"))
     }
     return .unrelated
   }
 
-  /// `tags={ a, b } ]`'s `a, b`.
-  private static func tags(_ description: Substring) -> String? {
-    guard let rest = MessageText.after("tags={ ", in: description) else { return nil }
-    let end = MessageText.firstRange(of: " }", in: rest)?.lowerBound ?? rest.endIndex
-    let text = rest[..<end].drop { $0 == " " }
-    return text.isEmpty ? nil : String(text)
+  private static let expectedResult = "'Worker result SUCCESS|RETRY|FAILURE for Work [ id=ID, tags={ … } ]'"
+
+  /// `tags={ a, b } ]`'s `a, b`, after the scanner's index.
+  private static func tags(_ description: LogBytes) -> String? {
+    guard let open = description.find("tags={ ", from: description.index) else { return nil }
+    // The marker ends with a blank, and a normalized message holds no two in a row: the
+    // tags start right after it.
+    let end = description.find(" }", from: open.upperBound)?.lowerBound ?? description.bytes.count
+    return end > open.upperBound ? description.string(open.upperBound..<end) : nil
+  }
+
+  /// The work id at the scanner's index: a bare UUID, or the `workSpecId=` of a
+  /// `WorkGenerationalId(workSpecId=…, generation=N)` (WorkManager 2.8 and later) — the
+  /// hex digits and dashes that start it, at least 8.
+  private static func workID(_ text: LogBytes) -> String? {
+    let start = text.find("workSpecId=", from: text.index)?.upperBound ?? text.index
+    var end = start
+    while end < text.bytes.count, isWorkIDByte(text.bytes[end]) { end += 1 }
+    return end - start >= 8 ? text.string(start..<end) : nil
+  }
+
+  @inline(__always)
+  private static func isWorkIDByte(_ byte: UInt8) -> Bool {
+    (48...57).contains(byte) || (97...102).contains(byte) || (65...70).contains(byte) || byte == 45
+  }
+
+  private static func work(_ text: LogBytes, _ make: (String) -> PlatformMessage) -> MessageReading {
+    guard let id = workID(text) else { return .malformed(expected: "a work id (a UUID)") }
+    return .message(make(id))
   }
 
   private static func activityManager(_ message: Substring) -> MessageReading {
@@ -116,11 +155,6 @@ public enum AndroidBackgroundMessages: Sendable {
       return .message(.processEnded(pid: nil, name: String(name), reason: "force-stopped"))
     }
     return .unrelated
-  }
-
-  private static func work(_ text: Substring, _ make: (String) -> PlatformMessage) -> MessageReading {
-    guard let id = MessageText.workID(text) else { return .malformed(expected: "a work id (a UUID)") }
-    return .message(make(id))
   }
 
   private static func prefix(_ marker: StaticString, _ text: Substring) -> Substring? {

@@ -3,22 +3,38 @@
 enum MessageText {
   /// `text` with every run of blanks and line breaks made one space, trimmed.
   static func normalized(_ text: String) -> String {
-    // Nearly every message has single spaces only: then it is returned as it is.
+    var text = text
+    let rebuilt = text.withUTF8 { bytes in
+      isNormalized(bytes) ? nil : String(decoding: normalizedBytes(bytes), as: UTF8.self)
+    }
+    return rebuilt ?? text
+  }
+
+  /// Calls `body` with `bytes` normalized as ``normalized(_:)`` does: `bytes` themselves
+  /// when they are already (nearly every message), a normalized copy otherwise.
+  static func withNormalized<Result>(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    if isNormalized(bytes) { return body(bytes) }
+    return normalizedBytes(bytes).withUnsafeBufferPointer(body)
+  }
+
+  /// Whether `bytes` hold single spaces only, and none at either end.
+  private static func isNormalized(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var previousBlank = true
-    var clean = true
-    for byte in text.utf8 {
+    for byte in bytes {
       let blank = byte == 32
-      if byte == 9 || byte == 10 || byte == 13 || (blank && previousBlank) {
-        clean = false
-        break
-      }
+      if byte == 9 || byte == 10 || byte == 13 || (blank && previousBlank) { return false }
       previousBlank = blank
     }
-    if clean && !previousBlank { return text }
+    return !previousBlank || bytes.isEmpty
+  }
+
+  private static func normalizedBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
     var result: [UInt8] = []
-    result.reserveCapacity(text.utf8.count)
+    result.reserveCapacity(bytes.count)
     var pendingBlank = false
-    for byte in text.utf8 {
+    for byte in bytes {
       if byte == 32 || byte == 9 || byte == 10 || byte == 13 {
         pendingBlank = !result.isEmpty
       } else {
@@ -27,13 +43,49 @@ enum MessageText {
         result.append(byte)
       }
     }
-    return String(decoding: result, as: UTF8.self)
+    return result
   }
 
-  /// The integer that starts `text`, if any.
+  /// The integer that starts `text`, if any: its leading decimal digits (at most 18).
   static func leadingInteger(_ text: Substring) -> Int? {
-    let digits = text.prefix { $0.isASCII && $0.isNumber }
-    return digits.isEmpty || digits.count > 18 ? nil : Int(digits)
+    let digits = prefix(text, asciiWhile: { $0 >= 48 && $0 <= 57 }, characterWhile: { $0.isASCII && $0.isNumber })
+    guard !digits.isEmpty, digits.utf8.count <= 18 else { return nil }
+    var value = 0
+    for byte in digits.utf8 { value = value * 10 + Int(byte - 48) }
+    return value
+  }
+
+  /// The letters (Character.isLetter) that start `bytes`, read on the bytes while they
+  /// are ASCII letters; when a non-ASCII byte stops them (a letter of another script,
+  /// or a mark that joins the last letter), the characters decide.
+  static func leadingLetters(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    var end = 0
+    while end < bytes.count, (bytes[end] | 0x20) >= 97, (bytes[end] | 0x20) <= 122 { end += 1 }
+    if end == bytes.count || bytes[end] < 0x80 {
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
+    }
+    return String(String(decoding: bytes, as: UTF8.self).prefix { $0.isLetter })
+  }
+
+  /// The longest prefix of `text` whose characters satisfy `characterWhile`, the same
+  /// as `text.prefix(while: characterWhile)`, found on bytes while they are ASCII:
+  /// `asciiWhile` must say of each ASCII byte what `characterWhile` says of its
+  /// character. A run of ASCII characters ends exactly where its bytes do when the
+  /// byte that stops it is ASCII too (no ASCII character joins the one before it in a
+  /// grapheme, CR LF aside, which normalized messages do not hold); when a non-ASCII
+  /// byte stops it, the characters decide.
+  @inline(__always)
+  static func prefix(
+    _ text: Substring, asciiWhile: (UInt8) -> Bool, characterWhile: (Character) -> Bool
+  ) -> Substring {
+    let utf8 = text.utf8
+    let end: Int?? = utf8.withContiguousStorageIfAvailable { bytes in
+      var index = 0
+      while index < bytes.count, bytes[index] < 0x80, asciiWhile(bytes[index]) { index += 1 }
+      return index == bytes.count || bytes[index] < 0x80 ? index : nil
+    }
+    guard let found = end, let count = found else { return text.prefix(while: characterWhile) }
+    return Substring(utf8[..<utf8.index(utf8.startIndex, offsetBy: count)])
   }
 
   /// The text after the first `marker`, if `marker` occurs (compared byte for byte).
@@ -49,8 +101,15 @@ enum MessageText {
 
   /// Whether `text` starts with `marker` (compared byte for byte).
   static func hasPrefix(_ marker: StaticString, _ text: Substring) -> Bool {
-    let pattern = UnsafeBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount)
-    return text.utf8.starts(with: pattern)
+    let count = marker.utf8CodeUnitCount
+    let pattern = marker.utf8Start
+    let utf8 = text.utf8
+    if let starts = utf8.withContiguousStorageIfAvailable({ bytes in
+      bytes.count >= count && (0..<count).allSatisfy { bytes[$0] == pattern[$0] }
+    }) {
+      return starts
+    }
+    return utf8.starts(with: UnsafeBufferPointer(start: pattern, count: count))
   }
 
   /// `text` after `marker` when it starts with it.
@@ -97,23 +156,5 @@ enum MessageText {
       index += 1
     }
     return nil
-  }
-
-  /// A WorkManager work id: a bare UUID, or the `workSpecId=` of a
-  /// `WorkGenerationalId(workSpecId=…, generation=N)` (WorkManager 2.8 and later).
-  static func workID(_ text: Substring) -> String? {
-    var rest = text
-    if let inner = after("workSpecId=", in: rest) { rest = inner }
-    let utf8 = rest.utf8
-    var end = utf8.startIndex
-    while end < utf8.endIndex {
-      let byte = utf8[end]
-      guard (48...57).contains(byte) || (97...102).contains(byte) || (65...70).contains(byte) || byte == 45 else {
-        break
-      }
-      end = utf8.index(after: end)
-    }
-    guard utf8.distance(from: utf8.startIndex, to: end) >= 8 else { return nil }
-    return String(Substring(utf8[utf8.startIndex..<end]))
   }
 }
