@@ -38,11 +38,12 @@ public struct LogImportError: BackgroundTraceError, Hashable {
   public var kind: TraceErrorKind { position == nil ? .configuration : .malformedTrace }
 }
 
-/// One log to import: a name for messages and a way to read it, once per pass.
+/// One log to import: a name for messages and a way to read it from its start (the
+/// import opens it twice: to detect its style from its first lines, then for its pass).
 public struct LogInput: Sendable {
   /// The log's name (its path, or `<stdin>`).
   public var name: String
-  /// Opens the log for a pass from its start.
+  /// Opens the log at its start.
   public var open: @Sendable () throws -> any ByteSource
 
   /// A log read from `open`, named `name`.

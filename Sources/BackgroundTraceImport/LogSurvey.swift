@@ -88,9 +88,14 @@ struct LogSurvey {
   }
 
   private mutating func count(_ pid: Int?, background: Bool) {
-    if counts[pid] == nil { pidOrder.append(pid) }
-    counts[pid, default: (0, 0)].all += 1
-    if background { counts[pid, default: (0, 0)].background += 1 }
+    // One lookup per line: the pid is hashed once.
+    guard let index = counts.index(forKey: pid) else {
+      pidOrder.append(pid)
+      counts[pid] = (background ? 1 : 0, 1)
+      return
+    }
+    counts.values[index].all += 1
+    if background { counts.values[index].background += 1 }
   }
 
   /// The app a process id belongs to.

@@ -43,34 +43,44 @@ final class MessageSpool {
     if writer.bytes.count >= Self.bufferLimit { try spill() }
   }
 
-  /// Calls `body` with each message, in the order appended; the spool is empty after.
+  /// Calls `body` with each message, in the order appended, once: the spool is empty
+  /// after (its file closed), whether `body` throws or not.
   ///
   /// - Throws: what `body` throws; ``ByteSourceError`` when the temporary file cannot
   ///   be read.
   func replay(_ body: (SpooledMessage) throws -> Void) throws {
-    if descriptor >= 0 {
-      var offset: Int64 = 0
-      var chunk: [UInt8] = []
-      while offset < fileLength {
-        var header = [UInt8](repeating: 0, count: 8)
-        try readFully(&header, at: offset)
-        let length = header.withUnsafeBytes { Int(Int64(littleEndian: $0.loadUnaligned(as: Int64.self))) }
-        chunk = [UInt8](repeating: 0, count: length)
-        try readFully(&chunk, at: offset + 8)
-        offset += 8 + Int64(length)
-        try Self.decode(chunk, body)
-      }
+    defer {
+      if descriptor >= 0 { close(descriptor) }
+      descriptor = -1
+      fileLength = 0
+      writer.bytes = []
+      count = 0
     }
-    try Self.decode(writer.bytes, body)
+    guard descriptor >= 0 else {
+      try writer.bytes.withUnsafeBufferPointer { try Self.decode($0, body) }
+      return
+    }
+    // The rest goes to the file too, so that only one chunk is in memory at a time.
+    if !writer.bytes.isEmpty { try spill() }
     writer.bytes = []
-    count = 0
+    var offset: Int64 = 0
+    var chunk: [UInt8] = []
+    while offset < fileLength {
+      var header: Int64 = 0
+      try withUnsafeMutableBytes(of: &header) { try readFully($0, at: offset) }
+      let length = Int(Int64(littleEndian: header))
+      if chunk.count < length { chunk = [UInt8](repeating: 0, count: length) }
+      try chunk.withUnsafeMutableBytes {
+        try readFully(UnsafeMutableRawBufferPointer(rebasing: $0[..<length]), at: offset + 8)
+      }
+      offset += 8 + Int64(length)
+      try chunk.withUnsafeBufferPointer { try Self.decode(UnsafeBufferPointer(rebasing: $0[..<length]), body) }
+    }
   }
 
-  private static func decode(_ bytes: [UInt8], _ body: (SpooledMessage) throws -> Void) throws {
-    try bytes.withUnsafeBufferPointer { buffer in
-      var reader = SpoolReader(buffer)
-      while !reader.atEnd { try body(SpooledMessage.decode(&reader)) }
-    }
+  private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (SpooledMessage) throws -> Void) throws {
+    var reader = SpoolReader(bytes)
+    while !reader.atEnd { try body(SpooledMessage.decode(&reader)) }
   }
 
   /// Writes the buffer to the file as one chunk (made on the first spill).
@@ -94,16 +104,14 @@ final class MessageSpool {
     }
   }
 
-  private func readFully(_ bytes: inout [UInt8], at offset: Int64) throws {
-    let descriptor = self.descriptor
-    try bytes.withUnsafeMutableBytes { raw in
-      var done = 0
-      while done < raw.count {
-        let got = pread(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done))
-        if got < 0 && errno == EINTR { continue }
-        guard got > 0 else { throw Self.failure("read", got < 0 ? errno : EIO) }
-        done += got
-      }
+  /// Fills `bytes` from the file at `offset`.
+  private func readFully(_ bytes: UnsafeMutableRawBufferPointer, at offset: Int64) throws {
+    var done = 0
+    while done < bytes.count {
+      let got = pread(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+      if got < 0 && errno == EINTR { continue }
+      guard got > 0 else { throw Self.failure("read", got < 0 ? errno : EIO) }
+      done += got
     }
   }
 
