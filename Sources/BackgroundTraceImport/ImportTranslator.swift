@@ -17,7 +17,7 @@ public import BackgroundTrace
 ///   launch of an identifier in a process implies its registration (`sched.register`);
 /// - work attempts are counted from the first start the log shows.
 public struct ImportTranslator: Sendable {
-  private struct WorkState: Sendable {
+  fileprivate struct WorkState: Sendable {
     var running: Int?
     var nextAttempt = 0
     var stoppedSinceStart = false
@@ -252,71 +252,103 @@ public struct ImportTranslator: Sendable {
 
   // MARK: WorkManager
 
+  // Each message reads and writes its work's state through one access to `works`
+  // (`&works[work]`): the work id is hashed once a message.
   private mutating func translateWork(_ message: PlatformMessage, into events: inout [TraceEvent.Kind]) {
     switch message {
     case .workScheduled(let work):
-      // The first scheduling of a work stands for its enqueue; a later one is a
-      // reschedule (after a retry or a stop), unless the work had finished: then it is
-      // its next period.
-      if let state = works[work], !state.finished { return }
-      works[work] = WorkState()
-      events.append(.workEnqueue(WorkEnqueue(work: work)))
+      if WorkState.schedule(&works[work]) { events.append(.workEnqueue(WorkEnqueue(work: work))) }
     case .workStarted(let work):
-      var state = works[work] ?? WorkState()
-      guard state.running == nil else { return }  // GreedyScheduler, then Processor, then SystemJobService
-      if state.finished {
-        state = WorkState()
-      }
-      state.running = state.nextAttempt
-      state.nextAttempt += 1
-      state.stoppedSinceStart = false
-      events.append(.workStart(work: work, attempt: state.running!))
-      works[work] = state
+      if let attempt = WorkState.start(&works[work]) { events.append(.workStart(work: work, attempt: attempt)) }
     case .workResult(let work, let word, _):
-      var state = works[work] ?? WorkState()
-      let attempt: Int
-      if let running = state.running {
-        attempt = running
-      } else {
-        sawResultWithoutStart = true
-        attempt = state.nextAttempt
-        state.nextAttempt += 1
-      }
-      state.running = nil
       let outcome: WorkOutcome =
         switch word {
         case .success: .success
         case .failure: .failure
         case .retry: .retry
         }
-      // A finished work is forgotten, so that memory does not grow with the works a
-      // long log shows: a later line of it (its next period) starts it afresh, as a
-      // finished state would.
-      if outcome != .retry { state.finished = true }
-      works[work] = outcome == .retry || state.cancelled ? state : nil
-      events.append(.workResult(work: work, attempt: attempt, outcome: outcome))
+      let result = WorkState.finish(&works[work], outcome: outcome)
+      if !result.started { sawResultWithoutStart = true }
+      events.append(.workResult(work: work, attempt: result.attempt, outcome: outcome))
     case .workInterrupted(let work, let reason):
-      var state = works[work] ?? WorkState()
-      guard !state.stoppedSinceStart else { return }  // `interrupted for`, then `was cancelled`
-      let attempt: Int
-      if let running = state.running {
-        attempt = running
-      } else {
-        attempt = state.nextAttempt
-        state.nextAttempt += 1
+      if let attempt = WorkState.stop(&works[work]) {
+        events.append(.workStop(work: work, attempt: attempt, reason: reason))
       }
-      state.running = nil
-      state.stoppedSinceStart = true
-      works[work] = state
-      events.append(.workStop(work: work, attempt: attempt, reason: reason))
     case .workCancelled(let work):
-      var state = works[work] ?? WorkState()
-      guard !state.cancelled else { return }  // Processor, then GreedyScheduler
-      state.cancelled = true
-      works[work] = state
-      events.append(.workCancel(work: work))
+      if WorkState.cancel(&works[work]) { events.append(.workCancel(work: work)) }
     default:
       break
     }
+  }
+}
+
+extension ImportTranslator.WorkState {
+  /// The first scheduling of a work stands for its enqueue; a later one is a
+  /// reschedule (after a retry or a stop), unless the work had finished: then it is its
+  /// next period. Whether it is an enqueue.
+  static func schedule(_ state: inout Self?) -> Bool {
+    if let current = state, !current.finished { return false }
+    state = Self()
+    return true
+  }
+
+  /// A start, unless the work is running (GreedyScheduler, then Processor, then
+  /// SystemJobService write one start each): its attempt.
+  static func start(_ state: inout Self?) -> Int? {
+    var current = state ?? Self()
+    guard current.running == nil else { return nil }
+    if current.finished { current = Self() }
+    let attempt = current.nextAttempt
+    current.running = attempt
+    current.nextAttempt += 1
+    current.stoppedSinceStart = false
+    state = current
+    return attempt
+  }
+
+  /// A result: the running attempt's, or a new attempt's when the log showed no start
+  /// (`started` false).
+  static func finish(_ state: inout Self?, outcome: WorkOutcome) -> (attempt: Int, started: Bool) {
+    var current = state ?? Self()
+    let result: (attempt: Int, started: Bool)
+    if let running = current.running {
+      result = (running, true)
+    } else {
+      result = (current.nextAttempt, false)
+      current.nextAttempt += 1
+    }
+    current.running = nil
+    if outcome != .retry { current.finished = true }
+    // A finished work is forgotten, so that memory does not grow with the works a long
+    // log shows: a later line of it (its next period) starts it afresh, as a finished
+    // state would.
+    state = outcome == .retry || current.cancelled ? current : nil
+    return result
+  }
+
+  /// A stop, once per attempt (`interrupted for`, then `was cancelled`): its attempt.
+  static func stop(_ state: inout Self?) -> Int? {
+    var current = state ?? Self()
+    guard !current.stoppedSinceStart else { return nil }
+    let attempt: Int
+    if let running = current.running {
+      attempt = running
+    } else {
+      attempt = current.nextAttempt
+      current.nextAttempt += 1
+    }
+    current.running = nil
+    current.stoppedSinceStart = true
+    state = current
+    return attempt
+  }
+
+  /// A cancel, once (Processor, then GreedyScheduler): whether it is the first.
+  static func cancel(_ state: inout Self?) -> Bool {
+    var current = state ?? Self()
+    guard !current.cancelled else { return false }
+    current.cancelled = true
+    state = current
+    return true
   }
 }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Byte-level scanning shared by the style parsers and the message readers: they read a
 /// line's header, or a message, from its bytes, with no string built until a line is
 /// known to matter.
@@ -100,14 +108,16 @@ struct LogBytes {
   func find(_ text: StaticString, from start: Int) -> Range<Int>? {
     let count = text.utf8CodeUnitCount
     guard count > 0 else { return start..<start }
+    guard let base = bytes.baseAddress else { return nil }
     let pattern = text.utf8Start
     var at = start
-    while at + count <= bytes.count {
-      if bytes[at] == pattern[0] {
-        var matched = 1
-        while matched < count && bytes[at + matched] == pattern[matched] { matched += 1 }
-        if matched == count { return at..<at + count }
-      }
+    let last = bytes.count - count
+    while at <= last {
+      guard let found = memchr(base + at, Int32(pattern[0]), last + 1 - at) else { return nil }
+      at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+      var matched = 1
+      while matched < count && bytes[at + matched] == pattern[matched] { matched += 1 }
+      if matched == count { return at..<at + count }
       at += 1
     }
     return nil

@@ -83,8 +83,12 @@ struct LogSurvey {
   /// WorkManager's tags, UIKit's `BackgroundTask` category and the BackgroundTasks
   /// subsystem: every line of them is about background work.
   static func isBackgroundSource(_ source: String) -> Bool {
-    source.utf8.starts(with: "WM-".utf8) || source == "com.apple.UIKit:BackgroundTask"
-      || source.utf8.starts(with: "com.apple.BackgroundTasks".utf8)
+    var source = source
+    return source.withUTF8 { bytes in
+      let text = LogBytes(bytes)
+      return text.starts(0..<bytes.count, with: "WM-") || text.equals(0..<bytes.count, "com.apple.UIKit:BackgroundTask")
+        || text.starts(0..<bytes.count, with: "com.apple.BackgroundTasks")
+    }
   }
 
   private mutating func count(_ pid: Int?, background: Bool) {

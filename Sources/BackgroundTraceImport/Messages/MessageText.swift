@@ -21,13 +21,15 @@ enum MessageText {
 
   /// Whether `bytes` hold single spaces only, and none at either end.
   private static func isNormalized(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    var previousBlank = true
-    for byte in bytes {
-      let blank = byte == 32
-      if byte == 9 || byte == 10 || byte == 13 || (blank && previousBlank) { return false }
-      previousBlank = blank
+    guard let last = bytes.last else { return true }
+    if bytes[0] == 32 || last == 32 { return false }
+    for index in bytes.indices where bytes[index] <= 32 {
+      // Tab, LF and CR (and a space after a space) are the blanks to fold; a space
+      // is never last, so the byte after it is there.
+      let byte = bytes[index]
+      if byte == 9 || byte == 10 || byte == 13 || (byte == 32 && bytes[index + 1] == 32) { return false }
     }
-    return !previousBlank || bytes.isEmpty
+    return true
   }
 
   private static func normalizedBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
