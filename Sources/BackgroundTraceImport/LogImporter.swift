@@ -77,7 +77,8 @@ public enum LogImporter: Sendable {
   /// - Returns: what was read and written.
   /// - Throws: ``LogImportError`` for a log none of whose lines is in a known style, an
   ///   unknown `--process`, or (with `strict`) a message that does not parse; what
-  ///   `meta`, `event` or the logs' reads throw.
+  ///   `meta`, `event`, the logs' reads or the temporary file of a long log's messages
+  ///   (``ByteSourceError``) throw.
   public static func run(
     _ inputs: [LogInput], options: LogImportOptions,
     meta: (TraceMetadata) throws -> Void, event: (TraceEvent) throws -> Void
