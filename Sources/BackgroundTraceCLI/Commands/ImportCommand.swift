@@ -11,7 +11,7 @@ enum ImportCommand {
     var inputs: [LogInput] = []
     for path in paths {
       if path == "-" {
-        // Standard input is read twice (the survey, then the events): kept in a
+        // Standard input is read twice (its style detected from its first lines, then the pass): kept in a
         // temporary file, so that memory stays flat in the log's length.
         let file = try spoolStandardInput()
         spooled = file
