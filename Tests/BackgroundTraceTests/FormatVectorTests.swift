@@ -55,15 +55,18 @@ import Testing
   }
 
   /// The version 1 vectors hold every kind of the version 1 layouts; the kinds laid out
-  /// from their specs (code 27 on) are in Traces/format-v4/spec-layout.
+  /// from their specs (code 27 on) are in Traces/format-v4/spec-layout and
+  /// foreground-services.
   @Test func vectorsCoverEveryEventKind() throws {
     var kinds = Set<EventTag>()
     for name in Self.names {
       let text = String(decoding: try Self.bytes(name, "txt"), as: UTF8.self)
       kinds.formUnion(try Trace(text: text).events.map(\.kind.tag))
     }
-    let specLayout = Repository.traces.appendingPathComponent("format-v4/spec-layout.txt")
-    kinds.formUnion(try Trace(text: try String(contentsOf: specLayout, encoding: .utf8)).events.map(\.kind.tag))
+    for name in ["spec-layout", "foreground-services"] {
+      let url = Repository.traces.appendingPathComponent("format-v4/\(name).txt")
+      kinds.formUnion(try Trace(text: try String(contentsOf: url, encoding: .utf8)).events.map(\.kind.tag))
+    }
     #expect(kinds == Set(EventTag.allCases))
   }
 

@@ -14,7 +14,8 @@ import Testing
       ("work.enqueue", 13), ("work.start", 14), ("work.result", 15), ("work.stop", 16),
       ("work.cancel", 17), ("env.set", 18), ("input", 19), ("mark", 20), ("net.create", 21), ("net.submit", 22),
       ("net.finish", 23), ("net.wake", 24), ("net.events-done", 25), ("net.handler", 26),
-      ("sched.progress", 27),
+      ("sched.progress", 27), ("fgs.start", 28), ("fgs.foreground", 29), ("fgs.stop", 32), ("fgs.refuse", 33),
+      ("fgs.timeout", 34), ("work.foreground", 35),
     ]
     for (name, code) in expected {
       #expect(EventTag(name: name)?.rawValue == code, "\(name)")
@@ -31,9 +32,25 @@ import Testing
   /// A kind from code 27 on is laid out from its spec (docs/FORMAT.md, "Spec layout"):
   /// its fields' order, types and optionality, and a choice's words in order, are its
   /// binary layout. A new field goes last and optional; a new word goes last.
+  /// `ForegroundServiceType`'s words, in their code order.
+  static let serviceTypes = [
+    "dataSync", "mediaProcessing", "shortService", "mediaPlayback", "location", "connectedDevice", "camera",
+    "microphone", "health", "phoneCall", "remoteMessaging", "mediaProjection", "specialUse", "systemExempted",
+  ]
+
   @Test func specLayoutFieldsNeverChange() {
+    let serviceTypes = Self.serviceTypes
     let expected: [(String, [FieldSpec])] = [
-      ("sched.progress", [.required("run", .integer), .required("completed", .integer), .required("total", .integer)])
+      ("sched.progress", [.required("run", .integer), .required("completed", .integer), .required("total", .integer)]),
+      ("fgs.start", [.required("service", .string)]),
+      ("fgs.foreground", [.required("service", .string), .optional("type", .choice(words: serviceTypes))]),
+      ("fgs.stop", [.required("service", .string)]),
+      (
+        "fgs.refuse",
+        [.required("service", .string), .required("reason", .choice(words: ["background", "no-type", "exhausted"]))]
+      ),
+      ("fgs.timeout", [.required("service", .string), .required("type", .choice(words: serviceTypes))]),
+      ("work.foreground", [.required("work", .string), .required("attempt", .integer)]),
     ]
     for (name, fields) in expected {
       let published = EventTag(name: name)?.spec.fields ?? []
@@ -55,6 +72,7 @@ import Testing
     expectCodes(BackoffPolicy.self, [.exponential: 0, .linear: 1])
     expectCodes(ExistingWorkPolicy.self, [.replace: 0, .keep: 1, .append: 2, .appendOrReplace: 3])
     expectCodes(SchedulerRequestType.self, [.refresh: 0, .processing: 1])
+    expectCodes(ExpeditedPolicy.self, [.runAsRegular: 0, .drop: 1])
   }
 
   @Test func presenceAndTristateBitsNeverChange() {
@@ -65,7 +83,8 @@ import Testing
     #expect(EnqueuePresence.period.rawValue == 0x10)
     #expect(EnqueuePresence.policy.rawValue == 0x20)
     #expect(EnqueuePresence.flex.rawValue == 0x40)
-    #expect(EnqueuePresence.known.rawValue == 0x7F)
+    #expect(EnqueuePresence.expedited.rawValue == 0x80)
+    #expect(EnqueuePresence.known.rawValue == 0xFF)
     #expect(Tristate.code(nil) == 0 && Tristate.code(true) == 1 && Tristate.code(false) == 2)
     #expect(Tristate.value(0) == nil && Tristate.value(1) == true && Tristate.value(2) == false)
   }

@@ -258,7 +258,8 @@ public enum Replayer: Sendable {
       platform.delegate?.handleEvents(forBackgroundSession: session) { [platform] in
         platform.record(.netHandler(session: session))
       }
-    case .netCreate, .netSubmit, .netHandler, .schedProgress:
+    case .netCreate, .netSubmit, .netHandler, .schedProgress, .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse,
+      .fgsTimeout, .workForeground:
       platform.record(event.kind)
     }
   }

@@ -434,6 +434,9 @@ struct ChunkDecoder {
       event.policyCode = try Self.code(ExistingWorkPolicy.self, "policy", &cursor, fail: fail).wireCode
     }
     if presence.contains(.flex) { event.flex = try scaled(&cursor) }
+    if presence.contains(.expedited) {  // the record's flags are 0: the code is kept there
+      event.flags = try Self.code(ExpeditedPolicy.self, "expedited", &cursor, fail: fail).wireCode
+    }
   }
 
   /// A `work.enqueue` record's presence byte.

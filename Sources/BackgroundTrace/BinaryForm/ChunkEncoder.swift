@@ -59,9 +59,9 @@ struct ChunkEncoder {
   /// The room ``append(_:at:)`` reserves for a record, enough for every kind but
   /// `env.set` (which reserves for its pairs) and the spec layout (for its fields): the
   /// tag, a longer kind code (2 bytes) and the time (10), then at most `work.enqueue`'s
-  /// fields (a presence byte, two string references of at most 5 bytes, two codes,
+  /// fields (a presence byte, two string references of at most 5 bytes, three codes,
   /// four varints of at most 10).
-  static let recordRoom = 1 + 2 + 10 + 1 + 2 * 5 + 2 + 4 * 10
+  static let recordRoom = 1 + 2 + 10 + 1 + 2 * 5 + 3 + 4 * 10
 
   /// The size the payload would have if sealed now.
   var payloadSize: Int { records.count + stringBytes + 10 }
@@ -229,6 +229,7 @@ struct ChunkEncoder {
     if let policy = enqueue.policy { records.append(policy.wireCode) }
     // Last, after the fields of the first layout, so a record without it is unchanged.
     if let flex = enqueue.flex { appendScaled(bounded(flex.nanoseconds)) }
+    if let expedited = enqueue.expedited { records.append(expedited.wireCode) }  // bit 7, after flex
   }
 
   /// The fields of a kind from ``SpecLayout/firstCode`` on, as its spec lays them out.

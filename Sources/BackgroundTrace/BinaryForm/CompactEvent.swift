@@ -22,7 +22,7 @@
 /// | `sched.launch` | ident | | run | |
 /// | `sched.expire` | | | run | |
 /// | `sched.complete` | | | run | ``success`` |
-/// | `work.enqueue` | work | name | limit | ``workEnqueue(strings:)`` |
+/// | `work.enqueue` | work | name | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code) |
 /// | `work.start` | work | | attempt | |
 /// | `work.result` | work | | attempt | ``outcome`` |
 /// | `work.stop` | work | reason | attempt | |
@@ -143,7 +143,8 @@ extension CompactEvent {
       retryLimit: presence.contains(.retryLimit) ? Int(number) : nil,
       period: presence.contains(.period) ? TraceInterval(nanoseconds: period) : nil,
       flex: presence.contains(.flex) ? TraceInterval(nanoseconds: flex) : nil,
-      policy: presence.contains(.policy) ? ExistingWorkPolicy(wireCode: policyCode)! : nil)
+      policy: presence.contains(.policy) ? ExistingWorkPolicy(wireCode: policyCode)! : nil,
+      expedited: presence.contains(.expedited) ? ExpeditedPolicy(wireCode: flags)! : nil)
   }
 
   /// `work.result`'s outcome.

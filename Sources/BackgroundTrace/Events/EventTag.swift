@@ -61,9 +61,21 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   case netHandler = 26
   /// `sched.progress`: the app reported a continued-processing task's progress.
   case schedProgress = 27
+  /// `fgs.start`: the app started a service that is to run in the foreground.
+  case fgsStart = 28
+  /// `fgs.foreground`: the app called `startForeground` for a service.
+  case fgsForeground = 29
+  /// `fgs.stop`: the app stopped a service, or took it out of the foreground.
+  case fgsStop = 32
+  /// `fgs.refuse`: the system refused to start a foreground service (the start threw).
+  case fgsRefuse = 33
+  /// `fgs.timeout`: the system called a foreground service's `onTimeout`.
+  case fgsTimeout = 34
+  /// `work.foreground`: a running worker called `setForeground`.
+  case workForeground = 35
 
   /// The largest kind code: codes run from 0 to it without a gap but for 30 and 31.
-  static let largestCode = EventTag.schedProgress.rawValue
+  package static let largestCode = EventTag.workForeground.rawValue
 
   /// The vocabulary's declaration of this kind: its name, side and fields. A new kind
   /// is a case above, with the next free code, and its entry here.
@@ -119,7 +131,8 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
           .optional("backoff", .choice(BackoffPolicy.self)),
           .optional("delay", .interval), .optional("limit", .integer), .optional("period", .interval),
           .optional("flex", .interval), .optional("policy", .choice(ExistingWorkPolicy.self)),
-        ], "the app enqueued work")
+          .optional("expedited", .choice(ExpeditedPolicy.self)),
+        ], "the app enqueued work (`expedited=`: an expedited request, and its out-of-quota policy)")
     case .workStart:
       KindSpec(
         "work.start", .system, [.required("work", .string), .required("attempt", .integer)],
@@ -178,6 +191,33 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
         "sched.progress", .app,
         [.required("run", .integer), .required("completed", .integer), .required("total", .integer)],
         "the app set a launched continued-processing task's progress to `completed` of `total` units")
+    case .fgsStart:
+      KindSpec(
+        "fgs.start", .app, [.required("service", .string)],
+        "the app started a service that must go foreground (`startForegroundService`)")
+    case .fgsForeground:
+      KindSpec(
+        "fgs.foreground", .app,
+        [.required("service", .string), .optional("type", .choice(ForegroundServiceType.self))],
+        "the service called `startForeground`, with its type (none: untyped)")
+    case .fgsStop:
+      KindSpec(
+        "fgs.stop", .app, [.required("service", .string)],
+        "the app stopped the service (`stopSelf`, `stopService`, `stopForeground(STOP_FOREGROUND_REMOVE)`)")
+    case .fgsRefuse:
+      KindSpec(
+        "fgs.refuse", .system,
+        [.required("service", .string), .required("reason", .choice(ForegroundServiceRefusal.self))],
+        "the system refused the foreground service: the start threw")
+    case .fgsTimeout:
+      KindSpec(
+        "fgs.timeout", .system,
+        [.required("service", .string), .required("type", .choice(ForegroundServiceType.self))],
+        "the system called the service's `onTimeout`: its type's time limit was spent")
+    case .workForeground:
+      KindSpec(
+        "work.foreground", .app, [.required("work", .string), .required("attempt", .integer)],
+        "the running worker called `setForeground` (it runs as a foreground service)")
     }
   }
 }
@@ -214,6 +254,12 @@ extension TraceEvent.Kind {
     case .netEventsDone: .netEventsDone
     case .netHandler: .netHandler
     case .schedProgress: .schedProgress
+    case .fgsStart: .fgsStart
+    case .fgsForeground: .fgsForeground
+    case .fgsStop: .fgsStop
+    case .fgsRefuse: .fgsRefuse
+    case .fgsTimeout: .fgsTimeout
+    case .workForeground: .workForeground
     }
   }
 

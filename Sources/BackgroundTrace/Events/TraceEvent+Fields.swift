@@ -90,6 +90,7 @@ extension TraceEvent.Kind {
       visit(enqueue.period.map(FieldValue.interval))
       visit(enqueue.flex.map(FieldValue.interval))
       visit(enqueue.policy.map { .choice($0.rawValue) })
+      visit(enqueue.expedited.map { .choice($0.rawValue) })
     case .workStart(let work, let attempt):
       visit(.string(work))
       visit(.integer(attempt))
@@ -123,6 +124,20 @@ extension TraceEvent.Kind {
       visit(.integer(run))
       visit(.integer(completed))
       visit(.integer(total))
+    case .fgsStart(let service), .fgsStop(let service):
+      visit(.string(service))
+    case .fgsForeground(let service, let type):
+      visit(.string(service))
+      visit(type.map { .choice($0.rawValue) })
+    case .fgsRefuse(let service, let reason):
+      visit(.string(service))
+      visit(.choice(reason.rawValue))
+    case .fgsTimeout(let service, let type):
+      visit(.string(service))
+      visit(.choice(type.rawValue))
+    case .workForeground(let work, let attempt):
+      visit(.string(work))
+      visit(.integer(attempt))
     }
   }
 
@@ -183,7 +198,7 @@ extension TraceEvent.Kind {
           work: try values.string(0), name: try values.optionalString(1), backoff: try values.optionalChoice(2),
           backoffDelay: try values.optionalInterval(3), retryLimit: try values.optionalInteger(4),
           period: try values.optionalInterval(5), flex: try values.optionalInterval(6),
-          policy: try values.optionalChoice(7)))
+          policy: try values.optionalChoice(7), expedited: try values.optionalChoice(8)))
     case .workStart: self = .workStart(work: try values.string(0), attempt: try values.integer(1))
     case .workResult:
       self = .workResult(work: try values.string(0), attempt: try values.integer(1), outcome: try values.choice(2))
@@ -205,6 +220,12 @@ extension TraceEvent.Kind {
     case .netHandler: self = .netHandler(session: try values.string(0))
     case .schedProgress:
       self = .schedProgress(run: try values.integer(0), completed: try values.integer(1), total: try values.integer(2))
+    case .fgsStart: self = .fgsStart(service: try values.string(0))
+    case .fgsForeground: self = .fgsForeground(service: try values.string(0), type: try values.optionalChoice(1))
+    case .fgsStop: self = .fgsStop(service: try values.string(0))
+    case .fgsRefuse: self = .fgsRefuse(service: try values.string(0), reason: try values.choice(1))
+    case .fgsTimeout: self = .fgsTimeout(service: try values.string(0), type: try values.choice(1))
+    case .workForeground: self = .workForeground(work: try values.string(0), attempt: try values.integer(1))
     }
   }
 

@@ -87,7 +87,59 @@ extension TraceEvent {
     /// run `run` (a continued-processing task's `progress`) to `completed` of `total`
     /// units.
     case schedProgress(run: Int, completed: Int, total: Int)
+    /// `fgs.start service=…`: the app started the service `service` to run in the
+    /// foreground (`Context.startForegroundService`); it must call `startForeground` in
+    /// time.
+    case fgsStart(service: String)
+    /// `fgs.foreground service=… type=…`: the service called `Service.startForeground`
+    /// with the foreground service type `type` (`nil`: none given).
+    case fgsForeground(service: String, type: ForegroundServiceType?)
+    /// `fgs.stop service=…`: the app stopped the service (`stopSelf`, `stopService`, or
+    /// `stopForeground(STOP_FOREGROUND_REMOVE)`).
+    case fgsStop(service: String)
+    /// `fgs.refuse service=… reason=…`: the system refused the service's start or its
+    /// `startForeground`: the call threw.
+    case fgsRefuse(service: String, reason: ForegroundServiceRefusal)
+    /// `fgs.timeout service=… type=…`: the system called the service's
+    /// `Service.onTimeout`: its type's time limit is spent, and it must stop.
+    case fgsTimeout(service: String, type: ForegroundServiceType)
+    /// `work.foreground work=… attempt=…`: the running attempt `attempt` of `work` called
+    /// `setForeground`: it runs as a foreground service.
+    case workForeground(work: String, attempt: Int)
   }
+}
+
+/// A foreground service's type (`android:foregroundServiceType`,
+/// `ServiceInfo.FOREGROUND_SERVICE_TYPE_*`), as `startForeground` is given it. The
+/// words' order is their binary code: a new type goes last.
+public enum ForegroundServiceType: String, Sendable, Hashable, CaseIterable {
+  /// `dataSync`: uploads, downloads, backups (Android 15: 6 h per 24 h);
+  /// `mediaProcessing`: transcoding (Android 15: 6 h per 24 h); `shortService`: a short
+  /// critical task (3 minutes); the others as Android names them.
+  case dataSync, mediaProcessing, shortService, mediaPlayback, location, connectedDevice, camera, microphone,
+    health, phoneCall, remoteMessaging, mediaProjection, specialUse, systemExempted
+}
+
+/// Why the system refused a foreground service. The words' order is their binary code.
+public enum ForegroundServiceRefusal: String, Sendable, Hashable, CaseIterable {
+  /// `background`: started while the app was in the background, outside the exemptions
+  /// (Android 12+, `ForegroundServiceStartNotAllowedException`).
+  case background
+  /// `no-type`: `startForeground` without a type where the release requires one
+  /// (Android 14+, `MissingForegroundServiceTypeException`).
+  case noType = "no-type"
+  /// `exhausted`: the type's time limit is already spent in this 24 hours
+  /// ("Time limit already exhausted for foreground service type …", Android 15+).
+  case exhausted
+}
+
+/// What WorkManager does with an expedited request once the app's expedited quota is
+/// spent (`OutOfQuotaPolicy`).
+public enum ExpeditedPolicy: String, Sendable, Hashable, CaseIterable {
+  /// `run-as-regular`: `RUN_AS_NON_EXPEDITED_WORK_REQUEST`, run it as ordinary work.
+  case runAsRegular = "run-as-regular"
+  /// `drop`: `DROP_WORK_REQUEST`, drop the request.
+  case drop
 }
 
 /// What a background transfer moves: `upload` (`uploadTask(with:fromFile:)`) or
@@ -214,13 +266,17 @@ public struct WorkEnqueue: Sendable, Hashable {
   public var flex: TraceInterval?
   /// The unique-work policy, when enqueued as unique work.
   public var policy: ExistingWorkPolicy?
+  /// For an expedited request (`setExpedited`), what to do once the expedited quota is
+  /// spent; `nil`: not expedited.
+  public var expedited: ExpeditedPolicy?
 
   /// Creates an enqueue.
   public init(
     work: String, name: String? = nil, backoff: BackoffPolicy? = nil, backoffDelay: TraceInterval? = nil,
     retryLimit: Int? = nil, period: TraceInterval? = nil, flex: TraceInterval? = nil,
-    policy: ExistingWorkPolicy? = nil
+    policy: ExistingWorkPolicy? = nil, expedited: ExpeditedPolicy? = nil
   ) {
+    self.expedited = expedited
     self.work = work
     self.name = name
     self.backoff = backoff

@@ -181,7 +181,8 @@ package enum Tristate: Sendable {
 }
 
 /// A `work.enqueue` record's presence byte: which of its optional fields follow, in
-/// the order of these bits except ``flex``, which came later and is written last.
+/// the order of these bits except ``flex`` and then ``expedited``, which came later and
+/// are written last, in that order.
 @usableFromInline
 package struct EnqueuePresence: OptionSet, Sendable, Hashable, BitwiseCopyable {
   @usableFromInline package var rawValue: UInt8
@@ -194,8 +195,9 @@ package struct EnqueuePresence: OptionSet, Sendable, Hashable, BitwiseCopyable {
   @usableFromInline package static let period = EnqueuePresence(rawValue: 1 << 4)
   @usableFromInline package static let policy = EnqueuePresence(rawValue: 1 << 5)
   @usableFromInline package static let flex = EnqueuePresence(rawValue: 1 << 6)
+  @usableFromInline package static let expedited = EnqueuePresence(rawValue: 1 << 7)
   /// Every bit a reader knows; a byte with any other bit set is malformed.
-  package static let known = EnqueuePresence(rawValue: 0x7F)
+  package static let known = EnqueuePresence(rawValue: 0xFF)
 
   /// The fields `enqueue` has.
   package init(of enqueue: WorkEnqueue) {
@@ -207,7 +209,30 @@ package struct EnqueuePresence: OptionSet, Sendable, Hashable, BitwiseCopyable {
     if enqueue.period != nil { insert(.period) }
     if enqueue.policy != nil { insert(.policy) }
     if enqueue.flex != nil { insert(.flex) }
+    if enqueue.expedited != nil { insert(.expedited) }
   }
+}
+
+extension ExpeditedPolicy: WireCoded {
+  /// `work.enqueue`'s expedited byte.
+  @inlinable
+  package var wireCode: UInt8 {
+    switch self {
+    case .runAsRegular: 0
+    case .drop: 1
+    }
+  }
+
+  @inlinable
+  package init?(wireCode code: UInt8) {
+    switch code {
+    case 0: self = .runAsRegular
+    case 1: self = .drop
+    default: return nil
+    }
+  }
+
+  package static var largestWireCode: UInt8 { 1 }
 }
 
 extension TransferKind: WireCoded {

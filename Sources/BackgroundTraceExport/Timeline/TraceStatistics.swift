@@ -6,7 +6,7 @@ import BackgroundTraceCheck
 /// it ended (memory grows only with what is alive).
 package struct TraceStatistics {
   var events = 0
-  var byKind = [Int](repeating: 0, count: EventTag.allCases.count)
+  var byKind = [Int](repeating: 0, count: Int(EventTag.largestCode) + 1)
   var firstTime: TraceTime?
   var lastTime = TraceTime.zero
   var tasksBegun = 0
