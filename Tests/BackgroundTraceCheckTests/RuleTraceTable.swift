@@ -467,5 +467,6 @@ enum RuleTraceTable {
   ]
 
   static let all =
-    taskCases + schedulerCases + workCases + processCases + transferCases + combinedCases + logCaptureCases
+    taskCases + schedulerCases + workCases + processCases + transferCases + foregroundServiceCases + combinedCases
+    + logCaptureCases
 }

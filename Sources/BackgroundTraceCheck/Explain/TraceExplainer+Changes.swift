@@ -57,6 +57,22 @@ extension TraceExplainer {
       return "- session \(session): completion handler called after \(seconds(wokenAt, now))"
     case .handlerNotCalled(let session, let wokenAt, _, let end):
       return "- session \(session): woken \(seconds(wokenAt, now)) ago, handler not called \(end.phrase)"
+    case .serviceStarted(let service, _):
+      return "+ service \(service): started, startForeground owed"
+    case .servicePromoted(let service, let type, _):
+      return "+ service \(service): foreground" + (type.map { " (\($0.rawValue))" } ?? ", untyped")
+    case .serviceStopped(let service, _?):
+      return "- service \(service): stopped"
+    case .serviceRefused(let service, let reason):
+      return "- service \(service): refused (\(reason.rawValue))"
+    case .serviceTimedOut(let service, let type):
+      return "~ service \(service): \(type.rawValue) time spent, stop owed"
+    case .workPromoted(let work, let attempt):
+      return "+ work \(work): attempt \(attempt) in the foreground"
+    case .serviceClosed(let service, _, let end):
+      return "- service \(service): closed, not stopped \(end.phrase)"
+    case .serviceStopped(_, nil):
+      return nil
     case .processStarted, .stateChanged, .processEnded, .actionWithoutProcess, .taskRefused, .taskEndUnmatched,
       .taskExpireUnmatched, .registered, .submitted, .rejected, .requestsCancelled, .runLaunchedUnregistered,
       .runExpireUnmatched, .runCompleteUnmatched, .workEnqueued, .startAfterFinish, .resultUnmatched, .stopUnmatched,

@@ -121,6 +121,37 @@ package enum LifecycleTransition: Sendable {
   /// A session the system woke the process for and the process never created, when
   /// it ended: its events could not be delivered.
   case sessionNotRecreated(session: String, wokenAt: TraceTime, ProcessEnd)
+
+  // MARK: Foreground services (Android)
+
+  /// `fgs.start`: the service must go foreground; `inBackground` when the app was in
+  /// the background then, outside every exemption the model knows.
+  case serviceStarted(service: String, inBackground: Bool)
+  /// `fgs.foreground`: the service runs in the foreground with `type` (`nil`: none);
+  /// `startedAt` is the `fgs.start` it answers, if one was waiting.
+  case servicePromoted(service: String, type: ForegroundServiceType?, startedAt: TraceTime?)
+  /// `fgs.stop`: `life` is what the service was (`nil`: not running).
+  case serviceStopped(service: String, ServiceLife?)
+  /// `fgs.refuse`: the start threw; the service does not run.
+  case serviceRefused(service: String, ForegroundServiceRefusal)
+  /// `fgs.timeout`: the service's type's time is spent; it must stop.
+  case serviceTimedOut(service: String, ForegroundServiceType)
+  /// `work.foreground`: the running attempt runs as a foreground service.
+  case workPromoted(work: String, attempt: Int)
+  /// A service still running when its process ended: it ends with it.
+  case serviceClosed(service: String, ServiceLife, ProcessEnd)
+}
+
+/// A service of the current process that was started to go foreground or runs in the
+/// foreground (`fgs.start`, `fgs.foreground`), until `fgs.stop` or the process ends.
+package struct ServiceLife: Sendable, Hashable {
+  /// When `fgs.start` started it and it has not called `startForeground` since.
+  package var awaitingForegroundSince: TraceTime?
+  /// When it went foreground (`fgs.foreground`), and with which type.
+  package var foregroundAt: TraceTime?
+  package var type: ForegroundServiceType?
+  /// When the system called its `onTimeout` (`fgs.timeout`), if it has.
+  package var timedOutAt: TraceTime?
 }
 
 /// A background URL session in the current process: whether and when the process

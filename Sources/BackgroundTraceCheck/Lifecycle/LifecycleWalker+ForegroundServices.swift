@@ -1,10 +1,82 @@
 import BackgroundTrace
+import _BackgroundTraceStorage
 
-/// Android's foreground services and workers promoted to the foreground: what
-/// `fgs.*` and `work.foreground` change (docs/rules.md, "Foreground services").
+/// Android's foreground services, and workers promoted to the foreground: a service
+/// belongs to the process that starts it; `fgs.start` owes it a `startForeground`
+/// (`fgs.foreground`); `fgs.timeout` owes it a stop (`fgs.stop`); a refused start leaves
+/// nothing running (docs/rules.md, "Foreground services").
 extension LifecycleWalker {
+  /// How long after leaving the foreground an app may still start a foreground service
+  /// from the background: AOSP `ActivityManagerConstants.DEFAULT_FG_TO_BG_FGS_GRACE_DURATION`
+  /// (5,000 ms), the one exemption from Android 12's background-start restriction this
+  /// model knows besides a worker's `setForeground` (which is no `fgs.start`).
+  static let foregroundToBackgroundGrace = TraceInterval(nanoseconds: 5_000_000_000)
+
   /// Applies a foreground-service event (`fgs.*`, `work.foreground`).
   mutating func applyForegroundService(_ kind: TraceEvent.Kind, into observer: inout some LifecycleObserver) {
-    // Read without judging yet.
+    switch kind {
+    case .fgsStart(let service): startService(service, into: &observer)
+    case .fgsForeground(let service, let type): promoteService(service, type: type, into: &observer)
+    case .fgsStop(let service):
+      let life = services.removeValue(forKey: service)
+      observer.observe(.serviceStopped(service: service, life), in: process)
+    case .fgsRefuse(let service, let reason):
+      _ = services.removeValue(forKey: service)
+      observer.observe(.serviceRefused(service: service, reason), in: process)
+    case .fgsTimeout(let service, let type):
+      var life = services[service] ?? ServiceLife(foregroundAt: now, type: type)
+      life.timedOutAt = now
+      services[service] = life
+      observer.observe(.serviceTimedOut(service: service, type), in: process)
+    case .workForeground(let work, let attempt):
+      observer.observe(.workPromoted(work: work, attempt: attempt), in: process)
+    default:
+      break
+    }
+  }
+
+  private mutating func startService(_ service: String, into observer: inout some LifecycleObserver) {
+    var life = services[service] ?? ServiceLife()
+    // A second start of a service already foreground owes nothing new: it is foreground.
+    if life.foregroundAt == nil && life.awaitingForegroundSince == nil { life.awaitingForegroundSince = now }
+    services[service] = life
+    let inBackground =
+      (process.state == .background || process.state == .suspended)
+      && !(leftForegroundAt.map { now <= $0 + Self.foregroundToBackgroundGrace } ?? false)
+    observer.observe(.serviceStarted(service: service, inBackground: inBackground), in: process)
+  }
+
+  private mutating func promoteService(
+    _ service: String, type: ForegroundServiceType?, into observer: inout some LifecycleObserver
+  ) {
+    var life = services[service] ?? ServiceLife()
+    let startedAt = life.awaitingForegroundSince
+    life.awaitingForegroundSince = nil
+    if life.foregroundAt == nil { life.foregroundAt = now }
+    life.type = type
+    services[service] = life
+    observer.observe(.servicePromoted(service: service, type: type, startedAt: startedAt), in: process)
+  }
+
+  /// Notes when the app left the foreground for the background (`from` active or
+  /// inactive); a launch into the background, or waking from suspension, is no leaving.
+  mutating func noteForegroundLeft(from previous: AppState?, to state: AppState) {
+    switch state {
+    case .background where previous == .active || previous == .inactive: leftForegroundAt = now
+    case .active, .inactive: leftForegroundAt = nil
+    case .background, .suspended: break
+    }
+  }
+
+  /// Ends the process's services with it (not at a suspension: an Android process is
+  /// not suspended while a foreground service runs).
+  mutating func closeServices(_ end: ProcessEnd, into observer: inout some LifecycleObserver) {
+    if end != .suspended { leftForegroundAt = nil }
+    guard end != .suspended, !services.isEmpty else { return }  // spares sorting (and allocating) no keys
+    for service in services.keys.sorted() {
+      guard let life = services[service] else { continue }
+      observer.observe(.serviceClosed(service: service, life, end), in: process)
+    }
+    services.removeAll()
   }
 }

@@ -41,6 +41,13 @@ package struct LifecycleWalker: Sendable {
   /// The current process's background URL sessions, by configuration identifier.
   package internal(set) var sessions = StringKeyedTable<SessionLife>()
 
+  /// The current process's foreground services, by name (Android).
+  package internal(set) var services = StringKeyedTable<ServiceLife>()
+  /// When the current process last left the foreground for the background: a
+  /// foreground service may still start shortly after (docs/rules.md,
+  /// `fgs-started-in-background`).
+  var leftForegroundAt: TraceTime?
+
   /// Unfinished work, by id (work outlives processes).
   package internal(set) var works = StringKeyedTable<WorkLife>()
   /// Finished work by the ``StableHash`` of its id (its ``StableHash/bits``): a record
@@ -273,6 +280,7 @@ package struct LifecycleWalker: Sendable {
       process.backgroundEpoch += 1
       process.backgroundSince = nil
     }
+    noteForegroundLeft(from: previous, to: state)
     observer.observeStateChanged(from: previous, to: state, in: process)
     if state == .suspended {
       closeTasksAndRuns(.suspended, into: &observer)
@@ -284,6 +292,7 @@ package struct LifecycleWalker: Sendable {
   private mutating func endProcess(_ end: ProcessEnd, into observer: inout some LifecycleObserver) {
     closeTasksAndRuns(end, into: &observer)
     closeSessions(end, into: &observer)
+    closeServices(end, into: &observer)
     closeAttempts(end, into: &observer)
     isRunning = false
     registrations.removeAll()

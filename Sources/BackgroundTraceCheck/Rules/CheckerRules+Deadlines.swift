@@ -17,6 +17,10 @@ extension CheckerRules {
     /// A background session's events were done: its completion handler must be called
     /// within the budget.
     case sessionHandler(process: Int, session: String, eventsDoneAt: TraceTime)
+    /// A service was started to go foreground: it must within the deadline.
+    case servicePromotion(process: Int, service: String, startedAt: TraceTime)
+    /// A foreground service's `onTimeout` ran: it must stop within 10 s.
+    case serviceStop(process: Int, service: String, timedOutAt: TraceTime)
   }
 
   /// Adds a deadline due at `time`.
@@ -33,14 +37,21 @@ extension CheckerRules {
   /// kilobytes, at every call.
   mutating func passDeadlines(
     before time: TraceTime, tasks: borrowing OpenTaskTable, runs: borrowing IntKeyedTable<RunLife>,
-    sessions: borrowing StringKeyedTable<SessionLife>, running: ProcessLife?
+    sessions: borrowing StringKeyedTable<SessionLife>, services: borrowing StringKeyedTable<ServiceLife>,
+    running: ProcessLife?
   ) {
     while let (due, deadline) = deadlines.popPassed(before: time) {
       now = time
-      if case .sessionHandler(let process, let session, let eventsDoneAt) = deadline {
+      switch deadline {
+      case .sessionHandler(let process, let session, let eventsDoneAt):
         expireSessionHandler(
           process: process, session: session, eventsDoneAt: eventsDoneAt, sessions: sessions, running: running)
         continue
+      case .servicePromotion, .serviceStop:
+        expireService(deadline, services: services, running: running)
+        continue
+      case .taskEnd, .taskBudget, .runComplete:
+        break
       }
       expire(deadline, due: due, tasks: tasks, runs: runs, running: running)
     }
@@ -69,8 +80,8 @@ extension CheckerRules {
         .taskOverBudget,
         "\(task.describe(id: id)) stayed open more than the \(budget.seconds) background budget (in the background since \(max(since, task.begin).seconds)) with no expiration"
       )
-    case .sessionHandler:
-      break  // expired by passDeadlines, with the walker's sessions
+    case .sessionHandler, .servicePromotion, .serviceStop:
+      break  // expired by passDeadlines, with the walker's sessions and services
     case .runComplete(let run):
       guard let life = runs[run], let expiredAt = life.expiredAt,
         expiredAt + grace == due, reportedRuns.insert(run).inserted

@@ -17,6 +17,10 @@ struct CheckerRules: LifecycleObserver, Sendable {
   let grace: TraceInterval
   /// What a trace imported from a device log is spared (docs/rules.md#imported-logs).
   var logCapture = LogCapture(isActive: false)
+  /// The Android release the trace declares (`meta android=`), for the `fgs-*` rules.
+  var androidRelease = AndroidRelease.current
+  /// How long after `fgs.start` a service must go foreground (`meta fgs-deadline=`).
+  var foregroundDeadline = TraceMetadata.defaultForegroundServiceDeadline
 
   // Where we are.
   var now = TraceTime.zero
@@ -37,6 +41,9 @@ struct CheckerRules: LifecycleObserver, Sendable {
   /// Background sessions whose outstanding wake was reported as not answered: its
   /// closing is quiet, until the next wake.
   var handlerReported: Set<String> = []
+  /// Services of the current process reported as not promoted or as not stopped after
+  /// their timeout: their closing is quiet, until they start again.
+  var serviceReported: Set<String> = []
   /// Whether the app just moved into the background: the budgets of its open tasks
   /// start once the event is applied (``startOwedBudgets(tasks:process:)``).
   var budgetsOwed = false {
@@ -57,6 +64,8 @@ struct CheckerRules: LifecycleObserver, Sendable {
       enabled: configuration.rules, defaultRetryLimit: configuration.defaultRetryLimit, budget: budget,
       grace: configuration.grace)
     logCapture = LogCapture(meta: meta)
+    androidRelease = meta.androidRelease
+    foregroundDeadline = meta.foregroundServiceDeadline
   }
 
   private init(enabled: Set<Rule>, defaultRetryLimit: Int?, budget: TraceInterval, grace: TraceInterval) {
@@ -157,6 +166,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
       if !reportedTasks.isEmpty { reportedTasks.removeAll() }
       if !overBudgetTasks.isEmpty { overBudgetTasks.removeAll() }
       if !handlerReported.isEmpty { handlerReported.removeAll() }
+      if !serviceReported.isEmpty { serviceReported.removeAll() }
       if logCapture.isActive { logCapture.failedRegistrations.removeAll() }
     case .stateChanged(let from, let to): observeStateChanged(from: from, to: to, in: process)
     case .processEnded:
@@ -208,6 +218,9 @@ struct CheckerRules: LifecycleObserver, Sendable {
     case .sessionCreated, .transferSubmitted, .transferFinished, .sessionWoken, .sessionEventsDone, .handlerCalled,
       .handlerNotCalled, .sessionNotRecreated:
       observeTransfer(transition, in: process)
+    case .serviceStarted, .servicePromoted, .serviceStopped, .serviceRefused, .serviceTimedOut, .workPromoted,
+      .serviceClosed:
+      observeForegroundService(transition, in: process)
     }
   }
 }

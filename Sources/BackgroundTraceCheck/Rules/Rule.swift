@@ -46,6 +46,18 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   case netSessionDuplicate = "net-session-duplicate"
   /// A process woken for a background session that never creates it.
   case netNotRecreated = "net-not-recreated"
+  /// A service started with `startForegroundService` does not call `startForeground`
+  /// within the deadline, or stops before it does: Android stops it, and the app gets
+  /// an ANR or crashes.
+  case fgsNotPromoted = "fgs-not-promoted"
+  /// A foreground service whose `onTimeout` ran does not stop within 10 s: the app
+  /// crashes.
+  case fgsTimeoutIgnored = "fgs-timeout-ignored"
+  /// A foreground service started while the app is in the background, on Android 12 or
+  /// later, outside the exemptions: the start throws.
+  case fgsStartedInBackground = "fgs-started-in-background"
+  /// `startForeground` without a type on Android 14 or later: it throws.
+  case fgsUntyped = "fgs-untyped"
 
   /// The rule's id, as printed in brackets after each finding.
   public var id: String { rawValue }
@@ -83,6 +95,11 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
     case .netHandlerUnknown: "net.handler with no net.wake outstanding for its session"
     case .netSessionDuplicate: "net.create of a session already created in this process"
     case .netNotRecreated: "net.wake in a process that never creates the session before it ends"
+    case .fgsNotPromoted:
+      "fgs.start without fgs.foreground for that service within the deadline (10 s), or fgs.stop first"
+    case .fgsTimeoutIgnored: "fgs.timeout without fgs.stop for that service within 10 s"
+    case .fgsStartedInBackground: "fgs.start while the app is in the background on Android 12+, outside the exemptions"
+    case .fgsUntyped: "fgs.foreground without a type on Android 14+"
     }
   }
 }

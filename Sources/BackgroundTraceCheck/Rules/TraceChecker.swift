@@ -200,7 +200,7 @@ public struct TraceChecker: Sendable {
   @inline(never)
   private mutating func passDeadlines(before time: TraceTime) {
     rules.passDeadlines(
-      before: time, tasks: walker.tasks, runs: walker.runs, sessions: walker.sessions,
+      before: time, tasks: walker.tasks, runs: walker.runs, sessions: walker.sessions, services: walker.services,
       running: walker.isRunning ? walker.process : nil)
   }
 

@@ -270,6 +270,9 @@ struct TimelineBuilder {
       closeWake(of: session, answered: false)
     case .sessionNotRecreated(let session, _, _):
       closeWake(of: session, answered: false)
+    case .serviceStarted, .servicePromoted, .serviceStopped, .serviceRefused, .serviceTimedOut, .workPromoted,
+      .serviceClosed:
+      break  // not drawn yet
     }
   }
 

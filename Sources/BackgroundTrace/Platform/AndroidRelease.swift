@@ -1,0 +1,75 @@
+/// An Android release (its major version: 12 is API level 31), for the rules that
+/// depend on it. A trace says its release with `meta android=N`; a trace that does not
+/// is held to the current one, whose rules are the strictest.
+public struct AndroidRelease: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// The major version (`android=14`).
+  public var major: Int
+
+  /// The release the model takes where none is given: Android 16.
+  public static let current = AndroidRelease(16)
+
+  /// The release `major`.
+  public init(_ major: Int) {
+    self.major = major
+  }
+
+  /// The release a `meta android=` value names (`14`, or `14.0`), or `nil` when it names
+  /// none.
+  public init?(metaValue value: String) {
+    let whole = value.split(separator: ".", maxSplits: 1).first.map(String.init) ?? value
+    guard let major = Int(whole), (1...99).contains(major) else { return nil }
+    self.major = major
+  }
+
+  /// `android 14`.
+  public var description: String { "android \(major)" }
+
+  /// Whether `lhs` is an earlier release than `rhs`.
+  public static func < (lhs: AndroidRelease, rhs: AndroidRelease) -> Bool { lhs.major < rhs.major }
+
+  /// Android 12 (API 31) and later refuse a foreground service started from the
+  /// background (`ForegroundServiceStartNotAllowedException`).
+  public var forbidsBackgroundServiceStarts: Bool { major >= 12 }
+  /// Android 14 (API 34) and later refuse `startForeground` without a type
+  /// (`MissingForegroundServiceTypeException`, "Starting FGS without a type").
+  public var requiresServiceType: Bool { major >= 14 }
+  /// Android 15 (API 35) and later give `dataSync` and `mediaProcessing` services
+  /// 6 hours in 24, then call `Service.onTimeout`.
+  public var limitsDataSyncServices: Bool { major >= 15 }
+  /// Android 14 (API 34) and later have the `shortService` type, 3 minutes a start.
+  public var hasShortServices: Bool { major >= 14 }
+
+  /// How long a service started with `startForegroundService` has to call
+  /// `startForeground` before the system stops it: 10 s up to Android 12 (AOSP
+  /// `ActiveServices.SERVICE_START_FOREGROUND_TIMEOUT = 10*1000`), 30 s from Android 13
+  /// (`ActivityManagerConstants.DEFAULT_SERVICE_START_FOREGROUND_TIMEOUT_MS = 30 * 1000`).
+  public var startForegroundTimeout: Duration { major >= 13 ? .seconds(30) : .seconds(10) }
+  /// How long after that stop the app gets its ANR: at once up to Android 12 ("before
+  /// we ANR + stop it"), 10 s later from Android 13
+  /// (`DEFAULT_SERVICE_START_FOREGROUND_ANR_DELAY_MS = 10 * 1000`).
+  public var startForegroundANRDelay: Duration { major >= 13 ? .seconds(10) : .zero }
+}
+
+extension TraceMetadata {
+  /// The Android release the trace declares (`meta android=N`); ``AndroidRelease/current``
+  /// when it declares none or a value that names no release.
+  public var androidRelease: AndroidRelease {
+    self["android"].flatMap(AndroidRelease.init(metaValue:)) ?? .current
+  }
+
+  /// How long after `fgs.start` the checker expects `fgs.foreground`: `meta fgs-deadline=`
+  /// (seconds), else the strictest a device applies, 10 s (AOSP
+  /// `ActiveServices.SERVICE_START_FOREGROUND_TIMEOUT`, Android 9–12; later releases
+  /// allow 30 s, but an app that ships to older ones is held to 10).
+  public var foregroundServiceDeadline: TraceInterval {
+    self["fgs-deadline"].flatMap { TraceInterval(decimalSeconds: $0) } ?? Self.defaultForegroundServiceDeadline
+  }
+
+  /// The strictest deadline for `startForeground` after `fgs.start`: 10 s.
+  public static let defaultForegroundServiceDeadline = TraceInterval(nanoseconds: 10_000_000_000)
+
+  /// How long after `fgs.timeout` (`Service.onTimeout`) a service must stop before the
+  /// app crashes: AOSP `ActivityManagerConstants.DEFAULT_FGS_CRASH_EXTRA_WAIT_DURATION =
+  /// 10_000` ms (`ForegroundServiceDidNotStopInTimeException`).
+  public static let foregroundServiceStopWait = TraceInterval(nanoseconds: 10_000_000_000)
+}
