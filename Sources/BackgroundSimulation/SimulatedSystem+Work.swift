@@ -145,7 +145,9 @@ extension SimulatedSystem: WorkQueue {
     item.phase = .running
     record(.workStart(work: work, attempt: attempt))
     let worker = item.request.worker
-    let context = WorkContext(work: work, runAttemptCount: attempt)
+    let context = WorkContext(work: work, runAttemptCount: attempt) { [self] in
+      promoteWorker(work, attempt: attempt)
+    }
     if configuration.platform == .android {
       item.timeout = scheduler.schedule(after: configuration.workTimeout) { [self] in
         stop(work, reason: "timeout", reschedule: true)
@@ -155,6 +157,18 @@ extension SimulatedSystem: WorkQueue {
       let result = await worker.doWork(context)
       returned(work, attempt: attempt, result: result)
     }
+    works[work] = item
+  }
+
+  /// The running attempt called `setForeground`: `work.foreground`, and it runs as a
+  /// foreground service, no longer stopped at ten minutes: androidx `Processor.stopWork`
+  /// ignores the job's stop for it ("Ignored stopWork. WorkerWrapper … is in
+  /// foreground").
+  private func promoteWorker(_ work: String, attempt: Int) {
+    guard var item = works[work], item.phase == .running, item.attempt == attempt else { return }
+    record(.workForeground(work: work, attempt: attempt))
+    if let timeout = item.timeout { scheduler.cancel(timeout) }
+    item.timeout = nil
     works[work] = item
   }
 

@@ -92,6 +92,16 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// Woken sessions whose events are being delivered: the timer of the next one.
   var deliveries: [String: VirtualTimeScheduler.TimerID] = [:]
 
+  // Android's foreground services: the running ones belong to the process; the
+  // budgets of the types with a daily limit outlive it.
+  var services: [String: SimulatedService] = [:]
+  var serviceBudgets: [ForegroundServiceType: ServiceTypeBudget] = [:]
+  /// When the app last left the foreground for the background (the grace for starting
+  /// a foreground service after).
+  var leftForegroundAt: TraceTime?
+  /// Counts processes, so a timer set in one process does nothing in the next.
+  var processNumber = 0
+
   // The environment.
   var networkAvailable: Bool
   var charging: Bool
@@ -139,6 +149,9 @@ public final class SimulatedSystem: @unchecked Sendable {
     meta["platform"] = configuration.platform.rawValue
     meta["seed"] = String(seed)
     meta["budget"] = TraceTime(configuration.budget).description
+    if configuration.platform == .android && configuration.androidRelease != .current {
+      meta["android"] = String(configuration.androidRelease.major)
+    }
     recorder = TraceRecorder(meta: meta)
     networkAvailable = configuration.networkAvailable
     charging = configuration.charging
@@ -227,6 +240,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     if !inBackground { quitByUser = false }
     unwindingCrash = false
     record(.appLaunch)
+    processNumber += 1
     processRunning = true
     launching = true
     appState = nil
@@ -269,6 +283,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     }
     setState(.background)
     backgroundSince = now
+    leftForegroundAt = now
     appDelegate?.didEnterBackground()
     scheduleExpiration()
     suspendIfIdle(after: configuration.suspensionDelay)
@@ -292,7 +307,9 @@ public final class SimulatedSystem: @unchecked Sendable {
     }
     setState(.active)
     backgroundSince = nil
+    leftForegroundAt = nil
     cancelBackgroundTimers()
+    resetServiceBudgets()
     expireProcessingRunsIfDeviceBusy()
     appDelegate?.didBecomeActive()
     startInProcessWork()
@@ -316,6 +333,8 @@ public final class SimulatedSystem: @unchecked Sendable {
     launchHandlers.removeAll()
     runningTasks.removeAll()
     forgetSessions()
+    endServices()
+    leftForegroundAt = nil
     if reason == "user" { cancelTransfers() }
     stopAllWork(reason: "terminated")
     // The process is gone: its async code (an upload in flight) never resumes.
@@ -382,7 +401,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     guard processRunning, appState == .background else { return false }
     switch configuration.platform {
     case .ios: return openTasks.isEmpty && runningTasks.isEmpty && wokenSessions.isEmpty
-    case .android: return !works.values.contains { $0.phase == .running }
+    case .android: return services.isEmpty && !works.values.contains { $0.phase == .running }
     }
   }
 

@@ -1,3 +1,5 @@
+public import BackgroundTrace
+
 /// The platform model's numbers (docs/platform-model.md), each configurable because Apple
 /// documents few of them.
 public struct SimulationConfiguration: Sendable {
@@ -44,6 +46,23 @@ public struct SimulationConfiguration: Sendable {
   /// delegate queue; Apple documents no figure, so this is the model's assumption.
   /// While they are delivered another session's wake, or the user, can come in between.
   public var transferEventDelay: ClosedRange<Duration> = .milliseconds(100)...(.seconds(1))
+  /// The Android release modelled (Android only): which foreground-service rules hold
+  /// (``AndroidRelease``). Recorded as `meta android=` when it is not
+  /// ``AndroidRelease/current``, which a trace without it is read as.
+  public var androidRelease = AndroidRelease.current
+  /// How long a `dataSync` or `mediaProcessing` foreground service may run in 24 hours
+  /// on Android 15 and later before `onTimeout`: AOSP
+  /// `ActivityManagerConstants.DEFAULT_DATA_SYNC_FGS_TIMEOUT_DURATION` (and
+  /// `DEFAULT_MEDIA_PROCESSING_FGS_TIMEOUT_DURATION`), 6 hours.
+  public var dataSyncServiceBudget: Duration = .seconds(6 * 3600)
+  /// How long a `shortService` may run a start before `onTimeout`: AOSP
+  /// `DEFAULT_SHORT_FGS_TIMEOUT_DURATION = 3 * 60_000`.
+  public var shortServiceLimit: Duration = .seconds(180)
+  /// How long after `onTimeout` a service that has not stopped is left running: AOSP
+  /// `DEFAULT_FGS_CRASH_EXTRA_WAIT_DURATION = 10_000` (then the app crashes; a
+  /// `shortService` gets an ANR after `DEFAULT_SHORT_FGS_ANR_EXTRA_WAIT_DURATION`, also
+  /// 10 s).
+  public var serviceStopWait: Duration = .seconds(10)
   /// The environment at the start: network connectivity.
   public var networkAvailable = true
   /// The environment at the start: on external power.

@@ -36,6 +36,9 @@ public final class ReplayPlatform: @unchecked Sendable {
   /// How many transfers each session started in this replay, to hand out the recorded
   /// task numbers in call order.
   var transferCounts: [String: Int] = [:]
+  /// The foreground services the current process started, for the recorded `fgs.timeout`.
+  var services: [String: any ForegroundService] = [:]
+  var serviceAnswerIndex = 0
   /// What is alive in the replayed run (open tasks and whether they expired, the app's
   /// state and background time), decided by the same lifecycle model as the checker's,
   /// from the events the replay records.

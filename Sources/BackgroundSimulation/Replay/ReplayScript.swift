@@ -25,6 +25,9 @@ struct ReplayScript {
   var inputs: [String: [(time: TraceTime, value: String)]] = [:]
   /// The task numbers of each background session's `net.submit`s, in call order.
   var transferTasks: [String: [Int]] = [:]
+  /// For each `fgs.start` and `fgs.foreground`, in call order, the refusal that followed
+  /// it, if any.
+  var serviceAnswers: [ForegroundServiceRefusal?] = []
 
   /// A recorded submission and the system's answer to it.
   struct Submit: Sendable {
@@ -38,6 +41,7 @@ struct ReplayScript {
 
   init(_ trace: Trace) {
     var lastSubmit: (identifier: String, index: Int)?
+    var lastServiceCall: (service: String, index: Int)?
     for (index, event) in trace.events.enumerated() {
       let numbered = Numbered(number: index + 1, event: event, actionsBefore: actions.count)
       switch event.kind {
@@ -58,6 +62,14 @@ struct ReplayScript {
         continue
       case .netSubmit(let session, let task, _, _):
         transferTasks[session, default: []].append(task)
+      case .fgsStart(let service), .fgsForeground(let service, _):
+        serviceAnswers.append(nil)
+        lastServiceCall = (service, serviceAnswers.count - 1)
+      case .fgsRefuse(let service, let reason):
+        // The answer to the start or startForeground just before it, not a decision.
+        if let call = lastServiceCall, call.service == service { serviceAnswers[call.index] = reason }
+        lastServiceCall = nil
+        continue
       default:
         break
       }

@@ -148,6 +148,7 @@ public enum Replayer: Sendable {
       platform.launchHandlers.removeAll()
       platform.expirationHandlers.removeAll()
       platform.sessions.removeAll()  // a new process holds no session until it creates one
+      platform.services.removeAll()
       guard let makeApp = platform.makeApp else { return }
       let delegate = makeApp(platform)
       platform.delegate = delegate
@@ -192,6 +193,11 @@ public enum Replayer: Sendable {
       platform.launchHandlers.removeAll()
       platform.expirationHandlers.removeAll()
       platform.sessions.removeAll()
+      platform.services.removeAll()
+    case .fgsTimeout(let service, let type):
+      guard let code = platform.services[service] else { return skip("the app runs no service \(service)") }
+      platform.record(event.kind)
+      code.onTimeout(ForegroundServiceControl(name: service, services: platform), type: type)
     case .taskExpire(let id):
       guard platform.lifecycle.tasks[id] != nil else { return skip("the app has no open task \(id)") }
       platform.record(event.kind)
@@ -220,7 +226,10 @@ public enum Replayer: Sendable {
       platform.record(event.kind)
       let worker = request.worker
       let task = Task(executorPreference: platform.scheduler.executor) { [platform] in
-        let result = await worker.doWork(WorkContext(work: work, runAttemptCount: attempt))
+        let context = WorkContext(work: work, runAttemptCount: attempt) { [platform] in
+          platform.record(.workForeground(work: work, attempt: attempt))
+        }
+        let result = await worker.doWork(context)
         guard !Task.isCancelled else { return }
         platform.runningWorkers[work] = nil
         platform.record(.workResult(work: work, attempt: attempt, outcome: result.outcome))
@@ -259,7 +268,7 @@ public enum Replayer: Sendable {
         platform.record(.netHandler(session: session))
       }
     case .netCreate, .netSubmit, .netHandler, .schedProgress, .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse,
-      .fgsTimeout, .workForeground:
+      .workForeground:
       platform.record(event.kind)
     }
   }

@@ -22,11 +22,21 @@ public struct WorkContext: Sendable {
   public var work: String
   /// 0 on the first run, one more on each start (`runAttemptCount`).
   public var runAttemptCount: Int
+  /// What ``setForeground()`` does for this run: the queue's (`nil`: nothing).
+  public var foreground: (@Sendable () async -> Void)?
 
   /// Creates a context.
-  public init(work: String, runAttemptCount: Int) {
+  public init(work: String, runAttemptCount: Int, foreground: (@Sendable () async -> Void)? = nil) {
     self.work = work
     self.runAttemptCount = runAttemptCount
+    self.foreground = foreground
+  }
+
+  /// `setForeground(ForegroundInfo)`: the run goes on as a foreground service
+  /// (`work.foreground`), so WorkManager no longer stops it at ten minutes. Await it
+  /// before the worker returns, as `setForegroundAsync` must complete first.
+  public func setForeground() async {
+    await foreground?()
   }
 }
 

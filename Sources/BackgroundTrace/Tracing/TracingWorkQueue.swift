@@ -1,6 +1,7 @@
 /// A ``WorkQueue`` that forwards to a base queue and records enqueues, cancels, and
-/// each worker run: `work.start` before `doWork`, `work.result` after it, or
-/// `work.stop reason=cancelled` when the run was cancelled (stopped by the system).
+/// each worker run: `work.start` before `doWork`, `work.foreground` when it calls
+/// `setForeground`, `work.result` after it, or `work.stop reason=cancelled` when the run
+/// was cancelled (stopped by the system).
 public final class TracingWorkQueue: WorkQueue {
   /// The queue that does the work.
   public let base: any WorkQueue
@@ -39,7 +40,13 @@ struct TracingWorker: Worker {
 
   func doWork(_ context: WorkContext) async -> WorkResult {
     recorder.record(.workStart(work: context.work, attempt: context.runAttemptCount))
-    let result = await base.doWork(context)
+    var traced = context
+    let (recorder, work, attempt, foreground) = (recorder, context.work, context.runAttemptCount, context.foreground)
+    traced.foreground = {
+      recorder.record(.workForeground(work: work, attempt: attempt))
+      await foreground?()
+    }
+    let result = await base.doWork(traced)
     if Task.isCancelled {
       recorder.record(.workStop(work: context.work, attempt: context.runAttemptCount, reason: "cancelled"))
     } else {

@@ -1,0 +1,40 @@
+public import BackgroundTrace
+
+/// Foreground services in a replay: the app's calls are recorded, a refusal comes from
+/// the recording (the `fgs.refuse` after the same call), and the recorded `fgs.timeout`
+/// calls the service's `onTimeout` at its time.
+extension ReplayPlatform: ForegroundServices {
+  /// Records `fgs.start`; refused as the recording refused this call, else the service's
+  /// `onStartCommand` runs next.
+  public func startForegroundService(_ name: String, _ service: any ForegroundService) throws(ForegroundServiceError) {
+    record(.fgsStart(service: name))
+    if let reason = nextServiceAnswer() {
+      record(.fgsRefuse(service: name, reason: reason))
+      throw ForegroundServiceError(reason, service: name)
+    }
+    services[name] = service
+    let control = ForegroundServiceControl(name: name, services: self)
+    scheduler.schedule(after: .zero) { service.onStartCommand(control) }
+  }
+
+  /// Records `fgs.foreground`; refused as the recording refused this call.
+  public func startForeground(_ name: String, type: ForegroundServiceType?) throws(ForegroundServiceError) {
+    record(.fgsForeground(service: name, type: type))
+    if let reason = nextServiceAnswer() {
+      record(.fgsRefuse(service: name, reason: reason))
+      throw ForegroundServiceError(reason, service: name)
+    }
+  }
+
+  /// Records `fgs.stop` and forgets the service.
+  public func stopService(_ name: String) {
+    record(.fgsStop(service: name))
+    services[name] = nil
+  }
+
+  /// The recorded refusal of the next start or `startForeground` call, in call order.
+  private func nextServiceAnswer() -> ForegroundServiceRefusal? {
+    defer { serviceAnswerIndex += 1 }
+    return serviceAnswerIndex < script.serviceAnswers.count ? script.serviceAnswers[serviceAnswerIndex] : nil
+  }
+}

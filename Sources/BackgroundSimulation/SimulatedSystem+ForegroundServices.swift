@@ -1,0 +1,220 @@
+public import BackgroundTrace
+
+/// A running foreground service of the simulated process.
+struct SimulatedService {
+  /// The service's code.
+  var code: any ForegroundService
+  /// When `startForeground` took it into the foreground (`nil`: not yet).
+  var foregroundSince: TraceTime?
+  /// Its type, once in the foreground.
+  var type: ForegroundServiceType?
+  /// From when its time counts against its type's daily budget.
+  var countedSince: TraceTime?
+  /// The system stops it if it is not in the foreground by then.
+  var promotionTimer: VirtualTimeScheduler.TimerID?
+  /// Its type's time runs out then (`onTimeout`).
+  var limitTimer: VirtualTimeScheduler.TimerID?
+  /// After `onTimeout`: the app crashes (or gets an ANR) if it still runs then.
+  var stopTimer: VirtualTimeScheduler.TimerID?
+}
+
+/// A foreground-service type's time in the current 24 hours (`dataSync`,
+/// `mediaProcessing` on Android 15+).
+struct ServiceTypeBudget {
+  /// When the 24 hours began.
+  var windowStart: TraceTime
+  /// How much of the budget services of the type used in them.
+  var used: Duration = .zero
+}
+
+/// Android's foreground services as AOSP's `ActiveServices` runs them
+/// (docs/platform-model.md, "Foreground services"): a start from the background refused
+/// on Android 12+, `startForeground` owed within 10 s (30 s and an ANR 10 s later from
+/// Android 13), a type required on Android 14+, `dataSync` and `mediaProcessing` 6 hours
+/// in 24 on Android 15+ and `shortService` 3 minutes a start, then `onTimeout` and a
+/// crash 10 s later for a service still running.
+extension SimulatedSystem: ForegroundServices {
+  /// How long after leaving the foreground the app may still start a foreground
+  /// service: AOSP `ActivityManagerConstants.DEFAULT_FG_TO_BG_FGS_GRACE_DURATION` (5 s).
+  static let foregroundToBackgroundGrace: Duration = .seconds(5)
+
+  private var release: AndroidRelease { configuration.androidRelease }
+
+  /// Records `fgs.start` and starts the service: its `onStartCommand` runs next on the
+  /// main thread. Refused (`fgs.refuse reason=background`) from the background on
+  /// Android 12+, more than 5 s after the app left the foreground.
+  public func startForegroundService(_ name: String, _ service: any ForegroundService) throws(ForegroundServiceError) {
+    record(.fgsStart(service: name))
+    let visibleLately = leftForegroundAt.map { now <= $0 + TraceInterval(Self.foregroundToBackgroundGrace) } ?? false
+    if release.forbidsBackgroundServiceStarts && !appInForeground && !visibleLately {
+      record(.fgsRefuse(service: name, reason: .background))
+      throw ForegroundServiceError(.background, service: name)
+    }
+    var running = services[name] ?? SimulatedService(code: service)
+    running.code = service
+    if running.foregroundSince == nil && running.promotionTimer == nil {
+      let process = processNumber
+      running.promotionTimer = scheduler.schedule(after: release.startForegroundTimeout) { [self] in
+        missedPromotion(name, process: process)
+      }
+    }
+    services[name] = running
+    // A started service's process runs (a frozen one is thawed for it).
+    if appState == .suspended { wakeForBackgroundWork() }
+    if let timer = suspensionTimer {
+      scheduler.cancel(timer)
+      suspensionTimer = nil
+    }
+    let control = ForegroundServiceControl(name: name, services: self)
+    scheduler.schedule(after: .zero) { [self] in
+      guard services[name] != nil else { return }
+      service.onStartCommand(control)
+    }
+  }
+
+  /// Records `fgs.foreground` and takes the service into the foreground, with its type's
+  /// time limit. Refused (`fgs.refuse`) without a type on Android 14+ (`no-type`), or
+  /// when the type's daily time is spent (`exhausted`).
+  public func startForeground(_ name: String, type: ForegroundServiceType?) throws(ForegroundServiceError) {
+    record(.fgsForeground(service: name, type: type))
+    guard var running = services[name] else { return }
+    if type == nil && release.requiresServiceType {
+      record(.fgsRefuse(service: name, reason: .noType))
+      throw ForegroundServiceError(.noType, service: name)
+    }
+    if let type, let left = timeLeft(for: type), left <= .zero {
+      // ActiveServices: "Time limit already exhausted for foreground service type …".
+      record(.fgsRefuse(service: name, reason: .exhausted))
+      throw ForegroundServiceError(.exhausted, service: name)
+    }
+    if let timer = running.promotionTimer { scheduler.cancel(timer) }
+    running.promotionTimer = nil
+    if running.foregroundSince == nil { running.foregroundSince = now }
+    running.type = type
+    services[name] = running
+    scheduleLimit(name)
+  }
+
+  /// Records `fgs.stop` and stops the service. A service stopped before it called
+  /// `startForeground` crashes the app: "Context.startForegroundService() did not then
+  /// call Service.startForeground()" (ActiveServices' `SERVICE_FOREGROUND_CRASH_MSG`).
+  public func stopService(_ name: String) {
+    record(.fgsStop(service: name))
+    guard let running = services.removeValue(forKey: name) else { return }
+    cancelTimers(of: running)
+    account(running)
+    if running.foregroundSince == nil {
+      let process = processNumber
+      scheduler.schedule(after: .zero) { [self] in
+        if processRunning && processNumber == process { terminate(reason: "crash") }
+      }
+    }
+    suspendIfIdle(after: configuration.suspensionDelay)
+  }
+
+  // MARK: The system's side
+
+  /// The promotion deadline passed: the system stops the service and the app gets its
+  /// ANR, at once up to Android 12, 10 s later from Android 13.
+  private func missedPromotion(_ name: String, process: Int) {
+    guard processRunning, processNumber == process, let running = services[name], running.foregroundSince == nil
+    else { return }
+    services[name] = nil
+    cancelTimers(of: running)
+    scheduler.schedule(after: release.startForegroundANRDelay) { [self] in
+      if processRunning && processNumber == process { terminate(reason: "anr") }
+    }
+  }
+
+  /// How much of `type`'s time is left: its daily budget on Android 15+ for `dataSync`
+  /// and `mediaProcessing`, `nil` for a type without one.
+  private func timeLeft(for type: ForegroundServiceType) -> Duration? {
+    guard release.limitsDataSyncServices, type == .dataSync || type == .mediaProcessing else { return nil }
+    var budget = serviceBudgets[type] ?? ServiceTypeBudget(windowStart: now)
+    if now >= budget.windowStart + TraceInterval(.seconds(86_400)) { budget = ServiceTypeBudget(windowStart: now) }
+    serviceBudgets[type] = budget
+    var used = budget.used
+    for running in services.values where running.type == type {
+      if let since = running.countedSince { used += elapsed(since: since) }
+    }
+    return configuration.dataSyncServiceBudget - used
+  }
+
+  /// Starts the service's time limit: its type's daily time left, or a `shortService`'s
+  /// 3 minutes.
+  private func scheduleLimit(_ name: String) {
+    guard var running = services[name], let type = running.type else { return }
+    if let timer = running.limitTimer { scheduler.cancel(timer) }
+    running.limitTimer = nil
+    let limit: Duration?
+    if type == .shortService && release.hasShortServices {
+      limit = configuration.shortServiceLimit
+    } else if let left = timeLeft(for: type) {
+      running.countedSince = running.countedSince ?? now
+      limit = left
+    } else {
+      limit = nil
+    }
+    if let limit {
+      running.limitTimer = scheduler.schedule(after: max(limit, .zero)) { [self] in timeOut(name) }
+    }
+    services[name] = running
+  }
+
+  /// The service's type's time is spent: `fgs.timeout`, its `onTimeout`, and the app
+  /// crashes (a `shortService`: an ANR) if it still runs 10 s later.
+  private func timeOut(_ name: String) {
+    guard var running = services[name], let type = running.type else { return }
+    running.limitTimer = nil
+    account(running)
+    running.countedSince = nil
+    let process = processNumber
+    running.stopTimer = scheduler.schedule(after: configuration.serviceStopWait) { [self] in
+      guard processRunning, processNumber == process, services[name] != nil else { return }
+      terminate(reason: type == .shortService ? "anr" : "crash")
+    }
+    services[name] = running
+    record(.fgsTimeout(service: name, type: type))
+    running.code.onTimeout(ForegroundServiceControl(name: name, services: self), type: type)
+  }
+
+  /// Adds the service's counted time to its type's budget.
+  private func account(_ running: SimulatedService) {
+    guard let type = running.type, let since = running.countedSince, var budget = serviceBudgets[type] else { return }
+    budget.used += elapsed(since: since)
+    serviceBudgets[type] = budget
+  }
+
+  /// The time from `since` to now.
+  private func elapsed(since: TraceTime) -> Duration {
+    .nanoseconds(Int64(clamping: now.nanoseconds - min(since.nanoseconds, now.nanoseconds)))
+  }
+
+  private func cancelTimers(of running: SimulatedService) {
+    for timer in [running.promotionTimer, running.limitTimer, running.stopTimer] {
+      if let timer { scheduler.cancel(timer) }
+    }
+  }
+
+  /// The user brought the app to the foreground: the daily budgets start again (Android:
+  /// "the timer resets when the user brings your app to the foreground"), and the
+  /// running services' limits with them.
+  func resetServiceBudgets() {
+    guard !serviceBudgets.isEmpty else { return }
+    serviceBudgets.removeAll()
+    for name in services.keys.sorted() where services[name]?.countedSince != nil {
+      services[name]?.countedSince = now
+      scheduleLimit(name)
+    }
+  }
+
+  /// The process ended: its services end with it, their time counted.
+  func endServices() {
+    for name in services.keys.sorted() {
+      guard let running = services[name] else { continue }
+      cancelTimers(of: running)
+      account(running)
+    }
+    services.removeAll()
+  }
+}

@@ -1,0 +1,248 @@
+import BackgroundSimulation
+import BackgroundTrace
+import BackgroundTraceCheck
+import Synchronization
+import Testing
+
+/// The lines of a trace from its first `fgs.*` event or `app.terminate` on, and its
+/// `work.*` events: what the foreground-service model decided.
+private func serviceLines(_ trace: Trace) -> [String] {
+  trace.events.map(TextTraceWriter.line(for:)).filter {
+    $0.contains(" fgs.") || $0.contains(" app.terminate") || $0.contains(" work.")
+  }
+}
+
+/// A service that calls `startForeground` with `type` after `delay` (never, when `nil`),
+/// and stops itself in `onTimeout` when `stopsOnTimeout`.
+private final class TestService: ForegroundService {
+  let async: AsyncContext
+  let type: ForegroundServiceType?
+  let delay: Duration?
+  let stopsOnTimeout: Bool
+  let refusals = Mutex<[ForegroundServiceRefusal]>([])
+
+  init(
+    _ system: SimulatedSystem, type: ForegroundServiceType?, delay: Duration? = .zero, stopsOnTimeout: Bool = true
+  ) {
+    self.async = AsyncContext(simulation: system.scheduler)
+    self.type = type
+    self.delay = delay
+    self.stopsOnTimeout = stopsOnTimeout
+  }
+
+  func onStartCommand(_ control: ForegroundServiceControl) {
+    guard let delay else { return }
+    let (async, type) = (async, type)
+    async.run { [self] in
+      if delay > .zero { try? await async.sleep(delay) }
+      do throws(ForegroundServiceError) {
+        try control.startForeground(type: type)
+      } catch {
+        refusals.withLock { $0.append(error.reason) }
+      }
+    }
+  }
+
+  func onTimeout(_ control: ForegroundServiceControl, type: ForegroundServiceType) {
+    if stopsOnTimeout { control.stopSelf() }
+  }
+}
+
+private func android(_ release: Int? = nil) -> SimulationConfiguration {
+  var configuration = SimulationConfiguration(platform: .android)
+  if let release { configuration.androidRelease = AndroidRelease(release) }
+  return configuration
+}
+
+/// Android's foreground services in the simulation, each rule against the AOSP file and
+/// constant it follows (docs/platform-model.md, "Foreground services").
+@Suite struct ForegroundServiceModelTests {
+  /// AOSP ActivityManagerConstants.java: DEFAULT_SERVICE_START_FOREGROUND_TIMEOUT_MS =
+  /// 30 * 1000 and DEFAULT_SERVICE_START_FOREGROUND_ANR_DELAY_MS = 10 * 1000: a service
+  /// that never calls startForeground is stopped at 30 s and the app gets its ANR at 40 s.
+  @Test func aServiceNeverPromotedGetsTheAppAnANRFortySecondsLaterOnCurrentReleases() throws {
+    let system = SimulatedSystem(seed: 1, configuration: android())
+    system.launch { _ in }
+    try system.startForegroundService("sync", TestService(system, type: .dataSync, delay: nil))
+    system.advance(by: .seconds(60))
+    #expect(serviceLines(system.trace) == ["0 fgs.start service=sync", "40 app.terminate reason=anr"])
+    #expect(TraceChecker.check(system.trace).map(\.rule) == [.fgsNotPromoted])
+  }
+
+  /// AOSP ActiveServices.java (Android 9-12): SERVICE_START_FOREGROUND_TIMEOUT = 10*1000,
+  /// "before we ANR + stop it": the ANR comes at 10 s.
+  @Test func onAndroid12TheANRComesAtTenSeconds() throws {
+    let system = SimulatedSystem(seed: 1, configuration: android(12))
+    system.launch { _ in }
+    try system.startForegroundService("sync", TestService(system, type: .dataSync, delay: nil))
+    system.advance(by: .seconds(60))
+    #expect(serviceLines(system.trace) == ["0 fgs.start service=sync", "10 app.terminate reason=anr"])
+    #expect(system.trace.meta["android"] == "12")
+  }
+
+  /// A service that calls startForeground in time runs on, and one that stops before it
+  /// ever did crashes the app (ActiveServices: SERVICE_FOREGROUND_CRASH_MSG,
+  /// "Context.startForegroundService() did not then call Service.startForeground()").
+  @Test func aServiceStoppedBeforeStartForegroundCrashesTheApp() throws {
+    let system = SimulatedSystem(seed: 1, configuration: android())
+    system.launch { _ in }
+    try system.startForegroundService("sync", TestService(system, type: .dataSync, delay: .seconds(2)))
+    try system.startForegroundService("late", TestService(system, type: .dataSync, delay: nil))
+    system.advance(by: .seconds(1))
+    system.stopService("late")
+    system.advance(by: .seconds(5))
+    #expect(
+      serviceLines(system.trace) == [
+        "0 fgs.start service=sync", "0 fgs.start service=late", "1 fgs.stop service=late",
+        "1 app.terminate reason=crash",
+      ])
+  }
+
+  /// Android 12 (ActiveServices, ForegroundServiceStartNotAllowedException): no start from
+  /// the background, except within DEFAULT_FG_TO_BG_FGS_GRACE_DURATION (5 s) after the
+  /// app left the foreground; Android 11 allows it.
+  @Test func aStartFromTheBackgroundIsRefusedFromAndroid12OutsideTheGrace() throws {
+    let system = SimulatedSystem(seed: 1, configuration: android(12))
+    system.launch { _ in }
+    system.moveToBackground()
+    system.advance(by: .seconds(4))
+    try system.startForegroundService("early", TestService(system, type: .dataSync))
+    system.advance(by: .seconds(2))
+    #expect(throws: ForegroundServiceError(.background, service: "late")) {
+      try system.startForegroundService("late", TestService(system, type: .dataSync))
+    }
+    #expect(
+      serviceLines(system.trace) == [
+        "4 fgs.start service=early", "4 fgs.foreground service=early type=dataSync", "6 fgs.start service=late",
+        "6 fgs.refuse service=late reason=background",
+      ])
+
+    let older = SimulatedSystem(seed: 1, configuration: android(11))
+    older.launch { _ in }
+    older.moveToBackground()
+    older.advance(by: .seconds(60))
+    try older.startForegroundService("late", TestService(older, type: .dataSync))
+    older.advance(by: .seconds(1))
+    #expect(serviceLines(older.trace).last == "60 fgs.foreground service=late type=dataSync")
+  }
+
+  /// Android 14 (MissingForegroundServiceTypeException, "Starting FGS without a type"):
+  /// startForeground needs a type; Android 13 takes none.
+  @Test func startForegroundWithoutATypeIsRefusedFromAndroid14() throws {
+    let system = SimulatedSystem(seed: 1, configuration: android(14))
+    system.launch { _ in }
+    let service = TestService(system, type: nil)
+    try system.startForegroundService("player", service)
+    system.advance(by: .seconds(1))
+    #expect(service.refusals.withLock { $0 } == [.noType])
+    #expect(
+      serviceLines(system.trace).suffix(2) == [
+        "0 fgs.foreground service=player", "0 fgs.refuse service=player reason=no-type",
+      ])
+
+    let older = SimulatedSystem(seed: 1, configuration: android(13))
+    older.launch { _ in }
+    let untyped = TestService(older, type: nil)
+    try older.startForegroundService("player", untyped)
+    older.advance(by: .seconds(1))
+    #expect(untyped.refusals.withLock { $0 }.isEmpty)
+  }
+
+  /// Android 15: ActivityManagerConstants.DEFAULT_DATA_SYNC_FGS_TIMEOUT_DURATION = 6 hours
+  /// in 24, then Service.onTimeout; a service that does not stop within
+  /// DEFAULT_FGS_CRASH_EXTRA_WAIT_DURATION (10 s) crashes the app
+  /// (ForegroundServiceDidNotStopInTimeException).
+  @Test func aDataSyncServiceGetsSixHoursThenOnTimeoutThenACrashTenSecondsLater() throws {
+    let system = SimulatedSystem(seed: 1, configuration: android(15))
+    system.launch { _ in }
+    try system.startForegroundService(
+      "sync", TestService(system, type: .dataSync, stopsOnTimeout: false))
+    system.advance(by: .seconds(7 * 3600))
+    #expect(
+      serviceLines(system.trace) == [
+        "0 fgs.start service=sync", "0 fgs.foreground service=sync type=dataSync",
+        "21600 fgs.timeout service=sync type=dataSync", "21610 app.terminate reason=crash",
+      ])
+    #expect(TraceChecker.check(system.trace).map(\.rule) == [.fgsTimeoutIgnored])
+  }
+
+  /// A service that stops in onTimeout runs to its timeout cleanly; a restart of the type
+  /// with its 6 hours spent is refused ("Time limit already exhausted for foreground
+  /// service type dataSync"), until the user brings the app to the foreground, which
+  /// resets the time (Android's foreground-service timeout documentation).
+  @Test func aRestartAfterTheBudgetIsSpentIsRefusedUntilTheAppComesToTheForeground() throws {
+    let system = SimulatedSystem(seed: 1, configuration: android(15))
+    system.launch { _ in }
+    try system.startForegroundService("sync", TestService(system, type: .dataSync))
+    system.advance(by: .seconds(6 * 3600 + 60))
+    let again = TestService(system, type: .dataSync)
+    try system.startForegroundService("sync", again)
+    system.advance(by: .seconds(1))
+    #expect(again.refusals.withLock { $0 } == [.exhausted])
+    system.stopService("sync")
+    system.moveToForeground()
+    let afterForeground = TestService(system, type: .dataSync)
+    try system.startForegroundService("sync", afterForeground)
+    system.advance(by: .seconds(1))
+    #expect(afterForeground.refusals.withLock { $0 }.isEmpty)
+    #expect(
+      serviceLines(system.trace).prefix(6) == [
+        "0 fgs.start service=sync", "0 fgs.foreground service=sync type=dataSync",
+        "21600 fgs.timeout service=sync type=dataSync", "21600 fgs.stop service=sync",
+        "21660 fgs.start service=sync", "21660 fgs.foreground service=sync type=dataSync",
+      ])
+    #expect(serviceLines(system.trace)[6] == "21660 fgs.refuse service=sync reason=exhausted")
+  }
+
+  /// Android 14: ActivityManagerConstants.DEFAULT_SHORT_FGS_TIMEOUT_DURATION = 3 * 60_000;
+  /// a short service still running DEFAULT_SHORT_FGS_ANR_EXTRA_WAIT_DURATION (10 s) after
+  /// its onTimeout gets the app an ANR.
+  @Test func aShortServiceGetsThreeMinutesThenAnANRTenSecondsAfterOnTimeout() throws {
+    let system = SimulatedSystem(seed: 1, configuration: android())
+    system.launch { _ in }
+    try system.startForegroundService(
+      "short", TestService(system, type: .shortService, stopsOnTimeout: false))
+    system.advance(by: .seconds(600))
+    #expect(
+      serviceLines(system.trace) == [
+        "0 fgs.start service=short", "0 fgs.foreground service=short type=shortService",
+        "180 fgs.timeout service=short type=shortService", "190 app.terminate reason=anr",
+      ])
+  }
+
+  /// androidx Processor.stopWork: "Ignored stopWork. WorkerWrapper … is in foreground":
+  /// a worker that called setForeground is not stopped at WorkManager's ten minutes.
+  @Test func setForegroundLiftsTheTenMinuteStop() {
+    struct LongUpload: Worker {
+      let clock: VirtualClock
+      let goesForeground: Bool
+      func doWork(_ context: WorkContext) async -> WorkResult {
+        if goesForeground { await context.setForeground() }
+        do { try await clock.sleep(for: .seconds(1200)) } catch { return .retry }
+        return .success
+      }
+    }
+    for goesForeground in [true, false] {
+      let system = SimulatedSystem(seed: 1, configuration: android())
+      system.launch { _ in }
+      system.enqueue(
+        WorkRequest(work: "upload", worker: LongUpload(clock: system.clock, goesForeground: goesForeground)),
+        policy: nil)
+      system.advance(by: .seconds(1300))
+      let lines = serviceLines(system.trace)
+      if goesForeground {
+        #expect(
+          lines == [
+            "0 work.enqueue work=upload", "0.1 work.start work=upload attempt=0",
+            "0.1 work.foreground work=upload attempt=0", "1200.1 work.result work=upload attempt=0 outcome=success",
+          ])
+      } else {
+        #expect(
+          lines.prefix(3) == [
+            "0 work.enqueue work=upload", "0.1 work.start work=upload attempt=0",
+            "600.1 work.stop work=upload attempt=0 reason=timeout",
+          ])
+      }
+    }
+  }
+}
