@@ -108,6 +108,7 @@ import Testing
         switch scenario.name {
         case "background-download": .netNotRecreated
         case "background-transfer": .netHandlerNotCalled
+        case "sync-service": .fgsNotPromoted
         default: .taskUnknownEnd
         }
       #expect(report.failures.map(\.kind).contains(.rule(expected)), "\(scenario.name)")
@@ -124,7 +125,7 @@ import Testing
       ExplorationScenarios.all.map(\.name) == [
         "document-save", "document-save-fixed", "critical-send", "critical-send-fixed", "sample-app",
         "sample-app-fixed", "background-download", "background-download-fixed", "background-transfer",
-        "background-transfer-fixed",
+        "background-transfer-fixed", "sync-service", "sync-service-fixed",
       ])
     #expect(ExplorationScenarios.named("critical-send")?.name == "critical-send")
     #expect(ExplorationScenarios.named("nope") == nil)

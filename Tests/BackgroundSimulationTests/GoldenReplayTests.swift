@@ -32,6 +32,13 @@ import Testing
     ("android/data-sync-retries-forever", { dataSync(on: $0, checksAttemptLimit: false) }),
     // The process killed mid-attempt: the replay applies the kill and WorkManager's restart.
     ("android/sync-process-killed", { AndroidSyncScenario.app(on: $0, scheduler: $0.scheduler) }),
+    // The seed's SyncService: the crash of its untyped startForeground is the recording's.
+    (
+      "android/sync-service-untyped-crashes",
+      { SyncServiceExampleTests.app(on: $0, scheduler: $0.scheduler, type: nil) }
+    ),
+    ("android/sync-service-android-13", { SyncServiceExampleTests.app(on: $0, scheduler: $0.scheduler, type: nil) }),
+    ("android/sync-service-typed", { SyncServiceExampleTests.app(on: $0, scheduler: $0.scheduler, type: .dataSync) }),
     // Background transfers: the recorded finish, wake and events-done handed to the app.
     ("ios/background-download", { DownloadAppDelegate(transfers: $0) }),
     ("ios/background-upload", { BackgroundTransferReplayTests.UploadApp(transfers: $0, callsHandler: true) }),

@@ -16,6 +16,8 @@ package enum ExplorationScenarios: Sendable {
     BackgroundDownloadScenario.scenario(fixed: true),
     BackgroundTransferScenario.scenario(fixed: false),
     BackgroundTransferScenario.scenario(fixed: true),
+    SyncServiceScenario.scenario(fixed: false),
+    SyncServiceScenario.scenario(fixed: true),
   ]
 
   /// The shipped scenario called `name`.
