@@ -39,6 +39,15 @@ import Testing
     ),
     ("android/sync-service-android-13", { SyncServiceExampleTests.app(on: $0, scheduler: $0.scheduler, type: nil) }),
     ("android/sync-service-typed", { SyncServiceExampleTests.app(on: $0, scheduler: $0.scheduler, type: .dataSync) }),
+    // A 25-minute upload worker, promoted with setForeground or stopped at ten minutes.
+    (
+      "android/long-upload-foreground",
+      { LongUploadWorkerExampleTests.app(on: $0, scheduler: $0.scheduler, goesForeground: true) }
+    ),
+    (
+      "android/long-upload-stopped-at-ten-minutes",
+      { LongUploadWorkerExampleTests.app(on: $0, scheduler: $0.scheduler, goesForeground: false) }
+    ),
     // Background transfers: the recorded finish, wake and events-done handed to the app.
     ("ios/background-download", { DownloadAppDelegate(transfers: $0) }),
     ("ios/background-upload", { BackgroundTransferReplayTests.UploadApp(transfers: $0, callsHandler: true) }),

@@ -1,0 +1,39 @@
+package import BackgroundTrace
+
+/// A long upload (25 minutes) as a WorkManager worker (issue 30's example): WorkManager
+/// stops a worker after ten minutes, so an upload this long never finishes unless the
+/// worker first calls `setForeground` (androidx's long-running workers), which runs it
+/// as a foreground service with no such limit. The upload restarts from the beginning
+/// on each attempt.
+package struct LongUploadWorker: Worker {
+  /// How long the whole upload takes.
+  package var uploadDuration: Duration
+  /// Whether the worker calls `setForeground` before uploading.
+  package var goesForeground: Bool
+  private let sleep: @Sendable (Duration) async throws -> Void
+
+  /// Creates the worker.
+  package init(context: AsyncContext, uploadDuration: Duration = .seconds(25 * 60), goesForeground: Bool) {
+    self.uploadDuration = uploadDuration
+    self.goesForeground = goesForeground
+    self.sleep = context.sleep
+  }
+
+  /// `setForeground` (awaited, as `setForegroundAsync` must complete before the worker
+  /// returns) when ``goesForeground``, then the upload; a stop cancels it, and the
+  /// attempt asks to be retried.
+  package func doWork(_ context: WorkContext) async -> WorkResult {
+    if goesForeground { await context.setForeground() }
+    do {
+      try await sleep(uploadDuration)
+    } catch {
+      return .retry
+    }
+    return .success
+  }
+
+  /// The request: unique work `work`, on the network.
+  package func request(work: String) -> WorkRequest {
+    WorkRequest(work: work, name: "LongUploadWorker", requiresNetwork: true, worker: self)
+  }
+}
