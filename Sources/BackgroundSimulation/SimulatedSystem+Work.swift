@@ -19,6 +19,10 @@ struct WorkItem {
   var lastEnqueue: TraceTime
   var timer: VirtualTimeScheduler.TimerID?
   var timeout: VirtualTimeScheduler.TimerID?
+  /// Whether it runs as expedited work, drawing on the app's expedited quota.
+  var expedited = false
+  /// When its running attempt began drawing on the quota.
+  var expeditedSince: TraceTime?
   var task: Task<Void, Never>?
   /// `append` and `appendOrReplace` enqueues waiting for this work to finish, in order.
   var queued: [(request: WorkRequest, policy: ExistingWorkPolicy)] = []
@@ -81,8 +85,19 @@ extension SimulatedSystem: WorkQueue {
       works[request.work] = finished
       return
     }
+    var item = WorkItem(request: request, at: now)
+    if let policy = request.expedited, configuration.platform == .android {
+      // androidx OutOfQuotaPolicy: with no expedited quota left, RUN_AS_NON_EXPEDITED_WORK_REQUEST
+      // "will fallback to a regular work request"; DROP_WORK_REQUEST "will be dropped and no
+      // work requests are enqueued".
+      if expeditedQuotaLeft > .zero {
+        item.expedited = true
+      } else if policy == .drop {
+        return
+      }
+    }
     if !workOrder.contains(request.work) { workOrder.append(request.work) }
-    works[request.work] = WorkItem(request: request, at: now)
+    works[request.work] = item
     scheduleStart(request.work)
   }
 
@@ -149,8 +164,18 @@ extension SimulatedSystem: WorkQueue {
       promoteWorker(work, attempt: attempt)
     }
     if configuration.platform == .android {
-      item.timeout = scheduler.schedule(after: configuration.workTimeout) { [self] in
-        stop(work, reason: "timeout", reschedule: true)
+      let quota = item.expedited ? expeditedQuotaLeft : nil
+      if item.expedited { item.expeditedSince = now }
+      if let quota, quota < configuration.workTimeout {
+        // QuotaController: an expedited job runs at most the quota it has left; then it
+        // is stopped, and runs on as regular work.
+        item.timeout = scheduler.schedule(after: max(quota, .zero)) { [self] in
+          stop(work, reason: "quota", reschedule: true)
+        }
+      } else {
+        item.timeout = scheduler.schedule(after: configuration.workTimeout) { [self] in
+          stop(work, reason: "timeout", reschedule: true)
+        }
       }
     }
     item.task = Task(executorPreference: scheduler.executor) { [self] in
@@ -169,6 +194,8 @@ extension SimulatedSystem: WorkQueue {
     record(.workForeground(work: work, attempt: attempt))
     if let timeout = item.timeout { scheduler.cancel(timeout) }
     item.timeout = nil
+    chargeExpedited(&item)  // a foreground worker runs as a foreground service, not on the quota
+    item.expedited = false
     works[work] = item
   }
 
@@ -178,6 +205,7 @@ extension SimulatedSystem: WorkQueue {
     record(.workResult(work: work, attempt: attempt, outcome: result.outcome))
     if let timeout = item.timeout { scheduler.cancel(timeout) }
     item.timeout = nil
+    chargeExpedited(&item)
     item.task = nil
     defer { suspendIfIdle(after: configuration.suspensionDelay) }
     switch result {
@@ -215,6 +243,8 @@ extension SimulatedSystem: WorkQueue {
       record(.workStop(work: work, attempt: item.attempt, reason: reason))
       if let timeout = item.timeout { scheduler.cancel(timeout) }
       item.timeout = nil
+      chargeExpedited(&item)
+      if reason == "quota" { item.expedited = false }
       item.task?.cancel()
       item.task = nil
       item.attempt += 1
@@ -246,6 +276,28 @@ extension SimulatedSystem: WorkQueue {
     successor.queued = Array(queued.dropFirst())
     works[work] = successor
     scheduleStart(work)
+  }
+
+  /// The expedited quota left in the current 24 hours: the bucket's
+  /// (``StandbyBucket/expeditedQuota``) less what expedited work used, the running
+  /// attempts included.
+  var expeditedQuotaLeft: Duration {
+    var used = Duration.zero
+    if let usage = expeditedUsage, now < usage.windowStart + TraceInterval(.seconds(86_400)) { used = usage.used }
+    for item in works.values {
+      if let since = item.expeditedSince { used += .nanoseconds(Int64(now.nanoseconds - since.nanoseconds)) }
+    }
+    return configuration.standbyBucket.expeditedQuota - used
+  }
+
+  /// Adds the running attempt's expedited time to the quota used.
+  private func chargeExpedited(_ item: inout WorkItem) {
+    guard let since = item.expeditedSince else { return }
+    item.expeditedSince = nil
+    var usage = expeditedUsage ?? (now, .zero)
+    if now >= usage.windowStart + TraceInterval(.seconds(86_400)) { usage = (since, .zero) }
+    usage.used += .nanoseconds(Int64(now.nanoseconds - since.nanoseconds))
+    expeditedUsage = usage
   }
 
   func stopAllWork(reason: String) {

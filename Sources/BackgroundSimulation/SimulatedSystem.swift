@@ -69,6 +69,8 @@ public final class SimulatedSystem: @unchecked Sendable {
 
   // Work persists across processes.
   var works: [String: WorkItem] = [:]
+  /// The expedited quota used in the current 24 hours (Android).
+  var expeditedUsage: (windowStart: TraceTime, used: Duration)?
   /// The ids of work enqueued without a unique name (``WorkQueue/enqueue(_:)``).
   public let workIDs = WorkIDs()
   var workOrder: [String] = []

@@ -63,6 +63,10 @@ public struct SimulationConfiguration: Sendable {
   /// `shortService` gets an ANR after `DEFAULT_SHORT_FGS_ANR_EXTRA_WAIT_DURATION`, also
   /// 10 s).
   public var serviceStopWait: Duration = .seconds(10)
+  /// The app's standby bucket (Android), which sets its expedited-work quota
+  /// (``StandbyBucket/expeditedQuota``). By default the strictest, `restricted`; a test
+  /// of an app the user just used sets `active`.
+  public var standbyBucket = StandbyBucket.restricted
   /// The environment at the start: network connectivity.
   public var networkAvailable = true
   /// The environment at the start: on external power.
@@ -75,5 +79,23 @@ public struct SimulationConfiguration: Sendable {
   /// The defaults above, for `platform` (an iPhone unless told otherwise).
   public init(platform: SimulatedPlatform = .ios) {
     self.platform = platform
+  }
+}
+
+/// An Android app standby bucket (`UsageStatsManager.STANDBY_BUCKET_*`): how recently the
+/// user used the app, which sets its JobScheduler quotas.
+public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
+  case active, workingSet, frequent, rare, restricted
+
+  /// How much expedited work the app may run per 24 hours in this bucket: AOSP
+  /// `QuotaController.QcConstants` `DEFAULT_EJ_LIMIT_ACTIVE_MS` and
+  /// `DEFAULT_EJ_LIMIT_WORKING_MS` 30 minutes, `DEFAULT_EJ_LIMIT_FREQUENT_MS` and
+  /// `DEFAULT_EJ_LIMIT_RARE_MS` 10 minutes, `DEFAULT_EJ_LIMIT_RESTRICTED_MS` 5 minutes.
+  public var expeditedQuota: Duration {
+    switch self {
+    case .active, .workingSet: .seconds(30 * 60)
+    case .frequent, .rare: .seconds(10 * 60)
+    case .restricted: .seconds(5 * 60)
+    }
   }
 }

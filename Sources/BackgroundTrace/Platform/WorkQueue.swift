@@ -70,6 +70,9 @@ public struct WorkRequest: Sendable {
   public var requiresNetwork: Bool
   /// Run only while charging.
   public var requiresCharging: Bool
+  /// An expedited request (`setExpedited(OutOfQuotaPolicy)`): what to do when the app's
+  /// expedited quota is spent; `nil`: not expedited.
+  public var expedited: ExpeditedPolicy?
   /// The worker.
   public var worker: any Worker
 
@@ -77,8 +80,9 @@ public struct WorkRequest: Sendable {
   public init(
     work: String, name: String? = nil, backoff: BackoffPolicy? = nil, backoffDelay: Duration? = nil,
     retryLimit: Int? = nil, period: Duration? = nil, flex: Duration? = nil, requiresNetwork: Bool = false,
-    requiresCharging: Bool = false, worker: any Worker
+    requiresCharging: Bool = false, expedited: ExpeditedPolicy? = nil, worker: any Worker
   ) {
+    self.expedited = expedited
     self.work = work
     self.name = name
     self.backoff = backoff
@@ -143,7 +147,8 @@ extension WorkRequest {
     WorkEnqueue(
       work: work, name: name, backoff: backoff, backoffDelay: backoffDelay.map(TraceInterval.init),
       retryLimit: retryLimit,
-      period: period.map(TraceInterval.init), flex: flex.map(TraceInterval.init), policy: policy)
+      period: period.map(TraceInterval.init), flex: flex.map(TraceInterval.init), policy: policy,
+      expedited: expedited)
   }
 }
 

@@ -1,0 +1,68 @@
+import BackgroundSimulation
+import BackgroundTrace
+import Testing
+
+/// Expedited work on the Android model: a per-24-hour JobScheduler quota by standby
+/// bucket (AOSP `QuotaController.QcConstants.DEFAULT_EJ_LIMIT_*_MS`), and androidx's
+/// `OutOfQuotaPolicy` once it is spent.
+@Suite struct ExpeditedWorkModelTests {
+  /// Works for `duration`, then succeeds; a stop cancels it.
+  struct Timed: Worker {
+    let clock: VirtualClock
+    let duration: Duration
+    func doWork(_ context: WorkContext) async -> WorkResult {
+      do { try await clock.sleep(for: duration) } catch { return .retry }
+      return .success
+    }
+  }
+
+  /// Restricted bucket, `DEFAULT_EJ_LIMIT_RESTRICTED_MS` = 5 minutes: a first 4-minute
+  /// expedited work uses 4 of them; the second is stopped when the fifth is spent
+  /// (`work.stop reason=quota`) and runs on as regular work after its backoff; then
+  /// with no quota left `DROP_WORK_REQUEST` drops a request ("no work requests are
+  /// enqueued") and `RUN_AS_NON_EXPEDITED_WORK_REQUEST` runs one as regular work.
+  @Test func theQuotaIsSpentThenEachOutOfQuotaPolicyApplies() {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.standbyBucket = .restricted
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { _ in }
+    let worker = Timed(clock: system.clock, duration: .seconds(240))
+    system.enqueue(WorkRequest(work: "a", expedited: .runAsRegular, worker: worker), policy: nil)
+    system.advance(to: TraceTime(.seconds(300)))
+    system.enqueue(WorkRequest(work: "b", expedited: .drop, worker: worker), policy: nil)
+    system.advance(to: TraceTime(.seconds(700)))
+    system.enqueue(WorkRequest(work: "c", expedited: .drop, worker: worker), policy: nil)
+    system.enqueue(WorkRequest(work: "d", expedited: .runAsRegular, worker: worker), policy: nil)
+    system.advance(to: TraceTime(.seconds(1000)))
+    #expect(
+      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") } == [
+        "0 work.enqueue work=a expedited=run-as-regular", "0.1 work.start work=a attempt=0",
+        "240.1 work.result work=a attempt=0 outcome=success",
+        // 60 s of quota left: stopped at 360.1; the backoff from 300 (30 s) is past.
+        "300 work.enqueue work=b expedited=drop", "300.1 work.start work=b attempt=0",
+        "360.1 work.stop work=b attempt=0 reason=quota", "360.2 work.start work=b attempt=1",
+        "600.2 work.result work=b attempt=1 outcome=success",
+        // No quota left: c is dropped, d runs as regular work.
+        "700 work.enqueue work=c expedited=drop", "700 work.enqueue work=d expedited=run-as-regular",
+        "700.1 work.start work=d attempt=0", "940.1 work.result work=d attempt=0 outcome=success",
+      ])
+  }
+
+  /// The active bucket's `DEFAULT_EJ_LIMIT_ACTIVE_MS` is 30 minutes: a 20-minute
+  /// expedited work is not stopped by the quota (WorkManager's ten minutes stop it).
+  @Test func theActiveBucketHasThirtyMinutes() {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.standbyBucket = .active
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { _ in }
+    system.enqueue(
+      WorkRequest(work: "a", expedited: .drop, worker: Timed(clock: system.clock, duration: .seconds(1200))),
+      policy: nil)
+    system.advance(to: TraceTime(.seconds(700)))
+    #expect(
+      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.stop") } == [
+        "600.1 work.stop work=a attempt=0 reason=timeout"
+      ])
+    #expect(StandbyBucket.allCases.map(\.expeditedQuota) == [1800, 1800, 600, 600, 300].map { .seconds($0) })
+  }
+}
