@@ -128,7 +128,7 @@ extension SimulatedSystem: ForegroundServices {
 
   /// How much of `type`'s time is left: its daily budget on Android 15+ for `dataSync`
   /// and `mediaProcessing`, `nil` for a type without one.
-  private func timeLeft(for type: ForegroundServiceType) -> Duration? {
+  func timeLeft(for type: ForegroundServiceType) -> Duration? {
     guard release.limitsDataSyncServices, type == .dataSync || type == .mediaProcessing else { return nil }
     var budget = serviceBudgets[type] ?? ServiceTypeBudget(windowStart: now)
     if now >= budget.windowStart + TraceInterval(.seconds(86_400)) { budget = ServiceTypeBudget(windowStart: now) }
@@ -136,6 +136,11 @@ extension SimulatedSystem: ForegroundServices {
     var used = budget.used
     for running in services.values where running.type == type {
       if let since = running.countedSince { used += elapsed(since: since) }
+    }
+    if type == .dataSync {  // workers promoted with setForeground run as dataSync services
+      for item in works.values {
+        if let since = item.foregroundSince { used += elapsed(since: since) }
+      }
     }
     return configuration.dataSyncServiceBudget - used
   }
@@ -185,6 +190,13 @@ extension SimulatedSystem: ForegroundServices {
     serviceBudgets[type] = budget
   }
 
+  /// Adds a promoted worker's time since `since` to the `dataSync` budget.
+  func chargeDataSync(since: TraceTime) {
+    guard var budget = serviceBudgets[.dataSync] else { return }
+    budget.used += elapsed(since: since)
+    serviceBudgets[.dataSync] = budget
+  }
+
   /// The time from `since` to now.
   private func elapsed(since: TraceTime) -> Duration {
     .nanoseconds(Int64(clamping: now.nanoseconds - min(since.nanoseconds, now.nanoseconds)))
@@ -205,6 +217,10 @@ extension SimulatedSystem: ForegroundServices {
     for name in services.keys.sorted() where services[name]?.countedSince != nil {
       services[name]?.countedSince = now
       scheduleLimit(name)
+    }
+    for work in workOrder where works[work]?.foregroundSince != nil {
+      works[work]?.foregroundSince = now
+      scheduleForegroundLimit(work)
     }
   }
 

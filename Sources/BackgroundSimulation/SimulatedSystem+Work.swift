@@ -23,6 +23,9 @@ struct WorkItem {
   var expedited = false
   /// When its running attempt began drawing on the quota.
   var expeditedSince: TraceTime?
+  /// When its running attempt went foreground (`setForeground`), drawing on the
+  /// `dataSync` foreground-service budget on Android 15+.
+  var foregroundSince: TraceTime?
   var task: Task<Void, Never>?
   /// `append` and `appendOrReplace` enqueues waiting for this work to finish, in order.
   var queued: [(request: WorkRequest, policy: ExistingWorkPolicy)] = []
@@ -192,11 +195,38 @@ extension SimulatedSystem: WorkQueue {
   private func promoteWorker(_ work: String, attempt: Int) {
     guard var item = works[work], item.phase == .running, item.attempt == attempt else { return }
     record(.workForeground(work: work, attempt: attempt))
+    // With the dataSync time spent the foreground service cannot start ("Time limit
+    // already exhausted"): the worker stays a job, with its ten minutes.
+    if let left = timeLeft(for: .dataSync), left <= .zero { return }
     if let timeout = item.timeout { scheduler.cancel(timeout) }
     item.timeout = nil
     chargeExpedited(&item)  // a foreground worker runs as a foreground service, not on the quota
     item.expedited = false
+    if timeLeft(for: .dataSync) != nil { item.foregroundSince = now }
     works[work] = item
+    scheduleForegroundLimit(work)
+  }
+
+  /// A promoted worker's `dataSync` time limit (Android 15+): when it is spent, androidx
+  /// `SystemForegroundDispatcher.onTimeout` ("Foreground service timed out") stops the
+  /// work with `STOP_REASON_FOREGROUND_SERVICE_TIMEOUT` (`work.stop
+  /// reason=foreground-timeout`), and it runs again after its backoff.
+  func scheduleForegroundLimit(_ work: String) {
+    guard var item = works[work], item.phase == .running, item.foregroundSince != nil,
+      let left = timeLeft(for: .dataSync)
+    else { return }
+    if let timeout = item.timeout { scheduler.cancel(timeout) }
+    item.timeout = scheduler.schedule(after: max(left, .zero)) { [self] in
+      stop(work, reason: "foreground-timeout", reschedule: true)
+    }
+    works[work] = item
+  }
+
+  /// Adds the running attempt's foreground time to the `dataSync` budget.
+  private func chargeForeground(_ item: inout WorkItem) {
+    guard let since = item.foregroundSince else { return }
+    item.foregroundSince = nil
+    chargeDataSync(since: since)
   }
 
   /// A worker returned: record it unless the system already stopped that attempt.
@@ -206,6 +236,7 @@ extension SimulatedSystem: WorkQueue {
     if let timeout = item.timeout { scheduler.cancel(timeout) }
     item.timeout = nil
     chargeExpedited(&item)
+    chargeForeground(&item)
     item.task = nil
     defer { suspendIfIdle(after: configuration.suspensionDelay) }
     switch result {
@@ -244,6 +275,7 @@ extension SimulatedSystem: WorkQueue {
       if let timeout = item.timeout { scheduler.cancel(timeout) }
       item.timeout = nil
       chargeExpedited(&item)
+      chargeForeground(&item)
       if reason == "quota" { item.expedited = false }
       item.task?.cancel()
       item.task = nil

@@ -245,4 +245,33 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
       }
     }
   }
+
+  /// Android 15: a worker promoted with setForeground runs as a dataSync foreground
+  /// service and draws on its 6 hours; when they are spent, androidx
+  /// SystemForegroundDispatcher.onTimeout ("Foreground service timed out") stops it
+  /// with STOP_REASON_FOREGROUND_SERVICE_TIMEOUT; its next attempt cannot go foreground
+  /// (the time is spent) and WorkManager stops it at ten minutes.
+  @Test func aPromotedWorkerDrawsOnTheDataSyncBudget() {
+    struct Endless: Worker {
+      let clock: VirtualClock
+      func doWork(_ context: WorkContext) async -> WorkResult {
+        await context.setForeground()
+        do { try await clock.sleep(for: .seconds(8 * 3600)) } catch { return .retry }
+        return .success
+      }
+    }
+    let system = SimulatedSystem(seed: 1, configuration: android(15))
+    system.launch { _ in }
+    system.enqueue(WorkRequest(work: "upload", worker: Endless(clock: system.clock)), policy: nil)
+    system.advance(by: .seconds(6 * 3600 + 700))
+    #expect(
+      serviceLines(system.trace) == [
+        "0 work.enqueue work=upload", "0.1 work.start work=upload attempt=0",
+        "0.1 work.foreground work=upload attempt=0",
+        "21600.1 work.stop work=upload attempt=0 reason=foreground-timeout",
+        "21600.2 work.start work=upload attempt=1", "21600.2 work.foreground work=upload attempt=1",
+        "22200.2 work.stop work=upload attempt=1 reason=timeout", "22200.3 work.start work=upload attempt=2",
+        "22200.3 work.foreground work=upload attempt=2",
+      ])
+  }
 }
