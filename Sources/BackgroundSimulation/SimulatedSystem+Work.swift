@@ -93,7 +93,9 @@ extension SimulatedSystem: WorkQueue {
       // androidx OutOfQuotaPolicy: with no expedited quota left, RUN_AS_NON_EXPEDITED_WORK_REQUEST
       // "will fallback to a regular work request"; DROP_WORK_REQUEST "will be dropped and no
       // work requests are enqueued".
-      if expeditedQuotaLeft > .zero {
+      // Android 11 and earlier have no expedited jobs: WorkManager runs the work as a
+      // foreground service instead, with no quota.
+      if expeditedQuotaLeft > .zero || configuration.androidRelease.major < 12 {
         item.expedited = true
       } else if policy == .drop {
         return
@@ -165,6 +167,22 @@ extension SimulatedSystem: WorkQueue {
     let worker = item.request.worker
     let context = WorkContext(work: work, runAttemptCount: attempt) { [self] in
       promoteWorker(work, attempt: attempt)
+    }
+    if configuration.platform == .android && item.expedited && configuration.androidRelease.major < 12 {
+      // androidx runs expedited work as a foreground service before Android 12, from the
+      // worker's getForegroundInfo(); without one the run fails ("Expedited WorkRequests
+      // require a Worker to provide an implementation for `getForegroundInfo()`").
+      guard worker.foregroundInfo() != nil else {
+        works[work] = item
+        returned(work, attempt: attempt, result: .failure)
+        return
+      }
+      item.task = Task(executorPreference: scheduler.executor) { [self] in
+        let result = await worker.doWork(context)
+        returned(work, attempt: attempt, result: result)
+      }
+      works[work] = item
+      return
     }
     if configuration.platform == .android {
       let quota = item.expedited ? expeditedQuotaLeft : nil

@@ -66,3 +66,56 @@ import Testing
     #expect(StandbyBucket.allCases.map(\.expeditedQuota) == [1800, 1800, 600, 600, 300].map { .seconds($0) })
   }
 }
+
+/// Before Android 12 there are no expedited jobs: androidx runs expedited work as a
+/// foreground service from the worker's `getForegroundInfo()`, with no quota and no
+/// ten-minute stop; a worker without one fails ("Expedited WorkRequests require a
+/// Worker to provide an implementation for `getForegroundInfo()`"), in the replay too.
+@Suite struct ExpeditedWorkBeforeAndroid12Tests {
+  struct Upload: Worker {
+    let clock: VirtualClock
+    let info: ForegroundInfo?
+    func doWork(_ context: WorkContext) async -> WorkResult {
+      do { try await clock.sleep(for: .seconds(900)) } catch { return .retry }
+      return .success
+    }
+    func foregroundInfo() -> ForegroundInfo? { info }
+  }
+
+  final class App: BackgroundAppDelegate {
+    let queue: any WorkQueue
+    let clock: VirtualClock
+    init(queue: any WorkQueue, clock: VirtualClock) {
+      self.queue = queue
+      self.clock = clock
+    }
+    func perform(userAction action: String) {
+      let info = action == "with-info" ? ForegroundInfo(type: .dataSync) : nil
+      queue.enqueue(
+        WorkRequest(work: action, expedited: .drop, worker: Upload(clock: clock, info: info)), policy: nil)
+    }
+  }
+
+  @Test func anExpeditedWorkerWithoutForegroundInfoFailsOnAndroid11() {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(11)
+    configuration.standbyBucket = .restricted
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launchApp { App(queue: $0, clock: $0.clock) }
+    system.userAction("with-info")
+    system.userAction("without-info")
+    system.advance(by: .seconds(1000))
+    let lines = system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }
+    #expect(
+      lines == [
+        "0 work.enqueue work=with-info expedited=drop", "0 work.enqueue work=without-info expedited=drop",
+        "0.1 work.start work=with-info attempt=0", "0.1 work.start work=without-info attempt=0",
+        "0.1 work.result work=without-info attempt=0 outcome=failure",
+        // A 15-minute run: no quota (5 minutes restricted on 12+) and no ten-minute stop.
+        "900.1 work.result work=with-info attempt=0 outcome=success",
+      ])
+    let replay = Replayer.replay(system.trace, timing: .exact) { App(queue: $0, clock: $0.clock) }
+    #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
+    #expect(replay.trace.events == system.trace.events)
+  }
+}

@@ -49,6 +49,9 @@ public final class ReplayPlatform: @unchecked Sendable {
   private(set) var appActionCount = 0
   /// The background budget: the trace's `meta budget=`, else 30 s.
   let budget: TraceInterval
+  /// Whether the recording ran expedited work as a foreground service, from the
+  /// worker's foreground info: Android 11 and earlier (`meta platform=android android=`).
+  let runsExpeditedWorkInForeground: Bool
   var delegate: (any BackgroundAppDelegate)?
   var makeApp: ((ReplayPlatform) -> any BackgroundAppDelegate)?
 
@@ -56,6 +59,7 @@ public final class ReplayPlatform: @unchecked Sendable {
     scheduler = VirtualTimeScheduler(drivesMainActor: drivesMainActor)
     self.script = script
     budget = meta.budget
+    runsExpeditedWorkInForeground = meta["platform"] == "android" && meta.androidRelease.major < 12
     recorder = TraceRecorder(meta: meta)
   }
 

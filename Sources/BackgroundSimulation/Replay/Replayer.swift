@@ -225,6 +225,11 @@ public enum Replayer: Sendable {
       guard let request = platform.works[work] else { return skip("the app did not enqueue \(work)") }
       platform.record(event.kind)
       let worker = request.worker
+      if platform.runsExpeditedWorkInForeground && request.expedited != nil && worker.foregroundInfo() == nil {
+        // As the simulation: the run fails before doWork, with no foreground info to run on.
+        platform.record(.workResult(work: work, attempt: attempt, outcome: .failure))
+        return
+      }
       let task = Task(executorPreference: platform.scheduler.executor) { [platform] in
         let context = WorkContext(work: work, runAttemptCount: attempt) { [platform] in
           platform.record(.workForeground(work: work, attempt: attempt))

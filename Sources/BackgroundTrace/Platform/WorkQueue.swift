@@ -46,6 +46,28 @@ public protocol Worker: Sendable {
   /// Does the work once. Return `.retry` to run again after the backoff; the app
   /// decides the retry limit (WorkManager has none), usually from `runAttemptCount`.
   func doWork(_ context: WorkContext) async -> WorkResult
+
+  /// `getForegroundInfo()`: the foreground service the worker runs as when it must run
+  /// as one (expedited work on Android 11 and earlier); `nil`, the default, provides
+  /// none, as `CoroutineWorker` does.
+  func foregroundInfo() -> ForegroundInfo?
+}
+
+extension Worker {
+  /// Provides no foreground info, as `CoroutineWorker.getForegroundInfo` does by default.
+  public func foregroundInfo() -> ForegroundInfo? { nil }
+}
+
+/// What a worker's foreground service is (`androidx.work.ForegroundInfo`), without its
+/// notification, which the model does not need.
+public struct ForegroundInfo: Sendable, Hashable {
+  /// The foreground service type (`nil`: none given).
+  public var type: ForegroundServiceType?
+
+  /// Info for a foreground service of `type`.
+  public init(type: ForegroundServiceType?) {
+    self.type = type
+  }
 }
 
 /// A request to run a worker (`OneTimeWorkRequest` / `PeriodicWorkRequest`).

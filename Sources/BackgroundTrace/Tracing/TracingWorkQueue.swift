@@ -54,6 +54,8 @@ struct TracingWorker: Worker {
     }
     return result
   }
+
+  func foregroundInfo() -> ForegroundInfo? { base.foregroundInfo() }
 }
 
 /// Not Sendable: it forwards to a base queue, which is not Sendable.
