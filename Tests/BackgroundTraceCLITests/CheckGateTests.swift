@@ -68,6 +68,24 @@ import Testing
     #expect(result.errors == "bgtrace: \(empty):1:1: expected the header 'bgtrace 1', found an empty input\n")
   }
 
+  /// A release or deadline the trace's meta does not name is refused, not read as the
+  /// default (docs/rules.md, "Foreground services").
+  @Test func aBadAndroidReleaseOrDeadlineExitsTwoNamingIt() throws {
+    let release = try write("bgtrace 1\nmeta platform=android android=fourteen\n0 app.launch\n", to: "release.txt")
+    let result = run("check", release)
+    #expect(result.status == .badInput)
+    #expect(
+      result.errors
+        == "bgtrace: \(release): meta android=fourteen names no Android release (expected a major version, such as 14)\n"
+    )
+    let deadline = try write("bgtrace 1\nmeta fgs-deadline=soon\n0 app.launch\n", to: "deadline.txt")
+    #expect(
+      run("check", deadline).errors
+        == "bgtrace: \(deadline): meta fgs-deadline=soon is not a number of seconds (such as 10 or 30)\n")
+    let fine = try write("bgtrace 1\nmeta android=14.0 fgs-deadline=30\n0 app.launch\n", to: "fine.txt")
+    #expect(run("check", fine).status == .success)
+  }
+
   @Test func directoriesHoldingOnlyHiddenTracesHoldNoTrace() throws {
     try write(Self.doubleEnd, to: "pkg/.build/debug/t.txt")
     try write(Self.doubleEnd, to: "pkg/.git/t.txt")
