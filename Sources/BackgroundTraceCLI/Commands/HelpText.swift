@@ -229,7 +229,8 @@ enum HelpText {
 
     For each trace (files, or directories searched as by check):
     events by kind, bytes per event, duration, UIKit tasks, scheduler runs and
-    work attempts. A file that cannot be read is reported on standard error and
+    work attempts, and background transfers and foreground services when the
+    trace has them. A file that cannot be read is reported on standard error and
     the others are still counted, as check does.
 
     Exit status: 0 success, 2 bad or damaged input (after every file is reported).

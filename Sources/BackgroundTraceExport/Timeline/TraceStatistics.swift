@@ -30,6 +30,12 @@ package struct TraceStatistics {
   var transferOutcomes: [TransferOutcome: Int] = [:]
   var wakes = 0
   var handlersCalled = 0
+  var servicesStarted = 0
+  var servicesForeground = 0
+  var serviceRefusals: [ForegroundServiceRefusal: Int] = [:]
+  var serviceTimeouts = 0
+  var servicesStopped = 0
+  var workersPromoted = 0
   private var walker = LifecycleWalker()
   private var transitions: [LifecycleTransition] = []
   /// How long each ended task was open, in nanoseconds, for the percentiles.
@@ -72,6 +78,12 @@ package struct TraceStatistics {
     case .netFinish(_, _, let outcome): transferOutcomes[outcome, default: 0] += 1
     case .netWake: wakes += 1
     case .netHandler: handlersCalled += 1
+    case .fgsStart: servicesStarted += 1
+    case .fgsForeground: servicesForeground += 1
+    case .fgsRefuse(_, let reason): serviceRefusals[reason, default: 0] += 1
+    case .fgsTimeout: serviceTimeouts += 1
+    case .fgsStop: servicesStopped += 1
+    case .workForeground: workersPromoted += 1
     default: break
     }
   }
@@ -118,6 +130,17 @@ package struct TraceStatistics {
           "transfers",
           "sessions created \(sessionsCreated), submitted \(transfersSubmitted), "
             + outcomes.joined(separator: ", ") + ", wakes \(wakes), handlers called \(handlersCalled)"))
+    }
+    // Only for a trace with foreground services or promoted workers.
+    let refusals = serviceRefusals.values.reduce(0, +)
+    if servicesStarted + servicesForeground + refusals + serviceTimeouts + servicesStopped + workersPromoted > 0 {
+      let reasons = ForegroundServiceRefusal.allCases.map { "\($0.rawValue) \(serviceRefusals[$0, default: 0])" }
+      lines.append(
+        Self.row(
+          "services",
+          "started \(servicesStarted), foreground \(servicesForeground), refused \(refusals) ("
+            + reasons.joined(separator: ", ") + "), timed out \(serviceTimeouts), stopped \(servicesStopped), "
+            + "workers promoted \(workersPromoted)"))
     }
     lines.append("  events by kind")
     for kind in EventTag.allCases where byKind[Int(kind.rawValue)] > 0 {
