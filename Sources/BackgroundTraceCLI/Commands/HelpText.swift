@@ -175,12 +175,14 @@ enum HelpText {
     Writes the trace (text or binary) to standard output as:
       chrome   Chrome trace-event JSON: open it in Perfetto UI (ui.perfetto.dev) or
                chrome://tracing. Tasks are async slices, app states, scheduler runs,
-               worker attempts, background transfers and wakes slices on their own
-               tracks (one per URLSession), expirations, rejections and findings
-               instant events, submissions and retries flows.
+               worker attempts, background transfers and wakes, and foreground
+               services slices on their own tracks (one per URLSession or service),
+               expirations, rejections and findings instant events, submissions and
+               retries flows.
       jsonl    one JSON object per event, with the canonical field names (for jq)
-      svg      a self-contained SVG timeline: one lane per task, run, work item and
-               background session, coloured by outcome, expirations and findings marked
+      svg      a self-contained SVG timeline: one lane per task, run, work item,
+               background session and foreground service, coloured by outcome,
+               expirations and findings marked
       html     the SVG timeline in an HTML page with details on hover
 
     A trace whose last events are lost (a torn tail, a recording that stopped

@@ -78,6 +78,7 @@ package struct ChromeTraceExporter {
     collectRuns()
     collectWork()
     collectSessions()
+    collectServices()
     for instant in model.instants where window.contains(instant.time) {
       let tid = thread(instant.process, instant.track)
       self.instant(
@@ -151,6 +152,29 @@ package struct ChromeTraceExporter {
     }
   }
 
+  /// Each foreground service's runs on its own track, from `fgs.start` to its stop,
+  /// refusal or process end.
+  private mutating func collectServices() {
+    for lane in model.services {
+      for run in lane.runs {
+        guard let span = window.clip(run.start, run.end) else { continue }
+        let tid = laneThread(run.process, .service(lane.service), span)
+        let ending: String =
+          switch run.ending {
+          case .stopped?: "stopped"
+          case .refused(let reason)?: "refused (\(reason.rawValue))"
+          case .closed?: "ended with its process"
+          case nil: "running"
+          }
+        var args: [(String, String)] = [("ending", JSONText.string(ending))]
+        if let type = run.type { args.append(("type", JSONText.string(type.rawValue))) }
+        if let at = run.foregroundAt { args.append(("foreground_at", at.description)) }
+        if let at = run.timedOutAt { args.append(("timed_out_at", at.description)) }
+        complete("service \(lane.service)", "fgs", span, pid: run.process, tid: tid, args: args)
+      }
+    }
+  }
+
   private mutating func collectWork() {
     for lane in model.works {
       var incomingFlow: Int?
@@ -196,6 +220,7 @@ package struct ChromeTraceExporter {
       case .requests(let ident): ("BGTask \(ident) requests", 3)
       case .work(let work): ("Work \(workLabels[work] ?? work)", 4)
       case .session(let session): ("URLSession \(session)", 5)
+      case .service(let service): ("Service \(service)", 5)
       case .events: ("Events", 6)
       }
     threadNames.append((process, tid, lane == 0 ? name : "\(name) (\(lane + 1))", rank))

@@ -227,6 +227,7 @@ package struct SVGTimeline {
         case .run(let index): drawRun(model.runs[index], y: y)
         case .work(let index): drawWork(model.works[index], y: y)
         case .session(let index): drawSession(model.sessions[index], y: y)
+        case .service(let index): drawService(model.services[index], y: y)
         }
         y += SVGTimelineLayout.laneHeight
       }
@@ -316,6 +317,41 @@ package struct SVGTimeline {
         "\(session.session) woken at \(wake.start)s: completion handler "
         + (wake.answered ? "called at \(wake.end)s" : "not called (ended at \(wake.end)s)")
       bar(wake.start, wake.end, y: y, fill: wake.answered ? SVGPalette.good : SVGPalette.bad, title: title)
+    }
+  }
+
+  /// A foreground service's lane: each run orange while it owes `startForeground`, then
+  /// green to its stop (red when it was refused, or its process ended it).
+  private mutating func drawService(_ service: TimelineModel.ServiceLane, y: Double) {
+    laneLabel(service.service, y: y)
+    for run in service.runs {
+      let ending: String =
+        switch run.ending {
+        case .stopped?: "stopped at \(run.end)s"
+        case .refused(let reason)?: "refused (\(reason.rawValue)) at \(run.end)s"
+        case .closed?: "ended with its process at \(run.end)s"
+        case nil: "running when the trace ended"
+        }
+      let promoted = run.foregroundAt ?? run.end
+      if promoted > run.start || run.foregroundAt == nil {
+        bar(
+          run.start, promoted, y: y, fill: run.foregroundAt == nil ? SVGPalette.bad : SVGPalette.late,
+          title: "\(service.service) started at \(run.start)s, "
+            + (run.foregroundAt.map { "startForeground at \($0)s" } ?? "never in the foreground") + "; \(ending)")
+      }
+      if let foregroundAt = run.foregroundAt {
+        let failed = run.ending == .closed || (run.timedOutAt != nil && run.ending != .stopped)
+        let fill: String =
+          switch run.ending {
+          case .refused?: SVGPalette.bad
+          default: failed ? SVGPalette.bad : SVGPalette.good
+          }
+        let type = run.type.map { " (\($0.rawValue))" } ?? ", untyped"
+        let timeout = run.timedOutAt.map { "; onTimeout at \($0)s" } ?? ""
+        bar(
+          foregroundAt, run.end, y: y, fill: fill,
+          title: "\(service.service) in the foreground\(type) from \(foregroundAt)s\(timeout); \(ending)")
+      }
     }
   }
 

@@ -31,11 +31,13 @@ struct SVGTimelineLayout {
     case work(Int)
     /// A background URL session (index into ``TimelineModel/sessions``).
     case session(Int)
+    /// A foreground service (index into ``TimelineModel/services``).
+    case service(Int)
   }
 
   /// The lane groups, in drawing order.
   enum Group: Int, CaseIterable {
-    case tasks, runs, works, sessions
+    case tasks, runs, works, sessions, services
 
     /// The group's header.
     var title: String {
@@ -44,6 +46,7 @@ struct SVGTimelineLayout {
       case .runs: "Scheduler runs (BGTaskScheduler)"
       case .works: "Work (WorkManager)"
       case .sessions: "Background transfers (URLSession)"
+      case .services: "Foreground services (Android)"
       }
     }
   }
@@ -119,6 +122,13 @@ struct SVGTimelineLayout {
       guard let (first, last) = Self.span(of: session), window.clip(first, last) != nil else { continue }
       candidates[.sessions, default: []].append(
         Lane(kind: .session(index), start: first, problem: session.hasProblem))
+    }
+    for (index, service) in model.services.enumerated() {
+      guard let first = service.runs.map(\.start).min(), let last = service.runs.map(\.end).max(),
+        window.clip(first, last) != nil
+      else { continue }
+      candidates[.services, default: []].append(
+        Lane(kind: .service(index), start: first, problem: service.hasProblem))
     }
     // Fair shares: the smaller groups first, each taking at most an equal part of what is left.
     var remaining = Self.laneLimit

@@ -51,6 +51,9 @@ struct TimelineBuilder {
   private var workIndex: [String: Int] = [:]
   private var attemptSlices: [String: Int] = [:]
   private var sessionLanes: [String: Int] = [:]
+  private var serviceLanes: [String: Int] = [:]
+  /// Each service's running run (index into its lane's runs).
+  private var serviceRuns: [String: Int] = [:]
 
   /// Starts a timeline for the input `name` with `meta`.
   init(name: String, meta: TraceMetadata) {
@@ -111,6 +114,9 @@ struct TimelineBuilder {
     for finding in findings { model.findings.append(.init(process: process ?? 0, finding: finding)) }
     for transition in transitions { apply(transition, nil) }
     finishTransfers()
+    for (service, index) in serviceRuns {
+      model.services[serviceLanes[service]!].runs[index].end = model.end
+    }
     return model
   }
 
@@ -270,9 +276,28 @@ struct TimelineBuilder {
       closeWake(of: session, answered: false)
     case .sessionNotRecreated(let session, _, _):
       closeWake(of: session, answered: false)
-    case .serviceStarted, .servicePromoted, .serviceStopped, .serviceRefused, .serviceTimedOut, .workPromoted,
-      .serviceClosed:
-      break  // not drawn yet
+    case .serviceStarted(let service, _):
+      _ = serviceRun(service)
+    case .servicePromoted(let service, let type, _):
+      let (lane, index) = serviceRun(service)
+      if model.services[lane].runs[index].foregroundAt == nil { model.services[lane].runs[index].foregroundAt = now }
+      model.services[lane].runs[index].type = type
+    case .serviceStopped(let service, _?):
+      endServiceRun(service, .stopped)
+    case .serviceRefused(let service, let reason):
+      _ = serviceRun(service)
+      endServiceRun(service, .refused(reason))
+    case .serviceTimedOut(let service, let type):
+      let (lane, index) = serviceRun(service)
+      model.services[lane].runs[index].timedOutAt = now
+      if let event { instant(.service(service), .expiration, "onTimeout (\(type.rawValue))", event) }
+    case .serviceClosed(let service, _, let end):
+      if end != .traceEnded { endServiceRun(service, .closed) }
+    case .workPromoted(let work, _):
+      _ = workLane(work)
+      if let event { instant(.work(work), .event, "setForeground", event) }
+    case .serviceStopped(_, nil):
+      break
     }
   }
 
@@ -320,6 +345,29 @@ struct TimelineBuilder {
     sessionLanes[session] = model.sessions.count
     model.sessions.append(.init(session: session))
     return model.sessions.count - 1
+  }
+
+  /// `service`'s running run, begun now if none runs: its lane and index.
+  private mutating func serviceRun(_ service: String) -> (lane: Int, index: Int) {
+    let lane: Int
+    if let index = serviceLanes[service] {
+      lane = index
+    } else {
+      lane = model.services.count
+      serviceLanes[service] = lane
+      model.services.append(.init(service: service))
+    }
+    if let index = serviceRuns[service] { return (lane, index) }
+    model.services[lane].runs.append(.init(process: process ?? 0, start: now, end: now))
+    serviceRuns[service] = model.services[lane].runs.count - 1
+    return (lane, model.services[lane].runs.count - 1)
+  }
+
+  /// Ends `service`'s running run, if any, now.
+  private mutating func endServiceRun(_ service: String, _ ending: TimelineModel.ServiceLane.Ending) {
+    guard let index = serviceRuns.removeValue(forKey: service), let lane = serviceLanes[service] else { return }
+    model.services[lane].runs[index].end = now
+    model.services[lane].runs[index].ending = ending
   }
 
   /// Ends `session`'s open wake, if any, now.

@@ -33,6 +33,8 @@ package struct TimelineModel {
   var works: [WorkLane] = []
   /// The background URL sessions, in the order they first appear.
   var sessions: [SessionLane] = []
+  /// Android's foreground services, in the order they first appear.
+  var services: [ServiceLane] = []
   /// Point events: expirations, rejections and everything not drawn as a slice.
   var instants: [Instant] = []
   /// The checker's findings, in trace order.
@@ -241,6 +243,48 @@ extension TimelineModel {
     }
   }
 
+  /// One Android foreground service: each of its runs, from `fgs.start` (or its first
+  /// event) to its stop, its refusal, the end of its process or of the trace.
+  struct ServiceLane {
+    /// The service's name.
+    var service: String
+    /// Its runs, in start order.
+    var runs: [Run] = []
+
+    /// How a run ended.
+    enum Ending: Equatable {
+      /// `fgs.stop`.
+      case stopped
+      /// `fgs.refuse`: the start or `startForeground` threw.
+      case refused(ForegroundServiceRefusal)
+      /// Its process ended first (a crash, an ANR, a kill).
+      case closed
+    }
+
+    /// One run of the service.
+    struct Run {
+      var process: Int
+      var start: TraceTime
+      /// When it went foreground, and with which type.
+      var foregroundAt: TraceTime?
+      var type: ForegroundServiceType?
+      /// When the system called its `onTimeout`.
+      var timedOutAt: TraceTime?
+      var end: TraceTime
+      /// How it ended; `nil` while it ran when the trace ended.
+      var ending: Ending?
+    }
+
+    /// Whether the lane shows a problem: a run refused, ended by its process, never in
+    /// the foreground, or not stopped after its timeout.
+    var hasProblem: Bool {
+      runs.contains { run in
+        run.foregroundAt == nil || run.ending == .closed || (run.timedOutAt != nil && run.ending != .stopped)
+          || { if case .refused? = run.ending { true } else { false } }()
+      }
+    }
+  }
+
   /// Where an instant event belongs.
   enum Track: Hashable {
     /// The app-state track.
@@ -257,6 +301,8 @@ extension TimelineModel {
     case work(String)
     /// One background URL session: its creation, events done.
     case session(String)
+    /// One foreground service: its timeouts.
+    case service(String)
     /// Everything else: registrations, cancellations, environment, inputs, marks.
     case events
   }
