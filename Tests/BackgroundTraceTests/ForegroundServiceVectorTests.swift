@@ -34,16 +34,7 @@ import Testing
   }()
 
   @Test func theVectorIsLaidOutFromTheKindsSpecs() throws {
-    let directory = Repository.traces.appendingPathComponent("format-v4")
-    let file = [UInt8](try Data(contentsOf: directory.appendingPathComponent("foreground-services.bgtrace")))
-    #expect(file == Self.vector)
-    let text = try String(contentsOf: directory.appendingPathComponent("foreground-services.txt"), encoding: .utf8)
-    let trace = try Trace(text: text, file: "foreground-services.txt")
-    #expect(trace.text == text, "the text vector must be canonical")
-    #expect(try trace.binary() == Self.vector)
-    let decoded = try Trace.decode(binary: file, file: "foreground-services.bgtrace")
-    #expect(decoded.damage.isEmpty)
-    #expect(decoded.trace == trace)
+    let trace = try FormatV4VectorTests.expectVector("foreground-services", isLaidOutAs: Self.vector)
     #expect(
       trace.events.map(\.kind).prefix(4).last == .workForeground(work: "upload", attempt: 0)
         && trace.events[1].kind == .workEnqueue(WorkEnqueue(work: "upload", expedited: .drop)))

@@ -81,14 +81,25 @@ import Testing
     #expect(try Self.bytes("recorder-unsealed.bgtrace") == Self.recorder(sealed: false))
   }
 
-  @Test func theEncoderWritesThePredictedIDsVector() throws {
-    let text = String(decoding: try Self.bytes("predicted-ids.txt"), as: UTF8.self)
-    let trace = try Trace(text: text, file: "predicted-ids.txt")
+  /// Checks the vector NAME.bgtrace against `layout`, laid out by hand: the file holds
+  /// exactly those bytes, its text twin NAME.txt is canonical and is what the encoder
+  /// writes as them, and they decode to it with no damage. Returns the text twin's trace.
+  @discardableResult
+  static func expectVector(_ name: String, isLaidOutAs layout: [UInt8]) throws -> Trace {
+    #expect(try bytes("\(name).bgtrace") == layout, "\(name).bgtrace")
+    let text = String(decoding: try bytes("\(name).txt"), as: UTF8.self)
+    let trace = try Trace(text: text, file: "\(name).txt")
     #expect(trace.text == text, "the text vector must be canonical")
-    #expect(try trace.binary() == Self.predictedIDs)
-    let decoded = try Trace.decode(binary: Self.predictedIDs, file: "predicted-ids.bgtrace")
+    #expect(try trace.binary() == layout, "the encoder writes \(name).bgtrace")
+    let decoded = try Trace.decode(binary: layout, file: "\(name).bgtrace")
     #expect(decoded.damage.isEmpty)
+    #expect(decoded.trace == trace)
     #expect(decoded.trace.text == text)
+    return trace
+  }
+
+  @Test func theEncoderWritesThePredictedIDsVector() throws {
+    try Self.expectVector("predicted-ids", isLaidOutAs: Self.predictedIDs)
   }
 
   @Test func theRecorderWritesTheRecorderVectors() throws {

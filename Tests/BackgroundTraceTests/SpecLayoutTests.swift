@@ -27,16 +27,7 @@ import Testing
   }()
 
   @Test func theProgressVectorIsLaidOutFromTheKindsSpec() throws {
-    let directory = Repository.traces.appendingPathComponent("format-v4")
-    let file = [UInt8](try Data(contentsOf: directory.appendingPathComponent("spec-layout.bgtrace")))
-    #expect(file == Self.progressVector)
-    let text = try String(contentsOf: directory.appendingPathComponent("spec-layout.txt"), encoding: .utf8)
-    let trace = try Trace(text: text, file: "spec-layout.txt")
-    #expect(trace.text == text, "the text vector must be canonical")
-    #expect(try trace.binary() == Self.progressVector)
-    let decoded = try Trace.decode(binary: file, file: "spec-layout.bgtrace")
-    #expect(decoded.damage.isEmpty)
-    #expect(decoded.trace == trace)
+    try FormatV4VectorTests.expectVector("spec-layout", isLaidOutAs: Self.progressVector)
   }
 
   /// A kind with a field of every type, two of them optional and absent: each field's
