@@ -79,7 +79,7 @@ import Testing
     #expect(lines.last?.hasSuffix("app.state to=suspended") == true)
   }
 
-  @Test func theLastTransferWakesAnAppStillRunningInTheBackground() {
+  @Test func theLastTransferWakesAnAppStillRunningInTheBackground() throws {
     let system = Self.system()
     system.userAction("start:a")
     system.advance(by: .seconds(58))
@@ -88,12 +88,15 @@ import Testing
     let lines = Self.lines(of: system.trace, from: TraceTime(seconds: 58))
     // No resume: the app still runs at 60 s, and the wake keeps it running until its
     // handler is called; then it is suspended 3 s later.
+    try #require(lines.count == 7)
     #expect(
-      Array(lines.prefix(4)) == [
-        "58 app.state to=inactive", "58 app.state to=background", "60 net.wake session=a", lines[3],
-      ])
-    #expect(lines[3].hasSuffix("net.finish session=a task=1 outcome=success"))
-    #expect(!lines.contains("61 app.state to=suspended"))
+      Array(lines.prefix(3)) == ["58 app.state to=inactive", "58 app.state to=background", "60 net.wake session=a"])
+    #expect(lines[3].hasSuffix(" net.finish session=a task=1 outcome=success"))
+    // The handler is called as the events end, and the app is suspended 3 s after it.
+    let handler = try #require(Double(lines[5].prefix { $0 != " " }))
+    #expect(lines[4] == "\(TraceTime(seconds: handler)) net.events-done session=a")
+    #expect(lines[5].hasSuffix(" net.handler session=a"))
+    #expect(lines[6] == "\(TraceTime(seconds: handler + 3)) app.state to=suspended")
     #expect(TraceChecker.check(system.trace).isEmpty)
   }
 

@@ -63,6 +63,11 @@ import Testing
     let lf =
       Self.threadtimeLine + "\n" + Self.threadtimeLine.replacingOccurrences(of: "70191183", with: "80191183") + "\n"
     let crlf = lf.replacingOccurrences(of: "\n", with: "\r\n")
+    #expect(
+      try imported(crlf).trace.split(separator: "\n").dropFirst(2) == [
+        "0 work.result work=70191183-9898-4996-8a3c-14668628fb66 attempt=0 outcome=success",
+        "0 work.result work=80191183-9898-4996-8a3c-14668628fb66 attempt=0 outcome=success",
+      ])
     #expect(try imported(crlf).trace == imported(lf).trace)
   }
 
@@ -141,8 +146,15 @@ import Testing
     try (Self.threadtimeLine + "\n").write(toFile: log, atomically: true, encoding: .utf8)
     let out = directory.path("a.bgtrace")
     #expect(run("import", log, "--out", out).status == .success)
-    let dump = run("dump", out)
-    #expect(dump.output == run("import", log).output)
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+    #expect(Array(bytes.prefix(8)) == [0x89, 0x42, 0x47, 0x54, 0x0D, 0x0A, 0x1A, 0x0A], "binary, by the extension")
+    #expect(
+      run("dump", out).output == """
+        bgtrace 1
+        meta platform=android source=android-log process="(unnamed)" attempts=from-first-start-seen
+        0 work.result work=70191183-9898-4996-8a3c-14668628fb66 attempt=0 outcome=success
+
+        """)
     #expect(run("import").status == .badInput)
     #expect(
       run("import", log, "--from", "windows").errors == "bgtrace: '--from' takes 'ios' or 'android', not 'windows'\n")

@@ -8,16 +8,23 @@ import Testing
 /// recorder relies on instead of checking each event first), and it notes exactly the
 /// events ``TraceEvent/Kind/encodingProblem`` names.
 @Suite struct EncoderValidityTests {
-  /// Every kind of the format vectors, and each with one field made invalid.
-  static func kinds() throws -> [TraceEvent.Kind] {
+  /// Every kind of the format vectors (all valid).
+  static func validKinds() throws -> [TraceEvent.Kind] {
     var kinds: [TraceEvent.Kind] = []
-    for name in ["all-kinds", "background-transfers"] {
-      let url = Repository.traces.appendingPathComponent("format/\(name).txt")
+    for name in [
+      "format/all-kinds", "format/background-transfers", "format-v4/spec-layout", "format-v4/foreground-services",
+    ] {
+      let url = Repository.traces.appendingPathComponent("\(name).txt")
       kinds += try Trace(text: try String(contentsOf: url, encoding: .utf8), file: name).events.map(\.kind)
     }
+    return kinds
+  }
+
+  /// Kinds with one field made invalid, of the kinds' own layouts and of the spec layout.
+  static func invalidKinds() -> [TraceEvent.Kind] {
     let tooLate = TraceTime(nanoseconds: UInt64(Int64.max) + 1)
     let tooLong = TraceInterval(nanoseconds: UInt64(Int64.max) + 1)
-    kinds += [
+    return [
       .taskBegin(id: -1, name: "Save"), .taskEnd(id: -2), .taskExpire(id: -3),
       .schedSubmit(SchedulerSubmission(identifier: "r", type: .refresh, earliest: tooLate)),
       .schedLaunch(identifier: "r", run: -1), .schedExpire(run: -1), .schedComplete(run: -1, success: true),
@@ -27,15 +34,18 @@ import Testing
       .workStop(work: "w", attempt: -1, reason: "cancelled"), .envSet([]),
       .netSubmit(session: "s", task: -1, kind: .upload, discretionary: nil),
       .netFinish(session: "s", task: -1, outcome: .failed),
+      .schedProgress(run: 1, completed: -1, total: 10), .workForeground(work: "w", attempt: -1),
     ]
-    return kinds
   }
 
   @Test func theEncoderNotesExactlyTheEventsThatHaveNoBinaryForm() throws {
-    for kind in try Self.kinds() {
-      var encoder = ChunkEncoder(baseTime: 0, inlineStrings: true, predictedIDs: true)
-      let valid = encoder.append(kind, at: 1_000)
-      #expect(valid == (kind.encodingProblem == nil), "\(TextTraceWriter.line(for: TraceEvent(time: .zero, kind)))")
+    for (kinds, valid) in [(try Self.validKinds(), true), (Self.invalidKinds(), false)] {
+      for kind in kinds {
+        let line = TextTraceWriter.line(for: TraceEvent(time: .zero, kind))
+        var encoder = ChunkEncoder(baseTime: 0, inlineStrings: true, predictedIDs: true)
+        #expect(encoder.append(kind, at: 1_000) == valid, "\(line)")
+        #expect((kind.encodingProblem == nil) == valid, "\(line)")
+      }
     }
   }
 }

@@ -150,13 +150,4 @@ private final class Log {
     let expected = [refresh, .processing("com.example.cleanup", requiresExternalPower: true)]
     #expect(await scheduler.pendingTaskRequests() == expected)
   }
-
-  /// BackgroundTasks/BGTaskScheduler.h: the errors' domain is `BGTaskSchedulerErrorDomain`,
-  /// and `immediateRunIneligible` (4) becomes the trace's code of the same name.
-  @Test func theSchedulersErrorIsABridgedNSError() {
-    let error = BGTaskScheduler.Error(BGTaskScheduler.Error.immediateRunIneligible)
-    #expect(BGTaskScheduler.Error.errorDomain == "BGTaskSchedulerErrorDomain")
-    #expect(error.errorCode == 4)
-    #expect(BGTaskScheduler.Error.immediateRunIneligible ~= error)
-  }
 }
