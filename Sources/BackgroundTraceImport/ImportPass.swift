@@ -51,6 +51,7 @@ struct ImportPass {
         return
       }
       try take(reader.read(line), surveyed: mayMatter, input: input, strict: strict)
+      while let more = reader.nextPending() { try take(more, surveyed: mayMatter, input: input, strict: strict) }
     }
     if let last = reader.finish() { try take(last, surveyed: true, input: input, strict: strict) }
   }

@@ -25,10 +25,14 @@ protocol LogStyleReader {
   mutating func read(_ line: LogLineSplitter.Line) -> LineReading
   /// The entry still being assembled when the log ends (multi-line styles), if any.
   mutating func finish() -> LineReading?
+  /// The next of the further entries the last line read holds (a style whose line may
+  /// end several), if any: the caller takes them after ``read(_:)``'s.
+  mutating func nextPending() -> LineReading?
 }
 
 extension LogStyleReader {
   mutating func finish() -> LineReading? { nil }
+  mutating func nextPending() -> LineReading? { nil }
 }
 
 /// Which entries can matter, tested on bytes before any string is built.

@@ -127,6 +127,10 @@ import Testing
 
       """
     #expect(try imported(ndjson).trace == expected)
+
+    // Two objects ended on one line (a compact array): both are read.
+    let oneLine = "[" + ndjson.split(separator: "\n").joined(separator: ",") + "]\n"
+    #expect(try imported(oneLine).trace == expected)
   }
 
   static let workLines = [

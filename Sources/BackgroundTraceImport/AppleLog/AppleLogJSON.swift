@@ -7,12 +7,16 @@ struct AppleLogJSONReader: LogStyleReader {
   private var object: [UInt8] = []
   private var nesting = JSONNesting()
   private var objectLine = 0
+  /// What the objects the last line ended read as, in order.
   private var entries: [LineReading] = []
+  /// The entries of `entries` after the one ``read(_:)`` returned, for ``nextPending()``.
+  private var pending: [LineReading] = []
   /// The most bytes one object may take.
   static let maximumObjectLength = 1 << 20
 
   mutating func read(_ line: LogLineSplitter.Line) -> LineReading {
     entries.removeAll(keepingCapacity: true)
+    pending.removeAll(keepingCapacity: true)
     var sawStructure = false
     for byte in line.bytes {
       if nesting.depth == 0 {
@@ -35,11 +39,17 @@ struct AppleLogJSONReader: LogStyleReader {
       if nesting.take(byte) { entries.append(objectEntry()) }
     }
     if nesting.depth > 0 && object.count < Self.maximumObjectLength { object.append(10) }
-    if let first = entries.first(where: { if case .entry = $0 { true } else { false } }) ?? entries.first {
-      return first
+    // One reading per line (the summary counts lines): the first entry, or the first
+    // reading when none is one; the line's further entries are pending.
+    let isEntry = { (reading: LineReading) in if case .entry = reading { true } else { false } }
+    if let index = entries.firstIndex(where: isEntry) ?? entries.indices.first {
+      pending = entries[(index + 1)...].filter(isEntry).reversed()
+      return entries[index]
     }
     return sawStructure || nesting.depth > 0 || line.bytes.isEmpty ? .continuation : .notInStyle
   }
+
+  mutating func nextPending() -> LineReading? { pending.popLast() }
 
   private func objectEntry() -> LineReading {
     guard object.count < Self.maximumObjectLength, let fields = JSONObjectFields.parse(object) else {
