@@ -106,7 +106,8 @@ extension SimulatedSystem: ForegroundServices {
     if running.foregroundSince == nil {
       let process = processNumber
       scheduler.schedule(after: .zero) { [self] in
-        if processRunning && processNumber == process { terminate(reason: "crash") }
+        guard processRunning && processNumber == process else { return }
+        crash("Context.startForegroundService() did not then call Service.startForeground(): \(name)")
       }
     }
     suspendIfIdle(after: configuration.suspensionDelay)
@@ -176,7 +177,11 @@ extension SimulatedSystem: ForegroundServices {
     let process = processNumber
     running.stopTimer = scheduler.schedule(after: configuration.serviceStopWait) { [self] in
       guard processRunning, processNumber == process, services[name] != nil else { return }
-      terminate(reason: type == .shortService ? "anr" : "crash")
+      if type == .shortService {
+        terminate(reason: "anr")
+      } else {
+        crash("ForegroundServiceDidNotStopInTimeException: \(name) did not stop within the time after onTimeout")
+      }
     }
     services[name] = running
     record(.fgsTimeout(service: name, type: type))

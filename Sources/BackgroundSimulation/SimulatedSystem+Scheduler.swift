@@ -189,17 +189,6 @@ extension SimulatedSystem: TaskScheduling {
     return others.count >= limit ? .tooManyPendingTaskRequests : nil
   }
 
-  /// Ends the process as an uncaught exception or a trap does: `app.terminate
-  /// reason=crash`, with `report` kept in ``crashReports``. The app code that made the
-  /// call cannot be unwound, so until the next process starts nothing it does reaches
-  /// the system or the trace.
-  func crash(_ report: String) {
-    guard processRunning else { return }
-    crashReports.append(report)
-    terminate(reason: "crash")
-    unwindingCrash = true
-  }
-
   /// Records `sched.cancel` and drops the pending request with this identifier, if any.
   public func cancel(taskRequestWithIdentifier identifier: String) {
     record(.schedCancel(.identifier(identifier)))

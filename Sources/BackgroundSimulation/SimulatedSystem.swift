@@ -478,3 +478,16 @@ struct SimulatedInputs: RecordedInputs {
     return value
   }
 }
+
+extension SimulatedSystem {
+  /// Ends the process as an uncaught exception or a trap does: `app.terminate
+  /// reason=crash`, with `report` kept in ``crashReports``. The app code running then
+  /// cannot be unwound, so until the next process starts nothing it does reaches the
+  /// system or the trace. Every crash the model decides goes through here.
+  func crash(_ report: String) {
+    guard processRunning else { return }
+    crashReports.append(report)
+    terminate(reason: "crash")
+    unwindingCrash = true
+  }
+}

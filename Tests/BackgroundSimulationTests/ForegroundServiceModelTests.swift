@@ -96,6 +96,8 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
         "0 fgs.start service=sync", "0 fgs.start service=late", "1 fgs.stop service=late",
         "1 app.terminate reason=crash",
       ])
+    #expect(
+      system.crashReports == ["Context.startForegroundService() did not then call Service.startForeground(): late"])
   }
 
   /// Android 12 (ActiveServices, ForegroundServiceStartNotAllowedException): no start from
@@ -164,6 +166,10 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
         "21600 fgs.timeout service=sync type=dataSync", "21610 app.terminate reason=crash",
       ])
     #expect(TraceChecker.check(system.trace).map(\.rule) == [.fgsTimeoutIgnored])
+    #expect(
+      system.crashReports == [
+        "ForegroundServiceDidNotStopInTimeException: sync did not stop within the time after onTimeout"
+      ])
   }
 
   /// A service that stops in onTimeout runs to its timeout cleanly; a restart of the type
