@@ -34,10 +34,6 @@ struct ServiceTypeBudget {
 /// in 24 on Android 15+ and `shortService` 3 minutes a start, then `onTimeout` and a
 /// crash 10 s later for a service still running.
 extension SimulatedSystem: ForegroundServices {
-  /// How long after leaving the foreground the app may still start a foreground
-  /// service: AOSP `ActivityManagerConstants.DEFAULT_FG_TO_BG_FGS_GRACE_DURATION` (5 s).
-  static let foregroundToBackgroundGrace: Duration = .seconds(5)
-
   private var release: AndroidRelease { configuration.androidRelease }
 
   /// Records `fgs.start` and starts the service: its `onStartCommand` runs next on the
@@ -45,7 +41,7 @@ extension SimulatedSystem: ForegroundServices {
   /// Android 12+, more than 5 s after the app left the foreground.
   public func startForegroundService(_ name: String, _ service: any ForegroundService) throws(ForegroundServiceError) {
     record(.fgsStart(service: name))
-    let visibleLately = leftForegroundAt.map { now <= $0 + TraceInterval(Self.foregroundToBackgroundGrace) } ?? false
+    let visibleLately = leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false
     if release.forbidsBackgroundServiceStarts && !appInForeground && !visibleLately {
       record(.fgsRefuse(service: name, reason: .background))
       throw ForegroundServiceError(.background, service: name)

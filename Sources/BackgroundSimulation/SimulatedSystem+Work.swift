@@ -95,7 +95,7 @@ extension SimulatedSystem: WorkQueue {
       // work requests are enqueued".
       // Android 11 and earlier have no expedited jobs: WorkManager runs the work as a
       // foreground service instead, with no quota.
-      if expeditedQuotaLeft > .zero || configuration.androidRelease.major < 12 {
+      if expeditedQuotaLeft > .zero || configuration.androidRelease.runsExpeditedWorkAsForegroundService {
         item.expedited = true
       } else if policy == .drop {
         return
@@ -168,7 +168,9 @@ extension SimulatedSystem: WorkQueue {
     let context = WorkContext(work: work, runAttemptCount: attempt) { [self] in
       promoteWorker(work, attempt: attempt)
     }
-    if configuration.platform == .android && item.expedited && configuration.androidRelease.major < 12 {
+    if configuration.platform == .android && item.expedited
+      && configuration.androidRelease.runsExpeditedWorkAsForegroundService
+    {
       // androidx runs expedited work as a foreground service before Android 12, from the
       // worker's getForegroundInfo(); without one the run fails ("Expedited WorkRequests
       // require a Worker to provide an implementation for `getForegroundInfo()`").

@@ -59,7 +59,8 @@ public final class ReplayPlatform: @unchecked Sendable {
     scheduler = VirtualTimeScheduler(drivesMainActor: drivesMainActor)
     self.script = script
     budget = meta.budget
-    runsExpeditedWorkInForeground = meta["platform"] == "android" && meta.androidRelease.major < 12
+    runsExpeditedWorkInForeground =
+      meta["platform"] == "android" && meta.androidRelease.runsExpeditedWorkAsForegroundService
     recorder = TraceRecorder(meta: meta)
   }
 

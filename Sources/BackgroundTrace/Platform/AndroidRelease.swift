@@ -30,6 +30,13 @@ public struct AndroidRelease: Sendable, Hashable, Comparable, CustomStringConver
   /// Android 12 (API 31) and later refuse a foreground service started from the
   /// background (`ForegroundServiceStartNotAllowedException`).
   public var forbidsBackgroundServiceStarts: Bool { major >= 12 }
+  /// How long after leaving the foreground an app may still start a foreground service
+  /// on a release that ``forbidsBackgroundServiceStarts``: AOSP
+  /// `ActivityManagerConstants.DEFAULT_FG_TO_BG_FGS_GRACE_DURATION` (5,000 ms).
+  public static let foregroundToBackgroundGrace = TraceInterval(nanoseconds: 5_000_000_000)
+  /// Android 11 (API 30) and earlier run expedited work as a foreground service, from
+  /// the worker's `getForegroundInfo()`; later releases run it as an expedited job.
+  public var runsExpeditedWorkAsForegroundService: Bool { major < 12 }
   /// Android 14 (API 34) and later refuse `startForeground` without a type
   /// (`MissingForegroundServiceTypeException`, "Starting FGS without a type").
   public var requiresServiceType: Bool { major >= 14 }

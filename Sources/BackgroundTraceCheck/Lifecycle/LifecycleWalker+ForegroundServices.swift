@@ -6,12 +6,6 @@ import _BackgroundTraceStorage
 /// (`fgs.foreground`); `fgs.timeout` owes it a stop (`fgs.stop`); a refused start leaves
 /// nothing running (docs/rules.md, "Foreground services").
 extension LifecycleWalker {
-  /// How long after leaving the foreground an app may still start a foreground service
-  /// from the background: AOSP `ActivityManagerConstants.DEFAULT_FG_TO_BG_FGS_GRACE_DURATION`
-  /// (5,000 ms), the one exemption from Android 12's background-start restriction this
-  /// model knows besides a worker's `setForeground` (which is no `fgs.start`).
-  static let foregroundToBackgroundGrace = TraceInterval(nanoseconds: 5_000_000_000)
-
   /// Applies a foreground-service event (`fgs.*`, `work.foreground`).
   mutating func applyForegroundService(_ kind: TraceEvent.Kind, into observer: inout some LifecycleObserver) {
     switch kind {
@@ -42,7 +36,7 @@ extension LifecycleWalker {
     services[service] = life
     let inBackground =
       (process.state == .background || process.state == .suspended)
-      && !(leftForegroundAt.map { now <= $0 + Self.foregroundToBackgroundGrace } ?? false)
+      && !(leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false)
     observer.observe(.serviceStarted(service: service, inBackground: inBackground), in: process)
   }
 
