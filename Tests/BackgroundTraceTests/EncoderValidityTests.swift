@@ -10,14 +10,7 @@ import Testing
 @Suite struct EncoderValidityTests {
   /// Every kind of the format vectors (all valid).
   static func validKinds() throws -> [TraceEvent.Kind] {
-    var kinds: [TraceEvent.Kind] = []
-    for name in [
-      "format/all-kinds", "format/background-transfers", "format-v4/spec-layout", "format-v4/foreground-services",
-    ] {
-      let url = Repository.traces.appendingPathComponent("\(name).txt")
-      kinds += try Trace(text: try String(contentsOf: url, encoding: .utf8), file: name).events.map(\.kind)
-    }
-    return kinds
+    try FormatVectorTests.everyKindEvents().map(\.kind)
   }
 
   /// Kinds with one field made invalid, of the kinds' own layouts and of the spec layout.

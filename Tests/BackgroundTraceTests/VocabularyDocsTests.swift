@@ -15,16 +15,10 @@ import Testing
   }
 
   /// Each kind's spec names its fields once, in the order its values come, and every
-  /// kind's values round-trip through the spec (the all-kinds, background-transfers,
-  /// spec-layout and foreground-services vectors hold every kind between them).
+  /// kind's values round-trip through the spec (the vectors of
+  /// `FormatVectorTests.everyKindVectors` hold every kind between them).
   @Test func everyKindRoundTripsThroughItsFieldValues() throws {
-    var events: [TraceEvent] = []
-    for name in [
-      "format/all-kinds", "format/background-transfers", "format-v4/spec-layout", "format-v4/foreground-services",
-    ] {
-      let url = Repository.traces.appendingPathComponent("\(name).txt")
-      events += try Trace(text: try String(contentsOf: url, encoding: .utf8), file: "\(name).txt").events
-    }
+    let events = try FormatVectorTests.everyKindEvents()
     #expect(Set(events.map(\.kind.tag)) == Set(EventTag.allCases))
     for event in events where event.kind.tag != .envSet {
       let values = event.kind.fieldValues
