@@ -68,20 +68,28 @@ import Testing
     #expect(result.errors == "bgtrace: \(empty):1:1: expected the header 'bgtrace 1', found an empty input\n")
   }
 
-  /// A release or deadline the trace's meta does not name is refused, not read as the
-  /// default (docs/rules.md, "Foreground services").
+  /// A release or deadline the trace's meta does not name is refused where it is
+  /// written, by every command, not read as the default (docs/FORMAT.md, "Settings").
   @Test func aBadAndroidReleaseOrDeadlineExitsTwoNamingIt() throws {
     let release = try write("bgtrace 1\nmeta platform=android android=fourteen\n0 app.launch\n", to: "release.txt")
-    let result = run("check", release)
-    #expect(result.status == .badInput)
-    #expect(
-      result.errors
-        == "bgtrace: \(release): meta android=fourteen names no Android release (expected a major version, such as 14)\n"
-    )
+    for command in ["check", "explain", "stats", "dump"] {
+      let result = run(command, release)
+      #expect(result.status == .badInput)
+      #expect(
+        result.errors
+          == "bgtrace: \(release):2:31: meta android=fourteen is not valid: expected an Android release's major version (such as 14)\n"
+      )
+    }
     let deadline = try write("bgtrace 1\nmeta fgs-deadline=soon\n0 app.launch\n", to: "deadline.txt")
     #expect(
       run("check", deadline).errors
-        == "bgtrace: \(deadline): meta fgs-deadline=soon is not a number of seconds (such as 10 or 30)\n")
+        == "bgtrace: \(deadline):2:19: meta fgs-deadline=soon is not valid: expected a number of seconds (such as 10 or 30)\n"
+    )
+    let budget = try write("bgtrace 1\nmeta budget=\"half a minute\"\n0 app.launch\n", to: "budget.txt")
+    #expect(
+      run("check", budget).errors
+        == "bgtrace: \(budget):2:13: meta budget=half a minute is not valid: expected a number of seconds (such as 30)\n"
+    )
     let fine = try write("bgtrace 1\nmeta android=14.0 fgs-deadline=30\n0 app.launch\n", to: "fine.txt")
     #expect(run("check", fine).status == .success)
   }

@@ -55,6 +55,9 @@ extension BinaryTraceReader {
           "the file uses format features this reader does not know (flags bits 0x\(String(unknown, radix: 16, uppercase: true))); a newer bgtrace reads it"
       )
     }
+    if let problem = parsed.settingsProblem {
+      throw TraceFormatError(file: file, position: .byte(offset: headerSize), message: problem)
+    }
     meta = parsed
     position += bodyLength
     try skipPadding()

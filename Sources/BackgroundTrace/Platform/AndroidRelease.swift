@@ -72,19 +72,6 @@ extension TraceMetadata {
     self["fgs-deadline"].flatMap { TraceInterval(decimalSeconds: $0) } ?? Self.defaultForegroundServiceDeadline
   }
 
-  /// What is wrong with the trace's `meta android=` or `meta fgs-deadline=`, in one
-  /// sentence, or `nil` when both are absent or valid: `bgtrace check` refuses such a
-  /// trace rather than hold it to a release or deadline it did not mean.
-  public var foregroundServiceSettingsProblem: String? {
-    if let value = self["android"], AndroidRelease(metaValue: value) == nil {
-      return "meta android=\(value) names no Android release (expected a major version, such as 14)"
-    }
-    if let value = self["fgs-deadline"], TraceInterval(decimalSeconds: value) == nil {
-      return "meta fgs-deadline=\(value) is not a number of seconds (such as 10 or 30)"
-    }
-    return nil
-  }
-
   /// The strictest deadline for `startForeground` after `fgs.start`: 10 s.
   public static let defaultForegroundServiceDeadline = TraceInterval(nanoseconds: 10_000_000_000)
 

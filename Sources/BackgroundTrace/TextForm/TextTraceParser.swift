@@ -97,7 +97,11 @@ public struct TextTraceParser: Sendable {
       guard meta[field.key] == nil else {
         throw scanner.error(at: field.keyColumn, "meta key '\(field.key)' appears twice")
       }
-      meta[field.key] = field.value.text
+      let value = field.value.text
+      if let problem = TraceMetadata.problem(key: field.key, value: value) {
+        throw scanner.error(at: field.valueColumn, problem)
+      }
+      meta[field.key] = value
     }
   }
 

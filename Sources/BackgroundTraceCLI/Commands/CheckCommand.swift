@@ -112,10 +112,6 @@ package enum CheckCommand {
     do {
       var reader = try TraceReader(path: path)
       result.name = reader.file
-      if let problem = reader.meta.foregroundServiceSettingsProblem {
-        result.error = "\(result.name): \(problem)"
-        return result
-      }
       var checker = TraceChecker(configuration: configuration, meta: reader.meta)
       try checker.checkRemainingEvents(of: &reader, into: &result.findings)
       result.damage = reader.damage
