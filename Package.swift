@@ -110,8 +110,9 @@ let package = Package(
   package.targets += [
     .target(name: "UIKit", path: "Tests/AppleSDKShim/UIKit"),
     .target(name: "BackgroundTasks", path: "Tests/AppleSDKShim/BackgroundTasks"),
+    .target(name: "SwiftUI", path: "Tests/AppleSDKShim/SwiftUI"),
     .target(
-      name: "AppleAdapters", dependencies: ["BackgroundTrace", "UIKit", "BackgroundTasks"],
+      name: "AppleAdapters", dependencies: ["BackgroundTrace", "UIKit", "BackgroundTasks", "SwiftUI"],
       path: "Tests/AppleAdapterCheck/Adapters", swiftSettings: [.define("APPLE_SDK_SHIM")]),
     // Testing declares a cross-import overlay for UIKit (`_Testing_UIKit`) that the
     // toolchain ships only on Apple platforms; with the shim's UIKit beside Testing the
@@ -120,7 +121,8 @@ let package = Package(
     .testTarget(
       name: "AppleAdapterTests",
       dependencies: [
-        "AppleAdapters", "BackgroundTrace", "BackgroundSimulation", "UIKit", "BackgroundTasks", "_Testing_UIKit",
+        "AppleAdapters", "BackgroundTrace", "BackgroundSimulation", "UIKit", "BackgroundTasks", "SwiftUI",
+        "_Testing_UIKit",
       ],
       path: "Tests/AppleAdapterCheck/Tests"),
   ]

@@ -22,6 +22,12 @@ import Testing
     ("ios/refresh-fetch-outlasts-runtime", { RefreshingApp(platform: $0, fetch: .seconds(45)) }),
     ("ios/refresh-not-resubmitted", { RefreshingApp(platform: $0, fetch: .seconds(5), resubmits: false) }),
     ("ios/refresh-not-completed", { RefreshingApp(platform: $0, fetch: .seconds(5), completes: false) }),
+    ("ios/swiftui-refresh-returns-at-once", { NotificationRefreshExampleTests.app(on: $0, version: .returnsAtOnce) }),
+    (
+      "ios/swiftui-refresh-ignores-cancellation",
+      { NotificationRefreshExampleTests.app(on: $0, version: .ignoresCancellation) }
+    ),
+    ("ios/swiftui-refresh-fixed-cancelled", { NotificationRefreshExampleTests.app(on: $0, version: .fixed) }),
     // The demo's user actions are recorded as `mark label=user:…` and performed again.
     ("ios/demo-scenario", { DemoScenario.app(on: $0, scheduler: $0.scheduler) }),
     ("ios/demo-scenario-fixed", { DemoScenario.app(on: $0, scheduler: $0.scheduler, fixed: true) }),

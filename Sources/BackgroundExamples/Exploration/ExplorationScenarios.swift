@@ -18,6 +18,8 @@ package enum ExplorationScenarios: Sendable {
     BackgroundTransferScenario.scenario(fixed: true),
     SyncServiceScenario.scenario(fixed: false),
     SyncServiceScenario.scenario(fixed: true),
+    NotificationRefreshScenario.scenario(fixed: false),
+    NotificationRefreshScenario.scenario(fixed: true),
   ]
 
   /// The shipped scenario called `name`.

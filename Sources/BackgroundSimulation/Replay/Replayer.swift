@@ -123,13 +123,16 @@ public enum Replayer: Sendable {
       }
     }
     // Decisions recorded back to back at one instant, with no app action between
-    // them, are applied together, before any app work they release runs.
+    // them, are applied together, before any app work they release runs. A recorded
+    // input between them (work that resumed at the first, as the app became inactive)
+    // keeps them apart, so that work runs between them again.
     var next = index
     repeat {
       apply(decisions[next], on: platform)
       next += 1
     } while next < decisions.count && decisions[next].event.time == decisions[index].event.time
       && decisions[next].actionsBefore == decisions[index].actionsBefore
+      && decisions[next].number == decisions[next - 1].number + 1
     // Once the work these decisions started has run (its sleeps are on the timer
     // queue), put the next decision behind them.
     let following = next

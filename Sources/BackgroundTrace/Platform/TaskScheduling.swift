@@ -194,6 +194,10 @@ public protocol TaskScheduling: AnyObject {
   /// The requests waiting to launch, as `getPendingTaskRequests(completionHandler:)`
   /// (`await pendingTaskRequests()` in Swift) answers.
   func pendingTaskRequests() async -> [TaskRequest]
+
+  /// The executor the actions of ``backgroundTask(_:action:)`` run on; `nil` (the
+  /// default) for the global concurrent executor, as on a device.
+  var actionExecutor: (any TaskExecutor)? { get }
 }
 
 extension TaskScheduling {

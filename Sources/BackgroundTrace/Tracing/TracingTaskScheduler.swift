@@ -10,7 +10,8 @@ public final class TracingTaskScheduler: TaskScheduling {
   public let base: any TaskScheduling
   /// Where events go.
   public let recorder: TraceRecorder
-  private let runs = Atomic<Int>(0)
+  /// Numbers the launches (`run=`), shared with ``swiftUIRuns``.
+  let launches = LaunchNumbers()
 
   /// Wraps `base`, recording into `recorder`.
   public init(base: any TaskScheduling, recorder: TraceRecorder) {
@@ -36,7 +37,7 @@ public final class TracingTaskScheduler: TaskScheduling {
     let recorder = self.recorder
     let ok = base.register(forTaskWithIdentifier: identifier, using: queue, registeredFrom: isolation) {
       [self] task in
-      let run = runs.add(1, ordering: .relaxed).newValue
+      let run = launches.next()
       recorder.record(.schedLaunch(identifier: identifier, run: run))
       launchHandler(TracingScheduledTask(base: task, run: run, recorder: recorder))
     }

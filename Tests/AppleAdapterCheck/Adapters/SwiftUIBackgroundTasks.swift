@@ -1,0 +1,1 @@
+../../../Sources/BackgroundTrace/Apple/SwiftUIBackgroundTasks.swift
