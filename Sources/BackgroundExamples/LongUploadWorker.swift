@@ -19,11 +19,12 @@ package struct LongUploadWorker: Worker {
     self.sleep = context.sleep
   }
 
-  /// `setForeground` (awaited, as `setForegroundAsync` must complete before the worker
-  /// returns) when ``goesForeground``, then the upload; a stop cancels it, and the
-  /// attempt asks to be retried.
+  /// `setForeground` as a `dataSync` service (awaited, as `setForegroundAsync` must
+  /// complete before the worker returns) when ``goesForeground``, then the upload; a
+  /// refused `setForeground` leaves it a job, which uploads anyway; a stop cancels the
+  /// upload, and the attempt asks to be retried.
   package func doWork(_ context: WorkContext) async -> WorkResult {
-    if goesForeground { await context.setForeground() }
+    if goesForeground { try? await context.setForeground(ForegroundInfo(type: .dataSync)) }
     do {
       try await sleep(uploadDuration)
     } catch {

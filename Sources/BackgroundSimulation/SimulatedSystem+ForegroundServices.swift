@@ -18,15 +18,6 @@ struct SimulatedService {
   var stopTimer: VirtualTimeScheduler.TimerID?
 }
 
-/// A foreground-service type's time in the current 24 hours (`dataSync`,
-/// `mediaProcessing` on Android 15+).
-struct ServiceTypeBudget {
-  /// When the 24 hours began.
-  var windowStart: TraceTime
-  /// How much of the budget services of the type used in them.
-  var used: Duration = .zero
-}
-
 /// Android's foreground services as AOSP's `ActiveServices` runs them
 /// (docs/platform-model.md, "Foreground services"): a start from the background refused
 /// on Android 12+, `startForeground` owed within 10 s (30 s and an ANR 10 s later from
@@ -41,8 +32,7 @@ extension SimulatedSystem: ForegroundServices {
   /// Android 12+, more than 5 s after the app left the foreground.
   public func startForegroundService(_ name: String, _ service: any ForegroundService) throws(ForegroundServiceError) {
     record(.fgsStart(service: name))
-    let visibleLately = leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false
-    if release.forbidsBackgroundServiceStarts && !appInForeground && !visibleLately {
+    if refusesBackgroundStart {
       record(.fgsRefuse(service: name, reason: .background))
       throw ForegroundServiceError(.background, service: name)
     }
@@ -123,23 +113,30 @@ extension SimulatedSystem: ForegroundServices {
     }
   }
 
+  /// Whether a foreground service started now would be refused for being started from
+  /// the background: on Android 12+, with the app out of the foreground for more than
+  /// the 5 s grace, and no exemption of ``SimulationConfiguration/backgroundStartExemptions``
+  /// that holds on the release.
+  var refusesBackgroundStart: Bool {
+    let visibleLately = leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false
+    return release.forbidsBackgroundServiceStarts && !appInForeground && !visibleLately
+      && !configuration.backgroundStartExemptions.exempt(on: release)
+  }
+
   /// How much of `type`'s time is left: its daily budget on Android 15+ for `dataSync`
-  /// and `mediaProcessing`, `nil` for a type without one.
+  /// and `mediaProcessing`, less what the running services and promoted workers of the
+  /// type have used; `nil` for a type without one.
   func timeLeft(for type: ForegroundServiceType) -> Duration? {
     guard release.limitsDataSyncServices, type == .dataSync || type == .mediaProcessing else { return nil }
-    var budget = serviceBudgets[type] ?? ServiceTypeBudget(windowStart: now)
-    if now >= budget.windowStart + TraceInterval(.seconds(86_400)) { budget = ServiceTypeBudget(windowStart: now) }
-    serviceBudgets[type] = budget
-    var used = budget.used
-    for running in services.values where running.type == type {
-      if let since = running.countedSince { used += elapsed(since: since) }
+    var running = Duration.zero
+    for service in services.values where service.type == type {
+      if let since = service.countedSince { running += DailyBudget.elapsed(from: since, to: now) }
     }
-    if type == .dataSync {  // workers promoted with setForeground run as dataSync services
-      for item in works.values {
-        if let since = item.foregroundSince { used += elapsed(since: since) }
-      }
+    for item in works.values where item.foregroundType == type {
+      if let since = item.foregroundSince { running += DailyBudget.elapsed(from: since, to: now) }
     }
-    return configuration.dataSyncServiceBudget - used
+    return serviceBudgets[type, default: DailyBudget()].left(
+      of: configuration.dataSyncServiceBudget, at: now, running: running)
   }
 
   /// Starts the service's time limit: its type's daily time left, or a `shortService`'s
@@ -186,21 +183,13 @@ extension SimulatedSystem: ForegroundServices {
 
   /// Adds the service's counted time to its type's budget.
   private func account(_ running: SimulatedService) {
-    guard let type = running.type, let since = running.countedSince, var budget = serviceBudgets[type] else { return }
-    budget.used += elapsed(since: since)
-    serviceBudgets[type] = budget
+    guard let type = running.type, let since = running.countedSince else { return }
+    charge(type, from: since)
   }
 
-  /// Adds a promoted worker's time since `since` to the `dataSync` budget.
-  func chargeDataSync(since: TraceTime) {
-    guard var budget = serviceBudgets[.dataSync] else { return }
-    budget.used += elapsed(since: since)
-    serviceBudgets[.dataSync] = budget
-  }
-
-  /// The time from `since` to now.
-  private func elapsed(since: TraceTime) -> Duration {
-    .nanoseconds(Int64(clamping: now.nanoseconds - min(since.nanoseconds, now.nanoseconds)))
+  /// Adds the time from `since` to now to `type`'s daily budget.
+  func charge(_ type: ForegroundServiceType, from since: TraceTime) {
+    serviceBudgets[type, default: DailyBudget()].charge(from: since, to: now)
   }
 
   private func cancelTimers(of running: SimulatedService) {
@@ -220,6 +209,7 @@ extension SimulatedSystem: ForegroundServices {
       scheduleLimit(name)
     }
     for work in workOrder where works[work]?.foregroundSince != nil {
+      guard let type = works[work]?.foregroundType, timeLeft(for: type) != nil else { continue }
       works[work]?.foregroundSince = now
       scheduleForegroundLimit(work)
     }

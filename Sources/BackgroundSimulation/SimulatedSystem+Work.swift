@@ -23,9 +23,12 @@ struct WorkItem {
   var expedited = false
   /// When its running attempt began drawing on the quota.
   var expeditedSince: TraceTime?
-  /// When its running attempt went foreground (`setForeground`), drawing on the
-  /// `dataSync` foreground-service budget on Android 15+.
+  /// When its running attempt went foreground (`setForeground`), drawing on its type's
+  /// foreground-service budget on Android 15+ (`dataSync`, `mediaProcessing`).
   var foregroundSince: TraceTime?
+  /// The foreground-service type its running attempt went foreground with (`nil`:
+  /// untyped, before Android 14).
+  var foregroundType: ForegroundServiceType?
   var task: Task<Void, Never>?
   /// `append` and `appendOrReplace` enqueues waiting for this work to finish, in order.
   var queued: [(request: WorkRequest, policy: ExistingWorkPolicy)] = []
@@ -97,8 +100,9 @@ extension SimulatedSystem: WorkQueue {
       // foreground service instead, with no quota.
       if expeditedQuotaLeft > .zero || configuration.androidRelease.runsExpeditedWorkAsForegroundService {
         item.expedited = true
-      } else if policy == .drop {
-        return
+      } else {
+        record(.workQuota(work: request.work, policy: policy))
+        if policy == .drop { return }
       }
     }
     if !workOrder.contains(request.work) { workOrder.append(request.work) }
@@ -165,8 +169,8 @@ extension SimulatedSystem: WorkQueue {
     item.phase = .running
     record(.workStart(work: work, attempt: attempt))
     let worker = item.request.worker
-    let context = WorkContext(work: work, runAttemptCount: attempt) { [self] in
-      promoteWorker(work, attempt: attempt)
+    let context = WorkContext(work: work, runAttemptCount: attempt) { [self] (info) throws(ForegroundServiceError) in
+      try promoteWorker(work, attempt: attempt, info: info)
     }
     if configuration.platform == .android && item.expedited
       && configuration.androidRelease.runsExpeditedWorkAsForegroundService
@@ -208,45 +212,91 @@ extension SimulatedSystem: WorkQueue {
     works[work] = item
   }
 
-  /// The running attempt called `setForeground`: `work.foreground`, and it runs as a
-  /// foreground service, no longer stopped at ten minutes: androidx `Processor.stopWork`
-  /// ignores the job's stop for it ("Ignored stopWork. WorkerWrapper … is in
-  /// foreground").
-  private func promoteWorker(_ work: String, attempt: Int) {
+  /// The running attempt called `setForeground(info)`: `work.foreground`, and WorkManager
+  /// starts its `SystemForegroundService` for it (androidx `Processor.startForeground`:
+  /// `ContextCompat.startForegroundService`), which calls `startForeground` with the
+  /// info's type (`SystemForegroundService.startForeground`). Then, as the service would:
+  ///
+  /// - from the background on Android 12+, outside the exemptions, the start throws
+  ///   `ForegroundServiceStartNotAllowedException` to the worker (androidx
+  ///   `WorkForegroundUpdater`: "This will fail when the process is subject to
+  ///   foreground service restrictions. Propagate the exception to the caller."):
+  ///   `work.refuse reason=background`, and `setForeground` throws;
+  /// - with no type on Android 14+ `startForeground` throws
+  ///   `MissingForegroundServiceTypeException` on the main thread, which
+  ///   `SystemForegroundService` does not catch (it catches only
+  ///   `ForegroundServiceStartNotAllowedException`): `work.refuse reason=no-type`, and
+  ///   the app crashes;
+  /// - with the type's daily time spent `startForeground` throws "Time limit already
+  ///   exhausted", which `SystemForegroundService` catches and logs ("Unable to start
+  ///   foreground service"): `work.refuse reason=exhausted`, and the worker stays a job;
+  /// - otherwise it runs as a foreground service, no longer stopped at ten minutes:
+  ///   androidx `Processor.stopWork` ignores the job's stop for it ("Ignored stopWork.
+  ///   WorkerWrapper … is in foreground"); on Android 15+ a `dataSync` or
+  ///   `mediaProcessing` worker draws on its type's daily time.
+  ///
+  /// A refused worker keeps its ten minutes and its quota.
+  private func promoteWorker(_ work: String, attempt: Int, info: ForegroundInfo) throws(ForegroundServiceError) {
     guard var item = works[work], item.phase == .running, item.attempt == attempt else { return }
     record(.workForeground(work: work, attempt: attempt))
-    // With the dataSync time spent the foreground service cannot start ("Time limit
-    // already exhausted"): the worker stays a job, with its ten minutes.
-    if let left = timeLeft(for: .dataSync), left <= .zero { return }
+    let release = configuration.androidRelease
+    if refusesBackgroundStart {
+      record(.workRefuse(work: work, attempt: attempt, reason: .background))
+      throw ForegroundServiceError(.background, service: work)
+    }
+    if info.type == nil && release.requiresServiceType {
+      record(.workRefuse(work: work, attempt: attempt, reason: .noType))
+      let process = processNumber
+      scheduler.schedule(after: .zero) { [self] in
+        guard processRunning && processNumber == process else { return }
+        crash("MissingForegroundServiceTypeException: Starting FGS without a type (work \(work))")
+      }
+      return
+    }
+    if let type = info.type, let left = timeLeft(for: type), left <= .zero {
+      record(.workRefuse(work: work, attempt: attempt, reason: .exhausted))
+      return
+    }
     if let timeout = item.timeout { scheduler.cancel(timeout) }
     item.timeout = nil
     chargeExpedited(&item)  // a foreground worker runs as a foreground service, not on the quota
     item.expedited = false
-    if timeLeft(for: .dataSync) != nil { item.foregroundSince = now }
+    item.foregroundType = info.type
+    item.foregroundSince = now
     works[work] = item
     scheduleForegroundLimit(work)
   }
 
-  /// A promoted worker's `dataSync` time limit (Android 15+): when it is spent, androidx
+  /// A promoted worker's time limit: its type's daily time on Android 15+, a
+  /// `shortService`'s 3 minutes on Android 14+. When it is spent, androidx
   /// `SystemForegroundDispatcher.onTimeout` ("Foreground service timed out") stops the
-  /// work with `STOP_REASON_FOREGROUND_SERVICE_TIMEOUT` (`work.stop
-  /// reason=foreground-timeout`), and it runs again after its backoff.
+  /// works of that type with `STOP_REASON_FOREGROUND_SERVICE_TIMEOUT` (`work.stop
+  /// reason=foreground-timeout`) and stops the service, so the app does not crash; the
+  /// work runs again after its backoff.
   func scheduleForegroundLimit(_ work: String) {
-    guard var item = works[work], item.phase == .running, item.foregroundSince != nil,
-      let left = timeLeft(for: .dataSync)
+    guard var item = works[work], item.phase == .running, item.foregroundSince != nil, let type = item.foregroundType
     else { return }
+    let limit: Duration
+    if type == .shortService && configuration.androidRelease.hasShortServices {
+      limit = configuration.shortServiceLimit
+    } else if let left = timeLeft(for: type) {
+      limit = left
+    } else {
+      return
+    }
     if let timeout = item.timeout { scheduler.cancel(timeout) }
-    item.timeout = scheduler.schedule(after: max(left, .zero)) { [self] in
+    item.timeout = scheduler.schedule(after: max(limit, .zero)) { [self] in
       stop(work, reason: "foreground-timeout", reschedule: true)
     }
     works[work] = item
   }
 
-  /// Adds the running attempt's foreground time to the `dataSync` budget.
+  /// Adds the running attempt's foreground time to its type's daily budget.
   private func chargeForeground(_ item: inout WorkItem) {
-    guard let since = item.foregroundSince else { return }
+    guard let since = item.foregroundSince, let type = item.foregroundType else { return }
     item.foregroundSince = nil
-    chargeDataSync(since: since)
+    item.foregroundType = nil
+    if timeLeft(for: type) != nil { charge(type, from: since) }
   }
 
   /// A worker returned: record it unless the system already stopped that attempt.
@@ -334,22 +384,18 @@ extension SimulatedSystem: WorkQueue {
   /// (``StandbyBucket/expeditedQuota``) less what expedited work used, the running
   /// attempts included.
   var expeditedQuotaLeft: Duration {
-    var used = Duration.zero
-    if let usage = expeditedUsage, now < usage.windowStart + TraceInterval(.seconds(86_400)) { used = usage.used }
+    var running = Duration.zero
     for item in works.values {
-      if let since = item.expeditedSince { used += .nanoseconds(Int64(now.nanoseconds - since.nanoseconds)) }
+      if let since = item.expeditedSince { running += DailyBudget.elapsed(from: since, to: now) }
     }
-    return configuration.standbyBucket.expeditedQuota - used
+    return expeditedBudget.left(of: configuration.standbyBucket.expeditedQuota, at: now, running: running)
   }
 
   /// Adds the running attempt's expedited time to the quota used.
   private func chargeExpedited(_ item: inout WorkItem) {
     guard let since = item.expeditedSince else { return }
     item.expeditedSince = nil
-    var usage = expeditedUsage ?? (now, .zero)
-    if now >= usage.windowStart + TraceInterval(.seconds(86_400)) { usage = (since, .zero) }
-    usage.used += .nanoseconds(Int64(now.nanoseconds - since.nanoseconds))
-    expeditedUsage = usage
+    expeditedBudget.charge(from: since, to: now)
   }
 
   func stopAllWork(reason: String) {

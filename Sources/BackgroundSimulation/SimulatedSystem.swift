@@ -70,7 +70,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   // Work persists across processes.
   var works: [String: WorkItem] = [:]
   /// The expedited quota used in the current 24 hours (Android).
-  var expeditedUsage: (windowStart: TraceTime, used: Duration)?
+  var expeditedBudget = DailyBudget()
   /// The ids of work enqueued without a unique name (``WorkQueue/enqueue(_:)``).
   public let workIDs = WorkIDs()
   var workOrder: [String] = []
@@ -97,7 +97,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   // Android's foreground services: the running ones belong to the process; the
   // budgets of the types with a daily limit outlive it.
   var services: [String: SimulatedService] = [:]
-  var serviceBudgets: [ForegroundServiceType: ServiceTypeBudget] = [:]
+  var serviceBudgets: [ForegroundServiceType: DailyBudget] = [:]
   /// When the app last left the foreground for the background (the grace for starting
   /// a foreground service after).
   var leftForegroundAt: TraceTime?
@@ -153,6 +153,9 @@ public final class SimulatedSystem: @unchecked Sendable {
     meta["budget"] = TraceTime(configuration.budget).description
     if configuration.platform == .android && configuration.androidRelease != .current {
       meta["android"] = String(configuration.androidRelease.major)
+    }
+    if configuration.platform == .android && !configuration.backgroundStartExemptions.isEmpty {
+      meta["fgs-exempt"] = configuration.backgroundStartExemptions.metaValue
     }
     recorder = TraceRecorder(meta: meta)
     networkAvailable = configuration.networkAvailable

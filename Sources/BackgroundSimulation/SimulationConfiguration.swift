@@ -50,6 +50,12 @@ public struct SimulationConfiguration: Sendable {
   /// (``AndroidRelease``). Recorded as `meta android=` when it is not
   /// ``AndroidRelease/current``, which a trace without it is read as.
   public var androidRelease = AndroidRelease.current
+  /// The standing exemptions the app holds from Android 12's restriction on starting
+  /// foreground services from the background (a companion device, battery optimizations
+  /// off, …): with one that holds on the release, a start or a worker's `setForeground`
+  /// from the background is allowed. Recorded as `meta fgs-exempt=`. None by default,
+  /// the strict case.
+  public var backgroundStartExemptions: Set<BackgroundStartExemption> = []
   /// How long a `dataSync` or `mediaProcessing` foreground service may run in 24 hours
   /// on Android 15 and later before `onTimeout`: AOSP
   /// `ActivityManagerConstants.DEFAULT_DATA_SYNC_FGS_TIMEOUT_DURATION` (and

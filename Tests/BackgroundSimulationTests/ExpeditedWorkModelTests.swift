@@ -1,5 +1,6 @@
 import BackgroundSimulation
 import BackgroundTrace
+import BackgroundTraceCheck
 import Testing
 
 /// Expedited work on the Android model: a per-24-hour JobScheduler quota by standby
@@ -20,7 +21,9 @@ import Testing
   /// expedited work uses 4 of them; the second is stopped when the fifth is spent
   /// (`work.stop reason=quota`) and runs on as regular work after its backoff; then
   /// with no quota left `DROP_WORK_REQUEST` drops a request ("no work requests are
-  /// enqueued") and `RUN_AS_NON_EXPEDITED_WORK_REQUEST` runs one as regular work.
+  /// enqueued") and `RUN_AS_NON_EXPEDITED_WORK_REQUEST` runs one as regular work, each
+  /// recorded as `work.quota` (which the checker reports: `work-expedited-dropped`,
+  /// `work-expedited-demoted`).
   @Test func theQuotaIsSpentThenEachOutOfQuotaPolicyApplies() {
     var configuration = SimulationConfiguration(platform: .android)
     configuration.standbyBucket = .restricted
@@ -42,8 +45,9 @@ import Testing
         "300 work.enqueue work=b expedited=drop", "300.1 work.start work=b attempt=0",
         "360.1 work.stop work=b attempt=0 reason=quota", "360.2 work.start work=b attempt=1",
         "600.2 work.result work=b attempt=1 outcome=success",
-        // No quota left: c is dropped, d runs as regular work.
-        "700 work.enqueue work=c expedited=drop", "700 work.enqueue work=d expedited=run-as-regular",
+        // No quota left: c is dropped, d runs as regular work, each decision recorded.
+        "700 work.enqueue work=c expedited=drop", "700 work.quota work=c policy=drop",
+        "700 work.enqueue work=d expedited=run-as-regular", "700 work.quota work=d policy=run-as-regular",
         "700.1 work.start work=d attempt=0", "940.1 work.result work=d attempt=0 outcome=success",
       ])
   }

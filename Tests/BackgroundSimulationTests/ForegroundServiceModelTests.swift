@@ -128,6 +128,31 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
     #expect(serviceLines(older.trace).last == "60 fgs.foreground service=late type=dataSync")
   }
 
+  /// Android's "Exemptions from background start restrictions": an app holding
+  /// SYSTEM_ALERT_WINDOW may start a foreground service from the background; from
+  /// Android 15 only with a visible overlay window, which the model does not have. The
+  /// model refused every such start before.
+  @Test func aStandingExemptionAllowsAStartFromTheBackground() throws {
+    for (release, allowed) in [(14, true), (15, false)] {
+      var configuration = android(release)
+      configuration.backgroundStartExemptions = [.systemAlertWindow]
+      let system = SimulatedSystem(seed: 1, configuration: configuration)
+      system.launch { _ in }
+      system.moveToBackground()
+      system.advance(by: .seconds(60))
+      if allowed {
+        try system.startForegroundService("sync", TestService(system, type: .dataSync))
+      } else {
+        #expect(throws: ForegroundServiceError(.background, service: "sync")) {
+          try system.startForegroundService("sync", TestService(system, type: .dataSync))
+        }
+      }
+      system.advance(by: .seconds(1))
+      #expect(system.trace.meta["fgs-exempt"] == "system-alert-window")
+      #expect(TraceChecker.check(system.trace).map(\.rule) == (allowed ? [] : [.fgsStartedInBackground]))
+    }
+  }
+
   /// Android 14 (MissingForegroundServiceTypeException, "Starting FGS without a type"):
   /// startForeground needs a type; Android 13 takes none.
   @Test func startForegroundWithoutATypeIsRefusedFromAndroid14() throws {
@@ -223,7 +248,7 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
       let clock: VirtualClock
       let goesForeground: Bool
       func doWork(_ context: WorkContext) async -> WorkResult {
-        if goesForeground { await context.setForeground() }
+        if goesForeground { try? await context.setForeground(ForegroundInfo(type: .dataSync)) }
         do { try await clock.sleep(for: .seconds(1200)) } catch { return .retry }
         return .success
       }
@@ -255,13 +280,16 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   /// Android 15: a worker promoted with setForeground runs as a dataSync foreground
   /// service and draws on its 6 hours; when they are spent, androidx
   /// SystemForegroundDispatcher.onTimeout ("Foreground service timed out") stops it
-  /// with STOP_REASON_FOREGROUND_SERVICE_TIMEOUT; its next attempt cannot go foreground
-  /// (the time is spent) and WorkManager stops it at ten minutes.
+  /// with STOP_REASON_FOREGROUND_SERVICE_TIMEOUT; its next attempt cannot go foreground:
+  /// SystemForegroundService's startForeground throws "Time limit already exhausted",
+  /// which it catches ("Unable to start foreground service"), recorded as `work.refuse
+  /// reason=exhausted` (the model left it unrecorded before), and WorkManager stops it
+  /// at ten minutes.
   @Test func aPromotedWorkerDrawsOnTheDataSyncBudget() {
     struct Endless: Worker {
       let clock: VirtualClock
       func doWork(_ context: WorkContext) async -> WorkResult {
-        await context.setForeground()
+        try? await context.setForeground(ForegroundInfo(type: .dataSync))
         do { try await clock.sleep(for: .seconds(8 * 3600)) } catch { return .retry }
         return .success
       }
@@ -276,8 +304,163 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
         "0.1 work.foreground work=upload attempt=0",
         "21600.1 work.stop work=upload attempt=0 reason=foreground-timeout",
         "21600.2 work.start work=upload attempt=1", "21600.2 work.foreground work=upload attempt=1",
+        "21600.2 work.refuse work=upload attempt=1 reason=exhausted",
         "22200.2 work.stop work=upload attempt=1 reason=timeout", "22200.3 work.start work=upload attempt=2",
-        "22200.3 work.foreground work=upload attempt=2",
+        "22200.3 work.foreground work=upload attempt=2", "22200.3 work.refuse work=upload attempt=2 reason=exhausted",
       ])
+    #expect(Set(TraceChecker.check(system.trace).map(\.rule)) == [.workForegroundRefused])
+  }
+}
+
+/// A worker's `setForeground` held to the foreground-service rules of the service
+/// WorkManager starts for it (androidx `Processor.startForeground`,
+/// `SystemForegroundService`, `SystemForegroundDispatcher`).
+@Suite struct WorkerForegroundModelTests {
+  /// Calls `setForeground(info)` `after` into its run, records whether it threw, then
+  /// works 20 minutes.
+  final class Promoting: Worker, @unchecked Sendable {
+    let clock: VirtualClock
+    let info: ForegroundInfo
+    let after: Duration
+    let refusals = Mutex<[ForegroundServiceRefusal]>([])
+    init(clock: VirtualClock, info: ForegroundInfo = ForegroundInfo(type: .dataSync), after: Duration = .zero) {
+      self.clock = clock
+      self.info = info
+      self.after = after
+    }
+    func doWork(_ context: WorkContext) async -> WorkResult {
+      do {
+        if after > .zero { try await clock.sleep(for: after) }
+        do throws(ForegroundServiceError) {
+          try await context.setForeground(info)
+        } catch {
+          refusals.withLock { $0.append(error.reason) }
+        }
+        try await clock.sleep(for: .seconds(1200))
+      } catch {
+        return .retry
+      }
+      return .success
+    }
+  }
+
+  /// Runs `worker` as work `upload` enqueued at 0 with the app sent to the background at
+  /// 1 s, for `span`, on `configuration`.
+  static func run(
+    _ configuration: SimulationConfiguration, span: Duration = .seconds(700),
+    worker: (SimulatedSystem) -> Promoting
+  ) -> (SimulatedSystem, Promoting) {
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { _ in }
+    let promoting = worker(system)
+    system.enqueue(WorkRequest(work: "upload", worker: promoting), policy: nil)
+    system.advance(by: .seconds(1))
+    system.moveToBackground()
+    system.advance(by: span)
+    return (system, promoting)
+  }
+
+  /// androidx WorkForegroundUpdater: "This will fail when the process is subject to
+  /// foreground service restrictions. Propagate the exception to the caller."; WorkManager
+  /// 2.7.0-alpha04 release notes: setForegroundAsync "will throw the
+  /// ForegroundServiceStartNotAllowedException". A worker promoting itself a minute after
+  /// the user left the app, on Android 12+, is refused (`work.refuse reason=background`,
+  /// a throw) and stays a job, stopped at ten minutes; the model let it go foreground
+  /// before. Android 11 lets it.
+  @Test func setForegroundFromTheBackgroundThrowsOnAndroid12AndLater() {
+    let (system, worker) = Self.run(android(12), span: .seconds(640)) {
+      Promoting(clock: $0.clock, after: .seconds(60))
+    }
+    #expect(worker.refusals.withLock { $0 } == [.background])
+    #expect(
+      serviceLines(system.trace) == [
+        "0 work.enqueue work=upload", "0.1 work.start work=upload attempt=0",
+        "60.1 work.foreground work=upload attempt=0", "60.1 work.refuse work=upload attempt=0 reason=background",
+        "600.1 work.stop work=upload attempt=0 reason=timeout", "600.2 work.start work=upload attempt=1",
+      ])
+    #expect(TraceChecker.check(system.trace).map(\.rule) == [.workForegroundRefused])
+
+    let (older, promoted) = Self.run(android(11)) { Promoting(clock: $0.clock, after: .seconds(60)) }
+    #expect(promoted.refusals.withLock { $0 }.isEmpty)
+    #expect(!serviceLines(older.trace).contains { $0.contains("work.stop") || $0.contains("work.refuse") })
+  }
+
+  /// The same call in the first 5 s after the user left the app is within
+  /// DEFAULT_FG_TO_BG_FGS_GRACE_DURATION, and with a standing exemption (a companion
+  /// device: REQUEST_COMPANION_START_FOREGROUND_SERVICES_FROM_BACKGROUND, Android's
+  /// "Exemptions from background start restrictions") it is allowed at any time; the
+  /// exemption is recorded as `meta fgs-exempt=`, which the checker reads.
+  @Test func theGraceAndAStandingExemptionAllowIt() {
+    let (inGrace, early) = Self.run(android(16)) { Promoting(clock: $0.clock, after: .seconds(4)) }
+    #expect(early.refusals.withLock { $0 }.isEmpty)
+    #expect(TraceChecker.check(inGrace.trace).isEmpty)
+
+    var exempt = android(16)
+    exempt.backgroundStartExemptions = [.companionDevice]
+    let (system, worker) = Self.run(exempt) { Promoting(clock: $0.clock, after: .seconds(60)) }
+    #expect(worker.refusals.withLock { $0 }.isEmpty)
+    #expect(system.trace.meta["fgs-exempt"] == "companion-device")
+    #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+
+  /// androidx SystemForegroundService.Api31Impl.startForeground catches only
+  /// ForegroundServiceStartNotAllowedException; without a type on Android 14+
+  /// startForeground throws MissingForegroundServiceTypeException, uncaught on the main
+  /// thread: the app crashes. Android 13 takes an untyped service.
+  @Test func setForegroundWithoutATypeCrashesTheAppOnAndroid14() {
+    let (system, worker) = Self.run(android(14)) { Promoting(clock: $0.clock, info: ForegroundInfo(type: nil)) }
+    #expect(!worker.refusals.withLock { $0 }.contains(.noType))  // the call itself returned
+    #expect(
+      Array(serviceLines(system.trace).prefix(5)) == [
+        "0 work.enqueue work=upload", "0.1 work.start work=upload attempt=0",
+        "0.1 work.foreground work=upload attempt=0", "0.1 work.refuse work=upload attempt=0 reason=no-type",
+        "0.1 app.terminate reason=crash",
+      ])
+    #expect(system.crashReports.first?.hasPrefix("MissingForegroundServiceTypeException") == true)
+
+    let (older, _) = Self.run(android(13)) { Promoting(clock: $0.clock, info: ForegroundInfo(type: nil)) }
+    #expect(!serviceLines(older.trace).contains { $0.contains("work.refuse") || $0.contains("app.terminate") })
+  }
+
+  /// androidx SystemForegroundDispatcher.onTimeout stops the works whose type timed out
+  /// (STOP_REASON_FOREGROUND_SERVICE_TIMEOUT) and stops the service: a worker promoted
+  /// as a shortService (Android 14+, DEFAULT_SHORT_FGS_TIMEOUT_DURATION = 3 minutes) is
+  /// stopped after 3 minutes, where the model let it run on before.
+  @Test func aShortServiceWorkerIsStoppedAfterThreeMinutes() {
+    let (system, _) = Self.run(android(16), span: .seconds(300)) {
+      Promoting(clock: $0.clock, info: ForegroundInfo(type: .shortService))
+    }
+    #expect(
+      serviceLines(system.trace).prefix(4) == [
+        "0 work.enqueue work=upload", "0.1 work.start work=upload attempt=0",
+        "0.1 work.foreground work=upload attempt=0", "180.1 work.stop work=upload attempt=0 reason=foreground-timeout",
+      ])
+  }
+
+  /// A replay answers a worker's setForeground as the recording did: the refusal from
+  /// the background throws again, and the replay takes the same path.
+  @Test func aRefusedSetForegroundReplaysAlike() {
+    final class App: BackgroundAppDelegate {
+      let queue: any WorkQueue
+      let clock: VirtualClock
+      init(queue: any WorkQueue, clock: VirtualClock) {
+        self.queue = queue
+        self.clock = clock
+      }
+      func perform(userAction action: String) {
+        queue.enqueue(
+          WorkRequest(work: "upload", worker: Promoting(clock: clock, after: .seconds(60))), policy: nil)
+      }
+    }
+    let system = SimulatedSystem(seed: 1, configuration: android(12))
+    system.launchApp { App(queue: $0, clock: $0.clock) }
+    system.userAction("upload")
+    system.advance(by: .seconds(1))
+    system.moveToBackground()
+    system.advance(by: .seconds(700))
+    #expect(serviceLines(system.trace).contains("60.1 work.refuse work=upload attempt=0 reason=background"))
+    let replay = Replayer.replay(system.trace, timing: .exact) { App(queue: $0, clock: $0.clock) }
+    #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
+    #expect(replay.trace.events == system.trace.events)
   }
 }

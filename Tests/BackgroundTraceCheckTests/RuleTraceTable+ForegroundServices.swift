@@ -61,6 +61,13 @@ extension RuleTraceTable {
     TraceCase(file: "fgs-started-in-background.near-miss.txt", expected: []),
     TraceCase(file: "fgs-started-in-background.near-miss-exemptions.txt", expected: []),
     TraceCase(
+      file: "fgs-started-in-background.fires-overlay-android-15.txt",
+      expected: [
+        finding(
+          .fgsStartedInBackground, line: 10, at: "3600 fgs.start service=sync", "in the background on android 15")
+      ]),
+    TraceCase(file: "fgs-started-in-background.near-miss-standing-exemption.txt", expected: []),
+    TraceCase(
       file: "fgs-untyped.fires.txt",
       expected: [
         finding(
@@ -72,5 +79,61 @@ extension RuleTraceTable {
       expected: [finding(.fgsUntyped, line: 7, at: "1.5 fgs.foreground service=player", "on android 16")]),
     TraceCase(file: "fgs-untyped.near-miss.txt", expected: []),
     TraceCase(file: "fgs-untyped.near-miss-typed.txt", expected: []),
+    TraceCase(
+      file: "fgs-budget-exhausted.fires.txt",
+      expected: [
+        finding(
+          .fgsBudgetExhausted, line: 18, at: "25200.5 fgs.refuse service=sync reason=exhausted",
+          "service sync was refused: its type's daily time is spent")
+      ]),
+    TraceCase(file: "fgs-budget-exhausted.near-miss.txt", expected: []),
+    TraceCase(
+      file: "work-foreground-refused.fires.txt",
+      expected: [
+        finding(
+          .workForegroundRefused, line: 14, at: "61.5 work.foreground work=upload attempt=0",
+          "work upload attempt 0 called setForeground while the app was in the background on android 12",
+          "stopped at ten minutes")
+      ]),
+    TraceCase(
+      file: "work-foreground-refused.fires-no-type.txt",
+      expected: [
+        finding(
+          .workForegroundRefused, line: 12, at: "1.1 work.refuse work=upload attempt=0 reason=no-type",
+          "has no type", "MissingForegroundServiceTypeException, which crashes the app")
+      ]),
+    TraceCase(
+      file: "work-foreground-refused.fires-exhausted.txt",
+      expected: [
+        finding(
+          .workForegroundRefused, line: 12, at: "100 work.refuse work=upload attempt=0 reason=exhausted",
+          "daily time is spent", "Unable to start foreground service")
+      ]),
+    TraceCase(file: "work-foreground-refused.near-miss.txt", expected: []),
+    TraceCase(file: "work-foreground-refused.near-miss-exemptions.txt", expected: []),
+    TraceCase(file: "work-foreground-refused.near-miss-android-11.txt", expected: []),
+    TraceCase(
+      file: "work-expedited-dropped.fires.txt",
+      expected: [
+        finding(
+          .workExpeditedDropped, line: 9, at: "1 work.quota work=sync policy=drop",
+          "expedited work sync was dropped", "never runs")
+      ]),
+    TraceCase(file: "work-expedited-dropped.near-miss.txt", expected: []),
+    TraceCase(
+      file: "work-expedited-demoted.fires.txt",
+      expected: [
+        finding(
+          .workExpeditedDemoted, line: 9, at: "1 work.quota work=sync policy=run-as-regular",
+          "expedited work sync was enqueued as regular work")
+      ]),
+    TraceCase(
+      file: "work-expedited-demoted.fires-stopped.txt",
+      expected: [
+        finding(
+          .workExpeditedDemoted, line: 9, at: "301.1 work.stop work=sync attempt=0 reason=quota",
+          "attempt 0 was stopped when the app's expedited quota ran out")
+      ]),
+    TraceCase(file: "work-expedited-demoted.near-miss.txt", expected: []),
   ]
 }

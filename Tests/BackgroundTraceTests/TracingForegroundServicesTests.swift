@@ -62,13 +62,13 @@ private final class SelfStoppingService: ForegroundService {
   @Test func aTracedWorkersSetForegroundIsRecorded() async {
     struct Promoting: Worker {
       func doWork(_ context: WorkContext) async -> WorkResult {
-        await context.setForeground()
+        try? await context.setForeground(ForegroundInfo(type: .dataSync))
         return .success
       }
     }
     let recorder = TraceRecorder()
     let promoted = Mutex(false)
-    let context = WorkContext(work: "upload", runAttemptCount: 0) { promoted.withLock { $0 = true } }
+    let context = WorkContext(work: "upload", runAttemptCount: 0) { _ in promoted.withLock { $0 = true } }
     let result = await TracingWorker(base: Promoting(), recorder: recorder).doWork(context)
     #expect(result == .success && promoted.withLock { $0 })
     #expect(

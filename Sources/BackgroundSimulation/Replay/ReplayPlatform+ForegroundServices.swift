@@ -32,6 +32,19 @@ extension ReplayPlatform: ForegroundServices {
     services[name] = nil
   }
 
+  /// Records `work.foreground` for the running attempt's `setForeground`, answered as the
+  /// recording answered it: its `work.refuse`, if any, and a throw for a refusal from
+  /// the background (the others do not throw to the worker).
+  func promoteWorker(_ work: String, attempt: Int) throws(ForegroundServiceError) {
+    record(.workForeground(work: work, attempt: attempt))
+    defer { workForegroundAnswerIndex += 1 }
+    guard workForegroundAnswerIndex < script.workForegroundAnswers.count,
+      let reason = script.workForegroundAnswers[workForegroundAnswerIndex]
+    else { return }
+    record(.workRefuse(work: work, attempt: attempt, reason: reason))
+    if reason == .background { throw ForegroundServiceError(reason, service: work) }
+  }
+
   /// The recorded refusal of the next start or `startForeground` call, in call order.
   private func nextServiceAnswer() -> ForegroundServiceRefusal? {
     defer { serviceAnswerIndex += 1 }

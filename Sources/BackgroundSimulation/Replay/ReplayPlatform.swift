@@ -39,6 +39,8 @@ public final class ReplayPlatform: @unchecked Sendable {
   /// The foreground services the current process started, for the recorded `fgs.timeout`.
   var services: [String: any ForegroundService] = [:]
   var serviceAnswerIndex = 0
+  /// How many of the recording's `work.foreground` answers the replay has used.
+  var workForegroundAnswerIndex = 0
   /// What is alive in the replayed run (open tasks and whether they expired, the app's
   /// state and background time), decided by the same lifecycle model as the checker's,
   /// from the events the replay records.

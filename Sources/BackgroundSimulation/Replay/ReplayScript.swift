@@ -28,6 +28,8 @@ struct ReplayScript {
   /// For each `fgs.start` and `fgs.foreground`, in call order, the refusal that followed
   /// it, if any.
   var serviceAnswers: [ForegroundServiceRefusal?] = []
+  /// For each `work.foreground`, in call order, the refusal that followed it, if any.
+  var workForegroundAnswers: [ForegroundServiceRefusal?] = []
 
   /// A recorded submission and the system's answer to it.
   struct Submit: Sendable {
@@ -42,6 +44,7 @@ struct ReplayScript {
   init(_ trace: Trace) {
     var lastSubmit: (identifier: String, index: Int)?
     var lastServiceCall: (service: String, index: Int)?
+    var lastWorkForeground: (work: String, index: Int)?
     for (index, event) in trace.events.enumerated() {
       let numbered = Numbered(number: index + 1, event: event, actionsBefore: actions.count)
       switch event.kind {
@@ -69,6 +72,14 @@ struct ReplayScript {
         // The answer to the start or startForeground just before it, not a decision.
         if let call = lastServiceCall, call.service == service { serviceAnswers[call.index] = reason }
         lastServiceCall = nil
+        continue
+      case .workForeground(let work, _):
+        workForegroundAnswers.append(nil)
+        lastWorkForeground = (work, workForegroundAnswers.count - 1)
+      case .workRefuse(let work, _, let reason):
+        // The answer to the setForeground just before it, not a decision.
+        if let call = lastWorkForeground, call.work == work { workForegroundAnswers[call.index] = reason }
+        lastWorkForeground = nil
         continue
       default:
         break

@@ -234,8 +234,9 @@ public enum Replayer: Sendable {
         return
       }
       let task = Task(executorPreference: platform.scheduler.executor) { [platform] in
-        let context = WorkContext(work: work, runAttemptCount: attempt) { [platform] in
-          platform.record(.workForeground(work: work, attempt: attempt))
+        let context = WorkContext(work: work, runAttemptCount: attempt) {
+          [platform] (_) throws(ForegroundServiceError) in
+          try platform.promoteWorker(work, attempt: attempt)
         }
         let result = await worker.doWork(context)
         guard !Task.isCancelled else { return }
@@ -276,7 +277,7 @@ public enum Replayer: Sendable {
         platform.record(.netHandler(session: session))
       }
     case .netCreate, .netSubmit, .netHandler, .schedProgress, .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse,
-      .workForeground:
+      .workForeground, .workRefuse, .workQuota:
       platform.record(event.kind)
     }
   }

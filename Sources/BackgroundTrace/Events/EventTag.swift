@@ -73,9 +73,13 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   case fgsTimeout = 34
   /// `work.foreground`: a running worker called `setForeground`.
   case workForeground = 35
+  /// `work.refuse`: the system refused a running worker's `setForeground`.
+  case workRefuse = 38
+  /// `work.quota`: an expedited request came with the expedited quota spent.
+  case workQuota = 39
 
   /// The largest kind code: codes run from 0 to it without a gap but for 30 and 31.
-  package static let largestCode = EventTag.workForeground.rawValue
+  package static let largestCode = EventTag.workQuota.rawValue
 
   /// The vocabulary's declaration of this kind: its name, side and fields. A new kind
   /// is a case above, with the next free code, and its entry here.
@@ -218,6 +222,20 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
       KindSpec(
         "work.foreground", .app, [.required("work", .string), .required("attempt", .integer)],
         "the running worker called `setForeground` (it runs as a foreground service)")
+    case .workRefuse:
+      KindSpec(
+        "work.refuse", .system,
+        [
+          .required("work", .string), .required("attempt", .integer),
+          .required("reason", .choice(ForegroundServiceRefusal.self)),
+        ],
+        "the system refused the running worker's `setForeground`: the foreground service WorkManager starts "
+          + "for it was refused")
+    case .workQuota:
+      KindSpec(
+        "work.quota", .system, [.required("work", .string), .required("policy", .choice(ExpeditedPolicy.self))],
+        "an expedited request came with the app's expedited quota spent: the system applied its out-of-quota "
+          + "policy (`drop`: dropped, it never runs; `run-as-regular`: enqueued as regular work)")
     }
   }
 }
@@ -260,6 +278,8 @@ extension TraceEvent.Kind {
     case .fgsRefuse: .fgsRefuse
     case .fgsTimeout: .fgsTimeout
     case .workForeground: .workForeground
+    case .workRefuse: .workRefuse
+    case .workQuota: .workQuota
     }
   }
 

@@ -138,6 +138,13 @@ extension TraceEvent.Kind {
     case .workForeground(let work, let attempt):
       visit(.string(work))
       visit(.integer(attempt))
+    case .workRefuse(let work, let attempt, let reason):
+      visit(.string(work))
+      visit(.integer(attempt))
+      visit(.choice(reason.rawValue))
+    case .workQuota(let work, let policy):
+      visit(.string(work))
+      visit(.choice(policy.rawValue))
     }
   }
 
@@ -226,6 +233,9 @@ extension TraceEvent.Kind {
     case .fgsRefuse: self = .fgsRefuse(service: try values.string(0), reason: try values.choice(1))
     case .fgsTimeout: self = .fgsTimeout(service: try values.string(0), type: try values.choice(1))
     case .workForeground: self = .workForeground(work: try values.string(0), attempt: try values.integer(1))
+    case .workRefuse:
+      self = .workRefuse(work: try values.string(0), attempt: try values.integer(1), reason: try values.choice(2))
+    case .workQuota: self = .workQuota(work: try values.string(0), policy: try values.choice(1))
     }
   }
 

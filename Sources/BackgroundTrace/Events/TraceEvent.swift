@@ -106,6 +106,14 @@ extension TraceEvent {
     /// `work.foreground work=… attempt=…`: the running attempt `attempt` of `work` called
     /// `setForeground`: it runs as a foreground service.
     case workForeground(work: String, attempt: Int)
+    /// `work.refuse work=… attempt=… reason=…`: the system refused the `setForeground` of
+    /// the running attempt `attempt` of `work` (the foreground service WorkManager
+    /// starts for it was refused): it stays a job, with its ten minutes.
+    case workRefuse(work: String, attempt: Int, reason: ForegroundServiceRefusal)
+    /// `work.quota work=… policy=…`: the expedited request for `work` came with the
+    /// app's expedited quota spent, and the system applied its out-of-quota `policy`:
+    /// `drop` dropped it (it never runs), `runAsRegular` enqueued it as regular work.
+    case workQuota(work: String, policy: ExpeditedPolicy)
   }
 }
 

@@ -22,21 +22,31 @@ public struct WorkContext: Sendable {
   public var work: String
   /// 0 on the first run, one more on each start (`runAttemptCount`).
   public var runAttemptCount: Int
-  /// What ``setForeground()`` does for this run: the queue's (`nil`: nothing).
-  public var foreground: (@Sendable () async -> Void)?
+  /// What ``setForeground(_:)`` does for this run: the queue's (`nil`: nothing).
+  public var foreground: (@Sendable (ForegroundInfo) async throws(ForegroundServiceError) -> Void)?
 
   /// Creates a context.
-  public init(work: String, runAttemptCount: Int, foreground: (@Sendable () async -> Void)? = nil) {
+  public init(
+    work: String, runAttemptCount: Int,
+    foreground: (@Sendable (ForegroundInfo) async throws(ForegroundServiceError) -> Void)? = nil
+  ) {
     self.work = work
     self.runAttemptCount = runAttemptCount
     self.foreground = foreground
   }
 
-  /// `setForeground(ForegroundInfo)`: the run goes on as a foreground service
-  /// (`work.foreground`), so WorkManager no longer stops it at ten minutes. Await it
-  /// before the worker returns, as `setForegroundAsync` must complete first.
-  public func setForeground() async {
-    await foreground?()
+  /// `setForeground(ForegroundInfo)`: the run goes on as a foreground service of
+  /// `info`'s type (`work.foreground`), so WorkManager no longer stops it at ten minutes.
+  /// Await it before the worker returns, as `setForegroundAsync` must complete first.
+  /// On Android 14 and later `info` needs a type (declared on WorkManager's
+  /// `SystemForegroundService` in the manifest), or the app crashes.
+  ///
+  /// - Throws: ``ForegroundServiceError`` with reason `background` when the app is
+  ///   subject to foreground-service restrictions (Android 12 and later, from the
+  ///   background): androidx "will throw the ForegroundServiceStartNotAllowedException"
+  ///   (WorkManager 2.7.0-alpha04 release notes). The run goes on as a job.
+  public func setForeground(_ info: ForegroundInfo) async throws(ForegroundServiceError) {
+    try await foreground?(info)
   }
 }
 
@@ -49,7 +59,8 @@ public protocol Worker: Sendable {
 
   /// `getForegroundInfo()`: the foreground service the worker runs as when it must run
   /// as one (expedited work on Android 11 and earlier); `nil`, the default, provides
-  /// none, as `CoroutineWorker` does.
+  /// none, as `CoroutineWorker` does. A worker that calls ``WorkContext/setForeground(_:)``
+  /// passes its info there.
   func foregroundInfo() -> ForegroundInfo?
 }
 
@@ -59,7 +70,8 @@ extension Worker {
 }
 
 /// What a worker's foreground service is (`androidx.work.ForegroundInfo`), without its
-/// notification, which the model does not need.
+/// notification, which the model does not need: its type decides its time limit
+/// (Android 15: `dataSync` 6 hours in 24) and whether Android 14 and later accept it.
 public struct ForegroundInfo: Sendable, Hashable {
   /// The foreground service type (`nil`: none given).
   public var type: ForegroundServiceType?

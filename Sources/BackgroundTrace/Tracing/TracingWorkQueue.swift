@@ -1,6 +1,6 @@
 /// A ``WorkQueue`` that forwards to a base queue and records enqueues, cancels, and
 /// each worker run: `work.start` before `doWork`, `work.foreground` when it calls
-/// `setForeground`, `work.result` after it, or `work.stop reason=cancelled` when the run
+/// `setForeground` (and `work.refuse` when that throws), `work.result` after it, or `work.stop reason=cancelled` when the run
 /// was cancelled (stopped by the system).
 public final class TracingWorkQueue: WorkQueue {
   /// The queue that does the work.
@@ -42,9 +42,14 @@ struct TracingWorker: Worker {
     recorder.record(.workStart(work: context.work, attempt: context.runAttemptCount))
     var traced = context
     let (recorder, work, attempt, foreground) = (recorder, context.work, context.runAttemptCount, context.foreground)
-    traced.foreground = {
+    traced.foreground = { (info) throws(ForegroundServiceError) in
       recorder.record(.workForeground(work: work, attempt: attempt))
-      await foreground?()
+      do throws(ForegroundServiceError) {
+        try await foreground?(info)
+      } catch {
+        recorder.record(.workRefuse(work: work, attempt: attempt, reason: error.reason))
+        throw error
+      }
     }
     let result = await base.doWork(traced)
     if Task.isCancelled {

@@ -59,7 +59,7 @@ extension TraceExplainer {
       return "- session \(session): woken \(seconds(wokenAt, now)) ago, handler not called \(end.phrase)"
     case .serviceStarted(let service, _):
       return "+ service \(service): started, startForeground owed"
-    case .servicePromoted(let service, let type, _):
+    case .servicePromoted(let service, let type):
       return "+ service \(service): foreground" + (type.map { " (\($0.rawValue))" } ?? ", untyped")
     case .serviceStopped(let service, _?):
       return "- service \(service): stopped"
@@ -67,8 +67,14 @@ extension TraceExplainer {
       return "- service \(service): refused (\(reason.rawValue))"
     case .serviceTimedOut(let service, let type):
       return "~ service \(service): \(type.rawValue) time spent, stop owed"
-    case .workPromoted(let work, let attempt):
+    case .workPromoted(let work, let attempt, _):
       return "+ work \(work): attempt \(attempt) in the foreground"
+    case .workRefused(let work, let attempt, let reason):
+      return "- work \(work): attempt \(attempt) refused the foreground (\(reason.rawValue)), still a job"
+    case .expeditedOutOfQuota(let work, let policy):
+      return policy == .drop
+        ? "- work \(work): expedited quota spent, dropped"
+        : "~ work \(work): expedited quota spent, runs as regular work"
     case .serviceClosed(let service, _, let end):
       return "- service \(service): closed, not stopped \(end.phrase)"
     case .serviceStopped(_, nil):

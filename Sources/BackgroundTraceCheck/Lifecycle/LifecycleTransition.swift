@@ -127,17 +127,22 @@ package enum LifecycleTransition: Sendable {
   /// `fgs.start`: the service must go foreground; `inBackground` when the app was in
   /// the background then, outside every exemption the model knows.
   case serviceStarted(service: String, inBackground: Bool)
-  /// `fgs.foreground`: the service runs in the foreground with `type` (`nil`: none);
-  /// `startedAt` is the `fgs.start` it answers, if one was waiting.
-  case servicePromoted(service: String, type: ForegroundServiceType?, startedAt: TraceTime?)
+  /// `fgs.foreground`: the service runs in the foreground with `type` (`nil`: none).
+  case servicePromoted(service: String, type: ForegroundServiceType?)
   /// `fgs.stop`: `life` is what the service was (`nil`: not running).
   case serviceStopped(service: String, ServiceLife?)
   /// `fgs.refuse`: the start threw; the service does not run.
   case serviceRefused(service: String, ForegroundServiceRefusal)
   /// `fgs.timeout`: the service's type's time is spent; it must stop.
   case serviceTimedOut(service: String, ForegroundServiceType)
-  /// `work.foreground`: the running attempt runs as a foreground service.
-  case workPromoted(work: String, attempt: Int)
+  /// `work.foreground`: the running attempt asked to run as a foreground service;
+  /// `inBackground` as for ``serviceStarted(service:inBackground:)``.
+  case workPromoted(work: String, attempt: Int, inBackground: Bool)
+  /// `work.refuse`: the system refused the attempt's `setForeground`; it stays a job.
+  case workRefused(work: String, attempt: Int, ForegroundServiceRefusal)
+  /// `work.quota`: an expedited request came with the quota spent; `policy` says what
+  /// the system did (`drop`: it never runs; `runAsRegular`: it runs as regular work).
+  case expeditedOutOfQuota(work: String, policy: ExpeditedPolicy)
   /// A service still running when its process ended: it ends with it.
   case serviceClosed(service: String, ServiceLife, ProcessEnd)
 }
@@ -147,9 +152,8 @@ package enum LifecycleTransition: Sendable {
 package struct ServiceLife: Sendable, Hashable {
   /// When `fgs.start` started it and it has not called `startForeground` since.
   package var awaitingForegroundSince: TraceTime?
-  /// When it went foreground (`fgs.foreground`), and with which type.
+  /// When it went foreground (`fgs.foreground`).
   package var foregroundAt: TraceTime?
-  package var type: ForegroundServiceType?
   /// When the system called its `onTimeout` (`fgs.timeout`), if it has.
   package var timedOutAt: TraceTime?
 }

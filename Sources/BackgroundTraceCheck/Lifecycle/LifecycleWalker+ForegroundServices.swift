@@ -1,12 +1,14 @@
 import BackgroundTrace
 import _BackgroundTraceStorage
 
-/// Android's foreground services, and workers promoted to the foreground: a service
-/// belongs to the process that starts it; `fgs.start` owes it a `startForeground`
-/// (`fgs.foreground`); `fgs.timeout` owes it a stop (`fgs.stop`); a refused start leaves
-/// nothing running (docs/rules.md, "Foreground services").
+/// Android's foreground services, workers promoted to the foreground, and expedited
+/// work's quota: a service belongs to the process that starts it; `fgs.start` owes it a
+/// `startForeground` (`fgs.foreground`); `fgs.timeout` owes it a stop (`fgs.stop`); a
+/// refused start leaves nothing running; `work.refuse` and `work.quota` are handed on
+/// (docs/rules.md, "Foreground services").
 extension LifecycleWalker {
-  /// Applies a foreground-service event (`fgs.*`, `work.foreground`).
+  /// Applies a foreground-service event (`fgs.*`, `work.foreground`, `work.refuse`,
+  /// `work.quota`).
   mutating func applyForegroundService(_ kind: TraceEvent.Kind, into observer: inout some LifecycleObserver) {
     switch kind {
     case .fgsStart(let service): startService(service, into: &observer)
@@ -18,12 +20,16 @@ extension LifecycleWalker {
       _ = services.removeValue(forKey: service)
       observer.observe(.serviceRefused(service: service, reason), in: process)
     case .fgsTimeout(let service, let type):
-      var life = services[service] ?? ServiceLife(foregroundAt: now, type: type)
+      var life = services[service] ?? ServiceLife(foregroundAt: now)
       life.timedOutAt = now
       services[service] = life
       observer.observe(.serviceTimedOut(service: service, type), in: process)
     case .workForeground(let work, let attempt):
-      observer.observe(.workPromoted(work: work, attempt: attempt), in: process)
+      observer.observe(.workPromoted(work: work, attempt: attempt, inBackground: startsInBackground), in: process)
+    case .workRefuse(let work, let attempt, let reason):
+      observer.observe(.workRefused(work: work, attempt: attempt, reason), in: process)
+    case .workQuota(let work, let policy):
+      observer.observe(.expeditedOutOfQuota(work: work, policy: policy), in: process)
     default:
       break
     }
@@ -34,22 +40,25 @@ extension LifecycleWalker {
     // A second start of a service already foreground owes nothing new: it is foreground.
     if life.foregroundAt == nil && life.awaitingForegroundSince == nil { life.awaitingForegroundSince = now }
     services[service] = life
-    let inBackground =
-      (process.state == .background || process.state == .suspended)
+    observer.observe(.serviceStarted(service: service, inBackground: startsInBackground), in: process)
+  }
+
+  /// Whether a foreground service started now is started from the background: the app
+  /// is in the background (or suspended) and left the foreground more than the 5 s grace
+  /// ago (`AndroidRelease.foregroundToBackgroundGrace`), or never was in it.
+  private var startsInBackground: Bool {
+    (process.state == .background || process.state == .suspended)
       && !(leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false)
-    observer.observe(.serviceStarted(service: service, inBackground: inBackground), in: process)
   }
 
   private mutating func promoteService(
     _ service: String, type: ForegroundServiceType?, into observer: inout some LifecycleObserver
   ) {
     var life = services[service] ?? ServiceLife()
-    let startedAt = life.awaitingForegroundSince
     life.awaitingForegroundSince = nil
     if life.foregroundAt == nil { life.foregroundAt = now }
-    life.type = type
     services[service] = life
-    observer.observe(.servicePromoted(service: service, type: type, startedAt: startedAt), in: process)
+    observer.observe(.servicePromoted(service: service, type: type), in: process)
   }
 
   /// Notes when the app left the foreground for the background (`from` active or

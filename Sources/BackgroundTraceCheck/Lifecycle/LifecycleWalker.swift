@@ -229,7 +229,7 @@ package struct LifecycleWalker: Sendable {
     case .netEventsDone(let session): finishSessionEvents(session, into: &observer)
     case .netHandler(let session): callSessionHandler(session, into: &observer)
     case .schedProgress: break  // judged by no rule yet
-    case .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground:
+    case .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota:
       applyForegroundService(kind, into: &observer)
     }
   }

@@ -43,53 +43,58 @@ extension CheckerRules {
     while let (due, deadline) = deadlines.popPassed(before: time) {
       now = time
       switch deadline {
+      case .taskEnd(let process, let id):
+        expireTaskEnd(process: process, id: id, due: due, tasks: tasks, running: running)
+      case .taskBudget(let process, let epoch, let id):
+        expireTaskBudget(process: process, epoch: epoch, id: id, tasks: tasks, running: running)
+      case .runComplete(let run):
+        expireRun(run, due: due, runs: runs)
       case .sessionHandler(let process, let session, let eventsDoneAt):
         expireSessionHandler(
           process: process, session: session, eventsDoneAt: eventsDoneAt, sessions: sessions, running: running)
-        continue
-      case .servicePromotion, .serviceStop:
-        expireService(deadline, services: services, running: running)
-        continue
-      case .taskEnd, .taskBudget, .runComplete:
-        break
+      case .servicePromotion(let process, let service, let startedAt):
+        expireServicePromotion(
+          process: process, service: service, startedAt: startedAt, services: services, running: running)
+      case .serviceStop(let process, let service, let timedOutAt):
+        expireServiceStop(
+          process: process, service: service, timedOutAt: timedOutAt, services: services, running: running)
       }
-      expire(deadline, due: due, tasks: tasks, runs: runs, running: running)
     }
     nextDeadline = deadlines.firstTime ?? .max
   }
 
-  private mutating func expire(
-    _ deadline: Deadline, due: TraceTime, tasks: borrowing OpenTaskTable, runs: borrowing IntKeyedTable<RunLife>,
-    running: ProcessLife?
+  private mutating func expireTaskEnd(
+    process: Int, id: Int, due: TraceTime, tasks: borrowing OpenTaskTable, running: ProcessLife?
   ) {
-    switch deadline {
-    case .taskEnd(let process, let id):
-      guard let running, running.number == process, let task = tasks[id],
-        let expiredAt = task.expiredAt, expiredAt + grace == due,
-        reportedTasks.insert(id).inserted
-      else { return }
-      report(
-        .taskExpiredNotEnded,
-        "\(task.describe(id: id)) was not ended within \(grace.seconds) of its expiration at \(expiredAt.seconds)")
-    case .taskBudget(let process, let epoch, let id):
-      guard let running, running.number == process, running.backgroundEpoch == epoch,
-        let task = tasks[id], task.expiredAt == nil, let since = running.backgroundSince,
-        overBudgetTasks.insert(id).inserted
-      else { return }
-      report(
-        .taskOverBudget,
-        "\(task.describe(id: id)) stayed open more than the \(budget.seconds) background budget (in the background since \(max(since, task.begin).seconds)) with no expiration"
-      )
-    case .sessionHandler, .servicePromotion, .serviceStop:
-      break  // expired by passDeadlines, with the walker's sessions and services
-    case .runComplete(let run):
-      guard let life = runs[run], let expiredAt = life.expiredAt,
-        expiredAt + grace == due, reportedRuns.insert(run).inserted
-      else { return }
-      report(
-        .schedNotCompleted,
-        "run \(run) (\(life.identifier), launched at \(life.launchedAt.seconds)) was not completed within \(grace.seconds) of its expiration at \(expiredAt.seconds)"
-      )
-    }
+    guard let running, running.number == process, let task = tasks[id],
+      let expiredAt = task.expiredAt, expiredAt + grace == due,
+      reportedTasks.insert(id).inserted
+    else { return }
+    report(
+      .taskExpiredNotEnded,
+      "\(task.describe(id: id)) was not ended within \(grace.seconds) of its expiration at \(expiredAt.seconds)")
+  }
+
+  private mutating func expireTaskBudget(
+    process: Int, epoch: Int, id: Int, tasks: borrowing OpenTaskTable, running: ProcessLife?
+  ) {
+    guard let running, running.number == process, running.backgroundEpoch == epoch,
+      let task = tasks[id], task.expiredAt == nil, let since = running.backgroundSince,
+      overBudgetTasks.insert(id).inserted
+    else { return }
+    report(
+      .taskOverBudget,
+      "\(task.describe(id: id)) stayed open more than the \(budget.seconds) background budget (in the background since \(max(since, task.begin).seconds)) with no expiration"
+    )
+  }
+
+  private mutating func expireRun(_ run: Int, due: TraceTime, runs: borrowing IntKeyedTable<RunLife>) {
+    guard let life = runs[run], let expiredAt = life.expiredAt,
+      expiredAt + grace == due, reportedRuns.insert(run).inserted
+    else { return }
+    report(
+      .schedNotCompleted,
+      "run \(run) (\(life.identifier), launched at \(life.launchedAt.seconds)) was not completed within \(grace.seconds) of its expiration at \(expiredAt.seconds)"
+    )
   }
 }

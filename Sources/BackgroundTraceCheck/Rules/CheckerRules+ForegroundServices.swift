@@ -1,16 +1,18 @@
 import BackgroundTrace
 import _BackgroundTraceStorage
 
-/// Android's foreground services: the `startForeground` a start owes, the stop a
-/// timeout owes, where a start is allowed, and the type a release requires
-/// (docs/rules.md, `fgs-*`).
+/// Android's foreground services and long-running work: the `startForeground` a start
+/// owes, the stop a timeout owes, where a start is allowed, the type a release
+/// requires, a type's spent daily time, a worker's refused `setForeground`, and
+/// expedited work out of quota (docs/rules.md, `fgs-*`, `work-foreground-refused`,
+/// `work-expedited-*`).
 extension CheckerRules {
   /// Applies the rules to a transition of a foreground service.
   mutating func observeForegroundService(_ transition: LifecycleTransition, in process: ProcessLife) {
     switch transition {
     case .serviceStarted(let service, let inBackground):
       serviceReported.remove(service)
-      if inBackground && androidRelease.forbidsBackgroundServiceStarts {
+      if inBackground && androidRelease.forbidsBackgroundServiceStarts && !backgroundStartExempt {
         // ActiveServices: "startForegroundService() not allowed due to mAllowStartForeground false".
         report(
           .fgsStartedInBackground,
@@ -19,12 +21,39 @@ extension CheckerRules {
       }
       insertDeadline(
         .servicePromotion(process: process.number, service: service, startedAt: now), at: now + foregroundDeadline)
-    case .servicePromoted(let service, nil, _) where androidRelease.requiresServiceType:
+    case .servicePromoted(let service, nil) where androidRelease.requiresServiceType:
       report(
         .fgsUntyped,
         "foreground service \(service) called startForeground without a type on \(androidRelease): it throws "
           + "MissingForegroundServiceTypeException (\"Starting FGS without a type\")")
-    case .serviceTimedOut(let service, let type):
+    case .serviceRefused(let service, .exhausted):
+      report(
+        .fgsBudgetExhausted,
+        "foreground service \(service) was refused: its type's daily time is spent (\"Time limit already exhausted "
+          + "for foreground service type\", ForegroundServiceStartNotAllowedException); it cannot start until the user "
+          + "brings the app to the foreground")
+    case .workPromoted(let work, let attempt, let inBackground):
+      guard inBackground && androidRelease.forbidsBackgroundServiceStarts && !backgroundStartExempt else { break }
+      workForegroundReported.insert(work)
+      report(
+        .workForegroundRefused,
+        "work \(work) attempt \(attempt) called setForeground while the app was in the background on "
+          + "\(androidRelease): it throws ForegroundServiceStartNotAllowedException, and the worker stays a job, "
+          + "stopped at ten minutes")
+    case .workRefused(let work, let attempt, let reason):
+      if workForegroundReported.remove(work) != nil && reason == .background { break }  // reported at work.foreground
+      report(.workForegroundRefused, Self.workRefusal(work, attempt: attempt, reason))
+    case .expeditedOutOfQuota(let work, .drop):
+      report(
+        .workExpeditedDropped,
+        "expedited work \(work) was dropped: the app's expedited quota was spent and its OutOfQuotaPolicy is "
+          + "DROP_WORK_REQUEST (\"no work requests are enqueued\"); the work never runs")
+    case .expeditedOutOfQuota(let work, .runAsRegular):
+      report(
+        .workExpeditedDemoted,
+        "expedited work \(work) was enqueued as regular work: the app's expedited quota was spent "
+          + "(RUN_AS_NON_EXPEDITED_WORK_REQUEST); it runs deferred, when the system lets regular work run")
+    case .serviceTimedOut(let service, _):
       serviceReported.remove(service)
       insertDeadline(
         .serviceStop(process: process.number, service: service, timedOutAt: now),
@@ -50,24 +79,44 @@ extension CheckerRules {
     }
   }
 
-  /// A service's deadline passed: reported when the walker's service still owes what
-  /// the deadline asked.
-  mutating func expireService(
-    _ deadline: Deadline, services: borrowing StringKeyedTable<ServiceLife>, running: ProcessLife?
+  /// A service's `startForeground` deadline passed: reported when the walker's service
+  /// still owes the `startForeground` of that start.
+  mutating func expireServicePromotion(
+    process number: Int, service: String, startedAt: TraceTime, services: borrowing StringKeyedTable<ServiceLife>,
+    running: ProcessLife?
   ) {
-    switch deadline {
-    case .servicePromotion(let number, let service, let startedAt):
-      guard let running, running.number == number, let life = services[service],
-        life.awaitingForegroundSince == startedAt
-      else { return }
-      reportNotPromoted(service, startedAt: startedAt)
-    case .serviceStop(let number, let service, let timedOutAt):
-      guard let running, running.number == number, let life = services[service], life.timedOutAt == timedOutAt
-      else { return }
-      reportTimeoutIgnored(service, timedOutAt: timedOutAt)
-    default:
-      break
-    }
+    guard let running, running.number == number, let life = services[service],
+      life.awaitingForegroundSince == startedAt
+    else { return }
+    reportNotPromoted(service, startedAt: startedAt)
+  }
+
+  /// A service's stop deadline after `onTimeout` passed: reported when the walker's
+  /// service still runs from that timeout.
+  mutating func expireServiceStop(
+    process number: Int, service: String, timedOutAt: TraceTime, services: borrowing StringKeyedTable<ServiceLife>,
+    running: ProcessLife?
+  ) {
+    guard let running, running.number == number, let life = services[service], life.timedOutAt == timedOutAt
+    else { return }
+    reportTimeoutIgnored(service, timedOutAt: timedOutAt)
+  }
+
+  /// The finding's message for a refused `setForeground`.
+  private static func workRefusal(_ work: String, attempt: Int, _ reason: ForegroundServiceRefusal) -> String {
+    let what =
+      switch reason {
+      case .background:
+        "the app was in the background: it throws ForegroundServiceStartNotAllowedException, and the worker stays a "
+          + "job, stopped at ten minutes"
+      case .noType:
+        "its ForegroundInfo has no type: SystemForegroundService's startForeground throws "
+          + "MissingForegroundServiceTypeException, which crashes the app"
+      case .exhausted:
+        "its type's daily time is spent (\"Time limit already exhausted\"): WorkManager logs \"Unable to start "
+          + "foreground service\", and the worker stays a job, stopped at ten minutes"
+      }
+    return "work \(work) attempt \(attempt) was refused the foreground: " + what
   }
 
   private mutating func reportNotPromoted(_ service: String, startedAt: TraceTime) {

@@ -21,6 +21,9 @@ struct CheckerRules: LifecycleObserver, Sendable {
   var androidRelease = AndroidRelease.current
   /// How long after `fgs.start` a service must go foreground (`meta fgs-deadline=`).
   var foregroundDeadline = TraceMetadata.defaultForegroundServiceDeadline
+  /// Whether the app holds a standing exemption from the background-start restriction
+  /// on its release (`meta fgs-exempt=`).
+  var backgroundStartExempt = false
 
   // Where we are.
   var now = TraceTime.zero
@@ -44,6 +47,9 @@ struct CheckerRules: LifecycleObserver, Sendable {
   /// Services of the current process reported as not promoted or as not stopped after
   /// their timeout: their closing is quiet, until they start again.
   var serviceReported: Set<String> = []
+  /// Works whose `setForeground` from the background was reported: the `work.refuse`
+  /// that answers it is quiet.
+  var workForegroundReported: Set<String> = []
   /// Whether the app just moved into the background: the budgets of its open tasks
   /// start once the event is applied (``startOwedBudgets(tasks:process:)``).
   var budgetsOwed = false {
@@ -66,6 +72,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
     logCapture = LogCapture(meta: meta)
     androidRelease = meta.androidRelease
     foregroundDeadline = meta.foregroundServiceDeadline
+    backgroundStartExempt = meta.backgroundStartExemptions.exempt(on: androidRelease)
   }
 
   private init(enabled: Set<Rule>, defaultRetryLimit: Int?, budget: TraceInterval, grace: TraceInterval) {
@@ -213,13 +220,18 @@ struct CheckerRules: LifecycleObserver, Sendable {
     case .workFinished(let work, let finished): observeWorkFinished(work: work, finished, in: process)
     case .periodEnded(let work): forgetRetryLimit(of: work)
     case .queuedWorkReleased(let enqueue): forgetRetryLimit(of: enqueue.work)
+    case .attemptStopped(let work, let attempt, "quota"):
+      report(
+        .workExpeditedDemoted,
+        "expedited work \(work) attempt \(attempt) was stopped when the app's expedited quota ran out: it runs "
+          + "again as regular work, deferred (androidx OutOfQuotaPolicy; QuotaController)")
     case .attemptStopped, .stopUnmatched, .attemptClosed, .workCancelled:
       break
     case .sessionCreated, .transferSubmitted, .transferFinished, .sessionWoken, .sessionEventsDone, .handlerCalled,
       .handlerNotCalled, .sessionNotRecreated:
       observeTransfer(transition, in: process)
     case .serviceStarted, .servicePromoted, .serviceStopped, .serviceRefused, .serviceTimedOut, .workPromoted,
-      .serviceClosed:
+      .workRefused, .expeditedOutOfQuota, .serviceClosed:
       observeForegroundService(transition, in: process)
     }
   }

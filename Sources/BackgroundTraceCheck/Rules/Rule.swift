@@ -58,6 +58,19 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   case fgsStartedInBackground = "fgs-started-in-background"
   /// `startForeground` without a type on Android 14 or later: it throws.
   case fgsUntyped = "fgs-untyped"
+  /// A foreground service refused because its type's daily time is spent (Android 15+,
+  /// "Time limit already exhausted"): the start throws.
+  case fgsBudgetExhausted = "fgs-budget-exhausted"
+  /// A worker's `setForeground` from the background on Android 12 or later outside the
+  /// exemptions, or refused by the system: it throws, crashes the app, or leaves the
+  /// worker a job stopped at ten minutes.
+  case workForegroundRefused = "work-foreground-refused"
+  /// An expedited request dropped because the expedited quota was spent
+  /// (`DROP_WORK_REQUEST`): the work never runs.
+  case workExpeditedDropped = "work-expedited-dropped"
+  /// Expedited work that ran out of quota and runs as regular work, later
+  /// (`RUN_AS_NON_EXPEDITED_WORK_REQUEST`, or stopped when the quota ran out).
+  case workExpeditedDemoted = "work-expedited-demoted"
 
   /// The rule's id, as printed in brackets after each finding.
   public var id: String { rawValue }
@@ -65,7 +78,8 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   /// How serious a finding of this rule is.
   public var severity: Severity {
     switch self {
-    case .taskOverBudget, .schedRefreshNotRescheduled, .netHandlerEarly, .netSessionDuplicate: .warning
+    case .taskOverBudget, .schedRefreshNotRescheduled, .netHandlerEarly, .netSessionDuplicate, .workExpeditedDemoted:
+      .warning
     default: .error
     }
   }
@@ -100,6 +114,12 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
     case .fgsTimeoutIgnored: "fgs.timeout without fgs.stop for that service within 10 s"
     case .fgsStartedInBackground: "fgs.start while the app is in the background on Android 12+, outside the exemptions"
     case .fgsUntyped: "fgs.foreground without a type on Android 14+"
+    case .fgsBudgetExhausted: "fgs.refuse reason=exhausted: the service type's daily time was already spent"
+    case .workForegroundRefused:
+      "work.foreground while the app is in the background on Android 12+, outside the exemptions, or a work.refuse"
+    case .workExpeditedDropped: "work.quota policy=drop: an expedited request dropped, its quota spent"
+    case .workExpeditedDemoted:
+      "work.quota policy=run-as-regular, or work.stop reason=quota: expedited work runs as regular work"
     }
   }
 }

@@ -278,7 +278,7 @@ struct TimelineBuilder {
       closeWake(of: session, answered: false)
     case .serviceStarted(let service, _):
       _ = serviceRun(service)
-    case .servicePromoted(let service, let type, _):
+    case .servicePromoted(let service, let type):
       let (lane, index) = serviceRun(service)
       if model.services[lane].runs[index].foregroundAt == nil { model.services[lane].runs[index].foregroundAt = now }
       model.services[lane].runs[index].type = type
@@ -293,9 +293,15 @@ struct TimelineBuilder {
       if let event { instant(.service(service), .expiration, "onTimeout (\(type.rawValue))", event) }
     case .serviceClosed(let service, _, let end):
       if end != .traceEnded { endServiceRun(service, .closed) }
-    case .workPromoted(let work, _):
+    case .workPromoted(let work, _, _):
       _ = workLane(work)
       if let event { instant(.work(work), .event, "setForeground", event) }
+    case .workRefused(let work, _, let reason):
+      _ = workLane(work)
+      if let event { instant(.work(work), .event, "setForeground refused (\(reason.rawValue))", event) }
+    case .expeditedOutOfQuota(let work, let policy):
+      _ = workLane(work)
+      if let event { instant(.work(work), .event, "expedited quota spent (\(policy.rawValue))", event) }
     case .serviceStopped(_, nil):
       break
     }

@@ -1,0 +1,67 @@
+/// A standing exemption from Android 12's restriction on starting foreground services
+/// from the background: one the app holds for as long as it runs, which the model can
+/// therefore express as a setting of the device (`meta fgs-exempt=`). From Android's
+/// "Restrictions on starting a foreground service from the background", "Exemptions
+/// from background start restrictions", with AOSP `PowerExemptionManager`'s reason for
+/// each. The words are their `meta` spelling.
+///
+/// The model knows two other exemptions, which it derives from the app's state: the app
+/// is visible (in the foreground), and the 5 s after it left the foreground
+/// (`DEFAULT_FG_TO_BG_FGS_GRACE_DURATION`). The temporary ones granted by a delivery
+/// the model has no event for (a high-priority FCM message, an exact alarm, a
+/// notification tapped) it does not model: a start from their handlers is refused, the
+/// strict reading.
+public enum BackgroundStartExemption: String, Sendable, Hashable, CaseIterable {
+  /// `companion-device`: "Your app uses the Companion Device Manager and declares the
+  /// REQUEST_COMPANION_START_FOREGROUND_SERVICES_FROM_BACKGROUND permission or the
+  /// REQUEST_COMPANION_RUN_IN_BACKGROUND permission" (`REASON_COMPANION_DEVICE_MANAGER`).
+  case companionDevice = "companion-device"
+  /// `battery-unrestricted`: "The user turns off battery optimizations for your app"
+  /// (the app is on the power allowlist, `REASON_ALLOWLISTED_PACKAGE`).
+  case batteryUnrestricted = "battery-unrestricted"
+  /// `system-alert-window`: "Your app holds the SYSTEM_ALERT_WINDOW permission"
+  /// (`REASON_SYSTEM_ALERT_WINDOW_PERMISSION`); from Android 15 the app "must have a
+  /// visible overlay window" too, which the model does not have, so it exempts only up
+  /// to Android 14.
+  case systemAlertWindow = "system-alert-window"
+
+  /// Whether the exemption holds on `release`.
+  public func holds(on release: AndroidRelease) -> Bool {
+    switch self {
+    case .companionDevice, .batteryUnrestricted: true
+    case .systemAlertWindow: release.major < 15
+    }
+  }
+}
+
+extension Set<BackgroundStartExemption> {
+  /// Whether one of the exemptions holds on `release`: the app may start foreground
+  /// services from the background there.
+  public func exempt(on release: AndroidRelease) -> Bool {
+    contains { $0.holds(on: release) }
+  }
+
+  /// The `meta fgs-exempt=` value: the words, sorted, comma-separated.
+  public var metaValue: String {
+    map(\.rawValue).sorted().joined(separator: ",")
+  }
+}
+
+extension TraceMetadata {
+  /// The standing exemptions the trace declares (`meta fgs-exempt=companion-device,…`);
+  /// none when it declares none. A word that names no exemption is left out
+  /// (``foregroundServiceSettingsProblem`` names it).
+  public var backgroundStartExemptions: Set<BackgroundStartExemption> {
+    guard let value = self["fgs-exempt"] else { return [] }
+    return Set(value.split(separator: ",").compactMap { BackgroundStartExemption(rawValue: String($0)) })
+  }
+
+  /// What is wrong with `meta fgs-exempt=`, or `nil`.
+  var backgroundStartExemptionProblem: String? {
+    guard let value = self["fgs-exempt"] else { return nil }
+    let unknown = value.split(separator: ",").filter { BackgroundStartExemption(rawValue: String($0)) == nil }
+    guard let first = unknown.first else { return nil }
+    let known = BackgroundStartExemption.allCases.map(\.rawValue).joined(separator: ", ")
+    return "meta fgs-exempt=\(value) names no exemption \"\(first)\" (expected a comma-separated list of: \(known))"
+  }
+}
