@@ -112,6 +112,7 @@ import Testing
         // A run SwiftUI completed while its work was still detached: the checker sees a
         // clean trace, the scenario's assertion the unfinished check.
         case "notification-refresh": .assertion
+        case "long-upload": .rule(.workForegroundRefused)
         default: .rule(.taskUnknownEnd)
         }
       #expect(report.failures.map(\.kind).contains(expected), "\(scenario.name)")
@@ -130,7 +131,7 @@ import Testing
         "document-save", "document-save-fixed", "critical-send", "critical-send-fixed", "sample-app",
         "sample-app-fixed", "background-download", "background-download-fixed", "background-transfer",
         "background-transfer-fixed", "sync-service", "sync-service-fixed", "notification-refresh",
-        "notification-refresh-fixed",
+        "notification-refresh-fixed", "long-upload", "long-upload-fixed",
       ])
     #expect(ExplorationScenarios.named("critical-send")?.name == "critical-send")
     #expect(ExplorationScenarios.named("nope") == nil)

@@ -20,6 +20,8 @@ package enum ExplorationScenarios: Sendable {
     SyncServiceScenario.scenario(fixed: true),
     NotificationRefreshScenario.scenario(fixed: false),
     NotificationRefreshScenario.scenario(fixed: true),
+    LongUploadScenario.scenario(fixed: false),
+    LongUploadScenario.scenario(fixed: true),
   ]
 
   /// The shipped scenario called `name`.
