@@ -401,6 +401,12 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
     #expect(worker.refusals.withLock { $0 }.isEmpty)
     #expect(system.trace.meta["fgs-exempt"] == "companion-device")
     #expect(TraceChecker.check(system.trace).isEmpty)
+
+    var both = android(16)
+    both.backgroundStartExemptions = [.companionDevice, .batteryUnrestricted]
+    let trace = SimulatedSystem(seed: 1, configuration: both).trace
+    #expect(trace.meta["fgs-exempt"] == "battery-unrestricted+companion-device")
+    #expect(try! Trace(text: trace.text).meta.backgroundStartExemptions == [.companionDevice, .batteryUnrestricted])
   }
 
   /// androidx SystemForegroundService.Api31Impl.startForeground catches only

@@ -54,6 +54,11 @@ import Testing
       "android/long-upload-stopped-at-ten-minutes",
       { LongUploadWorkerExampleTests.app(on: $0, scheduler: $0.scheduler, goesForeground: false) }
     ),
+    // Its setForeground from the background refused: the recording's work.refuse answers it.
+    (
+      "android/long-upload-refused-in-background",
+      { LongUploadWorkerExampleTests.app(on: $0, scheduler: $0.scheduler, goesForeground: true) }
+    ),
     // Background transfers: the recorded finish, wake and events-done handed to the app.
     ("ios/background-download", { DownloadAppDelegate(transfers: $0) }),
     ("ios/background-upload", { BackgroundTransferReplayTests.UploadApp(transfers: $0, callsHandler: true) }),

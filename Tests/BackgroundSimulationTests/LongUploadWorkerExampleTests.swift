@@ -60,4 +60,39 @@ import Testing
     #expect(!ExampleTrace.lines(" work.result", in: trace).contains { $0.contains("success") })
     expectTrace(trace, matchesGolden: "long-upload-stopped-at-ten-minutes", directory: ExampleTrace.androidGoldens)
   }
+
+  /// With the network down at the tap the run starts when it returns, a minute after
+  /// the user left: on Android 12+ the worker's `setForeground` from the background is
+  /// refused (androidx `WorkForegroundUpdater`: "This will fail when the process is
+  /// subject to foreground service restrictions"; `work.refuse reason=background`), so it
+  /// runs as a job and is stopped at ten minutes, every attempt: `work-foreground-refused`
+  /// at each `work.foreground`.
+  @Test func fromTheBackgroundSetForegroundIsRefused() {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.networkAvailable = false
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launchApp { Self.app(on: $0, scheduler: $0.scheduler, goesForeground: true) }
+    system.advance(by: .seconds(1))
+    system.userAction("upload")
+    system.advance(by: .seconds(4))
+    system.moveToBackground()
+    system.advance(by: .seconds(55))
+    system.setEnvironment(network: true)
+    system.advance(by: .seconds(1250))
+    let trace = system.trace
+    #expect(
+      ExampleTrace.lines(" work.", in: trace) == [
+        "1 work.enqueue work=upload name=LongUploadWorker", "60 work.start work=upload attempt=0",
+        "60 work.foreground work=upload attempt=0", "60 work.refuse work=upload attempt=0 reason=background",
+        "660 work.stop work=upload attempt=0 reason=timeout", "660.1 work.start work=upload attempt=1",
+        "660.1 work.foreground work=upload attempt=1", "660.1 work.refuse work=upload attempt=1 reason=background",
+        "1260.1 work.stop work=upload attempt=1 reason=timeout", "1260.2 work.start work=upload attempt=2",
+        "1260.2 work.foreground work=upload attempt=2", "1260.2 work.refuse work=upload attempt=2 reason=background",
+      ])
+    #expect(
+      TraceChecker.check(trace).map(\.rule) == [.workForegroundRefused, .workForegroundRefused, .workForegroundRefused])
+    expectTrace(
+      trace, matchesGolden: "long-upload-refused-in-background", checks: .all(except: [.workForegroundRefused]),
+      directory: ExampleTrace.androidGoldens)
+  }
 }

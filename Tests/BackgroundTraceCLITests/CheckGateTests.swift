@@ -94,6 +94,22 @@ import Testing
     #expect(run("check", fine).status == .success)
   }
 
+  /// An exemption the trace's `meta fgs-exempt=` does not name is refused, not dropped.
+  @Test func aBadBackgroundStartExemptionExitsTwoNamingIt() throws {
+    let exempt = try write(
+      "bgtrace 1\nmeta platform=android fgs-exempt=companion-device+vip\n0 app.launch\n", to: "exempt.txt")
+    let result = run("check", exempt)
+    #expect(result.status == .badInput)
+    #expect(
+      result.errors
+        == "bgtrace: \(exempt): meta fgs-exempt=companion-device+vip names no exemption \"vip\" (expected a "
+        + "list joined by +, of: companion-device, battery-unrestricted, system-alert-window)\n")
+    let fine = try write(
+      "bgtrace 1\nmeta platform=android fgs-exempt=battery-unrestricted+companion-device\n0 app.launch\n",
+      to: "exempt-fine.txt")
+    #expect(run("check", fine).status == .success)
+  }
+
   @Test func directoriesHoldingOnlyHiddenTracesHoldNoTrace() throws {
     try write(Self.doubleEnd, to: "pkg/.build/debug/t.txt")
     try write(Self.doubleEnd, to: "pkg/.git/t.txt")

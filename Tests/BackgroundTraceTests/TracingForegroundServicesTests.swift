@@ -77,4 +77,31 @@ private final class SelfStoppingService: ForegroundService {
         .workResult(work: "upload", attempt: 0, outcome: .success),
       ])
   }
+
+  /// A `setForeground` the base queue refuses is recorded as `work.refuse` with its
+  /// reason, and the error reaches the worker.
+  @Test func aTracedWorkersRefusedSetForegroundIsRecorded() async {
+    struct Promoting: Worker {
+      func doWork(_ context: WorkContext) async -> WorkResult {
+        do {
+          try await context.setForeground(ForegroundInfo(type: .dataSync))
+          return .success
+        } catch {
+          return error.reason == .background ? .retry : .failure
+        }
+      }
+    }
+    let recorder = TraceRecorder()
+    let context = WorkContext(work: "upload", runAttemptCount: 0) { (_) throws(ForegroundServiceError) in
+      throw ForegroundServiceError(.background, service: "upload")
+    }
+    let result = await TracingWorker(base: Promoting(), recorder: recorder).doWork(context)
+    #expect(result == .retry)
+    #expect(
+      recorder.trace.events.map(\.kind) == [
+        .workStart(work: "upload", attempt: 0), .workForeground(work: "upload", attempt: 0),
+        .workRefuse(work: "upload", attempt: 0, reason: .background),
+        .workResult(work: "upload", attempt: 0, outcome: .retry),
+      ])
+  }
 }

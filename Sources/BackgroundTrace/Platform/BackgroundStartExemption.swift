@@ -41,27 +41,27 @@ extension Set<BackgroundStartExemption> {
     contains { $0.holds(on: release) }
   }
 
-  /// The `meta fgs-exempt=` value: the words, sorted, comma-separated.
+  /// The `meta fgs-exempt=` value: the words, sorted, joined by `+`.
   public var metaValue: String {
-    map(\.rawValue).sorted().joined(separator: ",")
+    map(\.rawValue).sorted().joined(separator: "+")
   }
 }
 
 extension TraceMetadata {
-  /// The standing exemptions the trace declares (`meta fgs-exempt=companion-device,…`);
+  /// The standing exemptions the trace declares (`meta fgs-exempt=companion-device+…`);
   /// none when it declares none. A word that names no exemption is left out
   /// (``foregroundServiceSettingsProblem`` names it).
   public var backgroundStartExemptions: Set<BackgroundStartExemption> {
     guard let value = self["fgs-exempt"] else { return [] }
-    return Set(value.split(separator: ",").compactMap { BackgroundStartExemption(rawValue: String($0)) })
+    return Set(value.split(separator: "+").compactMap { BackgroundStartExemption(rawValue: String($0)) })
   }
 
   /// What is wrong with `meta fgs-exempt=`, or `nil`.
   var backgroundStartExemptionProblem: String? {
     guard let value = self["fgs-exempt"] else { return nil }
-    let unknown = value.split(separator: ",").filter { BackgroundStartExemption(rawValue: String($0)) == nil }
+    let unknown = value.split(separator: "+").filter { BackgroundStartExemption(rawValue: String($0)) == nil }
     guard let first = unknown.first else { return nil }
     let known = BackgroundStartExemption.allCases.map(\.rawValue).joined(separator: ", ")
-    return "meta fgs-exempt=\(value) names no exemption \"\(first)\" (expected a comma-separated list of: \(known))"
+    return "meta fgs-exempt=\(value) names no exemption \"\(first)\" (expected a list joined by +, of: \(known))"
   }
 }
