@@ -71,6 +71,37 @@ import Testing
   }
 }
 
+/// The recorded `work.quota` is a decision a replay hands back as recorded.
+@Suite struct ExpeditedQuotaReplayTests {
+  final class App: BackgroundAppDelegate {
+    let queue: any WorkQueue
+    let clock: VirtualClock
+    init(queue: any WorkQueue, clock: VirtualClock) {
+      self.queue = queue
+      self.clock = clock
+    }
+    func perform(userAction action: String) {
+      let worker = ExpeditedWorkModelTests.Timed(clock: clock, duration: .seconds(400))
+      queue.enqueue(WorkRequest(work: action, expedited: .drop, worker: worker), policy: nil)
+    }
+  }
+
+  @Test func aDroppedRequestReplaysAlike() {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.standbyBucket = .restricted
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launchApp { App(queue: $0, clock: $0.clock) }
+    system.userAction("first")
+    system.advance(by: .seconds(800))
+    system.userAction("second")
+    system.advance(by: .seconds(100))
+    #expect(system.trace.events.map(TextTraceWriter.line(for:)).contains("800 work.quota work=second policy=drop"))
+    let replay = Replayer.replay(system.trace, timing: .exact) { App(queue: $0, clock: $0.clock) }
+    #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
+    #expect(replay.trace.events == system.trace.events)
+  }
+}
+
 /// Before Android 12 there are no expedited jobs: androidx runs expedited work as a
 /// foreground service from the worker's `getForegroundInfo()`, with no quota and no
 /// ten-minute stop; a worker without one fails ("Expedited WorkRequests require a
