@@ -60,6 +60,7 @@ import Testing
   static let everyKindVectors = [
     "format/all-kinds", "format/background-transfers", "format-v4/spec-layout", "format-v4/foreground-services",
     "format-v4/long-running-work",
+    "format-v4/continued-processing",
   ]
 
   /// The events of ``everyKindVectors``, parsed from their text twins.

@@ -80,7 +80,10 @@ import Testing
     expectCodes(TransferOutcome.self, [.success: 0, .failed: 1, .cancelled: 2])
     expectCodes(BackoffPolicy.self, [.exponential: 0, .linear: 1])
     expectCodes(ExistingWorkPolicy.self, [.replace: 0, .keep: 1, .append: 2, .appendOrReplace: 3])
-    expectCodes(SchedulerRequestType.self, [.refresh: 0, .processing: 1])
+    // Continued processing came later, as flag bit 2 (bit 1 is `earliest`'s presence).
+    expectCodes(SchedulerRequestType.self, [.refresh: 0, .processing: 1, .continued: 4])
+    expectCodes(ContinuedProcessingStrategy.self, [.fail: 0, .queue: 1])
+    expectCodes(ContinuedProcessingResource.self, [.gpu: 0])
     expectCodes(ExpeditedPolicy.self, [.runAsRegular: 0, .drop: 1])
   }
 
@@ -94,6 +97,8 @@ import Testing
     #expect(EnqueuePresence.flex.rawValue == 0x40)
     #expect(EnqueuePresence.expedited.rawValue == 0x80)
     #expect(EnqueuePresence.known.rawValue == 0xFF)
+    #expect(SubmitRequirements.title == 0x10 && SubmitRequirements.subtitle == 0x20)
+    #expect(SubmitRequirements.strategy == 0x40 && SubmitRequirements.resources == 0x80)
     #expect(Tristate.code(nil) == 0 && Tristate.code(true) == 1 && Tristate.code(false) == 2)
     #expect(Tristate.value(0) == nil && Tristate.value(1) == true && Tristate.value(2) == false)
   }

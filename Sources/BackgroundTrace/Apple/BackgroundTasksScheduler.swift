@@ -38,12 +38,16 @@
       launchHandler: @escaping (any ScheduledTask) -> Void
     ) -> Bool {
       scheduler.register(forTaskWithIdentifier: identifier, using: queue) { task in
-        launchHandler(BackgroundTasksTask(task: task))
+        if let continued = task as? BGContinuedProcessingTask {
+          launchHandler(BackgroundTasksContinuedTask(task: continued))
+        } else {
+          launchHandler(BackgroundTasksTask(task: task))
+        }
       }
     }
 
-    /// Submits the request as a `BGAppRefreshTaskRequest` or a `BGProcessingTaskRequest`,
-    /// with its `earliestBeginDate`, or now plus its `earliestBeginDelay`.
+    /// Submits the request as a `BGAppRefreshTaskRequest`, a `BGProcessingTaskRequest` or a
+    /// `BGContinuedProcessingTaskRequest`, with its `earliestBeginDate`, or now plus its `earliestBeginDelay`.
     ///
     /// - Parameter request: the request to submit.
     /// - Throws: ``TaskSchedulerError`` with the platform's code; a code this package does
@@ -58,6 +62,12 @@
         processing.requiresNetworkConnectivity = request.requiresNetworkConnectivity
         processing.requiresExternalPower = request.requiresExternalPower
         platformRequest = processing
+      case .continued:
+        let continued = BGContinuedProcessingTaskRequest(
+          identifier: request.identifier, title: request.title, subtitle: request.subtitle)
+        continued.strategy = request.strategy == .fail ? .fail : .queue
+        continued.requiredResources = request.requiredResources == .gpu ? .gpu : []
+        platformRequest = continued
       }
       if let date = request.earliestBeginDate {
         platformRequest.earliestBeginDate = date
@@ -94,9 +104,9 @@
 
     /// The requests `BGTaskScheduler` holds, from
     /// `getPendingTaskRequests(completionHandler:)` (as `await pendingTaskRequests()`):
-    /// each refresh or processing request with its identifier, earliest date and
-    /// requirements. Requests of other kinds (health research, continued processing) are
-    /// left out: ``TaskRequest`` has no type for them.
+    /// each refresh, processing or continued-processing request with its identifier,
+    /// earliest date, requirements, title, strategy and resources. Health research
+    /// requests are left out: ``TaskRequest`` has no type for them.
     public func pendingTaskRequests() async -> [TaskRequest] {
       await scheduler.pendingTaskRequests().compactMap(Self.taskRequest(from:))
     }
@@ -113,6 +123,11 @@
         request = .processing(
           processing.identifier, requiresNetworkConnectivity: processing.requiresNetworkConnectivity,
           requiresExternalPower: processing.requiresExternalPower)
+      case let continued as BGContinuedProcessingTaskRequest:
+        request = .continued(
+          continued.identifier, title: continued.title, subtitle: continued.subtitle,
+          strategy: continued.strategy == .fail ? .fail : .queue,
+          requiredResources: continued.requiredResources.contains(.gpu) ? .gpu : nil)
       default:
         return nil
       }
@@ -121,8 +136,37 @@
     }
   }
 
+  /// A launched `BGContinuedProcessingTask` as a ``ContinuedProcessingTask``: the app's
+  /// reports to ``progress`` go to the task's `progress`, which the system watches.
+  final class BackgroundTasksContinuedTask: BackgroundTasksTask, ContinuedProcessingTask, @unchecked Sendable {
+    let continued: BGContinuedProcessingTask
+    let progress = TaskProgress()
+
+    init(task: BGContinuedProcessingTask) {
+      self.continued = task
+      super.init(task: task)
+      let platformProgress = UncheckedProgress(progress: task.progress)
+      progress.observe { completed, total in
+        platformProgress.progress.totalUnitCount = total
+        platformProgress.progress.completedUnitCount = completed
+      }
+    }
+
+    var title: String { continued.title }
+    var subtitle: String { continued.subtitle }
+
+    func updateTitle(_ title: String, subtitle: String) {
+      continued.updateTitle(title, subtitle: subtitle)
+    }
+  }
+
+  /// `Progress` is thread-safe (Apple: "NSProgress is thread safe"), but not declared Sendable.
+  private struct UncheckedProgress: @unchecked Sendable {
+    let progress: Progress
+  }
+
   /// A launched `BGTask` as a ``ScheduledTask``.
-  final class BackgroundTasksTask: ScheduledTask, @unchecked Sendable {
+  class BackgroundTasksTask: ScheduledTask, @unchecked Sendable {
     let task: BGTask
 
     init(task: BGTask) {

@@ -135,7 +135,7 @@ struct ChunkDecoder {
     case .appState: AppState.largestWireCode
     case .appTerminate, .taskBegin, .schedCancel, .schedComplete: 1
     case .schedRegister: 2  // a tri-state
-    case .schedSubmit: 3  // the request type, and whether `earliest` is present
+    case .schedSubmit: 6  // the request type (bits 0 and 2, not both), and whether `earliest` is present
     case .schedReject: SchedulerRejection.largestWireCode
     case .workResult: WorkOutcome.largestWireCode
     case .netSubmit: 5  // the transfer kind, and the `discretionary` tri-state
@@ -301,13 +301,24 @@ struct ChunkDecoder {
       guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
       event.number = Int64(try taskID(&cursor, predicted: flags & 2 != 0, step: 0))
     case .schedSubmit:
-      guard let requirements = cursor.byte(), requirements & 0x3 != 3, requirements >> 2 < 3 else {
+      guard flags & 5 != 5 else { throw fail("unknown flags \(flags)") }
+      guard let requirements = cursor.byte(), requirements & 0x3 != 3, requirements >> 2 & 0x3 != 3,
+        flags & 4 != 0 || requirements >> 4 == 0
+      else {
         throw fail("bad requirement flags")
       }
       event.flags = flags
       event.options = requirements
       event.string = try stringID(&cursor)
       if flags & 2 != 0 { event.interval = try scaled(&cursor) }
+      if requirements & SubmitRequirements.title != 0 { event.secondString = try stringID(&cursor) }
+      if requirements & SubmitRequirements.subtitle != 0 { event.number = Int64(try stringID(&cursor)) }
+      if requirements & SubmitRequirements.strategy != 0 {
+        event.backoffCode = try Self.code(ContinuedProcessingStrategy.self, "strategy", &cursor, fail: fail).wireCode
+      }
+      if requirements & SubmitRequirements.resources != 0 {
+        event.policyCode = try Self.code(ContinuedProcessingResource.self, "resources", &cursor, fail: fail).wireCode
+      }
     case .schedCancel:
       event.flags = flags
       if flags != 1 { event.string = try stringID(&cursor) }

@@ -137,9 +137,15 @@ struct ChunkEncoder {
       appendString(ident)
     case .schedSubmit(let submission):
       flags = submission.type.wireCode | (submission.earliest != nil ? 2 : 0)
-      records.append(Tristate.code(submission.network) | Tristate.code(submission.power) << 2)
+      if submission.type != .continued && submission.hasContinuedFields { sawInvalidValue = true }
+      records.append(SubmitRequirements.byte(of: submission))
       appendString(submission.identifier)
       if let earliest = submission.earliest { appendScaled(bounded(earliest.nanoseconds)) }
+      // A continued-processing request's fields came later: they go last.
+      if let title = submission.title { appendString(title) }
+      if let subtitle = submission.subtitle { appendString(subtitle) }
+      if let strategy = submission.strategy { records.append(strategy.wireCode) }
+      if let resources = submission.resources { records.append(resources.wireCode) }
     case .schedReject(let ident, let error):
       flags = error.wireCode
       appendString(ident)

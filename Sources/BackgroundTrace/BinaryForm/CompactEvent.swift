@@ -16,7 +16,7 @@
 /// | `task.begin` | name | | id | ``taskName(strings:)`` |
 /// | `task.end`, `task.expire` | | | id | |
 /// | `sched.register` | ident | | | ``ok`` |
-/// | `sched.submit` | ident | | | ``submission(strings:)`` |
+/// | `sched.submit` | ident | title | subtitle's string id | ``submission(strings:)`` (strategy and resources codes in ``backoffCode`` and ``policyCode``) |
 /// | `sched.reject` | ident | | | ``rejection`` |
 /// | `sched.cancel` | ident | | | ``cancelTarget(strings:)`` |
 /// | `sched.launch` | ident | | run | |
@@ -110,9 +110,13 @@ extension CompactEvent {
   @inlinable
   package func submission(strings: borrowing some StringTable) -> SchedulerSubmission {
     SchedulerSubmission(
-      identifier: strings[string], type: SchedulerRequestType(wireCode: flags & 1)!,
+      identifier: strings[string], type: SchedulerRequestType(wireCode: flags & 5)!,
       earliest: flags & 2 != 0 ? TraceTime(nanoseconds: interval) : nil,
-      network: Tristate.value(options & 0x3), power: Tristate.value(options >> 2))
+      network: Tristate.value(options & 0x3), power: Tristate.value(options >> 2 & 0x3),
+      title: options & SubmitRequirements.title != 0 ? strings[secondString] : nil,
+      subtitle: options & SubmitRequirements.subtitle != 0 ? strings[UInt32(number)] : nil,
+      strategy: options & SubmitRequirements.strategy != 0 ? ContinuedProcessingStrategy(wireCode: backoffCode)! : nil,
+      resources: options & SubmitRequirements.resources != 0 ? ContinuedProcessingResource(wireCode: policyCode)! : nil)
   }
 
   /// `sched.reject`'s error.

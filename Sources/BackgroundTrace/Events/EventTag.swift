@@ -107,7 +107,10 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
         [
           .required("ident", .string), .required("type", .choice(SchedulerRequestType.self)),
           .optional("earliest", .seconds), .optional("network", .boolean), .optional("power", .boolean),
-        ], "the app submitted a scheduler request")
+          .optional("title", .string, private: true), .optional("subtitle", .string, private: true),
+          .optional("strategy", .choice(ContinuedProcessingStrategy.self)),
+          .optional("resources", .choice(ContinuedProcessingResource.self)),
+        ], "the app submitted a scheduler request (`title=` … `resources=`: a continued-processing request's)")
     case .schedReject:
       KindSpec(
         "sched.reject", .system, [.required("ident", .string), .required("error", .choice(SchedulerRejection.self))],

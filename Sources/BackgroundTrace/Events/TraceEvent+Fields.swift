@@ -64,6 +64,10 @@ extension TraceEvent.Kind {
       visit(submission.earliest.map(FieldValue.seconds))
       visit(submission.network.map(FieldValue.boolean))
       visit(submission.power.map(FieldValue.boolean))
+      visit(submission.title.map(FieldValue.string))
+      visit(submission.subtitle.map(FieldValue.string))
+      visit(submission.strategy.map { .choice($0.rawValue) })
+      visit(submission.resources.map { .choice($0.rawValue) })
     case .schedReject(let ident, let error):
       visit(.string(ident))
       visit(.choice(error.rawValue))
@@ -182,10 +186,17 @@ extension TraceEvent.Kind {
     case .taskExpire: self = .taskExpire(id: try values.integer(0))
     case .schedRegister: self = .schedRegister(identifier: try values.string(0), ok: try values.optionalBoolean(1))
     case .schedSubmit:
-      self = .schedSubmit(
-        SchedulerSubmission(
-          identifier: try values.string(0), type: try values.choice(1), earliest: try values.optionalSeconds(2),
-          network: try values.optionalBoolean(3), power: try values.optionalBoolean(4)))
+      let submission = SchedulerSubmission(
+        identifier: try values.string(0), type: try values.choice(1), earliest: try values.optionalSeconds(2),
+        network: try values.optionalBoolean(3), power: try values.optionalBoolean(4),
+        title: try values.optionalString(5), subtitle: try values.optionalString(6),
+        strategy: try values.optionalChoice(7), resources: try values.optionalChoice(8))
+      if submission.type != .continued, let index = (5...8).first(where: { fieldValues[$0] != nil }) {
+        let name = tag.spec.fields[index].name
+        throw FieldError(
+          field: name, isInName: true, message: "'\(name)' is for type=continued only, not type=\(submission.type)")
+      }
+      self = .schedSubmit(submission)
     case .schedReject: self = .schedReject(identifier: try values.string(0), error: try values.choice(1))
     case .schedCancel:
       switch (try values.optionalString(0), try values.optionalBoolean(1)) {

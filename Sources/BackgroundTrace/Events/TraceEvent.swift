@@ -187,6 +187,25 @@ public enum SchedulerRequestType: String, Sendable, Hashable, CaseIterable {
   case refresh
   /// A `BGProcessingTaskRequest`.
   case processing
+  /// A `BGContinuedProcessingTaskRequest` (iOS 26): work the user started in the
+  /// foreground, which may go on in the background with the system's progress UI.
+  case continued
+}
+
+/// What the scheduler does with a continued-processing request it cannot run at once
+/// (`BGContinuedProcessingTaskRequest.SubmissionStrategy`).
+public enum ContinuedProcessingStrategy: String, Sendable, Hashable, CaseIterable {
+  /// `fail`: the submission fails with `immediateRunIneligible`; `queue` (the default):
+  /// the request waits at the back of a queue and runs as soon as it can.
+  case fail, queue
+}
+
+/// A system resource a continued-processing request needs beyond the default
+/// (`BGContinuedProcessingTaskRequest.Resources`); no value means the default.
+public enum ContinuedProcessingResource: String, Sendable, Hashable, CaseIterable {
+  /// `gpu`: background GPU use, which needs the Background GPU Access entitlement and
+  /// a device whose `BGTaskScheduler.supportedResources` contains `.gpu`.
+  case gpu
 }
 
 /// Why the scheduler refused a submission (`BGTaskScheduler.Error.Code`).
@@ -233,7 +252,7 @@ public enum ExistingWorkPolicy: String, Sendable, Hashable, CaseIterable {
 public struct SchedulerSubmission: Sendable, Hashable {
   /// The task identifier (`BGTaskSchedulerPermittedIdentifiers` entry).
   public var identifier: String
-  /// Refresh or processing.
+  /// Refresh, processing or continued processing.
   public var type: SchedulerRequestType
   /// `earliestBeginDate`, as trace time; `nil` means no delay.
   public var earliest: TraceTime?
@@ -241,17 +260,37 @@ public struct SchedulerSubmission: Sendable, Hashable {
   public var network: Bool?
   /// `requiresExternalPower`, when given.
   public var power: Bool?
+  /// A continued-processing request's `title`, which the system's progress UI shows.
+  public var title: String?
+  /// A continued-processing request's `subtitle`.
+  public var subtitle: String?
+  /// A continued-processing request's `strategy`, when recorded (`queue` by default).
+  public var strategy: ContinuedProcessingStrategy?
+  /// A continued-processing request's `requiredResources` beyond the default.
+  public var resources: ContinuedProcessingResource?
 
-  /// Creates a submission.
+  /// Creates a submission. `title`, `subtitle`, `strategy` and `resources` belong to
+  /// continued-processing requests only (the text and binary forms refuse them on
+  /// another type).
   public init(
     identifier: String, type: SchedulerRequestType, earliest: TraceTime? = nil,
-    network: Bool? = nil, power: Bool? = nil
+    network: Bool? = nil, power: Bool? = nil, title: String? = nil, subtitle: String? = nil,
+    strategy: ContinuedProcessingStrategy? = nil, resources: ContinuedProcessingResource? = nil
   ) {
     self.identifier = identifier
     self.type = type
     self.earliest = earliest
     self.network = network
     self.power = power
+    self.title = title
+    self.subtitle = subtitle
+    self.strategy = strategy
+    self.resources = resources
+  }
+
+  /// Whether a field only a continued-processing request has is set.
+  var hasContinuedFields: Bool {
+    title != nil || subtitle != nil || strategy != nil || resources != nil
   }
 }
 

@@ -139,12 +139,14 @@ extension ExistingWorkPolicy: WireCoded {
 }
 
 extension SchedulerRequestType: WireCoded {
-  /// `sched.submit`'s flag bit 0.
+  /// `sched.submit`'s flag bits 0 and 2 (bit 1 is `earliest`'s presence): processing
+  /// was bit 0 from the start; continued processing came later, as bit 2.
   @inlinable
   package var wireCode: UInt8 {
     switch self {
     case .refresh: 0
     case .processing: 1
+    case .continued: 4
     }
   }
 
@@ -153,11 +155,76 @@ extension SchedulerRequestType: WireCoded {
     switch code {
     case 0: self = .refresh
     case 1: self = .processing
+    case 4: self = .continued
+    default: return nil
+    }
+  }
+
+  package static var largestWireCode: UInt8 { 4 }
+}
+
+extension ContinuedProcessingStrategy: WireCoded {
+  /// `sched.submit`'s strategy byte.
+  @inlinable
+  package var wireCode: UInt8 {
+    switch self {
+    case .fail: 0
+    case .queue: 1
+    }
+  }
+
+  @inlinable
+  package init?(wireCode code: UInt8) {
+    switch code {
+    case 0: self = .fail
+    case 1: self = .queue
     default: return nil
     }
   }
 
   package static var largestWireCode: UInt8 { 1 }
+}
+
+extension ContinuedProcessingResource: WireCoded {
+  /// `sched.submit`'s resources byte.
+  @inlinable
+  package var wireCode: UInt8 {
+    switch self {
+    case .gpu: 0
+    }
+  }
+
+  @inlinable
+  package init?(wireCode code: UInt8) {
+    switch code {
+    case 0: self = .gpu
+    default: return nil
+    }
+  }
+
+  package static var largestWireCode: UInt8 { 0 }
+}
+
+/// A `sched.submit` record's requirement byte: `network` and `power` tri-states in bits
+/// 0–3, and in bits 4–7 which of a continued-processing request's fields follow the
+/// earliest date, in this order (docs/FORMAT.md, "Record").
+@usableFromInline
+package enum SubmitRequirements: Sendable {
+  /// `title` follows.
+  @usableFromInline package static let title: UInt8 = 1 << 4
+  /// `subtitle` follows.
+  @usableFromInline package static let subtitle: UInt8 = 1 << 5
+  /// The strategy byte follows.
+  @usableFromInline package static let strategy: UInt8 = 1 << 6
+  /// The resources byte follows.
+  @usableFromInline package static let resources: UInt8 = 1 << 7
+
+  /// The byte for `submission`.
+  package static func byte(of submission: SchedulerSubmission) -> UInt8 {
+    Tristate.code(submission.network) | Tristate.code(submission.power) << 2
+      | (submission.title != nil ? title : 0) | (submission.subtitle != nil ? subtitle : 0)
+      | (submission.strategy != nil ? strategy : 0) | (submission.resources != nil ? resources : 0)
+  }
 }
 
 /// An optional Bool's code: 0 absent, 1 true, 2 false (3 is no value).

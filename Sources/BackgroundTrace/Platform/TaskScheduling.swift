@@ -6,8 +6,8 @@ public import Dispatch
   public import Foundation
 #endif
 
-/// A request for the BackgroundTasks scheduler (`BGAppRefreshTaskRequest` or
-/// `BGProcessingTaskRequest`).
+/// A request for the BackgroundTasks scheduler (`BGAppRefreshTaskRequest`,
+/// `BGProcessingTaskRequest` or `BGContinuedProcessingTaskRequest`).
 ///
 /// The earliest begin time is either Apple's ``earliestBeginDate`` (what code ported from
 /// `BGTaskRequest` sets) or ``earliestBeginDelay``, a delay from submission. A delay is what
@@ -22,12 +22,22 @@ public struct TaskRequest: Sendable, Hashable {
 
   /// The identifier, listed in `BGTaskSchedulerPermittedIdentifiers`.
   public var identifier: String
-  /// Refresh or processing.
+  /// Refresh, processing or continued processing.
   public var type: SchedulerRequestType
   /// Processing only: run only with network connectivity.
   public var requiresNetworkConnectivity: Bool
   /// Processing only: run only on external power.
   public var requiresExternalPower: Bool
+  /// Continued processing only: the `title` the system's progress UI shows.
+  public var title: String = ""
+  /// Continued processing only: the `subtitle` the system's progress UI shows.
+  public var subtitle: String = ""
+  /// Continued processing only: what the scheduler does when it cannot run the request
+  /// at once (`queue` by default, as `BGContinuedProcessingTaskRequest`).
+  public var strategy: ContinuedProcessingStrategy = .queue
+  /// Continued processing only: a resource the task needs beyond the default
+  /// (`requiredResources`; `nil`: the default).
+  public var requiredResources: ContinuedProcessingResource?
   var earliestBegin: EarliestBegin?
 
   /// `BGTaskRequest.earliestBeginDate`: the earliest date to run; `nil` means no delay. A
@@ -96,11 +106,14 @@ extension TaskRequest {
       case .delay(let delay): now.adding(nanoseconds: TraceTime(delay).nanoseconds)
       case .date(let date): now.adding(nanoseconds: TraceTime(seconds: date.timeIntervalSince(wallClock)).nanoseconds)
       }
+    let continued = type == .continued
     return SchedulerSubmission(
       identifier: identifier, type: type,
       earliest: earliest,
       network: type == .processing && requiresNetworkConnectivity ? true : nil,
-      power: type == .processing && requiresExternalPower ? true : nil)
+      power: type == .processing && requiresExternalPower ? true : nil,
+      title: continued ? title : nil, subtitle: continued ? subtitle : nil, strategy: continued ? strategy : nil,
+      resources: continued ? requiredResources : nil)
   }
 }
 

@@ -39,7 +39,7 @@ public final class TracingTaskScheduler: TaskScheduling {
       [self] task in
       let run = launches.next()
       recorder.record(.schedLaunch(identifier: identifier, run: run))
-      launchHandler(TracingScheduledTask(base: task, run: run, recorder: recorder))
+      launchHandler(TracingScheduledTask.wrapping(task, run: run, recorder: recorder))
     }
     recorder.record(.schedRegister(identifier: identifier, ok: ok ? nil : false))
     return ok
@@ -94,7 +94,7 @@ public final class TracingTaskScheduler: TaskScheduling {
 }
 
 /// A launched task that records its expiration and completion.
-final class TracingScheduledTask: ScheduledTask, @unchecked Sendable {
+class TracingScheduledTask: ScheduledTask, @unchecked Sendable {
   let base: any ScheduledTask
   var run: Int? { runNumber }
   let runNumber: Int

@@ -49,9 +49,46 @@ open class BGProcessingTaskRequest: BGTaskRequest {
 
 /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest
 /// (BackgroundTasks/BGTaskRequest.h: `@interface BGContinuedProcessingTaskRequest :
-/// BGTaskRequest`, iOS 26). The shim declares only what ``BGTaskScheduler/supportedResources``
-/// needs.
+/// BGTaskRequest`, iOS 26).
 public final class BGContinuedProcessingTaskRequest: BGTaskRequest {
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/title
+  /// (BGTaskRequest.h: `@property (copy) NSString *title`).
+  public var title: String
+
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/subtitle
+  /// (BGTaskRequest.h: `@property (copy) NSString *subtitle`).
+  public var subtitle: String
+
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/strategy
+  /// (BGTaskRequest.h: `@property (assign) BGContinuedProcessingTaskRequestSubmissionStrategy
+  /// strategy`; "The default value is `queue`", and the iOS 26.1 framework's initializer
+  /// sets `_strategy = 1`).
+  public var strategy: SubmissionStrategy = .queue
+
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/requiredresources
+  /// (BGTaskRequest.h: `@property (assign) BGContinuedProcessingTaskRequestResources
+  /// requiredResources`; the default, `…ResourcesDefault`, is `[]`).
+  public var requiredResources: Resources = []
+
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/init(identifier:title:subtitle:)
+  /// (BGTaskRequest.h: `- (instancetype)initWithIdentifier:(NSString *)identifier title:(NSString
+  /// *)title subtitle:(NSString *)subtitle`).
+  public init(identifier: String, title: String, subtitle: String) {
+    self.title = title
+    self.subtitle = subtitle
+    super.init(identifier: identifier)
+  }
+
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/submissionstrategy
+  /// (BGTaskRequest.h: `typedef NS_ENUM(NSInteger, BGContinuedProcessingTaskRequestSubmissionStrategy)`,
+  /// `NS_SWIFT_NAME(BGContinuedProcessingTaskRequest.SubmissionStrategy)`: `…Fail = 0`, `…Queue = 1`).
+  public enum SubmissionStrategy: Int, Hashable, Sendable {
+    /// Fail the submission when the system cannot run the task at once.
+    case fail = 0
+    /// Queue the task to run as soon as possible.
+    case queue = 1
+  }
+
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/resources
   /// (BGTaskRequest.h: `typedef NS_OPTIONS(NSInteger, BGContinuedProcessingTaskRequestResources)`,
   /// `NS_SWIFT_NAME(BGContinuedProcessingTaskRequest.Resources)`; `…ResourcesDefault = 0`

@@ -13,8 +13,8 @@ extension BGTaskScheduler {
   public var pendingRequests: [BGTaskRequest] { pending }
 
   /// Launches `identifier`'s registered handler with a new task, as the system does when
-  /// its time comes: a `BGProcessingTask` for a pending processing request, otherwise a
-  /// `BGAppRefreshTask`; the pending request goes. The handler runs before this returns
+  /// its time comes: a `BGContinuedProcessingTask` for a pending continued-processing
+  /// request, a `BGProcessingTask` for a processing one, otherwise a `BGAppRefreshTask`; the pending request goes. The handler runs before this returns
   /// (on its registered queue, when it has one).
   ///
   /// - Returns: the launched task, or `nil` when nothing is registered for `identifier`.
@@ -24,8 +24,13 @@ extension BGTaskScheduler {
     let request = pending.first { $0.identifier == identifier }
     pending.removeAll { $0.identifier == identifier }
     let task: BGTask =
-      request is BGProcessingTaskRequest
-      ? BGProcessingTask(identifier: identifier) : BGAppRefreshTask(identifier: identifier)
+      if let continued = request as? BGContinuedProcessingTaskRequest {
+        BGContinuedProcessingTask(identifier: identifier, title: continued.title, subtitle: continued.subtitle)
+      } else if request is BGProcessingTaskRequest {
+        BGProcessingTask(identifier: identifier)
+      } else {
+        BGAppRefreshTask(identifier: identifier)
+      }
     if let queue = registration.queue {
       queue.sync { registration.launchHandler(task) }
     } else {
