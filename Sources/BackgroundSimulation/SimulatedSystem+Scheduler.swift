@@ -6,6 +6,8 @@ struct PendingRequest {
   var request: TaskRequest
   var earliest: TraceTime
   var timer: VirtualTimeScheduler.TimerID?
+  /// A continued-processing request's place in the queue (submission order).
+  var queuedAt = 0
 }
 
 /// A task the simulated scheduler launched: the `BGTask` the launch handler gets.
@@ -13,7 +15,7 @@ struct PendingRequest {
 /// The system keeps only a weak reference to it, as iOS does (`BGTaskScheduler` keeps
 /// its running tasks in a strong-to-weak map table): a task the app lets go of before
 /// completing it can never complete (docs/platform-model.md, "Runtime and completion").
-public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
+public class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
   /// The identifier the task was launched for.
   public let identifier: String
   /// The run number in the trace (`sched.launch run=`).
@@ -39,6 +41,33 @@ public final class SimulatedScheduledTask: ScheduledTask, @unchecked Sendable {
   }
 }
 
+/// A launched continued-processing task (`BGContinuedProcessingTask`): each move of its
+/// ``progress`` is recorded as `sched.progress` and restarts the run's stall window
+/// (``SimulationConfiguration/continuedProcessingStallWindow``).
+public final class SimulatedContinuedTask: SimulatedScheduledTask, ContinuedProcessingTask, @unchecked Sendable {
+  /// The task's progress: report to it as the work goes on.
+  public let progress = TaskProgress()
+  /// The title the system's progress UI shows.
+  public private(set) var title: String
+  /// The subtitle the system's progress UI shows.
+  public private(set) var subtitle: String
+
+  init(identifier: String, run: Int, title: String, subtitle: String, system: SimulatedSystem) {
+    self.title = title
+    self.subtitle = subtitle
+    super.init(identifier: identifier, run: run, system: system)
+    progress.observe { [weak system] completed, total in
+      system?.progressed(run: run, completed: completed, total: total)
+    }
+  }
+
+  /// Changes the title and subtitle; the trace records neither.
+  public func updateTitle(_ title: String, subtitle: String) {
+    self.title = title
+    self.subtitle = subtitle
+  }
+}
+
 /// A run the simulated scheduler launched and has not seen completed.
 struct SchedulerRun {
   /// The identifier it was launched for.
@@ -51,7 +80,8 @@ struct SchedulerRun {
   let simulated: Bool
   /// The app's task, while the app holds it: iOS keeps it weakly.
   weak var task: SimulatedScheduledTask?
-  /// The timer of its expiration, until it expires.
+  /// The timer of its expiration, until it expires (for a continued run, the end of its
+  /// stall window, restarted when its progress moves).
   var expiry: VirtualTimeScheduler.TimerID?
 }
 
@@ -106,7 +136,9 @@ extension SimulatedSystem: TaskScheduling {
       crash("Launch handler for task with identifier \(identifier) has already been registered")
       return false
     }
-    if !launching {
+    // BGTaskScheduler.h exempts continued-processing identifiers (those a wildcard
+    // composes, registered when the user starts the work) from registering at launch.
+    if !launching && !isComposedFromContinuedProcessingWildcard(identifier) {
       crash("All launch handlers must be registered before application finishes launching")
       return false
     }
@@ -135,6 +167,13 @@ extension SimulatedSystem: TaskScheduling {
       let base = String(wildcard.dropLast())
       return identifier.hasPrefix(base) && identifier != base
     }
+  }
+
+  /// Whether `identifier` is permitted only through a listed continued-processing wildcard
+  /// (not listed itself): an identifier of continued-processing work.
+  func isComposedFromContinuedProcessingWildcard(_ identifier: String) -> Bool {
+    guard let listed = configuration.permittedIdentifiers, !listed.contains(identifier) else { return false }
+    return isPermitted(identifier)
   }
 
   /// `isIdentifierValidContinuedProcessingWildcardNotation:`: ends in the only `.*` and
@@ -172,6 +211,14 @@ extension SimulatedSystem: TaskScheduling {
       throw TaskSchedulerError(rejection)
     }
     if let timer = pendingRequests[request.identifier]?.timer { scheduler.cancel(timer) }
+    if request.type == .continued {
+      // It begins at once when a slot is free, or waits in the queue (`strategy=queue`);
+      // its earliest date is not a delay (docs/platform-model.md, "Continued processing").
+      pendingRequests[request.identifier] = PendingRequest(request: request, earliest: now, queuedAt: nextQueued)
+      nextQueued += 1
+      scheduler.schedule(after: .zero) { [self] in launchEligibleRequests() }
+      return
+    }
     pendingRequests[request.identifier] = PendingRequest(request: request, earliest: submission.earliest ?? now)
     scheduleLaunch(request.identifier)
   }
@@ -180,6 +227,7 @@ extension SimulatedSystem: TaskScheduling {
     guard configuration.platform == .ios else { return .unavailable }
     // "%{public}@ is not advertised in the application's Info.plist": code 3.
     guard isPermitted(request.identifier) else { return .notPermitted }
+    if request.type == .continued { return continuedRejection(for: request) }
     guard configuration.backgroundRefreshEnabled else { return .unavailable }
     // Resubmitting a pending identifier replaces it, so it does not count.
     let others = pendingRequests.values.filter {
@@ -187,6 +235,39 @@ extension SimulatedSystem: TaskScheduling {
     }
     let limit = request.type == .refresh ? 1 : 10
     return others.count >= limit ? .tooManyPendingTaskRequests : nil
+  }
+
+  /// Why iOS refuses a continued-processing request (docs/platform-model.md, "Continued
+  /// processing"): a resource `supportedResources` lacks is `unavailable`
+  /// (`_unsafe_submitTaskRequest:error:`, code 1); a submission from the background is
+  /// refused (`notPermitted`: Apple documents no code); with `strategy=fail` and no slot
+  /// free, `immediateRunIneligible`.
+  private func continuedRejection(for request: TaskRequest) -> SchedulerRejection? {
+    if let resource = request.requiredResources, !configuration.supportedContinuedProcessingResources.contains(resource)
+    {
+      return .unavailable
+    }
+    guard appInForeground else { return .notPermitted }
+    if request.strategy == .fail && !continuedSlotFree() { return .immediateRunIneligible }
+    return nil
+  }
+
+  /// Whether a continued-processing run may start now: fewer run than
+  /// ``SimulationConfiguration/continuedProcessingSlots``.
+  private func continuedSlotFree() -> Bool {
+    let running = runningTasks.values.filter { $0.type == .continued }.count
+    return running < configuration.continuedProcessingSlots
+  }
+
+  /// Drops the queued continued-processing requests: the user closed the app from the app
+  /// switcher (Apple, `SubmissionStrategy.queue`: "The system cancels queued
+  /// `BGContinuedProcessingTaskRequest` objects if someone closes your app using the app
+  /// switcher").
+  func dropQueuedContinuedRequests() {
+    for (identifier, pending) in pendingRequests where pending.request.type == .continued {
+      if let timer = pending.timer { scheduler.cancel(timer) }
+      pendingRequests[identifier] = nil
+    }
   }
 
   /// Records `sched.cancel` and drops the pending request with this identifier, if any.
@@ -227,8 +308,14 @@ extension SimulatedSystem: TaskScheduling {
     pendingRequests[identifier] = pending
   }
 
-  /// Launches requests whose time has come and whose requirements now hold.
+  /// Launches requests whose time has come and whose requirements now hold: queued
+  /// continued-processing requests first, in the order submitted, while slots are free.
   func launchEligibleRequests() {
+    let queued = pendingRequests.values.filter { $0.request.type == .continued }.sorted { $0.queuedAt < $1.queuedAt }
+    for pending in queued {
+      guard continuedSlotFree(), !quitByUser, !unwindingCrash else { break }
+      launch(pending)
+    }
     for identifier in pendingRequests.keys.sorted() where pendingRequests[identifier]?.timer == nil {
       launchIfEligible(identifier)
     }
@@ -237,6 +324,7 @@ extension SimulatedSystem: TaskScheduling {
   private func launchIfEligible(_ identifier: String) {
     guard let pending = pendingRequests[identifier], pending.timer == nil, now >= pending.earliest else { return }
     let request = pending.request
+    guard request.type != .continued else { return }  // launched from the queue, above
     // Scheduled tasks run in the background, and processing tasks wait for their
     // requirements; both are re-checked when the app or the environment changes. An
     // app the user quit gets no launches until the user opens it again.
@@ -263,15 +351,27 @@ extension SimulatedSystem: TaskScheduling {
     let run = nextRun
     nextRun += 1
     record(.schedLaunch(identifier: identifier, run: run))
-    let task = SimulatedScheduledTask(identifier: identifier, run: run, system: self)
-    let policy = configuration.launchPolicy
-    let fullRuntime = randomDuration(
-      in: request.type == .refresh ? policy.refreshRuntime : policy.processingRuntime, using: &random)
-    let runtime =
-      faults.schedulerRuntime.map { min(randomDuration(in: $0, using: &faultRandom), fullRuntime) } ?? fullRuntime
+    let task: SimulatedScheduledTask
+    let expiry: VirtualTimeScheduler.TimerID?
+    if request.type == .continued {
+      // No fixed runtime: the run lasts while its progress moves (Apple Developer Forums,
+      // DTS: "There isn't any specific time limit").
+      task = SimulatedContinuedTask(
+        identifier: identifier, run: run, title: request.title, subtitle: request.subtitle, system: self)
+      expiry = configuration.continuedProcessingStallWindow.map { window in
+        scheduler.schedule(after: window) { [self] in expire(run: run) }
+      }
+    } else {
+      task = SimulatedScheduledTask(identifier: identifier, run: run, system: self)
+      let policy = configuration.launchPolicy
+      let fullRuntime = randomDuration(
+        in: request.type == .refresh ? policy.refreshRuntime : policy.processingRuntime, using: &random)
+      let runtime =
+        faults.schedulerRuntime.map { min(randomDuration(in: $0, using: &faultRandom), fullRuntime) } ?? fullRuntime
+      expiry = scheduler.schedule(after: runtime) { [self] in expire(run: run) }
+    }
     runningTasks[run] = SchedulerRun(
-      identifier: identifier, type: request.type, simulated: simulated, task: task,
-      expiry: scheduler.schedule(after: runtime) { [self] in expire(run: run) })
+      identifier: identifier, type: request.type, simulated: simulated, task: task, expiry: expiry)
     guard let registration = launchHandlers[identifier] else {
       crash("No launch handler registered for task with identifier \(identifier)")
       return
@@ -341,6 +441,40 @@ extension SimulatedSystem: TaskScheduling {
     return true
   }
 
+  /// The app moved a continued-processing run's progress: records `sched.progress` and
+  /// restarts the run's stall window, unless the run already expired or ended.
+  func progressed(run: Int, completed: Int64, total: Int64) {
+    guard !unwindingCrash, appRuns else { return }
+    record(.schedProgress(run: run, completed: Int(max(completed, 0)), total: Int(max(total, 0))))
+    guard let timer = runningTasks[run]?.expiry, let window = configuration.continuedProcessingStallWindow else {
+      return
+    }
+    scheduler.cancel(timer)
+    runningTasks[run]?.expiry = scheduler.schedule(after: window) { [self] in expire(run: run) }
+  }
+
+  /// The user cancels the running continued-processing task of `identifier` from the
+  /// system's progress UI: the system runs its expiration handler (Apple, "Performing
+  /// long-running tasks on iOS and iPadOS": "If a person cancels a task through the
+  /// interface, the system calls the task's expiration handler"), recorded as
+  /// `sched.expire`, and the app must still complete it.
+  ///
+  /// - Returns: `false` when no continued-processing run of `identifier` is running or
+  ///   it has already expired.
+  @discardableResult
+  public func userCancelContinuedProcessing(identifier: String) -> Bool {
+    guard
+      let run = runningTasks.keys.sorted().first(where: {
+        runningTasks[$0]?.identifier == identifier && runningTasks[$0]?.type == .continued
+      }),
+      let timer = runningTasks[run]?.expiry
+    else { return false }
+    scheduler.cancel(timer)
+    expire(run: run)
+    scheduler.runPending()
+    return true
+  }
+
   /// Whether the device is idle, as processing tasks need (``LaunchPolicy/processingNeedsIdleDevice``):
   /// on external power, with the app not in use.
   var deviceIdle: Bool {
@@ -376,6 +510,7 @@ extension SimulatedSystem: TaskScheduling {
         task.completed = true
         runningTasks[run] = nil
         suspendIfIdle(after: configuration.suspensionDelay)
+        if entry.type == .continued { launchEligibleRequests() }
         return
       }
       task.expirationHandler = nil
@@ -396,7 +531,10 @@ extension SimulatedSystem: TaskScheduling {
     // `_unsafe_setTaskCompletedWithSuccess:afterDelay:` clears the expiration handler.
     task.completed = true
     task.expirationHandler = nil
+    let type = runningTasks[task.runNumber]?.type
     if runningTasks[task.runNumber]?.task === task { runningTasks[task.runNumber] = nil }
     suspendIfIdle(after: configuration.suspensionDelay)
+    // A slot is free: the next queued continued-processing request runs.
+    if type == .continued { launchEligibleRequests() }
   }
 }

@@ -55,6 +55,8 @@ public final class SimulatedSystem: @unchecked Sendable {
   var pendingRequests: [String: PendingRequest] = [:]
   var runningTasks: [Int: SchedulerRun] = [:]
   var nextRun = 1
+  /// The next continued-processing request's place in the queue.
+  var nextQueued = 0
   /// The user quit the app (`app.terminate reason=user`) and has not opened it since:
   /// iOS launches no scheduled tasks for it until then.
   var quitByUser = false
@@ -328,7 +330,10 @@ public final class SimulatedSystem: @unchecked Sendable {
     // UIKit tells a running app the user quit it; a suspended app, or one killed, hears nothing.
     if reason == "user" && appState != .suspended { appDelegate?.willTerminate() }
     record(.appTerminate(reason: reason))
-    if reason == "user" { quitByUser = true }
+    if reason == "user" {
+      quitByUser = true
+      dropQueuedContinuedRequests()
+    }
     processRunning = false
     appDelegate = nil
     appState = nil

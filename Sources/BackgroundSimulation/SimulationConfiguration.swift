@@ -22,6 +22,21 @@ public struct SimulationConfiguration: Sendable {
   public var bundleIdentifier: String? = nil
   /// Whether Background App Refresh is on (off: submits fail with `unavailable`).
   public var backgroundRefreshEnabled = true
+  /// What `BGTaskScheduler.supportedResources` holds on the device: a continued-processing
+  /// request that needs a resource not in it is refused `unavailable`. None by default,
+  /// as on a device without background GPU use (or an app without the entitlement).
+  public var supportedContinuedProcessingResources: Set<ContinuedProcessingResource> = []
+  /// How long a continued-processing run may go without its progress moving before the
+  /// system expires it. Apple: "Tasks that appear stalled may be forcibly expired"; the
+  /// model takes the strict reading, with the shortest window reported (a task with no
+  /// progress "fails as expected after ~30 seconds", Apple Developer Forums thread 808756).
+  /// `nil` never expires a stalled run (more lenient than a device).
+  public var continuedProcessingStallWindow: Duration? = .seconds(30)
+  /// How many continued-processing runs the system runs at once: a request past it is
+  /// queued (`strategy=queue`) or refused `immediateRunIneligible` (`strategy=fail`).
+  /// Apple gives no number ("the maximum level of concurrent tasks"); the model's
+  /// strict default is 1.
+  public var continuedProcessingSlots = 1
   /// When the scheduler launches requests and how long their runs get: by default
   /// ``LaunchPolicy/realistic`` (hours, idle device, short refresh runs);
   /// ``LaunchPolicy/immediate`` for tests that want launches at once.
