@@ -28,10 +28,11 @@ public struct SimulationConfiguration: Sendable {
   public var supportedContinuedProcessingResources: Set<ContinuedProcessingResource> = []
   /// How long a continued-processing run may go without its progress moving before the
   /// system expires it. Apple: "Tasks that appear stalled may be forcibly expired"; the
-  /// model takes the strict reading, with the shortest window reported (a task with no
-  /// progress "fails as expected after ~30 seconds", Apple Developer Forums thread 808756).
-  /// `nil` never expires a stalled run (more lenient than a device).
-  public var continuedProcessingStallWindow: Duration? = .seconds(30)
+  /// model takes the strict reading, with the shortest window reported
+  /// (``TraceMetadata/defaultContinuedProcessingStallWindow``, 30 s). `nil` never expires a
+  /// stalled run (more lenient than a device).
+  public var continuedProcessingStallWindow: Duration? =
+    TraceMetadata.defaultContinuedProcessingStallWindow.duration
   /// How many continued-processing runs the system runs at once: a request past it is
   /// queued (`strategy=queue`) or refused `immediateRunIneligible` (`strategy=fail`).
   /// Apple gives no number ("the maximum level of concurrent tasks"); the model's

@@ -214,6 +214,33 @@ enum RuleTraceTable {
     TraceCase(file: "sched-double-complete.near-miss.txt", expected: []),
 
     TraceCase(
+      file: "sched-progress-stalled.fires.txt",
+      expected: [
+        finding(
+          .schedProgressStalled, line: 12, at: "35 sched.expire run=1",
+          "continued-processing run 1 (com.example.app.export.1) reported no progress for 30s, from its launch at 5s to 35s"
+        )
+      ]),
+    TraceCase(
+      file: "sched-progress-stalled.fires-progress-stops.txt",
+      expected: [
+        finding(
+          .schedProgressStalled, line: 12, at: "40 app.state to=inactive",
+          "for 30s, from its last progress at 2s to 32s")
+      ]),
+    TraceCase(
+      file: "sched-progress-stalled.fires-meta-window.txt",
+      expected: [
+        finding(
+          .schedProgressStalled, line: 10, at: "16 sched.progress run=1 completed=1",
+          "for 10s, from its last progress at 1s to 11s")
+      ]),
+    TraceCase(file: "sched-progress-stalled.near-miss.txt", expected: []),
+    TraceCase(
+      file: "sched-late-register.fires-not-continued.txt",
+      expected: [finding(.schedLateRegister, line: 13, at: "7 sched.register ident=com.example.refresh", "7s")]),
+
+    TraceCase(
       file: "sched-refresh-not-rescheduled.fires.txt",
       expected: [
         finding(

@@ -248,7 +248,7 @@ extension ReplayPlatform: WorkQueue {
 }
 
 /// A launched task in a replay.
-final class ReplayScheduledTask: ScheduledTask, @unchecked Sendable {
+class ReplayScheduledTask: ScheduledTask, @unchecked Sendable {
   let identifier: String
   var run: Int? { runNumber }
   let runNumber: Int
@@ -263,6 +263,28 @@ final class ReplayScheduledTask: ScheduledTask, @unchecked Sendable {
 
   func setTaskCompleted(success: Bool) {
     platform?.record(.schedComplete(run: runNumber, success: success))
+  }
+}
+
+/// A launched continued-processing task in a replay: each move of its progress is
+/// recorded as `sched.progress`, which the replay compares with the recording's.
+final class ReplayContinuedTask: ReplayScheduledTask, ContinuedProcessingTask, @unchecked Sendable {
+  let progress = TaskProgress()
+  private(set) var title: String
+  private(set) var subtitle: String
+
+  init(identifier: String, run: Int, request: TaskRequest, platform: ReplayPlatform) {
+    self.title = request.title
+    self.subtitle = request.subtitle
+    super.init(identifier: identifier, run: run, platform: platform)
+    progress.observe { [weak platform] completed, total in
+      platform?.record(.schedProgress(run: run, completed: Int(max(completed, 0)), total: Int(max(total, 0))))
+    }
+  }
+
+  func updateTitle(_ title: String, subtitle: String) {
+    self.title = title
+    self.subtitle = subtitle
   }
 }
 

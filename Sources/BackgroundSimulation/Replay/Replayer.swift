@@ -209,8 +209,14 @@ public enum Replayer: Sendable {
       // With no handler registered the launch still happens: iOS then crashes the app,
       // which the recording has as the next decision.
       platform.record(event.kind)
-      platform.submittedRequests[ident] = nil
-      let task = ReplayScheduledTask(identifier: ident, run: run, platform: platform)
+      let request = platform.submittedRequests.removeValue(forKey: ident)
+      // A continued-processing request's launch hands out a task with a progress to report to.
+      let task =
+        if let request, request.type == .continued {
+          ReplayContinuedTask(identifier: ident, run: run, request: request, platform: platform)
+        } else {
+          ReplayScheduledTask(identifier: ident, run: run, platform: platform)
+        }
       platform.launchedTasks[run] = task
       // A main-actor handler on a background queue traps before it runs; the recording
       // has the crash as the next decision.

@@ -119,6 +119,11 @@ extension CompactEvent {
       resources: options & SubmitRequirements.resources != 0 ? ContinuedProcessingResource(wireCode: policyCode)! : nil)
   }
 
+  /// Whether the event is a `sched.submit` of a continued-processing request (its
+  /// identifier is ``string``).
+  @inlinable
+  package var isContinuedSubmit: Bool { tag == .schedSubmit && flags & 4 != 0 }
+
   /// `sched.reject`'s error.
   @inlinable
   package var rejection: SchedulerRejection { SchedulerRejection(wireCode: flags)! }

@@ -81,7 +81,8 @@ extension TraceExplainer {
       return nil
     case .processStarted, .stateChanged, .processEnded, .actionWithoutProcess, .taskRefused, .taskEndUnmatched,
       .taskExpireUnmatched, .registered, .submitted, .rejected, .requestsCancelled, .runLaunchedUnregistered,
-      .runExpireUnmatched, .runCompleteUnmatched, .workEnqueued, .startAfterFinish, .resultUnmatched, .stopUnmatched,
+      .runExpireUnmatched, .runProgressed, .runCompleteUnmatched, .workEnqueued, .startAfterFinish, .resultUnmatched,
+      .stopUnmatched,
       .workCancelled, .periodEnded, .sessionCreated, .sessionEventsDone, .handlerCalled(_, nil, _),
       .sessionNotRecreated:
       return nil

@@ -60,6 +60,9 @@ package enum LifecycleTransition: Sendable {
   case runLaunchedUnregistered(identifier: String, run: Int)
   /// `sched.expire` of an open run that had not expired.
   case runExpired(run: Int, RunLife)
+  /// `sched.progress` that moved an open, unexpired run's progress (a report of the
+  /// counts it had is no progress).
+  case runProgressed(run: Int, RunLife)
   /// `sched.expire` for no open run, or for one that had already expired.
   case runExpireUnmatched(run: Int)
   /// `sched.complete` of an open run.
@@ -284,6 +287,17 @@ package struct RunLife: Sendable {
   package var expiredAt: TraceTime?
   /// Whether a `sched.submit` for its identifier came after the launch.
   package var resubmitted = false
+  /// When its progress last moved (`sched.progress`), or when it launched.
+  package var progressedAt: TraceTime
+  /// The counts of its latest `sched.progress`, if any.
+  package var progress: (completed: Int, total: Int)?
+
+  init(identifier: String, type: SchedulerRequestType?, launchedAt: TraceTime) {
+    self.identifier = identifier
+    self.type = type
+    self.launchedAt = launchedAt
+    self.progressedAt = launchedAt
+  }
 }
 
 /// Why a `sched.complete` matches no open run.

@@ -62,6 +62,17 @@ extension LifecycleWalker {
     observer.observe(.runExpired(run: run, life), in: process)
   }
 
+  /// A continued-processing run's progress: a move of an open run not yet expired; the
+  /// same counts again, or a report for no such run, change nothing.
+  mutating func progressRun(_ run: Int, completed: Int, total: Int, into observer: inout some LifecycleObserver) {
+    guard var life = runs[run], life.expiredAt == nil else { return }
+    if let last = life.progress, last == (completed, total) { return }
+    life.progress = (completed, total)
+    life.progressedAt = now
+    runs.updateValue(life, forKey: run)
+    observer.observe(.runProgressed(run: run, life), in: process)
+  }
+
   mutating func complete(_ run: Int, success: Bool, into observer: inout some LifecycleObserver) {
     if let life = runs.removeValue(forKey: run) {
       completedRuns.end(run, at: now)

@@ -140,7 +140,7 @@ package struct LifecycleWalker: Sendable {
     case .netWake: wakeSession(strings[event.string], into: &observer)
     case .netEventsDone: finishSessionEvents(strings[event.string], into: &observer)
     case .netHandler: callSessionHandler(strings[event.string], into: &observer)
-    case .schedProgress: break  // judged by no rule yet: not built into an event to be dropped
+    case .schedProgress: apply(TraceEvent(event, strings: strings).kind, into: &observer)
     default:
       // A kind laid out from its spec (docs/FORMAT.md, "Spec layout") has no named
       // accessors: it takes the same step as its event.
@@ -228,7 +228,8 @@ package struct LifecycleWalker: Sendable {
     case .netWake(let session): wakeSession(session, into: &observer)
     case .netEventsDone(let session): finishSessionEvents(session, into: &observer)
     case .netHandler(let session): callSessionHandler(session, into: &observer)
-    case .schedProgress: break  // judged by no rule yet
+    case .schedProgress(let run, let completed, let total):
+      progressRun(run, completed: completed, total: total, into: &observer)
     case .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota:
       applyForegroundService(kind, into: &observer)
     }

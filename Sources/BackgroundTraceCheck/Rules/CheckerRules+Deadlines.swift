@@ -14,6 +14,9 @@ extension CheckerRules {
     case taskBudget(process: Int, epoch: Int, id: Int)
     /// A run expired: it must complete within the grace period.
     case runComplete(run: Int)
+    /// A continued-processing run's progress moved (or it launched) at `since`: it must
+    /// move again within the stall window.
+    case runProgress(run: Int, since: TraceTime)
     /// A background session's events were done: its completion handler must be called
     /// within the budget.
     case sessionHandler(process: Int, session: String, eventsDoneAt: TraceTime)
@@ -49,6 +52,9 @@ extension CheckerRules {
         expireTaskBudget(process: process, epoch: epoch, id: id, tasks: tasks, running: running)
       case .runComplete(let run):
         expireRun(run, due: due, runs: runs)
+      case .runProgress(let run, let since):
+        guard let life = runs[run], life.expiredAt == nil, life.progressedAt == since else { continue }
+        reportStall(run, life, at: due)
       case .sessionHandler(let process, let session, let eventsDoneAt):
         expireSessionHandler(
           process: process, session: session, eventsDoneAt: eventsDoneAt, sessions: sessions, running: running)

@@ -24,6 +24,8 @@ struct CheckerRules: LifecycleObserver, Sendable {
   /// Whether the app holds a standing exemption from the background-start restriction
   /// on its release (`meta fgs-exempt=`).
   var backgroundStartExempt = false
+  /// How long a continued-processing run may go with no progress (`meta continued-stall=`).
+  var stallWindow = TraceMetadata.defaultContinuedProcessingStallWindow
 
   // Where we are.
   var now = TraceTime.zero
@@ -39,6 +41,12 @@ struct CheckerRules: LifecycleObserver, Sendable {
   var overBudgetTasks: Set<Int> = []
   /// Runs reported as not completed: their closing and a later complete are quiet.
   var reportedRuns: Set<Int> = []
+  /// Continued-processing runs reported as stalled: once per run.
+  var stalledRuns: Set<Int> = []
+  /// A `sched-late-register` finding held until the next event: iOS lets an app register
+  /// a continued-processing identifier when the user starts the work, which its
+  /// `sched.submit type=continued` then shows (docs/rules.md#sched-late-register).
+  var heldLateRegistration: (identifier: String, finding: Finding)?
   /// Works reported past their attempt limit, until an enqueue starts them afresh.
   var retryLimitReported: Set<String> = []
   /// Background sessions whose outstanding wake was reported as not answered: its
@@ -73,6 +81,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
     androidRelease = meta.androidRelease
     foregroundDeadline = meta.foregroundServiceDeadline
     backgroundStartExempt = meta.backgroundStartExemptions.exempt(on: androidRelease)
+    stallWindow = meta.continuedProcessingStallWindow
   }
 
   private init(enabled: Set<Rule>, defaultRetryLimit: Int?, budget: TraceInterval, grace: TraceInterval) {
@@ -157,11 +166,14 @@ struct CheckerRules: LifecycleObserver, Sendable {
 
   /// Nothing to check: a launch of an unregistered identifier is another transition.
   @inline(__always)
-  mutating func observeRunLaunched(run: Int, _ life: RunLife, request: PendingRequest?, in process: ProcessLife) {}
+  mutating func observeRunLaunched(run: Int, _ life: RunLife, request: PendingRequest?, in process: ProcessLife) {
+    if life.type == .continued { runProgressed(run, life) }
+  }
 
   /// Checks that a refresh run submitted its next request.
   @inline(__always)
   mutating func observeRunCompleted(run: Int, _ life: RunLife, success: Bool, in process: ProcessLife) {
+    if life.type == .continued && life.expiredAt == nil { runStopped(run, life) }
     runCompleted(run, life)
   }
 
@@ -199,8 +211,10 @@ struct CheckerRules: LifecycleObserver, Sendable {
       observeSubmitted(submission, registered: registered, in: process)
     case .runLaunchedUnregistered(let ident, let run):
       unregistered(ident, action: "sched.launch run=\(run)", in: process)
-    case .runExpired(let run, _):
+    case .runExpired(let run, let life):
+      if life.type == .continued { runStopped(run, life) }
       insertDeadline(.runComplete(run: run), at: now + grace)
+    case .runProgressed(let run, let life): runProgressed(run, life)
     case .runCompleted(let run, let life, let success):
       observeRunCompleted(run: run, life, success: success, in: process)
     case .runCompleteUnmatched(let run, let mismatch): runCompleteUnmatched(run, mismatch)

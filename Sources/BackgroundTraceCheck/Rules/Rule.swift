@@ -25,6 +25,9 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   case schedDoubleComplete = "sched-double-complete"
   /// A refresh run completes without submitting the next refresh.
   case schedRefreshNotRescheduled = "sched-refresh-not-rescheduled"
+  /// A continued-processing run goes the stall window (30 s) with no progress: iOS may
+  /// expire it.
+  case schedProgressStalled = "sched-progress-stalled"
   /// Work retries at or past its attempt limit, or starts past it.
   case workRetryLimit = "work-retry-limit"
   /// A retried work starts before its backoff allows.
@@ -78,7 +81,8 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   /// How serious a finding of this rule is.
   public var severity: Severity {
     switch self {
-    case .taskOverBudget, .schedRefreshNotRescheduled, .netHandlerEarly, .netSessionDuplicate, .workExpeditedDemoted:
+    case .taskOverBudget, .schedRefreshNotRescheduled, .schedProgressStalled, .netHandlerEarly, .netSessionDuplicate,
+      .workExpeditedDemoted:
       .warning
     default: .error
     }
@@ -98,6 +102,8 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
     case .schedNotCompleted: "a launched run is never completed, or not within the grace period after expiring"
     case .schedDoubleComplete: "sched.complete twice for one run"
     case .schedRefreshNotRescheduled: "a refresh run completes without submitting a new request"
+    case .schedProgressStalled:
+      "a continued-processing run with no sched.progress moving it for the stall window (30 s)"
     case .workRetryLimit: "work retries at or past its attempt limit, or starts past it"
     case .workBackoffEarly: "a retried work starts before its backoff allows"
     case .workResultMismatch: "work.result with no matching running attempt, or twice for one attempt"

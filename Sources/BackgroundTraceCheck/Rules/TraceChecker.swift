@@ -36,6 +36,7 @@ public struct TraceChecker: Sendable {
   ///
   /// - Complexity: amortized O(log *a*) in what is alive.
   public mutating func check(_ located: LocatedEvent, into findings: inout [Finding]) {
+    if rules.heldLateRegistration != nil { rules.releaseHeldRegistration(before: located.event.kind) }
     begin(located)
     walker.apply(located.event, to: &rules)  // borrowed: the event is not copied
     collect(into: &findings)
@@ -51,6 +52,10 @@ public struct TraceChecker: Sendable {
   package mutating func check(
     _ event: borrowing CompactEvent, location: Int, strings: borrowing InternedStrings, into findings: inout [Finding]
   ) {
+    if rules.heldLateRegistration != nil {
+      rules.releaseHeldRegistration(
+        continuedSubmitOf: event.isContinuedSubmit ? strings[event.string] : nil)
+    }
     begin(location: location, time: TraceTime(nanoseconds: event.time))
     if !walker.applyTaskEvent(event, strings: strings, to: &rules) {
       walker.apply(event, strings: strings, to: &rules)
@@ -125,6 +130,7 @@ public struct TraceChecker: Sendable {
   package mutating func check(
     _ located: LocatedEvent, into findings: inout [Finding], transitions: inout [LifecycleTransition]
   ) {
+    if rules.heldLateRegistration != nil { rules.releaseHeldRegistration(before: located.event.kind) }
     begin(located)
     var observers = ObserverPair(CheckerRules.placeholder, [LifecycleTransition]())
     swap(&observers.first, &rules)  // moved, not copied: no copy-on-write of the rules' sets
@@ -149,6 +155,7 @@ public struct TraceChecker: Sendable {
   public mutating func finish(into findings: inout [Finding]) {
     // Deadlines still ahead have not passed: an expired task or run still open is
     // reported as the process ends; a budget not yet spent is no finding.
+    rules.releaseHeldRegistration(continuedSubmitOf: nil)
     walker.finish(to: &rules)
     collect(into: &findings)
   }
@@ -156,6 +163,7 @@ public struct TraceChecker: Sendable {
   /// Reports what is still open when the trace ends as ``finish(into:)`` does, and also
   /// appends what the end closed to `transitions`.
   package mutating func finish(into findings: inout [Finding], transitions: inout [LifecycleTransition]) {
+    rules.releaseHeldRegistration(continuedSubmitOf: nil)
     var observers = ObserverPair(CheckerRules.placeholder, [LifecycleTransition]())
     swap(&observers.first, &rules)
     swap(&observers.second, &transitions)

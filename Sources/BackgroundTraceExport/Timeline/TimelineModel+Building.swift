@@ -198,6 +198,8 @@ struct TimelineBuilder {
     case .runExpired(let run, _):
       if let index = runSlices[run] { model.runs[index].expiredAt = now }
       if let event { instant(.scheduler(runIdentifiers[run] ?? "run \(run)"), .expiration, "expire run \(run)", event) }
+    case .runProgressed:
+      break  // the events lane shows the sched.progress
     case .runExpireUnmatched(let run):
       if let event { instant(.scheduler(runIdentifiers[run] ?? "run \(run)"), .expiration, "expire run \(run)", event) }
     case .runCompleted(let run, let life, let success):
