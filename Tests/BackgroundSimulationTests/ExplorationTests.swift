@@ -113,6 +113,8 @@ import Testing
         // clean trace, the scenario's assertion the unfinished check.
         case "notification-refresh": .assertion
         case "long-upload": .rule(.workForegroundRefused)
+        // The stall's consequence: the expired task is never completed, and iOS kills the app.
+        case "continued-upload": .rule(.schedNotCompleted)
         default: .rule(.taskUnknownEnd)
         }
       #expect(report.failures.map(\.kind).contains(expected), "\(scenario.name)")
@@ -131,10 +133,22 @@ import Testing
         "document-save", "document-save-fixed", "critical-send", "critical-send-fixed", "sample-app",
         "sample-app-fixed", "background-download", "background-download-fixed", "background-transfer",
         "background-transfer-fixed", "sync-service", "sync-service-fixed", "notification-refresh",
-        "notification-refresh-fixed", "long-upload", "long-upload-fixed",
+        "notification-refresh-fixed", "long-upload", "long-upload-fixed", "continued-upload",
+        "continued-upload-fixed",
       ])
     #expect(ExplorationScenarios.named("critical-send")?.name == "critical-send")
     #expect(ExplorationScenarios.named("nope") == nil)
+  }
+
+  /// With warnings failing runs too, exploring the continued-processing upload finds the
+  /// stall itself (`sched-progress-stalled`, a warning), and the fix stays clean over
+  /// 1,000 runs.
+  @Test func strictExplorationFindsTheStalledContinuedUpload() {
+    let strict = Exploration(runs: 1_000, strict: true)
+    let buggy = strict.explore(ContinuedUploadScenario.scenario(fixed: false))
+    #expect(buggy.failures.map(\.kind).contains(.rule(.schedProgressStalled)))
+    let fixed = strict.explore(ContinuedUploadScenario.scenario(fixed: true))
+    #expect(fixed.isClean, "\(fixed.failures.map(\.kind))")
   }
 
   /// The README's example scenario, as written there.

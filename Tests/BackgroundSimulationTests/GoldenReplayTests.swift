@@ -34,6 +34,9 @@ import Testing
     ("ios/critical-data-twice-leaks", criticalData),
     ("ios/critical-data-twice-watchdog", criticalData),
     ("ios/critical-data-once", criticalData),
+    // A continued-processing upload whose progress stalls, and the fix.
+    ("ios/continued-upload-stalled", { ContinuedUploadExampleTests.app(on: $0, fixed: false) }),
+    ("ios/continued-upload-fixed", { ContinuedUploadExampleTests.app(on: $0, fixed: true) }),
     ("android/data-sync-retries-then-fails", { dataSync(on: $0, checksAttemptLimit: true) }),
     ("android/data-sync-retries-forever", { dataSync(on: $0, checksAttemptLimit: false) }),
     // The process killed mid-attempt: the replay applies the kill and WorkManager's restart.

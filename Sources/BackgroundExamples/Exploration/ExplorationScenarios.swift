@@ -22,6 +22,8 @@ package enum ExplorationScenarios: Sendable {
     NotificationRefreshScenario.scenario(fixed: true),
     LongUploadScenario.scenario(fixed: false),
     LongUploadScenario.scenario(fixed: true),
+    ContinuedUploadScenario.scenario(fixed: false),
+    ContinuedUploadScenario.scenario(fixed: true),
   ]
 
   /// The shipped scenario called `name`.
