@@ -150,4 +150,47 @@ private final class Log {
     let expected = [refresh, .processing("com.example.cleanup", requiresExternalPower: true)]
     #expect(await scheduler.pendingTaskRequests() == expected)
   }
+
+  /// A continued-processing request reaches `BGTaskScheduler` as a
+  /// `BGContinuedProcessingTaskRequest` with its title, subtitle, strategy and resources;
+  /// its launched `BGContinuedProcessingTask` is handed out as a `ContinuedProcessingTask`,
+  /// whose progress reaches the task's `Progress` and the trace (`sched.progress`).
+  @Test func aContinuedRequestAndItsProgressReachTheSchedulerAndTheTrace() async throws {
+    let platform = BGTaskScheduler()
+    let recorder = TraceRecorder(clock: StoppedClock())
+    let scheduler = TracingTaskScheduler(base: BackgroundTasksScheduler(scheduler: platform), recorder: recorder)
+    var launched: (any ContinuedProcessingTask)?
+    scheduler.register(forTaskWithIdentifier: "com.example.app.export.1", using: nil) { task in
+      launched = task as? any ContinuedProcessingTask
+    }
+    try scheduler.submit(
+      .continued(
+        "com.example.app.export.1", title: "Export", subtitle: "3 photos", strategy: .fail, requiredResources: .gpu))
+    let request = try #require(platform.pendingRequests.first as? BGContinuedProcessingTaskRequest)
+    #expect(request.title == "Export" && request.subtitle == "3 photos")
+    #expect(request.strategy == .fail && request.requiredResources == .gpu)
+    #expect(
+      await scheduler.pendingTaskRequests() == [
+        .continued(
+          "com.example.app.export.1", title: "Export", subtitle: "3 photos", strategy: .fail, requiredResources: .gpu)
+      ])
+
+    let platformTask = try #require(platform.launch("com.example.app.export.1") as? BGContinuedProcessingTask)
+    let task = try #require(launched)
+    #expect(task.title == "Export")
+    task.progress.totalUnitCount = 3
+    task.progress.completedUnitCount = 1
+    #expect(platformTask.progress.totalUnitCount == 3 && platformTask.progress.completedUnitCount == 1)
+    task.updateTitle("Export", subtitle: "1 of 3")
+    #expect(platformTask.subtitle == "1 of 3")
+    task.setTaskCompleted(success: true)
+    #expect(platformTask.completions == [true])
+    #expect(
+      recorder.trace.events.map(\.kind).suffix(4) == [
+        .schedLaunch(identifier: "com.example.app.export.1", run: 1),
+        .schedProgress(run: 1, completed: 0, total: 3),
+        .schedProgress(run: 1, completed: 1, total: 3),
+        .schedComplete(run: 1, success: true),
+      ])
+  }
 }
