@@ -89,4 +89,18 @@ import Testing
         "20 sched.expire run=1", "20 sched.complete run=1 success=false",
       ])
   }
+
+  /// Replaying the stalled recording with the fixed uploader: the replay hands the launch
+  /// a continued task whose reports it compares in order; the fix's first report within
+  /// a chunk (500 of 3,000) is where it departs from the recording, whose next report is
+  /// the chunk's end (1,000).
+  @Test func theFixDivergesFromTheStalledRecordingAtItsFirstReport() throws {
+    let recording = Self.run(fixed: false).trace
+    let same = Replayer.replay(recording) { Self.app(on: $0, fixed: false) }
+    #expect(same.divergence == nil, "\(String(describing: same.divergence))")
+    let fixed = Replayer.replay(recording) { Self.app(on: $0, fixed: true) }
+    let divergence = try #require(fixed.divergence)
+    #expect(divergence.expected?.hasSuffix("sched.progress run=1 completed=1000 total=3000") == true)
+    #expect(divergence.actual?.hasSuffix("sched.progress run=1 completed=500 total=3000") == true)
+  }
 }
