@@ -102,8 +102,8 @@ import Testing
     #expect(result.status == .badInput)
     #expect(
       result.errors
-        == "bgtrace: \(exempt): meta fgs-exempt=companion-device+vip names no exemption \"vip\" (expected a "
-        + "list joined by +, of: companion-device, battery-unrestricted, system-alert-window)\n")
+        == "bgtrace: \(exempt):2:34: meta fgs-exempt=companion-device+vip is not valid: expected standing "
+        + "exemptions joined by + (companion-device, battery-unrestricted, system-alert-window)\n")
     let fine = try write(
       "bgtrace 1\nmeta platform=android fgs-exempt=battery-unrestricted+companion-device\n0 app.launch\n",
       to: "exempt-fine.txt")

@@ -146,10 +146,10 @@ import TraceWorkloads
   /// writer makes one): its first two events are read, its last two are lost, and the
   /// next chunk must not start before the last event read.
   @Test func malformedRecordKeepsTheRecordsBeforeIt() throws {
-    // No strings; `00 00` app.launch at +0, `00 14` app.launch at +5 ns, `1E 24 00` kind
-    // 36 (after tag code 30), the first code no kind has.
+    // No strings; `00 00` app.launch at +0, `00 14` app.launch at +5 ns, `1E 7F 00` kind
+    // 127 (after tag code 30), a code no kind has.
     let bad = Self.chunk(
-      [0x00, 0x00, 0x00, 0x00, 0x14, 0x1E, 0x24, 0x00], sequence: 0, firstEvent: 0, eventCount: 4, baseTime: 0)
+      [0x00, 0x00, 0x00, 0x00, 0x14, 0x1E, 0x7F, 0x00], sequence: 0, firstEvent: 0, eventCount: 4, baseTime: 0)
     let early = Self.chunk([0x00, 0x00, 0x00], sequence: 1, firstEvent: 4, eventCount: 1, baseTime: 3)
     let good = Self.chunk([0x00, 0x00, 0x00], sequence: 2, firstEvent: 5, eventCount: 1, baseTime: 5)
     var reader = try BinaryTraceReader(source: MemoryByteSource(Self.emptyHeader + bad + early + good), file: "t")
@@ -163,7 +163,7 @@ import TraceWorkloads
         })
     #expect(
       reader.damage.map(\.description) == [
-        "t: at byte 19: error: chunk 0 at byte 19 (events 1–4) is malformed at payload byte 5 (unknown event kind tag 36); the 2 events before it are recovered, 2 events lost",
+        "t: at byte 19: error: chunk 0 at byte 19 (events 1–4) is malformed at payload byte 5 (unknown event kind tag 127); the 2 events before it are recovered, 2 events lost",
         "t: at byte 67: error: chunk 1 at byte 67 (events 5–5) is malformed at payload byte 0 (it starts before the previous chunk ends); 1 events lost",
       ])
     #expect(reader.damage.map(\.lostEvents) == [2, 1])

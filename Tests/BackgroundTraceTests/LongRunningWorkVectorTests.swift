@@ -4,7 +4,7 @@ import Testing
 
 @testable import BackgroundTrace
 
-/// Traces/format-v4/long-running-work: `work.quota` (39) and `work.refuse` (38), laid
+/// Traces/format-v4/long-running-work: `work.quota` (37) and `work.refuse` (36), laid
 /// out from their specs, written out here by hand from docs/FORMAT.md ("Spec layout").
 @Suite struct LongRunningWorkVectorTests {
   static let vector: [UInt8] = {
@@ -14,10 +14,10 @@ import Testing
       + [
         0x00, 0x00,  // app.launch at 0
         0x0D, 0x07, 0x80, 0x00, 0x01,  // work.enqueue, +1 s; presence bit 7 (expedited); work 0; drop = 1
-        0x1E, 0x27, 0x00, 0x00, 0x01,  // work.quota: tag 30, code 39, +0; work 0; policy drop = 1
+        0x1E, 0x25, 0x00, 0x00, 0x01,  // work.quota: tag 30, code 37, +0; work 0; policy drop = 1
         0x0E, 0x07, 0x01, 0x00,  // work.start, +1 s; work 1, attempt 0
         0x1E, 0x23, 0x00, 0x01, 0x00,  // work.foreground (35), +0; work 1, attempt 0
-        0x1E, 0x26, 0x00, 0x01, 0x00, 0x00,  // work.refuse (38), +0; work 1, attempt 0, background = 0
+        0x1E, 0x24, 0x00, 0x01, 0x00, 0x00,  // work.refuse (36), +0; work 1, attempt 0, background = 0
       ]
     let chunk = FormatVectorTests.chunkHeader(
       payload: payload, sequence: 0, firstEvent: 0, events: 6, baseTime: [0, 0, 0, 0, 0, 0, 0, 0])

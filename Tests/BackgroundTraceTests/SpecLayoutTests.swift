@@ -79,7 +79,7 @@ import Testing
     ([0x1E, 0x05, 0x00], "bad extended event kind code"),  // code 5 has a tag byte of its own
     ([0x1E, 0x1E, 0x00], "bad extended event kind code"),  // 30 is no kind's code
     ([0x1E, 0x28, 0x00], "unknown event kind tag 40"),  // a longer code no kind has
-    ([0x1E, 0x24, 0x00], "unknown event kind tag 36"),  // the first code no kind has
+    ([0x1E, 0x7F, 0x00], "unknown event kind tag 127"),  // a code no kind has
   ])
   func aBadSpecLayoutRecordIsMalformed(_ record: [UInt8], _ message: String) {
     let error = record.withUnsafeBytes { bytes -> ChunkDecoder.Failure? in

@@ -74,9 +74,9 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   /// `work.foreground`: a running worker called `setForeground`.
   case workForeground = 35
   /// `work.refuse`: the system refused a running worker's `setForeground`.
-  case workRefuse = 38
+  case workRefuse = 36
   /// `work.quota`: an expedited request came with the expedited quota spent.
-  case workQuota = 39
+  case workQuota = 37
 
   /// The largest kind code: codes run from 0 to it without a gap but for 30 and 31.
   package static let largestCode = EventTag.workQuota.rawValue

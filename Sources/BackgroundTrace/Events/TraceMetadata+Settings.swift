@@ -13,8 +13,8 @@ extension TraceMetadata {
     public var accepts: @Sendable (String) -> Bool
   }
 
-  /// Every typed setting: `budget=` and `fgs-deadline=` (seconds), `android=` (a
-  /// release's major version).
+  /// Every typed setting: `budget=`, `fgs-deadline=` and `continued-stall=` (seconds),
+  /// `android=` (a release's major version), `fgs-exempt=` (standing exemptions).
   public static let settings: [Setting] = [
     Setting(key: "budget", expected: "a number of seconds (such as 30)") {
       TraceInterval(decimalSeconds: $0) != nil
@@ -23,6 +23,18 @@ extension TraceMetadata {
       AndroidRelease(metaValue: $0) != nil
     },
     Setting(key: "fgs-deadline", expected: "a number of seconds (such as 10 or 30)") {
+      TraceInterval(decimalSeconds: $0) != nil
+    },
+    Setting(
+      key: "fgs-exempt",
+      expected: "standing exemptions joined by + ("
+        + BackgroundStartExemption.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+    ) { value in
+      value.split(separator: "+", omittingEmptySubsequences: false).allSatisfy {
+        BackgroundStartExemption(rawValue: String($0)) != nil
+      }
+    },
+    Setting(key: "continued-stall", expected: "a number of seconds (such as 30)") {
       TraceInterval(decimalSeconds: $0) != nil
     },
   ]

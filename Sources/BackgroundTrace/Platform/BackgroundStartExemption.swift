@@ -49,19 +49,10 @@ extension Set<BackgroundStartExemption> {
 
 extension TraceMetadata {
   /// The standing exemptions the trace declares (`meta fgs-exempt=companion-device+…`);
-  /// none when it declares none. A word that names no exemption is left out
-  /// (``foregroundServiceSettingsProblem`` names it).
+  /// none when it declares none (the readers refuse a word that names no exemption:
+  /// ``TraceMetadata/settings``).
   public var backgroundStartExemptions: Set<BackgroundStartExemption> {
     guard let value = self["fgs-exempt"] else { return [] }
     return Set(value.split(separator: "+").compactMap { BackgroundStartExemption(rawValue: String($0)) })
-  }
-
-  /// What is wrong with `meta fgs-exempt=`, or `nil`.
-  var backgroundStartExemptionProblem: String? {
-    guard let value = self["fgs-exempt"] else { return nil }
-    let unknown = value.split(separator: "+").filter { BackgroundStartExemption(rawValue: String($0)) == nil }
-    guard let first = unknown.first else { return nil }
-    let known = BackgroundStartExemption.allCases.map(\.rawValue).joined(separator: ", ")
-    return "meta fgs-exempt=\(value) names no exemption \"\(first)\" (expected a list joined by +, of: \(known))"
   }
 }
