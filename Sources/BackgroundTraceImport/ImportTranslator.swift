@@ -70,6 +70,9 @@ public struct ImportTranslator: Sendable {
       sawForceStop = true
       guard enter(linePid, into: &events) else { return }
       return
+    case .foregroundStartRefused, .foregroundPromotionRefused, .foregroundServiceStoppedUnpromoted:
+      translateService(message, into: &events)
+      return
     default:
       guard enter(linePid, into: &events) else { return }
     }
@@ -260,7 +263,7 @@ public struct ImportTranslator: Sendable {
       if WorkState.schedule(&works[work]) { events.append(.workEnqueue(WorkEnqueue(work: work))) }
     case .workStarted(let work):
       if let attempt = WorkState.start(&works[work]) { events.append(.workStart(work: work, attempt: attempt)) }
-    case .workResult(let work, let word, _):
+    case .workResult(let work, let word, let tags):
       let outcome: WorkOutcome =
         switch word {
         case .success: .success
@@ -270,12 +273,47 @@ public struct ImportTranslator: Sendable {
       let result = WorkState.finish(&works[work], outcome: outcome)
       if !result.started { sawResultWithoutStart = true }
       events.append(.workResult(work: work, attempt: result.attempt, outcome: outcome))
-    case .workInterrupted(let work, let reason):
+      if let tags { events.append(Self.tagsMark(work: work, tags: tags)) }
+    case .workInterrupted(let work, let reason, let tags):
       if let attempt = WorkState.stop(&works[work]) {
         events.append(.workStop(work: work, attempt: attempt, reason: reason))
       }
+      if let tags { events.append(Self.tagsMark(work: work, tags: tags)) }
     case .workCancelled(let work):
       if WorkState.cancel(&works[work]) { events.append(.workCancel(work: work)) }
+    default:
+      break
+    }
+  }
+
+  /// The work's tags, as WorkerWrapper's `Work [ id=ID, tags={ TAGS } ]` prints them (the
+  /// worker's class name and the app's own tags; `, ` between them in the Java
+  /// WorkerWrapper, `,` in the Kotlin one): a `mark`, since no event of the vocabulary
+  /// has a field for them (docs/import.md, "Work tags").
+  static func tagsMark(work: String, tags: String) -> TraceEvent.Kind {
+    .mark(label: "work \(work) tags: \(tags)")
+  }
+
+  // MARK: Foreground services
+
+  /// ActivityManager's foreground-service lines are the system server's: they name the
+  /// app's service, not the line's process. A service of a process that already ended
+  /// went with it: no event.
+  private mutating func translateService(_ message: PlatformMessage, into events: inout [TraceEvent.Kind]) {
+    guard !terminated else { return }
+    started = true
+    switch message {
+    case .foregroundStartRefused(let service):
+      // The app's startForegroundService threw ForegroundServiceStartNotAllowedException.
+      events.append(.fgsStart(service: service))
+      events.append(.fgsRefuse(service: service, reason: .background))
+    case .foregroundPromotionRefused(let service):
+      events.append(.fgsRefuse(service: service, reason: .background))
+    case .foregroundServiceStoppedUnpromoted(let service):
+      // ActivityManager logs no start that is allowed from the foreground: the start this
+      // line implies is written here, then the stop that came before startForeground.
+      events.append(.fgsStart(service: service))
+      events.append(.fgsStop(service: service))
     default:
       break
     }

@@ -113,7 +113,7 @@ public enum LogImporter: Sendable {
         if spooled.message.subjectProcess == nil, let name = spooled.processName {
           isAppName[name]
         } else {
-          survey.app(of: spooled.message, process: nil, pid: spooled.pid) == app
+          survey.app(of: spooled.message, pid: spooled.pid) == app
         }
       guard isApp else {
         summary.skippedLines += 1

@@ -108,10 +108,10 @@ struct LogSurvey {
   }
 
   /// The app a message is about: the process it names (ActivityManager's), else the
-  /// process that wrote its line, by the line's name or its pid's.
-  func app(of message: PlatformMessage, process: String?, pid: Int?) -> String {
-    if let subject = message.subjectProcess { return subject.name }
-    return process ?? app(ofPid: pid)
+  /// process that wrote its line, by its pid's name. (A line that carries its process's
+  /// name is matched by that name, without asking the survey.)
+  func app(of message: PlatformMessage, pid: Int?) -> String {
+    message.subjectProcess?.name ?? app(ofPid: pid)
   }
 
   /// Every app seen, in the order seen, with its pids and background-work messages.

@@ -46,10 +46,12 @@ public enum PlatformMessage: Sendable, Hashable {
   /// `Starting work for ID` (GreedyScheduler), `Processor: processing ID`,
   /// `onStartJob for ID` (SystemJobService).
   case workStarted(work: String)
-  /// `Worker result SUCCESS|RETRY|FAILURE for Work [ id=ID, tags={ … } ]`.
+  /// `Worker result SUCCESS|RETRY|FAILURE for Work [ id=ID, tags={ … } ]`, and `Work [
+  /// id=ID, tags={ … } ] failed because it threw an exception/error` (a failure).
   case workResult(work: String, outcome: WorkResultWord, tags: String?)
-  /// `Work [ id=ID, … ] was cancelled`, `Work interrupted for Work [ id=ID … ]`.
-  case workInterrupted(work: String, reason: String)
+  /// `Work [ id=ID, tags={ … } ] was cancelled` (with its tags), `WorkerWrapper
+  /// interrupted for ID` (Processor, none).
+  case workInterrupted(work: String, reason: String, tags: String?)
   /// `Cancelling work ID ID` (GreedyScheduler): the app cancelled the work.
   case workCancelled(work: String)
   /// `Application was force-stopped, rescheduling.` (ForceStopRunnable): no event;
@@ -65,6 +67,17 @@ public enum PlatformMessage: Sendable, Hashable {
   case processStarted(pid: Int, name: String)
   /// `Process NAME (pid PID) has died…`, `Killing PID:NAME/UID (adj N): REASON`.
   case processEnded(pid: Int?, name: String, reason: String)
+  /// `startForegroundService() not allowed due to mAllowStartForeground false: service
+  /// SERVICE` (ActiveServices, Android 12 and later): the start threw
+  /// `ForegroundServiceStartNotAllowedException`.
+  case foregroundStartRefused(service: String)
+  /// `Service.startForeground() not allowed due to mAllowStartForeground false: service
+  /// SERVICE`: the service's `startForeground` threw.
+  case foregroundPromotionRefused(service: String)
+  /// `Bringing down service while still waiting for start foreground: ServiceRecord{… SERVICE}`:
+  /// a service started with `startForegroundService` was stopped before it called
+  /// `startForeground` (a platform-bug line).
+  case foregroundServiceStoppedUnpromoted(service: String)
 }
 
 /// A scheduler request's kind, as its class name says.
@@ -112,7 +125,15 @@ extension PlatformMessage {
     switch self {
     case .processStarted(let pid, let name): (pid, name)
     case .processEnded(let pid, let name, _): (pid, name)
+    case .foregroundStartRefused(let service), .foregroundPromotionRefused(let service),
+      .foregroundServiceStoppedUnpromoted(let service):
+      (nil, Self.package(ofService: service))
     default: nil
     }
+  }
+
+  /// The package of a service's component name (`PACKAGE/CLASS`), which names its app.
+  static func package(ofService service: String) -> String {
+    String(service.prefix { $0 != "/" })
   }
 }

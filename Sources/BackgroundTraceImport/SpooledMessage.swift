@@ -113,9 +113,10 @@ struct SpoolWriter {
       named(16, work)
       byte(outcome == .success ? 0 : outcome == .retry ? 1 : 2)
       optionalString(tags)
-    case .workInterrupted(let work, let reason):
+    case .workInterrupted(let work, let reason, let tags):
       named(17, work)
       string(reason)
+      optionalString(tags)
     case .workCancelled(let work): named(18, work)
     case .forceStopDetected: byte(19)
     case .processCrashed: byte(20)
@@ -128,6 +129,9 @@ struct SpoolWriter {
       optionalInteger(pid)
       string(name)
       string(reason)
+    case .foregroundStartRefused(let service): named(23, service)
+    case .foregroundPromotionRefused(let service): named(24, service)
+    case .foregroundServiceStoppedUnpromoted(let service): named(25, service)
     }
   }
 
@@ -220,7 +224,8 @@ struct SpoolReader {
       return .workResult(work: work, outcome: outcome, tags: optionalString())
     case 17:
       let work = string()
-      return .workInterrupted(work: work, reason: string())
+      let reason = string()
+      return .workInterrupted(work: work, reason: reason, tags: optionalString())
     case 18: return .workCancelled(work: string())
     case 19: return .forceStopDetected
     case 20: return .processCrashed
@@ -231,6 +236,9 @@ struct SpoolReader {
       let pid = optionalInteger()
       let name = string()
       return .processEnded(pid: pid, name: name, reason: string())
+    case 23: return .foregroundStartRefused(service: string())
+    case 24: return .foregroundPromotionRefused(service: string())
+    case 25: return .foregroundServiceStoppedUnpromoted(service: string())
     default:
       preconditionFailure("spooled message case \(number): not one SpoolWriter writes")
     }

@@ -145,6 +145,7 @@ import Testing
     0 work.enqueue work=9b6d0618-f951-4dfc-92a8-38c1e902c481
     0.5 work.start work=9b6d0618-f951-4dfc-92a8-38c1e902c481 attempt=0
     2 work.result work=9b6d0618-f951-4dfc-92a8-38c1e902c481 attempt=0 outcome=retry
+    2 mark label="work 9b6d0618-f951-4dfc-92a8-38c1e902c481 tags: com.example.SyncWorker"
 
     """
 
@@ -204,6 +205,7 @@ import Testing
         0 work.enqueue work=9b6d0618-f951-4dfc-92a8-38c1e902c481
         0 work.start work=9b6d0618-f951-4dfc-92a8-38c1e902c481 attempt=0
         0 work.result work=9b6d0618-f951-4dfc-92a8-38c1e902c481 attempt=0 outcome=success
+        0 mark label="work 9b6d0618-f951-4dfc-92a8-38c1e902c481 tags: com.example.SyncWorker"
 
         """)
     #expect(result.summary.styles.map(\.style) == [.logcatBrief])

@@ -5,7 +5,8 @@
 /// - androidx WorkManager (`work/work-runtime/src/main/java/androidx/work/`, tags `WM-`
 ///   and the class name, at most 23 characters): `impl/WorkerWrapper.kt` (`Worker result
 ///   SUCCESS|RETRY|FAILURE for $workDescription`, `$workDescription was cancelled`,
-///   with `workDescription` = `Work [ id=$workSpecId, tags={ … } ]`), `impl/Processor.java`
+///   `$workDescription failed because it threw an exception/error`, with
+///   `workDescription` = `Work [ id=$workSpecId, tags={ … } ]`), `impl/Processor.java`
 ///   (`Processor: processing ID`, `Processor cancelling ID`, `WorkerWrapper interrupted
 ///   for ID`), `impl/background/greedy/GreedyScheduler.java` (`Starting work for ID`,
 ///   `Cancelling work ID ID`), `impl/background/systemjob/SystemJobScheduler.java`
@@ -16,7 +17,12 @@
 ///   (`Start proc PID:NAME/UID for …`; Android 4: `Start proc NAME for …: pid=PID …`),
 ///   `ActivityManagerService.java` (`Process NAME (pid PID) has died: …`),
 ///   `ProcessRecord.java` (`Killing PID:NAME/UID (adj N): REASON`), `ActiveServices.java`
-///   (`Scheduling restart of crashed service PACKAGE/CLASS in Nms`).
+///   (`Scheduling restart of crashed service PACKAGE/CLASS in Nms`; the foreground-service
+///   lines `startForegroundService() not allowed due to mAllowStartForeground false:
+///   service …` of `startServiceLocked`, `Service.startForeground() not allowed due to
+///   mAllowStartForeground false: service …` of `setServiceForegroundInnerLocked` and
+///   `Bringing down service while still waiting for start foreground: ServiceRecord{…}` of
+///   `bringDownServiceLocked`).
 /// - AndroidRuntime (`com.android.internal.os.RuntimeInit`): `FATAL EXCEPTION: THREAD`.
 ///
 /// WorkManager's messages are matched on their bytes: the only strings built are the
@@ -38,7 +44,7 @@ public enum AndroidBackgroundMessages: Sendable {
       if message.expect("Processor: processing ") { return work(message) { .workStarted(work: $0) } }
       if message.expect("Processor cancelling ") { return work(message) { .workCancelled(work: $0) } }
       if message.expect("WorkerWrapper interrupted for ") {
-        return work(message) { .workInterrupted(work: $0, reason: "interrupted") }
+        return work(message) { .workInterrupted(work: $0, reason: "interrupted", tags: nil) }
       }
       return .unrelated
     case "WM-GreedyScheduler":
@@ -76,9 +82,16 @@ public enum AndroidBackgroundMessages: Sendable {
       guard let id = workID(message) else { return .malformed(expected: Self.expectedResult) }
       return .message(.workResult(work: id, outcome: outcome, tags: tags(message)))
     }
-    if message.expect("Work [ id="), message.find(" was cancelled", from: 0) != nil {
+    guard message.expect("Work [ id=") else { return .unrelated }
+    // `$workDescription was cancelled` (logi) and `$workDescription failed because it
+    // threw an exception/error` (loge): the attempt's end, with the work's tags.
+    if message.find(" was cancelled", from: message.index) != nil {
       guard let id = workID(message) else { return .malformed(expected: "'Work [ id=ID, …'") }
-      return .message(.workInterrupted(work: id, reason: "cancelled"))
+      return .message(.workInterrupted(work: id, reason: "cancelled", tags: tags(message)))
+    }
+    if message.find(" failed because it threw an exception/error", from: message.index) != nil {
+      guard let id = workID(message) else { return .malformed(expected: "'Work [ id=ID, …'") }
+      return .message(.workResult(work: id, outcome: .failure, tags: tags(message)))
     }
     return .unrelated
   }
@@ -154,7 +167,40 @@ public enum AndroidBackgroundMessages: Sendable {
       let name = rest.prefix { $0 != " " }
       return .message(.processEnded(pid: nil, name: String(name), reason: "force-stopped"))
     }
+    return foregroundService(message)
+  }
+
+  /// ActiveServices' foreground-service lines (W, the system server's): the service is
+  /// named by its component, `PACKAGE/CLASS` (`ServiceRecord.shortInstanceName`).
+  private static func foregroundService(_ message: Substring) -> MessageReading {
+    if let rest = prefix("startForegroundService() not allowed due to mAllowStartForeground false: service ", message) {
+      return component(rest).map { .message(.foregroundStartRefused(service: $0)) }
+        ?? .malformed(expected: "'… not allowed due to mAllowStartForeground false: service PACKAGE/CLASS'")
+    }
+    if let rest = prefix("Service.startForeground() not allowed due to mAllowStartForeground false: service ", message)
+    {
+      return component(rest).map { .message(.foregroundPromotionRefused(service: $0)) }
+        ?? .malformed(expected: "'… not allowed due to mAllowStartForeground false: service PACKAGE/CLASS'")
+    }
+    if let rest = prefix("Bringing down service while still waiting for start foreground: ", message) {
+      // `ServiceRecord{HASH uUSER PACKAGE/CLASS}` (ServiceRecord.toString).
+      let fields = MessageText.dropPrefix("ServiceRecord{", rest)?.split(separator: " ", maxSplits: 2)
+      guard let fields, fields.count == 3, let service = component(fields[2].prefix { $0 != "}" }) else {
+        return .malformed(
+          expected:
+            "'Bringing down service while still waiting for start foreground: ServiceRecord{HASH uN PACKAGE/CLASS}'")
+      }
+      return .message(.foregroundServiceStoppedUnpromoted(service: service))
+    }
     return .unrelated
+  }
+
+  /// A component name, `PACKAGE/CLASS`, at the start of `text` (up to a blank).
+  private static func component(_ text: Substring) -> String? {
+    let word = text.prefix { $0 != " " }
+    guard let slash = word.firstIndex(of: "/"), slash != word.startIndex, word.index(after: slash) != word.endIndex
+    else { return nil }
+    return String(word)
   }
 
   private static func prefix(_ marker: StaticString, _ text: Substring) -> Substring? {
