@@ -43,6 +43,12 @@ public struct ImportTranslator: Sendable {
 
   private var works: [String: WorkState] = [:]
 
+  /// The app's state as its activities' lifecycle lines tell it (`nil`: not told yet),
+  /// and its activities started and resumed in the current process.
+  private var state: AppState?
+  private var startedActivities: Set<String> = []
+  private var resumedActivities: Set<String> = []
+
   /// Lines of a process of the app that had already been replaced by a later one.
   public private(set) var interleavedLines = 0
   /// Whether WorkManager said the app had been force-stopped before.
@@ -81,6 +87,8 @@ public struct ImportTranslator: Sendable {
       translateTask(message, into: &events)
     case .workScheduled, .workStarted, .workResult, .workInterrupted, .workCancelled:
       translateWork(message, into: &events)
+    case .activityLifecycle(let activity, let step):
+      translateActivity(activity, step, into: &events)
     default:
       translateScheduler(message, into: &events)
     }
@@ -120,6 +128,9 @@ public struct ImportTranslator: Sendable {
     knownTasks.removeAll()
     registered.removeAll()
     lastEnded = nil
+    state = nil
+    startedActivities.removeAll()
+    resumedActivities.removeAll()
     events.append(.appLaunch)
   }
 
@@ -294,6 +305,36 @@ public struct ImportTranslator: Sendable {
     .mark(label: "work \(work) tags: \(tags)")
   }
 
+  // MARK: Activities
+
+  /// The app is `active` while one of its activities is resumed, `inactive` when the
+  /// last resumed one pauses, and `background` when the last started one stops (an
+  /// activity the log never showed starting counts from its stop: it was started
+  /// before the log). Each state is written once per change.
+  private mutating func translateActivity(
+    _ activity: String, _ step: ActivityStep, into events: inout [TraceEvent.Kind]
+  ) {
+    var next: AppState?
+    switch step {
+    case .start:
+      startedActivities.insert(activity)
+    case .resume:
+      startedActivities.insert(activity)
+      resumedActivities.insert(activity)
+      next = .active
+    case .pause:
+      resumedActivities.remove(activity)
+      if resumedActivities.isEmpty && state == .active { next = .inactive }
+    case .stop:
+      resumedActivities.remove(activity)
+      startedActivities.remove(activity)
+      if startedActivities.isEmpty && resumedActivities.isEmpty { next = .background }
+    }
+    guard let next, next != state else { return }
+    state = next
+    events.append(.appState(to: next))
+  }
+
   // MARK: Foreground services
 
   /// ActivityManager's foreground-service lines are the system server's: they name the
@@ -303,6 +344,12 @@ public struct ImportTranslator: Sendable {
     guard !terminated else { return }
     started = true
     switch message {
+    case .foregroundServiceStoppedUnpromoted where state == .background:
+      // The start this line implies was allowed (a refused one writes its own line), so
+      // it came while the app was visible or under an exemption the checker does not
+      // know: written now, it would read as a start from the background
+      // (fgs-started-in-background), which the log does not say. No event.
+      return
     case .foregroundStartRefused(let service):
       // The app's startForegroundService threw ForegroundServiceStartNotAllowedException.
       events.append(.fgsStart(service: service))

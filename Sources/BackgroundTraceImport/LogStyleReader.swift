@@ -38,7 +38,8 @@ extension LogStyleReader {
 /// Which entries can matter, tested on bytes before any string is built.
 enum LogRelevance {
   /// Whether a whole line holds a word every line the import reads holds: `WM-`,
-  /// `ActivityManager` or `AndroidRuntime` on Android, `ask` (task, Task,
+  /// `ActivityManager`, `AndroidRuntime` or `m_on_` (the activity lifecycle's event
+  /// tags, `wm_on_…` and `am_on_…`) on Android, `ask` (task, Task,
   /// BackgroundTask, submitTaskRequest) on iOS. One pass over the bytes, cheaper than
   /// reading the line's header.
   @inline(__always)
@@ -46,7 +47,8 @@ enum LogRelevance {
     switch platform {
     case .ios: contains(line, "ask", rare: 2)
     case .android:
-      containsAny(line, ("WM-", rare: 0), ("ActivityManager", rare: 4), ("AndroidRuntime", rare: 7))
+      containsAny(
+        line, ("WM-", rare: 0), ("ActivityManager", rare: 4), ("AndroidRuntime", rare: 7), ("m_on_", rare: 1))
     }
   }
 
@@ -68,20 +70,20 @@ enum LogRelevance {
     return false
   }
 
-  /// Whether `line` holds one of three words, each found by its two bytes from `rare`
-  /// (a pair that is rare in logs: `WM`, `vi`, `Ru`): one scan for the three pairs at
-  /// once, 16 positions at a time (a `memchr` per word would scan the line three times,
+  /// Whether `line` holds one of four words, each found by its two bytes from `rare`
+  /// (a pair that is rare in logs: `WM`, `vi`, `Ru`, `_o`): one scan for the four pairs
+  /// at once, 16 positions at a time (a `memchr` per word would scan the line four times,
   /// and a single byte matches far more often than a pair), each hit compared around it.
   @inline(__always)
   private static func containsAny(
     _ line: UnsafeBufferPointer<UInt8>, _ first: (StaticString, rare: Int), _ second: (StaticString, rare: Int),
-    _ third: (StaticString, rare: Int)
+    _ third: (StaticString, rare: Int), _ fourth: (StaticString, rare: Int)
   ) -> Bool {
     guard let base = line.baseAddress else { return false }
     @inline(__always)
     func hit(at index: Int) -> Bool {
       matches(line, at: index - first.rare, first.0) || matches(line, at: index - second.rare, second.0)
-        || matches(line, at: index - third.rare, third.0)
+        || matches(line, at: index - third.rare, third.0) || matches(line, at: index - fourth.rare, fourth.0)
     }
     @inline(__always)
     func pair(_ word: (StaticString, rare: Int)) -> (SIMD16<UInt8>, SIMD16<UInt8>) {
@@ -90,6 +92,7 @@ enum LogRelevance {
     let (first1, first2) = pair(first)
     let (second1, second2) = pair(second)
     let (third1, third2) = pair(third)
+    let (fourth1, fourth2) = pair(fourth)
     // A lane's bit within its half, to make the hits' mask a number (summed per half).
     let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
     var index = 0
@@ -98,7 +101,8 @@ enum LogRelevance {
       let next = UnsafeRawPointer(base + index + 1).loadUnaligned(as: SIMD16<UInt8>.self)
       let firstHits = (here .== first1) .& (next .== first2)
       let secondHits = (here .== second1) .& (next .== second2)
-      let hits = firstHits .| secondHits .| ((here .== third1) .& (next .== third2))
+      let thirdHits = (here .== third1) .& (next .== third2)
+      let hits = firstHits .| secondHits .| thirdHits .| ((here .== fourth1) .& (next .== fourth2))
       if any(hits) {
         let picked = SIMD16<UInt8>(repeating: 0).replacing(with: weights, where: hits)
         var lanes = UInt16(picked.lowHalf.wrappedSum()) | UInt16(picked.highHalf.wrappedSum()) << 8
@@ -127,11 +131,12 @@ enum LogRelevance {
     return matched == length
   }
 
-  /// A logcat tag the import reads: WorkManager's (`WM-…`), ActivityManager's or
-  /// AndroidRuntime's.
+  /// A logcat tag the import reads: WorkManager's (`WM-…`), ActivityManager's,
+  /// AndroidRuntime's, or an activity lifecycle event's (`wm_on_…_called`, `am_on_…_called`).
   static func logcatTag(_ scanner: LogBytes, _ range: Range<Int>) -> Bool {
     scanner.starts(range, with: "WM-") || scanner.equals(range, "ActivityManager")
-      || scanner.equals(range, "AndroidRuntime")
+      || scanner.equals(range, "AndroidRuntime") || scanner.starts(range, with: "wm_on_")
+      || scanner.starts(range, with: "am_on_")
   }
 
   /// An Apple log entry the import may read: its source or message mentions a task

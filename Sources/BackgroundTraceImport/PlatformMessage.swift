@@ -62,6 +62,13 @@ public enum PlatformMessage: Sendable, Hashable {
   /// `FATAL EXCEPTION: THREAD`: the app's process crashes (the line's own process).
   case processCrashed
 
+  // The activity lifecycle (events buffer).
+  /// `wm_on_start_called`, `wm_on_resume_called`, `wm_on_paused_called`,
+  /// `wm_on_stop_called: [Token=N,Component Name=CLASS,Reason=…]` (Android 12 and
+  /// later; `am_on_…_called: [USER,CLASS,REASON]` on Android 9 to 11): the app's own
+  /// activity CLASS was started, resumed, paused or stopped.
+  case activityLifecycle(activity: String, step: ActivityStep)
+
   // ActivityManager.
   /// `Start proc PID:NAME/UID for REASON`.
   case processStarted(pid: Int, name: String)
@@ -86,6 +93,18 @@ public enum SchedulerRequestKind: String, Sendable, Hashable {
   case refresh
   /// `BGProcessingTaskRequest` (and `BGHealthResearchTaskRequest`, `BGContinuedProcessingTaskRequest`).
   case processing
+}
+
+/// An activity's lifecycle step, as `ActivityThread` logs it to the events buffer.
+public enum ActivityStep: UInt8, Sendable, Hashable {
+  /// `wm_on_start_called`: the activity became visible.
+  case start
+  /// `wm_on_resume_called`: the activity came to the front and takes input.
+  case resume
+  /// `wm_on_paused_called`: the activity no longer takes input.
+  case pause
+  /// `wm_on_stop_called`: the activity is no longer visible.
+  case stop
 }
 
 /// WorkerWrapper's result words.
@@ -114,7 +133,7 @@ extension PlatformMessage {
   /// counts), rather than about a process.
   public var isBackgroundWork: Bool {
     switch self {
-    case .processStarted, .processEnded, .forceStopDetected: false
+    case .processStarted, .processEnded, .forceStopDetected, .activityLifecycle: false
     default: true
     }
   }

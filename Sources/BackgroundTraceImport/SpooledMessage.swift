@@ -132,6 +132,9 @@ struct SpoolWriter {
     case .foregroundStartRefused(let service): named(23, service)
     case .foregroundPromotionRefused(let service): named(24, service)
     case .foregroundServiceStoppedUnpromoted(let service): named(25, service)
+    case .activityLifecycle(let activity, let step):
+      named(26, activity)
+      byte(step.rawValue)
     }
   }
 
@@ -239,6 +242,9 @@ struct SpoolReader {
     case 23: return .foregroundStartRefused(service: string())
     case 24: return .foregroundPromotionRefused(service: string())
     case 25: return .foregroundServiceStoppedUnpromoted(service: string())
+    case 26:
+      let activity = string()
+      return .activityLifecycle(activity: activity, step: ActivityStep(rawValue: byte()) ?? .stop)
     default:
       preconditionFailure("spooled message case \(number): not one SpoolWriter writes")
     }

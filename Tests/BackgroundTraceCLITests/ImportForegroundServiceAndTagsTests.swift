@@ -1,7 +1,8 @@
 import BackgroundTraceImport
 import Testing
 
-/// ActivityManager's foreground-service lines and WorkManager's work tags, imported from
+/// ActivityManager's foreground-service lines, the activity lifecycle's events and
+/// WorkManager's work tags, imported from
 /// hand-written lines in the formats their sources write (docs/import.md): the exact
 /// trace each tells.
 @Suite struct ImportForegroundServiceAndTagsTests {
@@ -97,6 +98,49 @@ import Testing
         0.096 mark label="work 422e36a1-368e-4609-b77d-2bc7fef3d615 tags: com.example.SyncWorker,sync"
         0.5 work.result work=31b50438-bc0a-42cc-a043-12503658cac0 attempt=0 outcome=retry
         0.5 mark label="work 31b50438-bc0a-42cc-a043-12503658cac0 tags: com.example.UploadWorker"
+
+        """)
+  }
+
+  /// `frameworks/base/core/java/android/app/EventLogTags.logtags`: `30059
+  /// wm_on_start_called`, `30022 wm_on_resume_called`, `30021 wm_on_paused_called`,
+  /// `30049 wm_on_stop_called`, each `(Token|1|5),(Component Name|3),(Reason|3),(time|2|3)`,
+  /// written by the app's own process. The user opens a second activity, then goes home:
+  /// active, inactive when the last resumed one pauses, background when the last started
+  /// one stops. A start refused in the background is then judged as one; a bring-down
+  /// while the log says the app is in the background writes nothing (its start was
+  /// allowed, so it came while the app was visible or exempt, which the log does not
+  /// tell).
+  @Test func activityLifecycleLinesAreTheAppsStates() throws {
+    // ActivityManager's `Start proc` names the app's pid, so that its own lines and the
+    // system server's lines about its services are one app's.
+    let log = """
+      03-02 15:48:09.000  1383  1400 I ActivityManager: Start proc 9046:com.example/u0a123 for top-activity {com.example/com.example.Main}
+      03-02 15:48:10.000  9046  9046 I wm_on_start_called: [Token=143069912,Component Name=com.example.Main,Reason=handleStartActivity,time=5ms]
+      03-02 15:48:10.010  9046  9046 I wm_on_resume_called: [Token=143069912,Component Name=com.example.Main,Reason=RESUME_ACTIVITY,time=1ms]
+      03-02 15:48:11.000  9046  9046 I wm_on_paused_called: [Token=143069912,Component Name=com.example.Main,Reason=performPause,time=1ms]
+      03-02 15:48:11.100  9046  9046 I wm_on_start_called: [Token=251757025,Component Name=com.example.Settings,Reason=handleStartActivity,time=5ms]
+      03-02 15:48:11.110  9046  9046 I wm_on_resume_called: [Token=251757025,Component Name=com.example.Settings,Reason=RESUME_ACTIVITY,time=1ms]
+      03-02 15:48:11.500  9046  9046 I wm_on_stop_called: [Token=143069912,Component Name=com.example.Main,Reason=STOP_ACTIVITY_ITEM,time=1ms]
+      03-02 15:48:20.000  9046  9046 I wm_on_paused_called: [Token=251757025,Component Name=com.example.Settings,Reason=performPause,time=1ms]
+      03-02 15:48:20.400  9046  9046 I wm_on_stop_called: [Token=251757025,Component Name=com.example.Settings,Reason=STOP_ACTIVITY_ITEM,time=1ms]
+      03-02 15:48:30.000  1383 12145 W ActivityManager: startForegroundService() not allowed due to mAllowStartForeground false: service com.example/.SyncService
+      03-02 15:48:31.000  1383 12145 W ActivityManager: Bringing down service while still waiting for start foreground: ServiceRecord{2520e9 u0 com.example/.UploadService}
+
+      """
+    let result = try imported(log)
+    #expect(
+      result.trace == """
+        bgtrace 1
+        meta platform=android source=android-log process=com.example attempts=from-first-start-seen
+        0 app.launch
+        1.01 app.state to=active
+        2 app.state to=inactive
+        2.11 app.state to=active
+        11 app.state to=inactive
+        11.4 app.state to=background
+        21 fgs.start service=com.example/.SyncService
+        21 fgs.refuse service=com.example/.SyncService reason=background
 
         """)
   }

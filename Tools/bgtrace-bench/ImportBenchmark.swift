@@ -63,7 +63,7 @@ enum GeneratedLog {
 
   /// Writes about `megabytes` MB to `path` and returns the bytes written.
   static func write(_ platform: LogPlatform, megabytes: Int, to path: String) throws -> Int {
-    FileManager.default.createFile(atPath: path, contents: nil)
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
     guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteUnknown) }
     defer { try? handle.close() }
     var written = 0

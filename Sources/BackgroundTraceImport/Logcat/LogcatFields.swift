@@ -50,7 +50,9 @@ enum LogcatFields {
   /// the line would be allocated for every line.
   static let knownTags: [String] = [
     "WM-WorkerWrapper", "WM-Processor", "WM-GreedyScheduler", "WM-SystemJobScheduler", "WM-SystemJobService",
-    "WM-ForceStopRunnable", "ActivityManager", "AndroidRuntime",
+    "WM-ForceStopRunnable", "ActivityManager", "AndroidRuntime", "wm_on_start_called", "wm_on_resume_called",
+    "wm_on_paused_called", "wm_on_stop_called", "am_on_start_called", "am_on_resume_called", "am_on_paused_called",
+    "am_on_stop_called",
   ]
 
   private static func knownTag(_ scanner: LogBytes, _ range: Range<Int>) -> String? {

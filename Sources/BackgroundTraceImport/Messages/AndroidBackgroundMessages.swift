@@ -61,12 +61,33 @@ public enum AndroidBackgroundMessages: Sendable {
       return message.expect("Application was force-stopped") ? .message(.forceStopDetected) : .unrelated
     case "AndroidRuntime":
       return message.expect("FATAL EXCEPTION: ") ? .message(.processCrashed) : .unrelated
+    case "wm_on_start_called", "am_on_start_called": return activity(message, .start)
+    case "wm_on_resume_called", "am_on_resume_called": return activity(message, .resume)
+    case "wm_on_paused_called", "am_on_paused_called": return activity(message, .pause)
+    case "wm_on_stop_called", "am_on_stop_called": return activity(message, .stop)
     case "ActivityManager":
       // A few lines a process: read as text.
       return activityManager(Substring(message.string(0..<message.bytes.count)))
     default:
       return .unrelated
     }
+  }
+
+  /// An activity lifecycle event's fields: `[Token=N,Component Name=CLASS,Reason=…]`
+  /// (`wm_on_…`, Android 12 and later) or `[USER,CLASS,REASON]` (`am_on_…`, Android 9
+  /// to 11): the activity's class.
+  private static func activity(_ message: LogBytes, _ step: ActivityStep) -> MessageReading {
+    var message = message
+    let expected = "'[Token=N,Component Name=CLASS,…]' or '[USER,CLASS,…]'"
+    guard message.expect("["), message.upTo(44) != nil, message.expect(44) else {
+      return .malformed(expected: expected)
+    }
+    _ = message.expect("Component Name=")
+    let start = message.index
+    guard let range = message.upTo(44) ?? message.upTo(93), range.count > 0, range.lowerBound == start else {
+      return .malformed(expected: expected)
+    }
+    return .message(.activityLifecycle(activity: message.string(range), step: step))
   }
 
   private static func workerWrapper(_ message: LogBytes) -> MessageReading {
