@@ -183,12 +183,17 @@ enum LogCalendar {
     return (hour, minute, second, nanosecond)
   }
 
-  /// Reads `YYYY-MM-DD`.
-  static func date(_ scanner: inout LogBytes) -> (year: Int, month: Int, day: Int)? {
+  /// Reads `YYYY-MM-DD HH:MM:SS` with an optional `.fraction`, then its zone as `zone`
+  /// reads it (`nil` from `zone`: none, read as UTC; no time when `zone` throws out the
+  /// line by returning `.none`).
+  static func dateTime(_ scanner: inout LogBytes, zone: (inout LogBytes) -> Int??) -> LogTimestamp? {
     guard let year = scanner.digits(4), scanner.expect(45), let month = scanner.digits(2), scanner.expect(45),
-      let day = scanner.digits(2)
+      let day = scanner.digits(2), scanner.expect(32), let time = clock(&scanner), let offset = zone(&scanner)
     else { return nil }
-    return (year, month, day)
+    return nanoseconds(
+      year: year, month: month, day: day, hour: time.hour, minute: time.minute, second: time.second,
+      nanosecond: time.nanosecond, offsetSeconds: offset ?? 0
+    ).map { LogTimestamp(nanoseconds: $0) }
   }
 
   /// Reads a zone offset `+HHMM`, `-HHMM`, `+HH:MM` or `Z`, as seconds east of UTC.

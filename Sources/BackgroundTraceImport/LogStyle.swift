@@ -1,3 +1,5 @@
+import BackgroundTrace
+
 /// The platform a device log comes from.
 public enum LogPlatform: String, Sendable, Hashable, CaseIterable {
   /// iOS (and the simulator): Apple's unified log.
@@ -6,7 +8,12 @@ public enum LogPlatform: String, Sendable, Hashable, CaseIterable {
   case android
 
   /// The trace's `meta source=` for an import from this platform's log.
-  public var traceSource: String { "\(rawValue)-log" }
+  public var traceSource: String {
+    switch self {
+    case .ios: TraceMetadata.iosLogSource
+    case .android: TraceMetadata.androidLogSource
+    }
+  }
 }
 
 /// A device log's style: how its lines are laid out. ``LogStyleDetector`` tells it from

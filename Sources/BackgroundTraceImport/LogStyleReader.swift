@@ -123,12 +123,7 @@ enum LogRelevance {
   /// Whether `word` is at `at` in `line` (wholly inside it).
   @inline(__always)
   private static func matches(_ line: UnsafeBufferPointer<UInt8>, at: Int, _ word: StaticString) -> Bool {
-    let length = word.utf8CodeUnitCount
-    guard at >= 0, at + length <= line.count else { return false }
-    let pattern = word.utf8Start
-    var matched = 0
-    while matched < length && line[at + matched] == pattern[matched] { matched += 1 }
-    return matched == length
+    at >= 0 && at <= line.count && LogBytes(line).starts(at..<line.count, with: word)
   }
 
   /// A logcat tag the import reads: WorkManager's (`WM-…`), ActivityManager's,

@@ -25,11 +25,8 @@ struct LogCapture: Sendable {
   /// Identifiers whose registration failed in the current process.
   var failedRegistrations: Set<String> = []
 
-  /// The sources an imported log's trace names in `meta source=`.
-  static let sources: Set<String> = ["ios-log", "android-log"]
-
   init(meta: TraceMetadata) {
-    isActive = meta["source"].map { Self.sources.contains($0) } ?? false
+    isActive = meta["source"].map { TraceMetadata.logSources.contains($0) } ?? false
   }
 
   init(isActive: Bool) {

@@ -4,15 +4,10 @@ enum AppleLogFields {
   /// optional (compact leaves it out: the time is then read as UTC, which keeps the
   /// distances between entries).
   static func timestamp(_ scanner: inout LogBytes, needsZone: Bool) -> LogTimestamp? {
-    guard let date = LogCalendar.date(&scanner), scanner.expect(32), let time = LogCalendar.clock(&scanner) else {
-      return nil
+    LogCalendar.dateTime(&scanner) { scanner in
+      let zone = LogCalendar.zone(&scanner)
+      return needsZone && zone == nil ? .none : .some(zone)
     }
-    let zone = LogCalendar.zone(&scanner)
-    if needsZone && zone == nil { return nil }
-    return LogCalendar.nanoseconds(
-      year: date.year, month: date.month, day: date.day, hour: time.hour, minute: time.minute, second: time.second,
-      nanosecond: time.nanosecond, offsetSeconds: zone ?? 0
-    ).map { LogTimestamp(nanoseconds: $0) }
   }
 
   /// `(Sender) [subsystem:category] message`, the sender and the bracket each optional,

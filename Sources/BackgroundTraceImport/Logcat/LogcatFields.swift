@@ -86,14 +86,7 @@ enum LogcatFields {
 
   /// `YYYY-MM-DD HH:MM:SS.mmm` (`-v year`, Android Studio), with an optional zone.
   static func dateTime(_ scanner: inout LogBytes) -> LogTimestamp? {
-    guard let date = LogCalendar.date(&scanner), scanner.expect(32), let time = LogCalendar.clock(&scanner) else {
-      return nil
-    }
-    let offset = optionalZone(&scanner)
-    return LogCalendar.nanoseconds(
-      year: date.year, month: date.month, day: date.day, hour: time.hour, minute: time.minute, second: time.second,
-      nanosecond: time.nanosecond, offsetSeconds: offset
-    ).map { LogTimestamp(nanoseconds: $0) }
+    LogCalendar.dateTime(&scanner) { .some(optionalZone(&$0)) }
   }
 
   /// `  PID  TID ` of threadtime (`%5d %5d`), also with `-v uid`'s user before them.

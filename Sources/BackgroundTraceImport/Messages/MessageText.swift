@@ -103,15 +103,7 @@ enum MessageText {
 
   /// Whether `text` starts with `marker` (compared byte for byte).
   static func hasPrefix(_ marker: StaticString, _ text: Substring) -> Bool {
-    let count = marker.utf8CodeUnitCount
-    let pattern = marker.utf8Start
-    let utf8 = text.utf8
-    if let starts = utf8.withContiguousStorageIfAvailable({ bytes in
-      bytes.count >= count && (0..<count).allSatisfy { bytes[$0] == pattern[$0] }
-    }) {
-      return starts
-    }
-    return utf8.starts(with: UnsafeBufferPointer(start: pattern, count: count))
+    withBytes(text) { $0.starts(0..<$0.bytes.count, with: marker) }
   }
 
   /// `text` after `marker` when it starts with it.
@@ -123,40 +115,16 @@ enum MessageText {
 
   /// Where `marker` first occurs in `text`, found byte by byte.
   static func firstRange(of marker: StaticString, in text: Substring) -> Range<Substring.Index>? {
-    let count = marker.utf8CodeUnitCount
+    guard let offset = withBytes(text, { $0.find(marker, from: 0)?.lowerBound }) else { return nil }
     let utf8 = text.utf8
-    let found: Int?? = utf8.withContiguousStorageIfAvailable { bytes in
-      search(UnsafeBufferPointer(start: marker.utf8Start, count: count), in: bytes)
-    }
-    let offset: Int?
-    if let found {
-      offset = found
-    } else {
-      offset = Array(utf8).withUnsafeBufferPointer {
-        search(UnsafeBufferPointer(start: marker.utf8Start, count: count), in: $0)
-      }
-    }
-    guard let offset else { return nil }
     let lower = utf8.index(utf8.startIndex, offsetBy: offset)
-    return lower..<utf8.index(lower, offsetBy: count)
+    return lower..<utf8.index(lower, offsetBy: marker.utf8CodeUnitCount)
   }
 
-  /// The offset of `pattern`'s first occurrence in `bytes`.
-  private static func search(_ pattern: UnsafeBufferPointer<UInt8>, in array: UnsafeBufferPointer<UInt8>) -> Int? {
-    let count = pattern.count
-    guard count > 0 else { return 0 }
-    guard array.count >= count else { return nil }
-    let first = pattern[0]
-    var index = 0
-    let last = array.count - count
-    while index <= last {
-      if array[index] == first {
-        var matched = 1
-        while matched < count && array[index + matched] == pattern[matched] { matched += 1 }
-        if matched == count { return index }
-      }
-      index += 1
-    }
-    return nil
+  /// `body` on `text`'s UTF-8 bytes (copied only when a substring's storage is not
+  /// contiguous).
+  private static func withBytes<Result>(_ text: Substring, _ body: (LogBytes) -> Result) -> Result {
+    if let result = text.utf8.withContiguousStorageIfAvailable({ body(LogBytes($0)) }) { return result }
+    return Array(text.utf8).withUnsafeBufferPointer { body(LogBytes($0)) }
   }
 }
