@@ -47,8 +47,7 @@ enum LogRelevance {
     switch platform {
     case .ios: contains(line, "ask", rare: 2)
     case .android:
-      containsAny(
-        line, ("WM-", rare: 0), ("ActivityManager", rare: 4), ("AndroidRuntime", rare: 7), ("m_on_", rare: 1))
+      containsAndroidWord(line)
     }
   }
 
@@ -70,39 +69,40 @@ enum LogRelevance {
     return false
   }
 
-  /// Whether `line` holds one of four words, each found by its two bytes from `rare`
-  /// (a pair that is rare in logs: `WM`, `vi`, `Ru`, `_o`): one scan for the four pairs
-  /// at once, 16 positions at a time (a `memchr` per word would scan the line four times,
-  /// and a single byte matches far more often than a pair), each hit compared around it.
+  /// Whether `line` holds one of Android's words: `WM-`, `ActivityManager`,
+  /// `AndroidRuntime` or `m_on_`, each found by a pair of its bytes that is rare in logs
+  /// (`M-` or `m_`, tested as one: an `M` or `m` followed by `-` or `_`; `vi`; `Ru`): one
+  /// scan for the pairs at once, 16 positions at a time (a `memchr` per word would scan
+  /// the line once per word, and a single byte matches far more often than a pair), each
+  /// hit compared around it.
   @inline(__always)
-  private static func containsAny(
-    _ line: UnsafeBufferPointer<UInt8>, _ first: (StaticString, rare: Int), _ second: (StaticString, rare: Int),
-    _ third: (StaticString, rare: Int), _ fourth: (StaticString, rare: Int)
-  ) -> Bool {
+  private static func containsAndroidWord(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = line.baseAddress else { return false }
     @inline(__always)
     func hit(at index: Int) -> Bool {
-      matches(line, at: index - first.rare, first.0) || matches(line, at: index - second.rare, second.0)
-        || matches(line, at: index - third.rare, third.0) || matches(line, at: index - fourth.rare, fourth.0)
+      matches(line, at: index - 1, "WM-") || matches(line, at: index, "m_on_")
+        || matches(line, at: index - 4, "ActivityManager") || matches(line, at: index - 7, "AndroidRuntime")
     }
-    @inline(__always)
-    func pair(_ word: (StaticString, rare: Int)) -> (SIMD16<UInt8>, SIMD16<UInt8>) {
-      (SIMD16(repeating: word.0.utf8Start[word.rare]), SIMD16(repeating: word.0.utf8Start[word.rare + 1]))
-    }
-    let (first1, first2) = pair(first)
-    let (second1, second2) = pair(second)
-    let (third1, third2) = pair(third)
-    let (fourth1, fourth2) = pair(fourth)
+    typealias Bytes = SIMD16<UInt8>
+    let lowercaseBit = Bytes(repeating: 0x20)
+    let m = Bytes(repeating: 109)
+    let dash = Bytes(repeating: 45)
+    let underscore = Bytes(repeating: 95)
+    let v = Bytes(repeating: 118)
+    let i = Bytes(repeating: 105)
+    let r = Bytes(repeating: 82)
+    let u = Bytes(repeating: 117)
     // A lane's bit within its half, to make the hits' mask a number (summed per half).
     let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
     var index = 0
     while index + 17 <= line.count {
       let here = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
       let next = UnsafeRawPointer(base + index + 1).loadUnaligned(as: SIMD16<UInt8>.self)
-      let firstHits = (here .== first1) .& (next .== first2)
-      let secondHits = (here .== second1) .& (next .== second2)
-      let thirdHits = (here .== third1) .& (next .== third2)
-      let hits = firstHits .| secondHits .| thirdHits .| ((here .== fourth1) .& (next .== fourth2))
+      let mHere: SIMDMask<SIMD16<Int8>> = (here | lowercaseBit) .== m
+      let markNext: SIMDMask<SIMD16<Int8>> = (next .== dash) .| (next .== underscore)
+      let viHits: SIMDMask<SIMD16<Int8>> = (here .== v) .& (next .== i)
+      let ruHits: SIMDMask<SIMD16<Int8>> = (here .== r) .& (next .== u)
+      let hits = (mHere .& markNext) .| viHits .| ruHits
       if any(hits) {
         let picked = SIMD16<UInt8>(repeating: 0).replacing(with: weights, where: hits)
         var lanes = UInt16(picked.lowHalf.wrappedSum()) | UInt16(picked.highHalf.wrappedSum()) << 8
