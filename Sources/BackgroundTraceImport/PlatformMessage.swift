@@ -64,9 +64,9 @@ public enum PlatformMessage: Sendable, Hashable {
 
   // The activity lifecycle (events buffer).
   /// `wm_on_start_called`, `wm_on_resume_called`, `wm_on_paused_called`,
-  /// `wm_on_stop_called: [Token=N,Component Name=CLASS,Reason=…]` (Android 12 and
-  /// later; `am_on_…_called: [USER,CLASS,REASON]` on Android 9 to 11): the app's own
-  /// activity CLASS was started, resumed, paused or stopped.
+  /// `wm_on_stop_called: [Token=N,Component Name=CLASS,Reason=…]` (current releases;
+  /// `am_on_…_called: [USER,CLASS,REASON]` on earlier ones): the app's own activity
+  /// CLASS was started, resumed, paused or stopped.
   case activityLifecycle(activity: String, step: ActivityStep)
 
   // ActivityManager.

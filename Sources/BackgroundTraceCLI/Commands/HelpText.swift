@@ -286,13 +286,14 @@ enum HelpText {
     year, and Android Studio's Logcat copy.
 
     UIKit's and BackgroundTasks' messages become task and scheduler events,
-    WorkManager's work events, ActivityManager's app.launch and app.terminate;
-    every other line is skipped and counted. Times are relative to the log's
-    first timed line. The trace's meta says source=ios-log or android-log: the
-    checker then does not report what the log's cuts at its start and end
-    cause (docs/rules.md, "Imported logs"). A summary goes to standard error:
-    events by kind, lines skipped, the processes seen, and what the log could
-    not tell.
+    WorkManager's work events (their tags as marks), ActivityManager's
+    app.launch, app.terminate and foreground-service events, the events
+    buffer's activity lifecycle app.state; every other line is skipped and
+    counted. Times are relative to the log's first timed line. The trace's
+    meta says source=ios-log or android-log: the checker then does not
+    report what the log's cuts at its start and end cause (docs/rules.md,
+    "Imported logs"). A summary goes to standard error: events by kind,
+    lines skipped, the processes seen, and what the log could not tell.
 
     Options:
       --from ios|android   the platform, instead of detecting it

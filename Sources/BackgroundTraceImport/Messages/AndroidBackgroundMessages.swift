@@ -24,6 +24,9 @@
 ///   `Bringing down service while still waiting for start foreground: ServiceRecord{…}` of
 ///   `bringDownServiceLocked`).
 /// - AndroidRuntime (`com.android.internal.os.RuntimeInit`): `FATAL EXCEPTION: THREAD`.
+/// - The activity lifecycle's events (`frameworks/base/core/java/android/app/EventLogTags.logtags`,
+///   the app's own lines in the events buffer): `wm_on_start_called`, `wm_on_resume_called`,
+///   `wm_on_paused_called`, `wm_on_stop_called` (`am_on_…` on earlier releases).
 ///
 /// WorkManager's messages are matched on their bytes: the only strings built are the
 /// fields of a message that maps to an event (its work id, its tags).
@@ -74,8 +77,8 @@ public enum AndroidBackgroundMessages: Sendable {
   }
 
   /// An activity lifecycle event's fields: `[Token=N,Component Name=CLASS,Reason=…]`
-  /// (`wm_on_…`, Android 12 and later) or `[USER,CLASS,REASON]` (`am_on_…`, Android 9
-  /// to 11): the activity's class.
+  /// (`wm_on_…`, current releases) or `[USER,CLASS,REASON]` (`am_on_…`, earlier ones):
+  /// the activity's class.
   private static func activity(_ message: LogBytes, _ step: ActivityStep) -> MessageReading {
     var message = message
     let expected = "'[Token=N,Component Name=CLASS,…]' or '[USER,CLASS,…]'"
