@@ -1,4 +1,6 @@
 import BackgroundTraceImport
+import Foundation
+import TestSupport
 import Testing
 
 /// ActivityManager's foreground-service lines, the activity lifecycle's events and
@@ -141,6 +143,16 @@ import Testing
         11.4 app.state to=background
         21 fgs.start service=com.example/.SyncService
         21 fgs.refuse service=com.example/.SyncService reason=background
+
+        """)
+    // The checker judges the refused start as one from the background: 9.6 s after the
+    // app left the foreground, past the 5 s grace.
+    let directory = try TemporaryDirectory()
+    let path = directory.path("lifecycle.txt")
+    try result.trace.write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(
+      run("check", path).output == """
+        \(path):9: error: foreground service com.example/.SyncService was started while the app was in the background on android 16: startForegroundService throws ForegroundServiceStartNotAllowedException [fgs-started-in-background]
 
         """)
   }
