@@ -69,7 +69,7 @@ import Testing
     var configuration = SimulationConfiguration()
     configuration.drivesMainActor = true
     let system = SimulatedSystem(seed: 5, configuration: configuration)
-    let model = await NoteViewModel()
+    let model = NoteViewModel()
     system.launchApp {
       NoteSaver(
         host: $0, context: AsyncContext(simulation: $0.scheduler), model: model, saveTakes: saveTakes,
@@ -103,7 +103,7 @@ import Testing
       #expect(again.text == first.text)
       #expect(log == ["saving at 1", "expired at 30"])
     }
-    let model = await NoteViewModel()
+    let model = NoteViewModel()
     let result = Replayer.replay(first, timing: .exact, drivesMainActor: true) { platform in
       NoteSaver(
         host: platform, context: AsyncContext(simulation: platform.scheduler), model: model, saveTakes: .seconds(45),
