@@ -115,11 +115,13 @@ extension SimulatedSystem: ForegroundServices {
 
   /// Whether a foreground service started now would be refused for being started from
   /// the background: on Android 12+, with the app out of the foreground for more than
-  /// the 5 s grace, and no exemption of ``SimulationConfiguration/backgroundStartExemptions``
-  /// that holds on the release.
+  /// the 5 s grace, off the temporary allowlist (``deliverTemporaryAllowlist(_:duration:)``),
+  /// and no exemption of ``SimulationConfiguration/backgroundStartExemptions`` that
+  /// holds on the release.
   var refusesBackgroundStart: Bool {
     let visibleLately = leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false
-    return release.forbidsBackgroundServiceStarts && !appInForeground && !visibleLately
+    let allowlisted = allowlistedUntil.map { now < $0 } ?? false
+    return release.forbidsBackgroundServiceStarts && !appInForeground && !visibleLately && !allowlisted
       && !configuration.backgroundStartExemptions.exempt(on: release)
   }
 

@@ -103,6 +103,10 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// When the app last left the foreground for the background (the grace for starting
   /// a foreground service after).
   var leftForegroundAt: TraceTime?
+  /// Until when the app is on the temporary allowlist (`app.allowlist`): it may start
+  /// foreground services from the background until then. The system keeps it by the
+  /// app's uid, so it outlives a process.
+  var allowlistedUntil: TraceTime?
   /// Counts processes, so a timer set in one process does nothing in the next.
   var processNumber = 0
 

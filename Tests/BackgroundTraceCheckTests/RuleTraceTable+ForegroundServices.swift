@@ -67,6 +67,13 @@ extension RuleTraceTable {
           .fgsStartedInBackground, line: 10, at: "3600 fgs.start service=sync", "in the background on android 15")
       ]),
     TraceCase(file: "fgs-started-in-background.near-miss-standing-exemption.txt", expected: []),
+    TraceCase(file: "fgs-started-in-background.near-miss-allowlist.txt", expected: []),
+    TraceCase(
+      file: "fgs-started-in-background.fires-after-allowlist.txt",
+      expected: [
+        finding(
+          .fgsStartedInBackground, line: 11, at: "110 fgs.start service=sync", "in the background on android 14")
+      ]),
     TraceCase(
       file: "fgs-untyped.fires.txt",
       expected: [

@@ -59,7 +59,7 @@ import Testing
   /// their specs (code 27 on). A new kind's vector is named here once.
   static let everyKindVectors = [
     "format/all-kinds", "format/background-transfers", "format-v4/spec-layout", "format-v4/foreground-services",
-    "format-v4/long-running-work",
+    "format-v4/long-running-work", "format-v4/temporary-allowlist",
     "format-v4/continued-processing",
   ]
 

@@ -16,6 +16,7 @@ import Testing
       ("net.finish", 23), ("net.wake", 24), ("net.events-done", 25), ("net.handler", 26),
       ("sched.progress", 27), ("fgs.start", 28), ("fgs.foreground", 29), ("fgs.stop", 32), ("fgs.refuse", 33),
       ("fgs.timeout", 34), ("work.foreground", 35), ("work.refuse", 36), ("work.quota", 37),
+      ("app.allowlist", 38),
     ]
     for (name, code) in expected {
       #expect(EventTag(name: name)?.rawValue == code, "\(name)")
@@ -59,6 +60,13 @@ import Testing
         ]
       ),
       ("work.quota", [.required("work", .string), .required("policy", .choice(words: ["run-as-regular", "drop"]))]),
+      (
+        "app.allowlist",
+        [
+          .required("reason", .choice(words: ["fcm-high-priority", "exact-alarm", "notification"])),
+          .required("duration", .interval),
+        ]
+      ),
     ]
     for (name, fields) in expected {
       let published = EventTag(name: name)?.spec.fields ?? []

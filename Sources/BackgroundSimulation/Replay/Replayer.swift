@@ -285,6 +285,10 @@ public enum Replayer: Sendable {
     case .netCreate, .netSubmit, .netHandler, .schedProgress, .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse,
       .workForeground, .workRefuse, .workQuota:
       platform.record(event.kind)
+    case .appAllowlist(let reason, _):
+      // The recorded window: the replayed app runs its code for the delivery.
+      platform.record(event.kind)
+      platform.delegate?.handleAllowlistedDelivery(reason)
     }
   }
 

@@ -77,9 +77,12 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   case workRefuse = 36
   /// `work.quota`: an expedited request came with the expedited quota spent.
   case workQuota = 37
+  /// `app.allowlist`: the system put the app on its temporary allowlist (a
+  /// high-priority push message, an exact alarm, a tapped notification).
+  case appAllowlist = 38
 
   /// The largest kind code: codes run from 0 to it without a gap but for 30 and 31.
-  package static let largestCode = EventTag.workQuota.rawValue
+  package static let largestCode = EventTag.appAllowlist.rawValue
 
   /// The vocabulary's declaration of this kind: its name, side and fields. A new kind
   /// is a case above, with the next free code, and its entry here.
@@ -239,6 +242,12 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
         "work.quota", .system, [.required("work", .string), .required("policy", .choice(ExpeditedPolicy.self))],
         "an expedited request came with the app's expedited quota spent: the system applied its out-of-quota "
           + "policy (`drop`: dropped, it never runs; `run-as-regular`: enqueued as regular work)")
+    case .appAllowlist:
+      KindSpec(
+        "app.allowlist", .system,
+        [.required("reason", .choice(TemporaryAllowlistReason.self)), .required("duration", .interval)],
+        "the system put the app on its temporary allowlist for `duration` (a high-priority FCM message, an exact "
+          + "alarm, a tapped notification): it may start foreground services from the background until then")
     }
   }
 }
@@ -283,6 +292,7 @@ extension TraceEvent.Kind {
     case .workForeground: .workForeground
     case .workRefuse: .workRefuse
     case .workQuota: .workQuota
+    case .appAllowlist: .appAllowlist
     }
   }
 

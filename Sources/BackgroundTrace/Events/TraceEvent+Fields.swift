@@ -149,6 +149,9 @@ extension TraceEvent.Kind {
     case .workQuota(let work, let policy):
       visit(.string(work))
       visit(.choice(policy.rawValue))
+    case .appAllowlist(let reason, let duration):
+      visit(.choice(reason.rawValue))
+      visit(.interval(duration))
     }
   }
 
@@ -247,6 +250,7 @@ extension TraceEvent.Kind {
     case .workRefuse:
       self = .workRefuse(work: try values.string(0), attempt: try values.integer(1), reason: try values.choice(2))
     case .workQuota: self = .workQuota(work: try values.string(0), policy: try values.choice(1))
+    case .appAllowlist: self = .appAllowlist(reason: try values.choice(0), duration: try values.interval(1))
     }
   }
 
@@ -315,6 +319,11 @@ private struct FieldValues {
 
   func optionalInterval(_ index: Int) throws(FieldError) -> TraceInterval? {
     try optional(index) { if case .interval(let interval) = $0 { interval } else { nil } }
+  }
+
+  func interval(_ index: Int) throws(FieldError) -> TraceInterval {
+    guard let value = try optionalInterval(index) else { throw missing(index) }
+    return value
   }
 
   func optionalChoice<T: RawRepresentable>(_ index: Int) throws(FieldError) -> T? where T.RawValue == String {

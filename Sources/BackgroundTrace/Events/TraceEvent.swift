@@ -114,6 +114,11 @@ extension TraceEvent {
     /// app's expedited quota spent, and the system applied its out-of-quota `policy`:
     /// `drop` dropped it (it never runs), `runAsRegular` enqueued it as regular work.
     case workQuota(work: String, policy: ExpeditedPolicy)
+    /// `app.allowlist reason=… duration=…`: the system put the app on its temporary
+    /// allowlist for `duration`, for `reason`: until then it may start foreground
+    /// services from the background (Android 12+; AOSP
+    /// `TEMPORARY_ALLOW_LIST_TYPE_FOREGROUND_SERVICE_ALLOWED`).
+    case appAllowlist(reason: TemporaryAllowlistReason, duration: TraceInterval)
   }
 }
 

@@ -34,6 +34,11 @@ public protocol BackgroundAppDelegate: AnyObject {
   /// the session (``BackgroundTransfers``) and call `completionHandler` once its events
   /// are delivered (``BackgroundSessionDelegate/sessionDidFinishEvents(session:)``).
   func handleEvents(forBackgroundSession identifier: String, completionHandler: @escaping @Sendable () -> Void)
+  /// Android: the system delivered something that put the app on its temporary
+  /// allowlist (`app.allowlist`) and runs the app's code for it — `onMessageReceived`
+  /// for a high-priority FCM message, the receiver of an exact alarm, the `PendingIntent`
+  /// of a tapped notification. A foreground service may be started from here.
+  func handleAllowlistedDelivery(_ reason: TemporaryAllowlistReason)
 }
 
 extension BackgroundAppDelegate {
@@ -58,6 +63,8 @@ extension BackgroundAppDelegate {
   public func handleEvents(
     forBackgroundSession identifier: String, completionHandler: @escaping @Sendable () -> Void
   ) {}
+  /// Does nothing: an app that receives no such delivery need not implement it.
+  public func handleAllowlistedDelivery(_ reason: TemporaryAllowlistReason) {}
 }
 
 /// The `mark` label prefix that records a user action (`mark label=user:sync`).

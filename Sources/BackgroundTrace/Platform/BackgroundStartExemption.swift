@@ -7,10 +7,9 @@
 ///
 /// The model knows two other exemptions, which it derives from the app's state: the app
 /// is visible (in the foreground), and the 5 s after it left the foreground
-/// (`DEFAULT_FG_TO_BG_FGS_GRACE_DURATION`). The temporary ones granted by a delivery
-/// the model has no event for (a high-priority FCM message, an exact alarm, a
-/// notification tapped) it does not model: a start from their handlers is refused, the
-/// strict reading.
+/// (`DEFAULT_FG_TO_BG_FGS_GRACE_DURATION`). The temporary ones, granted by a delivery
+/// (a high-priority FCM message, an exact alarm, a notification tapped), are windows a
+/// trace records as `app.allowlist` (``TemporaryAllowlistReason``).
 public enum BackgroundStartExemption: String, Sendable, Hashable, CaseIterable {
   /// `companion-device`: "Your app uses the Companion Device Manager and declares the
   /// REQUEST_COMPANION_START_FOREGROUND_SERVICES_FROM_BACKGROUND permission or the
@@ -54,5 +53,36 @@ extension TraceMetadata {
   public var backgroundStartExemptions: Set<BackgroundStartExemption> {
     guard let value = self["fgs-exempt"] else { return [] }
     return Set(value.split(separator: "+").compactMap { BackgroundStartExemption(rawValue: String($0)) })
+  }
+}
+
+/// Why the system put the app on its temporary allowlist (`app.allowlist reason=`):
+/// the deliveries after which Android 12+ lets a background app start a foreground
+/// service for a short window ("Restrictions on starting a foreground service from the
+/// background", "Exemptions from background start restrictions"). AOSP grants each with
+/// `TEMPORARY_ALLOW_LIST_TYPE_FOREGROUND_SERVICE_ALLOWED` and a `PowerExemptionManager`
+/// reason code, named on each case.
+public enum TemporaryAllowlistReason: String, Sendable, Hashable, CaseIterable {
+  /// `fcm-high-priority`: "Your app receives a high priority message using Firebase
+  /// Cloud Messaging" (`REASON_PUSH_MESSAGING`, 101). Google Play services grants the
+  /// window; AOSP does not fix its length, and the model takes 10 s.
+  case fcmHighPriority = "fcm-high-priority"
+  /// `exact-alarm`: "Your app invokes an exact alarm to complete an action that the user
+  /// requests": a `setExactAndAllowWhileIdle` alarm (`REASON_ALARM_MANAGER_WHILE_IDLE`,
+  /// 302) or a `setAlarmClock` one (`REASON_ALARM_MANAGER_ALARM_CLOCK`, 301) firing.
+  /// AlarmManagerService allowlists the app for
+  /// `DEFAULT_ALLOW_WHILE_IDLE_WHITELIST_DURATION`, 10 s.
+  case exactAlarm = "exact-alarm"
+  /// `notification`: "The user performs an action on a UI element related to your app
+  /// … a notification": its `PendingIntent` is sent (`REASON_NOTIFICATION_SERVICE`,
+  /// 310). DeviceIdleController's `NOTIFICATION_ALLOWLIST_DURATION_MS`, 30 s.
+  case notification
+
+  /// How long the system keeps the app on the allowlist: the figures on the cases.
+  public var defaultDuration: Duration {
+    switch self {
+    case .fcmHighPriority, .exactAlarm: .seconds(10)
+    case .notification: .seconds(30)
+    }
   }
 }

@@ -8,7 +8,7 @@ import _BackgroundTraceStorage
 /// (docs/rules.md, "Foreground services").
 extension LifecycleWalker {
   /// Applies a foreground-service event (`fgs.*`, `work.foreground`, `work.refuse`,
-  /// `work.quota`).
+  /// `work.quota`), or a temporary allowlist window (`app.allowlist`).
   mutating func applyForegroundService(_ kind: TraceEvent.Kind, into observer: inout some LifecycleObserver) {
     switch kind {
     case .fgsStart(let service): startService(service, into: &observer)
@@ -30,6 +30,9 @@ extension LifecycleWalker {
       observer.observe(.workRefused(work: work, attempt: attempt, reason), in: process)
     case .workQuota(let work, let policy):
       observer.observe(.expeditedOutOfQuota(work: work, policy: policy), in: process)
+    case .appAllowlist(_, let duration):
+      let end = now + duration
+      allowlistedUntil = max(allowlistedUntil ?? end, end)
     default:
       break
     }
@@ -44,11 +47,13 @@ extension LifecycleWalker {
   }
 
   /// Whether a foreground service started now is started from the background: the app
-  /// is in the background (or suspended) and left the foreground more than the 5 s grace
-  /// ago (`AndroidRelease.foregroundToBackgroundGrace`), or never was in it.
+  /// is in the background (or suspended), left the foreground more than the 5 s grace
+  /// ago (`AndroidRelease.foregroundToBackgroundGrace`) or never was in it, and is not
+  /// on the temporary allowlist (an `app.allowlist` window, its end excluded).
   private var startsInBackground: Bool {
     (process.state == .background || process.state == .suspended)
       && !(leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false)
+      && !(allowlistedUntil.map { now < $0 } ?? false)
   }
 
   private mutating func promoteService(

@@ -47,6 +47,10 @@ package struct LifecycleWalker: Sendable {
   /// foreground service may still start shortly after (docs/rules.md,
   /// `fgs-started-in-background`).
   var leftForegroundAt: TraceTime?
+  /// Until when the app is on the temporary allowlist (`app.allowlist`): a foreground
+  /// service may start from the background until then. Kept by the app's uid on a
+  /// device, so it outlives a process.
+  var allowlistedUntil: TraceTime?
 
   /// Unfinished work, by id (work outlives processes).
   package internal(set) var works = StringKeyedTable<WorkLife>()
@@ -230,7 +234,8 @@ package struct LifecycleWalker: Sendable {
     case .netHandler(let session): callSessionHandler(session, into: &observer)
     case .schedProgress(let run, let completed, let total):
       progressRun(run, completed: completed, total: total, into: &observer)
-    case .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota:
+    case .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota,
+      .appAllowlist:
       applyForegroundService(kind, into: &observer)
     }
   }

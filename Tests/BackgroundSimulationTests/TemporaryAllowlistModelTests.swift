@@ -1,0 +1,133 @@
+import BackgroundSimulation
+import BackgroundTrace
+import BackgroundTraceCheck
+import Testing
+
+/// Android's temporary allowlist in the simulation and in a replay: a delivery that puts
+/// the app on it (`app.allowlist`) lets the app start a foreground service from the
+/// background until the window ends. Android, "Restrictions on starting a foreground
+/// service from the background", "Exemptions from background start restrictions"; AOSP
+/// `PowerExemptionManager` (`REASON_PUSH_MESSAGING` 101, `REASON_ALARM_MANAGER_WHILE_IDLE`
+/// 302, `REASON_NOTIFICATION_SERVICE` 310). The model refused every such start before.
+@Suite struct TemporaryAllowlistModelTests {
+  /// A service that calls `startForeground(dataSync)` at once and stops after `sync`.
+  final class SyncService: ForegroundService {
+    let context: AsyncContext
+    init(context: AsyncContext) { self.context = context }
+
+    func onStartCommand(_ control: ForegroundServiceControl) {
+      guard (try? control.startForeground(type: .dataSync)) != nil else { return }
+      let context = context
+      context.run {
+        try? await context.sleep(.seconds(5))
+        control.stopSelf()
+      }
+    }
+  }
+
+  /// Starts the sync service from each delivery (`onMessageReceived`, the alarm's
+  /// receiver, the notification's `PendingIntent`), catching a refusal.
+  final class App: BackgroundAppDelegate {
+    let services: any ForegroundServices
+    let context: AsyncContext
+    init(services: any ForegroundServices, scheduler: VirtualTimeScheduler) {
+      self.services = services
+      self.context = AsyncContext(simulation: scheduler)
+    }
+
+    func handleAllowlistedDelivery(_ reason: TemporaryAllowlistReason) {
+      try? services.startForegroundService("sync", SyncService(context: context))
+    }
+  }
+
+  private static func android() -> SimulationConfiguration {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(14)
+    return configuration
+  }
+
+  private static func lines(_ trace: Trace) -> [String] {
+    trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" fgs.") || $0.contains(" app.allowlist") }
+  }
+
+  /// A high-priority FCM message at 60 s, long after the app left the foreground: the
+  /// handler's start is allowed, and the checker finds nothing.
+  @Test func aStartFromAHighPriorityMessageHandlerIsAllowed() {
+    let system = SimulatedSystem(seed: 1, configuration: Self.android())
+    system.launchApp { App(services: $0, scheduler: $0.scheduler) }
+    system.moveToBackground()
+    system.advance(by: .seconds(60))
+    system.deliverHighPriorityMessage()
+    system.advance(by: .seconds(10))
+    #expect(
+      Self.lines(system.trace) == [
+        "60 app.allowlist reason=fcm-high-priority duration=10", "60 fgs.start service=sync",
+        "60 fgs.foreground service=sync type=dataSync", "65 fgs.stop service=sync",
+      ])
+    #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+
+  /// Each reason's window: 10 s for an FCM message and an exact alarm (AlarmManagerService
+  /// `DEFAULT_ALLOW_WHILE_IDLE_WHITELIST_DURATION = 10 * 1000`), 30 s for a notification
+  /// (DeviceIdleController `NOTIFICATION_ALLOWLIST_DURATION_MS = 30000`); a start just
+  /// before the end is allowed, one at the end is refused, as the checker reports it.
+  @Test(arguments: [
+    (TemporaryAllowlistReason.fcmHighPriority, 10), (.exactAlarm, 10), (.notification, 30),
+  ])
+  func theWindowEndsAfterTheReasonsDuration(_ reason: TemporaryAllowlistReason, seconds: Int) throws {
+    let system = SimulatedSystem(seed: 1, configuration: Self.android())
+    system.launch { _ in }
+    system.moveToBackground()
+    system.advance(by: .seconds(60))
+    system.deliverTemporaryAllowlist(reason)
+    system.advance(by: .seconds(seconds) - .milliseconds(100))
+    let context = AsyncContext(simulation: system.scheduler)
+    try system.startForegroundService("early", SyncService(context: context))
+    system.advance(by: .milliseconds(100))
+    #expect(throws: ForegroundServiceError(.background, service: "late")) {
+      try system.startForegroundService("late", SyncService(context: context))
+    }
+    let end = 60 + seconds
+    #expect(
+      Self.lines(system.trace).filter { !$0.contains("early") } == [
+        "60 app.allowlist reason=\(reason.rawValue) duration=\(seconds)", "\(end) fgs.start service=late",
+        "\(end) fgs.refuse service=late reason=background",
+      ])
+    #expect(TraceChecker.check(system.trace).map(\.rule) == [.fgsStartedInBackground])
+  }
+
+  /// A delivery to an app with no process starts one in the background (the broadcast
+  /// starts it), and a worker's `setForeground` is not the same start: this is only the
+  /// delivery's window. A replay delivers the recorded window and runs the handler again.
+  @Test func aDeliveryLaunchesTheAppAndReplays() {
+    let system = SimulatedSystem(seed: 1, configuration: Self.android())
+    system.launchApp { App(services: $0, scheduler: $0.scheduler) }
+    system.terminate(reason: "user")
+    system.advance(by: .seconds(60))
+    system.deliverTemporaryAllowlist(.notification)
+    system.advance(by: .seconds(60))
+    let recorded = system.trace
+    let text = recorded.events.map(TextTraceWriter.line(for:))
+    #expect(text.contains("60 app.launch"))
+    #expect(
+      Self.lines(recorded) == [
+        "60 app.allowlist reason=notification duration=30", "60 fgs.start service=sync",
+        "60 fgs.foreground service=sync type=dataSync", "65 fgs.stop service=sync",
+      ])
+    #expect(TraceChecker.check(recorded).isEmpty)
+    for timing in [Replayer.Timing.order, .exact] {
+      let result = Replayer.replay(recorded, timing: timing) { App(services: $0, scheduler: $0.scheduler) }
+      #expect(result.divergence == nil, "\(timing): \(String(describing: result.divergence))")
+      #expect(result.unapplied.isEmpty)
+      #expect(result.trace.events == recorded.events)
+    }
+  }
+
+  /// On iOS there is no such allowlist: the delivery records nothing.
+  @Test func onIOSADeliveryDoesNothing() {
+    let system = SimulatedSystem(seed: 1)
+    system.launch { _ in }
+    system.deliverHighPriorityMessage()
+    #expect(Self.lines(system.trace).isEmpty)
+  }
+}
