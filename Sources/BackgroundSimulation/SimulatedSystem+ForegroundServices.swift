@@ -12,6 +12,9 @@ struct SimulatedService {
   var countedSince: TraceTime?
   /// The system stops it if it is not in the foreground by then.
   var promotionTimer: VirtualTimeScheduler.TimerID?
+  /// Started with `startForegroundService` and has not called `startForeground` since
+  /// (AOSP `ServiceRecord.fgRequired`): stopping it crashes the app.
+  var owesStartForeground = false
   /// Its type's time runs out then (`onTimeout`).
   var limitTimer: VirtualTimeScheduler.TimerID?
   /// After `onTimeout`: the app crashes (or gets an ANR) if it still runs then.
@@ -39,6 +42,7 @@ extension SimulatedSystem: ForegroundServices {
     var running = services[name] ?? SimulatedService(code: service)
     running.code = service
     if running.foregroundSince == nil && running.promotionTimer == nil {
+      running.owesStartForeground = true
       let process = processNumber
       running.promotionTimer = scheduler.schedule(after: release.startForegroundTimeout) { [self] in
         missedPromotion(name, process: process)
@@ -61,9 +65,19 @@ extension SimulatedSystem: ForegroundServices {
   /// Records `fgs.foreground` and takes the service into the foreground, with its type's
   /// time limit. Refused (`fgs.refuse`) without a type on Android 14+ (`no-type`), or
   /// when the type's daily time is spent (`exhausted`).
+  ///
+  /// The call settles what `startForegroundService` owed even when it is refused: AOSP
+  /// `ActiveServices.setServiceForegroundInnerLocked` clears `r.fgRequired` and cancels
+  /// the start-foreground ANR timer (`mServiceFGAnrTimer.cancel(r)`) before it checks the
+  /// type and the time limit and throws. A refused service runs on as a started service
+  /// out of the foreground: no ANR at the deadline, and no crash when it is stopped.
   public func startForeground(_ name: String, type: ForegroundServiceType?) throws(ForegroundServiceError) {
     record(.fgsForeground(service: name, type: type))
     guard var running = services[name] else { return }
+    if let timer = running.promotionTimer { scheduler.cancel(timer) }
+    running.promotionTimer = nil
+    running.owesStartForeground = false
+    services[name] = running
     if type == nil && release.requiresServiceType {
       record(.fgsRefuse(service: name, reason: .noType))
       throw ForegroundServiceError(.noType, service: name)
@@ -73,8 +87,6 @@ extension SimulatedSystem: ForegroundServices {
       record(.fgsRefuse(service: name, reason: .exhausted))
       throw ForegroundServiceError(.exhausted, service: name)
     }
-    if let timer = running.promotionTimer { scheduler.cancel(timer) }
-    running.promotionTimer = nil
     if running.foregroundSince == nil { running.foregroundSince = now }
     running.type = type
     services[name] = running
@@ -89,7 +101,7 @@ extension SimulatedSystem: ForegroundServices {
     guard let running = services.removeValue(forKey: name) else { return }
     cancelTimers(of: running)
     account(running)
-    if running.foregroundSince == nil {
+    if running.owesStartForeground {
       let process = processNumber
       scheduler.schedule(after: .zero) { [self] in
         guard processRunning && processNumber == process else { return }
@@ -104,7 +116,7 @@ extension SimulatedSystem: ForegroundServices {
   /// The promotion deadline passed: the system stops the service and the app gets its
   /// ANR, at once up to Android 12, 10 s later from Android 13.
   private func missedPromotion(_ name: String, process: Int) {
-    guard processRunning, processNumber == process, let running = services[name], running.foregroundSince == nil
+    guard processRunning, processNumber == process, let running = services[name], running.owesStartForeground
     else { return }
     services[name] = nil
     cancelTimers(of: running)

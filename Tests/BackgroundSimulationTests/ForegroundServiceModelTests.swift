@@ -201,10 +201,17 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   /// with its 6 hours spent is refused ("Time limit already exhausted for foreground
   /// service type dataSync"), until the user brings the app to the foreground, which
   /// resets the time (Android's foreground-service timeout documentation).
+  /// The app is in the background (a standing exemption lets it start the service
+  /// there): a TOP app's time is reset at startForeground (ActiveServices: "or if the app
+  /// is currently in the TOP state"). Before, this test stopped the refused service,
+  /// which crashed the app, and the last start never ran.
   @Test func aRestartAfterTheBudgetIsSpentIsRefusedUntilTheAppComesToTheForeground() throws {
-    let system = SimulatedSystem(seed: 1, configuration: android(15))
+    var configuration = android(15)
+    configuration.backgroundStartExemptions = [.batteryUnrestricted]
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.launch { _ in }
     try system.startForegroundService("sync", TestService(system, type: .dataSync))
+    system.moveToBackground()
     system.advance(by: .seconds(6 * 3600 + 60))
     let again = TestService(system, type: .dataSync)
     try system.startForegroundService("sync", again)
@@ -223,6 +230,35 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
         "21660 fgs.start service=sync", "21660 fgs.foreground service=sync type=dataSync",
       ])
     #expect(serviceLines(system.trace)[6] == "21660 fgs.refuse service=sync reason=exhausted")
+  }
+
+  /// A refused startForeground still settles what startForegroundService owed: AOSP
+  /// ActiveServices.setServiceForegroundInnerLocked clears `r.fgRequired` and calls
+  /// `mServiceFGAnrTimer.cancel(r)` before it throws "Time limit already exhausted for
+  /// foreground service type". So the refused service gets the app no ANR at the
+  /// deadline, and stopping it later is no SERVICE_FOREGROUND_CRASH_MSG crash. The model
+  /// did both before.
+  @Test func aServiceRefusedForItsSpentTimeOwesNoStartForeground() throws {
+    for stops in [false, true] {
+      var configuration = android(15)
+      configuration.backgroundStartExemptions = [.batteryUnrestricted]
+      let system = SimulatedSystem(seed: 1, configuration: configuration)
+      system.launch { _ in }
+      try system.startForegroundService("sync", TestService(system, type: .dataSync))
+      system.moveToBackground()
+      system.advance(by: .seconds(6 * 3600 + 60))
+      try system.startForegroundService("sync", TestService(system, type: .dataSync))
+      system.advance(by: .seconds(60))
+      if stops { system.stopService("sync") }
+      system.advance(by: .seconds(60))
+      #expect(
+        serviceLines(system.trace).dropFirst(4) == [
+          "21660 fgs.start service=sync", "21660 fgs.foreground service=sync type=dataSync",
+          "21660 fgs.refuse service=sync reason=exhausted",
+        ] + (stops ? ["21720 fgs.stop service=sync"] : []), "stops: \(stops)")
+      #expect(system.crashReports.isEmpty, "stops: \(stops)")
+      #expect(TraceChecker.check(system.trace).map(\.rule) == [.fgsBudgetExhausted], "stops: \(stops)")
+    }
   }
 
   /// Android 14: ActivityManagerConstants.DEFAULT_SHORT_FGS_TIMEOUT_DURATION = 3 * 60_000;
