@@ -403,6 +403,29 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   /// the user left the app, on Android 12+, is refused (`work.refuse reason=background`,
   /// a throw) and stays a job, stopped at ten minutes; the model let it go foreground
   /// before. Android 11 lets it.
+  /// Inside a temporary allowlist window (a high-priority FCM message at 55 s, 10 s,
+  /// REASON_PUSH_MESSAGING) the service WorkManager starts for the worker may start from
+  /// the background: the worker's setForeground at 60.1 s is allowed, and it runs past
+  /// ten minutes as a foreground service. The model refused it before.
+  @Test func setForegroundInsideAnAllowlistWindowIsAllowed() {
+    let system = SimulatedSystem(seed: 1, configuration: android(14))
+    system.launch { _ in }
+    let worker = Promoting(clock: system.clock, after: .seconds(60))
+    system.enqueue(WorkRequest(work: "upload", worker: worker), policy: nil)
+    system.advance(by: .seconds(1))
+    system.moveToBackground()
+    system.advance(by: .seconds(54))
+    system.deliverHighPriorityMessage()
+    system.advance(by: .seconds(1400))
+    #expect(worker.refusals.withLock { $0 }.isEmpty)
+    #expect(
+      serviceLines(system.trace) == [
+        "0 work.enqueue work=upload", "0.1 work.start work=upload attempt=0",
+        "60.1 work.foreground work=upload attempt=0", "1260.1 work.result work=upload attempt=0 outcome=success",
+      ])
+    #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+
   @Test func setForegroundFromTheBackgroundThrowsOnAndroid12AndLater() {
     let (system, worker) = Self.run(android(12), span: .seconds(640)) {
       Promoting(clock: $0.clock, after: .seconds(60))

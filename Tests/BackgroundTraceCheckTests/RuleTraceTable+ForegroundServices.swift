@@ -119,6 +119,7 @@ extension RuleTraceTable {
     TraceCase(file: "work-foreground-refused.near-miss.txt", expected: []),
     TraceCase(file: "work-foreground-refused.near-miss-exemptions.txt", expected: []),
     TraceCase(file: "work-foreground-refused.near-miss-android-11.txt", expected: []),
+    TraceCase(file: "work-foreground-refused.near-miss-allowlist.txt", expected: []),
     TraceCase(
       file: "work-expedited-dropped.fires.txt",
       expected: [
