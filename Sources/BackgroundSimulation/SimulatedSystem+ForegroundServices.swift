@@ -82,10 +82,14 @@ extension SimulatedSystem: ForegroundServices {
       record(.fgsRefuse(service: name, reason: .noType))
       throw ForegroundServiceError(.noType, service: name)
     }
-    if let type, let left = timeLeft(for: type), left <= .zero {
-      // ActiveServices: "Time limit already exhausted for foreground service type …".
-      record(.fgsRefuse(service: name, reason: .exhausted))
-      throw ForegroundServiceError(.exhausted, service: name)
+    if let type {
+      resetBudgetIfOnTop(type)
+      if let left = timeLeft(for: type), left <= .zero {
+        // ActiveServices: "Time limit already exhausted for foreground service type …".
+        record(.fgsRefuse(service: name, reason: .exhausted))
+        throw ForegroundServiceError(.exhausted, service: name)
+      }
+      running = services[name] ?? running
     }
     if running.foregroundSince == nil { running.foregroundSince = now }
     running.type = type
@@ -224,6 +228,24 @@ extension SimulatedSystem: ForegroundServices {
     }
     for work in workOrder where works[work]?.foregroundSince != nil {
       guard let type = works[work]?.foregroundType, timeLeft(for: type) != nil else { continue }
+      works[work]?.foregroundSince = now
+      scheduleForegroundLimit(work)
+    }
+  }
+
+  /// A `startForeground` of `type` (a service's, or the one WorkManager makes for a
+  /// worker) while the app is on top: AOSP resets the type's time then
+  /// (`ActiveServices.setServiceForegroundInnerLocked`: "Reset the time limit info for
+  /// this fgs type if … the app is currently in the TOP state"), and the running
+  /// services' and workers' limits of the type with it.
+  func resetBudgetIfOnTop(_ type: ForegroundServiceType) {
+    guard appInForeground, timeLeft(for: type) != nil else { return }
+    serviceBudgets[type] = nil
+    for name in services.keys.sorted() where services[name]?.type == type && services[name]?.countedSince != nil {
+      services[name]?.countedSince = now
+      scheduleLimit(name)
+    }
+    for work in workOrder where works[work]?.foregroundType == type && works[work]?.foregroundSince != nil {
       works[work]?.foregroundSince = now
       scheduleForegroundLimit(work)
     }

@@ -253,9 +253,13 @@ extension SimulatedSystem: WorkQueue {
       }
       return
     }
-    if let type = info.type, let left = timeLeft(for: type), left <= .zero {
-      record(.workRefuse(work: work, attempt: attempt, reason: .exhausted))
-      return
+    if let type = info.type {
+      resetBudgetIfOnTop(type)
+      if let left = timeLeft(for: type), left <= .zero {
+        record(.workRefuse(work: work, attempt: attempt, reason: .exhausted))
+        return
+      }
+      item = works[work] ?? item
     }
     if let timeout = item.timeout { scheduler.cancel(timeout) }
     item.timeout = nil

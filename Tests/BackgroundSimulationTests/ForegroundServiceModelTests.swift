@@ -232,6 +232,28 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
     #expect(serviceLines(system.trace)[6] == "21660 fgs.refuse service=sync reason=exhausted")
   }
 
+  /// AOSP ActiveServices.setServiceForegroundInnerLocked resets a type's time at
+  /// startForeground "if the app is currently in the TOP state": an app that spent its
+  /// dataSync time while on top and starts the service again, still on top, is allowed.
+  /// The model refused it before ("Time limit already exhausted").
+  @Test func aStartForegroundWhileOnTopResetsTheTypesTime() throws {
+    let system = SimulatedSystem(seed: 1, configuration: android(15))
+    system.launch { _ in }
+    try system.startForegroundService("sync", TestService(system, type: .dataSync))
+    system.advance(by: .seconds(6 * 3600 + 60))
+    let again = TestService(system, type: .dataSync)
+    try system.startForegroundService("sync", again)
+    system.advance(by: .seconds(60))
+    #expect(again.refusals.withLock { $0 }.isEmpty)
+    #expect(
+      serviceLines(system.trace) == [
+        "0 fgs.start service=sync", "0 fgs.foreground service=sync type=dataSync",
+        "21600 fgs.timeout service=sync type=dataSync", "21600 fgs.stop service=sync",
+        "21660 fgs.start service=sync", "21660 fgs.foreground service=sync type=dataSync",
+      ])
+    #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+
   /// A refused startForeground still settles what startForegroundService owed: AOSP
   /// ActiveServices.setServiceForegroundInnerLocked clears `r.fgRequired` and calls
   /// `mServiceFGAnrTimer.cancel(r)` before it throws "Time limit already exhausted for
@@ -320,7 +342,9 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   /// SystemForegroundService's startForeground throws "Time limit already exhausted",
   /// which it catches ("Unable to start foreground service"), recorded as `work.refuse
   /// reason=exhausted` (the model left it unrecorded before), and WorkManager stops it
-  /// at ten minutes.
+  /// at ten minutes. The app is in the background (with a standing exemption, so the
+  /// worker may go foreground there): on top, ActiveServices would reset the time at the
+  /// next startForeground.
   @Test func aPromotedWorkerDrawsOnTheDataSyncBudget() {
     struct Endless: Worker {
       let clock: VirtualClock
@@ -330,8 +354,11 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
         return .success
       }
     }
-    let system = SimulatedSystem(seed: 1, configuration: android(15))
+    var configuration = android(15)
+    configuration.backgroundStartExemptions = [.batteryUnrestricted]
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.launch { _ in }
+    system.moveToBackground()
     system.enqueue(WorkRequest(work: "upload", worker: Endless(clock: system.clock)), policy: nil)
     system.advance(by: .seconds(6 * 3600 + 700))
     #expect(
