@@ -1,5 +1,5 @@
 /// Writes the SVG timeline inside a self-contained HTML page (well-formed XHTML, so
-/// XML tools read it too): hovering over a bar, marker or lane label shows its details
+/// XML tools read it too), each finding's text written beside its marker: hovering over a bar, marker or lane label shows its details
 /// (its SVG `<title>`) in a panel above the timeline, from a small inline script; with
 /// scripts off the browser's own tooltips still show them.
 package enum HTMLTimeline {
@@ -20,7 +20,9 @@ package enum HTMLTimeline {
       body { font-family: Helvetica, Arial, sans-serif; margin: 0; color: #212121; }
       #details { position: sticky; top: 0; z-index: 1; min-height: 3.6em; margin: 0; padding: 8px 12px;
         background: #263238; color: #eceff1; font: 12px/1.5 Menlo, Consolas, monospace; white-space: pre-wrap; }
-      .timeline { overflow-x: auto; padding: 4px 0 24px; }
+      .timeline { overflow-x: auto; padding: 4px 0 8px; }
+      .timeline svg { display: block; }
+      @media print { #details { display: none; } }
       svg rect:hover, svg path:hover, svg circle:hover { stroke: #000000; stroke-width: 1.5; }
       </style>
       </head>
@@ -29,7 +31,7 @@ package enum HTMLTimeline {
       <div class="timeline">
 
       """)
-    SVGTimeline.write(model, window: window, standalone: false, to: sink)
+    SVGTimeline.write(model, window: window, standalone: false, findingText: true, to: sink)
     sink(
       """
       </div>

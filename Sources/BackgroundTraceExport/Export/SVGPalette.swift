@@ -21,6 +21,8 @@ enum SVGPalette {
   static let unfinished = "#90a4ae"
   /// The expiration marker's fill.
   static let expiration = "#fff176"
+  /// A request submitted and never launched, while it waits.
+  static let pending = "#eeeeee"
   /// An error finding.
   static let error = "#c62828"
   /// A warning finding.

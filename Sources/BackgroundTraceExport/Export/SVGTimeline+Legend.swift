@@ -8,12 +8,14 @@ extension SVGTimeline {
     case line(String, String)
     case dot(String)
     case cross(String)
+    case pending(String)
+    case tick(String)
   }
 
   /// Draws the legend: five rows of colour keys and markers.
   mutating func drawLegend(top: Double) {
     let rows: [(String, [Key])] = [
-      ("App state", SVGPalette.states.map { .swatch($0.color, $0.name) }),
+      ("App state", SVGPalette.states.map { .swatch($0.color, $0.name) } + [.tick("entered and left at once")]),
       (
         "Tasks",
         [
@@ -27,7 +29,7 @@ extension SVGTimeline {
         [
           .swatch(SVGPalette.good, "completed"), .swatch(SVGPalette.failedRun, "completed, success=false"),
           .swatch(SVGPalette.late, "completed after expiring"), .swatch(SVGPalette.bad, "not completed"),
-          .dot("submitted (dashes: waiting for launch)"),
+          .dot("submitted (dashes: waiting for launch)"), .pending("never launched"),
         ]
       ),
       (
@@ -65,6 +67,17 @@ extension SVGTimeline {
           meaning = text
         case .line(let color, let text):
           emit("<rect x=\"\(n(x + 6))\" y=\"\(n(y))\" width=\"2\" height=\"12\" fill=\"\(color)\"/>\n")
+          meaning = text
+        case .pending(let text):
+          emit(
+            "<rect x=\"\(n(x))\" y=\"\(n(y + 2))\" width=\"14\" height=\"8\" fill=\"\(SVGPalette.pending)\" "
+              + "stroke=\"#616161\" stroke-width=\"0.8\" stroke-dasharray=\"3,2\"/>\n")
+          meaning = text
+        case .tick(let text):
+          emit(
+            "<path d=\"M\(n(x + 3.5)) \(n(y))L\(n(x + 10.5)) \(n(y))L\(n(x + 7)) \(n(y + 5))Z\" fill=\"#ffffff\" "
+              + "stroke=\"#263238\" stroke-width=\"0.6\"/><rect x=\"\(n(x + 6))\" y=\"\(n(y + 5))\" width=\"2\" "
+              + "height=\"7\" fill=\"#ffffff\" stroke=\"#263238\" stroke-width=\"0.5\"/>\n")
           meaning = text
         case .dot(let text):
           emit("<circle cx=\"\(n(x + 7))\" cy=\"\(n(y + 6))\" r=\"2.5\" fill=\"#616161\"/>\n")

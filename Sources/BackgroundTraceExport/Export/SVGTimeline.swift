@@ -5,21 +5,33 @@ import BackgroundTraceCheck
 /// resources): a time axis with 1-2-5 ticks, long idle stretches drawn compressed (see
 /// ``SVGTimeScale``); a band of the app's states per process; a
 /// row of point events (rejections, marks, terminations, environment and inputs); the
-/// checker's findings as numbered lines across the lanes; one lane per task, scheduler
-/// run and work item (see ``SVGTimelineLayout``), coloured by outcome, with expirations
-/// marked; then a legend and the list of findings. Every shape has a `<title>`, which
-/// browsers show on hover.
+/// checker's findings, numbered, each on the lane of what it is about (the findings row
+/// when that lane is not drawn), with its text beside it when `findingText` is set; one
+/// lane per task, scheduler run, request never launched and work item (see
+/// ``SVGTimelineLayout``), coloured by outcome, with expirations marked and a lane's bad
+/// outcome written beside it; then a legend and the list of findings. Markers and labels
+/// never overlap (``SVGLabelLayout``). Every shape has a `<title>`, which browsers show
+/// on hover.
 package struct SVGTimeline {
   let model: TimelineModel
   let layout: SVGTimelineLayout
   /// The findings inside the window, numbered from 1 in this order.
   let findings: [TimelineModel.LocatedFinding]
+  /// Whether each finding's text is written beside its marker (the HTML page).
+  let findingText: Bool
   private var output: StreamedText<Never>
+  /// Where the markers and labels went.
+  package private(set) var labels = SVGLabelLayout(left: 4, right: SVGTimelineLayout.width - 4)
+  /// The row of the lane being drawn.
+  private var row = 0
 
   private static let stateTop = 70.0
   private static let eventsTop = 94.0
   private static let findingsTop = 110.0
-  private static let lanesTop = 132.0
+  /// The top of the first lane group.
+  static let lanesTop = 132.0
+  /// The findings row's number in ``labels``.
+  private static let findingsRow = -1
   /// The most findings numbered and listed.
   static let listedFindings = 50
 
@@ -28,13 +40,19 @@ package struct SVGTimeline {
   /// - Parameters:
   ///   - standalone: whether to start with an XML declaration (false inside HTML).
   /// - Complexity: O(*n* + *l* log *l*) in the model's size and its number of lanes.
+  ///   - findingText: whether to write each finding's text beside its marker.
+  /// - Returns: the boxes of the markers and labels placed.
+  @discardableResult
   package static func write(
-    _ model: TimelineModel, window: TimeWindow, standalone: Bool, to sink: @escaping (String) -> Void
-  ) {
+    _ model: TimelineModel, window: TimeWindow, standalone: Bool, findingText: Bool = false,
+    to sink: @escaping (String) -> Void
+  ) -> [SVGLabelLayout.Box] {
     var timeline = SVGTimeline(
       model: model, layout: SVGTimelineLayout(model, window: window),
-      findings: model.findings.filter { window.contains($0.finding.time) }, output: StreamedText(sink))
+      findings: model.findings.filter { window.contains($0.finding.time) }, findingText: findingText,
+      output: StreamedText(sink))
     timeline.draw(standalone: standalone)
+    return timeline.labels.placed
   }
 
   // MARK: Drawing
@@ -58,7 +76,8 @@ package struct SVGTimeline {
     drawStates()
     drawEvents()
     drawLanes()
-    drawFindingLines(bottom: lanesBottom)
+    drawFindingMarks()
+    drawOutcomes()
     if layout.drawnLanes < layout.totalLanes {
       label(
         "Showing \(layout.drawnLanes) of \(layout.totalLanes) lanes: those with a problem first, the rest sampled "
@@ -135,6 +154,7 @@ package struct SVGTimeline {
         )
       }
     }
+    drawMomentaryStates()
     guard model.processes.count > 1 else { return }
     let stroke = model.processes.count > 20 ? "0.8" : "1.5"
     var lastX = -Double.infinity
@@ -146,6 +166,23 @@ package struct SVGTimeline {
       emit(
         "<line x1=\"\(n(x))\" y1=\"\(n(top - 3))\" x2=\"\(n(x))\" y2=\"\(n(top + 21))\" stroke=\"#263238\" "
           + "stroke-width=\"\(stroke)\"><title>\(XMLText.escape(title))</title></line>\n")
+    }
+  }
+
+  /// A tick for each state entered and left at one instant, one per pixel.
+  private mutating func drawMomentaryStates() {
+    let top = Self.stateTop
+    var lastX = -Double.infinity
+    for span in model.momentaryStates where layout.window.contains(span.start) {
+      let x = layout.x(span.start)
+      guard x - lastX >= 1 else { continue }
+      lastX = x
+      let title = "\(span.state) in process \(span.process + 1) at \(span.start)s, left at once (0s)"
+      emit(
+        "<g><title>\(XMLText.escape(title))</title><rect x=\"\(n(x - 1))\" y=\"\(n(top))\" width=\"2\" height=\"18\" "
+          + "fill=\"\(SVGPalette.state(span.state))\" stroke=\"#263238\" stroke-width=\"0.5\"/>"
+          + "<path d=\"M\(n(x - 3.5)) \(n(top - 5))L\(n(x + 3.5)) \(n(top - 5))L\(n(x)) \(n(top))Z\" "
+          + "fill=\"\(SVGPalette.state(span.state))\" stroke=\"#263238\" stroke-width=\"0.6\"/></g>\n")
     }
   }
 
@@ -177,32 +214,93 @@ package struct SVGTimeline {
     flush(&self)
   }
 
-  private mutating func drawFindingLines(bottom: Double) {
-    let top = Self.findingsTop
-    label("Findings", x: 12, y: top + 11, bold: true)
-    var lineX = Double.infinity
-    for (index, located) in findings.enumerated().reversed() {
+  /// Each finding on the row of what it is about (the findings row when that lane is not
+  /// drawn): the first ``listedFindings`` as numbered circles, nudged aside rather than
+  /// overlapping, with their text beside them when ``findingText`` is set; the rest as
+  /// thin marks, one per pixel and row.
+  private mutating func drawFindingMarks() {
+    label("Findings", x: 12, y: Self.findingsTop + 11, bold: true)
+    var lastMark: [Int: Double] = [:]
+    for (index, located) in findings.enumerated() {
       let finding = located.finding
+      let row = layout.row(of: located.subject, in: model) ?? Self.findingsRow
+      let centreY = row == Self.findingsRow ? Self.findingsTop + 7 : layout.top(ofRow: row) + 8
       let x = layout.x(finding.time)
       let color = finding.severity == .error ? SVGPalette.error : SVGPalette.warning
       let title =
         "#\(index + 1) \(finding.severity.rawValue) [\(finding.rule.id)] at \(finding.time)s: \(finding.message)"
-      let newPixel = lineX - x >= 1
-      if newPixel {  // one line per pixel
-        lineX = x
-        emit(
-          "<line x1=\"\(n(x))\" y1=\"\(n(top + 7))\" x2=\"\(n(x))\" y2=\"\(n(bottom))\" stroke=\"\(color)\" "
-            + "stroke-opacity=\"0.55\" stroke-dasharray=\"3,2\"/>\n")
+      guard index < Self.listedFindings,
+        let centre = labels.placeMarker(x: x, y: centreY - 7, width: 14, height: 14, row: row)
+      else {
+        if abs((lastMark[row] ?? -.infinity) - x) >= 1 {  // one mark per pixel and row
+          lastMark[row] = x
+          rect(x - 1.5, centreY - 5, 3, 10, fill: color, title: title)
+        }
+        continue
       }
-      if index < Self.listedFindings {
+      if abs(centre - x) > 0.5 {  // nudged aside: a leader from where it happened
         emit(
-          "<g><title>\(XMLText.escape(title))</title><circle cx=\"\(n(x))\" cy=\"\(n(top + 7))\" r=\"7\" "
-            + "fill=\"\(color)\"/><text x=\"\(n(x))\" y=\"\(n(top + 10))\" text-anchor=\"middle\" font-size=\"8\" "
-            + "fill=\"#ffffff\">\(index + 1)</text></g>\n")
-      } else if newPixel {
-        rect(x - 1.5, top + 2, 3, 10, fill: color, title: title)
+          "<path d=\"M\(n(x)) \(n(centreY - 6))L\(n(x)) \(n(centreY + 6))M\(n(x)) \(n(centreY))L\(n(centre)) \(n(centreY))\" "
+            + "stroke=\"\(color)\" stroke-width=\"1.5\"/>\n")
+      }
+      emit(
+        "<g><title>\(XMLText.escape(title))</title><circle cx=\"\(n(centre))\" cy=\"\(n(centreY))\" r=\"7\" "
+          + "fill=\"\(color)\"/><text x=\"\(n(centre))\" y=\"\(n(centreY + 3))\" text-anchor=\"middle\" font-size=\"8\" "
+          + "fill=\"#ffffff\">\(index + 1)</text></g>\n")
+      guard findingText else { continue }
+      let text = "[\(finding.rule.id)] \(finding.message)"
+      if let placed = labels.placeText(
+        text, after: centre + 10, before: centre - 10, y: centreY - 6, row: row, minimum: finding.rule.id.count + 6)
+      {
+        sideText(placed.text, x: placed.x, y: centreY + 4, anchorEnd: placed.anchorEnd, color: color, title: title)
       }
     }
+  }
+
+  /// Writes each drawn task's, run's or unlaunched request's bad outcome (`killed`,
+  /// `not completed`, …) right of its bar, else left of it, where there is room.
+  private mutating func drawOutcomes() {
+    for (kind, row) in layout.rows.sorted(by: { $0.value < $1.value }) {
+      let text: String
+      let (start, end): (TraceTime, TraceTime)
+      switch kind {
+      case .task(let index):
+        let task = model.tasks[index]
+        guard task.outcome != .ended else { continue }
+        text = task.outcome == .killed ? "expired, never ended" : task.outcome.rawValue
+        (start, end) = (task.start, task.end)
+      case .run(let index):
+        let run = model.runs[index]
+        guard run.outcome != .completed else { continue }
+        text = run.outcome.rawValue
+        (start, end) = (run.start, run.end)
+      case .request(let index):
+        let submission = model.submissions[index]
+        text =
+          submission.fate == .cancelled
+          ? "cancelled, never launched" : "pending: never launched"
+        (start, end) = (submission.time, submission.settled ?? model.end)
+      default: continue
+      }
+      guard let clipped = layout.window.clip(start, end) else { continue }
+      let y = layout.top(ofRow: row)
+      if let placed = labels.placeText(
+        text, after: layout.x(clipped.end) + 4, before: layout.x(clipped.start) - 4, y: y + 2, row: row,
+        minimum: text.count)
+      {
+        sideText(placed.text, x: placed.x, y: y + 12, anchorEnd: placed.anchorEnd, color: "#424242", title: text)
+      }
+    }
+  }
+
+  /// Text beside a marker or a bar, starting at `x` (ending there when `anchorEnd`).
+  private mutating func sideText(
+    _ text: String, x: Double, y: Double, anchorEnd: Bool, color: String, title: String
+  ) {
+    let anchor = anchorEnd ? " text-anchor=\"end\"" : ""
+    emit(
+      "<text x=\"\(n(x))\" y=\"\(n(y))\"\(anchor) fill=\"\(color)\"><title>\(XMLText.escape(title))</title>"
+        + XMLText.escape(text) + "</text>\n")
   }
 
   // MARK: Lanes
@@ -214,9 +312,13 @@ package struct SVGTimeline {
     }
     for group in layout.groups {
       let count = group.lanes.count == group.total ? "\(group.total)" : "\(group.lanes.count) of \(group.total)"
-      label("\(group.group.title) (\(count))", x: 12, y: y + 14, bold: true)
+      let header = "\(group.group.title) (\(count))"
+      label(header, x: 12, y: y + 14, bold: true)
+      labels.take(.init(x: 12, y: y + 3, width: SVGLabelLayout.width(of: header), height: 12), row: row)
+      row += 1
       y += SVGTimelineLayout.headerHeight
       for (position, lane) in group.lanes.enumerated() {
+        defer { row += 1 }
         if position % 2 == 1 {
           emit(
             "<rect x=\"0\" y=\"\(n(y))\" width=\"\(n(SVGTimelineLayout.width))\" height=\"16\" fill=\"#f5f7fa\" pointer-events=\"none\"/>\n"
@@ -228,6 +330,8 @@ package struct SVGTimeline {
         case .work(let index): drawWork(model.works[index], y: y)
         case .session(let index): drawSession(model.sessions[index], y: y)
         case .service(let index): drawService(model.services[index], y: y)
+        case .request(let index): drawRequest(index, y: y)
+        case .anyTask, .anyRun: break
         }
         y += SVGTimelineLayout.laneHeight
       }
@@ -273,6 +377,39 @@ package struct SVGTimeline {
     }
   }
 
+  /// A request never launched: pending (hatched) from its submission to its cancellation
+  /// or the end of the trace.
+  private mutating func drawRequest(_ index: Int, y: Double) {
+    let submission = model.submissions[index]
+    let name = "\(processPrefix(submission.process))\(submission.identifier) (never launched)"
+    laneLabel(name, y: y)
+    let end = submission.settled ?? model.end
+    let ending = submission.fate == .cancelled ? "cancelled at \(end)s" : "still pending when the trace ended"
+    let title =
+      "\(submission.identifier): submitted (\(submission.type.rawValue)) at \(submission.time)s, never launched; "
+      + ending
+    if let clipped = layout.window.clip(submission.time, end) {
+      let x = layout.x(clipped.start)
+      emit(
+        "<rect x=\"\(n(x))\" y=\"\(n(y + 4))\" width=\"\(n(max(layout.x(clipped.end) - x, 1.5)))\" height=\"8\" "
+          + "fill=\"\(SVGPalette.pending)\" stroke=\"#616161\" stroke-width=\"0.8\" stroke-dasharray=\"3,2\">"
+          + "<title>\(XMLText.escape(title))</title></rect>\n")
+    }
+    if layout.window.contains(submission.time) {
+      emit(
+        "<circle cx=\"\(n(layout.x(submission.time)))\" cy=\"\(n(y + 8))\" r=\"2.5\" fill=\"#616161\">"
+          + "<title>\(XMLText.escape(title))</title></circle>\n")
+    }
+    if submission.fate == .cancelled, layout.window.contains(end) { cross(at: end, y: y, title: title) }
+  }
+
+  private mutating func cross(at time: TraceTime, y: Double, title: String) {
+    let x = layout.x(time)
+    emit(
+      "<path d=\"M\(n(x - 3)) \(n(y + 5))L\(n(x + 3)) \(n(y + 11))M\(n(x + 3)) \(n(y + 5))L\(n(x - 3)) \(n(y + 11))\" "
+        + "stroke=\"#212121\" stroke-width=\"1.5\"><title>\(XMLText.escape(title))</title></path>\n")
+  }
+
   private mutating func drawWork(_ work: TimelineModel.WorkLane, y: Double) {
     laneLabel(work.label, y: y)
     let times = work.enqueues + work.cancels + work.attempts.flatMap { [$0.start, $0.end] }
@@ -292,11 +429,7 @@ package struct SVGTimeline {
       bar(attempt.start, attempt.end, y: y, fill: SVGPalette.attempt(attempt.outcome), title: title)
     }
     for time in work.cancels where layout.window.contains(time) {
-      let x = layout.x(time)
-      emit(
-        "<path d=\"M\(n(x - 3)) \(n(y + 5))L\(n(x + 3)) \(n(y + 11))M\(n(x + 3)) \(n(y + 5))L\(n(x - 3)) \(n(y + 11))\" "
-          + "stroke=\"#212121\" stroke-width=\"1.5\"><title>\(XMLText.escape("\(work.label) cancelled at \(time)s"))"
-          + "</title></path>\n")
+      cross(at: time, y: y, title: "\(work.label) cancelled at \(time)s")
     }
   }
 
@@ -356,9 +489,11 @@ package struct SVGTimeline {
   }
 
   private mutating func laneLabel(_ text: String, y: Double) {
+    let shown = XMLText.truncated(text, to: 36)
+    labels.take(.init(x: 22, y: y + 2, width: SVGLabelLayout.width(of: shown), height: 12), row: row)
     emit(
       "<text x=\"22\" y=\"\(n(y + 12))\"><title>\(XMLText.escape(text))</title>"
-        + XMLText.escape(XMLText.truncated(text, to: 36)) + "</text>\n")
+        + XMLText.escape(shown) + "</text>\n")
   }
 
   private mutating func bar(_ start: TraceTime, _ end: TraceTime, y: Double, fill: String, title: String) {
@@ -380,6 +515,7 @@ package struct SVGTimeline {
   private mutating func expiration(at time: TraceTime, y: Double, title: String) {
     guard layout.window.contains(time) else { return }
     let x = layout.x(time)
+    labels.take(.init(x: x - 4.5, y: y, width: 9, height: 8), row: row)
     emit(
       "<path d=\"M\(n(x - 4.5)) \(n(y))L\(n(x + 4.5)) \(n(y))L\(n(x)) \(n(y + 8))Z\" fill=\"\(SVGPalette.expiration)\" "
         + "stroke=\"#212121\" stroke-width=\"0.8\"><title>\(XMLText.escape(title))</title></path>\n")

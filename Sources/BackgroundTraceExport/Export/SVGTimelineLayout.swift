@@ -21,19 +21,9 @@ struct SVGTimelineLayout {
   /// The height of a group's header row.
   static let headerHeight = 20.0
 
-  /// What a lane shows.
-  enum LaneKind {
-    /// A task (index into ``TimelineModel/tasks``).
-    case task(Int)
-    /// A scheduler run (index into ``TimelineModel/runs``).
-    case run(Int)
-    /// A work item (index into ``TimelineModel/works``).
-    case work(Int)
-    /// A background URL session (index into ``TimelineModel/sessions``).
-    case session(Int)
-    /// A foreground service (index into ``TimelineModel/services``).
-    case service(Int)
-  }
+  /// What a lane shows: a task, a run, a work item, a session, a service, or a request
+  /// never launched (``TimelineModel/Subject/request(_:)``).
+  typealias LaneKind = TimelineModel.Subject
 
   /// The lane groups, in drawing order.
   enum Group: Int, CaseIterable {
@@ -112,6 +102,12 @@ struct SVGTimelineLayout {
       let problem = run.outcome != .completed
       candidates[.runs, default: []].append(Lane(kind: .run(index), start: run.start, problem: problem))
     }
+    for (index, submission) in model.submissions.enumerated()
+    where [.pending, .cancelled].contains(submission.fate)
+      && window.clip(submission.time, submission.settled ?? model.end) != nil
+    {
+      candidates[.runs, default: []].append(Lane(kind: .request(index), start: submission.time, problem: true))
+    }
     for (index, work) in model.works.enumerated() {
       let times = work.enqueues + work.cancels + work.attempts.flatMap { [$0.start, $0.end] }
       guard let first = times.min(), let last = times.max(), window.clip(first, last) != nil else { continue }
@@ -145,6 +141,50 @@ struct SVGTimelineLayout {
       guard let lanes = candidates[group] else { return nil }
       return GroupLanes(group: group, lanes: Self.choose(shares[group]!, of: lanes), total: lanes.count)
     }
+    var rows: [LaneKind: Int] = [:]
+    var row = 0
+    for group in groups {
+      if group.group == .tasks { rows[.anyTask] = row }
+      if group.group == .runs { rows[.anyRun] = row }
+      row += 1
+      for lane in group.lanes {
+        rows[lane.kind] = row
+        row += 1
+      }
+    }
+    self.rows = rows
+  }
+
+  /// Each drawn lane's row, counting the groups' header rows (tasks in general on the
+  /// tasks' header, runs in general on the runs').
+  let rows: [LaneKind: Int]
+
+  /// The top of `row`.
+  func top(ofRow row: Int) -> Double {
+    var y = SVGTimeline.lanesTop
+    var remaining = row
+    for group in groups {
+      if remaining == 0 { return y }
+      y += Self.headerHeight
+      remaining -= 1
+      if remaining < group.lanes.count { return y + Double(remaining) * Self.laneHeight }
+      y += Double(group.lanes.count) * Self.laneHeight
+      remaining -= group.lanes.count
+    }
+    return y
+  }
+
+  /// The row a finding about `subject` is drawn on, when that lane is drawn.
+  func row(of subject: TimelineModel.Subject?, in model: TimelineModel) -> Int? {
+    guard var subject else { return nil }
+    if case .request(let index) = subject {
+      switch model.submissions[index].fate {
+      case .launched: subject = .run(model.submissions[index].run!)
+      case .replaced: return nil
+      case .pending, .cancelled: break
+      }
+    }
+    return rows[subject]
   }
 
   /// From a session's first transfer or wake to its last.

@@ -54,6 +54,8 @@ struct TimelineBuilder {
   private var serviceLanes: [String: Int] = [:]
   /// Each service's running run (index into its lane's runs).
   private var serviceRuns: [String: Int] = [:]
+  /// What the latest event's transitions touched: the candidates for its findings' subject.
+  private var touched: [TimelineModel.Subject] = []
 
   /// Starts a timeline for the input `name` with `meta`.
   init(name: String, meta: TraceMetadata) {
@@ -71,8 +73,10 @@ struct TimelineBuilder {
     model.eventCount += 1
     model.end = event.time
     // A launch's findings (what the previous process left open) belong to that process.
-    for finding in findings { model.findings.append(.init(process: process ?? 0, finding: finding)) }
+    let findingProcess = process ?? 0
+    touched.removeAll(keepingCapacity: true)
     for transition in transitions { apply(transition, event) }
+    for finding in findings { addFinding(finding, process: findingProcess) }
     switch event.kind {
     case .appTerminate(let reason):
       instant(.events, .event, reason.map { "terminate (\($0))" } ?? "terminate", event)
@@ -90,7 +94,7 @@ struct TimelineBuilder {
   /// drawn open at the cut, not judged, as `bgtrace check` does not judge it.
   mutating func finish(after damage: [TraceDamage]) -> TimelineModel {
     guard damage.contains(where: \.endsTrace) else { return finish() }
-    closeState()
+    closeState(atTraceEnd: true)
     if let process {
       model.processes[process].end = now
       model.processes[process].ending = "running at the cut (the trace's last events are lost)"
@@ -111,8 +115,10 @@ struct TimelineBuilder {
     var findings: [Finding] = []
     transitions.removeAll(keepingCapacity: true)
     checker.finish(into: &findings, transitions: &transitions)
-    for finding in findings { model.findings.append(.init(process: process ?? 0, finding: finding)) }
+    let findingProcess = process ?? 0
+    touched.removeAll(keepingCapacity: true)
     for transition in transitions { apply(transition, nil) }
+    for finding in findings { addFinding(finding, process: findingProcess) }
     finishTransfers()
     for (service, index) in serviceRuns {
       model.services[serviceLanes[service]!].runs[index].end = model.end
@@ -129,6 +135,41 @@ struct TimelineBuilder {
     }
   }
 
+  /// Adds `finding` with the subject its event touched: the only one, or the one its
+  /// message names (tasks by `id N` or name, the rest by identifier), else the first.
+  private mutating func addFinding(_ finding: Finding, process: Int) {
+    var subject = touched.first
+    if touched.count > 1, let named = touched.first(where: { names($0, in: finding.message) }) { subject = named }
+    model.findings.append(.init(process: process, finding: finding, subject: subject))
+  }
+
+  /// Whether `message` names `subject`.
+  private func names(_ subject: TimelineModel.Subject, in message: String) -> Bool {
+    switch subject {
+    case .task(let index):
+      let task = model.tasks[index]
+      return message.contains("id \(task.id)") || task.name.map { message.contains($0) } == true
+    case .run(let index): return message.contains(model.runs[index].identifier)
+    case .work(let index): return message.contains(model.works[index].work)
+    case .session(let index): return message.contains(model.sessions[index].session)
+    case .service(let index): return message.contains(model.services[index].service)
+    case .request(let index): return message.contains(model.submissions[index].identifier)
+    case .anyTask, .anyRun: return false
+    }
+  }
+
+  private mutating func touch(_ subject: TimelineModel.Subject) {
+    if !touched.contains(subject) { touched.append(subject) }
+  }
+
+  /// Settles `identifier`'s latest submission, when it is still pending.
+  private mutating func settle(_ identifier: String, _ fate: TimelineModel.SubmissionFate, run: Int? = nil) {
+    guard let index = latestSubmissions[identifier], model.submissions[index].fate == .pending else { return }
+    model.submissions[index].fate = fate
+    model.submissions[index].settled = now
+    model.submissions[index].run = run
+  }
+
   // MARK: Transitions
 
   private mutating func apply(_ transition: LifecycleTransition, _ event: TraceEvent?) {
@@ -141,7 +182,7 @@ struct TimelineBuilder {
       closeState()
       state = (to.rawValue, now)
     case .processEnded(let end):
-      closeState()
+      closeState(atTraceEnd: end == .traceEnded)
       guard let process else { return }
       switch end {
       case .terminated(let reason):
@@ -155,24 +196,37 @@ struct TimelineBuilder {
     case .taskBegun(let id, let task):
       if let earlier = taskSlices[id] { closeTask(earlier, expired: .killed, otherwise: .leaked) }  // begun twice
       taskSlices[id] = model.tasks.count
+      touch(.task(model.tasks.count))
       model.tasks.append(
         .init(process: process ?? 0, id: id, name: task.name, start: now, end: now, expiredAt: nil, outcome: .leaked))
     case .taskRefused(let name):
       if let event { instant(.tasks, .event, "refused \(name ?? "task")", event) }
     case .taskEnded(let id, _):
-      if let index = taskSlices.removeValue(forKey: id) { closeTask(index, expired: .expired, otherwise: .ended) }
+      if let index = taskSlices.removeValue(forKey: id) {
+        touch(.task(index))
+        closeTask(index, expired: .expired, otherwise: .ended)
+      }
     case .taskExpired(let id, let task):
-      if let index = taskSlices[id] { model.tasks[index].expiredAt = now }
+      if let index = taskSlices[id] {
+        touch(.task(index))
+        model.tasks[index].expiredAt = now
+      }
       if let event { instant(.tasks, .expiration, "expire \(task.name ?? "task \(id)")", event) }
     case .taskExpireUnmatched(let id):
+      touch(.anyTask)
       if let event { instant(.tasks, .expiration, "expire task \(id)", event) }
     case .taskClosed(let id, _, _):
-      if let index = taskSlices.removeValue(forKey: id) { closeTask(index, expired: .killed, otherwise: .leaked) }
+      if let index = taskSlices.removeValue(forKey: id) {
+        touch(.task(index))
+        closeTask(index, expired: .killed, otherwise: .leaked)
+      }
     case .taskEndUnmatched:
-      break  // the checker reports it
+      touch(.anyTask)  // the checker reports it
     case .registered(let ident, let ok, _):
       if let event { instant(.requests(ident), .event, ok ? "register" : "register (not permitted)", event) }
     case .submitted(let submission, _):
+      settle(submission.identifier, .replaced)
+      touch(.request(model.submissions.count))
       latestSubmissions[submission.identifier] = model.submissions.count
       model.submissions.append(
         .init(
@@ -181,35 +235,48 @@ struct TimelineBuilder {
     case .rejected(let ident, let error):
       if let event { instant(.requests(ident), .rejection, "reject \(error.rawValue)", event) }
     case .requestsCancelled(.identifier(let ident)):
+      settle(ident, .cancelled)
       if let event { instant(.requests(ident), .event, "cancel", event) }
     case .requestsCancelled(.all):
+      for ident in latestSubmissions.keys { settle(ident, .cancelled) }
       if let event { instant(.events, .event, "cancel all", event) }
     case .runLaunched(let run, let life, let request):
       if let earlier = runSlices[run] { closeRun(earlier, .notCompleted) }  // launched twice
       runIdentifiers[run] = life.identifier
       runSlices[run] = model.runs.count
+      touch(.run(model.runs.count))
+      let answered = request == nil ? nil : latestSubmissions[life.identifier]
+      if request != nil { settle(life.identifier, .launched, run: model.runs.count) }
       model.runs.append(
         .init(
           process: process ?? 0, run: run, identifier: life.identifier, type: life.type, start: now, end: now,
-          expiredAt: nil, outcome: .notCompleted, submission: request == nil ? nil : latestSubmissions[life.identifier])
+          expiredAt: nil, outcome: .notCompleted, submission: answered)
       )
     case .runLaunchedUnregistered(let ident, let run):
       if let event { instant(.scheduler(ident), .event, "launch run \(run) (no handler registered)", event) }
     case .runExpired(let run, _):
-      if let index = runSlices[run] { model.runs[index].expiredAt = now }
+      if let index = runSlices[run] {
+        touch(.run(index))
+        model.runs[index].expiredAt = now
+      }
       if let event { instant(.scheduler(runIdentifiers[run] ?? "run \(run)"), .expiration, "expire run \(run)", event) }
-    case .runProgressed:
-      break  // the events lane shows the sched.progress
+    case .runProgressed(let run, _):
+      if let index = runSlices[run] { touch(.run(index)) }  // the events lane shows the sched.progress
     case .runExpireUnmatched(let run):
+      touch(.anyRun)
       if let event { instant(.scheduler(runIdentifiers[run] ?? "run \(run)"), .expiration, "expire run \(run)", event) }
     case .runCompleted(let run, let life, let success):
       if let index = runSlices.removeValue(forKey: run) {
+        touch(.run(index))
         closeRun(index, life.expiredAt != nil ? .expired : success ? .completed : .failed)
       }
     case .runClosed(let run, _, _):
-      if let index = runSlices.removeValue(forKey: run) { closeRun(index, .notCompleted) }
+      if let index = runSlices.removeValue(forKey: run) {
+        touch(.run(index))
+        closeRun(index, .notCompleted)
+      }
     case .runCompleteUnmatched:
-      break  // the checker reports it
+      touch(.anyRun)  // the checker reports it
     case .workEnqueued(let enqueue, let effect):
       let lane = workLane(enqueue.work)
       model.works[lane].enqueues.append(now)
@@ -311,10 +378,15 @@ struct TimelineBuilder {
 
   // MARK: Drawing
 
-  private mutating func closeState() {
+  /// Closes the current state span; one left at the instant it was entered is kept as
+  /// momentary, unless the trace's end (not the app) closes it.
+  private mutating func closeState(atTraceEnd: Bool = false) {
     guard let state, let process else { return }
+    let span = TimelineModel.StateSpan(process: process, state: state.name, start: state.start, end: now)
     if now > state.start {
-      model.states.append(.init(process: process, state: state.name, start: state.start, end: now))
+      model.states.append(span)
+    } else if state.name != "launching", !atTraceEnd {  // every launch's first state follows one at once
+      model.momentaryStates.append(span)
     }
     self.state = nil
   }
@@ -331,8 +403,13 @@ struct TimelineBuilder {
     model.runs[index].outcome = outcome
   }
 
+  /// The index of `work`'s lane (added when it is new), touched by the latest event.
   private mutating func workLane(_ work: String) -> Int {
-    if let lane = workIndex[work] { return lane }
+    if let lane = workIndex[work] {
+      touch(.work(lane))
+      return lane
+    }
+    touch(.work(model.works.count))
     workIndex[work] = model.works.count
     model.works.append(.init(work: work))
     return model.works.count - 1
@@ -349,7 +426,11 @@ struct TimelineBuilder {
 
   /// The index of `session`'s lane, added when it is new.
   private mutating func sessionLane(_ session: String) -> Int {
-    if let index = sessionLanes[session] { return index }
+    if let index = sessionLanes[session] {
+      touch(.session(index))
+      return index
+    }
+    touch(.session(model.sessions.count))
     sessionLanes[session] = model.sessions.count
     model.sessions.append(.init(session: session))
     return model.sessions.count - 1
@@ -360,7 +441,9 @@ struct TimelineBuilder {
     let lane: Int
     if let index = serviceLanes[service] {
       lane = index
+      touch(.service(lane))
     } else {
+      touch(.service(model.services.count))
       lane = model.services.count
       serviceLanes[service] = lane
       model.services.append(.init(service: service))
@@ -374,6 +457,7 @@ struct TimelineBuilder {
   /// Ends `service`'s running run, if any, now.
   private mutating func endServiceRun(_ service: String, _ ending: TimelineModel.ServiceLane.Ending) {
     guard let index = serviceRuns.removeValue(forKey: service), let lane = serviceLanes[service] else { return }
+    touch(.service(lane))
     model.services[lane].runs[index].end = now
     model.services[lane].runs[index].ending = ending
   }

@@ -23,6 +23,9 @@ package struct TimelineModel {
   var processes: [Process] = []
   /// The app's states, in time order.
   var states: [StateSpan] = []
+  /// The states the app entered and left at one instant (`inactive` on the way to
+  /// `background`), in time order: the timeline marks them with a tick.
+  var momentaryStates: [StateSpan] = []
   /// The UIKit background tasks, in begin order.
   var tasks: [TaskSlice] = []
   /// The scheduler requests the app submitted, in submission order.
@@ -114,6 +117,45 @@ extension TimelineModel {
     var type: SchedulerRequestType
     /// The event's canonical text line.
     var detail: String
+    /// What became of it.
+    var fate = SubmissionFate.pending
+    /// When a launch answered it, a later submission replaced it, or the app cancelled it.
+    var settled: TraceTime?
+    /// The run that answered it (index into ``TimelineModel/runs``).
+    var run: Int?
+  }
+
+  /// What became of a submission.
+  enum SubmissionFate: String {
+    /// A run answered it.
+    case launched
+    /// A later submission for its identifier replaced it.
+    case replaced
+    /// The app cancelled it.
+    case cancelled
+    /// Still waiting for a launch when the trace ended.
+    case pending
+  }
+
+  /// What a finding is about: the lane it is drawn on.
+  enum Subject: Hashable {
+    /// A task (index into ``TimelineModel/tasks``).
+    case task(Int)
+    /// A scheduler run (index into ``TimelineModel/runs``).
+    case run(Int)
+    /// A work item (index into ``TimelineModel/works``).
+    case work(Int)
+    /// A background URL session (index into ``TimelineModel/sessions``).
+    case session(Int)
+    /// A foreground service (index into ``TimelineModel/services``).
+    case service(Int)
+    /// A submission (index into ``TimelineModel/submissions``): its run once launched,
+    /// its own lane while it was never launched.
+    case request(Int)
+    /// Tasks in general: an end or expiration of no task the trace began.
+    case anyTask
+    /// Scheduler runs in general: a completion or expiration of no run launched.
+    case anyRun
   }
 
   /// How a scheduler run ended.
@@ -339,6 +381,8 @@ extension TimelineModel {
     var process: Int
     /// The finding.
     var finding: Finding
+    /// What it is about, when its event touched a task, run, work item, session or service.
+    var subject: Subject?
   }
 }
 
