@@ -64,25 +64,49 @@ package struct SVGLabelLayout {
     return nil
   }
 
-  /// Places `text` on `row` right of `after` (else left of `before`), shortened to the
-  /// room there, with at least `minimum` characters; returns its x, anchor and text.
-  mutating func placeText(_ text: String, after: Double, before: Double, y: Double, row: Int, minimum: Int = 8)
-    -> (x: Double, anchorEnd: Bool, text: String)?
-  {
+  /// Places `text` on `row` right of `after` (else left of `before`), past any box in
+  /// the way by at most `drift` pixels, shortened to the room there but kept to at least
+  /// `minimum` characters, and right of `floor` when given; returns where it starts (ends, when `anchorEnd`) and the text.
+  mutating func placeText(
+    _ text: String, after: Double, before: Double, y: Double, row: Int, minimum: Int = 8, drift: Double = 48,
+    floor: Double? = nil
+  ) -> (x: Double, anchorEnd: Bool, text: String)? {
+    let left = max(self.left, floor ?? self.left)
     let height = 12.0
+    let least = Self.width(of: String(text.prefix(minimum)))
+    let boxes = (rows[row] ?? []).filter { $0.y < y + height && y < $0.y + $0.height }
     for anchorEnd in [false, true] {
-      var shown = text
-      while shown.count >= min(minimum, text.count) {
-        let width = Self.width(of: shown)
-        let x = anchorEnd ? before - width : after
-        if isFree(Box(x: x, y: y, width: width, height: height), row: row) {
-          take(Box(x: x, y: y, width: width, height: height), row: row)
-          return (anchorEnd ? before : after, anchorEnd, shown)
+      // Slide away from the marker past whatever is in the way of the shortest text.
+      var edge = anchorEnd ? before : after
+      var moved = true
+      while moved, abs(edge - (anchorEnd ? before : after)) <= drift {
+        moved = false
+        let probe = anchorEnd ? edge - least : edge
+        if let blocker = boxes.first(where: { $0.x < probe + least && probe < $0.x + $0.width }) {
+          edge = anchorEnd ? blocker.x - 3 : blocker.x + blocker.width + 3
+          moved = true
         }
-        guard shown.count > minimum else { break }
-        shown = String(text.prefix(max(minimum, shown.count * 2 / 3) - 1)) + "…"
       }
+      guard !moved else { continue }
+      // The room up to the next box (or the margin) on that side.
+      let room =
+        anchorEnd
+        ? edge - (boxes.filter { $0.x + $0.width <= edge }.map { $0.x + $0.width + 3 }.max() ?? left).clamped(left)
+        : (boxes.filter { $0.x >= edge }.map { $0.x - 3 }.min() ?? right).clamped(to: right) - edge
+      let fits = Int(room / Self.characterWidth)
+      guard fits >= min(minimum, text.count) else { continue }
+      let shown = text.count <= fits ? text : String(text.prefix(fits - 1)) + "…"
+      let width = Self.width(of: shown)
+      take(Box(x: anchorEnd ? edge - width : edge, y: y, width: width, height: height), row: row)
+      return (edge, anchorEnd, shown)
     }
     return nil
   }
+}
+
+extension Double {
+  /// At least `low`.
+  fileprivate func clamped(_ low: Double) -> Double { Swift.max(self, low) }
+  /// At most `high`.
+  fileprivate func clamped(to high: Double) -> Double { Swift.min(self, high) }
 }

@@ -221,6 +221,7 @@ package struct SVGTimeline {
   private mutating func drawFindingMarks() {
     label("Findings", x: 12, y: Self.findingsTop + 11, bold: true)
     var lastMark: [Int: Double] = [:]
+    var texts: [(text: String, title: String, color: String, centre: Double, y: Double, row: Int, minimum: Int)] = []
     for (index, located) in findings.enumerated() {
       let finding = located.finding
       let row = layout.row(of: located.subject, in: model) ?? Self.findingsRow
@@ -230,7 +231,7 @@ package struct SVGTimeline {
       let title =
         "#\(index + 1) \(finding.severity.rawValue) [\(finding.rule.id)] at \(finding.time)s: \(finding.message)"
       guard index < Self.listedFindings,
-        let centre = labels.placeMarker(x: x, y: centreY - 7, width: 14, height: 14, row: row)
+        let centre = labels.placeMarker(x: x, y: centreY - 7, width: 14, height: 14, row: row, reach: 400)
       else {
         if abs((lastMark[row] ?? -.infinity) - x) >= 1 {  // one mark per pixel and row
           lastMark[row] = x
@@ -247,12 +248,19 @@ package struct SVGTimeline {
         "<g><title>\(XMLText.escape(title))</title><circle cx=\"\(n(centre))\" cy=\"\(n(centreY))\" r=\"7\" "
           + "fill=\"\(color)\"/><text x=\"\(n(centre))\" y=\"\(n(centreY + 3))\" text-anchor=\"middle\" font-size=\"8\" "
           + "fill=\"#ffffff\">\(index + 1)</text></g>\n")
-      guard findingText else { continue }
-      let text = "[\(finding.rule.id)] \(finding.message)"
+      if findingText {
+        texts.append(
+          ("[\(finding.rule.id)] \(finding.message)", title, color, centre, centreY, row, finding.rule.id.count + 6))
+      }
+    }
+    // The texts once every marker has its place, so a text never pushes a marker away.
+    for text in texts {
       if let placed = labels.placeText(
-        text, after: centre + 10, before: centre - 10, y: centreY - 6, row: row, minimum: finding.rule.id.count + 6)
+        text.text, after: text.centre + 10, before: text.centre - 10, y: text.y - 6, row: text.row,
+        minimum: text.minimum)
       {
-        sideText(placed.text, x: placed.x, y: centreY + 4, anchorEnd: placed.anchorEnd, color: color, title: title)
+        sideText(
+          placed.text, x: placed.x, y: text.y + 4, anchorEnd: placed.anchorEnd, color: text.color, title: text.title)
       }
     }
   }
@@ -286,7 +294,7 @@ package struct SVGTimeline {
       let y = layout.top(ofRow: row)
       if let placed = labels.placeText(
         text, after: layout.x(clipped.end) + 4, before: layout.x(clipped.start) - 4, y: y + 2, row: row,
-        minimum: text.count)
+        minimum: text.count, floor: layout.plotLeft)
       {
         sideText(placed.text, x: placed.x, y: y + 12, anchorEnd: placed.anchorEnd, color: "#424242", title: text)
       }
