@@ -59,6 +59,25 @@ import Testing
     #expect(page.contains(">[task-expired-not-ended] task 1 (&quot;Upload&quot;) expired at 40s"))
   }
 
+  @Test func aDeadlineNoticedAtAnotherEventIsDrawnOnTheLaneItNames() throws {
+    // task-over-budget shows at the env.set after the deadline, which touches no task:
+    // the message's `task 1` puts it on that task's lane, not the env.set's.
+    let model = try Self.model(
+      """
+      0 app.launch
+      0.2 app.state to=active
+      1 app.state to=background
+      1 task.begin id=1
+      32 env.set network=offline
+      33 task.end id=1
+
+      """)
+    #expect(model.findings.map(\.subject) == [.task(0)])
+    let svg = Self.draw(model).svg
+    #expect(svg.contains("<g><title>#1 warning [task-over-budget] at 32s: task 1 stayed open"))
+    #expect(svg.contains("cy=\"160\" r=\"7\" fill=\"#ef6c00\""))
+  }
+
   @Test func anEndOfNoTaskIsDrawnOnTheTasksHeader() throws {
     let model = try Self.model(
       """

@@ -56,6 +56,9 @@ struct TimelineBuilder {
   private var serviceRuns: [String: Int] = [:]
   /// What the latest event's transitions touched: the candidates for its findings' subject.
   private var touched: [TimelineModel.Subject] = []
+  /// Each task identifier's and run number's latest slice (indexes into the model's arrays).
+  private var latestTasks: [Int: Int] = [:]
+  private var latestRuns: [Int: Int] = [:]
 
   /// Starts a timeline for the input `name` with `meta`.
   init(name: String, meta: TraceMetadata) {
@@ -135,12 +138,29 @@ struct TimelineBuilder {
     }
   }
 
-  /// Adds `finding` with the subject its event touched: the only one, or the one its
-  /// message names (tasks by `id N` or name, the rest by identifier), else the first.
+  /// Adds `finding` with the first subject its event touched that its message names
+  /// (tasks by `task N`, `id N` or name, the rest by identifier; tasks or runs in general
+  /// always), or none: a finding its event does not concern (a deadline noticed at a
+  /// later event) is not drawn on that event's lane.
   private mutating func addFinding(_ finding: Finding, process: Int) {
-    var subject = touched.first
-    if touched.count > 1, let named = touched.first(where: { names($0, in: finding.message) }) { subject = named }
+    let subject = touched.first { names($0, in: finding.message) } ?? named(in: finding.message)
     model.findings.append(.init(process: process, finding: finding, subject: subject))
+  }
+
+  /// The latest task, run or work item `message` names as `task N`, `run N` or
+  /// `work ID`: a finding noticed at an event that does not touch it (a deadline).
+  private func named(in message: String) -> TimelineModel.Subject? {
+    let words = message.split(separator: " ")
+    func word(after keyword: String) -> Substring? {
+      guard let position = words.firstIndex(where: { $0 == keyword }), position + 1 < words.count else { return nil }
+      let word: Substring = words[position + 1]
+      let trimmed = word.prefix { $0 != "," && $0 != ":" && $0 != ")" && $0 != "(" }
+      return trimmed.isEmpty ? nil : trimmed
+    }
+    if let id = word(after: "task").flatMap({ Int($0) }), let index = latestTasks[id] { return .task(index) }
+    if let run = word(after: "run").flatMap({ Int($0) }), let index = latestRuns[run] { return .run(index) }
+    if let work = word(after: "work"), let lane = workIndex[String(work)] { return .work(lane) }
+    return nil
   }
 
   /// Whether `message` names `subject`.
@@ -148,13 +168,14 @@ struct TimelineBuilder {
     switch subject {
     case .task(let index):
       let task = model.tasks[index]
-      return message.contains("id \(task.id)") || task.name.map { message.contains($0) } == true
+      return message.contains("task \(task.id)") || message.contains("id \(task.id)")
+        || task.name.map { message.contains($0) } == true
     case .run(let index): return message.contains(model.runs[index].identifier)
     case .work(let index): return message.contains(model.works[index].work)
     case .session(let index): return message.contains(model.sessions[index].session)
     case .service(let index): return message.contains(model.services[index].service)
     case .request(let index): return message.contains(model.submissions[index].identifier)
-    case .anyTask, .anyRun: return false
+    case .anyTask, .anyRun: return true
     }
   }
 
@@ -196,6 +217,7 @@ struct TimelineBuilder {
     case .taskBegun(let id, let task):
       if let earlier = taskSlices[id] { closeTask(earlier, expired: .killed, otherwise: .leaked) }  // begun twice
       taskSlices[id] = model.tasks.count
+      latestTasks[id] = model.tasks.count
       touch(.task(model.tasks.count))
       model.tasks.append(
         .init(process: process ?? 0, id: id, name: task.name, start: now, end: now, expiredAt: nil, outcome: .leaked))
@@ -244,6 +266,7 @@ struct TimelineBuilder {
       if let earlier = runSlices[run] { closeRun(earlier, .notCompleted) }  // launched twice
       runIdentifiers[run] = life.identifier
       runSlices[run] = model.runs.count
+      latestRuns[run] = model.runs.count
       touch(.run(model.runs.count))
       let answered = request == nil ? nil : latestSubmissions[life.identifier]
       if request != nil { settle(life.identifier, .launched, run: model.runs.count) }
