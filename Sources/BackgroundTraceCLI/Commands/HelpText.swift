@@ -183,7 +183,8 @@ enum HelpText {
       svg      a self-contained SVG timeline: one lane per task, run, work item,
                background session and foreground service, coloured by outcome,
                expirations and findings marked
-      html     the SVG timeline in an HTML page with details on hover
+      html     the SVG timeline in an HTML page: each finding's text beside its
+               marker, details on hover
 
     A trace whose last events are lost (a torn tail, a recording that stopped
     writing) is drawn to its cut: what is open there is drawn open at the cut, not
