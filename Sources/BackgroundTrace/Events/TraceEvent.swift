@@ -257,22 +257,74 @@ public enum ExistingWorkPolicy: String, Sendable, Hashable, CaseIterable {
 public struct SchedulerSubmission: Sendable, Hashable {
   /// The task identifier (`BGTaskSchedulerPermittedIdentifiers` entry).
   public var identifier: String
-  /// Refresh, processing or continued processing.
-  public var type: SchedulerRequestType
   /// `earliestBeginDate`, as trace time; `nil` means no delay.
   public var earliest: TraceTime?
+  /// Refresh, processing or continued processing.
+  public var type: SchedulerRequestType
   /// `requiresNetworkConnectivity`, when given.
   public var network: Bool?
   /// `requiresExternalPower`, when given.
   public var power: Bool?
+  /// The continued-processing fields, out of line: most events are not continued
+  /// submissions, and inline these four would make every ``TraceEvent/Kind`` (and so
+  /// every event in memory) nearly twice its size.
+  private var continued: ContinuedFields?
+
   /// A continued-processing request's `title`, which the system's progress UI shows.
-  public var title: String?
+  public var title: String? {
+    get { continued?.title }
+    set { update { $0.title = newValue } }
+  }
   /// A continued-processing request's `subtitle`.
-  public var subtitle: String?
+  public var subtitle: String? {
+    get { continued?.subtitle }
+    set { update { $0.subtitle = newValue } }
+  }
   /// A continued-processing request's `strategy`, when recorded (`queue` by default).
-  public var strategy: ContinuedProcessingStrategy?
+  public var strategy: ContinuedProcessingStrategy? {
+    get { continued?.strategy }
+    set { update { $0.strategy = newValue } }
+  }
   /// A continued-processing request's `requiredResources` beyond the default.
-  public var resources: ContinuedProcessingResource?
+  public var resources: ContinuedProcessingResource? {
+    get { continued?.resources }
+    set { update { $0.resources = newValue } }
+  }
+
+  /// The four continued-processing fields, immutable once boxed (a change boxes anew).
+  private final class ContinuedFields: Sendable, Hashable {
+    let title: String?
+    let subtitle: String?
+    let strategy: ContinuedProcessingStrategy?
+    let resources: ContinuedProcessingResource?
+
+    init(_ values: Values) {
+      title = values.title
+      subtitle = values.subtitle
+      strategy = values.strategy
+      resources = values.resources
+    }
+
+    var values: Values { Values(title: title, subtitle: subtitle, strategy: strategy, resources: resources) }
+
+    static func == (lhs: ContinuedFields, rhs: ContinuedFields) -> Bool { lhs.values == rhs.values }
+    func hash(into hasher: inout Hasher) { hasher.combine(values) }
+
+    struct Values: Hashable {
+      var title: String?
+      var subtitle: String?
+      var strategy: ContinuedProcessingStrategy?
+      var resources: ContinuedProcessingResource?
+
+      var isEmpty: Bool { title == nil && subtitle == nil && strategy == nil && resources == nil }
+    }
+  }
+
+  private mutating func update(_ change: (inout ContinuedFields.Values) -> Void) {
+    var values = continued?.values ?? ContinuedFields.Values()
+    change(&values)
+    continued = values.isEmpty ? nil : ContinuedFields(values)
+  }
 
   /// Creates a submission. `title`, `subtitle`, `strategy` and `resources` belong to
   /// continued-processing requests only (the text and binary forms refuse them on
@@ -287,16 +339,12 @@ public struct SchedulerSubmission: Sendable, Hashable {
     self.earliest = earliest
     self.network = network
     self.power = power
-    self.title = title
-    self.subtitle = subtitle
-    self.strategy = strategy
-    self.resources = resources
+    let values = ContinuedFields.Values(title: title, subtitle: subtitle, strategy: strategy, resources: resources)
+    self.continued = values.isEmpty ? nil : ContinuedFields(values)
   }
 
   /// Whether a field only a continued-processing request has is set.
-  var hasContinuedFields: Bool {
-    title != nil || subtitle != nil || strategy != nil || resources != nil
-  }
+  var hasContinuedFields: Bool { continued != nil }
 }
 
 /// The fields of a `work.enqueue` event.
