@@ -52,5 +52,32 @@
 
     /// `UIApplication.backgroundTimeRemaining`, from any thread.
     public var backgroundTimeRemaining: Double { application.backgroundTimeRemaining }
+
+    /// Reads `UIApplication.backgroundRefreshStatus` and records it in `recorder` as
+    /// `input key=system.backgroundRefreshStatus value=available|denied|restricted`, so the
+    /// trace says whether Background App Refresh was on.
+    ///
+    /// With it off (`denied`) or `restricted`, `BGTaskScheduler` refuses app-refresh
+    /// submissions with `BGTaskSchedulerErrorCodeUnavailable` (Apple:
+    /// https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/code/unavailable;
+    /// docs/platform-model.md, "Submit errors"); the simulation models the same refusal with
+    /// `SimulationConfiguration.backgroundRefreshEnabled`. Call it at launch and on
+    /// `UIApplication.backgroundRefreshStatusDidChangeNotification`.
+    ///
+    /// - Parameter recorder: the trace to record the status in.
+    /// - Returns: the status's word, as recorded.
+    @MainActor
+    @discardableResult
+    public func recordBackgroundRefreshStatus(in recorder: TraceRecorder) -> String {
+      let word: String
+      switch application.backgroundRefreshStatus {
+      case .available: word = "available"
+      case .denied: word = "denied"
+      case .restricted: word = "restricted"
+      @unknown default: word = "unknown"
+      }
+      recorder.record(.input(key: RecordedAnswer.backgroundRefreshStatus, value: word))
+      return word
+    }
   }
 #endif

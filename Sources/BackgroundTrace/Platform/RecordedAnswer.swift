@@ -6,6 +6,10 @@ package enum RecordedAnswer {
   /// (`Double.greatestFiniteMagnitude`).
   package static let backgroundTimeRemaining = "system.backgroundTimeRemaining"
 
+  /// `UIApplication.backgroundRefreshStatus`: `available`, `denied`, `restricted` (or
+  /// `unknown` for a status this package does not know).
+  package static let backgroundRefreshStatus = "system.backgroundRefreshStatus"
+
   /// The spelling of an unlimited remaining time.
   static let unlimited = "foreground"
 

@@ -65,6 +65,27 @@ import UIKit
     #expect(host.backgroundTimeRemaining == 12.5)
   }
 
+  /// Background App Refresh off (`denied`) or `restricted` makes `BGTaskScheduler` refuse
+  /// refresh requests with `unavailable` (Apple:
+  /// https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/code/unavailable);
+  /// the adapter records the status as a `system.` input so the trace shows why.
+  @Test func backgroundRefreshStatusIsRecordedAsASystemInput() {
+    let application = UIApplication()
+    let host = UIKitBackgroundTaskHost(application: application)
+    let recorder = TraceRecorder(clock: StoppedClock())
+    #expect(host.recordBackgroundRefreshStatus(in: recorder) == "available")
+    application.setBackgroundRefreshStatus(.denied)
+    host.recordBackgroundRefreshStatus(in: recorder)
+    application.setBackgroundRefreshStatus(.restricted)
+    host.recordBackgroundRefreshStatus(in: recorder)
+    #expect(
+      recorder.trace.events.map(\.kind) == [
+        .input(key: "system.backgroundRefreshStatus", value: "available"),
+        .input(key: "system.backgroundRefreshStatus", value: "denied"),
+        .input(key: "system.backgroundRefreshStatus", value: "restricted"),
+      ])
+  }
+
   /// UIKit allows `beginBackgroundTask` and `endBackgroundTask` from any thread; so does the
   /// adapter (it used to trap in `MainActor.assumeIsolated` off the main thread).
   @Test func beginAndEndWorkFromBackgroundThreads() {
