@@ -47,6 +47,24 @@ open class BGProcessingTaskRequest: BGTaskRequest {
   }
 }
 
+/// Apple: https://developer.apple.com/documentation/backgroundtasks/bghealthresearchtaskrequest
+/// (BackgroundTasks/BGTaskRequest.h: `@interface BGHealthResearchTaskRequest :
+/// BGProcessingTaskRequest`, iOS 17; in Swift `class BGHealthResearchTaskRequest :
+/// BGProcessingTaskRequest`).
+public final class BGHealthResearchTaskRequest: BGProcessingTaskRequest {
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bghealthresearchtaskrequest/protectiontypeofrequireddata
+  /// (BGTaskRequest.h: `@property NSFileProtectionType protectionTypeOfRequiredData`; in Swift
+  /// `var protectionTypeOfRequiredData: FileProtectionType { get set }`; "defaults to
+  /// `NSFileProtectionCompleteUntilFirstUserAuthentication`").
+  public var protectionTypeOfRequiredData = FileProtectionType.completeUntilFirstUserAuthentication
+
+  /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest/init(identifier:)
+  /// (inherited `init(identifier: String)`).
+  public override init(identifier: String) {
+    super.init(identifier: identifier)
+  }
+}
+
 /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest
 /// (BackgroundTasks/BGTaskRequest.h: `@interface BGContinuedProcessingTaskRequest :
 /// BGTaskRequest`, iOS 26).
