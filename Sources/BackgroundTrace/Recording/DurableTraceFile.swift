@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -18,9 +17,6 @@ import Synchronization
 /// on Linux, so a full disk is an error rather than a SIGBUS) and mapped a window of
 /// several chunks at a time (``window``), so growing, mapping and unmapping happen once
 /// per window rather than once per chunk; it is truncated to its data on ``close()``.
-/// While one window is written, the next is allocated and faulted into the page cache
-/// on another thread (``WindowPrefetcher``), so that `record` seldom waits on the
-/// kernel for fresh pages.
 /// Not thread-safe by itself: ``TraceRecorder`` uses it only under its lock, which is
 /// why its state is exempt from dynamic exclusivity checks (`@exclusivity(unchecked)`:
 /// they cost a thread-local lookup per access, several per event).
@@ -41,8 +37,6 @@ final class DurableTraceFile {
   @exclusivity(unchecked) private var capacity = 0
   @exclusivity(unchecked) private(set) var committedLength = 0
   @exclusivity(unchecked) private(set) var committedCount: UInt32 = 0
-  /// Grows the file and faults in the window after the mapped one, off the hot path.
-  private let prefetcher = WindowPrefetcher()
   private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
   /// How much of the file one mapping covers: 1 MiB, sixteen default chunks.
   static let window = 1 << 20
@@ -145,7 +139,6 @@ final class DurableTraceFile {
   }
 
   deinit {
-    settlePrefetch()
     unmap()
     if descriptor >= 0 { _ = systemClose(descriptor) }
   }
@@ -198,7 +191,6 @@ final class DurableTraceFile {
   /// a stop record still fits after the chunk. If the file cannot grow, the old mapping
   /// stays.
   private func mapWindow(from start: Int, through end: Int) throws(TraceRecordingError) {
-    settlePrefetch()
     let length =
       (max(end + StopRecord.reservedSize - start, Self.window) + Self.pageSize - 1) / Self.pageSize
       * Self.pageSize
@@ -214,21 +206,8 @@ final class DurableTraceFile {
       // Faults the window's pages in, writable, in one call rather than at the first
       // store to each (MADV_POPULATE_WRITE, Linux 5.14; older kernels refuse it and the
       // pages fault in as they are written).
-      _ = madvise(mapped, length, Self.populateWrite)
+      _ = madvise(mapped, length, 23)
     #endif
-    prefetcher.start(descriptor: descriptor, from: start + length, length: Self.window, fileSize: fileSize)
-  }
-
-  /// `MADV_POPULATE_WRITE`, which Glibc's headers here do not name.
-  static let populateWrite: Int32 = 23
-
-  /// Waits for the window being prepared, if any (for tests that read the file's size).
-  func waitForPreparation() { settlePrefetch() }
-
-  /// Waits for the window being prefetched, if any, and takes the file size it left:
-  /// before the file is grown, cut or closed here.
-  private func settlePrefetch() {
-    if let size = prefetcher.finish() { fileSize = max(fileSize, size) }
   }
 
   /// Grows the file to at least `size` bytes with its blocks allocated, so that a store
@@ -236,24 +215,19 @@ final class DurableTraceFile {
   /// not have (a full disk would be `SIGBUS` there; here it is an error to report).
   private func allocate(through size: Int) throws(TraceRecordingError) {
     guard size > fileSize else { return }
-    if let (what, error) = Self.grow(descriptor, from: fileSize, to: size) { throw failure(what, error) }
-    fileSize = size
-  }
-
-  /// Grows the file of `descriptor` from `size` bytes to `newSize`, its blocks
-  /// allocated first; on failure, what failed and its `errno`.
-  static func grow(_ descriptor: Int32, from size: Int, to newSize: Int) -> (String, Int32)? {
     #if os(Linux)
-      let status = posix_fallocate(descriptor, off_t(size), off_t(newSize - size))
-      guard status == 0 else { return ("cannot reserve space in the file", status) }
+      let status = posix_fallocate(descriptor, off_t(fileSize), off_t(size - fileSize))
+      guard status == 0 else { throw failure("cannot reserve space in the file", status) }
     #elseif canImport(Darwin)
       var store = fstore_t(
         fst_flags: UInt32(F_ALLOCATEALL), fst_posmode: F_PEOFPOSMODE, fst_offset: 0,
-        fst_length: off_t(newSize - size), fst_bytesalloc: 0)
-      guard fcntl(descriptor, F_PREALLOCATE, &store) != -1 else { return ("cannot reserve space in the file", errno) }
+        fst_length: off_t(size - fileSize), fst_bytesalloc: 0)
+      guard fcntl(descriptor, F_PREALLOCATE, &store) != -1 else {
+        throw failure("cannot reserve space in the file", errno)
+      }
     #endif
-    guard ftruncate(descriptor, off_t(newSize)) == 0 else { return ("cannot grow the file", errno) }
-    return nil
+    guard ftruncate(descriptor, off_t(size)) == 0 else { throw failure("cannot grow the file", errno) }
+    fileSize = size
   }
 
   /// Writes one entry (a record with the string definitions it needs) after the
@@ -297,7 +271,6 @@ final class DurableTraceFile {
   /// no growth, no mapping. The file ends after it on ``close()``.
   func stop(_ record: StopRecord) {
     seal()
-    settlePrefetch()
     unmap()
     guard descriptor >= 0, stopOffset == nil else { return }
     let bytes = record.encoded()
@@ -329,7 +302,6 @@ final class DurableTraceFile {
   /// that what was committed survives power loss too.
   func sync() throws(TraceRecordingError) {
     guard descriptor >= 0 else { return }
-    settlePrefetch()  // the file's size is then what the sync makes durable
     if let mapping, msync(mapping, mappingLength, MS_SYNC) != 0 { throw failure("msync failed", errno) }
     guard fsync(descriptor) == 0 else { throw failure("fsync failed", errno) }
   }
@@ -338,7 +310,6 @@ final class DurableTraceFile {
   func close() throws(TraceRecordingError) {
     guard descriptor >= 0 else { return }
     seal()
-    settlePrefetch()
     unmap()
     defer {
       _ = systemClose(descriptor)

@@ -276,12 +276,6 @@ public final class TraceRecorder: Sendable {
     }
   }
 
-  /// Waits until the file's next window, prepared on another thread, is ready: for
-  /// tests that look at the file's size while it records.
-  package func waitForFilePreparation() {
-    state.withLock { $0.writer?.file.waitForPreparation() }
-  }
-
   /// Seals the last chunk, cuts the file to its data, syncs and closes it; later events
   /// are kept in memory only.
   ///
