@@ -60,17 +60,7 @@ import Testing
     #expect(error?.position == .text(line: 2, column: 37), "at the field's name")
     for record: [UInt8] in [[0x07, 0x00, 0x10, 0x00, 0x00], [0xA7, 0x00, 0x00, 0x00]] {
       // a refresh with the title bit; processing and continued at once (flags 5)
-      let error = record.withUnsafeBytes { bytes -> ChunkDecoder.Failure? in
-        var cursor = ByteCursor(bytes)
-        var decoder = ChunkDecoder(strings: ["w"], time: 0)
-        var event = CompactEvent(time: 0, tag: .appLaunch)
-        do throws(ChunkDecoder.Failure) {
-          try decoder.compactRecord(&cursor, into: &event)
-          return nil
-        } catch {
-          return error
-        }
-      }
+      let error = SpecLayoutTests.malformation(ofRecord: record, strings: ["w"])
       #expect(error?.message.hasPrefix("sched.submit: ") == true, "\(String(describing: error))")
     }
   }

@@ -54,17 +54,7 @@ import Testing
   /// An expedited byte that names no policy is malformed.
   @Test func aBadExpeditedCodeIsMalformed() {
     let record: [UInt8] = [0x0D, 0x00, 0x80, 0x00, 0x02]  // presence bit 7, work 0, code 2
-    let error = record.withUnsafeBytes { bytes -> ChunkDecoder.Failure? in
-      var cursor = ByteCursor(bytes)
-      var decoder = ChunkDecoder(strings: ["w"], time: 0)
-      var event = CompactEvent(time: 0, tag: .appLaunch)
-      do throws(ChunkDecoder.Failure) {
-        try decoder.compactRecord(&cursor, into: &event)
-        return nil
-      } catch {
-        return error
-      }
-    }
+    let error = SpecLayoutTests.malformation(ofRecord: record, strings: ["w"])
     #expect(error?.message.hasPrefix("work.enqueue: bad expedited") == true, "\(String(describing: error))")
   }
 }

@@ -73,6 +73,22 @@ import Testing
     #expect(event.specFieldValues(layout: layout, strings: ChunkStrings(strings: ["s", "t"])) == values)
   }
 
+  /// Why the one record `record` does not decode, or `nil` when it does, with the chunk's
+  /// string table `strings`.
+  static func malformation(ofRecord record: [UInt8], strings: [String] = []) -> ChunkDecoder.Failure? {
+    record.withUnsafeBytes { bytes -> ChunkDecoder.Failure? in
+      var cursor = ByteCursor(bytes)
+      var decoder = ChunkDecoder(strings: strings, time: 0)
+      var event = CompactEvent(time: 0, tag: .appLaunch)
+      do throws(ChunkDecoder.Failure) {
+        try decoder.compactRecord(&cursor, into: &event)
+        return nil
+      } catch {
+        return error
+      }
+    }
+  }
+
   /// What a record of a spec-layout kind must not be: each is a malformed record, named.
   @Test(arguments: [
     ([0x1B, 0x00, 0x01, 0x02], "integer out of range"),  // cut short before `total`
@@ -82,17 +98,7 @@ import Testing
     ([0x1E, 0x7F, 0x00], "unknown event kind tag 127"),  // a code no kind has
   ])
   func aBadSpecLayoutRecordIsMalformed(_ record: [UInt8], _ message: String) {
-    let error = record.withUnsafeBytes { bytes -> ChunkDecoder.Failure? in
-      var cursor = ByteCursor(bytes)
-      var decoder = ChunkDecoder(strings: [], time: 0)
-      var event = CompactEvent(time: 0, tag: .appLaunch)
-      do throws(ChunkDecoder.Failure) {
-        try decoder.compactRecord(&cursor, into: &event)
-        return nil
-      } catch {
-        return error
-      }
-    }
+    let error = Self.malformation(ofRecord: record)
     #expect(error?.message == message)
   }
 
