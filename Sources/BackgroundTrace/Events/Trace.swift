@@ -67,7 +67,7 @@ public struct TraceMetadata: Sendable, Hashable {
   /// The background budget this trace declares (`meta budget=SECONDS`), else
   /// ``defaultBudget``.
   public var budget: TraceInterval {
-    self["budget"].flatMap { TraceInterval(decimalSeconds: $0) } ?? Self.defaultBudget
+    self[Self.budgetSetting] ?? Self.defaultBudget
   }
 }
 

@@ -1,43 +1,75 @@
 /// The `meta` keys whose values mean something to the checker, replay or simulation,
-/// each declared once with what its value must be (docs/FORMAT.md, "Settings"). The
-/// readers refuse a trace whose setting is malformed, naming its place, so no command
-/// holds a trace to a default it did not mean.
+/// each declared once with how its value is read (docs/FORMAT.md, "Settings"). The
+/// accessors (``TraceMetadata/budget``, ``TraceMetadata/androidRelease`` …) read through
+/// that declaration, and the readers refuse a trace whose setting it does not read,
+/// naming its place, so no command holds a trace to a default it did not mean.
 extension TraceMetadata {
   /// A `meta` key with a typed value.
-  public struct Setting: Sendable {
+  public struct Setting<Value>: Sendable {
     /// The key, as written after `meta`.
-    public var key: String
+    public let key: String
     /// What its value must be, as an error message ends: "a number of seconds (such as 30)".
-    public var expected: String
-    /// Whether a value is one the setting accepts.
-    public var accepts: @Sendable (String) -> Bool
+    public let expected: String
+    /// The value `text` stands for, or `nil` when it stands for none.
+    public let read: @Sendable (String) -> Value?
   }
 
-  /// Every typed setting: `budget=`, `fgs-deadline=` and `continued-stall=` (seconds),
-  /// `android=` (a release's major version), `fgs-exempt=` (standing exemptions).
-  public static let settings: [Setting] = [
-    Setting(key: "budget", expected: "a number of seconds (such as 30)") {
-      TraceInterval(decimalSeconds: $0) != nil
-    },
-    Setting(key: "android", expected: "an Android release's major version (such as 14)") {
-      AndroidRelease(metaValue: $0) != nil
-    },
-    Setting(key: "fgs-deadline", expected: "a number of seconds (such as 10 or 30)") {
-      TraceInterval(decimalSeconds: $0) != nil
-    },
-    Setting(
-      key: "fgs-exempt",
-      expected: "standing exemptions joined by + ("
-        + BackgroundStartExemption.allCases.map(\.rawValue).joined(separator: ", ") + ")"
-    ) { value in
-      value.split(separator: "+", omittingEmptySubsequences: false).allSatisfy {
-        BackgroundStartExemption(rawValue: String($0)) != nil
+  /// A setting's key and what it accepts, whatever its value's type: what the readers check.
+  public struct SettingRule: Sendable {
+    /// The key, as written after `meta`.
+    public let key: String
+    /// What its value must be.
+    public let expected: String
+    /// Whether a value is one the setting reads.
+    public let accepts: @Sendable (String) -> Bool
+
+    init<Value>(_ setting: Setting<Value>) {
+      key = setting.key
+      expected = setting.expected
+      let read = setting.read
+      accepts = { read($0) != nil }
+    }
+  }
+
+  /// `budget=`: the background budget, in seconds.
+  public static let budgetSetting = Setting<TraceInterval>(
+    key: "budget", expected: "a number of seconds (such as 30)", read: { TraceInterval(decimalSeconds: $0) })
+  /// `android=`: the Android release, its major version.
+  public static let androidSetting = Setting<AndroidRelease>(
+    key: "android", expected: "an Android release's major version (such as 14)", read: { AndroidRelease(metaValue: $0) }
+  )
+  /// `fgs-deadline=`: how long after `fgs.start` the checker expects `fgs.foreground`, in seconds.
+  public static let foregroundServiceDeadlineSetting = Setting<TraceInterval>(
+    key: "fgs-deadline", expected: "a number of seconds (such as 10 or 30)",
+    read: { TraceInterval(decimalSeconds: $0) })
+  /// `fgs-exempt=`: the standing background-start exemptions, joined by `+`.
+  public static let backgroundStartExemptionsSetting = Setting<Set<BackgroundStartExemption>>(
+    key: "fgs-exempt",
+    expected: "standing exemptions joined by + ("
+      + BackgroundStartExemption.allCases.map(\.rawValue).joined(separator: ", ") + ")",
+    read: { value in
+      var exemptions = Set<BackgroundStartExemption>()
+      for word in value.split(separator: "+", omittingEmptySubsequences: false) {
+        guard let exemption = BackgroundStartExemption(rawValue: String(word)) else { return nil }
+        exemptions.insert(exemption)
       }
-    },
-    Setting(key: "continued-stall", expected: "a number of seconds (such as 30)") {
-      TraceInterval(decimalSeconds: $0) != nil
-    },
+      return exemptions
+    })
+  /// `continued-stall=`: how long a continued-processing run may go without progress, in seconds.
+  public static let continuedStallSetting = Setting<TraceInterval>(
+    key: "continued-stall", expected: "a number of seconds (such as 30)", read: { TraceInterval(decimalSeconds: $0) })
+
+  /// Every typed setting, as the readers check them.
+  public static let settings: [SettingRule] = [
+    SettingRule(budgetSetting), SettingRule(androidSetting), SettingRule(foregroundServiceDeadlineSetting),
+    SettingRule(backgroundStartExemptionsSetting), SettingRule(continuedStallSetting),
   ]
+
+  /// The value of `setting` in this metadata, or `nil` when it is absent (or, in
+  /// metadata no reader checked, malformed).
+  public subscript<Value>(setting: Setting<Value>) -> Value? {
+    self[setting.key].flatMap(setting.read)
+  }
 
   /// What is wrong with the pair `key=value`, in one sentence, or `nil` when `key`
   /// names no setting or `value` is one it accepts.

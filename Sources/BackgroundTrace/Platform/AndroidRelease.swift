@@ -61,7 +61,7 @@ extension TraceMetadata {
   /// The Android release the trace declares (`meta android=N`); ``AndroidRelease/current``
   /// when it declares none or a value that names no release.
   public var androidRelease: AndroidRelease {
-    self["android"].flatMap(AndroidRelease.init(metaValue:)) ?? .current
+    self[Self.androidSetting] ?? .current
   }
 
   /// How long after `fgs.start` the checker expects `fgs.foreground`: `meta fgs-deadline=`
@@ -69,7 +69,7 @@ extension TraceMetadata {
   /// `ActiveServices.SERVICE_START_FOREGROUND_TIMEOUT`, Android 9–12; later releases
   /// allow 30 s, but an app that ships to older ones is held to 10).
   public var foregroundServiceDeadline: TraceInterval {
-    self["fgs-deadline"].flatMap { TraceInterval(decimalSeconds: $0) } ?? Self.defaultForegroundServiceDeadline
+    self[Self.foregroundServiceDeadlineSetting] ?? Self.defaultForegroundServiceDeadline
   }
 
   /// The strictest deadline for `startForeground` after `fgs.start`: 10 s.

@@ -51,8 +51,7 @@ extension TraceMetadata {
   /// none when it declares none (the readers refuse a word that names no exemption:
   /// ``TraceMetadata/settings``).
   public var backgroundStartExemptions: Set<BackgroundStartExemption> {
-    guard let value = self["fgs-exempt"] else { return [] }
-    return Set(value.split(separator: "+").compactMap { BackgroundStartExemption(rawValue: String($0)) })
+    self[Self.backgroundStartExemptionsSetting] ?? []
   }
 }
 

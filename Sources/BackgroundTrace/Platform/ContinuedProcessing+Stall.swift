@@ -3,7 +3,7 @@ extension TraceMetadata {
   /// it, as the checker holds a trace to it: `meta continued-stall=` (seconds), else
   /// ``defaultContinuedProcessingStallWindow``.
   public var continuedProcessingStallWindow: TraceInterval {
-    self["continued-stall"].flatMap { TraceInterval(decimalSeconds: $0) } ?? Self.defaultContinuedProcessingStallWindow
+    self[Self.continuedStallSetting] ?? Self.defaultContinuedProcessingStallWindow
   }
 
   /// The shortest stall window reported for `BGContinuedProcessingTask` (Apple: "Tasks
