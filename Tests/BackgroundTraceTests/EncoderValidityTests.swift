@@ -41,4 +41,25 @@ import Testing
       }
     }
   }
+
+  /// `startNextChunk` resets the encoder in place (the durable recorder calls it at
+  /// every seal): an encoder that encoded a chunk of every kind, with ids and runs its
+  /// predictors follow and strings in its table, then started the next chunk at 5 s,
+  /// encodes the same events byte for byte as a new encoder at 5 s would.
+  @Test func startNextChunkResetsEveryField() throws {
+    let kinds = try Self.validKinds()
+    var reused = ChunkEncoder(baseTime: 0, inlineStrings: true, predictedIDs: true)
+    for (index, kind) in kinds.enumerated() { reused.append(kind, at: UInt64(index) * 1_500) }
+    reused.append(.taskBegin(id: 41, name: "Save"), at: 4_000_000_000)
+    reused.startNextChunk(baseTime: 5_000_000_000)
+    var fresh = ChunkEncoder(baseTime: 5_000_000_000, inlineStrings: true, predictedIDs: true)
+    #expect(reused.isEmpty && reused.payloadSize == fresh.payloadSize && reused.time == 5_000_000_000)
+    for (index, kind) in kinds.enumerated() {
+      let time = 5_000_000_000 + UInt64(index) * 1_000_003
+      #expect(reused.append(kind, at: time) == fresh.append(kind, at: time))
+    }
+    #expect(reused.records.array == fresh.records.array)
+    #expect(reused.strings == fresh.strings)
+    #expect(reused.eventCount == fresh.eventCount)
+  }
 }

@@ -40,20 +40,23 @@ struct ChunkEncoder {
     records = RecordBytes(capacity: capacity)
   }
 
-  /// Starts the next chunk at `baseTime`: an encoder as new, with this one's buffers
-  /// emptied rather than new ones allocated (the recorder seals a chunk at every move to
-  /// the background).
+  /// Starts the next chunk at `baseTime`: the encoder as new, its buffers emptied in place
+  /// rather than new ones allocated (the recorder seals a chunk at every move to the
+  /// background, so this runs often). Every stored property but the two settings is
+  /// reset here; `startNextChunkResetsEveryField` in the tests compares the result with a
+  /// new encoder's output.
   mutating func startNextChunk(baseTime: UInt64) {
-    var next = ChunkEncoder(baseTime: baseTime, inlineStrings: inlineStrings, predictedIDs: predictedIDs, capacity: 0)
-    swap(&next.records, &records)
-    swap(&next.strings, &strings)
-    swap(&next.stringIndex, &stringIndex)
-    swap(&next.definitions, &definitions)
-    next.records.removeAll()
-    next.strings.removeAll(keepingCapacity: true)
-    next.stringIndex.removeAll()
-    next.definitions.removeAll(keepingCapacity: true)
-    self = next
+    self.baseTime = baseTime
+    lastTime = baseTime
+    lastTaskID = 0
+    lastRun = 0
+    eventCount = 0
+    stringBytes = 0
+    sawInvalidValue = false
+    records.removeAll()
+    strings.removeAll(keepingCapacity: true)
+    stringIndex.removeAll()
+    definitions.removeAll(keepingCapacity: true)
   }
 
   /// The room ``append(_:at:)`` reserves for a record, enough for every kind but
@@ -201,7 +204,7 @@ struct ChunkEncoder {
     default:
       appendSpecLayout(kind)
     }
-    records[tagIndex] |= flags << 5
+    records.setFlags(flags << 5, at: tagIndex)
     if !definitions.isEmpty {
       records.insert(contentsOf: definitions, at: tagIndex)
       definitions.removeAll(keepingCapacity: true)
@@ -272,20 +275,21 @@ struct ChunkEncoder {
 
   @inline(__always)
   private mutating func appendScaled(_ nanoseconds: UInt64) {
-    var unit: UInt64 = 3
+    // The coarsest unit that divides the value; a real clock's deltas are mostly not
+    // whole microseconds, so the test for that comes first.
+    var unit: UInt64 = 0
     var value = nanoseconds
-    if value == 0 {
+    if value % 1_000 != 0 || value == 0 {
       unit = 0
-    } else if value % 1_000_000_000 == 0 {
-      value /= 1_000_000_000
-    } else if value % 1_000_000 == 0 {
-      value /= 1_000_000
-      unit = 2
-    } else if value % 1_000 == 0 {
+    } else if value % 1_000_000 != 0 {
       value /= 1_000
       unit = 1
+    } else if value % 1_000_000_000 != 0 {
+      value /= 1_000_000
+      unit = 2
     } else {
-      unit = 0
+      value /= 1_000_000_000
+      unit = 3
     }
     if value < 1 << 62 {
       Varint.append(value << 2 | unit, to: &records)

@@ -70,6 +70,16 @@ struct RecordBytes: @unchecked Sendable {
     }
   }
 
+  /// Sets `bits` in the byte at `index` (a record's tag, its flags known once its fields
+  /// are written), with no uniqueness check: the caller stored bytes through
+  /// ``reserve(_:)`` since the last time the buffer could have been shared, as the encoder
+  /// does within one `append`.
+  @inline(__always)
+  mutating func setFlags(_ bits: UInt8, at index: Int) {
+    precondition(index >= 0 && index < count)
+    base[index] |= bits
+  }
+
   /// Inserts `bytes` at `index`, moving the bytes after it.
   mutating func insert(contentsOf bytes: [UInt8], at index: Int) {
     precondition(index >= 0 && index <= count)

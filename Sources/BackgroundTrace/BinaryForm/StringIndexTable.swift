@@ -62,8 +62,8 @@ struct StringIndexTable {
 
   /// Forgets every string, keeping the table's room.
   mutating func removeAll() {
-    for slot in slots.indices { slots[slot] = (0, 0) }
-    for slot in recent.indices { recent[slot] = 0 }
+    if count > 0 { slots.withUnsafeMutableBufferPointer { $0.update(repeating: (0, 0)) } }
+    recent.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
     count = 0
   }
 

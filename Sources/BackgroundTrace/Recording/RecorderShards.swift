@@ -20,7 +20,7 @@ final class RecorderShards: Sendable {
 
   /// Distinguishes this recorder in threads' slots (never reused, unlike an address).
   let id: UInt64
-  private let registry = PthreadLocked<[(thread: pthread_t, shard: Shard)]>([])
+  private let registry = Locked<[(thread: pthread_t, shard: Shard)]>([])
 
   init() {
     id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue

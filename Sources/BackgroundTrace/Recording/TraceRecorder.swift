@@ -42,7 +42,7 @@ public final class TraceRecorder: Sendable {
   public let meta: TraceMetadata
   private let clock: RecorderClock
   /// Streaming: the file, and the events when kept, under one lock.
-  private let state: PthreadLocked<State>
+  private let state: Locked<State>
   /// In memory only: per-thread buffers.
   private let shards: RecorderShards?
   /// `shards`' id, or 0 when streaming: read on every event instead of `shards` itself,
@@ -112,7 +112,7 @@ public final class TraceRecorder: Sendable {
     let streaming = writer != nil
     var initial = State(keepsEvents: keepsEvents)
     initial.writer = writer
-    self.state = PthreadLocked(initial)
+    self.state = Locked(initial)
     self.shards = streaming ? nil : RecorderShards()
     self.shardsID = shards?.id ?? 0
   }
