@@ -34,6 +34,8 @@ public final class SimulatedSystem: @unchecked Sendable {
   var faultRandom: SplitMix64
   /// When set, every random decision draws from it instead of the generators.
   var choices: Choices?
+  /// The app's own random choices (``appChoices``).
+  let appChoiceStream: Choices
 
   // The app's process.
   var appEntry: ((SimulatedSystem) -> Void)?
@@ -148,6 +150,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     seed: UInt64, choices: Choices?, configuration: SimulationConfiguration, faults: FaultPlan, meta: TraceMetadata
   ) {
     self.choices = choices
+    appChoiceStream = choices ?? Choices(seed: seed, stream: Self.appChoiceStreamKey)
     self.configuration = configuration
     self.faults = faults
     scheduler = VirtualTimeScheduler(drivesMainActor: configuration.drivesMainActor)

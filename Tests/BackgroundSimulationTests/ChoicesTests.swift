@@ -79,3 +79,46 @@ import Testing
     #expect(lines.contains("926.5 sched.expire run=1"))
   }
 }
+
+/// The app's own choices (`SimulatedSystem.appChoices`): a stream of the system's seed,
+/// apart from the system's decisions; under exploration, the run's own stream.
+@Suite struct AppChoicesTests {
+  /// SplitMix64 seeded with 1 ^ 0xA99C_4011_CE5A_99C0 and bounded by Lemire's method,
+  /// worked out by hand (an independent implementation).
+  @Test func aSeedsAppChoicesAreFixed() {
+    let choices = SimulatedSystem(seed: 1).appChoices
+    #expect(choices.seed == 1)
+    #expect(choices.draw(upTo: 30_000) == 920)
+    #expect(choices.draw(upTo: 30_000) == 14_813)
+  }
+
+  @Test func theSameSeedGivesTheSameAppChoices() {
+    let first = SimulatedSystem(seed: 9).appChoices
+    let second = SimulatedSystem(seed: 9).appChoices
+    #expect((0..<4).map { _ in first.int(in: 0...1_000) } == (0..<4).map { _ in second.int(in: 0...1_000) })
+  }
+
+  /// Drawing the app's choices changes none of the system's decisions: a refresh
+  /// request's launch delay is the same whether or not the app drew first.
+  @Test func drawingThemLeavesTheSystemsDecisionsAlone() {
+    func trace(drawingFirst: Bool) -> String {
+      let system = SimulatedSystem(seed: 3)
+      if drawingFirst { _ = system.appChoices.duration(in: .zero ... .seconds(60)) }
+      system.launch { system in
+        system.register(forTaskWithIdentifier: "refresh", using: nil) { task in task.setTaskCompleted(success: true) }
+      }
+      _ = try? system.submit(.refresh("refresh"))
+      system.moveToBackground()
+      system.advance(by: .seconds(10 * 3_600))
+      return system.trace.text
+    }
+    #expect(trace(drawingFirst: true) == trace(drawingFirst: false))
+    #expect(trace(drawingFirst: false).contains("sched.launch"))
+  }
+
+  @Test func underExplorationTheyAreTheRunsChoices() {
+    let choices = Choices(seed: 5)
+    let system = SimulatedSystem(choices: choices)
+    #expect(system.appChoices === choices)
+  }
+}

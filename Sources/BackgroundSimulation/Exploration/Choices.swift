@@ -33,6 +33,14 @@ public final class Choices: @unchecked Sendable {
     replayed = []
   }
 
+  /// Creates a stream that generates its choices from `seed` mixed with `stream`, so that
+  /// two streams of one seed (the system's and the app's) draw independently.
+  init(seed: UInt64, stream: UInt64) {
+    self.seed = seed
+    generator = SplitMix64(seed: seed ^ stream)
+    replayed = []
+  }
+
   /// Creates a stream that replays `choices`, then draws zeros.
   ///
   /// - Parameters:
