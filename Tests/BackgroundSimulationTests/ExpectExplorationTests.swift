@@ -25,7 +25,8 @@ import Testing
     } matching: { issue in
       issue.comments.contains {
         $0.rawValue.hasPrefix("task-unknown-end: seed ")
-          && $0.rawValue.contains("reproduce: document-save.replay(choices: [")
+          && $0.rawValue.contains("reproduce: scenario.replay(choices: [")
+          && $0.rawValue.contains(#"  // scenario "document-save""#)
       }
     }
     let failure = try #require(report?.failures.first)

@@ -4,7 +4,7 @@ import BackgroundTrace
 import BackgroundTraceCheck
 import Testing
 
-/// Exploration and shrinking (README, "Finding timing bugs by exploration").
+/// Exploration and shrinking (docs/guides/exploration.md).
 @Suite struct ExplorationTests {
   /// Taps after pauses of up to 10 s, up to five times; a pause of 7 s or more fails
   /// the test's own assertion.
@@ -37,7 +37,8 @@ import Testing
         7 mark label=user:tap
 
         """)
-    #expect(failure.reproduction == "long-pause.replay(choices: [1, 7000], seed: \(failure.seed))")
+    #expect(
+      failure.reproduction == "scenario.replay(choices: [1, 7000], seed: \(failure.seed))  // scenario \"long-pause\"")
     #expect(Self.longPause.replay(choices: failure.choices).failures[.assertion] != nil)
   }
 
@@ -151,7 +152,8 @@ import Testing
     #expect(fixed.isClean, "\(fixed.failures.map(\.kind))")
   }
 
-  /// The README's example scenario, as written there.
+  /// docs/guides/exploration.md's scenario, on the seed's DocumentManager (which has the
+  /// bug) instead of the guide's uploader (which has none).
   @Test func theReadmeScenarioFindsTheSaveBug() throws {
     let scenario = ExplorationScenario("save") { run in
       let system = run.makeSystem()
@@ -172,7 +174,7 @@ import Testing
     #expect(report.failures.map(\.kind) == [.rule(.taskUnknownEnd)])
     // No time in the app, a save of 1 + 28 s: it finishes as the expiration handler runs.
     #expect(failure.choices == [0, 28_000, 0])
-    #expect(failure.reproduction == "save.replay(choices: [0, 28000, 0], seed: 1)")
+    #expect(failure.reproduction == #"scenario.replay(choices: [0, 28000, 0], seed: 1)  // scenario "save""#)
   }
 
   /// Exploring the sample app found a bug no scripted test had: two `flush-logs` in a

@@ -72,9 +72,13 @@ public struct ExplorationFailure: Sendable {
     return Trace(meta: meta, events: trace.events).text
   }
 
-  /// The Swift line that reproduces the minimal run.
+  /// The Swift line that reproduces the minimal run, called on the scenario its comment
+  /// names: `scenario.replay(choices: [0, 28000, 0], seed: 1)  // scenario "save"`. A
+  /// scenario's name need not be a Swift identifier (`document-save`), so the line calls
+  /// it `scenario`, as the test's own variable holding it is to be named.
   public var reproduction: String {
-    "\(scenario).replay(choices: [\(choices.map(String.init).joined(separator: ", "))], seed: \(seed))"
+    let list = choices.map(String.init).joined(separator: ", ")
+    return "scenario.replay(choices: [\(list)], seed: \(seed))  // scenario \"\(scenario)\""
   }
 
   /// `RULE: seed S, shrunk from A events to B events: PATH`, as `bgtrace explore` prints it.
