@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Builds bgtrace in release and installs it as PREFIX/bin/bgtrace (README, "Installing
-# bgtrace"). PREFIX defaults to /usr/local; use one you can write to, e.g. "$HOME/.local".
+# Builds bgtrace in release and installs it as PREFIX/bin/bgtrace (docs/guides/checking.md, "Installing bgtrace"). PREFIX defaults to /usr/local; use one you can write to, e.g. "$HOME/.local".
 #
 #   Tools/install-bgtrace.sh [PREFIX]
 set -euo pipefail

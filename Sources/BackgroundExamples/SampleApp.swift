@@ -21,7 +21,7 @@ package final class SampleApp: BackgroundAppDelegate, @unchecked Sendable {
   /// second `flush-logs` before the first ends overwrites the first's id in the
   /// ``BackgroundTaskManager`` (keyed by name): the first task is never ended, and in the
   /// background its expiration gets the app killed. `bgtrace explore sample-app` found
-  /// it (README, "Finding timing bugs by exploration").
+  /// it (docs/guides/exploration.md).
   package var skipsOverlappingQuickTasks = false
   private var runningQuickTasks: Set<String> = []
 

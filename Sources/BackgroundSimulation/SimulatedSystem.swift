@@ -132,7 +132,7 @@ public final class SimulatedSystem: @unchecked Sendable {
 
   /// Creates a system whose random decisions (launch delays, random terminations,
   /// network flaps, extra launch delays) draw from `choices`, the stream the exploring
-  /// scenario draws its own timing from (README, "Finding timing bugs by exploration").
+  /// scenario draws its own timing from (docs/guides/exploration.md).
   ///
   /// - Parameters:
   ///   - choices: the run's choice stream; its seed is recorded as `meta seed=`.

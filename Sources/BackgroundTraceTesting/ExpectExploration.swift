@@ -4,8 +4,7 @@ import Foundation
 import Testing
 
 /// Explores `scenario` inside a `@Test` and records an `Issue` for each distinct
-/// failure it finds, with the minimal trace attached (README, "Finding timing bugs by
-/// exploration").
+/// failure it finds, with the minimal trace attached (docs/guides/exploration.md).
 ///
 /// ```swift
 /// @Test func savingExploresClean() {

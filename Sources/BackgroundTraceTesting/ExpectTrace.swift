@@ -18,12 +18,12 @@ import Testing
 /// mismatch `<golden>.actual` and `<golden>.diff` are written beside it, or under the
 /// artifacts directory (`artifacts:` or `BGTRACE_ARTIFACTS`) as
 /// `<TestFile>/<name>.txt.actual` and `.diff`. An unknown `BGTRACE_RECORD` fails the
-/// test, naming the values it takes (README, "Golden traces in swift test").
+/// test, naming the values it takes (docs/guides/golden-traces.md).
 ///
 /// On a mismatch the SVG timelines of both traces are attached as `<name>.golden.svg`
 /// and `<name>.actual.svg`, and the actual trace's HTML page as `<name>.actual.html`
 /// (for a missing golden, only the actual ones); with an artifacts directory they are
-/// also written there beside `.actual` and `.diff` (README, "Pictures and exports").
+/// also written there beside `.actual` and `.diff` (docs/guides/checking.md, "Pictures and exports").
 /// Where the runner keeps attachments (Xcode, `swift test --attachments-path`) a
 /// reviewer sees the difference without running anything.
 ///

@@ -3,7 +3,7 @@ import BackgroundTraceExport
 import Foundation
 
 /// A picture a failing golden assertion leaves for review, so a reviewer sees the
-/// difference without running anything (README, "Pictures and exports"): the SVG
+/// difference without running anything (docs/guides/checking.md, "Pictures and exports"): the SVG
 /// timelines of the golden and of the actual trace, and the actual one's HTML page,
 /// drawn as `bgtrace export --format svg|html` draws them (docs/cli.md, "bgtrace export").
 package struct GoldenTimeline: Sendable, Hashable {

@@ -7,7 +7,7 @@ import Foundation
 /// the same names under an artifacts directory), and returns the failure message (`nil`
 /// when the assertion holds). On a mismatch or a missing golden, with an artifacts
 /// directory, it also writes the SVG timelines `<name>.golden.svg` and `<name>.actual.svg`
-/// and the page `<name>.actual.html` there (README, "Pictures and exports").
+/// and the page `<name>.actual.html` there (docs/guides/checking.md, "Pictures and exports").
 ///
 /// ``expectTrace(_:matchesGolden:record:diff:checks:directory:artifacts:fileID:filePath:line:column:)``
 /// and ``XCTAssertTrace(_:matchesGolden:record:diff:checks:directory:artifacts:file:line:)`` report
@@ -35,8 +35,8 @@ public enum GoldenTrace: Sendable {
   ///   - name: the golden's name, with or without extension.
   ///   - testFilePath: the test file's path (`#filePath`).
   ///   - directory: the folder that holds this golden, as the assertions' `directory:`.
-  ///   - goldens: a root that replaces the `__Traces__` folder (README, "Golden traces
-  ///     with Xcode": for runs where the test file's folder is not readable, on a device).
+  ///   - goldens: a root that replaces the `__Traces__` folder (docs/guides/golden-traces.md,
+  ///     "On a device": for runs where the test file's folder is not readable).
   public static func path(
     for name: String, testFilePath: String, directory: String? = nil, goldens: String? = nil
   ) -> String {

@@ -9,7 +9,7 @@ import XCTest
 ///
 /// On a mismatch or a missing golden, with an artifacts directory, the SVG timelines
 /// `<name>.golden.svg` and `<name>.actual.svg` and the page `<name>.actual.html` are
-/// written there beside `.actual` and `.diff`, as `expectTrace` writes them (README,
+/// written there beside `.actual` and `.diff`, as `expectTrace` writes them (docs/guides/checking.md,
 /// "Pictures and exports"). They are not attached: XCTest on Linux (swift-corelibs-xctest)
 /// has no attachments, so the artifacts directory is where a reviewer finds them.
 ///

@@ -43,7 +43,7 @@ private func uploadTrace(upload: Duration, timeout: Duration) -> String {
   return system.trace.text
 }
 
-/// Async workers on the virtual clock (README: a `VirtualClock` driven by the
+/// Async workers on the virtual clock (docs/guides/capturing.md: a `VirtualClock` driven by the
 /// simulation's single-threaded scheduler, no reliance on yielding).
 @Suite struct AsyncWorkerModelTests {
   @Test func aTimeoutRaceGivesTheSameTraceInAHundredRuns() {

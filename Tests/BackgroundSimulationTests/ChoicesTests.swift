@@ -2,7 +2,7 @@ import BackgroundSimulation
 import BackgroundTrace
 import Testing
 
-/// The choice stream (README, "Finding timing bugs by exploration"): a seeded stream is
+/// The choice stream (docs/guides/exploration.md): a seeded stream is
 /// recorded, and its record replays it; past a replay's end every draw is zero.
 @Suite struct ChoicesTests {
   @Test func theRecordReplaysTheSameDraws() {

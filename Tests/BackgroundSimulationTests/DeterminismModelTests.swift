@@ -62,8 +62,7 @@ private func halfDayTrace(seed: UInt64) throws -> [UInt8] {
   try halfDay(seed: seed).binary()
 }
 
-/// The same seed gives the same trace, byte for byte (README, "Testing background code in
-/// the simulator": "the same seed gives the same trace byte for byte").
+/// The same seed gives the same trace, byte for byte (docs/guides/capturing.md, "In unit tests, with the simulator": "the same seed gives the same trace byte for byte").
 @Suite struct DeterminismModelTests {
   @Test func theScenarioExercisesEveryRandomSource() throws {
     let text = try halfDay(seed: 7).text

@@ -19,7 +19,7 @@ private func spawn(
   Task(executorPreference: scheduler.executor) { await operation() }
 }
 
-/// `VirtualClock`: sleeping on the simulation's virtual time (README, "Testing background code in the simulator").
+/// `VirtualClock`: sleeping on the simulation's virtual time (docs/guides/capturing.md, "In unit tests, with the simulator").
 @Suite struct VirtualClockTests {
   @Test func sleepersResumeExactlyAtTheirDeadline() {
     let scheduler = VirtualTimeScheduler()

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Every command exits 2 on bad input and bad option values, with one line on standard
-/// error that names the file or the option, and nothing on standard output (README,
+/// error that names the file or the option, and nothing on standard output (README.md,
 /// "The command line": exit status 0, 1 findings or differences, 2 bad input).
 @Suite struct BadInputExitCodeTests {
   let directory: String

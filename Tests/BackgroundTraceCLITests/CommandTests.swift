@@ -156,7 +156,7 @@ import Testing
   }
 
   @Test func theShippedDemoTraceIsWhatTheDemoWrites() throws {
-    // Traces/examples/demo.txt is what the README and the export tests show; regenerate
+    // Traces/examples/demo.txt is what docs/guides/checking.md and the export tests show; regenerate
     // it with `bgtrace demo --out DIR` and review the diff when the demo changes.
     let out = path("demo")
     #expect(run("demo", "--out", out).status == .success)

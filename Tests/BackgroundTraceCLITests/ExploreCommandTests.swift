@@ -4,7 +4,7 @@ import BackgroundTraceCheck
 import Foundation
 import Testing
 
-/// `bgtrace explore` (README, "Finding timing bugs by exploration"): one line per
+/// `bgtrace explore` (docs/guides/exploration.md): one line per
 /// distinct failure, the minimal traces written under --out, exit 1 on failures, 0 when
 /// clean, 2 on bad usage, and the same output every time.
 @Suite struct ExploreCommandTests {

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The public API renders what `bgtrace export` writes for the same trace, byte for byte
-/// (README, "Pictures and exports"; docs/cli.md, "bgtrace export").
+/// (docs/guides/checking.md, "Pictures and exports"; docs/cli.md, "bgtrace export").
 @Suite struct PublicExportTests {
   static let root = Repository.root
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Where goldens and failure artifacts go, and the recording mode, from the assertion's
-/// arguments and the environment (README, "Golden traces in swift test").
+/// arguments and the environment (docs/guides/golden-traces.md).
 @Suite struct GoldenEnvironmentTests {
   let directory: String
 

@@ -5,8 +5,7 @@ import Foundation
 import Testing
 
 /// A failing golden assertion leaves the SVG timelines of the golden and of the actual
-/// trace, and the actual one's HTML page, in the artifacts directory (README, "Pictures
-/// and exports").
+/// trace, and the actual one's HTML page, in the artifacts directory (docs/guides/checking.md, "Pictures and exports").
 @Suite struct GoldenTimelineTests {
   let directory: String
 

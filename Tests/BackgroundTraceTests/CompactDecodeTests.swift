@@ -143,7 +143,8 @@ import TraceWorkloads
     #expect(reading?.events.map(\.event.kind) == kinds)
   }
 
-  /// README's example ("Traces"): a file read as compact events, the strings of its
+  /// The streaming example of docs/guides/capturing.md ("What a trace is"), read as
+  /// compact events instead: a file read event by event, the strings of its
   /// work starts looked up as they come.
   @Test func theReadmeExampleReadsAFile() throws {
     let directory = try TemporaryDirectory()

@@ -2,7 +2,9 @@
 // A package as an app team writes it: it depends on BackgroundTrace by version, puts
 // the recording library into its app code and the simulation and checker into its
 // tests. Tools/check-dependent-package.sh points BGTRACE_PACKAGE_URL at a tagged clone
-// of the checkout and runs `swift test` here, as CI does.
+// of the checkout and runs `swift test` here, as CI does. README.md's "Installing" and
+// docs/guides/golden-traces.md show this manifest's dependencies and targets (a test
+// keeps them the same).
 import PackageDescription
 
 let backgroundTrace = Context.environment["BGTRACE_PACKAGE_URL"] ?? "https://example.invalid/set-BGTRACE_PACKAGE_URL"
@@ -14,9 +16,11 @@ let package = Package(
     .package(url: backgroundTrace, from: "0.1.0")
   ],
   targets: [
-    // The app's own code: only the recording library.
-    .target(name: "DraftSync", dependencies: [.product(name: "BackgroundTrace", package: "BackgroundTrace")]),
-    // Its tests: the simulation and the checker.
+    // The app's code: the protocols, the tracing wrappers and the recorder.
+    .target(
+      name: "DraftSync",
+      dependencies: [.product(name: "BackgroundTrace", package: "BackgroundTrace")]),
+    // Its tests: the simulation, the checker and golden traces.
     .testTarget(
       name: "DraftSyncTests",
       dependencies: [
@@ -24,6 +28,7 @@ let package = Package(
         .product(name: "BackgroundSimulation", package: "BackgroundTrace"),
         .product(name: "BackgroundTraceCheck", package: "BackgroundTrace"),
         .product(name: "BackgroundTraceTesting", package: "BackgroundTrace"),
-      ]),
+      ],
+      exclude: ["__Traces__"]),  // golden traces: read by the tests, not built
   ]
 )

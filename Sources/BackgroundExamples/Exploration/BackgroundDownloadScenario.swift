@@ -2,7 +2,7 @@ package import BackgroundSimulation
 import BackgroundTrace
 
 /// The public background-download sample (``DownloadAppDelegate``) with its bug made
-/// timing-dependent (README, "Finding timing bugs by exploration"): the user starts the
+/// timing-dependent (docs/guides/exploration.md): the user starts the
 /// download, watches for 0–30 s and leaves; the download takes what the system's
 /// transfers take (``SimulationConfiguration/transferDuration``), and the world of
 /// ``ScenarioEnvironment`` may take the network away or kill the suspended app for

@@ -2,7 +2,7 @@ package import BackgroundSimulation
 import BackgroundTrace
 
 /// The public background-upload sample (``BackgroundTransferExample``) explored
-/// (README, "Finding timing bugs by exploration"): the gallery shows one to three cats,
+/// (docs/guides/exploration.md): the gallery shows one to three cats,
 /// each downloaded and, once downloaded, queued for upload; the user taps Upload on up
 /// to two cats, 0–30 s apart, and leaves 0–30 s later. The transfers take what the
 /// system's take (``SimulationConfiguration/transferDuration``), and the world of

@@ -1,8 +1,7 @@
 package import BackgroundSimulation
 import BackgroundTrace
 
-/// The seed's `sendCriticalData` with its bug made timing-dependent (README, "Finding
-/// timing bugs by exploration"): the user sends one to three times, and the sends only
+/// The seed's `sendCriticalData` with its bug made timing-dependent (docs/guides/exploration.md): the user sends one to three times, and the sends only
 /// sometimes overlap.
 ///
 /// Drawn from the run's choices: how many sends (1–3), the pause before each (0–20 s)

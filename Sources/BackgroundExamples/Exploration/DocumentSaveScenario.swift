@@ -1,8 +1,7 @@
 package import BackgroundSimulation
 import BackgroundTrace
 
-/// The seed's `DocumentManager` with its bug made timing-dependent (README, "Finding
-/// timing bugs by exploration"): the app saves its document when it enters the
+/// The seed's `DocumentManager` with its bug made timing-dependent (docs/guides/exploration.md): the app saves its document when it enters the
 /// background, and the save only sometimes outlasts the budget.
 ///
 /// Drawn from the run's choices: how long the user stays in the app (0–10 s), whether

@@ -1,6 +1,6 @@
 package import BackgroundSimulation
 
-/// The scenarios `bgtrace explore` ships (README, "Finding timing bugs by exploration"):
+/// The scenarios `bgtrace explore` ships (docs/guides/exploration.md):
 /// each seed example with its bug made timing-dependent, and its fixed variant, which
 /// explores clean.
 package enum ExplorationScenarios: Sendable {

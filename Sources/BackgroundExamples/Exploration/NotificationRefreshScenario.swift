@@ -2,7 +2,7 @@ package import BackgroundSimulation
 import BackgroundTrace
 
 /// Nostur's SwiftUI background refresh (``NotificationRefreshApp``) with its timing
-/// drawn (README, "Finding timing bugs by exploration"): the user leaves after 0–30 s,
+/// drawn (docs/guides/exploration.md): the user leaves after 0–30 s,
 /// the relays take 0.5–20 s to answer, the system launches refreshes as devices do
 /// (``LaunchPolicy/realistic``) over twelve hours, after which the user opens the app,
 /// and the world of

@@ -2,8 +2,7 @@ package import BackgroundSimulation
 import BackgroundTrace
 
 /// The sample app (``SampleApp``: the seed's DocumentManager, refresh AppDelegate and
-/// DataSyncWorker) with the timing of ``DemoScenario`` drawn instead of scripted (README,
-/// "Finding timing bugs by exploration").
+/// DataSyncWorker) with the timing of ``DemoScenario`` drawn instead of scripted (docs/guides/exploration.md).
 ///
 /// Drawn from the run's choices: how long the document save takes (1–60 s), how many
 /// sync attempts fail (0–3), up to three user actions (`sync` or `flush-logs`) after

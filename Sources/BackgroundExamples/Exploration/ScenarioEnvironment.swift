@@ -1,8 +1,7 @@
 import BackgroundSimulation
 import BackgroundTrace
 
-/// The world around an exploration scenario's app, drawn from the run's choices (README,
-/// "Finding timing bugs by exploration"): network and power changes, and the system
+/// The world around an exploration scenario's app, drawn from the run's choices (docs/guides/exploration.md): network and power changes, and the system
 /// killing the app for memory while it is suspended, as iOS does. None is a bug of the
 /// app's own, so a fixed app explores clean under them; shrinking drops them.
 enum ScenarioEnvironment {

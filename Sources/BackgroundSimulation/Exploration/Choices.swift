@@ -1,7 +1,6 @@
 import BackgroundTrace
 
-/// The stream of choices one exploration run draws all its timing from (README, "Finding
-/// timing bugs by exploration"): a recorded sequence of bounded integers, in the manner
+/// The stream of choices one exploration run draws all its timing from (docs/guides/exploration.md): a recorded sequence of bounded integers, in the manner
 /// of Hypothesis.
 ///
 /// A stream either generates its choices from a seed (SplitMix64) or replays a given

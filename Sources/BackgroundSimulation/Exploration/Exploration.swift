@@ -5,8 +5,7 @@ import Foundation
 import Synchronization
 
 /// Explores a scenario under many seeds, groups the failing runs by what failed, and
-/// shrinks the first failing run of each group to a minimal one (README, "Finding timing
-/// bugs by exploration").
+/// shrinks the first failing run of each group to a minimal one (docs/guides/exploration.md).
 ///
 /// ```swift
 /// let report = Exploration(runs: 1_000).explore(scenario)

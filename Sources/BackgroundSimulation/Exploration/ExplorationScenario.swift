@@ -2,7 +2,7 @@ public import BackgroundTrace
 public import BackgroundTraceCheck
 
 /// A scenario to explore: a closure that drives a ``SimulatedSystem`` with timing drawn
-/// from its run's ``Choices`` (README, "Finding timing bugs by exploration").
+/// from its run's ``Choices`` (docs/guides/exploration.md).
 ///
 /// ```swift
 /// let scenario = ExplorationScenario("save") { run in

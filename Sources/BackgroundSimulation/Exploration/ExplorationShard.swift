@@ -1,6 +1,6 @@
 /// One of N deterministic slices of an exploration's runs: shard K of N takes runs K-1,
 /// K-1+N, K-1+2N, …, so N jobs with shards 1/N … N/N together run exactly the runs one
-/// job would, and their reports merge (README, "Finding timing bugs by exploration").
+/// job would, and their reports merge (docs/guides/exploration.md).
 public struct ExplorationShard: Sendable, Hashable, CustomStringConvertible {
   /// K, from 1.
   public let index: Int

@@ -1,5 +1,4 @@
-/// Shrinks a failing run's choice sequence, in the manner of Hypothesis (README, "Finding
-/// timing bugs by exploration"): passes delete spans of choices (alone, or with a small
+/// Shrinks a failing run's choice sequence, in the manner of Hypothesis (docs/guides/exploration.md): passes delete spans of choices (alone, or with a small
 /// count before them lowered by one), zero spans, and lower each choice by binary
 /// search, repeating until no pass makes progress.
 ///

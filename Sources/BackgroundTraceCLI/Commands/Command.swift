@@ -47,7 +47,7 @@ package struct ImportOptions: Sendable, Hashable {
   package init() {}
 }
 
-/// The options of `bgtrace explore NAME` (README, "Finding timing bugs by exploration").
+/// The options of `bgtrace explore NAME` (docs/guides/exploration.md).
 package struct ExploreOptions: Sendable, Hashable {
   /// `--runs N`: how many seeds to run (before sharding).
   package var runs = 1_000

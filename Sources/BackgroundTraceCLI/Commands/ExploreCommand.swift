@@ -4,7 +4,7 @@ import BackgroundTrace
 import Foundation
 
 /// `bgtrace explore`: runs a shipped scenario under many seeds, shrinks each distinct
-/// failure and writes its minimal trace (README, "Finding timing bugs by exploration").
+/// failure and writes its minimal trace (docs/guides/exploration.md).
 enum ExploreCommand {
   /// `--list`: the shipped scenarios, one name per line.
   static func list(console: some Console) -> ExitStatus {

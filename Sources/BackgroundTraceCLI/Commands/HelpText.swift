@@ -72,7 +72,7 @@ enum HelpText {
     Checks traces against the rules: leaked and double-ended tasks, expirations
     not honoured, unregistered or uncompleted scheduler runs, refreshes not
     rescheduled, retries past the attempt limit or before the backoff, and more
-    (see the README's "Checking traces"). PATH is a file, '-' for standard input,
+    (see docs/guides/checking.md). PATH is a file, '-' for standard input,
     or a directory: every file under it that starts with the text header
     'bgtrace 1' or the binary magic is checked, whatever its extension; hidden
     folders (.git, .build) are skipped, so 'bgtrace check .' works in a package.
@@ -156,8 +156,8 @@ enum HelpText {
     up is not shown alive.
 
     It runs no app code. To re-run a trace against your app's code, use Replayer in
-    Swift (README, "Replaying a flaky failure"). 'bgtrace replay' is the earlier
-    name of this command and still works.
+    Swift (docs/guides/replaying.md). 'bgtrace replay' is the earlier name of
+    this command and still works.
 
     Options:
       --until T    print the timeline up to T seconds, then what is alive after

@@ -2,7 +2,7 @@ public import BackgroundTrace
 
 /// The formats a trace is exported in, for other tools: what `bgtrace export --format`
 /// takes (its raw value is the option's word) and what ``render(_:named:from:to:)``
-/// writes for a trace in memory (README, "Pictures and exports"; docs/cli.md,
+/// writes for a trace in memory (docs/guides/checking.md, "Pictures and exports"; docs/cli.md,
 /// "bgtrace export").
 ///
 /// ```swift

@@ -4,8 +4,9 @@ import Foundation
 import Testing
 import UIKit
 
-/// README, "Recording a real app": the snippet, verbatim, compiles against the adapters
-/// and wires what it says (the SDK here is the shim).
+/// README.md, "Capturing a trace", and docs/guides/capturing.md, "Recording a real app":
+/// the snippet, verbatim (DocSnippetTests checks that the docs' text is this file's),
+/// compiles against the adapters and wires what it says (the SDK here is the shim).
 @MainActor
 @Suite struct ReadmeRecordingSnippetTests {
   @Test func theSnippetTracesTasksAndTheLifecycle() throws {
@@ -16,7 +17,7 @@ import UIKit
       try? FileManager.default.removeItem(atPath: path)
     }
 
-    // The README's lines, as written:
+    // The lines of README.md and docs/guides/capturing.md, as written:
     let uikit = UIKitBackgroundTaskHost()
     let recorder = try TraceRecorder.fromEnvironment()  // nil unless BGTRACE_OUTPUT is set
     let host: any BackgroundTaskHost = recorder.map { TracingBackgroundTaskHost(base: uikit, recorder: $0) } ?? uikit

@@ -8,7 +8,7 @@ import UIKit
 /// A trace recorded in a "real" app — UIKit's adapters (here over the SDK shim), the
 /// tracing wrapper, the lifecycle tracer, `RecordingInputs` and `recordUserAction`, all on
 /// the real `ContinuousClock`, with no simulator — replays against the same app code
-/// (README, "Replaying a trace from a real app").
+/// (docs/guides/replaying.md, "Replaying a trace from a real app").
 @MainActor
 @Suite struct RealAppReplayTests {
   /// App code as it would ship: saves a note when the user taps Save (inside a

@@ -30,7 +30,8 @@ import UIKit
         """)
   }
 
-  /// The README's snippet drops the tracer at once; the recorder keeps it.
+  /// The recording snippet (README.md, docs/guides/capturing.md) drops the tracer at
+  /// once; the recorder keeps it.
   @Test func theReadmeSnippetKeepsRecordingAfterItsReferenceIsGone() {
     let application = UIApplication()
     let recorder: TraceRecorder? = TraceRecorder(clock: StoppedClock())

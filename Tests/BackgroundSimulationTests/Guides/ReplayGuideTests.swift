@@ -24,7 +24,7 @@ func uploadInTheBackground(seed: UInt64) throws {
   let findings = TraceChecker.check(trace)
   if !findings.isEmpty {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("upload-seed-\(seed).bgtrace").path
-    try Data(try trace.binary()).write(to: URL(fileURLWithPath: path))
+    try Data(try trace.binary()).write(to: URL(fileURLWithPath: path), options: .atomic)
     Issue.record("\(findings.map(\.message)); trace: \(path)")
   }
 }
