@@ -108,6 +108,14 @@ import Testing
     }
   }
 
+  /// README's command table has a row for every command `bgtrace help` lists.
+  @Test func theCommandTableListsEveryCommand() throws {
+    let readme = try Self.text("README.md")
+    for command in CommandName.allCases {
+      #expect(readme.contains("| `bgtrace \(command.rawValue)"), "README's command table has no row for \(command)")
+    }
+  }
+
   /// CONTRIBUTING.md's layout names every folder under Sources/ (each module and its
   /// folders) and Tools/; a DocC catalog (`*.docc`) is covered by its one line.
   @Test func theLayoutNamesEveryFolder() throws {
