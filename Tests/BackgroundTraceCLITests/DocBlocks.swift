@@ -121,6 +121,34 @@ struct DocCommand: Equatable {
     return prompted.isEmpty ? lines.map(\.trimmingSpaces) : prompted.map { String($0.dropFirst(2)).trimmingSpaces }
   }
 
+  /// The commands of a shell block with what the block shows each printing: for a block
+  /// of `$ ` lines, the lines after each up to the next; for any other block, nothing.
+  static func commandsWithOutput(of block: DocBlock) -> [(command: String, output: [String])] {
+    guard block.lines.contains(where: { $0.hasPrefix("$ ") }) else {
+      return commandLines(of: block).map { ($0, []) }
+    }
+    var commands: [(command: String, output: [String])] = []
+    for line in block.lines {
+      if line.hasPrefix("$ ") {
+        commands.append((String(line.dropFirst(2)).trimmingSpaces, []))
+      } else if !commands.isEmpty {
+        commands[commands.count - 1].output.append(line)
+      }
+    }
+    return commands
+  }
+
+  /// Whether `shown` (a doc's output lines; `…` stands for lines left out) appears in
+  /// `printed` in order, each line compared trimmed.
+  static func shows(_ shown: [String], in printed: String) -> Bool {
+    var printedLines = printed.split(separator: "\n").map { String($0).trimmingSpaces }[...]
+    for line in shown.map(\.trimmingSpaces) where !line.isEmpty && line != "…" {
+      guard let index = printedLines.firstIndex(of: line) else { return false }
+      printedLines = printedLines[(index + 1)...]
+    }
+    return true
+  }
+
   /// Whether a command line invokes bgtrace: `bgtrace` (or `swift run bgtrace`) and a
   /// command or an option, so that a trace's header line, `bgtrace 1`, is not one.
   static func isBGTrace(_ line: String) -> Bool {

@@ -1,3 +1,4 @@
+import BackgroundTrace
 import BackgroundTraceCLI
 import Foundation
 import TestSupport
@@ -7,7 +8,8 @@ import Testing
 /// ```` ```swift ```` block is marked with the compiled file that holds it
 /// (`<!-- snippet: PATH -->`) and must appear there, line for line; each `bgtrace` line
 /// of a ```` ```sh ```` block runs in process on the files it names and must exit as its
-/// comment says (`# exit 1`, else 0); lines that cannot run here (a device, Xcode, the
+/// comment says (`# exit 1`, else 0), printing the lines a `$ ` block shows after it (in
+/// order; `…` for lines left out); lines that cannot run here (a device, Xcode, the
 /// user's own repository) sit in a block marked `<!-- not run: REASON -->`, and the test
 /// insists on that mark for `xcrun`, `adb` and `xcodebuild` (``DocBlock``).
 @Suite struct DocSnippetTests {
@@ -35,11 +37,12 @@ import Testing
       ])
   }
 
-  @Test(arguments: pages) func everySwiftSnippetIsInACompiledFile(page: String) throws {
-    let blocks = DocBlock.blocks(in: try Self.text(page)).filter { $0.language == "swift" }
-    for block in blocks {
+  @Test(arguments: pages) func everySnippetIsInItsFile(page: String) throws {
+    for block in DocBlock.blocks(in: try Self.text(page)) where block.language != "sh" {
       guard case .snippet(let path) = block.mark else {
-        Issue.record("\(page):\(block.line): a swift block needs <!-- snippet: PATH --> on the line before")
+        if block.language == "swift" {
+          Issue.record("\(page):\(block.line): a swift block needs <!-- snippet: PATH --> on the line before")
+        }
         continue
       }
       let file = try Self.text(path)
@@ -51,6 +54,16 @@ import Testing
       }
       let found = checked.isContained(in: file)
       #expect(found, "\(page):\(block.line): the snippet is not in \(path), line for line; edit both")
+    }
+  }
+
+  /// A block that shows a trace's text (its first line `bgtrace 1`) is a trace.
+  @Test(arguments: pages) func everyTraceShownReads(page: String) throws {
+    for block in DocBlock.blocks(in: try Self.text(page))
+    where block.language.isEmpty && block.lines.first == "bgtrace 1" {
+      #expect(throws: Never.self, "\(page):\(block.line)") {
+        _ = try Trace(text: block.lines.joined(separator: "\n") + "\n", file: page)
+      }
     }
   }
 
@@ -83,7 +96,7 @@ import Testing
       #expect(!needsDevice, "\(page):\(block.line): a device's or Xcode's command needs <!-- not run: REASON -->")
       var partly = false
       if case .partlyRun = block.mark { partly = true }
-      for line in DocCommand.commandLines(of: block) {
+      for (line, shown) in DocCommand.commandsWithOutput(of: block) {
         guard DocCommand.isBGTrace(line) else {
           #expect(
             partly, "\(page):\(block.line): '\(line)' is not a bgtrace command; mark the block partly run or not run")
@@ -103,6 +116,13 @@ import Testing
           #expect(
             exited == command.expectedStatus,
             "\(page):\(block.line): '\(line)' exited \(exited): \(console.errors.prefix(400))")
+          // What it printed, with the paths as the doc names them: relative to the root,
+          // and the test's folder for the /tmp the doc writes to.
+          let printed = (console.output + console.errors)
+            .replacingOccurrences(of: Repository.root.path + "/", with: "")
+            .replacingOccurrences(of: folder.url.path, with: "/tmp")
+          let matches = DocCommand.shows(shown, in: printed)
+          #expect(matches, "\(page):\(block.line): '\(line)' printed otherwise than shown:\n\(printed.prefix(2_000))")
         }
       }
     }
