@@ -142,6 +142,23 @@ import Testing
     #expect(binary.damage.isEmpty)
   }
 
+  /// The commands the demo suggests run as printed from a checkout, where bgtrace is not
+  /// on PATH until Tools/install-bgtrace.sh puts it there (issue 31).
+  @Test func demoSuggestsCommandsThatRunFromTheCheckout() {
+    let out = path("demo")
+    let result = run("demo", "--out", out)
+    #expect(
+      result.output.hasSuffix(
+        """
+        BackgroundTask". Next, from this checkout (or without 'swift run' once
+        Tools/install-bgtrace.sh has put bgtrace on PATH):
+          swift run bgtrace check \(out)/demo.txt
+          swift run bgtrace stats \(out)/demo.bgtrace
+          swift run bgtrace dump \(out)/demo.bgtrace
+
+        """))
+  }
+
   @Test func demoSaysWhereItWrote() {
     let out = path("demo")
     let result = run("demo", "--out", out)

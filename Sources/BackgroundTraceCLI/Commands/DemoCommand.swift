@@ -59,10 +59,11 @@ enum DemoCommand {
       The deliberate bug: the document save outlasts the 30s background budget, so the
       expiration handler ends the task and resets the stored id to .invalid; when the
       save finishes it ends .invalid (task.end id=0), which iOS only logs as "Can't end
-      BackgroundTask". Next:
-        bgtrace check \(textPath)
-        bgtrace stats \(binaryPath)
-        bgtrace dump \(binaryPath)
+      BackgroundTask". Next, from this checkout (or without 'swift run' once
+      Tools/install-bgtrace.sh has put bgtrace on PATH):
+        swift run bgtrace check \(textPath)
+        swift run bgtrace stats \(binaryPath)
+        swift run bgtrace dump \(binaryPath)
 
       """)
     return .success
