@@ -4,7 +4,7 @@
 /// The two differ in what keeps an app's process running in the background and in
 /// which APIs exist:
 /// - ``ios``: UIKit background tasks and BGTaskScheduler. Nothing but an open task or
-///   a scheduler run keeps the app from being suspended. ``WorkQueue`` work is an
+///   a scheduler run keeps the app from being suspended. ``/BackgroundTrace/WorkQueue`` work is an
 ///   in-process queue (SwiftQueue-style): it runs only while the app runs — never
 ///   while it is suspended or not running — does not keep it running, and has no
 ///   system time limit.

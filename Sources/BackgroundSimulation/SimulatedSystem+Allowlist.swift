@@ -7,11 +7,11 @@ extension SimulatedSystem {
   /// Android: the system delivers something that puts the app on its temporary
   /// allowlist — a high-priority FCM message, an exact alarm firing, the user tapping
   /// one of its notifications — and runs the app's code for it
-  /// (``BackgroundAppDelegate/handleAllowlistedDelivery(_:)``).
+  /// (``/BackgroundTrace/BackgroundAppDelegate/handleAllowlistedDelivery(_:)``).
   ///
   /// A process is started (or a frozen one thawed) in the background if none runs;
   /// `app.allowlist reason=… duration=…` is recorded; until `duration` has passed
-  /// (``TemporaryAllowlistReason/defaultDuration`` when `nil`) a foreground service may
+  /// (``/BackgroundTrace/TemporaryAllowlistReason/defaultDuration`` when `nil`) a foreground service may
   /// be started from the background (`startForegroundService`, a worker's
   /// `setForeground`), after it the start is refused again. A second delivery extends
   /// the window to the later end, as AOSP's `tempAllowlistUidLocked` keeps the later
@@ -32,7 +32,7 @@ extension SimulatedSystem {
 
   /// Android: a high-priority FCM message arrives (`FirebaseMessagingService.onMessageReceived`):
   /// ``deliverTemporaryAllowlist(_:duration:)`` with
-  /// ``TemporaryAllowlistReason/fcmHighPriority``.
+  /// ``/BackgroundTrace/TemporaryAllowlistReason/fcmHighPriority``.
   public func deliverHighPriorityMessage() {
     deliverTemporaryAllowlist(.fcmHighPriority)
   }

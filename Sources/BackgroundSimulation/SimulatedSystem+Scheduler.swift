@@ -115,7 +115,7 @@ extension SimulatedSystem: TaskScheduling {
   ///   - queue: the handler's queue. Launch handlers run on the simulation's
   ///     virtual-time executor whatever it is, but with `nil` or a queue other than
   ///     `.main`, a main-actor handler crashes the app at launch, as on iOS.
-  ///   - isolation: the registering code's isolation (see ``TaskScheduling``).
+  ///   - isolation: the registering code's isolation (see ``/BackgroundTrace/TaskScheduling``).
   ///   - launchHandler: called with the task each time the system launches it.
   /// - Returns: `true` when the handler is registered; `false` when the identifier is not
   ///   permitted or the registration killed the app.
@@ -194,7 +194,7 @@ extension SimulatedSystem: TaskScheduling {
   /// returns without throwing, and nothing the dead process does after it is recorded.
   ///
   /// - Parameter request: the request to launch later.
-  /// - Throws: ``TaskSchedulerError`` with `notPermitted` for an identifier not permitted,
+  /// - Throws: ``/BackgroundTrace/TaskSchedulerError`` with `notPermitted` for an identifier not permitted,
   ///   `unavailable` when background refresh is off or on Android, and `tooManyPendingTaskRequests`
   ///   past 1 pending refresh or 10 pending processing requests.
   public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {

@@ -16,7 +16,7 @@ extension SimulatedSystem: BackgroundTaskHost {
   /// - Parameters:
   ///   - taskName: the task's name, recorded as `name=`.
   ///   - handler: run shortly before the budget runs out (`task.expire`).
-  /// - Returns: the new id; ``BackgroundTaskID/invalid`` (recorded as `id=0`) when the
+  /// - Returns: the new id; ``/BackgroundTrace/BackgroundTaskID/invalid`` (recorded as `id=0`) when the
   ///   process is not running or is suspended, or on Android, which has no UIKit tasks.
   public func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (() -> Void)?)
     -> BackgroundTaskID

@@ -4,8 +4,8 @@ public import BackgroundTrace
 /// clock and recorded into a trace: UIKit background tasks, BGTaskScheduler and an
 /// in-process work queue on iOS; WorkManager on Android (``SimulatedPlatform``).
 ///
-/// App code written against ``BackgroundTaskHost``, ``TaskScheduling`` and
-/// ``WorkQueue`` runs against the system as it would against a device, while the test
+/// App code written against ``/BackgroundTrace/BackgroundTaskHost``, ``/BackgroundTrace/TaskScheduling`` and
+/// ``/BackgroundTrace/WorkQueue`` runs against the system as it would against a device, while the test
 /// drives the app's life: launch, background, foreground, time passing, terminations,
 /// network changes and the faults of a ``FaultPlan``. Every call and every system
 /// decision lands in ``trace``. The same seed gives the same trace, byte for byte.
@@ -75,7 +75,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   var works: [String: WorkItem] = [:]
   /// The expedited quota used in the current 24 hours (Android).
   var expeditedBudget = DailyBudget()
-  /// The ids of work enqueued without a unique name (``WorkQueue/enqueue(_:)``).
+  /// The ids of work enqueued without a unique name (``/BackgroundTrace/WorkQueue/enqueue(_:)``).
   public let workIDs = WorkIDs()
   var workOrder: [String] = []
 

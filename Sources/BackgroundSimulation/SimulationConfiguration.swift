@@ -29,7 +29,7 @@ public struct SimulationConfiguration: Sendable {
   /// How long a continued-processing run may go without its progress moving before the
   /// system expires it. Apple: "Tasks that appear stalled may be forcibly expired"; the
   /// model takes the strict reading, with the shortest window reported
-  /// (``TraceMetadata/defaultContinuedProcessingStallWindow``, 30 s). `nil` never expires a
+  /// (``/BackgroundTrace/TraceMetadata/defaultContinuedProcessingStallWindow``, 30 s). `nil` never expires a
   /// stalled run (more lenient than a device).
   public var continuedProcessingStallWindow: Duration? =
     TraceMetadata.defaultContinuedProcessingStallWindow.duration
@@ -63,8 +63,8 @@ public struct SimulationConfiguration: Sendable {
   /// While they are delivered another session's wake, or the user, can come in between.
   public var transferEventDelay: ClosedRange<Duration> = .milliseconds(100)...(.seconds(1))
   /// The Android release modelled (Android only): which foreground-service rules hold
-  /// (``AndroidRelease``). Recorded as `meta android=` when it is not
-  /// ``AndroidRelease/current``, which a trace without it is read as.
+  /// (``/BackgroundTrace/AndroidRelease``). Recorded as `meta android=` when it is not
+  /// ``/BackgroundTrace/AndroidRelease/current``, which a trace without it is read as.
   public var androidRelease = AndroidRelease.current
   /// The standing exemptions the app holds from Android 12's restriction on starting
   /// foreground services from the background (a companion device, battery optimizations

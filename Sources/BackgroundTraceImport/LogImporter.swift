@@ -34,7 +34,8 @@ public struct LogImportError: BackgroundTraceError, Hashable {
     self.message = message
   }
 
-  /// ``TraceErrorKind/malformedTrace`` at a line, ``TraceErrorKind/configuration`` otherwise.
+  /// ``/BackgroundTrace/TraceErrorKind/malformedTrace`` at a line,
+  /// ``/BackgroundTrace/TraceErrorKind/configuration`` otherwise.
   public var kind: TraceErrorKind { position == nil ? .configuration : .malformedTrace }
 }
 
@@ -69,7 +70,7 @@ public struct LogInput: Sendable {
 ///
 /// One pass over the logs (after each style is detected from its first lines): it names
 /// the processes, counts each app's background-work messages and keeps every message
-/// read (``ImportPass``); the chosen app's events are then written from what it kept.
+/// read (`ImportPass`); the chosen app's events are then written from what it kept.
 public enum LogImporter: Sendable {
   /// Imports `inputs` (read in the order given, as one capture), handing the trace's
   /// metadata to `meta` once and then each event to `event`, in order.
@@ -78,7 +79,7 @@ public enum LogImporter: Sendable {
   /// - Throws: ``LogImportError`` for a log none of whose lines is in a known style, an
   ///   unknown `--process`, or (with `strict`) a message that does not parse; what
   ///   `meta`, `event`, the logs' reads or the temporary file of a long log's messages
-  ///   (``ByteSourceError``) throw.
+  ///   (``/BackgroundTrace/ByteSourceError``) throw.
   public static func run(
     _ inputs: [LogInput], options: LogImportOptions,
     meta: (TraceMetadata) throws -> Void, event: (TraceEvent) throws -> Void

@@ -23,8 +23,10 @@ import Testing
 ///   - goldenDirectory: when set, each minimal trace is also written there as
 ///     `SCENARIO.RULE.seedS.txt`, to keep as a golden for a regression test (compare
 ///     `scenario.replay(choices:seed:)`'s trace with `expectTrace(_:matchesGolden:)`).
-///   - fileID: the caller's file, where the issues are recorded (with `filePath`,
-///     `line` and `column`).
+///   - fileID: the caller's file, where the issues are recorded.
+///   - filePath: the caller's file's path.
+///   - line: the caller's line.
+///   - column: the caller's column.
 /// - Returns: the exploration's report.
 @discardableResult
 public func expectNoTimingBugs(

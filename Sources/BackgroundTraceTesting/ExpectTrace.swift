@@ -38,6 +38,10 @@ import Testing
 ///   - artifacts: where a failure's `.actual`, `.diff` and timelines go; `nil` reads
 ///     `BGTRACE_ARTIFACTS`, else `.actual` and `.diff` go beside the golden and the
 ///     timelines are only attached.
+///   - fileID: the caller's file, where the issue is recorded.
+///   - filePath: the caller's file's path; the default golden directory is beside it.
+///   - line: the caller's line.
+///   - column: the caller's column.
 public func expectTrace(
   _ trace: Trace, matchesGolden name: String, record: GoldenRecordMode? = nil, diff: DiffOptions = DiffOptions(),
   checks: GoldenChecks = .all, directory: String? = nil, artifacts: String? = nil, fileID: String = #fileID,

@@ -16,7 +16,7 @@ public struct GoldenEnvironmentError: BackgroundTraceError, Hashable {
     self.detail = message
   }
 
-  /// Always ``TraceErrorKind/configuration``: the test run is configured wrongly.
+  /// Always ``/BackgroundTrace/TraceErrorKind/configuration``: the test run is configured wrongly.
   public var kind: TraceErrorKind { .configuration }
   /// `nil`: the problem is in the environment, not in a file.
   public var file: String? { nil }

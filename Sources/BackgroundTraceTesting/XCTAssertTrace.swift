@@ -23,6 +23,9 @@ import XCTest
 ///   - artifacts: where a failure's `.actual`, `.diff` and timelines go; `nil` reads
 ///     `BGTRACE_ARTIFACTS`, else `.actual` and `.diff` go beside the golden and no
 ///     timelines are written.
+///   - file: the caller's file path, where the failure is reported; the default golden
+///     directory is beside it.
+///   - line: the caller's line.
 public func XCTAssertTrace(
   _ trace: Trace, matchesGolden name: String, record: GoldenRecordMode? = nil, diff: DiffOptions = DiffOptions(),
   checks: GoldenChecks = .all, directory: String? = nil, artifacts: String? = nil, file: StaticString = #filePath,

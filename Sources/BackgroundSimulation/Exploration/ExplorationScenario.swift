@@ -115,7 +115,7 @@ public enum ExplorationFailureKind: Sendable, Hashable, Comparable, CustomString
     }
   }
 
-  /// Rules in the order ``Rule`` declares them, then assertions.
+  /// Rules in the order ``/BackgroundTraceCheck/Rule`` declares them, then assertions.
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.order < rhs.order }
 
   private var order: Int {

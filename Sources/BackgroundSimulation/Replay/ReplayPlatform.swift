@@ -102,7 +102,7 @@ extension ReplayPlatform: BackgroundTaskHost {
   /// - Parameters:
   ///   - taskName: the task's name, recorded as `name=`.
   ///   - handler: run when the replay reaches the recorded `task.expire` for this id.
-  /// - Returns: the recorded id; ``BackgroundTaskID/invalid`` when the system refused
+  /// - Returns: the recorded id; ``/BackgroundTrace/BackgroundTaskID/invalid`` when the system refused
   ///   the task in the recording.
   public func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (() -> Void)?)
     -> BackgroundTaskID
@@ -152,7 +152,7 @@ extension ReplayPlatform: TaskScheduling {
   ///   - queue: launch handlers run on the replay's virtual-time executor, but a
   ///     main-actor handler registered with `nil` or a queue other than `.main` is not
   ///     called: on iOS it traps, as the simulation models it.
-  ///   - isolation: the registering code's isolation (see ``TaskScheduling``).
+  ///   - isolation: the registering code's isolation (see ``/BackgroundTrace/TaskScheduling``).
   ///   - launchHandler: called with the task at each recorded launch of `identifier`.
   /// - Returns: the recorded result; `true` for calls past the recording.
   @discardableResult
@@ -182,7 +182,7 @@ extension ReplayPlatform: TaskScheduling {
   /// under `.order` and `.exact` alike, and a request for another time still differs.
   ///
   /// - Parameter request: the request, recorded as the app submitted it.
-  /// - Throws: ``TaskSchedulerError`` with the recorded rejection.
+  /// - Throws: ``/BackgroundTrace/TaskSchedulerError`` with the recorded rejection.
   public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
     let recorded = submitIndex < script.submits.count ? script.submits[submitIndex] : nil
     submitIndex += 1

@@ -22,7 +22,7 @@ public enum Replayer: Sendable {
   public enum Timing: Sendable, Hashable {
     /// Same actions in the same order; times may differ (the default, so a trace
     /// recorded with wall-clock times replays on the virtual clock). A time a field
-    /// carries (`sched.submit earliest=`, any field of type ``FieldType/seconds``)
+    /// carries (`sched.submit earliest=`, any field of type ``/BackgroundTrace/FieldType/seconds``)
     /// compares as its distance from its own event's time, so the same request made at
     /// another moment matches and a request for another time does not.
     case order

@@ -10,9 +10,9 @@
 /// nothing, says so.
 ///
 /// No input makes it trap, hang or allocate more than one chunk
-/// (``BinaryFormat/maximumChunkPayload``) plus a read block; ``nextCompact()`` and
-/// ``nextCompactBatch(into:)`` also keep each distinct string of the chunks they read
-/// (``strings``), unless ``stringLimit`` bounds them.
+/// (``BinaryFormat/maximumChunkPayload``) plus a read block; the package's `nextCompact()`
+/// and `nextCompactBatch(into:)` also keep each distinct string of the chunks they read
+/// (`strings`), unless `stringLimit` bounds them.
 public struct BinaryTraceReader {
   /// The input's name, for errors and damage reports.
   public let file: String?
@@ -36,8 +36,8 @@ public struct BinaryTraceReader {
   /// whole trace; the table then grows with the trace's distinct strings (a trace
   /// whose every work has a new id grows it by each id).
   package var stringLimit: Int?
-  /// The 1-based event number of the event ``next()`` or ``nextCompact()`` returned
-  /// last, or of the last event ``nextCompactBatch(into:)`` returned (0 before the first).
+  /// The 1-based event number of the event ``next()`` or `nextCompact()` returned
+  /// last, or of the last event `nextCompactBatch(into:)` returned (0 before the first).
   public var eventNumber: Int { recordLocation - (compactCount - compactIndex) }
   /// The compact events ``nextCompact()`` decoded ahead, a batch at a time; the ones
   /// from `compactIndex` to `compactCount` were not returned yet.

@@ -1,6 +1,6 @@
 /// An event kind's tag: which kind it is, without its fields (``TraceEvent/Kind`` is
 /// the kind with its fields). The trace vocabulary: each kind's name, side and fields
-/// are declared once, in ``declaredSpec`` (``spec``).
+/// are declared once, in `declaredSpec` (``spec``).
 ///
 /// The raw value is the kind's code in the binary form; it never changes for a kind
 /// once published (docs/FORMAT.md, `WireCodeStabilityTests`).

@@ -91,7 +91,7 @@ public enum FieldType: Sendable, Hashable {
 }
 
 extension EventTag {
-  /// What the vocabulary says of this kind (its declaration is ``declaredSpec``).
+  /// What the vocabulary says of this kind (its declaration is `declaredSpec`).
   public var spec: KindSpec { Self.specs[Int(rawValue)] }
 
   /// The kind's name in the text form (`task.begin`).

@@ -17,8 +17,14 @@ public protocol BackgroundTransfers: AnyObject, Sendable {
   /// to `delegate` (on a device, a second creation returns the first session, with its
   /// first delegate).
   ///
-  /// - Parameter discretionary: `isDiscretionary`: the system may wait for Wi-Fi and
-  ///   power before transferring.
+  /// - Parameters:
+  ///   - identifier: The session's identifier, as in
+  ///     `URLSessionConfiguration.background(withIdentifier:)`.
+  ///   - discretionary: `isDiscretionary`: the system may wait for Wi-Fi and power
+  ///     before transferring.
+  ///   - delegate: Receives the session's events
+  ///     (``BackgroundSessionDelegate/transferDidComplete(session:task:outcome:)``,
+  ///     ``BackgroundSessionDelegate/sessionDidFinishEvents(session:)``).
   func session(identifier: String, discretionary: Bool, delegate: any BackgroundSessionDelegate)
     -> any BackgroundSession
 }

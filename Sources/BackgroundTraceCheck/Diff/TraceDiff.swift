@@ -14,11 +14,11 @@ public struct DiffOptions: Sendable, Hashable {
   public enum Times: Sendable, Hashable {
     /// Equal to the nanosecond (the default).
     case exact
-    /// Ignored, the event's own and those of its fields of type ``FieldType/seconds``
+    /// Ignored, the event's own and those of its fields of type ``/BackgroundTrace/FieldType/seconds``
     /// (`earliest=`): only the order of events matters. The diff then shows no times.
     case order
     /// Equal when they differ by at most this much, the event's own and those of its
-    /// fields of type ``FieldType/seconds``.
+    /// fields of type ``/BackgroundTrace/FieldType/seconds``.
     case tolerance(TraceInterval)
   }
 
