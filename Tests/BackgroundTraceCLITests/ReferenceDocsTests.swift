@@ -40,4 +40,22 @@ import Testing
       #expect(!text.contains("swift run bgtrace dump") && !text.contains("--skip-build bgtrace dump"), "\(file)")
     }
   }
+
+  /// The version README.md's install line names (`.package(url: "…BackgroundTrace…", from: "X.Y.Z")`)
+  /// has a CHANGELOG.md section, below `## Unreleased` (docs/releasing.md).
+  @Test func changelogHasASectionForTheInstallLinesVersion() throws {
+    let root = Repository.root
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+    let installLine = try Regex(#"\.package\([^)]*BackgroundTrace[^)]*from: "([0-9]+\.[0-9]+\.[0-9]+)""#)
+    let versions = Set(readme.matches(of: installLine).compactMap { $0.output[1].substring.map(String.init) })
+    #expect(versions.count == 1, "README.md's install lines name \(versions.sorted()) (one version expected)")
+    let sections = changelog.split(separator: "\n").filter { $0.hasPrefix("## ") }
+    #expect(sections.first == "## Unreleased", "CHANGELOG.md starts with \(sections.first ?? "no section")")
+    for version in versions {
+      #expect(
+        sections.contains { $0 == "## \(version)" || $0.hasPrefix("## \(version) ") },
+        "CHANGELOG.md has no '## \(version) — DATE' section for README.md's install line")
+    }
+  }
 }

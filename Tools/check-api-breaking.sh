@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Compares the Swift API of the six library products with the latest version tag
+# (`swift package diagnose-api-breaking-changes TAG`) and fails on a breaking change
+# (docs/releasing.md says when one is allowed and how it is released).
+#   Tools/check-api-breaking.sh [TAG]
+# Without TAG the baseline is the highest version tag (X.Y.Z, by version order) in the
+# repository; with none it says so and exits 0, since there is nothing to compare with.
+# A baseline that is not a commit of HEAD's history (a tag on another branch, or
+# missing from a shallow clone) is an error, not a skip. Deliberate breaks since the
+# tag are listed in Tools/api-breakage-allowlist.txt, when it exists.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+products=(
+  BackgroundTrace
+  BackgroundTraceCheck
+  BackgroundTraceTesting
+  BackgroundTraceExport
+  BackgroundSimulation
+  BackgroundTraceImport
+)
+
+if [[ $# -gt 1 ]]; then
+  echo "usage: Tools/check-api-breaking.sh [TAG]" >&2
+  exit 2
+fi
+if [[ $# -eq 1 ]]; then
+  baseline="$1"
+else
+  baseline="$(git tag --list '[0-9]*.[0-9]*.[0-9]*' | grep -E '^[0-9]+\.[0-9]+\.[0-9]+$' | sort -V | tail -n 1 || true)"
+  if [[ -z "$baseline" ]]; then
+    echo "no version tag yet: API-breaking check skipped"
+    exit 0
+  fi
+fi
+
+if ! commit="$(git rev-parse --verify --quiet "refs/tags/$baseline^{commit}")"; then
+  echo "error: version tag '$baseline' does not name a commit here (a shallow clone needs 'git fetch --tags --unshallow')" >&2
+  exit 1
+fi
+if ! git merge-base --is-ancestor "$commit" HEAD; then
+  echo "error: version tag '$baseline' ($commit) is not in HEAD's history; the API is compared with an earlier release" >&2
+  exit 1
+fi
+
+# Breaks made on purpose since the tag (a minor release before 1.0 may break the API),
+# one message a line as the tool prints it; emptied when the next version is tagged.
+allowlist=Tools/api-breakage-allowlist.txt
+allow=()
+if [[ -s "$allowlist" ]]; then
+  allow=(--breakage-allowlist-path "$allowlist")
+fi
+
+echo "API compared with $baseline ($commit), products: ${products[*]}"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+status=0
+swift package diagnose-api-breaking-changes "$baseline" --products "${products[@]}" "${allow[@]+"${allow[@]}"}" 2>&1 \
+  | tee "$log" || status=$?
+if [[ $status -ne 0 ]]; then
+  # A breaking change is reported as 'API breakage: …'; anything else is the tool
+  # failing to compare, which is not a pass either.
+  if grep -q 'API breakage' "$log"; then
+    echo "error: the API breaks compatibility with $baseline (above); docs/releasing.md says how such a change is released" >&2
+  else
+    echo "error: swift package diagnose-api-breaking-changes failed without reporting a breakage (above): the API was not compared" >&2
+  fi
+  exit 1
+fi
