@@ -45,11 +45,18 @@ products=(
   BackgroundTraceTesting
 )
 
-# Symbol graphs of the debug build (built first if it is not); extension blocks so that
-# a module's extensions of another module's types have pages of their own.
+# Symbol graphs of the debug build; extension blocks so that a module's extensions of
+# another module's types have pages of their own. dump-symbol-graph extracts every
+# module of the package, test modules too, but builds only the others: the tests are
+# built first (the later `swift test` of CI reuses them).
 log="$(mktemp)"
 graphs="$(mktemp -d)"
 trap 'rm -rf "$log" "$graphs"' EXIT
+if ! swift build --build-tests > "$log" 2>&1; then
+  cat "$log" >&2
+  echo "error: swift build --build-tests failed" >&2
+  exit 1
+fi
 if ! swift package dump-symbol-graph --emit-extension-block-symbols > "$log" 2>&1; then
   cat "$log" >&2
   echo "error: swift package dump-symbol-graph failed" >&2
