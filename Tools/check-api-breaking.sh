@@ -3,10 +3,11 @@
 # (`swift package diagnose-api-breaking-changes TAG`) and fails on a breaking change
 # (docs/releasing.md says when one is allowed and how it is released).
 #   Tools/check-api-breaking.sh [TAG]
-# Without TAG the baseline is the highest version tag (X.Y.Z, by version order) in the
-# repository; with none it says so and exits 0, since there is nothing to compare with.
-# A baseline that is not a commit of HEAD's history (a tag on another branch, or
-# missing from a shallow clone) is an error, not a skip. Deliberate breaks since the
+# Without TAG the baseline is the highest version tag (X.Y.Z, by version order) in
+# HEAD's history; with no version tag at all it says so and exits 0, since there is
+# nothing to compare with. Version tags none of which is in HEAD's history, or a TAG
+# that is not (a tag on another branch, or missing from a shallow clone), are an
+# error, not a skip. Deliberate breaks since the
 # tag are listed in Tools/api-breakage-allowlist.txt, when it exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,13 +25,21 @@ if [[ $# -gt 1 ]]; then
   echo "usage: Tools/check-api-breaking.sh [TAG]" >&2
   exit 2
 fi
+release_tags() { grep -E '^[0-9]+\.[0-9]+\.[0-9]+$' | sort -V || true; }
 if [[ $# -eq 1 ]]; then
   baseline="$1"
 else
-  baseline="$(git tag --list '[0-9]*.[0-9]*.[0-9]*' | grep -E '^[0-9]+\.[0-9]+\.[0-9]+$' | sort -V | tail -n 1 || true)"
-  if [[ -z "$baseline" ]]; then
+  tags="$(git tag --list '[0-9]*.[0-9]*.[0-9]*' | release_tags)"
+  if [[ -z "$tags" ]]; then
     echo "no version tag yet: API-breaking check skipped"
     exit 0
+  fi
+  # The latest release this history contains (a patch tagged on a maintenance branch
+  # is not this branch's baseline).
+  baseline="$(git tag --merged HEAD --list '[0-9]*.[0-9]*.[0-9]*' 2> /dev/null | release_tags | tail -n 1)"
+  if [[ -z "$baseline" ]]; then
+    echo "error: version tags exist ($(echo $tags)) but none is in HEAD's history (a shallow clone needs 'git fetch --tags --unshallow')" >&2
+    exit 1
   fi
 fi
 
