@@ -38,7 +38,9 @@
       launchHandler: @escaping (any ScheduledTask) -> Void
     ) -> Bool {
       scheduler.register(forTaskWithIdentifier: identifier, using: queue) { task in
-        if let continued = task as? BGContinuedProcessingTask {
+        // BGTask.h: `BGContinuedProcessingTask` is `API_AVAILABLE(ios(26.0))`, and the
+        // package runs from iOS 18.
+        if #available(iOS 26.0, *), let continued = task as? BGContinuedProcessingTask {
           launchHandler(BackgroundTasksContinuedTask(task: continued))
         } else {
           launchHandler(BackgroundTasksTask(task: task))
@@ -47,11 +49,15 @@
     }
 
     /// Submits the request as a `BGAppRefreshTaskRequest`, a `BGProcessingTaskRequest` or a
-    /// `BGContinuedProcessingTaskRequest`, with its `earliestBeginDate`, or now plus its `earliestBeginDelay`.
+    /// `BGContinuedProcessingTaskRequest`, with its `earliestBeginDate`, or now plus its
+    /// `earliestBeginDelay` (not for a continued request: BGTaskRequest.h, iOS 26.0 SDK,
+    /// says its `earliestBeginDate` "will be outright ignored by the scheduler in favor of
+    /// `NSDate.now`").
     ///
     /// - Parameter request: the request to submit.
     /// - Throws: ``TaskSchedulerError`` with the platform's code; a code this package does
-    ///   not know becomes `immediateRunIneligible`, and any other error `unavailable`.
+    ///   not know becomes `immediateRunIneligible`, and any other error `unavailable`; a
+    ///   continued request before iOS 26, which has no such request, `unavailable`.
     public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
       let platformRequest: BGTaskRequest
       switch request.type {
@@ -63,13 +69,17 @@
         processing.requiresExternalPower = request.requiresExternalPower
         platformRequest = processing
       case .continued:
+        // BGTaskRequest.h: `BGContinuedProcessingTaskRequest` is `API_AVAILABLE(ios(26.0))`.
+        guard #available(iOS 26.0, *) else { throw TaskSchedulerError(.unavailable) }
         let continued = BGContinuedProcessingTaskRequest(
           identifier: request.identifier, title: request.title, subtitle: request.subtitle)
         continued.strategy = request.strategy == .fail ? .fail : .queue
         continued.requiredResources = request.requiredResources == .gpu ? .gpu : []
         platformRequest = continued
       }
-      if let date = request.earliestBeginDate {
+      if request.type == .continued {
+        // Ignored by the scheduler (BGTaskRequest.h): left unset.
+      } else if let date = request.earliestBeginDate {
         platformRequest.earliestBeginDate = date
       } else if let delay = request.earliestBeginDelay {
         let (seconds, attoseconds) = delay.components
@@ -115,20 +125,22 @@
     /// has no type for.
     static func taskRequest(from platformRequest: BGTaskRequest) -> TaskRequest? {
       var request: TaskRequest
-      switch platformRequest {
-      case is BGAppRefreshTaskRequest:
+      if platformRequest is BGAppRefreshTaskRequest {
         request = .refresh(platformRequest.identifier)
-      // Exactly a processing request: `BGHealthResearchTaskRequest` subclasses it.
-      case let processing as BGProcessingTaskRequest where type(of: processing) == BGProcessingTaskRequest.self:
+      } else if let processing = platformRequest as? BGProcessingTaskRequest,
+        // Exactly a processing request: `BGHealthResearchTaskRequest` subclasses it.
+        type(of: processing) == BGProcessingTaskRequest.self
+      {
         request = .processing(
           processing.identifier, requiresNetworkConnectivity: processing.requiresNetworkConnectivity,
           requiresExternalPower: processing.requiresExternalPower)
-      case let continued as BGContinuedProcessingTaskRequest:
-        request = .continued(
+      } else if #available(iOS 26.0, *), let continued = platformRequest as? BGContinuedProcessingTaskRequest {
+        // Its earliest date is ignored (BGTaskRequest.h): not part of the request.
+        return .continued(
           continued.identifier, title: continued.title, subtitle: continued.subtitle,
           strategy: continued.strategy == .fail ? .fail : .queue,
           requiredResources: continued.requiredResources.contains(.gpu) ? .gpu : nil)
-      default:
+      } else {
         return nil
       }
       request.earliestBeginDate = platformRequest.earliestBeginDate
@@ -138,6 +150,7 @@
 
   /// A launched `BGContinuedProcessingTask` as a ``ContinuedProcessingTask``: the app's
   /// reports to ``progress`` go to the task's `progress`, which the system watches.
+  @available(iOS 26.0, *)
   final class BackgroundTasksContinuedTask: BackgroundTasksTask, ContinuedProcessingTask, @unchecked Sendable {
     let continued: BGContinuedProcessingTask
     let progress = TaskProgress()

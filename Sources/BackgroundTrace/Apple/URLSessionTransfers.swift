@@ -2,9 +2,10 @@
 // APPLE_SDK_SHIM, against swift-corelibs' FoundationNetworking); other modules of the
 // package skip it.
 #if (canImport(Darwin) && !os(macOS)) || APPLE_SDK_SHIM
-  public import Foundation
+  // Internal imports: no Foundation type is in this file's public API.
+  import Foundation
   #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
   #endif
   #if APPLE_SDK_SHIM
     public import BackgroundTrace

@@ -193,4 +193,47 @@ private final class Log {
         .schedComplete(run: 1, success: true),
       ])
   }
+
+  /// BGTask.h, iOS 26.0 SDK: `expirationHandler` "is cleared after it is called by the
+  /// system or when ``BGTask/setTaskCompletedWithSuccess:`` is called": a run the app
+  /// completed does not expire later. The shim kept the handler after completion, so an
+  /// expiry there recorded a `sched.expire` after the run's `sched.complete`.
+  @Test func aCompletedRunNoLongerExpires() throws {
+    let platform = BGTaskScheduler()
+    let recorder = TraceRecorder(clock: StoppedClock())
+    let scheduler = TracingTaskScheduler(base: BackgroundTasksScheduler(scheduler: platform), recorder: recorder)
+    scheduler.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
+      task.expirationHandler = { task.setTaskCompleted(success: false) }
+      task.setTaskCompleted(success: true)
+    }
+    let task = try #require(platform.launch("com.example.refresh"))
+    #expect(task.expirationHandler == nil)
+    task.expire()
+    #expect(task.completions == [true])
+    #expect(
+      recorder.trace.events.map(\.kind) == [
+        .schedRegister(identifier: "com.example.refresh", ok: nil),
+        .schedLaunch(identifier: "com.example.refresh", run: 1),
+        .schedComplete(run: 1, success: true),
+      ])
+  }
+
+  /// BGTaskRequest.h, iOS 26.0 SDK, on `BGContinuedProcessingTaskRequest`'s initializer:
+  /// "``BGTaskRequest/earliestBeginDate`` will be outright ignored by the scheduler in
+  /// favor of `NSDate.now`". The adapter left a delay's date on the request, and read it
+  /// back from the pending request as if the scheduler kept it.
+  @Test func aContinuedRequestCarriesNoEarliestDate() async throws {
+    let platform = BGTaskScheduler()
+    let scheduler = BackgroundTasksScheduler(scheduler: platform)
+    var request = TaskRequest.continued("com.example.app.export.1", title: "Export", subtitle: "3 photos")
+    request.earliestBeginDelay = .seconds(60)
+    try scheduler.submit(request)
+    let submitted = try #require(platform.pendingRequests.first as? BGContinuedProcessingTaskRequest)
+    #expect(submitted.earliestBeginDate == nil)
+    submitted.earliestBeginDate = Date(timeIntervalSinceReferenceDate: 800_000_000)
+    #expect(
+      await scheduler.pendingTaskRequests() == [
+        .continued("com.example.app.export.1", title: "Export", subtitle: "3 photos")
+      ])
+  }
 }

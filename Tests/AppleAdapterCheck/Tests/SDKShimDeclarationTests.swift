@@ -1,4 +1,5 @@
 import BackgroundTasks
+import Foundation
 import Testing
 
 /// Defaults the SDK shim (Tests/AppleSDKShim) declares, checked against Apple's headers.
@@ -16,5 +17,61 @@ import Testing
     #expect(request.protectionTypeOfRequiredData == .completeUntilFirstUserAuthentication)
     request.protectionTypeOfRequiredData = .complete
     #expect(request.protectionTypeOfRequiredData == .complete)
+  }
+
+  /// BGTaskScheduler.h, iOS 26.0 SDK, `getPendingTaskRequestsWithCompletionHandler:`: "The
+  /// objects passed in the array are copies of the existing requests. Changing the
+  /// attributes of a request has no effect."
+  @Test func pendingRequestsAreCopies() async throws {
+    let scheduler = BGTaskScheduler()
+    let request = BGProcessingTaskRequest(identifier: "com.example.cleanup")
+    request.requiresExternalPower = true
+    try scheduler.submit(request)
+    let pending = try #require(await scheduler.pendingTaskRequests().first as? BGProcessingTaskRequest)
+    #expect(pending !== request)
+    #expect(pending.identifier == "com.example.cleanup" && pending.requiresExternalPower)
+    pending.requiresExternalPower = false
+    #expect(request.requiresExternalPower)
+  }
+
+  /// BGTask.h, iOS 26.0 SDK: `@interface BGHealthResearchTask : BGProcessingTask`
+  /// (iOS 17), the task a `BGHealthResearchTaskRequest` launches.
+  @Test func aHealthResearchRequestLaunchesAHealthResearchTask() throws {
+    let scheduler = BGTaskScheduler()
+    var launched: BGTask?
+    scheduler.register(forTaskWithIdentifier: "study.upload", using: nil) { launched = $0 }
+    try scheduler.submit(BGHealthResearchTaskRequest(identifier: "study.upload"))
+    scheduler.launch("study.upload")
+    let task = try #require(launched)
+    #expect(task is BGHealthResearchTask && task is BGProcessingTask)
+  }
+
+  /// BGTask.h and BGTaskRequest.h, iOS 26.0 SDK: the continued-processing classes are
+  /// `API_AVAILABLE(ios(26.0))`, and the package runs from iOS 18 (Package.swift), so on
+  /// a device every adapter line that names one needs an `@available(iOS 26.0, *)` or
+  /// `#available(iOS 26.0, *)` in its declaration. Linux does not enforce the shim's
+  /// `@available(iOS …)`, so this reads the adapter: a use more than a few lines below
+  /// the last availability guard is reported with its line. Before this check the
+  /// adapter named the classes with no guard at all, which does not compile for iOS 18.
+  @Test func theAdaptersGuardTheIOS26API() throws {
+    let adapters = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent()  // SDKShimDeclarationTests.swift
+      .deletingLastPathComponent()  // Tests
+      .appendingPathComponent("Adapters")
+    let files = try FileManager.default.contentsOfDirectory(atPath: adapters.path).sorted()
+    #expect(files.contains("BackgroundTasksScheduler.swift"))
+    var unguarded: [String] = []
+    for file in files {
+      let text = try String(contentsOf: adapters.appendingPathComponent(file), encoding: .utf8)
+      var lastGuard: Int?
+      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let code = line.trimmingCharacters(in: .whitespaces)
+        if code.contains("available(iOS 26.0, *)") { lastGuard = number }
+        guard !code.hasPrefix("//"), code.contains("BGContinuedProcessing") else { continue }
+        if let lastGuard, number - lastGuard <= 12 { continue }
+        unguarded.append("\(file):\(number + 1)")
+      }
+    }
+    #expect(unguarded == [])
   }
 }

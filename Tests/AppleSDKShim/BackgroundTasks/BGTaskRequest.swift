@@ -1,17 +1,41 @@
 /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskrequest
-/// (`class BGTaskRequest`, abstract; the shim is not an `NSObject`).
+/// (BackgroundTasks.framework/Headers/BGTaskRequest.h, iOS 26.0 SDK: `BG_EXTERN
+/// API_AVAILABLE(ios(13.0), tvos(13.0)) API_UNAVAILABLE(macos) API_UNAVAILABLE(watchos)
+/// @interface BGTaskRequest : NSObject <NSCopying>`, abstract; the shim is not an
+/// `NSObject`, and its copies are the fake's own).
+@available(iOS 13.0, tvOS 13.0, *)
+@available(macOS, unavailable)
+@available(watchOS, unavailable)
 open class BGTaskRequest {
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskrequest/identifier
-  /// (`var identifier: String { get }`).
+  /// (BGTaskRequest.h, iOS 26.0 SDK: `@property (readonly, copy) NSString *identifier`;
+  /// in Swift `var identifier: String { get }`).
   public let identifier: String
 
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskrequest/earliestbegindate
-  /// (`var earliestBeginDate: Date? { get set }`; `nil` for no start delay).
+  /// (BGTaskRequest.h, iOS 26.0 SDK: `@property (copy, nullable) NSDate
+  /// *earliestBeginDate`; in Swift `var earliestBeginDate: Date? { get set }`; "Specify
+  /// `nil` for no start delay").
   public var earliestBeginDate: Date?
 
-  // Apple's `init()` is unavailable: requests are made through a subclass.
+  // BGTaskRequest.h: `- (instancetype)init NS_UNAVAILABLE`: requests are made through a
+  // subclass.
   init(identifier: String) {
     self.identifier = identifier
+  }
+
+  /// Fake: a copy, as `NSCopying`'s `copy()` makes one (what
+  /// `getPendingTaskRequests(completionHandler:)` hands out).
+  func copy() -> BGTaskRequest {
+    let copy = makeCopy()
+    copy.earliestBeginDate = earliestBeginDate
+    return copy
+  }
+
+  /// Fake: a new request of the same class and identifier with the subclass's own
+  /// properties.
+  func makeCopy() -> BGTaskRequest {
+    BGTaskRequest(identifier: identifier)
   }
 }
 
@@ -19,38 +43,67 @@ open class BGTaskRequest {
 extension BGTaskRequest: Sendable {}
 
 /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgapprefreshtaskrequest
-/// (`class BGAppRefreshTaskRequest : BGTaskRequest`).
+/// (BGTaskRequest.h, iOS 26.0 SDK: `BG_EXTERN API_AVAILABLE(ios(13.0), tvos(13.0))
+/// API_UNAVAILABLE(macos) API_UNAVAILABLE(watchos) @interface BGAppRefreshTaskRequest :
+/// BGTaskRequest`).
+@available(iOS 13.0, tvOS 13.0, *)
+@available(macOS, unavailable)
+@available(watchOS, unavailable)
 public final class BGAppRefreshTaskRequest: BGTaskRequest {
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgapprefreshtaskrequest/init(identifier:)
-  /// (`init(identifier: String)`).
+  /// (BGTaskRequest.h, iOS 26.0 SDK: `- (instancetype)initWithIdentifier:(NSString
+  /// *)identifier`; in Swift `init(identifier: String)`).
   public override init(identifier: String) {
     super.init(identifier: identifier)
+  }
+
+  override func makeCopy() -> BGTaskRequest {
+    BGAppRefreshTaskRequest(identifier: identifier)
   }
 }
 
 /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest
-/// (`class BGProcessingTaskRequest : BGTaskRequest`; open: BackgroundTasks/BGTaskRequest.h
-/// declares `@interface BGHealthResearchTaskRequest : BGProcessingTaskRequest`).
+/// (BGTaskRequest.h, iOS 26.0 SDK: `BG_EXTERN API_AVAILABLE(ios(13.0), tvos(13.0))
+/// API_UNAVAILABLE(macos) API_UNAVAILABLE(watchos) @interface BGProcessingTaskRequest :
+/// BGTaskRequest`; open: the same header declares `@interface BGHealthResearchTaskRequest
+/// : BGProcessingTaskRequest`).
+@available(iOS 13.0, tvOS 13.0, *)
+@available(macOS, unavailable)
+@available(watchOS, unavailable)
 open class BGProcessingTaskRequest: BGTaskRequest {
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest/requiresnetworkconnectivity
-  /// (`var requiresNetworkConnectivity: Bool { get set }`; `false` by default).
+  /// (BGTaskRequest.h, iOS 26.0 SDK: `@property (assign) BOOL requiresNetworkConnectivity`;
+  /// "The default value is `NO`").
   open var requiresNetworkConnectivity = false
 
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest/requiresexternalpower
-  /// (`var requiresExternalPower: Bool { get set }`; `false` by default).
+  /// (BGTaskRequest.h, iOS 26.0 SDK: `@property (assign) BOOL requiresExternalPower`; "The
+  /// default value is `NO`").
   open var requiresExternalPower = false
 
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest/init(identifier:)
-  /// (`init(identifier: String)`).
+  /// (BGTaskRequest.h, iOS 26.0 SDK: `- (instancetype)initWithIdentifier:(NSString
+  /// *)identifier`).
   public override init(identifier: String) {
     super.init(identifier: identifier)
+  }
+
+  override func makeCopy() -> BGTaskRequest {
+    let copy = BGProcessingTaskRequest(identifier: identifier)
+    copy.requiresNetworkConnectivity = requiresNetworkConnectivity
+    copy.requiresExternalPower = requiresExternalPower
+    return copy
   }
 }
 
 /// Apple: https://developer.apple.com/documentation/backgroundtasks/bghealthresearchtaskrequest
-/// (BackgroundTasks/BGTaskRequest.h: `@interface BGHealthResearchTaskRequest :
-/// BGProcessingTaskRequest`, iOS 17; in Swift `class BGHealthResearchTaskRequest :
+/// (BGTaskRequest.h, iOS 26.0 SDK: `BG_EXTERN API_AVAILABLE(ios(17.0), tvos(17.0))
+/// API_UNAVAILABLE(macos) API_UNAVAILABLE(watchos) @interface BGHealthResearchTaskRequest :
+/// BGProcessingTaskRequest`; in Swift `class BGHealthResearchTaskRequest :
 /// BGProcessingTaskRequest`).
+@available(iOS 17.0, tvOS 17.0, *)
+@available(macOS, unavailable)
+@available(watchOS, unavailable)
 public final class BGHealthResearchTaskRequest: BGProcessingTaskRequest {
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bghealthresearchtaskrequest/protectiontypeofrequireddata
   /// (BGTaskRequest.h: `@property NSFileProtectionType protectionTypeOfRequiredData`; in Swift
@@ -63,43 +116,70 @@ public final class BGHealthResearchTaskRequest: BGProcessingTaskRequest {
   public override init(identifier: String) {
     super.init(identifier: identifier)
   }
+
+  override func makeCopy() -> BGTaskRequest {
+    let copy = BGHealthResearchTaskRequest(identifier: identifier)
+    copy.requiresNetworkConnectivity = requiresNetworkConnectivity
+    copy.requiresExternalPower = requiresExternalPower
+    copy.protectionTypeOfRequiredData = protectionTypeOfRequiredData
+    return copy
+  }
 }
 
 /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest
-/// (BackgroundTasks/BGTaskRequest.h: `@interface BGContinuedProcessingTaskRequest :
-/// BGTaskRequest`, iOS 26).
+/// (BGTaskRequest.h, iOS 26.0 SDK: `BG_EXTERN API_AVAILABLE(ios(26.0)) API_UNAVAILABLE(macos,
+/// tvos, visionos, macCatalyst) API_UNAVAILABLE(watchos) @interface
+/// BGContinuedProcessingTaskRequest : BGTaskRequest`). Its initializer's documentation:
+/// "``BGTaskRequest/earliestBeginDate`` will be outright ignored by the scheduler in favor
+/// of `NSDate.now`".
+@available(iOS 26.0, *)
+@available(macOS, unavailable)
+@available(tvOS, unavailable)
+@available(visionOS, unavailable)
+@available(macCatalyst, unavailable)
+@available(watchOS, unavailable)
 public final class BGContinuedProcessingTaskRequest: BGTaskRequest {
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/title
-  /// (BGTaskRequest.h: `@property (copy) NSString *title`).
+  /// (BGTaskRequest.h, iOS 26.0 SDK: `@property (copy, nonnull) NSString *title`).
   public var title: String
 
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/subtitle
-  /// (BGTaskRequest.h: `@property (copy) NSString *subtitle`).
+  /// (BGTaskRequest.h, iOS 26.0 SDK: `@property (copy, nonnull) NSString *subtitle`).
   public var subtitle: String
 
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/strategy
-  /// (BGTaskRequest.h: `@property (assign) BGContinuedProcessingTaskRequestSubmissionStrategy
-  /// strategy`; "The default value is `queue`", and the iOS 26.1 framework's initializer
-  /// sets `_strategy = 1`).
+  /// (BGTaskRequest.h, iOS 26.0 SDK: `@property (nonatomic)
+  /// BGContinuedProcessingTaskRequestSubmissionStrategy strategy`, "Defaults to
+  /// …SubmissionStrategyQueue"; the iOS 26.1 framework's initializer sets `_strategy = 1`).
   public var strategy: SubmissionStrategy = .queue
 
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/requiredresources
-  /// (BGTaskRequest.h: `@property (assign) BGContinuedProcessingTaskRequestResources
-  /// requiredResources`; the default, `…ResourcesDefault`, is `[]`).
+  /// (BGTaskRequest.h, iOS 26.0 SDK: `@property (nonatomic)
+  /// BGContinuedProcessingTaskRequestResources requiredResources`, "Defaults to
+  /// …ResourcesDefault", which is `[]`).
   public var requiredResources: Resources = []
 
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/init(identifier:title:subtitle:)
-  /// (BGTaskRequest.h: `- (instancetype)initWithIdentifier:(NSString *)identifier title:(NSString
-  /// *)title subtitle:(NSString *)subtitle`).
+  /// (BGTaskRequest.h, iOS 26.0 SDK: `- (instancetype)initWithIdentifier:(NSString
+  /// *)identifier title:(NSString *)title subtitle:(NSString *)subtitle`, all nonnull).
   public init(identifier: String, title: String, subtitle: String) {
     self.title = title
     self.subtitle = subtitle
     super.init(identifier: identifier)
   }
 
+  override func makeCopy() -> BGTaskRequest {
+    let copy = BGContinuedProcessingTaskRequest(identifier: identifier, title: title, subtitle: subtitle)
+    copy.strategy = strategy
+    copy.requiredResources = requiredResources
+    return copy
+  }
+
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/submissionstrategy
-  /// (BGTaskRequest.h: `typedef NS_ENUM(NSInteger, BGContinuedProcessingTaskRequestSubmissionStrategy)`,
-  /// `NS_SWIFT_NAME(BGContinuedProcessingTaskRequest.SubmissionStrategy)`: `…Fail = 0`, `…Queue = 1`).
+  /// (BGTaskRequest.h, iOS 26.0 SDK: `typedef NS_ENUM(NSInteger,
+  /// BGContinuedProcessingTaskRequestSubmissionStrategy)`,
+  /// `NS_SWIFT_NAME(BGContinuedProcessingTaskRequest.SubmissionStrategy)`: `…Fail` (0),
+  /// `…Queue` (1); an `NS_ENUM`, so not frozen: a switch over it needs `@unknown default`).
   public enum SubmissionStrategy: Int, Hashable, Sendable {
     /// Fail the submission when the system cannot run the task at once.
     case fail = 0
@@ -108,7 +188,7 @@ public final class BGContinuedProcessingTaskRequest: BGTaskRequest {
   }
 
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgcontinuedprocessingtaskrequest/resources
-  /// (BGTaskRequest.h: `typedef NS_OPTIONS(NSInteger, BGContinuedProcessingTaskRequestResources)`,
+  /// (BGTaskRequest.h, iOS 26.0 SDK: `typedef NS_OPTIONS(NSInteger, BGContinuedProcessingTaskRequestResources)`,
   /// `NS_SWIFT_NAME(BGContinuedProcessingTaskRequest.Resources)`; `…ResourcesDefault = 0`
   /// has no Swift name, so the default is `[]`).
   public struct Resources: OptionSet, Hashable, Sendable {
@@ -120,7 +200,9 @@ public final class BGContinuedProcessingTaskRequest: BGTaskRequest {
       self.rawValue = rawValue
     }
 
-    /// BGTaskRequest.h: `BGContinuedProcessingTaskRequestResourcesGPU NS_SWIFT_NAME(gpu) = (1 << 0)`.
+    /// BGTaskRequest.h, iOS 26.0 SDK: `BGContinuedProcessingTaskRequestResourcesGPU
+    /// NS_SWIFT_NAME(gpu) = (1 << 0)`; "Applications must have the
+    /// `com.apple.developer.background-tasks.continued-processing.gpu` entitlement".
     public static let gpu = Resources(rawValue: 1 << 0)
   }
 }

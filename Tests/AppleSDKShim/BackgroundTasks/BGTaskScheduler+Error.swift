@@ -1,11 +1,12 @@
 extension BGTaskScheduler {
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error
   /// (`struct Error: CustomNSError, Hashable, Error`: the errors of
-  /// `BGTaskSchedulerErrorDomain`, imported from BackgroundTasks/BGTaskScheduler.h's
-  /// `typedef NS_ERROR_ENUM(BGTaskSchedulerErrorDomain, BGTaskSchedulerErrorCode)`).
+  /// `BGTaskSchedulerErrorDomain`, imported from BGTaskScheduler.h's (iOS 26.0 SDK)
+  /// `typedef NS_ERROR_ENUM(BGTaskSchedulerErrorDomain, BGTaskSchedulerErrorCode) {…}
+  /// API_AVAILABLE(ios(13.0), tvos(13.0)) API_UNAVAILABLE(macos) API_UNAVAILABLE(watchos)`).
   public struct Error: CustomNSError, Hashable, Sendable {
     /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/code
-    /// (`enum Code: Int`; BGTaskScheduler.h: `BGTaskSchedulerErrorCodeUnavailable = 1`,
+    /// (`enum Code: Int`; BGTaskScheduler.h, iOS 26.0 SDK: `BGTaskSchedulerErrorCodeUnavailable = 1`,
     /// `…TooManyPendingTaskRequests = 2`, `…NotPermitted = 3`, `…ImmediateRunIneligible = 4`).
     public enum Code: Int, Hashable, Sendable {
       /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/code/unavailable
@@ -28,7 +29,7 @@ extension BGTaskScheduler {
     }
 
     /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskschedulererrordomain
-    /// (BGTaskScheduler.h: `NSErrorDomain const BGTaskSchedulerErrorDomain`; in Swift
+    /// (BGTaskScheduler.h, iOS 26.0 SDK: `NSErrorDomain const BGTaskSchedulerErrorDomain`; in Swift
     /// `static var errorDomain: String { get }`, its value as iOS creates the errors,
     /// `errorWithDomain:@"BGTaskSchedulerErrorDomain"` in BGTaskScheduler.m).
     public static var errorDomain: String { "BGTaskSchedulerErrorDomain" }

@@ -14,8 +14,9 @@ extension BGTaskScheduler {
 
   /// Launches `identifier`'s registered handler with a new task, as the system does when
   /// its time comes: a `BGContinuedProcessingTask` for a pending continued-processing
-  /// request, a `BGProcessingTask` for a processing one, otherwise a `BGAppRefreshTask`; the pending request goes. The handler runs before this returns
-  /// (on its registered queue, when it has one).
+  /// request, a `BGHealthResearchTask` for a health research one, a `BGProcessingTask`
+  /// for a processing one, otherwise a `BGAppRefreshTask`; the pending request goes. The
+  /// handler runs before this returns (on its registered queue, when it has one).
   ///
   /// - Returns: the launched task, or `nil` when nothing is registered for `identifier`.
   @discardableResult
@@ -26,6 +27,8 @@ extension BGTaskScheduler {
     let task: BGTask =
       if let continued = request as? BGContinuedProcessingTaskRequest {
         BGContinuedProcessingTask(identifier: identifier, title: continued.title, subtitle: continued.subtitle)
+      } else if request is BGHealthResearchTaskRequest {
+        BGHealthResearchTask(identifier: identifier)
       } else if request is BGProcessingTaskRequest {
         BGProcessingTask(identifier: identifier)
       } else {

@@ -1,22 +1,50 @@
 import Synchronization
 
 /// The fake's controls: not SwiftUI API. SwiftUI keeps a scene's background-task actions
-/// and runs the matching one when the system launches a task; tests do the same.
+/// and runs the matching ones when the system launches the app for a task; tests do the
+/// same.
 public enum FakeBackgroundTasks: Sendable {
-  private static let actions = Mutex<[String: @Sendable () async -> Void]>([:])
-
-  static func keep(_ identifier: String, _ action: @escaping @Sendable () async -> Void) {
-    actions.withLock { $0[identifier] = action }
+  /// What the system launched the app for.
+  public enum Launch: Sendable, Hashable {
+    /// A `BGAppRefreshTask` of this identifier.
+    case appRefresh(String)
+    /// The events of the background `URLSession` of this identifier
+    /// (`handleEventsForBackgroundURLSession`).
+    case urlSession(String)
   }
 
-  /// Runs the action kept for `identifier`, as SwiftUI does when the system launches the
-  /// task, and returns when it returns (when SwiftUI completes the task).
+  private struct Kept: Sendable {
+    var matches: @Sendable (Launch) -> Bool
+    var run: @Sendable (Launch) async -> Void
+  }
+
+  private static let actions = Mutex<[String: Kept]>([:])
+
+  static func keep(
+    _ key: String, _ matches: @escaping @Sendable (Launch) -> Bool,
+    _ run: @escaping @Sendable (Launch) async -> Void
+  ) {
+    actions.withLock { $0[key] = Kept(matches: matches, run: run) }
+  }
+
+  /// Runs the actions kept for `launch`, one after the other, as SwiftUI does when the
+  /// system launches the app for it, and returns when they have returned (when SwiftUI
+  /// completes the task, or calls the session's completion handler).
   ///
-  /// - Returns: `false` when no scene kept an action for `identifier`.
+  /// - Returns: `false` when no scene kept an action for `launch`.
+  @discardableResult
+  public static func launch(_ launch: Launch) async -> Bool {
+    let matching = actions.withLock { actions in
+      actions.keys.sorted().compactMap { actions[$0] }.filter { $0.matches(launch) }
+    }
+    for kept in matching { await kept.run(launch) }
+    return !matching.isEmpty
+  }
+
+  /// Runs the actions kept for the app-refresh task `identifier` (``launch(_:)`` with
+  /// ``Launch/appRefresh(_:)``).
   @discardableResult
   public static func launch(_ identifier: String) async -> Bool {
-    guard let action = actions.withLock({ $0[identifier] }) else { return false }
-    await action()
-    return true
+    await launch(.appRefresh(identifier))
   }
 }

@@ -4,8 +4,18 @@ import Synchronization
 /// the adapters in Sources/BackgroundTrace/Apple use, with Apple's signatures, backed by
 /// a controllable fake (the controls are in UIApplication+Fake.swift).
 ///
+/// Each declaration cites UIKit.framework/Headers/UIApplication.h ("UIApplication.h"
+/// below) as the newest public copy found has it: an iOS 17-or-later SDK's (it deprecates
+/// `applicationIconBadgeNumber` at `ios(2.0, 17.0)` and marks the background-task
+/// methods `NS_SWIFT_NONISOLATED`), with the Swift declarations Apple's documentation
+/// gives for the current SDK.
+///
 /// Apple: https://developer.apple.com/documentation/uikit/uiapplication
-/// (`@MainActor class UIApplication : UIResponder`; the shim has no `UIResponder`).
+/// (`@MainActor class UIApplication : UIResponder`; UIApplication.h:
+/// `UIKIT_EXTERN API_AVAILABLE(ios(2.0)) NS_SWIFT_UI_ACTOR @interface UIApplication :
+/// UIResponder`; the shim has no `UIResponder`).
+@available(iOS 2.0, tvOS 9.0, *)
+@available(watchOS, unavailable)
 @MainActor
 open class UIApplication {
   /// The fake's state, guarded so the nonisolated methods work from any thread.
@@ -33,10 +43,14 @@ open class UIApplication {
 
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/beginbackgroundtask(withname:expirationhandler:)
   /// (`nonisolated func beginBackgroundTask(withName taskName: String?, expirationHandler
-  /// handler: (@MainActor @Sendable () -> Void)? = nil) -> UIBackgroundTaskIdentifier`).
+  /// handler: (@MainActor @Sendable () -> Void)? = nil) -> UIBackgroundTaskIdentifier`;
+  /// UIApplication.h: `- (UIBackgroundTaskIdentifier)beginBackgroundTaskWithName:(nullable
+  /// NSString *)taskName expirationHandler:(void(^ __nullable NS_SWIFT_UI_ACTOR)(void))handler
+  /// API_AVAILABLE(ios(7.0)) NS_REQUIRES_SUPER NS_SWIFT_NONISOLATED`).
   ///
   /// Fake: returns the next identifier (1, 2, …) and keeps the handler until the task
   /// ends or expires; `.invalid` while ``refusesBackgroundTasks`` is set.
+  @available(iOS 7.0, *)
   public nonisolated func beginBackgroundTask(
     withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
   ) -> UIBackgroundTaskIdentifier {
@@ -52,7 +66,10 @@ open class UIApplication {
 
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/beginbackgroundtask(expirationhandler:)
   /// (`nonisolated func beginBackgroundTask(expirationHandler handler: (@MainActor @Sendable
-  /// () -> Void)? = nil) -> UIBackgroundTaskIdentifier`).
+  /// () -> Void)? = nil) -> UIBackgroundTaskIdentifier`; UIApplication.h:
+  /// `- (UIBackgroundTaskIdentifier)beginBackgroundTaskWithExpirationHandler:(void(^
+  /// __nullable NS_SWIFT_UI_ACTOR)(void))handler API_AVAILABLE(ios(4.0)) NS_REQUIRES_SUPER
+  /// NS_SWIFT_NONISOLATED`).
   public nonisolated func beginBackgroundTask(
     expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
   ) -> UIBackgroundTaskIdentifier {
@@ -61,7 +78,9 @@ open class UIApplication {
 
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/endbackgroundtask(_:)
   /// (`nonisolated func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier)`; "can
-  /// be safely called on a non-main thread").
+  /// be safely called on a non-main thread"; UIApplication.h: `- (void)endBackgroundTask:
+  /// (UIBackgroundTaskIdentifier)identifier API_AVAILABLE(ios(4.0)) NS_REQUIRES_SUPER
+  /// NS_SWIFT_NONISOLATED`).
   ///
   /// Fake: closes the task and notes the call in ``endedBackgroundTaskIdentifiers``.
   public nonisolated func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
@@ -72,29 +91,38 @@ open class UIApplication {
   }
 
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/backgroundtimeremaining
-  /// (`nonisolated var backgroundTimeRemaining: TimeInterval { get }`).
+  /// (`nonisolated var backgroundTimeRemaining: TimeInterval { get }`; UIApplication.h:
+  /// `@property(nonatomic,readonly) NSTimeInterval backgroundTimeRemaining
+  /// API_AVAILABLE(ios(4.0)) NS_SWIFT_NONISOLATED`).
   public nonisolated var backgroundTimeRemaining: TimeInterval {
     fake.withLock { $0.timeRemaining }
   }
 
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/applicationstate
-  /// (`var applicationState: UIApplication.State { get }`, main actor).
+  /// (`var applicationState: UIApplication.State { get }`, main actor; UIApplication.h:
+  /// `@property(nonatomic,readonly) UIApplicationState applicationState
+  /// API_AVAILABLE(ios(4.0))`, not nonisolated).
   public var applicationState: UIApplication.State {
     fake.withLock { $0.applicationState }
   }
 
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/backgroundrefreshstatus
-  /// (UIKit/UIApplication.h: `@property (nonatomic, readonly) UIBackgroundRefreshStatus
-  /// backgroundRefreshStatus`; in Swift `var backgroundRefreshStatus: UIBackgroundRefreshStatus
-  /// { get }`, main actor).
+  /// (UIApplication.h: `@property (nonatomic, readonly) UIBackgroundRefreshStatus
+  /// backgroundRefreshStatus API_AVAILABLE(ios(7.0), tvos(11.0))`, not nonisolated; in
+  /// Swift `var backgroundRefreshStatus: UIBackgroundRefreshStatus { get }`, main actor;
+  /// "Observe UIApplicationBackgroundRefreshStatusDidChangeNotification to be notified of
+  /// changes").
   ///
   /// Fake: what ``setBackgroundRefreshStatus(_:)`` set, `.available` at first.
+  @available(iOS 7.0, tvOS 11.0, *)
   public var backgroundRefreshStatus: UIBackgroundRefreshStatus {
     fake.withLock { $0.backgroundRefreshStatus }
   }
 
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/state
-  /// (`enum State`: `active`, `inactive`, `background`; Int raw values 0, 1, 2).
+  /// (`enum State`: `active`, `inactive`, `background`; Int raw values 0, 1, 2;
+  /// UIApplication.h: `typedef NS_ENUM(NSInteger, UIApplicationState) {…}
+  /// API_AVAILABLE(ios(4.0))`).
   public enum State: Int, Sendable, Hashable {
     /// The app is running in the foreground and currently receiving events.
     case active
@@ -128,11 +156,21 @@ extension UIApplication {
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/willterminatenotification
   public nonisolated static let willTerminateNotification = NSNotification.Name(
     "UIApplicationWillTerminateNotification")
+
+  /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/backgroundrefreshstatusdidchangenotification
+  /// (UIApplication.h: `UIKIT_EXTERN NSNotificationName const
+  /// UIApplicationBackgroundRefreshStatusDidChangeNotification API_AVAILABLE(ios(7.0),
+  /// tvos(11.0))`): posted when ``backgroundRefreshStatus`` changes.
+  @available(iOS 7.0, tvOS 11.0, *)
+  public nonisolated static let backgroundRefreshStatusDidChangeNotification = NSNotification.Name(
+    "UIApplicationBackgroundRefreshStatusDidChangeNotification")
 }
 
 /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundrefreshstatus
-/// (UIKit/UIApplication.h: `typedef NS_ENUM(NSInteger, UIBackgroundRefreshStatus)`:
-/// `…Restricted`, `…Denied`, `…Available`, raw values 0, 1, 2).
+/// (UIApplication.h: `typedef NS_ENUM(NSInteger, UIBackgroundRefreshStatus) {…}
+/// API_AVAILABLE(ios(7.0), tvos(11.0))`: `…Restricted`, `…Denied`, `…Available`, raw
+/// values 0, 1, 2; an `NS_ENUM`, so a switch over it needs `@unknown default`).
+@available(iOS 7.0, tvOS 11.0, *)
 public enum UIBackgroundRefreshStatus: Int, Sendable, Hashable {
   /// Background updates are unavailable and the user cannot enable them again.
   case restricted

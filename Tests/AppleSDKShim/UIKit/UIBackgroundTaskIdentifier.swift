@@ -1,10 +1,13 @@
 /// A unique token that identifies a request to run in the background.
 ///
 /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundtaskidentifier
-/// (`struct UIBackgroundTaskIdentifier`: RawRepresentable, Hashable, Sendable).
+/// (`struct UIBackgroundTaskIdentifier`: RawRepresentable, Hashable, Sendable;
+/// UIApplication.h: `typedef NSUInteger UIBackgroundTaskIdentifier`, which Swift imports
+/// as a struct wrapping `Int`).
 public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
   /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundtaskidentifier/invalid
-  /// (`static let invalid: UIBackgroundTaskIdentifier`; `UIBackgroundTaskInvalid` is 0).
+  /// (`static let invalid: UIBackgroundTaskIdentifier`; UIApplication.h: `UIKIT_EXTERN const
+  /// UIBackgroundTaskIdentifier UIBackgroundTaskInvalid API_AVAILABLE(ios(4.0))`, 0).
   public static let invalid = UIBackgroundTaskIdentifier(rawValue: 0)
 
   /// The raw token.
