@@ -198,11 +198,43 @@ extension ReplayPlatform: TaskScheduling {
       }
     }
     record(.schedSubmit(submission))
-    if let rejection = recorded?.rejection {
+    if let rejection = recorded?.rejection ?? refreshOffRejection(of: submission, recorded: recorded) {
       record(.schedReject(identifier: request.identifier, error: rejection))
       throw TaskSchedulerError(rejection)
     }
     submittedRequests[request.identifier] = request
+  }
+
+  /// Whether Background App Refresh was on at this point of the recorded run: off when
+  /// the recording's `input key=system.backgroundRefreshStatus` in effect says `denied`
+  /// or `restricted` (`UIKitBackgroundTaskHost.recordBackgroundRefreshStatus(in:)`) — the
+  /// last one at or before now, else the first one (the adapter records it at launch, and
+  /// the setting held before the trace began). On without any, as
+  /// ``SimulationConfiguration/backgroundRefreshEnabled`` is by default.
+  public var backgroundRefreshEnabled: Bool {
+    guard let statuses = script.inputs[RecordedAnswer.backgroundRefreshStatus], let first = statuses.first else {
+      return true
+    }
+    let status = statuses.last { $0.time <= scheduler.now } ?? first
+    return status.value != "denied" && status.value != "restricted"
+  }
+
+  /// The simulation's answer to a submission the recording did not answer (a call past
+  /// the recording, or one for another identifier or type than the recording's at this
+  /// call) while Background App Refresh was off: `unavailable` for a refresh or
+  /// processing request, as `SimulatedSystem` rejects it with `backgroundRefreshEnabled`
+  /// off (docs/platform-model.md, "Submit errors"); `nil` otherwise. A recorded answer to
+  /// the same request always wins: the setting may have changed without a new input.
+  private func refreshOffRejection(of submission: SchedulerSubmission, recorded: ReplayScript.Submit?)
+    -> SchedulerRejection?
+  {
+    guard submission.type != .continued, !backgroundRefreshEnabled else { return nil }
+    if let recorded, recorded.submission.identifier == submission.identifier,
+      recorded.submission.type == submission.type
+    {
+      return nil
+    }
+    return .unavailable
   }
 
   /// How far a submitted request's earliest date, counted from its submission, may be
