@@ -359,7 +359,7 @@ extension SimulatedSystem: TaskScheduling {
       task = SimulatedContinuedTask(
         identifier: identifier, run: run, title: request.title, subtitle: request.subtitle, system: self)
       expiry = configuration.continuedProcessingStallWindow.map { window in
-        scheduler.schedule(after: window) { [self] in expire(run: run) }
+        scheduler.schedule(after: window) { [self] in expire(run: run, reason: .stalled) }
       }
     } else {
       task = SimulatedScheduledTask(identifier: identifier, run: run, system: self)
@@ -450,14 +450,15 @@ extension SimulatedSystem: TaskScheduling {
       return
     }
     scheduler.cancel(timer)
-    runningTasks[run]?.expiry = scheduler.schedule(after: window) { [self] in expire(run: run) }
+    runningTasks[run]?.expiry = scheduler.schedule(after: window) { [self] in expire(run: run, reason: .stalled) }
   }
 
   /// The user cancels the running continued-processing task of `identifier` from the
   /// system's progress UI: the system runs its expiration handler (Apple, "Performing
   /// long-running tasks on iOS and iPadOS": "If a person cancels a task through the
   /// interface, the system calls the task's expiration handler"), recorded as
-  /// `sched.expire`, and the app must still complete it.
+  /// `sched.expire reason=user` (a stall's expiry is `reason=stalled`), and the app must
+  /// still complete it.
   ///
   /// - Returns: `false` when no continued-processing run of `identifier` is running or
   ///   it has already expired.
@@ -470,7 +471,7 @@ extension SimulatedSystem: TaskScheduling {
       let timer = runningTasks[run]?.expiry
     else { return false }
     scheduler.cancel(timer)
-    expire(run: run)
+    expire(run: run, reason: .user)
     scheduler.runPending()
     return true
   }
@@ -493,17 +494,18 @@ extension SimulatedSystem: TaskScheduling {
     }
   }
 
-  /// The system expires a run: records `sched.expire` and calls the task's expiration
+  /// The system expires a run: records `sched.expire` (with `reason`, when it is a
+  /// continued run's stall or the user's cancel) and calls the task's expiration
   /// handler, setting it to `nil` first, as `BGTask _callExpirationHandlerWithReason:`
   /// does. With no handler the task completes unsuccessfully ("Client didn't provide an
   /// expiration handler for task %{public}@, completing with NO success for them"). A
   /// task the app let go of gets nothing: it can never complete, and the app is killed
   /// as for a handler that did not complete the task.
-  private func expire(run: Int) {
+  private func expire(run: Int, reason: ExpirationReason? = nil) {
     guard var entry = runningTasks[run], entry.expiry != nil else { return }
     entry.expiry = nil
     runningTasks[run] = entry
-    record(.schedExpire(run: run))
+    record(.schedExpire(run: run, reason: reason))
     if let task = entry.task, !task.completed {
       guard let handler = task.expirationHandler else {
         // With no expiration handler the system marks the task complete and unsuccessful.

@@ -142,7 +142,10 @@ private func start(
     #expect(log.expirations == 0)
     stalled.advance(by: .seconds(1))
     #expect(log.expirations == 1)
-    #expect(eventLines(stalled.trace).suffix(2) == ["30 sched.expire run=1", "30 sched.complete run=1 success=false"])
+    #expect(
+      eventLines(stalled.trace).suffix(2) == [
+        "30 sched.expire run=1 reason=stalled", "30 sched.complete run=1 success=false",
+      ])
 
     let moving = system()
     let movingLog = Log()
@@ -170,6 +173,8 @@ private func start(
 
   /// Apple, "Performing long-running tasks on iOS and iPadOS": a person can cancel the
   /// task from the system's interface, and the system then calls its expiration handler.
+  /// The trace tells it from a stall: `sched.expire reason=user` (a stall's is
+  /// `reason=stalled`); before, both were a bare `sched.expire`.
   @Test func aUserCancelCallsTheExpirationHandler() throws {
     let system = system()
     let log = Log()
@@ -179,7 +184,10 @@ private func start(
     #expect(system.userCancelContinuedProcessing(identifier: "com.example.app.export.1"))
     #expect(log.expirations == 1)
     #expect(!system.userCancelContinuedProcessing(identifier: "com.example.app.export.1"))
-    #expect(eventLines(system.trace).suffix(2) == ["5 sched.expire run=1", "5 sched.complete run=1 success=false"])
+    #expect(
+      eventLines(system.trace).suffix(2) == [
+        "5 sched.expire run=1 reason=user", "5 sched.complete run=1 success=false",
+      ])
   }
 
   /// Apple, SubmissionStrategy.queue: "The system cancels queued

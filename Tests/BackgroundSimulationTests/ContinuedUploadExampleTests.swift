@@ -54,12 +54,12 @@ import Testing
         // Setting totalUnitCount, then completedUnitCount: two reports.
         "11 sched.progress run=1 completed=0 total=3000",
         "11 sched.progress run=1 completed=1000 total=3000",
-        "41 sched.expire run=1",
+        "41 sched.expire run=1 reason=stalled",
       ])
     #expect(ExampleTrace.lines(" app.terminate", in: trace) == ["42 app.terminate reason=watchdog"])
     #expect(
       ExampleTrace.findings(in: trace) == [
-        "sched-progress-stalled @ 41 sched.expire run=1",
+        "sched-progress-stalled @ 41 sched.expire run=1 reason=stalled",
         "sched-not-completed @ 42 app.terminate reason=watchdog",
       ])
     expectTrace(
@@ -86,7 +86,7 @@ import Testing
     #expect(ExampleTrace.findings(in: fixed).isEmpty)
     #expect(
       ExampleTrace.lines(" sched.", in: fixed).suffix(2) == [
-        "20 sched.expire run=1", "20 sched.complete run=1 success=false",
+        "20 sched.expire run=1 reason=user", "20 sched.complete run=1 success=false",
       ])
   }
 

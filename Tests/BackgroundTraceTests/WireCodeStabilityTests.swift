@@ -92,6 +92,8 @@ import Testing
     expectCodes(ContinuedProcessingStrategy.self, [.fail: 0, .queue: 1])
     expectCodes(ContinuedProcessingResource.self, [.gpu: 0])
     expectCodes(ExpeditedPolicy.self, [.runAsRegular: 0, .drop: 1])
+    // `sched.expire`'s reason came later: its byte follows the run, behind flags bit 0.
+    expectCodes(ExpirationReason.self, [.stalled: 0, .user: 1])
   }
 
   @Test func presenceAndTristateBitsNeverChange() {

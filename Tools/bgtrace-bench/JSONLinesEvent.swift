@@ -57,7 +57,7 @@ struct JSONLinesEvent: Codable {
     case .schedLaunch(let ident, let run):
       self.ident = ident
       self.run = run
-    case .schedExpire(let run): self.run = run
+    case .schedExpire(let run, _): self.run = run
     case .schedComplete(let run, let success):
       self.run = run
       self.success = success

@@ -223,7 +223,7 @@ public enum Replayer: Sendable {
       if let registration = platform.launchHandlers[ident], !registration.trapsOnItsQueue {
         registration.handler(task)
       }
-    case .schedExpire(let run):
+    case .schedExpire(let run, _):
       guard let task = platform.launchedTasks[run] else { return skip("run \(run) was not launched") }
       platform.record(event.kind)
       // BGTask clears the handler before it calls it.

@@ -133,7 +133,7 @@ struct ChunkDecoder {
   static func largestFlags(_ kind: EventTag) -> UInt8 {
     switch kind {
     case .appState: AppState.largestWireCode
-    case .appTerminate, .taskBegin, .schedCancel, .schedComplete: 1
+    case .appTerminate, .taskBegin, .schedCancel, .schedComplete, .schedExpire: 1
     case .schedRegister: 2  // a tri-state
     case .schedSubmit: 6  // the request type (bits 0 and 2, not both), and whether `earliest` is present
     case .schedReject: SchedulerRejection.largestWireCode
@@ -149,8 +149,8 @@ struct ChunkDecoder {
   @inline(__always)
   static func largestPredictedFlags(_ kind: EventTag) -> UInt8 {
     switch kind {
-    case .taskBegin, .schedComplete: 3
-    case .taskEnd, .taskExpire, .schedLaunch, .schedExpire: 2
+    case .taskBegin, .schedComplete, .schedExpire: 3
+    case .taskEnd, .taskExpire, .schedLaunch: 2
     default: largestFlags(kind)
     }
   }
@@ -327,8 +327,9 @@ struct ChunkDecoder {
       event.string = try stringID(&cursor)
       event.number = Int64(try run(&cursor, predicted: flags & 2 != 0, step: 1))
     case .schedExpire:
-      guard flags & 1 == 0 else { throw fail("unknown flags \(flags)") }
       event.number = Int64(try run(&cursor, predicted: flags & 2 != 0, step: 0))
+      event.flags = flags & 1
+      if flags & 1 == 1 { event.options = try Self.code(ExpirationReason.self, "reason", &cursor, fail: fail).wireCode }
     case .schedComplete:
       event.number = Int64(try run(&cursor, predicted: flags & 2 != 0, step: 0))
       event.flags = flags & 1

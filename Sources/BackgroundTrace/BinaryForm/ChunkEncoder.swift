@@ -159,8 +159,13 @@ struct ChunkEncoder {
     case .schedLaunch(let ident, let run):
       appendString(ident)
       flags = appendRun(run, predicted: lastRun &+ 1)
-    case .schedExpire(let run):
+    case .schedExpire(let run, let reason):
       flags = appendRun(run, predicted: lastRun)
+      // The reason came later: behind flags bit 0, after the run.
+      if let reason {
+        flags |= 1
+        records.append(reason.wireCode)
+      }
     case .schedComplete(let run, let success):
       flags = appendRun(run, predicted: lastRun) | (success ? 1 : 0)
     case .workEnqueue(let enqueue):

@@ -20,7 +20,7 @@
 /// | `sched.reject` | ident | | | ``rejection`` |
 /// | `sched.cancel` | ident | | | ``cancelTarget(strings:)`` |
 /// | `sched.launch` | ident | | run | |
-/// | `sched.expire` | | | run | |
+/// | `sched.expire` | | | run | ``expirationReason`` |
 /// | `sched.complete` | | | run | ``success`` |
 /// | `work.enqueue` | work | name | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code) |
 /// | `work.start` | work | | attempt | |
@@ -48,7 +48,8 @@ package struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
   /// The record's flags, without the predicted bit: an enumerated field's code, or
   /// presence bits (docs/FORMAT.md, the record table).
   @usableFromInline var flags: UInt8 = 0
-  /// `sched.submit`'s requirement byte, `work.enqueue`'s presence byte.
+  /// `sched.submit`'s requirement byte, `work.enqueue`'s presence byte, `sched.expire`'s
+  /// reason code.
   @usableFromInline var options: UInt8 = 0
   /// `work.enqueue`'s backoff code, when its presence byte says it is present.
   @usableFromInline var backoffCode: UInt8 = 0
@@ -100,6 +101,12 @@ extension CompactEvent {
   @inlinable
   package func taskName(strings: borrowing some StringTable) -> String? {
     flags & 1 == 1 ? strings[string] : nil
+  }
+
+  /// `sched.expire`'s reason (flags bit 0: present, its code in ``options``).
+  @inlinable
+  package var expirationReason: ExpirationReason? {
+    flags & 1 == 1 ? ExpirationReason(wireCode: options)! : nil
   }
 
   /// `sched.register`'s `ok=`.
@@ -193,7 +200,7 @@ extension TraceEvent {
     case .schedReject: kind = .schedReject(identifier: text(compact.string), error: compact.rejection)
     case .schedCancel: kind = .schedCancel(compact.cancelTarget(strings: strings))
     case .schedLaunch: kind = .schedLaunch(identifier: text(compact.string), run: number)
-    case .schedExpire: kind = .schedExpire(run: number)
+    case .schedExpire: kind = .schedExpire(run: number, reason: compact.expirationReason)
     case .schedComplete: kind = .schedComplete(run: number, success: compact.success)
     case .workEnqueue: kind = .workEnqueue(compact.workEnqueue(strings: strings))
     case .workStart: kind = .workStart(work: text(compact.string), attempt: number)

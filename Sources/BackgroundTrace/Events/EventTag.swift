@@ -128,7 +128,9 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
         "the system launched a scheduled task")
     case .schedExpire:
       KindSpec(
-        "sched.expire", .system, [.required("run", .integer)], "the system ran a launched task's expiration handler")
+        "sched.expire", .system, [.required("run", .integer), .optional("reason", .choice(ExpirationReason.self))],
+        "the system ran a launched task's expiration handler (`reason=stalled`: a continued run that reported no progress; `reason=user`: the user cancelled a continued run)"
+      )
     case .schedComplete:
       KindSpec(
         "sched.complete", .app, [.required("run", .integer), .required("success", .boolean)],

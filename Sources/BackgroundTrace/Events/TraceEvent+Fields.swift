@@ -80,8 +80,9 @@ extension TraceEvent.Kind {
     case .schedLaunch(let ident, let run):
       visit(.string(ident))
       visit(.integer(run))
-    case .schedExpire(let run):
+    case .schedExpire(let run, let reason):
       visit(.integer(run))
+      visit(reason.map { .choice($0.rawValue) })
     case .schedComplete(let run, let success):
       visit(.integer(run))
       visit(.boolean(success))
@@ -211,7 +212,7 @@ extension TraceEvent.Kind {
         throw FieldError(field: "all", isInName: true, message: "sched.cancel takes ident=… or all=true, not both")
       }
     case .schedLaunch: self = .schedLaunch(identifier: try values.string(0), run: try values.integer(1))
-    case .schedExpire: self = .schedExpire(run: try values.integer(0))
+    case .schedExpire: self = .schedExpire(run: try values.integer(0), reason: try values.optionalChoice(1))
     case .schedComplete: self = .schedComplete(run: try values.integer(0), success: try values.boolean(1))
     case .workEnqueue:
       self = .workEnqueue(

@@ -44,8 +44,9 @@ extension TraceEvent {
     case schedCancel(SchedulerCancelTarget)
     /// `sched.launch ident=… run=…`: the system launched a scheduled task.
     case schedLaunch(identifier: String, run: Int)
-    /// `sched.expire run=…`: the system ran the launched task's expiration handler.
-    case schedExpire(run: Int)
+    /// `sched.expire run=… reason=…`: the system ran the launched task's expiration
+    /// handler; `reason` says why when it was not the task's time running out.
+    case schedExpire(run: Int, reason: ExpirationReason? = nil)
     /// `sched.complete run=… success=…`: the app called `setTaskCompleted(success:)`.
     case schedComplete(run: Int, success: Bool)
     /// `work.enqueue …`: the app enqueued work.
@@ -221,6 +222,17 @@ public enum SchedulerRejection: String, Sendable, Hashable, CaseIterable {
   /// permitted; `immediateRunIneligible` (4, iOS 26): a continued-processing request
   /// could not start right away.
   case unavailable, tooManyPendingTaskRequests, notPermitted, immediateRunIneligible
+}
+
+/// Why the system expired a launched task, when the trace knows it was not the task's
+/// time running out (`sched.expire reason=`; no reason: its time ran out, or the system's
+/// conditions changed).
+public enum ExpirationReason: String, Sendable, Hashable, CaseIterable {
+  /// `stalled`: a continued-processing task reported no progress for the stall window
+  /// ("Tasks that appear stalled may be forcibly expired", BGTask.h); `user`: the user
+  /// cancelled a continued-processing task from its Live Activity, and iOS ran its
+  /// expiration handler.
+  case stalled, user
 }
 
 /// What `sched.cancel` cancels: one identifier's pending request, or all of them.

@@ -205,6 +205,28 @@ extension ContinuedProcessingResource: WireCoded {
   package static var largestWireCode: UInt8 { 0 }
 }
 
+extension ExpirationReason: WireCoded {
+  /// `sched.expire`'s reason byte.
+  @inlinable
+  package var wireCode: UInt8 {
+    switch self {
+    case .stalled: 0
+    case .user: 1
+    }
+  }
+
+  @inlinable
+  package init?(wireCode code: UInt8) {
+    switch code {
+    case 0: self = .stalled
+    case 1: self = .user
+    default: return nil
+    }
+  }
+
+  package static var largestWireCode: UInt8 { 1 }
+}
+
 /// A `sched.submit` record's requirement byte: `network` and `power` tri-states in bits
 /// 0–3, and in bits 4–7 which of a continued-processing request's fields follow the
 /// earliest date, in this order (docs/FORMAT.md, "Record").

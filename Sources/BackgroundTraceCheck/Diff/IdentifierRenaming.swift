@@ -20,7 +20,7 @@ struct IdentifierRenaming {
     case .taskEnd(let id): return .taskEnd(id: task(id))
     case .taskExpire(let id): return .taskExpire(id: task(id))
     case .schedLaunch(let ident, let run): return .schedLaunch(identifier: ident, run: self.run(run))
-    case .schedExpire(let run): return .schedExpire(run: self.run(run))
+    case .schedExpire(let run, let reason): return .schedExpire(run: self.run(run), reason: reason)
     case .schedComplete(let run, let success): return .schedComplete(run: self.run(run), success: success)
     case .workEnqueue(var enqueue):
       enqueue.work = work(enqueue.work)

@@ -285,6 +285,8 @@ package struct RunLife: Sendable {
   package var launchedAt: TraceTime
   /// When its expiration handler ran.
   package var expiredAt: TraceTime?
+  /// Why, when the trace says (`sched.expire reason=`).
+  package var expiredBy: ExpirationReason?
   /// Whether a `sched.submit` for its identifier came after the launch.
   package var resubmitted = false
   /// When its progress last moved (`sched.progress`), or when it launched.

@@ -52,12 +52,13 @@ extension LifecycleWalker {
     observer.observeRunLaunched(run: run, life, request: request, in: process)
   }
 
-  mutating func expireRun(_ run: Int, into observer: inout some LifecycleObserver) {
+  mutating func expireRun(_ run: Int, reason: ExpirationReason?, into observer: inout some LifecycleObserver) {
     guard var life = runs[run], life.expiredAt == nil else {
       observer.observe(.runExpireUnmatched(run: run), in: process)
       return
     }
     life.expiredAt = now
+    life.expiredBy = reason
     runs.updateValue(life, forKey: run)
     observer.observe(.runExpired(run: run, life), in: process)
   }

@@ -100,7 +100,18 @@ extension CheckerRules {
     else { return }
     report(
       .schedNotCompleted,
-      "run \(run) (\(life.identifier), launched at \(life.launchedAt.seconds)) was not completed within \(grace.seconds) of its expiration at \(expiredAt.seconds)"
+      "run \(run) (\(life.identifier), launched at \(life.launchedAt.seconds)) was not completed within \(grace.seconds) of its expiration at \(expiredAt.seconds)\(Self.expiredReason(life.expiredBy))"
     )
+  }
+}
+
+extension CheckerRules {
+  /// What a finding adds about why a run expired, when the trace says.
+  static func expiredReason(_ reason: ExpirationReason?) -> String {
+    switch reason {
+    case nil: ""
+    case .stalled: " (it reported no progress: stalled)"
+    case .user: " (the user cancelled it)"
+    }
   }
 }

@@ -49,10 +49,19 @@ extension CheckerRules {
     }
   }
 
+  /// How a finding says a run expired: `sched.expire`'s reason in words.
+  static func expiredPhrase(_ reason: ExpirationReason?) -> String {
+    switch reason {
+    case nil: "expired"
+    case .stalled: "expired as stalled"
+    case .user: "cancelled by the user"
+    }
+  }
+
   /// A run its process gave up: not completed (once per run).
   mutating func runClosed(_ run: Int, _ life: RunLife, _ end: ProcessEnd) {
     guard reportedRuns.remove(run) == nil, !openAtLogEnd(end, expired: life.expiredAt != nil) else { return }
-    let expiry = life.expiredAt.map { ", expired at \($0.seconds)" } ?? ""
+    let expiry = life.expiredAt.map { ", \(Self.expiredPhrase(life.expiredBy)) at \($0.seconds)" } ?? ""
     report(
       .schedNotCompleted,
       "run \(run) (\(life.identifier), launched at \(life.launchedAt.seconds)\(expiry)) was not completed \(end.phrase)"
@@ -90,9 +99,12 @@ extension CheckerRules {
   }
 
   /// A continued run stops being judged (it expires or completes): stalled when its
-  /// progress had not moved for the whole window by then.
+  /// progress had not moved for the whole window by then. A user's cancel
+  /// (`sched.expire reason=user`) is not a stall: the run is stalled only if its window
+  /// had passed before the cancel, not when the cancel came at the window's end.
   mutating func runStopped(_ run: Int, _ life: RunLife) {
-    guard life.progressedAt + stallWindow <= now else { return }
+    let due = life.progressedAt + stallWindow
+    guard life.expiredBy == .user ? due < now : due <= now else { return }
     reportStall(run, life, at: life.progressedAt + stallWindow)
   }
 
