@@ -62,17 +62,31 @@ extension SimulatedSystem {
     wokenSessions[session] = wake
     eventsOwed.insert(session)
     record(.netWake(session: session))
-    appDelegate?.handleEvents(forBackgroundSession: session) { [self] in
+    let completionHandler: @Sendable () -> Void = { [self] in
       // Called from the app's code on the simulation's thread; every call is recorded,
       // but only the first ends this wake (a later wake has a handler of its own).
       record(.netHandler(session: session))
       if wokenSessions[session] == wake { wokenSessions[session] = nil }
       suspendIfIdle(after: configuration.suspensionDelay)
     }
-    // The wake's background time: unanswered by then, the app is suspended anyway.
+    let actions = sessionActions.matching(session)
+    if actions.isEmpty {
+      appDelegate?.handleEvents(forBackgroundSession: session, completionHandler: completionHandler)
+    } else {
+      // SwiftUI's `.backgroundTask(.urlSession(…))` is the delegate: it calls the
+      // completion handler when the actions return (docs/platform-model.md, "SwiftUI's
+      // backgroundTask").
+      sessionActionTasks[session] = SessionActions.run(actions, for: session, on: actionExecutor) { [self] in
+        sessionActionTasks[session] = nil
+        completionHandler()
+      }
+    }
+    // The wake's background time: unanswered by then, the app is suspended anyway, and
+    // SwiftUI's actions are cancelled.
     scheduler.schedule(after: configuration.budget) { [self] in
       guard wokenSessions[session] == wake else { return }
       wokenSessions[session] = nil
+      sessionActionTasks[session]?.cancel()
       suspendIfIdle(after: .zero)
     }
     if sessionDelegates[session] != nil { deliverEvents(of: session) }
@@ -131,6 +145,9 @@ extension SimulatedSystem {
   /// them, so their delegates, wakes and deliveries go with it; the transfers stay.
   func forgetSessions() {
     sessionDelegates.removeAll()
+    sessionActions.removeAll()
+    // The process's executor is retired with it: the actions never resume.
+    sessionActionTasks.removeAll()
     wokenSessions.removeAll()
     eventsOwed.removeAll()
     // Cancelling is the same in any order, so the dictionary's order does not matter.

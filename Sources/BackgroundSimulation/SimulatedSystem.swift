@@ -97,6 +97,12 @@ public final class SimulatedSystem: @unchecked Sendable {
   var wakingSessions: Set<String> = []
   /// Woken sessions whose events are being delivered: the timer of the next one.
   var deliveries: [String: VirtualTimeScheduler.TimerID] = [:]
+  /// The SwiftUI-style URL-session actions the current process registered
+  /// (``BackgroundTransfers/backgroundTask(_:action:)``).
+  let sessionActions = SessionActions()
+  /// The task running a wake's SwiftUI-style actions, by session, until they return:
+  /// the wake's time running out cancels it.
+  var sessionActionTasks: [String: Task<Void, Never>] = [:]
 
   // Android's foreground services: the running ones belong to the process; the
   // budgets of the types with a daily limit outlive it.

@@ -122,6 +122,10 @@ import Testing
       defer { next += 1 }
       return next
     }
+    /// No wakes of its own: keeps nothing.
+    func backgroundTask<Request: Sendable>(
+      _ task: SwiftUIURLSessionTask<Request>, action: @escaping @Sendable (Request) async -> Void
+    ) {}
   }
 
   @Test func theTracingWrapperRecordsWhatTheAppAndTheSystemDo() {

@@ -28,6 +28,8 @@ import Testing
       { NotificationRefreshExampleTests.app(on: $0, version: .ignoresCancellation) }
     ),
     ("ios/swiftui-refresh-fixed-cancelled", { NotificationRefreshExampleTests.app(on: $0, version: .fixed) }),
+    ("ios/swiftui-urlsession-returns-at-once", { SwiftUIDownloadsApp(transfers: $0, version: .returnsAtOnce) }),
+    ("ios/swiftui-urlsession-waits-for-events", { SwiftUIDownloadsApp(transfers: $0, version: .waitsForEvents) }),
     // The demo's user actions are recorded as `mark label=user:…` and performed again.
     ("ios/demo-scenario", { DemoScenario.app(on: $0, scheduler: $0.scheduler) }),
     ("ios/demo-scenario-fixed", { DemoScenario.app(on: $0, scheduler: $0.scheduler, fixed: true) }),

@@ -33,6 +33,9 @@ public final class ReplayPlatform: @unchecked Sendable {
   var runningWorkers: [String: (attempt: Int, task: Task<Void, Never>)] = [:]
   /// The background sessions the current process created, with their delegates.
   var sessions: [String: any BackgroundSessionDelegate] = [:]
+  /// The SwiftUI-style URL-session actions the current process registered, run at the
+  /// recorded `net.wake` of a session they match.
+  let sessionActions = SessionActions()
   /// How many transfers each session started in this replay, to hand out the recorded
   /// task numbers in call order.
   var transferCounts: [String: Int] = [:]
@@ -358,6 +361,15 @@ extension ReplayPlatform: BackgroundTransfers {
       record(.netSubmit(session: identifier, task: task, kind: kind, discretionary: discretionary ? true : nil))
       return task
     }
+  }
+
+  /// Keeps `action` for this process's recorded wakes of the sessions `task` matches:
+  /// at such a `net.wake` it runs on the replay's executor instead of the app delegate's
+  /// `handleEvents`, and `net.handler` is recorded when it returns.
+  public func backgroundTask<Request: Sendable>(
+    _ task: SwiftUIURLSessionTask<Request>, action: @escaping @Sendable (Request) async -> Void
+  ) {
+    sessionActions.add(task, action)
   }
 
   /// The task number the recording gave the session's `count`th transfer (0-based);

@@ -151,6 +151,7 @@ public enum Replayer: Sendable {
       platform.launchHandlers.removeAll()
       platform.expirationHandlers.removeAll()
       platform.sessions.removeAll()  // a new process holds no session until it creates one
+      platform.sessionActions.removeAll()
       platform.services.removeAll()
       guard let makeApp = platform.makeApp else { return }
       let delegate = makeApp(platform)
@@ -196,6 +197,7 @@ public enum Replayer: Sendable {
       platform.launchHandlers.removeAll()
       platform.expirationHandlers.removeAll()
       platform.sessions.removeAll()
+      platform.sessionActions.removeAll()
       platform.services.removeAll()
     case .fgsTimeout(let service, let type):
       guard let code = platform.services[service] else { return skip("the app runs no service \(service)") }
@@ -279,8 +281,14 @@ public enum Replayer: Sendable {
       delegate.sessionDidFinishEvents(session: session)
     case .netWake(let session):
       platform.record(event.kind)
-      platform.delegate?.handleEvents(forBackgroundSession: session) { [platform] in
-        platform.record(.netHandler(session: session))
+      let completionHandler: @Sendable () -> Void = { [platform] in platform.record(.netHandler(session: session)) }
+      let actions = platform.sessionActions.matching(session)
+      if actions.isEmpty {
+        platform.delegate?.handleEvents(forBackgroundSession: session, completionHandler: completionHandler)
+      } else {
+        // SwiftUI's `.backgroundTask(.urlSession(…))`: the handler when the actions return.
+        _ = SessionActions.run(
+          actions, for: session, on: platform.actionExecutor, then: completionHandler)
       }
     case .netCreate, .netSubmit, .netHandler, .schedProgress, .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse,
       .workForeground, .workRefuse, .workQuota:

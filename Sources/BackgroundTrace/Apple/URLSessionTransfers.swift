@@ -21,8 +21,36 @@
   /// `urlSessionDidFinishEvents(forBackgroundURLSession:)` to the app's
   /// ``BackgroundSessionDelegate``.
   public final class URLSessionTransfers: BackgroundTransfers, @unchecked Sendable {
+    private let sessionActions = SessionActions()
+
     /// Creates the adapter.
     public init() {}
+
+    /// Keeps `action` for ``handleEvents(forBackgroundSession:completionHandler:)``: a
+    /// UIKit app delegate's `handleEventsForBackgroundURLSession` runs it there. (A
+    /// SwiftUI app uses SwiftUI's own modifier, through the SwiftUI adapter's
+    /// `Scene.backgroundTask(_:recordingWith:action:)`.)
+    public func backgroundTask<Request: Sendable>(
+      _ task: SwiftUIURLSessionTask<Request>, action: @escaping @Sendable (Request) async -> Void
+    ) {
+      sessionActions.add(task, action)
+    }
+
+    /// Runs the actions kept for the session `identifier` (``backgroundTask(_:action:)``)
+    /// and calls `completionHandler` when they return, as SwiftUI does: call it from
+    /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)`.
+    ///
+    /// - Returns: `false` when no action matches `identifier`: `completionHandler` is
+    ///   then the caller's to call.
+    @discardableResult
+    public func handleEvents(
+      forBackgroundSession identifier: String, completionHandler: @escaping @Sendable () -> Void
+    ) -> Bool {
+      let actions = sessionActions.matching(identifier)
+      guard !actions.isEmpty else { return false }
+      _ = SessionActions.run(actions, for: identifier, on: nil, then: completionHandler)
+      return true
+    }
 
     /// A background session `identifier` (URLSession returns the existing one, with its
     /// first delegate, when the process made it before).

@@ -27,6 +27,32 @@ public protocol BackgroundTransfers: AnyObject, Sendable {
   ///     ``BackgroundSessionDelegate/sessionDidFinishEvents(session:)``).
   func session(identifier: String, discretionary: Bool, delegate: any BackgroundSessionDelegate)
     -> any BackgroundSession
+
+  /// Runs `action` each time the system launches or wakes the app for the events of a
+  /// background session `task` matches, as SwiftUI's
+  /// `Scene.backgroundTask(.urlSession(identifier)) { … }` does
+  /// (https://developer.apple.com/documentation/swiftui/scene/backgroundtask(_:action:)):
+  /// SwiftUI stands in for the app delegate's
+  /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)` (`net.wake`)
+  /// and calls its completion handler (`net.handler`) when the action returns — "The
+  /// system considers the task completed when the action closure that you provide
+  /// returns". So an action that returns before the session's events are delivered
+  /// (`urlSessionDidFinishEvents`, `net.events-done`) calls the handler early
+  /// (`net-handler-early`); the action should recreate the session and await the end of
+  /// its events. When the wake's time runs out first, the action's task is cancelled.
+  ///
+  /// Register in `didFinishLaunching`, as a scene's modifiers are set up at each launch;
+  /// a process's actions go with it. A wake for a session no action matches goes to the
+  /// app delegate's ``BackgroundAppDelegate/handleEvents(forBackgroundSession:completionHandler:)``.
+  ///
+  /// - Parameters:
+  ///   - task: the sessions: ``SwiftUIURLSessionTask/urlSession(_:)`` (the action gets
+  ///     nothing), ``SwiftUIURLSessionTask/urlSession`` or
+  ///     ``SwiftUIURLSessionTask/urlSession(matching:)`` (it gets the session's
+  ///     identifier).
+  ///   - action: the async closure run at each wake for a matching session.
+  func backgroundTask<Request: Sendable>(
+    _ task: SwiftUIURLSessionTask<Request>, action: @escaping @Sendable (Request) async -> Void)
 }
 
 /// One background `URLSession`.

@@ -32,6 +32,24 @@ public final class TracingBackgroundTransfers: BackgroundTransfers {
     return TracingBackgroundSession(base: session, discretionary: discretionary, recorder: recorder)
   }
 
+  /// Forwards to the base with `action` wrapped so that each run is recorded as a wake:
+  /// `net.wake` when it starts, `net.handler` when it returns (when SwiftUI calls the
+  /// completion handler), as ``wake(session:completionHandler:)`` records a delegate's.
+  public func backgroundTask<Request: Sendable>(
+    _ task: SwiftUIURLSessionTask<Request>, action: @escaping @Sendable (Request) async -> Void
+  ) {
+    let wakes = swiftUIWakes
+    let sessionOf = task.request
+    base.backgroundTask(.urlSession(matching: task.matches)) { session in
+      await wakes.recordWake(of: session) { await action(sessionOf(session)) }
+    }
+  }
+
+  /// Records the wakes SwiftUI hands a scene's `.backgroundTask(.urlSession(…))` action
+  /// into this wrapper's recorder (the SwiftUI adapter's
+  /// `backgroundTask(_:recordingWith:action:)` for URL-session kinds).
+  public var swiftUIWakes: SwiftUIWakeRecorder { SwiftUIWakeRecorder(recorder: recorder) }
+
   /// Records `net.wake` for `session` and returns the handler to give the app: calling
   /// it records `net.handler`, then calls `completionHandler`.
   public func wake(session: String, completionHandler: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
@@ -84,5 +102,24 @@ final class TracingSessionDelegate: BackgroundSessionDelegate {
   func sessionDidFinishEvents(session: String) {
     recorder.record(.netEventsDone(session: session))
     base.sessionDidFinishEvents(session: session)
+  }
+}
+
+/// Records what SwiftUI does with a scene's `.backgroundTask(.urlSession(…))` action: each
+/// wake it hands the action (`net.wake`), and its completion handler, which it calls when
+/// the action returns (`net.handler`). Made by ``TracingBackgroundTransfers/swiftUIWakes``.
+public struct SwiftUIWakeRecorder: Sendable {
+  let recorder: TraceRecorder
+
+  /// Runs `action` as SwiftUI's handling of a wake for `session`: records `net.wake`,
+  /// then `net.handler` when the action returns.
+  ///
+  /// - Parameters:
+  ///   - session: the background session's identifier.
+  ///   - action: the app's action.
+  public func recordWake(of session: String, _ action: @Sendable () async -> Void) async {
+    recorder.record(.netWake(session: session))
+    await action()
+    recorder.record(.netHandler(session: session))
   }
 }

@@ -50,7 +50,9 @@ extension BackgroundTask where Request == String, Response == Void {
   /// BackgroundTask<String, Void>`, same availability): "A task that responds to
   /// background URL sessions matching the given predicate".
   public static func urlSession(matching: @escaping @Sendable (String) -> Bool) -> BackgroundTask<String, Void> {
-    BackgroundTask(key: "urlSession(matching:)") {
+    // A predicate has no identity to key on: each kind made is kept apart (the fake's
+    // choice; SwiftUI keys a modifier by its place in the scene).
+    BackgroundTask(key: "urlSession(matching:)#\(FakeBackgroundTasks.nextKey())") {
       if case .urlSession(let identifier) = $0 { matching(identifier) } else { false }
     }
   }

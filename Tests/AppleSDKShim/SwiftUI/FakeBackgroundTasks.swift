@@ -19,6 +19,10 @@ public enum FakeBackgroundTasks: Sendable {
   }
 
   private static let actions = Mutex<[String: Kept]>([:])
+  private static let keys = Atomic<Int>(0)
+
+  /// A key no kind has had.
+  static func nextKey() -> Int { keys.add(1, ordering: .relaxed).newValue }
 
   static func keep(
     _ key: String, _ matches: @escaping @Sendable (Launch) -> Bool,
