@@ -74,4 +74,38 @@ import Testing
     }
     #expect(unguarded == [])
   }
+
+  /// Every declaration of the shim cites where it comes from: its header (a `.h` file,
+  /// with the SDK it is from) for BackgroundTasks and UIKit, Apple's documentation page
+  /// for SwiftUI, which has no headers; or it says it is the fake's (`Fake`, and the
+  /// files of the fake's controls). A declaration's comment block is the `///` and
+  /// attribute lines right above it.
+  @Test func everyShimDeclarationCitesItsSource() throws {
+    let shim = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent()  // SDKShimDeclarationTests.swift
+      .deletingLastPathComponent()  // Tests
+      .deletingLastPathComponent()  // AppleAdapterCheck
+      .appendingPathComponent("AppleSDKShim")
+    var uncited: [String] = []
+    var declarations = 0
+    for module in ["BackgroundTasks", "UIKit", "SwiftUI"] {
+      let directory = shim.appendingPathComponent(module)
+      for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+      where !file.contains("Fake") {
+        let lines = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+          .split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        for (number, line) in lines.enumerated() where line.hasPrefix("public ") || line.hasPrefix("open ") {
+          declarations += 1
+          let block = lines[..<number].reversed().prefix { $0.hasPrefix("//") || $0.hasPrefix("@") }.joined(
+            separator: " ")
+          let cited =
+            block.contains("Fake")
+            || (module == "SwiftUI" ? block.contains("developer.apple.com") : block.contains(".h"))
+          if !cited { uncited.append("\(module)/\(file):\(number + 1)") }
+        }
+      }
+    }
+    #expect(declarations > 50)
+    #expect(uncited == [])
+  }
 }

@@ -103,7 +103,9 @@ public final class BGContinuedProcessingTask: BGTask {
   public private(set) var subtitle: String
 
   /// Apple: https://developer.apple.com/documentation/foundation/progressreporting/progress
-  /// (`NSProgressReporting`: `@property (readonly) NSProgress *progress`; the iOS 26.1
+  /// (BGTask.h, iOS 26.0 SDK: `BGContinuedProcessingTask : BGTask<NSProgressReporting>`;
+  /// Foundation's NSProgress.h: `@protocol NSProgressReporting <NSObject> @property
+  /// (readonly) NSProgress *progress`; the iOS 26.1
   /// framework makes it in `_initWithIdentifier:activity:` and observes its
   /// `fractionCompleted`).
   public let progress = Progress(totalUnitCount: 0)

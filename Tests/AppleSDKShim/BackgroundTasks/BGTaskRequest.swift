@@ -112,7 +112,8 @@ public final class BGHealthResearchTaskRequest: BGProcessingTaskRequest {
   public var protectionTypeOfRequiredData = FileProtectionType.completeUntilFirstUserAuthentication
 
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest/init(identifier:)
-  /// (inherited `init(identifier: String)`).
+  /// (inherited `init(identifier: String)`: BGTaskRequest.h, iOS 26.0 SDK, declares no
+  /// initializer of its own for `BGHealthResearchTaskRequest`).
   public override init(identifier: String) {
     super.init(identifier: identifier)
   }
@@ -192,10 +193,10 @@ public final class BGContinuedProcessingTaskRequest: BGTaskRequest {
   /// `NS_SWIFT_NAME(BGContinuedProcessingTaskRequest.Resources)`; `…ResourcesDefault = 0`
   /// has no Swift name, so the default is `[]`).
   public struct Resources: OptionSet, Hashable, Sendable {
-    /// The raw bits (`NSInteger`).
+    /// The raw bits (BGTaskRequest.h, iOS 26.0 SDK: `NS_OPTIONS(NSInteger, …)`, so `Int`).
     public var rawValue: Int
 
-    /// Creates a set from its raw bits.
+    /// Creates a set from its raw bits, as Swift imports every `NS_OPTIONS` (BGTaskRequest.h).
     public init(rawValue: Int) {
       self.rawValue = rawValue
     }

@@ -20,10 +20,12 @@ extension BGTaskScheduler {
       case immediateRunIneligible = 4
     }
 
-    /// The error's code, as on every bridged `NSError` struct.
+    /// The error's code, as on every bridged `NSError` struct (Swift's import of
+    /// BGTaskScheduler.h's `NS_ERROR_ENUM`, iOS 26.0 SDK).
     public let code: Code
 
-    /// Creates an error with `code`, as bridged `NSError` structs allow.
+    /// Creates an error with `code`, as bridged `NSError` structs allow (Swift's import of
+    /// BGTaskScheduler.h's `NS_ERROR_ENUM`).
     public init(_ code: Code) {
       self.code = code
     }
@@ -34,23 +36,28 @@ extension BGTaskScheduler {
     /// `errorWithDomain:@"BGTaskSchedulerErrorDomain"` in BGTaskScheduler.m).
     public static var errorDomain: String { "BGTaskSchedulerErrorDomain" }
 
-    /// `CustomNSError`: the code's raw value, what `NSError.code` reads.
+    /// `CustomNSError`: the code's raw value, what `NSError.code` reads
+    /// (BGTaskScheduler.h's `BGTaskSchedulerErrorCode` values).
     public var errorCode: Int { code.rawValue }
 
     /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/unavailable
-    /// (`static var unavailable: BGTaskScheduler.Error.Code { get }`).
+    /// (`static var unavailable: BGTaskScheduler.Error.Code { get }`; BGTaskScheduler.h's
+    /// `BGTaskSchedulerErrorCodeUnavailable`).
     public static var unavailable: Code { .unavailable }
 
     /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/toomanypendingtaskrequests
-    /// (`static var tooManyPendingTaskRequests: BGTaskScheduler.Error.Code { get }`).
+    /// (`static var tooManyPendingTaskRequests: BGTaskScheduler.Error.Code { get }`;
+    /// BGTaskScheduler.h's `BGTaskSchedulerErrorCodeTooManyPendingTaskRequests`).
     public static var tooManyPendingTaskRequests: Code { .tooManyPendingTaskRequests }
 
     /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/notpermitted
-    /// (`static var notPermitted: BGTaskScheduler.Error.Code { get }`).
+    /// (`static var notPermitted: BGTaskScheduler.Error.Code { get }`; BGTaskScheduler.h's
+    /// `BGTaskSchedulerErrorCodeNotPermitted`).
     public static var notPermitted: Code { .notPermitted }
 
     /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/immediaterunineligible
-    /// (`static var immediateRunIneligible: BGTaskScheduler.Error.Code { get }`, iOS 26).
+    /// (`static var immediateRunIneligible: BGTaskScheduler.Error.Code { get }`, iOS 26;
+    /// BGTaskScheduler.h's `BGTaskSchedulerErrorCodeImmediateRunIneligible`).
     public static var immediateRunIneligible: Code { .immediateRunIneligible }
 
   }
@@ -58,7 +65,8 @@ extension BGTaskScheduler {
 
 /// Matches an error against a code, as `catch BGTaskScheduler.Error.notPermitted` does: the
 /// SDK's Foundation overlay declares `~=` for every bridged `NSError` code
-/// (`_ErrorCodeProtocol`), which the shim's codes stand in for.
+/// (`_ErrorCodeProtocol`), which the shim's codes, BGTaskScheduler.h's
+/// `BGTaskSchedulerErrorCode`, stand in for.
 public func ~= (code: BGTaskScheduler.Error.Code, error: any Error) -> Bool {
   (error as? BGTaskScheduler.Error)?.code == code
 }

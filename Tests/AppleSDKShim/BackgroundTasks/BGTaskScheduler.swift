@@ -36,8 +36,8 @@ open class BGTaskScheduler {
   /// BGTaskScheduler *sharedScheduler`; in Swift `class var shared: BGTaskScheduler { get }`).
   open class var shared: BGTaskScheduler { sharedScheduler }
 
-  /// A fresh fake scheduler, so each test has its own (not BackgroundTasks API: the
-  /// header declares `- (instancetype)init NS_UNAVAILABLE`).
+  /// Fake: a fresh scheduler, so each test has its own (not BackgroundTasks API:
+  /// BGTaskScheduler.h declares `- (instancetype)init NS_UNAVAILABLE`).
   public init() {}
 
   /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/register(fortaskwithidentifier:using:launchhandler:)

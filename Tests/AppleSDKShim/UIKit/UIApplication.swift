@@ -35,10 +35,11 @@ open class UIApplication {
   private static let sharedApplication = UIApplication()
 
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/shared
-  /// (`class var shared: UIApplication { get }`).
+  /// (`class var shared: UIApplication { get }`; UIApplication.h: `@property(class,
+  /// nonatomic, readonly) UIApplication *sharedApplication NS_EXTENSION_UNAVAILABLE_IOS(…)`).
   public class var shared: UIApplication { sharedApplication }
 
-  /// A fresh fake application, so each test has its own (UIKit's comes from `UIResponder`).
+  /// Fake: a fresh application, so each test has its own (UIKit's comes from `UIResponder`).
   public nonisolated init() {}
 
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/beginbackgroundtask(withname:expirationhandler:)
@@ -138,22 +139,27 @@ extension UIApplication {
   // cannot declare a `class let`, so the shim's are `static let` (read the same way).
 
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/didenterbackgroundnotification
+  /// (UIApplication.h: `UIKIT_EXTERN NSNotificationName const UIApplicationDidEnterBackgroundNotification API_AVAILABLE(ios(4.0))`).
   public nonisolated static let didEnterBackgroundNotification = NSNotification.Name(
     "UIApplicationDidEnterBackgroundNotification")
 
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/willenterforegroundnotification
+  /// (UIApplication.h: `UIKIT_EXTERN NSNotificationName const UIApplicationWillEnterForegroundNotification API_AVAILABLE(ios(4.0))`).
   public nonisolated static let willEnterForegroundNotification = NSNotification.Name(
     "UIApplicationWillEnterForegroundNotification")
 
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/didbecomeactivenotification
+  /// (UIApplication.h: `UIKIT_EXTERN NSNotificationName const UIApplicationDidBecomeActiveNotification`).
   public nonisolated static let didBecomeActiveNotification = NSNotification.Name(
     "UIApplicationDidBecomeActiveNotification")
 
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/willresignactivenotification
+  /// (UIApplication.h: `UIKIT_EXTERN NSNotificationName const UIApplicationWillResignActiveNotification`).
   public nonisolated static let willResignActiveNotification = NSNotification.Name(
     "UIApplicationWillResignActiveNotification")
 
   /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/willterminatenotification
+  /// (UIApplication.h: `UIKIT_EXTERN NSNotificationName const UIApplicationWillTerminateNotification`).
   public nonisolated static let willTerminateNotification = NSNotification.Name(
     "UIApplicationWillTerminateNotification")
 

@@ -10,11 +10,11 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
   /// UIBackgroundTaskIdentifier UIBackgroundTaskInvalid API_AVAILABLE(ios(4.0))`, 0).
   public static let invalid = UIBackgroundTaskIdentifier(rawValue: 0)
 
-  /// The raw token.
+  /// The raw token (UIApplication.h's `NSUInteger`, imported as `Int`).
   public var rawValue: Int
 
   /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundtaskidentifier/init(rawvalue:)
-  /// (`init(rawValue: Int)`).
+  /// (`init(rawValue: Int)`, as Swift imports UIApplication.h's typedef).
   public init(rawValue: Int) {
     self.rawValue = rawValue
   }
