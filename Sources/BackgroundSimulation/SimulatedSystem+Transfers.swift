@@ -62,16 +62,6 @@ extension SimulatedSystem: BackgroundTransfers {
     }
   }
 
-  /// Keeps `action` for this process's wakes of the sessions `task` matches: at such a
-  /// wake it runs on ``actionExecutor`` instead of the app delegate's `handleEvents`,
-  /// and its return calls the wake's completion handler (`net.handler`); the wake's
-  /// background time running out cancels it.
-  public func backgroundTask<Request: Sendable>(
-    _ task: SwiftUIURLSessionTask<Request>, action: @escaping @Sendable (Request) async -> Void
-  ) {
-    sessionActions.add(task, action)
-  }
-
   /// Starts transfer number `n` of `session`: `net.submit`, then out of process.
   func startTransfer(session: String, kind: TransferKind, discretionary: Bool) -> Int {
     let task = transferCounters[session, default: 0] + 1

@@ -363,15 +363,6 @@ extension ReplayPlatform: BackgroundTransfers {
     }
   }
 
-  /// Keeps `action` for this process's recorded wakes of the sessions `task` matches:
-  /// at such a `net.wake` it runs on the replay's executor instead of the app delegate's
-  /// `handleEvents`, and `net.handler` is recorded when it returns.
-  public func backgroundTask<Request: Sendable>(
-    _ task: SwiftUIURLSessionTask<Request>, action: @escaping @Sendable (Request) async -> Void
-  ) {
-    sessionActions.add(task, action)
-  }
-
   /// The task number the recording gave the session's `count`th transfer (0-based);
   /// past the recording, numbers continue after its largest.
   func transferTask(session: String) -> Int {
