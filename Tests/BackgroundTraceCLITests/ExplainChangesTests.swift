@@ -143,6 +143,32 @@ import Testing
       ])
   }
 
+  /// An expiration's reason (`sched.expire reason=`) is in its change: a continued run
+  /// the user cancelled, and one expired as stalled.
+  @Test func anExpirationSaysItsReason() throws {
+    let path = try folder.write(
+      """
+      bgtrace 1
+      0 app.launch
+      1 sched.register ident=a.1
+      1 sched.submit ident=a.1 type=continued title=A subtitle=B
+      1 sched.launch ident=a.1 run=1
+      5 sched.expire run=1 reason=user
+      5 sched.complete run=1 success=false
+      6 sched.register ident=a.2
+      6 sched.submit ident=a.2 type=continued title=A subtitle=C
+      6 sched.launch ident=a.2 run=2
+      36 sched.expire run=2 reason=stalled
+      36 sched.complete run=2 success=false
+
+      """, to: "reasons.txt")
+    let lines = run("explain", path).output.split(separator: "\n").filter { $0.hasPrefix("      ~") }
+    #expect(
+      lines == [
+        "      ~ run 1 (a.1): cancelled by the user after 4s", "      ~ run 2 (a.2): expired as stalled after 30s",
+      ])
+  }
+
   /// 200 tasks begun and leaked print two lines each, and at the suspension a closing
   /// line, a finding and an inconsistency each: the output grows with the trace, not
   /// with the trace times what is open.

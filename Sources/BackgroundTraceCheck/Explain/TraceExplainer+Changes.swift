@@ -25,7 +25,8 @@ extension TraceExplainer {
     case .runLaunched(let run, let life, _):
       return "+ run \(run) (\(life.identifier)): launched"
     case .runExpired(let run, let life):
-      return "~ run \(run) (\(life.identifier)): expired after \(seconds(life.launchedAt, now))"
+      let expired = CheckerRules.expiredPhrase(life.expiredBy)
+      return "~ run \(run) (\(life.identifier)): \(expired) after \(seconds(life.launchedAt, now))"
     case .runCompleted(let run, let life, _):
       return "- run \(run) (\(life.identifier)): completed after \(seconds(life.launchedAt, now))"
     case .runClosed(let run, let life, let end):
