@@ -55,6 +55,10 @@ import Testing
       return made
     }
     #expect(app?.rejections == [.unavailable, .unavailable])
+    // The setting is in the replay's trace too, at its recorded time.
+    #expect(
+      result.trace.events.first { if case .input = $0.kind { true } else { false } }
+        == TraceEvent(time: .zero, .input(key: "system.backgroundRefreshStatus", value: status)))
     #expect(
       result.trace.events.map(\.kind).filter { if case .schedReject = $0 { true } else { false } } == [
         .schedReject(identifier: "com.example.refresh", error: .unavailable),

@@ -62,7 +62,10 @@ struct ReplayScript {
         continue
       case .input(let key, let value):
         inputs[key, default: []].append((event.time, value))
-        continue
+        // Background App Refresh's setting is read by the UIKit adapter, not through the
+        // protocols the replayed app calls: the replay records it again at its time, so
+        // its trace says why a submission was refused (and replays the same way).
+        guard key == RecordedAnswer.backgroundRefreshStatus else { continue }
       case .netSubmit(let session, let task, _, _):
         transferTasks[session, default: []].append(task)
       case .fgsStart(let service), .fgsForeground(let service, _):
