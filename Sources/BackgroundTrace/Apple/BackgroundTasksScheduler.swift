@@ -77,11 +77,10 @@
         continued.requiredResources = request.requiredResources == .gpu ? .gpu : []
         platformRequest = continued
       }
-      if request.type == .continued {
-        // Ignored by the scheduler (BGTaskRequest.h): left unset.
-      } else if let date = request.earliestBeginDate {
+      // A continued request's date is ignored by the scheduler (BGTaskRequest.h): left unset.
+      if request.type != .continued, let date = request.earliestBeginDate {
         platformRequest.earliestBeginDate = date
-      } else if let delay = request.earliestBeginDelay {
+      } else if request.type != .continued, let delay = request.earliestBeginDelay {
         let (seconds, attoseconds) = delay.components
         platformRequest.earliestBeginDate = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
       }
