@@ -76,8 +76,8 @@ extension SimulatedSystem {
       // SwiftUI's `.backgroundTask(.urlSession(…))` is the delegate: it calls the
       // completion handler when the actions return (docs/platform-model.md, "SwiftUI's
       // backgroundTask").
-      sessionActionTasks[session] = SessionActions.run(actions, for: session, on: actionExecutor) { [self] in
-        sessionActionTasks[session] = nil
+      sessionActionTasks[wake] = SessionActions.run(actions, for: session, on: actionExecutor) { [self] in
+        sessionActionTasks[wake] = nil
         completionHandler()
       }
     }
@@ -86,7 +86,7 @@ extension SimulatedSystem {
     scheduler.schedule(after: configuration.budget) { [self] in
       guard wokenSessions[session] == wake else { return }
       wokenSessions[session] = nil
-      sessionActionTasks[session]?.cancel()
+      sessionActionTasks[wake]?.cancel()
       suspendIfIdle(after: .zero)
     }
     if sessionDelegates[session] != nil { deliverEvents(of: session) }

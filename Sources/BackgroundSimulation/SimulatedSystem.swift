@@ -100,9 +100,9 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// The SwiftUI-style URL-session actions the current process registered
   /// (``BackgroundTransfers/backgroundTask(_:action:)``).
   let sessionActions = SessionActions()
-  /// The task running a wake's SwiftUI-style actions, by session, until they return:
-  /// the wake's time running out cancels it.
-  var sessionActionTasks: [String: Task<Void, Never>] = [:]
+  /// The task running a wake's SwiftUI-style actions, by the wake's number, until they
+  /// return: the wake's time running out cancels it.
+  var sessionActionTasks: [Int: Task<Void, Never>] = [:]
 
   // Android's foreground services: the running ones belong to the process; the
   // budgets of the types with a daily limit outlive it.
