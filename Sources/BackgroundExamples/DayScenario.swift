@@ -49,7 +49,7 @@ package enum DayScenario: Sendable {
       case .taskBegin: summary.tasks += 1
       case .schedLaunch: summary.runs += 1
       case .workEnqueue: summary.workItems += 1
-      case .workResult(_, _, .retry): summary.retries += 1
+      case .workResult(_, _, .retry, _): summary.retries += 1
       default: break
       }
     }

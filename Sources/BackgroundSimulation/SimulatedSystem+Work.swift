@@ -306,7 +306,7 @@ extension SimulatedSystem: WorkQueue {
   /// A worker returned: record it unless the system already stopped that attempt.
   private func returned(_ work: String, attempt: Int, result: WorkResult) {
     guard var item = works[work], item.phase == .running, item.attempt == attempt else { return }
-    record(.workResult(work: work, attempt: attempt, outcome: result.outcome))
+    record(.workResult(work: work, attempt: attempt, outcome: result.outcome, tags: item.request.traceTags))
     if let timeout = item.timeout { scheduler.cancel(timeout) }
     item.timeout = nil
     chargeExpedited(&item)
@@ -345,7 +345,7 @@ extension SimulatedSystem: WorkQueue {
     if let timer = item.timer { scheduler.cancel(timer) }
     item.timer = nil
     if item.phase == .running {
-      record(.workStop(work: work, attempt: item.attempt, reason: reason))
+      record(.workStop(work: work, attempt: item.attempt, reason: reason, tags: item.request.traceTags))
       if let timeout = item.timeout { scheduler.cancel(timeout) }
       item.timeout = nil
       chargeExpedited(&item)

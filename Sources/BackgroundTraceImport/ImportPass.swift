@@ -17,6 +17,10 @@ struct ImportPass {
   private(set) var summary = ImportSummary()
   /// The process names lines carry, indexed by ``SpooledMessage/processName``.
   private(set) var processNames: [String] = []
+  /// Each work's tags, from the first line that prints them (WorkerWrapper's lines that
+  /// end an attempt), for the result or stop whose own line prints none: one entry per
+  /// work, as the translator's state.
+  private(set) var workTags: [String: String] = [:]
   private var processIndex: [String: Int] = [:]
   private var lastProcess: Int?
   /// With `--strict`, the first message that does not parse, and how many messages were
@@ -85,6 +89,11 @@ struct ImportPass {
         }
         summary.skippedLines += 1
         return
+      }
+      switch message {
+      case .workResult(let work, _, let tags?), .workInterrupted(let work, _, let tags?):
+        if workTags[work] == nil { workTags[work] = tags }
+      default: break
       }
       let processName = record.process.map { index($0) }
       try spool.append(SpooledMessage(time: record.time, pid: record.pid, processName: processName, message: message))

@@ -42,6 +42,8 @@ public struct ImportTranslator: Sendable {
   private var nextRun = 1
 
   private var works: [String: WorkState] = [:]
+  /// Each work's tags, as the first of its lines that prints them does (``ImportPass``).
+  private let workTags: [String: String]
 
   /// The app's state as its activities' lifecycle lines tell it (`nil`: not told yet),
   /// and its activities started and resumed in the current process.
@@ -56,8 +58,10 @@ public struct ImportTranslator: Sendable {
   /// Whether a work result came with no start before it (WorkManager logs starts at DEBUG).
   public private(set) var sawResultWithoutStart = false
 
-  /// Creates a translator at the start of a log.
-  public init() {}
+  /// Creates a translator at the start of a log. `workTags`: each work's tags, as the
+  /// first of the log's lines that names them prints them; a result or stop whose own
+  /// line prints none (Processor's `interrupted for`) takes its work's from there.
+  public init(workTags: [String: String] = [:]) { self.workTags = workTags }
 
   /// Appends the events `message` stands for to `events`. `pid` is the process that
   /// wrote the line (for ActivityManager's lines, the system's: not the app's).
@@ -283,26 +287,19 @@ public struct ImportTranslator: Sendable {
         }
       let result = WorkState.finish(&works[work], outcome: outcome)
       if !result.started { sawResultWithoutStart = true }
-      events.append(.workResult(work: work, attempt: result.attempt, outcome: outcome))
-      if let tags { events.append(Self.tagsMark(work: work, tags: tags)) }
+      events.append(.workResult(work: work, attempt: result.attempt, outcome: outcome, tags: tags ?? workTags[work]))
     case .workInterrupted(let work, let reason, let tags):
+      // Processor's `interrupted for` (no tags) usually comes just before WorkerWrapper's
+      // `was cancelled` (with them) for the same stop, which is written once: from the
+      // first line, with the tags the log prints for the work elsewhere.
       if let attempt = WorkState.stop(&works[work]) {
-        events.append(.workStop(work: work, attempt: attempt, reason: reason))
+        events.append(.workStop(work: work, attempt: attempt, reason: reason, tags: tags ?? workTags[work]))
       }
-      if let tags { events.append(Self.tagsMark(work: work, tags: tags)) }
     case .workCancelled(let work):
       if WorkState.cancel(&works[work]) { events.append(.workCancel(work: work)) }
     default:
       break
     }
-  }
-
-  /// The work's tags, as WorkerWrapper's `Work [ id=ID, tags={ TAGS } ]` prints them (the
-  /// worker's class name and the app's own tags; `, ` between them in the Java
-  /// WorkerWrapper, `,` in the Kotlin one): a `mark`, since no event of the vocabulary
-  /// has a field for them (docs/import.md, "Work tags").
-  static func tagsMark(work: String, tags: String) -> TraceEvent.Kind {
-    .mark(label: "work \(work) tags: \(tags)")
   }
 
   // MARK: Activities

@@ -100,7 +100,7 @@ public enum LogImporter: Sendable {
     if survey.platform == .android { metadata["attempts"] = "from-first-start-seen" }
     try meta(metadata)
 
-    var translator = ImportTranslator()
+    var translator = ImportTranslator(workTags: pass.workTags)
     var kinds: [TraceEvent.Kind] = []
     // Counted by code, not in the summary's dictionary: no hashing per event.
     var kindCounts = [Int](repeating: 0, count: Int(EventTag.allCases.map(\.rawValue).max() ?? 0) + 1)

@@ -44,6 +44,35 @@ import Testing
     #expect(wrapped.contains { $0.kind == .workResult(work: "sync-1", attempt: 1, outcome: .success) })
   }
 
+  /// A request's `addTag`s are recorded as WorkManager's WorkerWrapper prints them where
+  /// each attempt ends (`Work [ id=…, tags={ … } ]`): `tags=` on the result, joined by
+  /// `,`, by the wrapper and by the simulation alike; a request without tags has none.
+  @Test func aRequestsTagsAreOnEachResult() {
+    struct Retrying: Worker {
+      func doWork(_ context: WorkContext) async -> WorkResult { context.runAttemptCount == 0 ? .retry : .success }
+    }
+    let system = SimulatedSystem(seed: 11)
+    let recorder = TraceRecorder(clock: system.clock)
+    let work = TracingWorkQueue(base: system, recorder: recorder)
+    system.launch { _ in
+      work.enqueue(
+        WorkRequest(work: "sync", tags: ["com.example.SyncWorker", "sync"], worker: Retrying()), policy: nil)
+      work.enqueue(WorkRequest(work: "plain", worker: Retrying()), policy: nil)
+    }
+    system.advance(by: .seconds(120))
+
+    let results = recorder.trace.events.filter { if case .workResult = $0.kind { true } else { false } }.map(\.kind)
+    let tags = "com.example.SyncWorker,sync"
+    #expect(
+      Set(results) == [
+        .workResult(work: "sync", attempt: 0, outcome: .retry, tags: tags),
+        .workResult(work: "sync", attempt: 1, outcome: .success, tags: tags),
+        .workResult(work: "plain", attempt: 0, outcome: .retry),
+        .workResult(work: "plain", attempt: 1, outcome: .success),
+      ])
+    #expect(recorder.trace.events == Self.wrapperKinds(system.trace))
+  }
+
   @Test func aRejectedSubmissionIsRecordedAndRethrown() {
     var configuration = SimulationConfiguration()
     configuration.permittedIdentifiers = ["com.example.allowed"]

@@ -71,7 +71,7 @@ private let backoffTable: [BackoffTableRow] = [
     for event in system.trace.events {
       switch event.kind {
       case .workStart(_, let attempt): starts[attempt] = event.time
-      case .workResult(_, let attempt, .retry): results[attempt] = event.time
+      case .workResult(_, let attempt, .retry, _): results[attempt] = event.time
       default: break
       }
     }

@@ -82,8 +82,9 @@ import Testing
   /// `createWorkDescription(tags) = "Work [ id=$workSpecId, tags={ ${tags.joinToString(",")} } ]"`,
   /// logged in `Worker result SUCCESS|RETRY|FAILURE for $workDescription`, `$workDescription
   /// was cancelled` and `$workDescription failed because it threw an exception/error`
-  /// (loge: the attempt fails). Each line's tags follow its event as a `mark`.
-  @Test func workTagsAreKeptAsAMarkAfterTheirLinesEvent() throws {
+  /// (loge: the attempt fails). Each line's tags are its event's `tags=`, as the line
+  /// prints them.
+  @Test func workTagsAreTheTagsFieldOfTheirLinesEvent() throws {
     let log = """
       03-02 00:27:58.500  4321  4400 D WM-GreedyScheduler: Starting work for 422e36a1-368e-4609-b77d-2bc7fef3d615
       03-02 00:27:58.596  4321  4400 E WM-WorkerWrapper: Work [ id=422e36a1-368e-4609-b77d-2bc7fef3d615, tags={ com.example.SyncWorker,sync } ] failed because it threw an exception/error
@@ -96,10 +97,33 @@ import Testing
         bgtrace 1
         meta platform=android source=android-log process="(unnamed)" attempts=from-first-start-seen
         0 work.start work=422e36a1-368e-4609-b77d-2bc7fef3d615 attempt=0
-        0.096 work.result work=422e36a1-368e-4609-b77d-2bc7fef3d615 attempt=0 outcome=failure
-        0.096 mark label="work 422e36a1-368e-4609-b77d-2bc7fef3d615 tags: com.example.SyncWorker,sync"
-        0.5 work.result work=31b50438-bc0a-42cc-a043-12503658cac0 attempt=0 outcome=retry
-        0.5 mark label="work 31b50438-bc0a-42cc-a043-12503658cac0 tags: com.example.UploadWorker"
+        0.096 work.result work=422e36a1-368e-4609-b77d-2bc7fef3d615 attempt=0 outcome=failure tags="com.example.SyncWorker,sync"
+        0.5 work.result work=31b50438-bc0a-42cc-a043-12503658cac0 attempt=0 outcome=retry tags=com.example.UploadWorker
+
+        """)
+  }
+
+  /// androidx `impl/Processor.java` logs `WorkerWrapper interrupted for $id` (DEBUG, no
+  /// tags) when it stops a worker, and `WorkerWrapper.kt` then `$workDescription was
+  /// cancelled` (INFO, with them) for the same stop, which is written once, at the first
+  /// line: its tags are the ones the log prints for the work, even on a later line. A
+  /// work no line prints tags for has none.
+  @Test func aStopFromALineWithoutTagsTakesTheWorksTagsFromALaterLine() throws {
+    let log = """
+      03-02 00:27:58.500  4321  4400 D WM-GreedyScheduler: Starting work for 422e36a1-368e-4609-b77d-2bc7fef3d615
+      03-02 00:27:58.600  4321  4400 D WM-Processor: WorkerWrapper interrupted for 422e36a1-368e-4609-b77d-2bc7fef3d615
+      03-02 00:27:58.610  4321  4400 D WM-Processor: WorkerWrapper interrupted for 31b50438-bc0a-42cc-a043-12503658cac0
+      03-02 00:27:58.700  4321  4400 I WM-WorkerWrapper: Work [ id=422e36a1-368e-4609-b77d-2bc7fef3d615, tags={ com.example.SyncWorker } ] was cancelled
+
+      """
+    let result = try imported(log)
+    #expect(
+      result.trace == """
+        bgtrace 1
+        meta platform=android source=android-log process="(unnamed)" attempts=from-first-start-seen
+        0 work.start work=422e36a1-368e-4609-b77d-2bc7fef3d615 attempt=0
+        0.1 work.stop work=422e36a1-368e-4609-b77d-2bc7fef3d615 attempt=0 reason=interrupted tags=com.example.SyncWorker
+        0.11 work.stop work=31b50438-bc0a-42cc-a043-12503658cac0 attempt=0 reason=interrupted
 
         """)
   }

@@ -144,8 +144,7 @@ import Testing
     meta platform=android source=android-log process=com.example attempts=from-first-start-seen
     0 work.enqueue work=9b6d0618-f951-4dfc-92a8-38c1e902c481
     0.5 work.start work=9b6d0618-f951-4dfc-92a8-38c1e902c481 attempt=0
-    2 work.result work=9b6d0618-f951-4dfc-92a8-38c1e902c481 attempt=0 outcome=retry
-    2 mark label="work 9b6d0618-f951-4dfc-92a8-38c1e902c481 tags: com.example.SyncWorker"
+    2 work.result work=9b6d0618-f951-4dfc-92a8-38c1e902c481 attempt=0 outcome=retry tags=com.example.SyncWorker
 
     """
 
@@ -204,8 +203,7 @@ import Testing
         0 app.launch
         0 work.enqueue work=9b6d0618-f951-4dfc-92a8-38c1e902c481
         0 work.start work=9b6d0618-f951-4dfc-92a8-38c1e902c481 attempt=0
-        0 work.result work=9b6d0618-f951-4dfc-92a8-38c1e902c481 attempt=0 outcome=success
-        0 mark label="work 9b6d0618-f951-4dfc-92a8-38c1e902c481 tags: com.example.SyncWorker"
+        0 work.result work=9b6d0618-f951-4dfc-92a8-38c1e902c481 attempt=0 outcome=success tags=com.example.SyncWorker
 
         """)
     #expect(result.summary.styles.map(\.style) == [.logcatBrief])

@@ -43,7 +43,7 @@ import Testing
         field: "outcome",
         message: "expected one of success, failure, retry for 'outcome'")
     ) {
-      try TraceEvent.Kind(tag: .workResult, fieldValues: [.string("w"), .integer(0), .choice("maybe")])
+      try TraceEvent.Kind(tag: .workResult, fieldValues: [.string("w"), .integer(0), .choice("maybe"), nil])
     }
     #expect(throws: FieldError(field: nil, message: "task.end takes 1 field value, one per field; got 2")) {
       try TraceEvent.Kind(tag: .taskEnd, fieldValues: [.integer(1), .integer(2)])

@@ -68,11 +68,11 @@ struct JSONLinesEvent: Codable {
     case .workStart(let work, let attempt):
       self.work = work
       self.attempt = attempt
-    case .workResult(let work, let attempt, let outcome):
+    case .workResult(let work, let attempt, let outcome, _):
       self.work = work
       self.attempt = attempt
       self.outcome = outcome.rawValue
-    case .workStop(let work, let attempt, let reason):
+    case .workStop(let work, let attempt, let reason, _):
       self.work = work
       self.attempt = attempt
       self.reason = reason

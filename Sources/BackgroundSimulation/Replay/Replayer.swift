@@ -235,10 +235,10 @@ public enum Replayer: Sendable {
     case .workStart(let work, let attempt):
       guard let request = platform.works[work] else { return skip("the app did not enqueue \(work)") }
       platform.record(event.kind)
-      let worker = request.worker
+      let (worker, tags) = (request.worker, request.traceTags)
       if platform.runsExpeditedWorkInForeground && request.expedited != nil && worker.foregroundInfo() == nil {
         // As the simulation: the run fails before doWork, with no foreground info to run on.
-        platform.record(.workResult(work: work, attempt: attempt, outcome: .failure))
+        platform.record(.workResult(work: work, attempt: attempt, outcome: .failure, tags: request.traceTags))
         return
       }
       let task = Task(executorPreference: platform.scheduler.executor) { [platform] in
@@ -249,10 +249,10 @@ public enum Replayer: Sendable {
         let result = await worker.doWork(context)
         guard !Task.isCancelled else { return }
         platform.runningWorkers[work] = nil
-        platform.record(.workResult(work: work, attempt: attempt, outcome: result.outcome))
+        platform.record(.workResult(work: work, attempt: attempt, outcome: result.outcome, tags: tags))
       }
       platform.runningWorkers[work] = (attempt, task)
-    case .workStop(let work, let attempt, _):
+    case .workStop(let work, let attempt, _, _):
       guard let running = platform.runningWorkers[work], running.attempt == attempt else {
         return skip("\(work) attempt \(attempt) is not running")
       }

@@ -137,7 +137,8 @@ struct ChunkDecoder {
     case .schedRegister: 2  // a tri-state
     case .schedSubmit: 6  // the request type (bits 0 and 2, not both), and whether `earliest` is present
     case .schedReject: SchedulerRejection.largestWireCode
-    case .workResult: WorkOutcome.largestWireCode
+    case .workResult: WorkOutcome.largestWireCode | WorkTagsFlag.result
+    case .workStop: WorkTagsFlag.stop
     case .netSubmit: 5  // the transfer kind, and the `discretionary` tri-state
     case .netFinish: TransferOutcome.largestWireCode
     default: 0
@@ -286,10 +287,15 @@ struct ChunkDecoder {
     switch kind {
     case .appLaunch:
       break
-    case .appState, .schedRegister, .workResult, .schedReject:
+    case .appState, .schedRegister, .schedReject:
       event.flags = flags
       if kind != .appState { event.string = try stringID(&cursor) }
-      if kind == .workResult { event.number = Int64(try integer(&cursor)) }
+    case .workResult:
+      event.flags = flags & ~WorkTagsFlag.result
+      guard event.flags <= WorkOutcome.largestWireCode else { throw fail("unknown flags \(flags)") }
+      event.string = try stringID(&cursor)
+      event.number = Int64(try integer(&cursor))
+      if flags & WorkTagsFlag.result != 0 { event.secondString = try stringID(&cursor) }
     case .appTerminate:
       event.flags = flags
       if flags == 1 { event.string = try stringID(&cursor) }
@@ -338,7 +344,12 @@ struct ChunkDecoder {
     case .workStart, .workStop:
       event.string = try stringID(&cursor)
       event.number = Int64(try integer(&cursor))
-      if kind == .workStop { event.secondString = try stringID(&cursor) }
+      if kind == .workStop {
+        event.secondString = try stringID(&cursor)
+        // The tags' string id, kept where a stop has no other use for the slot.
+        if flags & WorkTagsFlag.stop != 0 { event.interval = UInt64(try stringID(&cursor)) }
+        event.flags = flags
+      }
     case .workCancel, .mark:
       event.string = try stringID(&cursor)
     case .envSet:

@@ -173,14 +173,17 @@ struct ChunkEncoder {
     case .workStart(let work, let attempt):
       appendString(work)
       Varint.append(natural(attempt), to: &records)
-    case .workResult(let work, let attempt, let outcome):
-      flags = outcome.wireCode
+    case .workResult(let work, let attempt, let outcome, let tags):
+      flags = outcome.wireCode | (tags != nil ? WorkTagsFlag.result : 0)
       appendString(work)
       Varint.append(natural(attempt), to: &records)
-    case .workStop(let work, let attempt, let reason):
+      if let tags { appendString(tags) }  // came later: last
+    case .workStop(let work, let attempt, let reason, let tags):
+      flags = tags != nil ? WorkTagsFlag.stop : 0
       appendString(work)
       Varint.append(natural(attempt), to: &records)
       appendString(reason)
+      if let tags { appendString(tags) }  // came later: last
     case .workCancel(let work):
       appendString(work)
     case .envSet(let settings):

@@ -24,8 +24,8 @@
 /// | `sched.complete` | | | run | ``success`` |
 /// | `work.enqueue` | work | name | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code) |
 /// | `work.start` | work | | attempt | |
-/// | `work.result` | work | | attempt | ``outcome`` |
-/// | `work.stop` | work | reason | attempt | |
+/// | `work.result` | work | tags | attempt | ``outcome`` |
+/// | `work.stop` | work | reason | attempt | ``workStopTags(strings:)`` (the tags' string id in ``interval``) |
 /// | `work.cancel` | work | | | |
 /// | `env.set` | setting list id | | setting count | ``InternedStrings/settings(_:)`` |
 /// | `input` | key | value | | |
@@ -163,6 +163,12 @@ extension CompactEvent {
       expedited: presence.contains(.expedited) ? ExpeditedPolicy(wireCode: flags)! : nil)
   }
 
+  /// `work.stop`'s tags, when its flags say they are present.
+  @inlinable
+  package func workStopTags(strings: borrowing some StringTable) -> String? {
+    flags & WorkTagsFlag.stop != 0 ? strings[UInt32(interval)] : nil
+  }
+
   /// `work.result`'s outcome.
   @inlinable
   package var outcome: WorkOutcome { WorkOutcome(wireCode: flags)! }
@@ -204,9 +210,14 @@ extension TraceEvent {
     case .schedComplete: kind = .schedComplete(run: number, success: compact.success)
     case .workEnqueue: kind = .workEnqueue(compact.workEnqueue(strings: strings))
     case .workStart: kind = .workStart(work: text(compact.string), attempt: number)
-    case .workResult: kind = .workResult(work: text(compact.string), attempt: number, outcome: compact.outcome)
+    case .workResult:
+      kind = .workResult(
+        work: text(compact.string), attempt: number, outcome: compact.outcome,
+        tags: compact.secondString == CompactEvent.noString ? nil : text(compact.secondString))
     case .workStop:
-      kind = .workStop(work: text(compact.string), attempt: number, reason: text(compact.secondString))
+      kind = .workStop(
+        work: text(compact.string), attempt: number, reason: text(compact.secondString),
+        tags: compact.workStopTags(strings: strings))
     case .workCancel: kind = .workCancel(work: text(compact.string))
     case .envSet: kind = .envSet(strings.settings(compact.string))
     case .input: kind = .input(key: text(compact.string), value: text(compact.secondString))

@@ -152,13 +152,19 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
     case .workResult:
       KindSpec(
         "work.result", .app,
-        [.required("work", .string), .required("attempt", .integer), .required("outcome", .choice(WorkOutcome.self))],
-        "the worker returned success, failure or retry")
+        [
+          .required("work", .string), .required("attempt", .integer), .required("outcome", .choice(WorkOutcome.self)),
+          .optional("tags", .string, private: true),
+        ],
+        "the worker returned success, failure or retry (`tags=`: the work's tags, as WorkManager's log prints them there)"
+      )
     case .workStop:
       KindSpec(
         "work.stop", .system,
-        [.required("work", .string), .required("attempt", .integer), .required("reason", .string)],
-        "the system stopped a running worker")
+        [
+          .required("work", .string), .required("attempt", .integer), .required("reason", .string),
+          .optional("tags", .string, private: true),
+        ], "the system stopped a running worker (`tags=`: the work's tags, as WorkManager's log prints them there)")
     case .workCancel: KindSpec("work.cancel", .app, [.required("work", .string)], "the app cancelled work")
     case .envSet:
       KindSpec("env.set", .system, [], freeFields: true, "the environment changed (network, charging, …)")

@@ -99,14 +99,16 @@ extension TraceEvent.Kind {
     case .workStart(let work, let attempt):
       visit(.string(work))
       visit(.integer(attempt))
-    case .workResult(let work, let attempt, let outcome):
+    case .workResult(let work, let attempt, let outcome, let tags):
       visit(.string(work))
       visit(.integer(attempt))
       visit(.choice(outcome.rawValue))
-    case .workStop(let work, let attempt, let reason):
+      visit(tags.map(FieldValue.string))
+    case .workStop(let work, let attempt, let reason, let tags):
       visit(.string(work))
       visit(.integer(attempt))
       visit(.string(reason))
+      visit(tags.map(FieldValue.string))
     case .workCancel(let work):
       visit(.string(work))
     case .input(let key, let value):
@@ -223,9 +225,13 @@ extension TraceEvent.Kind {
           policy: try values.optionalChoice(7), expedited: try values.optionalChoice(8)))
     case .workStart: self = .workStart(work: try values.string(0), attempt: try values.integer(1))
     case .workResult:
-      self = .workResult(work: try values.string(0), attempt: try values.integer(1), outcome: try values.choice(2))
+      self = .workResult(
+        work: try values.string(0), attempt: try values.integer(1), outcome: try values.choice(2),
+        tags: try values.optionalString(3))
     case .workStop:
-      self = .workStop(work: try values.string(0), attempt: try values.integer(1), reason: try values.string(2))
+      self = .workStop(
+        work: try values.string(0), attempt: try values.integer(1), reason: try values.string(2),
+        tags: try values.optionalString(3))
     case .workCancel: self = .workCancel(work: try values.string(0))
     case .envSet: throw FieldError(field: nil, message: "env.set takes key=value pairs, built from its settings")
     case .input: self = .input(key: try values.string(0), value: try values.string(1))

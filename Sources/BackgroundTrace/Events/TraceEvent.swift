@@ -53,10 +53,14 @@ extension TraceEvent {
     indirect case workEnqueue(WorkEnqueue)
     /// `work.start work=… attempt=…`: the system started a worker run.
     case workStart(work: String, attempt: Int)
-    /// `work.result work=… attempt=… outcome=…`: the worker returned.
-    case workResult(work: String, attempt: Int, outcome: WorkOutcome)
-    /// `work.stop work=… attempt=… reason=…`: the system stopped a running worker.
-    case workStop(work: String, attempt: Int, reason: String)
+    /// `work.result work=… attempt=… outcome=… tags=…`: the worker returned. `tags`: the
+    /// work's tags as the device log's line for the result prints them (``WorkTags``);
+    /// `nil` when not known. Out of line (`indirect`), as the optional field would make
+    /// every event in memory larger.
+    indirect case workResult(work: String, attempt: Int, outcome: WorkOutcome, tags: String? = nil)
+    /// `work.stop work=… attempt=… reason=… tags=…`: the system stopped a running worker.
+    /// `tags` as on ``workResult(work:attempt:outcome:tags:)``.
+    indirect case workStop(work: String, attempt: Int, reason: String, tags: String? = nil)
     /// `work.cancel work=…`: the app cancelled work.
     case workCancel(work: String)
     /// `env.set key=value …`: the environment changed (network, charging, …).
@@ -397,6 +401,20 @@ public struct WorkEnqueue: Sendable, Hashable {
     self.period = period
     self.flex = flex
     self.policy = policy
+  }
+}
+
+/// A work's tags (WorkManager's `addTag`s and the worker's class name, which
+/// `WorkRequest.Builder` adds), as a trace holds them: one string, as androidx
+/// `WorkerWrapper` prints them in its work description `Work [ id=…, tags={ TAGS } ]`
+/// (`tags.joinToString(",")` in the Kotlin WorkerWrapper, `, ` between them in the Java
+/// one before it). One string, not a list: a tag may itself hold a comma, and the log
+/// does not say which commas are its, so the import keeps the bytes the line has.
+public enum WorkTags: Sendable {
+  /// The one-string form of `tags`, as WorkManager 2.8 and later prints them: joined by
+  /// `,`, in the order given; `nil` for none.
+  public static func joined(_ tags: [String]) -> String? {
+    tags.isEmpty ? nil : tags.joined(separator: ",")
   }
 }
 

@@ -269,6 +269,17 @@ package enum Tristate: Sendable {
   }
 }
 
+/// The flag bit of a `work.result` or `work.stop` record that says the work's `tags`
+/// follow, as a string reference after the record's other fields (docs/FORMAT.md): it
+/// came after 0.1.0's layout, so a record without tags keeps its bytes.
+@usableFromInline
+package enum WorkTagsFlag: Sendable {
+  /// `work.result`'s: bit 2, above its outcome's code (bits 0–1).
+  @usableFromInline package static let result: UInt8 = 1 << 2
+  /// `work.stop`'s: bit 0.
+  @usableFromInline package static let stop: UInt8 = 1
+}
+
 /// A `work.enqueue` record's presence byte: which of its optional fields follow, in
 /// the order of these bits except ``flex`` and then ``expedited``, which came later and
 /// are written last, in that order.

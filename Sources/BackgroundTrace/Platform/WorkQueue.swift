@@ -107,6 +107,10 @@ public struct WorkRequest: Sendable {
   /// An expedited request (`setExpedited(OutOfQuotaPolicy)`): what to do when the app's
   /// expedited quota is spent; `nil`: not expedited.
   public var expedited: ExpeditedPolicy?
+  /// The request's tags (`WorkRequest.Builder.addTag`), in the order added. WorkManager
+  /// prints them, with the worker's class name, where each attempt ends; the trace
+  /// records them there too, as `tags=` on `work.result` and `work.stop` (``WorkTags``).
+  public var tags: [String]
   /// The worker.
   public var worker: any Worker
 
@@ -114,9 +118,10 @@ public struct WorkRequest: Sendable {
   public init(
     work: String, name: String? = nil, backoff: BackoffPolicy? = nil, backoffDelay: Duration? = nil,
     retryLimit: Int? = nil, period: Duration? = nil, flex: Duration? = nil, requiresNetwork: Bool = false,
-    requiresCharging: Bool = false, expedited: ExpeditedPolicy? = nil, worker: any Worker
+    requiresCharging: Bool = false, expedited: ExpeditedPolicy? = nil, tags: [String] = [], worker: any Worker
   ) {
     self.expedited = expedited
+    self.tags = tags
     self.work = work
     self.name = name
     self.backoff = backoff
@@ -176,6 +181,10 @@ public final class WorkIDs: Sendable {
 }
 
 extension WorkRequest {
+  /// The `tags=` of this request's `work.result` and `work.stop` events: ``tags`` in one
+  /// string (``WorkTags/joined(_:)``), `nil` for none.
+  public var traceTags: String? { WorkTags.joined(tags) }
+
   /// The trace fields of this request's `work.enqueue`.
   public func enqueueEvent(policy: ExistingWorkPolicy?) -> WorkEnqueue {
     WorkEnqueue(

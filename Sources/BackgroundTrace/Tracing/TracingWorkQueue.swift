@@ -1,7 +1,8 @@
 /// A ``WorkQueue`` that forwards to a base queue and records enqueues, cancels, and
 /// each worker run: `work.start` before `doWork`, `work.foreground` when it calls
 /// `setForeground` (and `work.refuse` when that throws), `work.result` after it, or `work.stop reason=cancelled` when the run
-/// was cancelled (stopped by the system).
+/// was cancelled (stopped by the system). The result and the stop carry the request's
+/// ``WorkRequest/tags`` as `tags=`, where WorkManager's log prints them.
 public final class TracingWorkQueue: WorkQueue {
   /// The queue that does the work.
   public let base: any WorkQueue
@@ -22,7 +23,7 @@ public final class TracingWorkQueue: WorkQueue {
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) {
     recorder.record(.workEnqueue(request.enqueueEvent(policy: policy)))
     var traced = request
-    traced.worker = TracingWorker(base: request.worker, recorder: recorder)
+    traced.worker = TracingWorker(base: request.worker, recorder: recorder, tags: request.traceTags)
     base.enqueue(traced, policy: policy)
   }
 
@@ -37,6 +38,8 @@ public final class TracingWorkQueue: WorkQueue {
 struct TracingWorker: Worker {
   let base: any Worker
   let recorder: TraceRecorder
+  /// The request's tags, in their trace form.
+  var tags: String? = nil
 
   func doWork(_ context: WorkContext) async -> WorkResult {
     recorder.record(.workStart(work: context.work, attempt: context.runAttemptCount))
@@ -53,9 +56,11 @@ struct TracingWorker: Worker {
     }
     let result = await base.doWork(traced)
     if Task.isCancelled {
-      recorder.record(.workStop(work: context.work, attempt: context.runAttemptCount, reason: "cancelled"))
+      recorder.record(
+        .workStop(work: context.work, attempt: context.runAttemptCount, reason: "cancelled", tags: tags))
     } else {
-      recorder.record(.workResult(work: context.work, attempt: context.runAttemptCount, outcome: result.outcome))
+      recorder.record(
+        .workResult(work: context.work, attempt: context.runAttemptCount, outcome: result.outcome, tags: tags))
     }
     return result
   }

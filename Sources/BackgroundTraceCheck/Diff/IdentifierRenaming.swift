@@ -26,9 +26,10 @@ struct IdentifierRenaming {
       enqueue.work = work(enqueue.work)
       return .workEnqueue(enqueue)
     case .workStart(let id, let attempt): return .workStart(work: work(id), attempt: attempt)
-    case .workResult(let id, let attempt, let outcome):
-      return .workResult(work: work(id), attempt: attempt, outcome: outcome)
-    case .workStop(let id, let attempt, let reason): return .workStop(work: work(id), attempt: attempt, reason: reason)
+    case .workResult(let id, let attempt, let outcome, let tags):
+      return .workResult(work: work(id), attempt: attempt, outcome: outcome, tags: tags)
+    case .workStop(let id, let attempt, let reason, let tags):
+      return .workStop(work: work(id), attempt: attempt, reason: reason, tags: tags)
     case .workCancel(let id): return .workCancel(work: work(id))
     default: return kind
     }

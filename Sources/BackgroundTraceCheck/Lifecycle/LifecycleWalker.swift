@@ -217,9 +217,9 @@ package struct LifecycleWalker: Sendable {
     case .schedComplete(let run, let success): complete(run, success: success, into: &observer)
     case .workEnqueue(let enqueue): self.enqueue(enqueue, StableHash(enqueue.work), into: &observer)
     case .workStart(let work, let attempt): start(work, StableHash(work), attempt: attempt, into: &observer)
-    case .workResult(let work, let attempt, let outcome):
+    case .workResult(let work, let attempt, let outcome, _):
       result(work, StableHash(work), attempt: attempt, outcome: outcome, into: &observer)
-    case .workStop(let work, let attempt, let reason):
+    case .workStop(let work, let attempt, let reason, _):
       stop(work, StableHash(work), attempt: attempt, reason: reason, into: &observer)
     case .workCancel(let work): cancel(work, StableHash(work), into: &observer)
     case .envSet, .input, .mark: break

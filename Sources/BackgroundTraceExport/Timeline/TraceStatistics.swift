@@ -69,9 +69,9 @@ package struct TraceStatistics {
     case .schedComplete: runsCompleted += 1
     case .workEnqueue: workEnqueued += 1
     case .workStart: workAttempts += 1
-    case .workResult(_, _, .retry): workRetries += 1
-    case .workResult(_, _, .success): workSucceeded += 1
-    case .workResult(_, _, .failure): workFailed += 1
+    case .workResult(_, _, .retry, _): workRetries += 1
+    case .workResult(_, _, .success, _): workSucceeded += 1
+    case .workResult(_, _, .failure, _): workFailed += 1
     case .workStop: workStopped += 1
     case .netCreate: sessionsCreated += 1
     case .netSubmit: transfersSubmitted += 1
