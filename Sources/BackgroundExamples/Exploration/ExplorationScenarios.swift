@@ -24,6 +24,8 @@ package enum ExplorationScenarios: Sendable {
     LongUploadScenario.scenario(fixed: true),
     ContinuedUploadScenario.scenario(fixed: false),
     ContinuedUploadScenario.scenario(fixed: true),
+    SwiftUIDownloadScenario.scenario(fixed: false),
+    SwiftUIDownloadScenario.scenario(fixed: true),
   ]
 
   /// The shipped scenario called `name`.
