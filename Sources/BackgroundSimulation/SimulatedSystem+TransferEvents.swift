@@ -64,9 +64,12 @@ extension SimulatedSystem {
     record(.netWake(session: session))
     let completionHandler: @Sendable () -> Void = { [self] in
       // Called from the app's code on the simulation's thread; every call is recorded,
-      // but only the first ends this wake (a later wake has a handler of its own).
+      // but only the first ends this wake (a later wake has a handler of its own), and
+      // only that call moves the suspension: a call after the wake's time ran out (a
+      // cancelled SwiftUI action returning) leaves the time-out's suspension as it is.
       record(.netHandler(session: session))
-      if wokenSessions[session] == wake { wokenSessions[session] = nil }
+      guard wokenSessions[session] == wake else { return }
+      wokenSessions[session] = nil
       suspendIfIdle(after: configuration.suspensionDelay)
     }
     let actions = sessionActions.matching(session)

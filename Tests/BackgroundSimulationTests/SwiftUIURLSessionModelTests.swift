@@ -156,6 +156,37 @@ import Testing
     #expect(handler.time == wake.time + TraceInterval(seconds: 30))
   }
 
+  /// Replaying a wake whose time ran out: the recording's suspension at the wake's end
+  /// is where SwiftUI cancelled the action, so the replay cancels the action still
+  /// running there, and its return records the handler before the suspension, as
+  /// recorded. Before, the replayed action slept on and the handler never came.
+  @Test func aReplayCancelsTheActionAtTheSuspensionThatEndsItsWake() throws {
+    var configuration = SimulationConfiguration()
+    configuration.transferDuration = .seconds(60)...(.seconds(60))
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launchApp { SlowApp(transfers: $0, context: AsyncContext(simulation: $0.scheduler)) }
+    system.userAction("sync")
+    system.moveToBackground()
+    system.advance(by: .seconds(200))
+    let recording = system.trace
+    #expect(
+      recording.events.suffix(3).map(TextTraceWriter.line(for:)) == [
+        "61.381 net.events-done session=com.example.sync",
+        "90 net.handler session=com.example.sync",
+        "90 app.state to=suspended",
+      ])
+    let made = Mutex<SlowApp?>(nil)
+    let replay = Replayer.replay(recording, timing: .exact) {
+      let app = SlowApp(transfers: $0, context: AsyncContext(simulation: $0.scheduler))
+      made.withLock { $0 = app }
+      return app
+    }
+    #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
+    #expect(replay.trace.text == recording.text)
+    let app = try #require(made.withLock { $0 })
+    #expect(app.seen.withLock { $0 } == ["com.example.sync", "cancelled"])
+  }
+
   /// Through the tracing wrapper (on a device over `URLSessionTransfers`; here over the
   /// simulation), each run of the action is recorded as a wake: `net.wake` when it starts
   /// and `net.handler` when it returns, around what the session's delegate gets.

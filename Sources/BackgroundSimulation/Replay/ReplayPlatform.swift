@@ -36,6 +36,12 @@ public final class ReplayPlatform: @unchecked Sendable {
   /// The SwiftUI-style URL-session actions the current process registered, run at the
   /// recorded `net.wake` of a session they match.
   let sessionActions = SessionActions()
+  /// The tasks running SwiftUI-style URL-session actions for a recorded `net.wake`, by
+  /// the wake's number, until they return: a recorded suspension while one still runs
+  /// is the wake's time running out, which cancels it.
+  var sessionActionTasks: [Int: Task<Void, Never>] = [:]
+  /// How many `net.wake`s the replay applied, to number them.
+  var wakeCount = 0
   /// How many transfers each session started in this replay, to hand out the recorded
   /// task numbers in call order.
   var transferCounts: [String: Int] = [:]

@@ -152,6 +152,7 @@ public enum Replayer: Sendable {
       platform.expirationHandlers.removeAll()
       platform.sessions.removeAll()  // a new process holds no session until it creates one
       platform.sessionActions.removeAll()
+      platform.sessionActionTasks.removeAll()
       platform.services.removeAll()
       guard let makeApp = platform.makeApp else { return }
       let delegate = makeApp(platform)
@@ -159,6 +160,13 @@ public enum Replayer: Sendable {
       delegate.didFinishLaunching()
     case .appState(let state):
       let previous = platform.lifecycle.isRunning ? platform.lifecycle.process.state : nil
+      if state == .suspended && !platform.sessionActionTasks.isEmpty {
+        // The app is suspended with a wake's SwiftUI actions still running: the wake's
+        // time ran out, and SwiftUI cancelled them before (SimulatedSystem+TransferEvents.swift);
+        // what they do on the way out, the handler their return calls, comes first.
+        for wake in platform.sessionActionTasks.keys.sorted() { platform.sessionActionTasks[wake]?.cancel() }
+        platform.scheduler.executor.drain()
+      }
       platform.record(event.kind)
       // As in the simulation, a suspended app runs no code until it is woken.
       if state == .suspended {
@@ -198,6 +206,8 @@ public enum Replayer: Sendable {
       platform.expirationHandlers.removeAll()
       platform.sessions.removeAll()
       platform.sessionActions.removeAll()
+      // The process's executor is retired with it: the actions never resume.
+      platform.sessionActionTasks.removeAll()
       platform.services.removeAll()
     case .fgsTimeout(let service, let type):
       guard let code = platform.services[service] else { return skip("the app runs no service \(service)") }
@@ -287,8 +297,14 @@ public enum Replayer: Sendable {
         platform.delegate?.handleEvents(forBackgroundSession: session, completionHandler: completionHandler)
       } else {
         // SwiftUI's `.backgroundTask(.urlSession(…))`: the handler when the actions return.
-        _ = SessionActions.run(
-          actions, for: session, on: platform.actionExecutor, then: completionHandler)
+        platform.wakeCount += 1
+        let wake = platform.wakeCount
+        platform.sessionActionTasks[wake] = SessionActions.run(
+          actions, for: session, on: platform.actionExecutor
+        ) { [platform] in
+          platform.sessionActionTasks[wake] = nil
+          completionHandler()
+        }
       }
     case .netCreate, .netSubmit, .netHandler, .schedProgress, .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse,
       .workForeground, .workRefuse, .workQuota:
