@@ -119,6 +119,7 @@ import Testing
         // The early handler is a warning; the scenario's assertion finds the results the
         // suspended app never got.
         case "swiftui-download": .assertion
+        case "exposure-tasks": .rule(.schedNotCompleted)
         default: .rule(.taskUnknownEnd)
         }
       #expect(report.failures.map(\.kind).contains(expected), "\(scenario.name)")
@@ -138,7 +139,8 @@ import Testing
         "sample-app-fixed", "background-download", "background-download-fixed", "background-transfer",
         "background-transfer-fixed", "sync-service", "sync-service-fixed", "notification-refresh",
         "notification-refresh-fixed", "long-upload", "long-upload-fixed", "continued-upload",
-        "continued-upload-fixed", "swiftui-download", "swiftui-download-fixed",
+        "continued-upload-fixed", "swiftui-download", "swiftui-download-fixed", "exposure-tasks",
+        "exposure-tasks-fixed",
       ])
     #expect(ExplorationScenarios.named("critical-send")?.name == "critical-send")
     #expect(ExplorationScenarios.named("nope") == nil)

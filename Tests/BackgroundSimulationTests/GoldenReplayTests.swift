@@ -28,6 +28,15 @@ import Testing
       { NotificationRefreshExampleTests.app(on: $0, version: .ignoresCancellation) }
     ),
     ("ios/swiftui-refresh-fixed-cancelled", { NotificationRefreshExampleTests.app(on: $0, version: .fixed) }),
+    // The NHS app's aggregator: its launch-time pending check reads the replay's pending requests.
+    (
+      "ios/exposure-tasks-never-completed",
+      { ExposureTasksExampleTests.app(on: $0, context: AsyncContext(simulation: $0.scheduler), version: .asWritten) }
+    ),
+    (
+      "ios/exposure-tasks-fixed",
+      { ExposureTasksExampleTests.app(on: $0, context: AsyncContext(simulation: $0.scheduler), version: .fixed) }
+    ),
     ("ios/swiftui-urlsession-returns-at-once", { SwiftUIDownloadsApp(transfers: $0, version: .returnsAtOnce) }),
     ("ios/swiftui-urlsession-waits-for-events", { SwiftUIDownloadsApp(transfers: $0, version: .waitsForEvents) }),
     // The demo's user actions are recorded as `mark label=user:…` and performed again.

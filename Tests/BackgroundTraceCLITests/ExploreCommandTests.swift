@@ -22,7 +22,7 @@ import Testing
     #expect(result.status == .success)
     #expect(
       result.output
-        == "document-save\ndocument-save-fixed\ncritical-send\ncritical-send-fixed\nsample-app\nsample-app-fixed\nbackground-download\nbackground-download-fixed\nbackground-transfer\nbackground-transfer-fixed\nsync-service\nsync-service-fixed\nnotification-refresh\nnotification-refresh-fixed\nlong-upload\nlong-upload-fixed\ncontinued-upload\ncontinued-upload-fixed\nswiftui-download\nswiftui-download-fixed\n"
+        == "document-save\ndocument-save-fixed\ncritical-send\ncritical-send-fixed\nsample-app\nsample-app-fixed\nbackground-download\nbackground-download-fixed\nbackground-transfer\nbackground-transfer-fixed\nsync-service\nsync-service-fixed\nnotification-refresh\nnotification-refresh-fixed\nlong-upload\nlong-upload-fixed\ncontinued-upload\ncontinued-upload-fixed\nswiftui-download\nswiftui-download-fixed\nexposure-tasks\nexposure-tasks-fixed\n"
     )
     #expect(result.errors.isEmpty)
   }
@@ -67,7 +67,7 @@ import Testing
     for name in [
       "document-save-fixed", "critical-send-fixed", "sample-app-fixed", "background-download-fixed",
       "background-transfer-fixed", "sync-service-fixed", "notification-refresh-fixed", "long-upload-fixed",
-      "continued-upload-fixed", "swiftui-download-fixed",
+      "continued-upload-fixed", "swiftui-download-fixed", "exposure-tasks-fixed",
     ] {
       let result = run("explore", name, "--runs", "300", "--out", directory)
       #expect(result.status == .success, "\(name)")
@@ -97,7 +97,7 @@ import Testing
       (["explore"], "'bgtrace explore' needs a scenario NAME (bgtrace explore --list); see 'bgtrace help explore'"),
       (
         ["explore", "nope"],
-        "unknown scenario 'nope'; the scenarios are document-save, document-save-fixed, critical-send, critical-send-fixed, sample-app, sample-app-fixed, background-download, background-download-fixed, background-transfer, background-transfer-fixed, sync-service, sync-service-fixed, notification-refresh, notification-refresh-fixed, long-upload, long-upload-fixed, continued-upload, continued-upload-fixed, swiftui-download, swiftui-download-fixed"
+        "unknown scenario 'nope'; the scenarios are document-save, document-save-fixed, critical-send, critical-send-fixed, sample-app, sample-app-fixed, background-download, background-download-fixed, background-transfer, background-transfer-fixed, sync-service, sync-service-fixed, notification-refresh, notification-refresh-fixed, long-upload, long-upload-fixed, continued-upload, continued-upload-fixed, swiftui-download, swiftui-download-fixed, exposure-tasks, exposure-tasks-fixed"
       ),
       (["explore", "document-save", "--runs", "0"], "'--runs' takes a positive integer, not '0'"),
       (["explore", "document-save", "--seed", "-1"], "'--seed' takes a non-negative integer below 2^64, not '-1'"),

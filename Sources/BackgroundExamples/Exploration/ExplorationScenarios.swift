@@ -26,6 +26,8 @@ package enum ExplorationScenarios: Sendable {
     ContinuedUploadScenario.scenario(fixed: true),
     SwiftUIDownloadScenario.scenario(fixed: false),
     SwiftUIDownloadScenario.scenario(fixed: true),
+    ExposureTasksScenario.scenario(fixed: false),
+    ExposureTasksScenario.scenario(fixed: true),
   ]
 
   /// The shipped scenario called `name`.

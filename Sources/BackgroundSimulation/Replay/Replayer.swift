@@ -126,17 +126,30 @@ public enum Replayer: Sendable {
     // them, are applied together, before any app work they release runs. A recorded
     // input between them (work that resumed at the first, as the app became inactive)
     // keeps them apart, so that work runs between them again.
+    // A launch and the state it launches into are one step, as in the simulation
+    // (`startProcess`): what `didFinishLaunching` does at once comes between them, and
+    // the async work it starts (a pending-requests check) only after both.
     var next = index
     repeat {
       apply(decisions[next], on: platform)
       next += 1
     } while next < decisions.count && decisions[next].event.time == decisions[index].event.time
-      && decisions[next].actionsBefore == decisions[index].actionsBefore
-      && decisions[next].number == decisions[next - 1].number + 1
+      && (decisions[next].actionsBefore == decisions[index].actionsBefore
+        && decisions[next].number == decisions[next - 1].number + 1
+        || isLaunchState(decisions[next], after: decisions[next - 1], actionsSoFar: platform.appActionCount))
     // Once the work these decisions started has run (its sleeps are on the timer
     // queue), put the next decision behind them.
     let following = next
     scheduler.schedule(at: scheduler.now) { scheduleDecision(following, on: platform) }
+  }
+
+  /// Whether `decision` is the state a launch (`previous`) entered, with the app having
+  /// done by now exactly the actions the recording has before it.
+  private static func isLaunchState(
+    _ decision: ReplayScript.Numbered, after previous: ReplayScript.Numbered, actionsSoFar: Int
+  ) -> Bool {
+    guard case .appLaunch = previous.event.kind, case .appState = decision.event.kind else { return false }
+    return decision.actionsBefore == actionsSoFar
   }
 
   private static func apply(_ decision: ReplayScript.Numbered, on platform: ReplayPlatform) {
