@@ -138,10 +138,9 @@ import Testing
     func sessionDidFinishEvents(session: String) {}
   }
 
-  /// The wake's background time (30 s) runs out before the action returns: SwiftUI's
-  /// task is cancelled, the action's sleep throws, and its return calls the handler at
-  /// that instant, as the app is suspended.
-  @Test func theWakesTimeRunningOutCancelsTheAction() throws {
+  /// ``SlowApp`` starts a download that takes a minute and the user leaves at once: the
+  /// wake at 60 s runs its action, which sleeps past the wake's 30 s.
+  static func slowAppRun() -> SimulatedSystem {
     var configuration = SimulationConfiguration()
     configuration.transferDuration = .seconds(60)...(.seconds(60))
     let system = SimulatedSystem(seed: 1, configuration: configuration)
@@ -149,6 +148,14 @@ import Testing
     system.userAction("sync")
     system.moveToBackground()
     system.advance(by: .seconds(200))
+    return system
+  }
+
+  /// The wake's background time (30 s) runs out before the action returns: SwiftUI's
+  /// task is cancelled, the action's sleep throws, and its return calls the handler at
+  /// that instant, as the app is suspended.
+  @Test func theWakesTimeRunningOutCancelsTheAction() throws {
+    let system = Self.slowAppRun()
     let app = try #require(system.app(as: SlowApp.self))
     #expect(app.seen.withLock { $0 } == ["com.example.sync", "cancelled"])
     let handler = try #require(system.trace.events.first { $0.kind == .netHandler(session: "com.example.sync") })
@@ -161,13 +168,7 @@ import Testing
   /// running there, and its return records the handler before the suspension, as
   /// recorded. Before, the replayed action slept on and the handler never came.
   @Test func aReplayCancelsTheActionAtTheSuspensionThatEndsItsWake() throws {
-    var configuration = SimulationConfiguration()
-    configuration.transferDuration = .seconds(60)...(.seconds(60))
-    let system = SimulatedSystem(seed: 1, configuration: configuration)
-    system.launchApp { SlowApp(transfers: $0, context: AsyncContext(simulation: $0.scheduler)) }
-    system.userAction("sync")
-    system.moveToBackground()
-    system.advance(by: .seconds(200))
+    let system = Self.slowAppRun()
     let recording = system.trace
     #expect(
       recording.events.suffix(3).map(TextTraceWriter.line(for:)) == [
