@@ -25,7 +25,7 @@ func uploadInTheBackground(seed: UInt64) throws {
   if !findings.isEmpty {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("upload-seed-\(seed).bgtrace").path
     try Data(try trace.binary()).write(to: URL(fileURLWithPath: path), options: .atomic)
-    Issue.record("\(findings.map(\.message)); trace: \(path)")
+    Issue.record("\(findings.map(\.message).joined(separator: "; ")); trace: \(path)")
   }
 }
 
@@ -116,6 +116,17 @@ struct ReplayGuideFailingTest {
   }
 
   static let path = FileManager.default.temporaryDirectory.appendingPathComponent("upload-seed-2.bgtrace").path
+
+  /// The failure reads as the guide quotes it: the finding's message, then the trace's path.
+  @Test func theFailureNamesTheFindingAndTheTrace() throws {
+    let expected =
+      #"task 1 ("UploadChanges") expired at 34s and was not ended before the app terminated; trace: "# + Self.path
+    try withKnownIssue("seed 2 fails, and writes its trace") {
+      try uploadInTheBackground(seed: 2)
+    } matching: {
+      $0.comments.map(\.rawValue) == [expected]
+    }
+  }
 
   @Test func theFailingTraceReplaysAndTheFixDiverges() throws {
     withKnownIssue("seed 2 fails, and writes its trace") { try uploadInTheBackground(seed: 2) }
