@@ -11,7 +11,7 @@ let backgroundTrace = Context.environment["BGTRACE_PACKAGE_URL"] ?? "https://exa
 
 let package = Package(
   name: "DraftSync",
-  platforms: [.macOS(.v15), .iOS(.v18)],
+  platforms: [.macOS(.v15), .iOS(.v18)],  // at least BackgroundTrace's, or a Mac build fails
   dependencies: [
     .package(url: backgroundTrace, from: "0.1.0")
   ],
