@@ -14,8 +14,9 @@ enum LogLimits {
       sentences.append(
         "attempt numbers: counted from the first start seen (meta attempts=from-first-start-seen)")
       sentences.append(
-        "attempt limits, backoff settings, unique-work policies and periods: the checker's options apply (--retry-limit)"
-      )
+        "attempt limits, unique-work policies and periods: the checker's options apply (--retry-limit)")
+      sentences.append(
+        "backoff settings: the least WorkManager allows is assumed (linear, 10 s times the attempt)")
       if translator.sawResultWithoutStart {
         sentences.append(
           "worker starts: WorkManager writes them at DEBUG (Configuration.Builder().setMinimumLoggingLevel(Log.DEBUG))")

@@ -491,6 +491,13 @@ enum RuleTraceTable {
         finding(
           .workResultMismatch, line: 7, at: "2 work.result work=9b6d0618", "second result for attempt 0")
       ]),
+    TraceCase(file: "work-backoff-early.near-miss-log-least-backoff.txt", expected: []),
+    TraceCase(
+      file: "work-backoff-early.fires-log-least-backoff.txt",
+      expected: [
+        finding(
+          .workBackoffEarly, line: 9, at: "5 work.start work=0b0c3e1a attempt=1", "attempt 1", "2.5s + 10s = 12.5s")
+      ]),
   ]
 
   static let all =

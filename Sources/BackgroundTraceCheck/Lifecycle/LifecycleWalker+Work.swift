@@ -12,6 +12,7 @@ extension LifecycleWalker {
   mutating func enqueue(
     _ enqueue: consuming WorkEnqueue, _ hash: StableHash, into observer: inout some LifecycleObserver
   ) {
+    if backoffSettingsUnknown { Self.assumeLeastBackoff(&enqueue) }
     let work = enqueue.work
     // Read and changed in place, and moved, not copied: the existing work's life stays
     // in the table, and the enqueue moves into the life built below; both are large.
@@ -51,6 +52,20 @@ extension LifecycleWalker {
     works.insert(WorkLife(enqueue: enqueue, enqueuedAt: now, lastEnqueueAt: now), for: work, hash)
   }
 
+  /// A request whose backoff the trace does not know waits the least WorkManager
+  /// allows: linear, `MIN_BACKOFF_MILLIS` (10 s) times the attempt. An attempt counted
+  /// from the first start a log shows is at most the device's `runAttemptCount`, and
+  /// both policies wait at least that long (exponential 10 s × 2^(n-1) ≥ 10 s × n), so
+  /// an earlier start is one no request's settings allow. androidx
+  /// `work/work-runtime/src/main/java/androidx/work/WorkRequest.kt` (`MIN_BACKOFF_MILLIS`,
+  /// `setBackoffCriteria` clamps below it) and `impl/model/WorkSpec.kt`
+  /// (`calculateNextRunTime`).
+  static func assumeLeastBackoff(_ enqueue: inout WorkEnqueue) {
+    guard enqueue.backoff == nil, enqueue.backoffDelay == nil else { return }
+    enqueue.backoff = .linear
+    enqueue.backoffDelay = WorkBackoff.minimumDelay
+  }
+
   mutating func start(_ work: String, _ hash: StableHash, attempt: Int, into observer: inout some LifecycleObserver) {
     if let index = works.index(forKey: work, hash), works.update(at: index, { $0.cancelledAt != nil }) {
       finish(work, hash, at: index, ending: .cancelled, into: &observer)  // started again after its cancel
@@ -71,7 +86,9 @@ extension LifecycleWalker {
       finishedWorks[hash.bits] = finished
     } else {
       // Work the trace never enqueued (it began after the enqueue): the defaults apply.
-      var life = WorkLife(enqueue: WorkEnqueue(work: work), enqueuedAt: nil)
+      var enqueue = WorkEnqueue(work: work)
+      if backoffSettingsUnknown { Self.assumeLeastBackoff(&enqueue) }
+      var life = WorkLife(enqueue: enqueue, enqueuedAt: nil)
       life.running = (attempt, now)
       works[work, hash] = life
       observer.observeAttemptStarted(work: work, attempt: attempt, life, backoff: nil, in: process)

@@ -58,8 +58,20 @@ package struct LifecycleWalker: Sendable {
   /// of 16 bytes per finished work, whatever the length of its id.
   var finishedWorks = FinishedWorks()
 
+  /// Whether work requests' backoff settings are unknown, as in a trace imported from a
+  /// device log (the log does not print them): then a request that declares no backoff
+  /// waits the least WorkManager allows, linear from `MIN_BACKOFF_MILLIS` (10 s times
+  /// the attempt), instead of the defaults (docs/rules.md#imported-logs).
+  package var backoffSettingsUnknown = false
+
   /// Creates a walker at the start of a trace.
   package init() {}
+
+  /// Creates a walker at the start of a trace with `meta`: a `source=ios-log` or
+  /// `source=android-log` one leaves backoff settings unknown.
+  package init(meta: TraceMetadata) {
+    backoffSettingsUnknown = meta["source"].map { TraceMetadata.logSources.contains($0) } ?? false
+  }
 
   /// Applies the next event, appending what it changed to `transitions`.
   ///

@@ -29,6 +29,7 @@ public struct TraceChecker: Sendable {
   /// a device log) spares what the log's cuts cause (docs/rules.md#imported-logs).
   public init(configuration: CheckerConfiguration = CheckerConfiguration(), meta: TraceMetadata = TraceMetadata()) {
     self.configuration = configuration
+    walker = LifecycleWalker(meta: meta)
     rules = CheckerRules(configuration: configuration, budget: configuration.budget(for: meta), meta: meta)
   }
 
