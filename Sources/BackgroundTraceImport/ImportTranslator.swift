@@ -49,6 +49,8 @@ public struct ImportTranslator: Sendable {
   /// and its activities started and resumed in the current process.
   private var state: AppState?
   private var startedActivities: Set<String> = []
+  /// The visibility FrontBoard last gave the current process (`nil`: not told).
+  private var frontBoardVisible: Bool?
   private var resumedActivities: Set<String> = []
 
   /// Lines of a process of the app that had already been replaced by a later one.
@@ -57,6 +59,8 @@ public struct ImportTranslator: Sendable {
   public private(set) var sawForceStop = false
   /// Whether a work result came with no start before it (WorkManager logs starts at DEBUG).
   public private(set) var sawResultWithoutStart = false
+  /// Whether an `app.state` was written from RunningBoard's state updates.
+  public private(set) var wroteProcessState = false
 
   /// Creates a translator at the start of a log. `workTags`: each work's tags, as the
   /// first of the log's lines that names them prints them; a result or stop whose own
@@ -82,6 +86,20 @@ public struct ImportTranslator: Sendable {
       return
     case .foregroundStartRefused, .foregroundPromotionRefused, .foregroundServiceStoppedUnpromoted:
       translateService(message, into: &events)
+      return
+    case .processStateChanged(let subjectPid, _, let next):
+      changeState(of: subjectPid, to: next, into: &events)
+      return
+    case .processVisibilityChanged(let subjectPid, _, let foreground):
+      changeState(of: subjectPid, to: foreground ? .active : .background, into: &events)
+      frontBoardVisible = foreground
+      return
+    case .processTaskStateChanged(let subjectPid, _, let suspended):
+      // Running again after a suspension: in the background unless FrontBoard last said
+      // the process is in the foreground (it writes the visibility on its own line).
+      let next: AppState? =
+        suspended ? .suspended : state == .suspended ? (frontBoardVisible == true ? .active : .background) : nil
+      changeState(of: subjectPid, to: next, into: &events)
       return
     default:
       guard enter(linePid, into: &events) else { return }
@@ -133,6 +151,7 @@ public struct ImportTranslator: Sendable {
     registered.removeAll()
     lastEnded = nil
     state = nil
+    frontBoardVisible = nil
     startedActivities.removeAll()
     resumedActivities.removeAll()
     events.append(.appLaunch)
@@ -219,8 +238,13 @@ public struct ImportTranslator: Sendable {
       guard openRuns[identifier] == nil else { return }  // `Running task:` then `Starting task:`
       // iOS runs a task only through its registered launch handler (with none, it
       // terminates the app: `No launch handler registered`), so a launch the log shows
-      // implies the registration, which BackgroundTasks logs only at DEBUG.
-      if registered.insert(identifier).inserted { events.append(.schedRegister(identifier: identifier, ok: nil)) }
+      // implies the registration, which BackgroundTasks logs only at DEBUG. It was made
+      // at launch: once the process has a state (RunningBoard's), the registration is
+      // left unwritten, since written now it would come after the launch window ended
+      // (sched-late-register); an imported trace's launch with no registration is quiet.
+      if registered.insert(identifier).inserted && state == nil {
+        events.append(.schedRegister(identifier: identifier, ok: nil))
+      }
       openRuns[identifier] = (nextRun, false)
       events.append(.schedLaunch(identifier: identifier, run: nextRun))
       nextRun += 1
@@ -329,6 +353,32 @@ public struct ImportTranslator: Sendable {
     }
     guard let next, next != state else { return }
     state = next
+    events.append(.appState(to: next))
+  }
+
+  // MARK: RunningBoard's states
+
+  /// A state update is written by a process that watches the app (dasd, locationd,
+  /// SpringBoard, …), about the app's process: the pid it names is the app's. A pid the
+  /// log already left behind is dropped and counted; a new one after the app's process
+  /// is its next process (`app.launch`). Every watching process writes the same update,
+  /// and FrontBoard's lines say it again: each state is written once per change (`nil`:
+  /// the line names the process but no state).
+  private mutating func changeState(of subjectPid: Int, to next: AppState?, into events: inout [TraceEvent.Kind]) {
+    if earlierPids.contains(subjectPid) {
+      interleavedLines += 1
+      return
+    }
+    if !started || (pid == nil && !terminated) {
+      // The log's first process, or the app's lines carry no pid (Console.app's copy).
+      started = true
+      pid = subjectPid
+    } else if subjectPid != pid {
+      relaunch(subjectPid, into: &events)
+    }
+    guard let next, next != state else { return }
+    state = next
+    wroteProcessState = true
     events.append(.appState(to: next))
   }
 

@@ -7,7 +7,15 @@ enum LogLimits {
     var sentences: [String] = []
     switch platform {
     case .ios:
-      sentences.append("the app's states (active, background, suspended): none is written, so budgets are not checked")
+      if translator.wroteProcessState {
+        sentences.append(
+          "the app's inactive state: RunningBoard's updates tell visible (written active) from not visible (background)"
+        )
+      } else {
+        sentences.append(
+          "the app's states (active, background, suspended): only RunningBoard's state updates tell them, and the log has none for the app, so budgets are not checked"
+        )
+      }
       sentences.append("launch handler registrations, unless BackgroundTasks' DEBUG lines are captured")
       sentences.append("scheduler run numbers: runs are numbered from 1 in the order of their launches")
     case .android:

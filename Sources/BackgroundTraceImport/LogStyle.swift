@@ -29,6 +29,8 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
   case logShowSyslog = "log-show-syslog"
   /// `log show --style json` and `log stream --style ndjson`.
   case logShowJSON = "log-show-json"
+  /// Console.app's view of a device's log, copied (`TYPE\tTIME\tPROCESS\tMESSAGE`).
+  case consoleApp = "console-app"
   /// `adb logcat -v threadtime` (the default).
   case logcatThreadtime = "logcat-threadtime"
   /// `adb logcat -v threadtime,year`.
@@ -49,7 +51,7 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
   /// The platform whose logs have this style.
   public var platform: LogPlatform {
     switch self {
-    case .xcodeConsole, .logShowDefault, .logShowCompact, .logShowSyslog, .logShowJSON: .ios
+    case .xcodeConsole, .logShowDefault, .logShowCompact, .logShowSyslog, .logShowJSON, .consoleApp: .ios
     default: .android
     }
   }
@@ -72,6 +74,7 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
     case .logShowCompact: AppleLogShowCompactReader()
     case .logShowSyslog: AppleLogShowSyslogReader()
     case .logShowJSON: AppleLogJSONReader()
+    case .consoleApp: ConsoleAppReader()
     case .logcatThreadtime: LogcatThreadtimeReader()
     case .logcatYear: LogcatYearReader()
     case .logcatEpoch: LogcatEpochReader()

@@ -40,12 +40,13 @@ enum LogRelevance {
   /// Whether a whole line holds a word every line the import reads holds: `WM-`,
   /// `ActivityManager`, `AndroidRuntime` or `m_on_` (the activity lifecycle's event
   /// tags, `wm_on_…` and `am_on_…`) on Android, `ask` (task, Task,
-  /// BackgroundTask, submitTaskRequest) on iOS. One pass over the bytes, cheaper than
-  /// reading the line's header.
+  /// BackgroundTask, submitTaskRequest) or `Received state update for ` (RunningBoard's
+  /// app states, found by its `v`) on iOS. One pass over the bytes (two on iOS), cheaper
+  /// than reading the line's header.
   @inline(__always)
   static func mayMatter(_ line: UnsafeBufferPointer<UInt8>, platform: LogPlatform) -> Bool {
     switch platform {
-    case .ios: contains(line, "ask", rare: 2)
+    case .ios: contains(line, "ask", rare: 2) || containsStateWords(line)
     case .android:
       containsAndroidWord(line)
     }
@@ -120,6 +121,26 @@ enum LogRelevance {
     return false
   }
 
+  /// Whether `line` holds RunningBoard's `Received state update for ` or FrontBoard's
+  /// `Setting process visibility to: ` (its `task state` line holds `ask`), found by their
+  /// `v` with one `memchr` scan.
+  @inline(__always)
+  private static func containsStateWords(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = line.baseAddress else { return false }
+    var from = 0
+    while from < line.count {
+      guard let found = memchr(base + from, 118, line.count - from) else { return false }
+      let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+      if matches(line, at: at - 5, "Received state update for ")
+        || matches(line, at: at - 16, "Setting process visibility to: ")
+      {
+        return true
+      }
+      from = at + 1
+    }
+    return false
+  }
+
   /// Whether `word` is at `at` in `line` (wholly inside it).
   @inline(__always)
   private static func matches(_ line: UnsafeBufferPointer<UInt8>, at: Int, _ word: StaticString) -> Bool {
@@ -135,7 +156,9 @@ enum LogRelevance {
   }
 
   /// An Apple log entry the import may read: its source or message mentions a task
-  /// (`task`, `Task`, `BackgroundTask`, `submitTaskRequest`), or a launch handler.
+  /// (`task`, `Task`, `BackgroundTask`, `submitTaskRequest`), or a launch handler; or
+  /// its message is RunningBoard's `Received state update for …` or FrontBoard's
+  /// `[app<…>:PID] Setting process visibility to: …`.
   static func apple(_ scanner: LogBytes, _ range: Range<Int>) -> Bool {
     let bytes = scanner.bytes
     var index = range.lowerBound
@@ -145,7 +168,10 @@ enum LogRelevance {
       if bytes[index] == 97 && bytes[index + 1] == 115 && bytes[index + 2] == 107 { return true }
       index &+= 1
     }
-    return false
+    return scanner.starts(range, with: "Received state update for ")
+      || scanner.find("] Setting process visibility to: ", from: range.lowerBound).map {
+        $0.upperBound <= range.upperBound
+      } ?? false
   }
 }
 

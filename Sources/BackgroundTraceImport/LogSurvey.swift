@@ -11,11 +11,17 @@ struct LogSurvey {
   private(set) var styles: [(file: String, style: LogStyle)] = []
   /// Process names by pid, from the lines that name them.
   private var names: [Int: String] = [:]
+  /// Pids named only by another process's line about them (RunningBoard's and
+  /// FrontBoard's states name an app by its bundle identifier): a line of the process's own, which
+  /// carries its executable's name, renames it.
+  private var namedByOthers: Set<Int> = []
   /// Background-work messages and all messages by process (pid, or nil for none).
   private var counts: [Int?: (background: Int, all: Int)] = [:]
   private var pidOrder: [Int?] = []
-  /// Messages about a process named only by name (ActivityManager's `crashed service`).
-  private var namedCounts: [String: Int] = [:]
+  /// Messages about a process named only by name (ActivityManager's `crashed service`),
+  /// and lines of a process that carry its name and no pid (Console.app's copy):
+  /// background-work messages and all messages by name.
+  private var namedCounts: [String: (background: Int, all: Int)] = [:]
   private var nameOrder: [String] = []
 
   /// Detects each log's style from its first lines: the survey before any line is counted.
@@ -45,11 +51,11 @@ struct LogSurvey {
     guard let style = detector.finish() else {
       let expected: String =
         switch platform {
-        case .ios?: "an iOS log (Xcode's console, or log show / log stream in any style)"
+        case .ios?: "an iOS log (Xcode's console, Console.app's copy, or log show / log stream in any style)"
         case .android?:
           "an Android log (adb logcat -v threadtime, brief, time, long, epoch or year, or Android Studio's Logcat)"
         case nil:
-          "an iOS log (Xcode's console, log show / log stream) or an Android log (adb logcat, Android Studio's Logcat)"
+          "an iOS log (Xcode's console, Console.app's copy, log show / log stream) or an Android log (adb logcat, Android Studio's Logcat)"
         }
       throw LogImportError(file: input.name, message: "no line is in a known log style: expected \(expected)")
     }
@@ -61,23 +67,46 @@ struct LogSurvey {
   /// the import reads count, the ones about a process (ActivityManager's) for that
   /// process.
   mutating func take(_ record: LogRecord, _ reading: MessageReading) {
-    if let pid = record.pid, let name = record.process, names[pid] == nil { names[pid] = name }
+    if let pid = record.pid, let name = record.process,
+      names[pid] == nil || (!namedByOthers.isEmpty && namedByOthers.contains(pid))
+    {
+      names[pid] = name
+      namedByOthers.remove(pid)
+    }
     if Self.isBackgroundSource(record.source) {
-      count(record.pid, background: true)
+      count(record, background: true)
       return
     }
     guard case .message(let message) = reading else { return }
     if let subject = message.subjectProcess {
       if let pid = subject.pid {
-        if names[pid] == nil { names[pid] = subject.name }
+        if names[pid] == nil {
+          names[pid] = subject.name
+          if message.namesAppByBundle { namedByOthers.insert(pid) }
+        }
         count(pid, background: false)
       } else {
-        if namedCounts[subject.name] == nil { nameOrder.append(subject.name) }
-        namedCounts[subject.name, default: 0] += 1
+        count(named: subject.name, background: false)
       }
       return
     }
-    count(record.pid, background: message.isBackgroundWork)
+    count(record, background: message.isBackgroundWork)
+  }
+
+  /// Counts a line of its own process: by pid, or by name when it carries a name and
+  /// no pid.
+  private mutating func count(_ record: LogRecord, background: Bool) {
+    if record.pid == nil, let name = record.process {
+      count(named: name, background: background)
+    } else {
+      count(record.pid, background: background)
+    }
+  }
+
+  private mutating func count(named name: String, background: Bool) {
+    if namedCounts[name] == nil { nameOrder.append(name) }
+    namedCounts[name, default: (0, 0)].all += 1
+    if background { namedCounts[name, default: (0, 0)].background += 1 }
   }
 
   /// WorkManager's tags, UIKit's `BackgroundTask` category and the BackgroundTasks
@@ -111,7 +140,12 @@ struct LogSurvey {
   /// process that wrote its line, by its pid's name. (A line that carries its process's
   /// name is matched by that name, without asking the survey.)
   func app(of message: PlatformMessage, pid: Int?) -> String {
-    message.subjectProcess?.name ?? app(ofPid: pid)
+    // A state update names the app by its bundle identifier; its own lines, by their
+    // pid, by its executable's name.
+    if message.namesAppByBundle, let subject = message.subjectProcess, let pid = subject.pid {
+      return names[pid] ?? subject.name
+    }
+    return message.subjectProcess?.name ?? app(ofPid: pid)
   }
 
   /// Every app seen, in the order seen, with its pids and background-work messages.
@@ -128,15 +162,19 @@ struct LogSurvey {
       if let pid { apps[position].pids.append(pid) }
       apps[position].backgroundMessages += counts[pid]?.background ?? 0
     }
-    for name in nameOrder where index[name] == nil {
-      index[name] = apps.count
-      apps.append(ImportSummary.App(name: name, pids: [], backgroundMessages: 0))
+    for name in nameOrder {
+      let position = index[name] ?? apps.count
+      if position == apps.count {
+        index[name] = position
+        apps.append(ImportSummary.App(name: name, pids: [], backgroundMessages: 0))
+      }
+      apps[position].backgroundMessages += namedCounts[name]?.background ?? 0
     }
     return apps
   }
 
   private func allMessages(of app: String) -> Int {
-    var total = namedCounts[app] ?? 0
+    var total = namedCounts[app]?.all ?? 0
     for pid in pidOrder where self.app(ofPid: pid) == app { total += counts[pid]?.all ?? 0 }
     return total
   }

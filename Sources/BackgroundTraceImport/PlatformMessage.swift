@@ -1,3 +1,5 @@
+public import BackgroundTrace
+
 /// What one log message says happened, in the platform's terms, before it is turned
 /// into events (``ImportTranslator``). The messages and their sources are in
 /// docs/import.md.
@@ -38,6 +40,19 @@ public enum PlatformMessage: Sendable, Hashable {
   /// `Error submitting task request: REQUEST, error: ERROR` (`Code=N` of
   /// BGTaskSchedulerErrorDomain when the error says it).
   case requestRejected(identifier: String, code: Int?)
+
+  // RunningBoardServices (subsystem `com.apple.runningboard`), in the processes that
+  // watch the app.
+  /// `Received state update for PID (app<BUNDLE(UUID)>, TASKSTATE-Visible|-NotVisible`:
+  /// the app's process PID is now in `state` (RunningBoard's task state and whether it
+  /// is visible, as `AppState`).
+  case processStateChanged(pid: Int, name: String, state: AppState)
+
+  // FrontBoard (in SpringBoard, subsystem `com.apple.FrontBoard`).
+  /// `[app<BUNDLE>:PID] Setting process visibility to: Foreground|Background`.
+  case processVisibilityChanged(pid: Int, name: String, foreground: Bool)
+  /// `[app<BUNDLE>:PID] Setting process task state to: Running|Suspended`.
+  case processTaskStateChanged(pid: Int, name: String, suspended: Bool)
 
   // WorkManager.
   /// `Scheduling work ID ID Job ID N` (SystemJobScheduler) and like messages: the
@@ -133,7 +148,9 @@ extension PlatformMessage {
   /// counts), rather than about a process.
   public var isBackgroundWork: Bool {
     switch self {
-    case .processStarted, .processEnded, .forceStopDetected, .activityLifecycle: false
+    case .processStarted, .processEnded, .forceStopDetected, .activityLifecycle, .processStateChanged,
+      .processVisibilityChanged, .processTaskStateChanged:
+      false
     default: true
     }
   }
@@ -144,10 +161,23 @@ extension PlatformMessage {
     switch self {
     case .processStarted(let pid, let name): (pid, name)
     case .processEnded(let pid, let name, _): (pid, name)
+    case .processStateChanged(let pid, let name, _), .processVisibilityChanged(let pid, let name, _),
+      .processTaskStateChanged(let pid, let name, _):
+      (pid, name)
     case .foregroundStartRefused(let service), .foregroundPromotionRefused(let service),
       .foregroundServiceStoppedUnpromoted(let service):
       (nil, Self.package(ofService: service))
     default: nil
+    }
+  }
+
+  /// Whether the message is another process's line about the app's process, naming it by
+  /// its bundle identifier (RunningBoard's and FrontBoard's states), where the app's own
+  /// lines name it by its executable.
+  var namesAppByBundle: Bool {
+    switch self {
+    case .processStateChanged, .processVisibilityChanged, .processTaskStateChanged: true
+    default: false
     }
   }
 

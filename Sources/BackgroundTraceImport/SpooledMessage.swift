@@ -1,3 +1,5 @@
+import BackgroundTrace
+
 /// One message of an import's pass as the spool keeps it until the app is chosen: what
 /// writing its events needs (the line's time and pid, the process name it carries, the
 /// message), and its bytes.
@@ -135,6 +137,21 @@ struct SpoolWriter {
     case .activityLifecycle(let activity, let step):
       named(26, activity)
       byte(step.rawValue)
+    case .processStateChanged(let pid, let name, let state):
+      byte(27)
+      integer(pid)
+      string(name)
+      byte(Self.stateCodes[state] ?? 0)
+    case .processVisibilityChanged(let pid, let name, let foreground):
+      byte(28)
+      integer(pid)
+      string(name)
+      byte(foreground ? 1 : 0)
+    case .processTaskStateChanged(let pid, let name, let suspended):
+      byte(29)
+      integer(pid)
+      string(name)
+      byte(suspended ? 1 : 0)
     }
   }
 
@@ -145,6 +162,10 @@ struct SpoolWriter {
     integer(id)
     if let name { optionalString(name) }
   }
+
+  /// An app state's byte: its place in `AppState.allCases`.
+  static let stateCodes: [AppState: UInt8] = Dictionary(
+    uniqueKeysWithValues: AppState.allCases.enumerated().map { ($1, UInt8($0)) })
 
   private mutating func named(_ number: UInt8, _ identifier: String) {
     byte(number)
@@ -245,6 +266,18 @@ struct SpoolReader {
     case 26:
       let activity = string()
       return .activityLifecycle(activity: activity, step: ActivityStep(rawValue: byte()) ?? .stop)
+    case 27:
+      let pid = Int(integer())
+      let name = string()
+      return .processStateChanged(pid: pid, name: name, state: AppState.allCases[Int(byte())])
+    case 28:
+      let pid = Int(integer())
+      let name = string()
+      return .processVisibilityChanged(pid: pid, name: name, foreground: byte() != 0)
+    case 29:
+      let pid = Int(integer())
+      let name = string()
+      return .processTaskStateChanged(pid: pid, name: name, suspended: byte() != 0)
     default:
       preconditionFailure("spooled message case \(number): not one SpoolWriter writes")
     }

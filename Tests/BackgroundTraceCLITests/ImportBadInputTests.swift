@@ -24,7 +24,7 @@ import Testing
     #expect(result.status == .badInput)
     #expect(
       result.errors
-        == "bgtrace: \(path): no line is in a known log style: expected an iOS log (Xcode's console, log show / log stream) or an Android log (adb logcat, Android Studio's Logcat)\n"
+        == "bgtrace: \(path): no line is in a known log style: expected an iOS log (Xcode's console, Console.app's copy, log show / log stream) or an Android log (adb logcat, Android Studio's Logcat)\n"
     )
     #expect(result.output.isEmpty)
   }

@@ -281,20 +281,21 @@ enum HelpText {
     Reads device logs and writes the trace they tell, so that an app can be
     checked without changing its code (docs/import.md). LOG is a file, or '-'
     for standard input; several logs are read in order, as one capture. The
-    style is detected from the content: Xcode's console copy, log show / log
-    stream (default, compact, syslog, json, ndjson; also a sysdiagnose's
-    log show output); adb logcat -v threadtime, brief, time, long, epoch or
-    year, and Android Studio's Logcat copy.
+    style is detected from the content: Xcode's console copy, Console.app's
+    copy, log show / log stream (default, compact, syslog, json, ndjson;
+    also a sysdiagnose's log show output); adb logcat -v threadtime, brief,
+    time, long, epoch or year, and Android Studio's Logcat copy.
 
     UIKit's and BackgroundTasks' messages become task and scheduler events,
-    WorkManager's work events (their tags as marks), ActivityManager's
-    app.launch, app.terminate and foreground-service events, the events
-    buffer's activity lifecycle app.state; every other line is skipped and
-    counted. Times are relative to the log's first timed line. The trace's
-    meta says source=ios-log or android-log: the checker then does not
-    report what the log's cuts at its start and end cause (docs/rules.md,
-    "Imported logs"). A summary goes to standard error: events by kind,
-    lines skipped, the processes seen, and what the log could not tell.
+    RunningBoard's state updates the iOS app.state, WorkManager's work
+    events (their tags as marks), ActivityManager's app.launch,
+    app.terminate and foreground-service events, the events buffer's
+    activity lifecycle app.state; every other line is skipped and counted.
+    Times are relative to the log's first timed line. The trace's meta says
+    source=ios-log or android-log: the checker then does not report what
+    the log's cuts at its start and end cause (docs/rules.md, "Imported
+    logs"). A summary goes to standard error: events by kind, lines skipped,
+    the processes seen, and what the log could not tell.
 
     Options:
       --from ios|android   the platform, instead of detecting it

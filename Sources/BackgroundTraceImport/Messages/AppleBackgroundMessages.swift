@@ -1,3 +1,5 @@
+import BackgroundTrace
+
 /// UIKit's and BackgroundTasks' messages about background work, read into
 /// ``PlatformMessage``s. Each message's format, source and event are in docs/import.md.
 ///
@@ -22,6 +24,8 @@ public enum AppleBackgroundMessages: Sendable {
     // Xcode's console prints a category before the message: `[BackgroundTask] …`.
     if let rest = MessageText.dropPrefix("[BackgroundTask] ", message) { message = rest }
 
+    if let rest = prefix("Received state update for ", message) { return stateUpdate(rest) }
+    if MessageText.hasPrefix("[app", message), let reading = frontBoardState(message) { return reading }
     if let rest = after("Can't end BackgroundTask: no background task exists with identifier ", message) {
       guard let id = MessageText.leadingInteger(rest) else { return .malformed(expected: "a task identifier") }
       return .message(.taskEndRefused(id: id))
@@ -114,6 +118,86 @@ public enum AppleBackgroundMessages: Sendable {
       return .message(.requestRejected(identifier: request.identifier, code: errorCode(rest[range.upperBound...])))
     }
     return .unrelated
+  }
+
+  /// RunningBoardServices' `Received state update for %d (%{public}@, %{public}@%{public}@`
+  /// (`-[RBSConnection async_observedProcessStatesDidChange:completion:]`), after its
+  /// first words: the pid, the process's identity, `NSStringFromRBSTaskState` of its
+  /// task state and `-Visible` or `-NotVisible` (whether the state's endowment
+  /// namespaces hold `com.apple.frontboard.visibility`). Only an app's identity
+  /// (`app<BUNDLE(UUID)>`, `application<BUNDLE>` before iOS 17) is read: daemons',
+  /// extensions' and XPC services' states are not an app's. A running app is suspended,
+  /// visible (`active`: the line does not tell UIKit's inactive apart) or not visible
+  /// (`background`); any other state (`none`, `unknown`, no visibility) writes nothing.
+  static func stateUpdate(_ text: Substring) -> MessageReading {
+    guard let pid = MessageText.leadingInteger(text), let open = after(" (", text) else {
+      return .malformed(expected: "'PID (IDENTITY, STATE'")
+    }
+    let identity: Substring
+    if let rest = MessageText.dropPrefix("app<", open) {
+      identity = rest
+    } else if let rest = MessageText.dropPrefix("application<", open) {
+      identity = rest
+    } else {
+      return .unrelated
+    }
+    guard let close = MessageText.firstRange(of: ">, ", in: identity) else {
+      return .malformed(expected: "'app<BUNDLE(UUID)>, STATE'")
+    }
+    var name = identity[..<close.lowerBound]
+    // `BUNDLE(UUID)`: the bundle identifier names the app.
+    if name.last == ")", let paren = name.firstIndex(of: "(") { name = name[..<paren] }
+    let state = identity[close.upperBound...].prefix { !$0.isWhitespace }
+    guard !name.isEmpty else { return .malformed(expected: "the app's bundle identifier") }
+    let appState: AppState
+    if MessageText.hasPrefix("running-suspended", state) {
+      appState = .suspended
+    } else if state == "running-active-Visible" {
+      appState = .active
+    } else if state == "running-active-NotVisible" {
+      appState = .background
+    } else {
+      return .unrelated
+    }
+    return .message(.processStateChanged(pid: pid, name: String(name), state: appState))
+  }
+
+  /// FrontBoard's `%{public}@ Setting process visibility to: %{public}@` and `%{public}@
+  /// Setting process task state to: %{public}@` (`-[FBProcess _updateStateWithBlock:]`,
+  /// `FrontBoard.framework/FrontBoard/FBProcess.mm` of the iOS 26.1 restore dump: the
+  /// process's `logProem`, `[app<BUNDLE>:PID]` (`[application<BUNDLE>:PID]` before iOS
+  /// 17), then `NSStringFromFBProcessVisibility` or `NSStringFromFBProcessTaskState`), in
+  /// SpringBoard. `nil` when the message is neither; only an app's process is read, and
+  /// only `Foreground`, `Background`, `Running` and `Suspended`.
+  static func frontBoardState(_ text: Substring) -> MessageReading? {
+    let isVisibility: Bool
+    let range: Range<Substring.Index>
+    if let found = MessageText.firstRange(of: "] Setting process visibility to: ", in: text) {
+      (isVisibility, range) = (true, found)
+    } else if let found = MessageText.firstRange(of: "] Setting process task state to: ", in: text) {
+      (isVisibility, range) = (false, found)
+    } else {
+      return nil
+    }
+    let head = text[..<range.lowerBound]
+    guard let identity = MessageText.dropPrefix("[app<", head) ?? MessageText.dropPrefix("[application<", head)
+    else { return .unrelated }
+    guard let colon = identity.lastIndex(of: ":"), colon > identity.startIndex,
+      identity[identity.index(before: colon)] == ">",
+      let pid = MessageText.leadingInteger(identity[identity.index(after: colon)...])
+    else { return .malformed(expected: "'[app<BUNDLE>:PID]'") }
+    var name = identity[..<identity.index(before: colon)]
+    if name.last == ")", let paren = name.firstIndex(of: "(") { name = name[..<paren] }
+    guard !name.isEmpty else { return .malformed(expected: "the app's bundle identifier") }
+    let value = text[range.upperBound...].prefix { !$0.isWhitespace }
+    switch (isVisibility, value) {
+    case (true, "Foreground"), (true, "Background"):
+      return .message(.processVisibilityChanged(pid: pid, name: String(name), foreground: value == "Foreground"))
+    case (false, "Running"), (false, "Suspended"):
+      return .message(.processTaskStateChanged(pid: pid, name: String(name), suspended: value == "Suspended"))
+    default:
+      return .unrelated
+    }
   }
 
   /// `…taskID = N, taskName = NAME, creationTime = …` of a `_UIBackgroundTaskInfo`'s description.
