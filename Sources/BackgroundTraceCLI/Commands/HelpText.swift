@@ -288,7 +288,7 @@ enum HelpText {
 
     UIKit's and BackgroundTasks' messages become task and scheduler events,
     RunningBoard's state updates the iOS app.state, WorkManager's work
-    events (their tags as marks), ActivityManager's app.launch,
+    events (with their tags), ActivityManager's app.launch,
     app.terminate and foreground-service events, the events buffer's
     activity lifecycle app.state; every other line is skipped and counted.
     Times are relative to the log's first timed line. The trace's meta says
