@@ -45,62 +45,57 @@ import Testing
     }
   }
 
+  /// Imports ``lines`` as `format` prints each, and expects ``expected`` read in `style`.
+  static func expectTheTrace(
+    in style: LogStyle, sourceLocation: SourceLocation = #_sourceLocation,
+    _ format: ((Int, Int, String, String, String)) -> String
+  ) throws {
+    let result = try imported(lines.map(format).joined(separator: "\n") + "\n")
+    #expect(result.trace == expected, sourceLocation: sourceLocation)
+    #expect(result.summary.styles.map(\.style) == [style], sourceLocation: sourceLocation)
+  }
+
   @Test func logShowDefaultStyle() throws {
-    let log = Self.lines.map { line in
+    try Self.expectTheTrace(in: .logShowDefault) { line in
       let (seconds, pid, process, category, key) = line
       return
         "2024-03-01 10:00:0\(seconds).000000-0700 0x1a2b3c   Default     0x0                  \(pid)    0    \(process): (\(process == "Refresh" ? "UIKitCore" : "RunningBoardServices")) [\(category)] \(Self.message(key))"
-    }.joined(separator: "\n")
-    let result = try imported(log + "\n")
-    #expect(result.trace == Self.expected)
-    #expect(result.summary.styles.map(\.style) == [.logShowDefault])
+    }
   }
 
   @Test func logShowCompactStyle() throws {
-    let log = Self.lines.map { line in
+    try Self.expectTheTrace(in: .logShowCompact) { line in
       let (seconds, pid, process, category, key) = line
       return "2024-03-01 17:00:0\(seconds).000 Df \(process)[\(pid):99] [\(category)] \(Self.message(key))"
-    }.joined(separator: "\n")
-    let result = try imported(log + "\n")
-    #expect(result.trace == Self.expected)
-    #expect(result.summary.styles.map(\.style) == [.logShowCompact])
+    }
   }
 
   @Test func logShowSyslogStyle() throws {
-    let log = Self.lines.map { line in
+    try Self.expectTheTrace(in: .logShowSyslog) { line in
       let (seconds, pid, process, category, key) = line
       return
         "2024-03-01 10:00:0\(seconds).000000-0700  localhost \(process)[\(pid)]: (\(process == "Refresh" ? "UIKitCore" : "RunningBoardServices")) [\(category)] \(Self.message(key))"
-    }.joined(separator: "\n")
-    let result = try imported(log + "\n")
-    #expect(result.trace == Self.expected)
-    #expect(result.summary.styles.map(\.style) == [.logShowSyslog])
+    }
   }
 
   @Test func logStreamNDJSONStyle() throws {
-    let log = Self.lines.map { line in
+    try Self.expectTheTrace(in: .logShowJSON) { line in
       let (seconds, pid, process, category, key) = line
       let parts = category.split(separator: ":")
       return
         #"{"eventMessage":"\#(Self.message(key))","processImagePath":"/A/\#(process)","subsystem":"\#(parts[0])","category":"\#(parts[1])","processID":\#(pid),"timestamp":"2024-03-01 10:00:0\#(seconds).000000-0700"}"#
-    }.joined(separator: "\n")
-    let result = try imported(log + "\n")
-    #expect(result.trace == Self.expected)
-    #expect(result.summary.styles.map(\.style) == [.logShowJSON])
+    }
   }
 
   /// Xcode's console shows the app's own process only: the app's RunningBoardServices
   /// observer logs its own updates there (as in
   /// `Traces/import/ios/consoleapp-macios-unknown-state-own-process`).
   @Test func xcodeConsoleStyle() throws {
-    let log = Self.lines.map { line in
+    try Self.expectTheTrace(in: .xcodeConsole) { line in
       let (seconds, _, _, category, key) = line
       let prefix = category.hasSuffix("BackgroundTask") ? "[BackgroundTask] " : ""
       return "2024-03-01 10:00:0\(seconds).000000-0700 Refresh[1234:5678] \(prefix)\(Self.message(key))"
-    }.joined(separator: "\n")
-    let result = try imported(log + "\n")
-    #expect(result.trace == Self.expected)
-    #expect(result.summary.styles.map(\.style) == [.xcodeConsole])
+    }
   }
 
   /// Console.app's copy carries no pid: the app's own lines (named by its executable) and
