@@ -40,8 +40,8 @@ enum LogRelevance {
   /// Whether a whole line holds a word every line the import reads holds: `WM-`,
   /// `ActivityManager`, `AndroidRuntime` or `m_on_` (the activity lifecycle's event
   /// tags, `wm_on_…` and `am_on_…`) on Android, `ask` (task, Task,
-  /// BackgroundTask, submitTaskRequest) or `Received state update for ` (RunningBoard's
-  /// app states, found by its `v`) on iOS. One pass over the bytes (two on iOS), cheaper
+  /// BackgroundTask, submitTaskRequest) or ``stateUpdateWords`` / ``visibilityWords`` (RunningBoard's
+  /// and FrontBoard's app states, found by their `v`) on iOS. One pass over the bytes (two on iOS), cheaper
   /// than reading the line's header.
   @inline(__always)
   static func mayMatter(_ line: UnsafeBufferPointer<UInt8>, platform: LogPlatform) -> Bool {
@@ -131,9 +131,8 @@ enum LogRelevance {
     while from < line.count {
       guard let found = memchr(base + from, 118, line.count - from) else { return false }
       let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-      if matches(line, at: at - 5, "Received state update for ")
-        || matches(line, at: at - 16, "Setting process visibility to: ")
-      {
+      // The `v` is byte 5 of the one and byte 18 of the other.
+      if matches(line, at: at - 5, stateUpdateWords) || matches(line, at: at - 18, visibilityWords) {
         return true
       }
       from = at + 1
@@ -168,11 +167,24 @@ enum LogRelevance {
       if bytes[index] == 97 && bytes[index + 1] == 115 && bytes[index + 2] == 107 { return true }
       index &+= 1
     }
-    return scanner.starts(range, with: "Received state update for ")
-      || scanner.find("] Setting process visibility to: ", from: range.lowerBound).map {
-        $0.upperBound <= range.upperBound
-      } ?? false
+    return scanner.starts(range, with: stateUpdateWords)
+      || scanner.find(visibilityWords, from: range.lowerBound).map { $0.upperBound <= range.upperBound } ?? false
   }
+
+  /// ``apple(_:_:)`` for an entry whose fields are strings already (`log show --style
+  /// json`): its source holds `ask`, or its message is one the import may read.
+  static func apple(message: String, source: String) -> Bool {
+    if source.contains("ask") { return true }
+    var message = message
+    return message.withUTF8 { apple(LogBytes($0), 0..<$0.count) }
+  }
+
+  /// The first words of RunningBoardServices' state update (`Received state update for
+  /// %d (…`), which the import reads as the app's state.
+  static let stateUpdateWords: StaticString = "Received state update for "
+  /// FrontBoard's visibility line after its process's `[app<BUNDLE>:PID`
+  /// (`… Setting process visibility to: %{public}@`).
+  static let visibilityWords: StaticString = "] Setting process visibility to: "
 }
 
 /// Logcat's yearless times (threadtime, time, long): counted in 2000, a year more each

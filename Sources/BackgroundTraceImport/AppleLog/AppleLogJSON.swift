@@ -67,11 +67,7 @@ struct AppleLogJSONReader: LogStyleReader {
     let subsystem = fields["subsystem"] ?? ""
     let category = fields["category"] ?? ""
     let source = subsystem.isEmpty && category.isEmpty ? "" : "\(subsystem):\(category)"
-    // The words of `LogRelevance.apple`: a task, or RunningBoard's and FrontBoard's states.
-    guard
-      message.contains("ask") || source.contains("ask") || message.hasPrefix("Received state update for ")
-        || message.contains("] Setting process visibility to: ")
-    else { return .skipped(time) }
+    guard LogRelevance.apple(message: message, source: source) else { return .skipped(time) }
     let process = fields["processImagePath"].map { path in String(path.split(separator: "/").last ?? "") }
     return .entry(
       LogRecord(

@@ -24,7 +24,7 @@ public enum AppleBackgroundMessages: Sendable {
     // Xcode's console prints a category before the message: `[BackgroundTask] …`.
     if let rest = MessageText.dropPrefix("[BackgroundTask] ", message) { message = rest }
 
-    if let rest = prefix("Received state update for ", message) { return stateUpdate(rest) }
+    if let rest = prefix(LogRelevance.stateUpdateWords, message) { return stateUpdate(rest) }
     if MessageText.hasPrefix("[app", message), let reading = frontBoardState(message) { return reading }
     if let rest = after("Can't end BackgroundTask: no background task exists with identifier ", message) {
       guard let id = MessageText.leadingInteger(rest) else { return .malformed(expected: "a task identifier") }
@@ -144,9 +144,7 @@ public enum AppleBackgroundMessages: Sendable {
     guard let close = MessageText.firstRange(of: ">, ", in: identity) else {
       return .malformed(expected: "'app<BUNDLE(UUID)>, STATE'")
     }
-    var name = identity[..<close.lowerBound]
-    // `BUNDLE(UUID)`: the bundle identifier names the app.
-    if name.last == ")", let paren = name.firstIndex(of: "(") { name = name[..<paren] }
+    let name = bundleIdentifier(identity[..<close.lowerBound])
     let state = identity[close.upperBound...].prefix { !$0.isWhitespace }
     guard !name.isEmpty else { return .malformed(expected: "the app's bundle identifier") }
     let appState: AppState
@@ -172,7 +170,7 @@ public enum AppleBackgroundMessages: Sendable {
   static func frontBoardState(_ text: Substring) -> MessageReading? {
     let isVisibility: Bool
     let range: Range<Substring.Index>
-    if let found = MessageText.firstRange(of: "] Setting process visibility to: ", in: text) {
+    if let found = MessageText.firstRange(of: LogRelevance.visibilityWords, in: text) {
       (isVisibility, range) = (true, found)
     } else if let found = MessageText.firstRange(of: "] Setting process task state to: ", in: text) {
       (isVisibility, range) = (false, found)
@@ -186,8 +184,7 @@ public enum AppleBackgroundMessages: Sendable {
       identity[identity.index(before: colon)] == ">",
       let pid = MessageText.leadingInteger(identity[identity.index(after: colon)...])
     else { return .malformed(expected: "'[app<BUNDLE>:PID]'") }
-    var name = identity[..<identity.index(before: colon)]
-    if name.last == ")", let paren = name.firstIndex(of: "(") { name = name[..<paren] }
+    let name = bundleIdentifier(identity[..<identity.index(before: colon)])
     guard !name.isEmpty else { return .malformed(expected: "the app's bundle identifier") }
     let value = text[range.upperBound...].prefix { !$0.isWhitespace }
     switch (isVisibility, value) {
@@ -242,6 +239,13 @@ public enum AppleBackgroundMessages: Sendable {
   /// `BGTaskSchedulerErrorDomain Code=N`'s N.
   static func errorCode(_ text: Substring) -> Int? {
     after("Code=", text).flatMap { MessageText.leadingInteger($0) }
+  }
+
+  /// The bundle identifier of an app's identity as RunningBoard and FrontBoard print it,
+  /// `BUNDLE` or `BUNDLE(UUID)`.
+  private static func bundleIdentifier(_ identity: Substring) -> Substring {
+    guard identity.last == ")", let paren = identity.firstIndex(of: "(") else { return identity }
+    return identity[..<paren]
   }
 
   private static func prefix(_ marker: StaticString, _ text: Substring) -> Substring? {
