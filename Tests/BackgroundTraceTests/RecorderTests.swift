@@ -179,6 +179,60 @@ private func fileSize(_ path: String) throws -> Int {
     #expect(try final.readAll().meta == meta)
   }
 
+  /// The recorder encodes each record straight into the open chunk in the file's
+  /// mapping; an event that does not fit in the chunk's room is committed whole in the
+  /// next chunk, one made larger if it needs it, and a chunk opened for an event that
+  /// went elsewhere is never left in the file.
+  @Test func eventsLargerThanTheChunksRoomAreCommittedWholeInTheNextChunk() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("run.bgtrace")
+    // A 4,096-byte limit: each chunk has room for 8,192 bytes of entries (the limit and
+    // 4,096 of headroom), and is sealed once 4,096 are committed.
+    let recorder = try TraceRecorder(
+      writingTo: path, clock: ManualClock(), keepsEvents: true, chunkPayloadLimit: 4_096)
+    func record(_ kind: TraceEvent.Kind, at milliseconds: UInt64) throws {
+      recorder.record(kind, at: TraceTime(milliseconds: milliseconds))
+      #expect(try durableEvents(at: path) == recorder.trace.events, "after the event at \(milliseconds) ms")
+    }
+    for index in 0..<10 { try record(.mark(label: "m"), at: UInt64(index)) }
+    try record(.mark(label: String(repeating: "a", count: 3_000)), at: 10)  // fits: chunk 0 stays open
+    #expect(try sealedAndOpenChunkCount(at: path) == 1)
+    // 5,152 bytes of room are left: this one goes to chunk 1 and seals chunk 0 first.
+    try record(.mark(label: String(repeating: "b", count: 6_000)), at: 11)
+    #expect(try sealedAndOpenChunkCount(at: path) == 2)
+    #expect(try unsealedNotes(at: path) == 0, "chunk 1 is sealed too: 6,000 bytes are past the limit")
+    // More than a whole chunk's room: chunk 2 is opened larger, for it alone.
+    try record(.mark(label: String(repeating: "c", count: 10_000)), at: 12)
+    #expect(try sealedAndOpenChunkCount(at: path) == 3)
+    try record(.mark(label: "m"), at: 13)
+    try recorder.close()
+    #expect(try durableEvents(at: path) == recorder.trace.events)
+    #expect(try sealedAndOpenChunkCount(at: path) == 4)
+    #expect(recorder.trace.events.count == 14)
+  }
+
+  /// An event with no binary form, recorded as a chunk's first, stops the recording
+  /// without leaving that empty chunk in the file: the stop record comes right after
+  /// the last sealed chunk.
+  @Test func aStopAtAChunksFirstEventLeavesNoEmptyChunk() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("run.bgtrace")
+    let recorder = try TraceRecorder(writingTo: path, clock: ManualClock())
+    recorder.record(.appLaunch, at: .zero)
+    recorder.record(.appState(to: .background), at: TraceTime(seconds: 1))  // sealed here
+    recorder.record(.taskEnd(id: -1), at: TraceTime(seconds: 2))
+    #expect(recorder.failure?.kind == .unencodableEvent)
+    try? recorder.close()
+    #expect(try sealedAndOpenChunkCount(at: path) == 1)
+    let (trace, damage) = try Trace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+    #expect(
+      trace.events == [
+        TraceEvent(time: .zero, .appLaunch), TraceEvent(time: TraceTime(seconds: 1), .appState(to: .background)),
+      ])
+    #expect(damage.map(\.kind) == [.recordingStopped])
+    #expect(damage.first?.lostEvents == 1)
+  }
+
   @Test func streamingWithoutKeepingEventsStillCounts() throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("run.bgtrace")

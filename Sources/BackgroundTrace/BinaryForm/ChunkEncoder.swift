@@ -25,7 +25,7 @@ struct ChunkEncoder {
   private var lastTaskID: Int64 = 0
   private var lastRun: Int64 = 0
   /// Definitions of the strings the record being appended uses first (inline mode).
-  private var definitions: [UInt8] = []
+  private var definitions = RecordBytes(capacity: 256)
   /// Whether the record being appended has a value with no binary form.
   private var sawInvalidValue = false
 
@@ -56,8 +56,21 @@ struct ChunkEncoder {
     records.removeAll()
     strings.removeAll(keepingCapacity: true)
     stringIndex.removeAll()
-    definitions.removeAll(keepingCapacity: true)
+    definitions.removeAll()
   }
+
+  /// Encodes the records from now on straight into `capacity` bytes at `memory`, whose
+  /// first `count` bytes are the records so far: the durable writer's open chunk, so that
+  /// a record is in the file's mapping as it is encoded. A record that needs more room
+  /// moves the records into the encoder's own buffer (``recordsAreBound`` then false);
+  /// ``startNextChunk(baseTime:)`` unbinds them.
+  mutating func bindRecords(to memory: UnsafeMutableRawPointer, capacity: Int, count: Int) {
+    records.bind(to: memory, capacity: capacity, count: count)
+  }
+
+  /// Whether the records are encoded into the memory ``bindRecords(to:capacity:count:)``
+  /// gave.
+  var recordsAreBound: Bool { records.isBound }
 
   /// The room ``append(_:at:)`` reserves for a record, enough for every kind but
   /// `env.set` (which reserves for its pairs) and the spec layout (for its fields): the
@@ -213,9 +226,9 @@ struct ChunkEncoder {
       appendSpecLayout(kind)
     }
     records.setFlags(flags << 5, at: tagIndex)
-    if !definitions.isEmpty {
+    if definitions.count != 0 {
       records.insert(contentsOf: definitions, at: tagIndex)
-      definitions.removeAll(keepingCapacity: true)
+      definitions.removeAll()
     }
     return !sawInvalidValue
   }
@@ -348,12 +361,13 @@ struct ChunkEncoder {
     stringIndex.noteRecent(strings[Int(index)], index: index)
     stringBytes += string.utf8.count + 2
     if inlineStrings {
+      definitions.reserve(1 + 10)
       definitions.append(BinaryFormat.stringDefinitionTag)
       Varint.append(UInt64(string.utf8.count), to: &definitions)
-      // A native string's bytes in one copy; the byte-at-a-time append of a UTF8View
-      // took most of a miss's cost.
-      let copied: Void? = string.utf8.withContiguousStorageIfAvailable { definitions.append(contentsOf: $0) }
-      if copied == nil { definitions.append(contentsOf: string.utf8) }
+      // The bytes in one copy; the byte-at-a-time append of a UTF8View took most of a
+      // miss's cost. (`withUTF8` makes a bridged string native first.)
+      var native = string
+      native.withUTF8 { definitions.append(contentsOf: UnsafeRawBufferPointer($0)) }
     }
     return index
   }

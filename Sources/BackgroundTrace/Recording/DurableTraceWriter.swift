@@ -12,9 +12,6 @@ struct DurableTraceWriter {
   private var eventsSealed: UInt64 = 0
   /// The time of the last committed event: the next chunk's base time.
   private var committedTime: UInt64 = 0
-  /// How many bytes of the encoder's records are committed; the rest is the entry
-  /// being appended.
-  private var committedBytes = 0
   /// Room for the largest usual entry beyond the limit, so a chunk is rarely sealed early.
   private static let headroom = 4_096
 
@@ -38,14 +35,21 @@ struct DurableTraceWriter {
 
   /// Encodes an event of kind `kind` at `time` (ns) and commits it to the file.
   ///
+  /// The encoder writes the record straight into the open chunk in the file's mapping,
+  /// past the committed bytes, and the commit publishes it; only an event that does not
+  /// fit in the chunk's room is encoded in the encoder's own buffer and copied
+  /// (``appendOutsideTheChunk(_:at:)``).
+  ///
   /// - Throws: ``TraceEncodingError`` when the event has no binary form (nothing is
-  ///   written then); ``TraceRecordingError`` when the file cannot be grown or mapped.
+  ///   committed then); ``TraceRecordingError`` when the file cannot be grown or mapped.
+  @inline(__always)
   mutating func append(_ kind: TraceEvent.Kind, at time: UInt64) throws(DurableWriteError) {
     guard time >= committedTime, time <= TraceTime.max.nanoseconds else {
       throw .encoding(
         TraceEncodingError(
           eventNumber: eventCount + 1, message: "time \(TraceTime(nanoseconds: time)) is out of order or range"))
     }
+    if !file.isOpen { try begin(capacity: chunkPayloadLimit + Self.headroom) }
     // The encoder notes a value with no binary form as it goes, so a valid event is
     // looked at once; an invalid one is never committed, and the recorder stops here.
     guard encoder.append(kind, at: time) else {
@@ -53,41 +57,54 @@ struct DurableTraceWriter {
         TraceEncodingError(
           eventNumber: eventCount + 1, message: kind.encodingProblem ?? "the event has no binary form"))
     }
-    if file.isOpen && encoder.records.count - committedBytes > file.remaining {
-      // It does not fit: seal the chunk and encode the event again as the next one's first.
-      seal()
-      encoder.append(kind, at: time)
+    if encoder.recordsAreBound {
+      file.commit(length: encoder.records.count, records: 1)
+    } else {
+      try appendOutsideTheChunk(kind, at: time)
     }
-    let size = encoder.records.count - committedBytes
+    committedTime = time
+    if file.committedLength >= chunkPayloadLimit { seal() }
+  }
+
+  /// Commits an event that did not fit in the open chunk's room (the encoder moved the
+  /// chunk's records into its own buffer): seals the chunk (withdrawn, if the event was
+  /// to be its first), encodes the event again as the next chunk's first, and opens that
+  /// chunk with room for it.
+  private mutating func appendOutsideTheChunk(_ kind: TraceEvent.Kind, at time: UInt64) throws(DurableWriteError) {
+    seal()
+    encoder.append(kind, at: time)
+    let size = encoder.records.count
     guard size + BinaryFormat.logChunkHeaderSize <= BinaryFormat.maximumChunkPayload else {
       seal()  // the encoder's string table and predictors moved past what was committed
       throw .encoding(
         TraceEncodingError(eventNumber: eventCount + 1, message: "the event takes \(size) bytes; too large"))
     }
-    if !file.isOpen {
-      do {
-        try file.begin(
-          sequence: sequence, firstEvent: eventsSealed, baseTime: committedTime,
-          capacity: max(chunkPayloadLimit + Self.headroom, size))
-      } catch {
-        throw .file(error)
-      }
+    try begin(capacity: max(chunkPayloadLimit + Self.headroom, size))
+    file.commit(length: size, records: 1)
+  }
+
+  /// Opens the next chunk with room for `capacity` bytes of entries, and has the encoder
+  /// write into it after whatever records it holds (those of the event that opens it).
+  private mutating func begin(capacity: Int) throws(DurableWriteError) {
+    do {
+      try file.begin(sequence: sequence, firstEvent: eventsSealed, baseTime: committedTime, capacity: capacity)
+    } catch {
+      throw .file(error)
     }
-    file.commit(size, of: encoder.records, from: committedBytes, records: 1)
-    committedBytes = encoder.records.count
-    committedTime = time
-    if file.committedLength >= chunkPayloadLimit { seal() }
+    let held = encoder.records.count
+    encoder.records.copyBytes(from: 0, count: held, to: file.body)
+    encoder.bindRecords(to: file.body, capacity: file.chunkCapacity, count: held)
   }
 
   /// Seals the open chunk, if any; the next event starts a new one.
   mutating func seal() {
-    defer {
-      encoder.startNextChunk(baseTime: committedTime)
-      committedBytes = 0
-    }
+    // And the encoder's records unbound from the chunk.
+    defer { encoder.startNextChunk(baseTime: committedTime) }
     guard file.isOpen else { return }
-    eventsSealed += UInt64(file.committedCount)
+    let events = file.committedCount
     file.seal()
+    guard events > 0 else { return }  // withdrawn: the next chunk takes its sequence number
+    eventsSealed += UInt64(events)
     sequence &+= 1
   }
 
