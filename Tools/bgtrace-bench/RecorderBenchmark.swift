@@ -146,7 +146,7 @@ func runRecorderBenchmark(_ options: Options) throws -> RecorderFigures {
 /// the same recorder then measured 12 or 18.5 M events/s on one thread, and the
 /// two-thread figure swung between 1.07x and 2.75x with it. The baseline gets the
 /// same heap.
-private func keepFreedMemory() {
+func keepFreedMemory() {
   #if canImport(Glibc)
     _ = mallopt(-1, Int32.max)  // M_TRIM_THRESHOLD: never trim
     _ = mallopt(-3, 32 << 20)  // M_MMAP_THRESHOLD: its maximum, so blocks come from the heap

@@ -146,7 +146,9 @@ if let repeats = options.profileBatch {
   exit(0)
 }
 if let repeats = options.profileMemory {
-  // The in-memory recorder alone, for perf: what the recorder benchmark's in-memory row times.
+  // The in-memory recorder alone, for perf: what the recorder benchmark's in-memory row
+  // times, on the same heap.
+  keepFreedMemory()
   let sample = WorkloadGenerator.trace(eventCount: 100_000, seed: 7).events.map(\.kind)
   let nanos = measure(repeats: repeats) {
     let recorder = TraceRecorder()
@@ -157,7 +159,9 @@ if let repeats = options.profileMemory {
   exit(0)
 }
 if let repeats = options.profileDurable {
-  // The durable recorder alone, for perf: what the recorder benchmark's durable row times.
+  // The durable recorder alone, for perf: what the recorder benchmark's durable row times,
+  // on the same heap.
+  keepFreedMemory()
   let sample = WorkloadGenerator.trace(eventCount: 100_000, seed: 7).events.map(\.kind)
   let path = FileManager.default.temporaryDirectory.appendingPathComponent("bgtrace-profile-\(getpid()).bgtrace").path
   defer { try? FileManager.default.removeItem(atPath: path) }

@@ -341,15 +341,23 @@ struct ChunkEncoder {
     return 0
   }
 
+  /// Writes a reference to `string`, defining it if it is new to the chunk. A string
+  /// met again with the same bits (a literal, a small string) is found inline; any other
+  /// takes a call (``tableIndex(ofMissed:)``), so the switch in ``append(_:at:)`` inlines
+  /// only the common case.
   @inline(__always)
   private mutating func appendString(_ string: String) {
-    Varint.append(tableIndex(of: string), to: &records)
+    if let index = stringIndex.recentIndex(of: string) {
+      Varint.append(index, to: &records)
+    } else {
+      Varint.append(tableIndex(ofMissed: string), to: &records)
+    }
   }
 
-  /// The index of `string` in the chunk's string table, defining it if it is new.
-  @inline(__always)
-  private mutating func tableIndex(of string: String) -> UInt64 {
-    if let index = stringIndex.recentIndex(of: string) { return index }
+  /// The index of `string`, not among the strings last met, in the chunk's string table,
+  /// defining it if it is new.
+  @inline(never)
+  private mutating func tableIndex(ofMissed string: String) -> UInt64 {
     let hash = StringIndexTable.hash(string)
     if let index = stringIndex.index(of: string, hash: hash, in: strings) {
       stringIndex.noteRecent(strings[Int(index)], index: index)

@@ -9,10 +9,18 @@ struct StringIndexTable {
   private var slots: [(index: UInt32, hash: UInt32)] = Array(repeating: (0, 0), count: 64)
   private var count = 0
   /// The strings last found or inserted, by the bits of the string as the encoder's list
-  /// holds it, which keeps its storage alive: 16 entries of two words of bits and the
-  /// index + 1 (0 for empty). Equal bits are the same small string (its bytes are its
-  /// bits) or the same storage, so a hit needs no hash and no comparison of bytes.
-  private var recent = [UInt64](repeating: 0, count: 3 * 16)
+  /// holds it, which keeps its storage alive: 64 entries of two words of bits and a
+  /// word with the index + 1 in its low half and the table's generation above. Equal
+  /// bits are the same small string (its bytes are its bits) or the same storage, so a
+  /// hit needs no hash and no comparison of bytes. ``removeAll()`` moves the generation
+  /// on rather than clearing the entries, so a chunk's first uses find nothing of the
+  /// last chunk's (whose strings may be gone, their addresses reused).
+  private var recent = [UInt64](repeating: 0, count: 3 * Self.recentCount)
+  /// The current generation, in the high half of a word (never 0, which empty entries hold).
+  private var generation: UInt64 = 1 << 32
+  /// Entries of ``recent``: a chunk of the recorder's workload uses about 30 strings, and
+  /// 16 entries missed one use in ten that the table then found.
+  private static let recentCount = 64
 
   /// The bits of `string`'s representation.
   @inline(__always)
@@ -22,7 +30,7 @@ struct StringIndexTable {
 
   @inline(__always)
   private static func recentSlot(_ bits: (UInt64, UInt64)) -> Int {
-    Int(truncatingIfNeeded: ((bits.0 ^ bits.1 &>> 17) &* 0x9E37_79B9_7F4A_7C15) &>> 60) &* 3
+    Int(truncatingIfNeeded: ((bits.0 ^ bits.1 &>> 17) &* 0x9E37_79B9_7F4A_7C15) &>> 58) &* 3
   }
 
   /// The index of `string` if it is one of the strings last found or inserted with these
@@ -31,8 +39,11 @@ struct StringIndexTable {
   func recentIndex(of string: String) -> UInt64? {
     let bits = Self.bits(string)
     let slot = Self.recentSlot(bits)
-    guard recent[slot] == bits.0, recent[slot &+ 1] == bits.1, recent[slot &+ 2] != 0 else { return nil }
-    return recent[slot &+ 2] &- 1
+    let entry = recent[slot &+ 2]
+    guard recent[slot] == bits.0, recent[slot &+ 1] == bits.1, entry & ~0xFFFF_FFFF == generation else {
+      return nil
+    }
+    return (entry & 0xFFFF_FFFF) &- 1
   }
 
   /// Notes that `stored`, the encoder's own copy of a string, has `index`.
@@ -42,7 +53,7 @@ struct StringIndexTable {
     let slot = Self.recentSlot(bits)
     recent[slot] = bits.0
     recent[slot &+ 1] = bits.1
-    recent[slot &+ 2] = index &+ 1
+    recent[slot &+ 2] = generation | (index &+ 1)
   }
 
   /// The index of `string` in `strings`, if it is there.
@@ -63,7 +74,11 @@ struct StringIndexTable {
   /// Forgets every string, keeping the table's room.
   mutating func removeAll() {
     if count > 0 { slots.withUnsafeMutableBufferPointer { $0.update(repeating: (0, 0)) } }
-    recent.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+    generation &+= 1 << 32
+    if generation == 0 {  // after 2^32 chunks: the entries could match again
+      recent.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+      generation = 1 << 32
+    }
     count = 0
   }
 

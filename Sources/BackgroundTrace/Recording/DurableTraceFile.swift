@@ -27,7 +27,8 @@ final class DurableTraceFile {
   @exclusivity(unchecked) private var fileSize: Int
   /// Where the open chunk starts, or the next one will (a multiple of 8).
   @exclusivity(unchecked) private var chunkStart: Int
-  /// The end of the last byte written: the file's length on close.
+  /// The end of the last byte written before the open chunk (set as a chunk is sealed):
+  /// the file's length on close.
   @exclusivity(unchecked) private var dataEnd: Int
   @exclusivity(unchecked) private var mapping: UnsafeMutableRawPointer?
   @exclusivity(unchecked) private var mappingLength = 0
@@ -277,7 +278,6 @@ final class DurableTraceFile {
     (header + LogChunkHeader.commitOffset).storeBytes(
       of: LogChunkHeader.commitWord(length: UInt32(committedLength), count: committedCount).littleEndian,
       as: UInt64.self)
-    dataEnd = chunkStart + BinaryFormat.logChunkHeaderSize + committedLength
   }
 
   /// Seals the open chunk, if any: writes the body CRC, then the seal over bytes 0–43.
@@ -297,6 +297,8 @@ final class DurableTraceFile {
     atomicMemoryFence(ordering: .releasing)
     (header + LogChunkHeader.sealOffset).storeBytes(of: seal.littleEndian, as: UInt32.self)
     chunk = nil
+    // Moved on here rather than at each commit: only a closed chunk's end is read.
+    dataEnd = chunkStart + BinaryFormat.logChunkHeaderSize + committedLength
     chunkStart = dataEnd + Self.padding(after: dataEnd)
     committedLength = 0
     committedCount = 0
