@@ -365,8 +365,8 @@ final class DurableTraceFile {
   /// waiting: a window the recorder has moved past holds sealed chunks only, which never
   /// change again. On Linux (`sync_file_range`), so that ``close()``'s `fsync` waits for
   /// the last window alone rather than for everything recorded: 13.7 ms of a million
-  /// events' 129 ns each (docs/benchmarks.md, "The durable recorder, thirteenth
-  /// session"). Elsewhere the system writes the pages back in its own time.
+  /// events' 129 ns each (docs/benchmarks.md, "The recorder, thirteenth and
+  /// fourteenth sessions"). Elsewhere the system writes the pages back in its own time.
   private func startWriteback(from start: Int, to end: Int) {
     #if os(Linux)
       guard end > start else { return }

@@ -168,7 +168,7 @@ public final class TraceRecorder: Sendable {
   }
 
   // Inlined, as is the writer's `append`: each call's entry and exit cost about 20
-  // instructions an event (docs/benchmarks.md, "The durable recorder, thirteenth session").
+  // instructions an event (docs/benchmarks.md, "The recorder, thirteenth and fourteenth sessions").
   @inline(__always)
   private func append(_ kind: TraceEvent.Kind, at nanoseconds: UInt64, to state: inout State) {
     let time = max(min(nanoseconds, TraceTime.max.nanoseconds), state.lastTime)
