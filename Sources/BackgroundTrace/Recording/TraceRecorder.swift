@@ -129,11 +129,11 @@ public final class TraceRecorder: Sendable {
   private func record(redacted kind: consuming TraceEvent.Kind) {
     if shardsID != 0, !givenTimes.load(ordering: .relaxed) {
       let time = clock.now()
-      // +0: the thread's slot and the registry keep the shard alive. (An `unowned(unsafe)`
-      // reference was retained and released around the append: two atomic operations,
-      // a quarter of the in-memory recorder's time.)
+      // +0: the thread's slot and the registry keep the shard alive, so it is used with no
+      // retain and release (an `unowned(unsafe)` reference took both at every event:
+      // docs/benchmarks.md, "The recorder, thirteenth and fourteenth sessions"). The
+      // closure moves the event out of `pending`, where capturing `kind` would copy it.
       let shard = RecorderShards.cached(forRecorder: shardsID) ?? shards!.register()
-      // The closure moves the event out of `pending`, where capturing `kind` would copy it.
       var pending = Optional(kind)
       shard._withUnsafeGuaranteedRef { $0.append(pending.take().unsafelyUnwrapped, at: time) }
       return
