@@ -203,8 +203,7 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   /// resets the time (Android's foreground-service timeout documentation).
   /// The app is in the background (a standing exemption lets it start the service
   /// there): a TOP app's time is reset at startForeground (ActiveServices: "or if the app
-  /// is currently in the TOP state"). Before, this test stopped the refused service,
-  /// which crashed the app, and the last start never ran.
+  /// is currently in the TOP state").
   @Test func aRestartAfterTheBudgetIsSpentIsRefusedUntilTheAppComesToTheForeground() throws {
     var configuration = android(15)
     configuration.backgroundStartExemptions = [.batteryUnrestricted]

@@ -11,8 +11,7 @@ import Testing
 /// (https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/code/unavailable):
 /// "The user has disabled background refresh in settings"; BackgroundTasks.framework's
 /// BGTaskScheduler.h (iOS 26.0 SDK): `BGTaskSchedulerErrorCodeUnavailable` — "The user has
-/// disabled background refresh in settings". Before, a replay accepted every submission
-/// past the recording whatever the recorded setting.
+/// disabled background refresh in settings".
 @Suite struct ReplayRefreshStatusTests {
   /// Schedules its refresh at launch, and (the new code under replay) a processing
   /// cleanup after it, whether or not the refresh was accepted.

@@ -166,7 +166,8 @@ import Testing
   /// Replaying a wake whose time ran out: the recording's suspension at the wake's end
   /// is where SwiftUI cancelled the action, so the replay cancels the action still
   /// running there, and its return records the handler before the suspension, as
-  /// recorded. Before, the replayed action slept on and the handler never came.
+  /// recorded. Left running, the replayed action would sleep on and the handler never
+  /// come.
   @Test func aReplayCancelsTheActionAtTheSuspensionThatEndsItsWake() throws {
     let system = Self.slowAppRun()
     let recording = system.trace

@@ -60,8 +60,8 @@ import Testing
   }
 
   /// The optional tags make no event in memory larger: `work.result` and `work.stop`
-  /// are `indirect`, and the largest inline case still fits (docs/benchmarks.md's
-  /// in-memory figures were measured at 49 bytes an event).
+  /// are `indirect`, and the largest inline case still fits (the in-memory recorder's
+  /// figures in docs/benchmarks.md are for 49 bytes an event).
   @Test func anEventInMemoryStaysFortyNineBytes() {
     #if arch(x86_64) || arch(arm64)
       #expect(MemoryLayout<TraceEvent>.size == 49)

@@ -251,8 +251,8 @@ struct ChunkDecoder {
       return stringsInterned
         ? settingsEvent(compact, strings: interned) : settingsEvent(compact, strings: ChunkStrings(strings: strings))
     }
-    // Built here, inlined, not through a helper: passed to one, the event just decoded
-    // was copied with wide loads of the decoder's narrow stores, which stall.
+    // Built here, inlined, not in a function of its own: passed to one, the event just
+    // decoded is copied with wide loads of the decoder's narrow stores, which stall.
     if stringsInterned { return TraceEvent(compact, strings: interned) }
     return TraceEvent(compact, strings: ChunkStrings(strings: strings))
   }

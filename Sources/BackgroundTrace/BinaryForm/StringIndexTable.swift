@@ -18,9 +18,9 @@ struct StringIndexTable {
   private var recent = [UInt64](repeating: 0, count: 3 * Self.recentCount)
   /// The current generation, in the high half of a word (never 0, which empty entries hold).
   private var generation: UInt64 = 1 << 32
-  /// Entries of ``recent``: with 16, about 40% of the recorder benchmark's misses were
-  /// strings the table then found; with 64, 10% (docs/benchmarks.md, "The recorder,
-  /// thirteenth and fourteenth sessions").
+  /// Entries of ``recent``: with 16, about 40% of the recorder benchmark's misses are
+  /// strings the table then finds; with 64, 10%
+  /// (docs/decisions/0006-string-table-recent-strings.md).
   private static let recentCount = 64
 
   /// The bits of `string`'s representation.

@@ -230,9 +230,8 @@ final class DurableTraceFile {
       // Then zeros written over the new space: `posix_fallocate` leaves unwritten extents,
       // and on ext4 the first store to each mapped page of one starts a journal handle in
       // the page fault (`ext4_page_mkwrite`), about 4 µs a page; pages the kernel has
-      // written are mapped on its fast path. One `pwrite` a window: durable recording
-      // went from 89 to 81 ns an event (docs/benchmarks.md, "The durable recorder,
-      // eleventh session").
+      // written are mapped on its fast path. One `pwrite` a window saves durable
+      // recording about 8 ns an event (docs/decisions/0003-durable-file-windows.md).
       if let error = writeZeros(from: fileSize, count: size - fileSize) { throw failure("write failed", error) }
     #elseif canImport(Darwin)
       var store = fstore_t(
@@ -364,9 +363,9 @@ final class DurableTraceFile {
   /// Starts writing the file's bytes from `start` to `end` to the storage device, without
   /// waiting: a window the recorder has moved past holds sealed chunks only, which never
   /// change again. On Linux (`sync_file_range`), so that ``close()``'s `fsync` waits for
-  /// the last window alone rather than for everything recorded: 13.7 ms of a million
-  /// events' 129 ns each (docs/benchmarks.md, "The recorder, thirteenth and
-  /// fourteenth sessions"). Elsewhere the system writes the pages back in its own time.
+  /// the last window alone rather than for everything recorded
+  /// (docs/decisions/0003-durable-file-windows.md). Elsewhere the system writes the
+  /// pages back in its own time.
   private func startWriteback(from start: Int, to end: Int) {
     #if os(Linux)
       guard end > start else { return }

@@ -11,7 +11,7 @@ import Synchronization
 /// A value guarded by a lock whose uncontended path is one atomic operation each way,
 /// and whose waiters sleep on a pthread condition variable: the durable recorder takes
 /// it once per event, where a pthread mutex's lock and unlock cost about 75 instructions
-/// between them (docs/benchmarks.md, "The durable recorder, eleventh session").
+/// between them (docs/decisions/0002-recorder-lock.md).
 ///
 /// The lock word is 0 when free, 1 when held, 2 when held with threads waiting (as in
 /// Drepper's "Futexes Are Tricky", with a condition variable in place of the futex,

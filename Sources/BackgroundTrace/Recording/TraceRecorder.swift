@@ -130,9 +130,9 @@ public final class TraceRecorder: Sendable {
     if shardsID != 0, !givenTimes.load(ordering: .relaxed) {
       let time = clock.now()
       // +0: the thread's slot and the registry keep the shard alive, so it is used with no
-      // retain and release (an `unowned(unsafe)` reference took both at every event:
-      // docs/benchmarks.md, "The recorder, thirteenth and fourteenth sessions"). The
-      // closure moves the event out of `pending`, where capturing `kind` would copy it.
+      // retain and release, which an `unowned(unsafe)` reference takes at every event
+      // (docs/decisions/0005-recorder-shard-reference.md). The closure moves the event
+      // out of `pending`, where capturing `kind` would copy it.
       let shard = RecorderShards.cached(forRecorder: shardsID) ?? shards!.register()
       var pending = Optional(kind)
       shard._withUnsafeGuaranteedRef { $0.append(pending.take().unsafelyUnwrapped, at: time) }
@@ -168,7 +168,7 @@ public final class TraceRecorder: Sendable {
   }
 
   // Inlined, as is the writer's `append`: each call's entry and exit cost about 20
-  // instructions an event (docs/benchmarks.md, "The recorder, thirteenth and fourteenth sessions").
+  // instructions an event (docs/decisions/0001-recorder-chunk-encoding.md).
   @inline(__always)
   private func append(_ kind: TraceEvent.Kind, at nanoseconds: UInt64, to state: inout State) {
     let time = max(min(nanoseconds, TraceTime.max.nanoseconds), state.lastTime)

@@ -11,18 +11,19 @@ package import BackgroundTrace
 /// every table in it) at each transition. A reader that needs more of what is alive
 /// reads the walker after the event.
 ///
-/// The two most frequent transitions, a task begun and a task ended (most events of a
-/// typical trace), also have methods of their own, which by default build the
-/// transition and ``observe(_:in:)`` it: an observer that handles them directly is
-/// spared building, passing and destroying a transition per task event. The walker's
-/// call to ``observe(_:in:)`` is not inlined, so nothing else spares it that. So do an
-/// attempt started and an attempt resulted, whose transitions carry the work's whole
-/// ``WorkLife`` in a box: built for every `work.start` and `work.result`, each
-/// allocated a box and copied the life into it. And so does a work enqueued afresh,
-/// whose transition carries the 168-byte enqueue. And so do the scheduler's frequent
-/// transitions (a registration, a submission, a run launched or completed), a work
-/// finished and a state change: built as transitions, each went through the rules'
-/// whole switch.
+/// The most frequent transitions also have methods of their own, which by default
+/// build the transition and ``observe(_:in:)`` it; an observer that handles them
+/// directly is spared building, passing and destroying a transition for each. The
+/// walker's call to ``observe(_:in:)`` is not inlined, so nothing else spares it that.
+/// They are:
+/// - a task begun and a task ended, most events of a typical trace;
+/// - an attempt started and an attempt resulted, whose transitions carry the work's
+///   whole ``WorkLife`` in a box: built, each would allocate a box and copy the life
+///   into it at every `work.start` and `work.result`;
+/// - a work enqueued afresh, whose transition carries the 168-byte enqueue;
+/// - the scheduler's frequent transitions (a registration, a submission, a run launched
+///   or completed), a work finished and a state change, which as transitions would each
+///   go through the rules' whole switch.
 ///
 /// An array of transitions is an observer that keeps them, for readers that look at
 /// them after the event.

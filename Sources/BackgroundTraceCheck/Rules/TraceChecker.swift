@@ -98,8 +98,9 @@ public struct TraceChecker: Sendable {
   ///
   /// Compiled here, where ``check(_:location:strings:into:)`` is inlined into the loop:
   /// the caller makes one call for all the events, so inlining the loop into it gains
-  /// nothing, and nothing of the reader is exposed for inlining. Written out rather than
-  /// through a helper that hands batches to a closure, which made the loop slower.
+  /// nothing, and nothing of the reader is exposed for inlining. The loop is written out,
+  /// with no closure handed the batches: its speed must not hang on what the compiler
+  /// inlines (docs/decisions/0010-checker-reads-batches.md).
   @discardableResult
   package mutating func checkRemainingEvents(
     of reader: inout BinaryTraceReader, into findings: inout [Finding]
@@ -107,9 +108,9 @@ public struct TraceChecker: Sendable {
     if reader.stringLimit == nil { reader.stringLimit = Self.readerStringLimit }
     var count = 0
     // Batches, not `nextCompact(into:)`: an event copied out right after the decoder
-    // wrote it, field by field, was read back with wide loads before those stores
-    // reached the cache, and each copy waited. A batch's events are written well before
-    // they are read.
+    // wrote it, field by field, is read back with wide loads before those stores reach
+    // the cache, and each copy waits. A batch's events are written well before they are
+    // read.
     //
     // The batch is allocated here, not in a `withUnsafeTemporaryAllocation` closure: the
     // loop's speed would hang on whether the compiler inlines that closure, which

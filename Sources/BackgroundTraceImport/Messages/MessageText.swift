@@ -1,4 +1,4 @@
-/// Small text helpers for the message readers: messages are matched on their words,
+/// Small text functions for the message readers: messages are matched on their words,
 /// with blank runs (a wrapped line's joints) read as one blank.
 enum MessageText {
   /// `text` with every run of blanks and line breaks made one space, trimmed.

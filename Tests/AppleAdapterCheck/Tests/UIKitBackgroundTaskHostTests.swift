@@ -87,7 +87,8 @@ import UIKit
   }
 
   /// UIKit allows `beginBackgroundTask` and `endBackgroundTask` from any thread; so does the
-  /// adapter (it used to trap in `MainActor.assumeIsolated` off the main thread).
+  /// adapter, which therefore never calls `MainActor.assumeIsolated` there (it traps off
+  /// the main thread).
   @Test func beginAndEndWorkFromBackgroundThreads() {
     let application = UIApplication()
     let recorder = TraceRecorder(clock: StoppedClock())
