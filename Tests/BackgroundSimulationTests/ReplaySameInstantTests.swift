@@ -149,7 +149,7 @@ private final class Box<Value>: @unchecked Sendable {
   var value: Value?
 }
 
-/// An app whose launch and background callbacks are closures, with a helper that runs
+/// An app whose launch and background callbacks are closures, with a method that runs
 /// its last step after two sleeps on the virtual clock.
 private final class ScriptedApp: BackgroundAppDelegate, @unchecked Sendable {
   let platform: ReplayPlatform
