@@ -24,7 +24,7 @@ package import BackgroundTrace
 /// request on a default session, here a fixed ``album``), the cached-image check (every
 /// foreground launch here is the first), the image decoding and the multipart body,
 /// the `print`s, `applicationDidEnterBackground`'s block (it prints only; its `exit(0)`
-/// is commented out in this commit), the download's `earliestBeginDate` 20 s ahead
+/// is commented out at that commit), the download's `earliestBeginDate` 20 s ahead
 /// ("for demonstration purposes only"; ``BackgroundSession`` takes no begin date, and
 /// the system's transfer duration stands for it) and the download context's copy in
 /// `UserDefaults` (after a relaunch its items come back without their completion
