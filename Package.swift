@@ -57,6 +57,8 @@ let package = Package(
         "TraceWorkloads",
       ]),
     .executableTarget(name: "bgtrace", dependencies: ["BackgroundTraceCLI"], path: "Tools/bgtrace"),
+    // Writes docs/rules.md from the rules' declarations (Tools/generate-docs.sh).
+    .executableTarget(name: "bgtrace-docs", dependencies: ["BackgroundTraceCLI"], path: "Tools/bgtrace-docs"),
 
     // Synthetic, realistic traces for the benchmark and large-trace tests.
     .target(name: "TraceWorkloads", dependencies: ["BackgroundTrace"], path: "Tools/TraceWorkloads"),

@@ -23,6 +23,32 @@ import Testing
     }
   }
 
+  /// docs/rules.md's table, severities, fixes and examples are what the rules'
+  /// declarations and `Traces/rules` produce (`Tools/generate-docs.sh` writes them).
+  @Test func theRulesPageIsWhatTheDeclarationsProduce() throws {
+    let url = Repository.root.appendingPathComponent("docs/rules.md")
+    let page = try String(contentsOf: url, encoding: .utf8)
+    let rendered = try RulesPage.render(page: page, root: Repository.root)
+    #expect(rendered == page, "docs/rules.md is out of date: run Tools/generate-docs.sh")
+  }
+
+  /// A rule the page does not explain is an error naming the section to write, not a
+  /// page without it.
+  @Test func aRuleWithoutASectionIsNamed() throws {
+    let page = try String(contentsOf: Repository.root.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+    let withoutOne = page.replacingOccurrences(of: "\n### net-handler-early\n", with: "\n### \n")
+    #expect(throws: RulesPage.Problem.self) { try RulesPage.render(page: withoutOne, root: Repository.root) }
+    let start = try #require(page.range(of: "\n### net-handler-early\n"))
+    let end = try #require(page.range(of: "\n### net-handler-unknown\n"))
+    let removed = page.replacingCharacters(in: start.lowerBound..<end.lowerBound, with: "")
+    do {
+      _ = try RulesPage.render(page: removed, root: Repository.root)
+      Issue.record("a page without the net-handler-early section was rendered")
+    } catch {
+      #expect(error.description == "docs/rules.md: expected a section '### net-handler-early' explaining the rule")
+    }
+  }
+
   @Test func everyCommandHasUsageInItsHelp() {
     for command in CommandName.allCases where command != .help {
       #expect(help(command.rawValue, "--help").hasPrefix("Usage: bgtrace \(command.rawValue)"))

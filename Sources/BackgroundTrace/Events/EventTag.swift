@@ -81,8 +81,9 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   /// high-priority push message, an exact alarm, a tapped notification).
   case appAllowlist = 38
 
-  /// The largest kind code: codes run from 0 to it without a gap but for 30 and 31.
-  package static let largestCode = EventTag.appAllowlist.rawValue
+  /// The largest kind code (codes run from 0 to it without a gap but for 30 and 31),
+  /// found from the cases, so a new kind needs no other edit here.
+  package static let largestCode = allCases.map(\.rawValue).max()!
 
   /// The vocabulary's declaration of this kind: its name, side and fields. A new kind
   /// is a case above, with the next free code, and its entry here.
