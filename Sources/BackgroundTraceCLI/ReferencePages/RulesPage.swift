@@ -57,7 +57,8 @@ package enum RulesPage {
       guard found[id] == nil else {
         throw Problem(description: "docs/rules.md: a second section '### \(id)'")
       }
-      guard let severity = part.range(of: "\nSeverity: "), let lineEnd = part[severity.upperBound...].firstIndex(of: "\n"),
+      guard let severity = part.range(of: "\nSeverity: "),
+        let lineEnd = part[severity.upperBound...].firstIndex(of: "\n"),
         let fix = part.range(of: "\n**How to fix.**")
       else {
         throw Problem(
