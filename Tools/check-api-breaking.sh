@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Compares the Swift API of the six library products with the latest version tag
-# (`swift package diagnose-api-breaking-changes TAG`) and fails on a breaking change
+# Compares the Swift API of the six library products with the latest release
+# (`swift package diagnose-api-breaking-changes BASELINE`) and fails on a breaking change
 # (docs/releasing.md says when one is allowed and how it is released).
-#   Tools/check-api-breaking.sh [TAG]
-# Without TAG the baseline is the highest version tag (X.Y.Z, by version order) in
-# HEAD's history; with no version tag at all it says so and exits 0, since there is
-# nothing to compare with. Version tags none of which is in HEAD's history, or a TAG
-# that is not (a tag on another branch, or missing from a shallow clone), are an
-# error, not a skip. Deliberate breaks since the
-# tag are listed in Tools/api-breakage-allowlist.txt, when it exists.
+#   Tools/check-api-breaking.sh [TAG-OR-COMMIT]
+# Without an argument the baseline is the highest version tag (X.Y.Z, by version order)
+# in HEAD's history; where no version tag exists (a clone without tags), it is the
+# commit docs/releasing.md's "Releases" table names for the latest version. A baseline
+# that is not in HEAD's history (a tag on another branch, a commit missing from a
+# shallow clone) is an error, not a skip. Deliberate breaks since the baseline are
+# listed in Tools/api-breakage-allowlist.txt, when it exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +22,7 @@ products=(
 )
 
 if [[ $# -gt 1 ]]; then
-  echo "usage: Tools/check-api-breaking.sh [TAG]" >&2
+  echo "usage: Tools/check-api-breaking.sh [TAG-OR-COMMIT]" >&2
   exit 2
 fi
 release_tags() { grep -E '^[0-9]+\.[0-9]+\.[0-9]+$' | sort -V || true; }
@@ -31,24 +31,40 @@ if [[ $# -eq 1 ]]; then
 else
   tags="$(git tag --list '[0-9]*.[0-9]*.[0-9]*' | release_tags)"
   if [[ -z "$tags" ]]; then
-    echo "no version tag yet: API-breaking check skipped"
-    exit 0
-  fi
-  # The latest release this history contains (a patch tagged on a maintenance branch
-  # is not this branch's baseline).
-  baseline="$(git tag --merged HEAD --list '[0-9]*.[0-9]*.[0-9]*' 2> /dev/null | release_tags | tail -n 1)"
-  if [[ -z "$baseline" ]]; then
-    echo "error: version tags exist ($(echo $tags)) but none is in HEAD's history (a shallow clone needs 'git fetch --tags --unshallow')" >&2
-    exit 1
+    # No tag here: the latest release's commit as docs/releasing.md records it, one
+    # table row a release: | VERSION | DATE | `FULL-COMMIT` |.
+    row="$(grep -E '^\| *[0-9]+\.[0-9]+\.[0-9]+ *\| *[0-9]{4}-[0-9]{2}-[0-9]{2} *\| *`[0-9a-f]{40}` *\|' docs/releasing.md \
+      | sort -t '|' -k2,2V | tail -n 1 || true)"
+    if [[ -z "$row" ]]; then
+      echo "error: no version tag, and docs/releasing.md's \"Releases\" table names no release commit (rows '| X.Y.Z | YYYY-MM-DD | \`COMMIT\` |')" >&2
+      exit 1
+    fi
+    baseline="$(echo "$row" | cut -d '|' -f 2 | tr -d ' ')"
+    release_commit="$(echo "$row" | grep -oE '[0-9a-f]{40}')"
+    echo "no version tag: the baseline is $baseline's commit as docs/releasing.md records it"
+  else
+    # The latest release this history contains (a patch tagged on a maintenance branch
+    # is not this branch's baseline).
+    baseline="$(git tag --merged HEAD --list '[0-9]*.[0-9]*.[0-9]*' 2> /dev/null | release_tags | tail -n 1)"
+    if [[ -z "$baseline" ]]; then
+      echo "error: version tags exist ($(echo $tags)) but none is in HEAD's history (a shallow clone needs 'git fetch --tags --unshallow')" >&2
+      exit 1
+    fi
   fi
 fi
 
-if ! commit="$(git rev-parse --verify --quiet "refs/tags/$baseline^{commit}")"; then
-  echo "error: version tag '$baseline' does not name a commit here (a shallow clone needs 'git fetch --tags --unshallow')" >&2
+if [[ -n "${release_commit:-}" ]]; then
+  if ! commit="$(git rev-parse --verify --quiet "$release_commit^{commit}")"; then
+    echo "error: $baseline's release commit $release_commit (docs/releasing.md) is not in this clone (a shallow clone needs 'git fetch --unshallow')" >&2
+    exit 1
+  fi
+elif ! commit="$(git rev-parse --verify --quiet "refs/tags/$baseline^{commit}")" \
+  && ! commit="$(git rev-parse --verify --quiet "$baseline^{commit}")"; then
+  echo "error: '$baseline' names no version tag or commit here (a shallow clone needs 'git fetch --tags --unshallow')" >&2
   exit 1
 fi
 if ! git merge-base --is-ancestor "$commit" HEAD; then
-  echo "error: version tag '$baseline' ($commit) is not in HEAD's history; the API is compared with an earlier release" >&2
+  echo "error: baseline '$baseline' ($commit) is not in HEAD's history; the API is compared with an earlier release" >&2
   exit 1
 fi
 
@@ -64,7 +80,7 @@ echo "API compared with $baseline ($commit), products: ${products[*]}"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 status=0
-swift package diagnose-api-breaking-changes "$baseline" --products "${products[@]}" "${allow[@]+"${allow[@]}"}" 2>&1 \
+swift package diagnose-api-breaking-changes "$commit" --products "${products[@]}" "${allow[@]+"${allow[@]}"}" 2>&1 \
   | tee "$log" || status=$?
 if [[ $status -ne 0 ]]; then
   # A breaking change is reported as 'API breakage: …'; anything else is the tool
