@@ -84,7 +84,10 @@ struct ReplayScript {
         if let call = lastWorkForeground, call.work == work { workForegroundAnswers[call.index] = reason }
         lastWorkForeground = nil
         continue
-      default:
+      case .appLaunch, .appState, .appTerminate, .taskEnd, .taskExpire, .schedCancel, .schedLaunch, .schedExpire,
+        .schedComplete, .workEnqueue, .workStart, .workResult, .workStop, .workCancel, .envSet, .mark, .netCreate,
+        .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStop, .fgsTimeout, .workQuota,
+        .appAllowlist:
         break
       }
       switch event.kind.side {

@@ -1,4 +1,4 @@
-package import BackgroundTraceCheck
+import BackgroundTraceCheck
 package import Foundation
 
 /// docs/rules.md, produced from the rules' declarations (``Rule/declaration``) and their

@@ -31,7 +31,10 @@ struct IdentifierRenaming {
     case .workStop(let id, let attempt, let reason, let tags):
       return .workStop(work: work(id), attempt: attempt, reason: reason, tags: tags)
     case .workCancel(let id): return .workCancel(work: work(id))
-    default: return kind
+    case .appState, .appTerminate, .schedRegister, .schedSubmit, .schedReject, .schedCancel, .envSet, .input, .mark,
+      .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
+      .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist:
+      return kind
     }
   }
 

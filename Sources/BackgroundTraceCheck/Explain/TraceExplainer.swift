@@ -143,7 +143,10 @@ public struct TraceExplainer: Sendable {
       if let retry = walker.works[work]?.retryAllowed, retry.attempt == attempt, now < retry.at {
         return ["\(work) attempt \(attempt) started at \(now)s, before its backoff allowed it at \(retry.at)s"]
       }
-    default:
+    case .appLaunch, .appState, .appTerminate, .taskBegin, .taskEnd, .schedRegister, .schedSubmit, .schedReject,
+      .schedCancel, .schedExpire, .schedComplete, .workEnqueue, .workResult, .workStop, .workCancel, .envSet, .input,
+      .mark, .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
+      .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist:
       break
     }
     return []
@@ -154,22 +157,29 @@ public struct TraceExplainer: Sendable {
   /// process frozen while a worker runs.
   private func platformInconsistency(of event: TraceEvent) -> String? {
     let now = event.time
-    switch (processModel, event.kind) {
-    case (.ios?, .workStart(let work, let attempt)):
+    switch event.kind {
+    case .workStart(let work, let attempt):
+      guard processModel == .ios else { return nil }
       let terminated = !walker.isRunning && walker.termination != nil
       guard terminated || walker.process.state == .suspended else { return nil }
       return
         "\(work) attempt \(attempt) started at \(now)s while the app was \(terminated ? "not running" : "suspended"); on iOS an in-process work queue runs only while the app runs"
-    case (.android?, .taskBegin(let id, _)) where id != 0:
+    case .taskBegin(let id, _):
+      guard processModel == .android, id != 0 else { return nil }
       return "task \(id) began on Android, which has no UIKit background tasks"
-    case (.android?, .schedLaunch(let ident, _)):
+    case .schedLaunch(let ident, _):
+      guard processModel == .android else { return nil }
       return "\(ident) launched on Android, which has no BGTaskScheduler"
-    case (.android?, .appState(.suspended)):
+    case .appState(let state):
+      guard processModel == .android, state == .suspended else { return nil }
       let running = walker.works.keys.sorted().filter { walker.works[$0]?.running != nil }
       guard let work = running.first else { return nil }
       return
         "the app was suspended at \(now)s while \(work) was running; on Android a running worker keeps the process alive"
-    default:
+    case .appLaunch, .appTerminate, .taskEnd, .taskExpire, .schedRegister, .schedSubmit, .schedReject, .schedCancel,
+      .schedExpire, .schedComplete, .workEnqueue, .workResult, .workStop, .workCancel, .envSet, .input, .mark,
+      .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
+      .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist:
       return nil
     }
   }

@@ -7,38 +7,43 @@ import _BackgroundTraceStorage
 /// refused start leaves nothing running; `work.refuse` and `work.quota` are handed on
 /// (docs/rules.md, "Foreground services").
 extension LifecycleWalker {
-  /// Applies a foreground-service event (`fgs.*`, `work.foreground`, `work.refuse`,
-  /// `work.quota`), or a temporary allowlist window (`app.allowlist`).
-  mutating func applyForegroundService(_ kind: TraceEvent.Kind, into observer: inout some LifecycleObserver) {
-    switch kind {
-    case .fgsStart(let service): startService(service, into: &observer)
-    case .fgsForeground(let service, let type): promoteService(service, type: type, into: &observer)
-    case .fgsStop(let service):
-      let life = services.removeValue(forKey: service)
-      observer.observe(.serviceStopped(service: service, life), in: process)
-    case .fgsRefuse(let service, let reason):
-      _ = services.removeValue(forKey: service)
-      observer.observe(.serviceRefused(service: service, reason), in: process)
-    case .fgsTimeout(let service, let type):
-      var life = services[service] ?? ServiceLife(foregroundAt: now)
-      life.timedOutAt = now
-      services[service] = life
-      observer.observe(.serviceTimedOut(service: service, type), in: process)
-    case .workForeground(let work, let attempt):
-      observer.observe(.workPromoted(work: work, attempt: attempt, inBackground: startsInBackground), in: process)
-    case .workRefuse(let work, let attempt, let reason):
-      observer.observe(.workRefused(work: work, attempt: attempt, reason), in: process)
-    case .workQuota(let work, let policy):
-      observer.observe(.expeditedOutOfQuota(work: work, policy: policy), in: process)
-    case .appAllowlist(_, let duration):
-      let end = now + duration
-      allowlistedUntil = max(allowlistedUntil ?? end, end)
-    default:
-      break
-    }
+  /// `fgs.stop`: the service is gone, foreground or not.
+  mutating func stopService(_ service: String, into observer: inout some LifecycleObserver) {
+    let life = services.removeValue(forKey: service)
+    observer.observe(.serviceStopped(service: service, life), in: process)
   }
 
-  private mutating func startService(_ service: String, into observer: inout some LifecycleObserver) {
+  /// `fgs.refuse`: the start threw, so nothing runs.
+  mutating func refuseService(
+    _ service: String, _ reason: ForegroundServiceRefusal, into observer: inout some LifecycleObserver
+  ) {
+    _ = services.removeValue(forKey: service)
+    observer.observe(.serviceRefused(service: service, reason), in: process)
+  }
+
+  /// `fgs.timeout`: the service now owes a stop.
+  mutating func timeOutService(
+    _ service: String, _ type: ForegroundServiceType, into observer: inout some LifecycleObserver
+  ) {
+    var life = services[service] ?? ServiceLife(foregroundAt: now)
+    life.timedOutAt = now
+    services[service] = life
+    observer.observe(.serviceTimedOut(service: service, type), in: process)
+  }
+
+  /// `work.foreground`: a running worker's `setForeground`, from the background or not.
+  mutating func promoteWork(_ work: String, attempt: Int, into observer: inout some LifecycleObserver) {
+    observer.observe(.workPromoted(work: work, attempt: attempt, inBackground: startsInBackground), in: process)
+  }
+
+  /// `app.allowlist`: the app may start foreground services from the background until
+  /// the window ends.
+  mutating func allowlist(for duration: TraceInterval) {
+    let end = now + duration
+    allowlistedUntil = max(allowlistedUntil ?? end, end)
+  }
+
+  mutating func startService(_ service: String, into observer: inout some LifecycleObserver) {
     var life = services[service] ?? ServiceLife()
     // A second start of a service already foreground owes nothing new: it is foreground.
     if life.foregroundAt == nil && life.awaitingForegroundSince == nil { life.awaitingForegroundSince = now }
@@ -56,7 +61,7 @@ extension LifecycleWalker {
       && !(allowlistedUntil.map { now < $0 } ?? false)
   }
 
-  private mutating func promoteService(
+  mutating func promoteService(
     _ service: String, type: ForegroundServiceType?, into observer: inout some LifecycleObserver
   ) {
     var life = services[service] ?? ServiceLife()

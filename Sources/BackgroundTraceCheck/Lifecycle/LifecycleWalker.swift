@@ -157,7 +157,8 @@ package struct LifecycleWalker: Sendable {
     case .netEventsDone: finishSessionEvents(strings[event.string], into: &observer)
     case .netHandler: callSessionHandler(strings[event.string], into: &observer)
     case .schedProgress: apply(TraceEvent(event, strings: strings).kind, into: &observer)
-    default:
+    case .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota,
+      .appAllowlist:
       // A kind laid out from its spec (docs/FORMAT.md, "Spec layout") has no named
       // accessors: it takes the same step as its event.
       apply(TraceEvent(event, strings: strings).kind, into: &observer)
@@ -183,7 +184,11 @@ package struct LifecycleWalker: Sendable {
     case .taskEnd:
       now = TraceTime(nanoseconds: event.time)
       endTask(Int(event.number), into: &observer)
-    default:
+    case .appLaunch, .appState, .appTerminate, .taskExpire, .schedRegister, .schedSubmit, .schedReject, .schedCancel,
+      .schedLaunch, .schedExpire, .schedComplete, .workEnqueue, .workStart, .workResult, .workStop, .workCancel,
+      .envSet, .input, .mark, .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress,
+      .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota,
+      .appAllowlist:
       return false
     }
     return true
@@ -246,9 +251,17 @@ package struct LifecycleWalker: Sendable {
     case .netHandler(let session): callSessionHandler(session, into: &observer)
     case .schedProgress(let run, let completed, let total):
       progressRun(run, completed: completed, total: total, into: &observer)
-    case .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota,
-      .appAllowlist:
-      applyForegroundService(kind, into: &observer)
+    case .fgsStart(let service): startService(service, into: &observer)
+    case .fgsForeground(let service, let type): promoteService(service, type: type, into: &observer)
+    case .fgsStop(let service): stopService(service, into: &observer)
+    case .fgsRefuse(let service, let reason): refuseService(service, reason, into: &observer)
+    case .fgsTimeout(let service, let type): timeOutService(service, type, into: &observer)
+    case .workForeground(let work, let attempt): promoteWork(work, attempt: attempt, into: &observer)
+    case .workRefuse(let work, let attempt, let reason):
+      observer.observe(.workRefused(work: work, attempt: attempt, reason), in: process)
+    case .workQuota(let work, let policy):
+      observer.observe(.expeditedOutOfQuota(work: work, policy: policy), in: process)
+    case .appAllowlist(_, let duration): allowlist(for: duration)
     }
   }
 

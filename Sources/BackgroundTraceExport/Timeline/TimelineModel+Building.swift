@@ -87,7 +87,11 @@ struct TimelineBuilder {
       instant(.events, .event, settings.map { "\($0.key)=\($0.value)" }.joined(separator: " "), event)
     case .input(let key, _): instant(.events, .event, "input \(key)", event)
     case .mark(let label): instant(.events, .event, label, event)
-    default: break
+    case .appLaunch, .appState, .taskBegin, .taskEnd, .taskExpire, .schedRegister, .schedSubmit, .schedReject,
+      .schedCancel, .schedLaunch, .schedExpire, .schedComplete, .workEnqueue, .workStart, .workResult, .workStop,
+      .workCancel, .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
+      .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist:
+      break
     }
   }
 

@@ -84,7 +84,9 @@ package struct TraceStatistics {
     case .fgsTimeout: serviceTimeouts += 1
     case .fgsStop: servicesStopped += 1
     case .workForeground: workersPromoted += 1
-    default: break
+    case .appLaunch, .appState, .appTerminate, .schedRegister, .schedCancel, .workCancel, .envSet, .input, .mark,
+      .netEventsDone, .schedProgress, .workRefuse, .workQuota, .appAllowlist:
+      break
     }
   }
 
