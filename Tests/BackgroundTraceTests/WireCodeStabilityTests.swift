@@ -39,6 +39,19 @@ import Testing
     "microphone", "health", "phoneCall", "remoteMessaging", "mediaProjection", "specialUse", "systemExempted",
   ]
 
+  /// The hand-laid kinds are exactly the codes below the first spec-laid one, each the
+  /// event kind of the same name and code: the codec's and the walker's switches over
+  /// them are exhaustive without naming a later kind.
+  @Test func theHandLaidKindsAreTheCodesBelowTheSpecLayouts() {
+    #expect(HandLaidKind.allCases.map(\.rawValue) == Array(0..<SpecLayout.firstCode))
+    for kind in HandLaidKind.allCases {
+      let tag = EventTag(rawValue: kind.rawValue)
+      #expect(tag?.handLaid == kind)
+      #expect("\(kind)" == tag.map { "\($0)" }, "code \(kind.rawValue)")
+    }
+    #expect(EventTag.allCases.filter { $0.handLaid == nil }.allSatisfy { $0.rawValue >= SpecLayout.firstCode })
+  }
+
   @Test func specLayoutFieldsNeverChange() {
     let serviceTypes = Self.serviceTypes
     let expected: [(String, [FieldSpec])] = [

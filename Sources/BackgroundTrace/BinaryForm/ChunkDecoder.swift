@@ -131,7 +131,8 @@ struct ChunkDecoder {
   /// a table: a global array costs a lazy-initialization check per event.
   @inline(__always)
   static func largestFlags(_ kind: EventTag) -> UInt8 {
-    switch kind {
+    guard let kind = kind.handLaid else { return 0 }  // a record laid out from its spec has no flags
+    return switch kind {
     case .appState: AppState.largestWireCode
     case .appTerminate, .taskBegin, .schedCancel, .schedComplete, .schedExpire: 1
     case .schedRegister: 2  // a tri-state
@@ -141,7 +142,9 @@ struct ChunkDecoder {
     case .workStop: WorkTagsFlag.stop
     case .netSubmit: 5  // the transfer kind, and the `discretionary` tri-state
     case .netFinish: TransferOutcome.largestWireCode
-    default: 0
+    case .appLaunch, .taskEnd, .taskExpire, .schedLaunch, .workEnqueue, .workStart, .workCancel, .envSet, .input, .mark,
+      .netCreate, .netWake, .netEventsDone, .netHandler:
+      0
     }
   }
 
@@ -149,10 +152,14 @@ struct ChunkDecoder {
   /// add bit 1, "predicted" (docs/FORMAT.md, "Predicted identifiers").
   @inline(__always)
   static func largestPredictedFlags(_ kind: EventTag) -> UInt8 {
-    switch kind {
+    guard let handLaid = kind.handLaid else { return largestFlags(kind) }
+    return switch handLaid {
     case .taskBegin, .schedComplete, .schedExpire: 3
     case .taskEnd, .taskExpire, .schedLaunch: 2
-    default: largestFlags(kind)
+    case .appLaunch, .appState, .appTerminate, .schedRegister, .schedSubmit, .schedReject, .schedCancel, .workEnqueue,
+      .workStart, .workResult, .workStop, .workCancel, .envSet, .input, .mark, .netCreate, .netSubmit, .netFinish,
+      .netWake, .netEventsDone, .netHandler:
+      largestFlags(kind)
     }
   }
 
@@ -284,7 +291,11 @@ struct ChunkDecoder {
       Failure(offset: start, message: "\(kind.name): \(message)")
     }
     event = CompactEvent(time: time, tag: kind)
-    switch kind {
+    guard let handLaid = kind.handLaid else {
+      try specRecord(kind, &cursor, into: &event, fail: fail)
+      return
+    }
+    switch handLaid {
     case .appLaunch:
       break
     case .appState, .schedRegister, .schedReject:
@@ -372,8 +383,6 @@ struct ChunkDecoder {
       event.flags = flags
       event.string = try stringID(&cursor)
       event.number = Int64(try integer(&cursor))
-    default:
-      try specRecord(kind, &cursor, into: &event, fail: fail)
     }
   }
 

@@ -193,8 +193,12 @@ extension TraceEvent {
   package init(_ compact: borrowing CompactEvent, strings: borrowing some StringTable) {
     let number = Int(compact.number)
     func text(_ id: UInt32) -> String { strings[id] }
+    guard let handLaid = compact.tag.handLaid else {
+      self.init(time: TraceTime(nanoseconds: compact.time), Kind(specLayout: compact, strings: strings))
+      return
+    }
     let kind: Kind
-    switch compact.tag {
+    switch handLaid {
     case .appLaunch: kind = .appLaunch
     case .appState: kind = .appState(to: compact.appState)
     case .appTerminate: kind = .appTerminate(reason: compact.terminateReason(strings: strings))
@@ -230,7 +234,6 @@ extension TraceEvent {
     case .netWake: kind = .netWake(session: text(compact.string))
     case .netEventsDone: kind = .netEventsDone(session: text(compact.string))
     case .netHandler: kind = .netHandler(session: text(compact.string))
-    default: kind = Kind(specLayout: compact, strings: strings)
     }
     self.init(time: TraceTime(nanoseconds: compact.time), kind)
   }

@@ -116,8 +116,14 @@ package struct LifecycleWalker: Sendable {
       observeWithoutProcess(TraceEvent(event, strings: strings).kind, into: &observer)
       return
     }
+    guard let kind = event.tag.handLaid else {
+      // A kind laid out from its spec (docs/FORMAT.md, "Spec layout") has no named
+      // accessors: it takes the same step as its event.
+      apply(TraceEvent(event, strings: strings).kind, into: &observer)
+      return
+    }
     let number = Int(event.number)
-    switch event.tag {
+    switch kind {
     case .appLaunch: launchProcess(into: &observer)
     case .appState: changeState(to: event.appState, into: &observer)
     case .appTerminate: terminate(reason: event.terminateReason(strings: strings), into: &observer)
@@ -156,12 +162,6 @@ package struct LifecycleWalker: Sendable {
     case .netWake: wakeSession(strings[event.string], into: &observer)
     case .netEventsDone: finishSessionEvents(strings[event.string], into: &observer)
     case .netHandler: callSessionHandler(strings[event.string], into: &observer)
-    case .schedProgress: apply(TraceEvent(event, strings: strings).kind, into: &observer)
-    case .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota,
-      .appAllowlist:
-      // A kind laid out from its spec (docs/FORMAT.md, "Spec layout") has no named
-      // accessors: it takes the same step as its event.
-      apply(TraceEvent(event, strings: strings).kind, into: &observer)
     }
   }
 
@@ -177,18 +177,13 @@ package struct LifecycleWalker: Sendable {
     _ event: borrowing CompactEvent, strings: borrowing InternedStrings, to observer: inout some LifecycleObserver
   ) -> Bool {
     guard sawEvent && isRunning else { return false }  // as enter(_:_:into:) would go on
-    switch event.tag {
-    case .taskBegin:
+    if event.tag == .taskBegin {
       now = TraceTime(nanoseconds: event.time)
       beginTask(Int(event.number), name: event.taskName(strings: strings), into: &observer)
-    case .taskEnd:
+    } else if event.tag == .taskEnd {
       now = TraceTime(nanoseconds: event.time)
       endTask(Int(event.number), into: &observer)
-    case .appLaunch, .appState, .appTerminate, .taskExpire, .schedRegister, .schedSubmit, .schedReject, .schedCancel,
-      .schedLaunch, .schedExpire, .schedComplete, .workEnqueue, .workStart, .workResult, .workStop, .workCancel,
-      .envSet, .input, .mark, .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress,
-      .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota,
-      .appAllowlist:
+    } else {
       return false
     }
     return true
