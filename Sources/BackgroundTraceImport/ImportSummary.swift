@@ -26,7 +26,7 @@ public struct ImportSummary: Sendable {
   public var lines = 0
   /// Lines that became no event (other sources, other apps, messages that carry no event).
   public var skippedLines = 0
-  /// Lines longer than ``LogLineSplitter/maximumLineLength``, skipped.
+  /// Lines longer than the importer reads (1 MiB), skipped.
   public var overlongLines = 0
   /// Lines in none of the log's style (binary garbage, other tools' output).
   public var unrecognisedLines = 0

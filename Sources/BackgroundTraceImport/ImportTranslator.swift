@@ -1,4 +1,4 @@
-public import BackgroundTrace
+package import BackgroundTrace
 
 /// Turns one app's platform messages into trace events, in order: it follows the app's
 /// processes, tasks, scheduler runs and work as far as the log shows them, so that each
@@ -16,7 +16,7 @@ public import BackgroundTrace
 /// - scheduler runs are numbered from 1 in the order of their launches, and the first
 ///   launch of an identifier in a process implies its registration (`sched.register`);
 /// - work attempts are counted from the first start the log shows.
-public struct ImportTranslator: Sendable {
+package struct ImportTranslator: Sendable {
   fileprivate struct WorkState: Sendable {
     var running: Int?
     var nextAttempt = 0
@@ -65,11 +65,11 @@ public struct ImportTranslator: Sendable {
   /// Creates a translator at the start of a log. `workTags`: each work's tags, as the
   /// first of the log's lines that names them prints them; a result or stop whose own
   /// line prints none (Processor's `interrupted for`) takes its work's from there.
-  public init(workTags: [String: String] = [:]) { self.workTags = workTags }
+  package init(workTags: [String: String] = [:]) { self.workTags = workTags }
 
   /// Appends the events `message` stands for to `events`. `pid` is the process that
   /// wrote the line (for ActivityManager's lines, the system's: not the app's).
-  public mutating func translate(_ message: PlatformMessage, pid linePid: Int?, into events: inout [TraceEvent.Kind]) {
+  package mutating func translate(_ message: PlatformMessage, pid linePid: Int?, into events: inout [TraceEvent.Kind]) {
     switch message {
     case .processStarted(let pid, _):
       startProcess(pid, into: &events)

@@ -1,4 +1,4 @@
-public import BackgroundTrace
+package import BackgroundTrace
 
 /// Splits a log into lines as it reads it, in blocks: memory stays flat in the log's
 /// length, whatever its size.
@@ -7,34 +7,34 @@ public import BackgroundTrace
 /// last line needs no LF. A line longer than ``maximumLineLength`` is not kept: it is
 /// handed over as ``Line/isOverlong`` with no bytes, and its bytes are skipped as they
 /// arrive, so a 10 MB line costs no 10 MB buffer.
-public struct LogLineSplitter {
+package struct LogLineSplitter {
   /// One line: its number (from 1) and its bytes without the line end.
-  public struct Line: @unchecked Sendable {
+  package struct Line: @unchecked Sendable {
     /// The line's number in its log, from 1.
-    public var number: Int
+    package var number: Int
     /// The line's bytes, valid only during the call that hands them over.
-    public var bytes: UnsafeBufferPointer<UInt8>
+    package var bytes: UnsafeBufferPointer<UInt8>
     /// Whether the line was longer than ``LogLineSplitter/maximumLineLength`` (its
     /// bytes are then empty).
-    public var isOverlong: Bool
+    package var isOverlong: Bool
   }
 
   /// The longest line kept, in bytes: longer lines are skipped.
-  public static let maximumLineLength = 1 << 20
+  package static let maximumLineLength = 1 << 20
   /// How much is read at a time.
-  public static let blockSize = 256 * 1024
+  package static let blockSize = 256 * 1024
 
   private var source: any ByteSource
 
   /// Creates a splitter over `source`.
-  public init(_ source: some ByteSource) {
+  package init(_ source: some ByteSource) {
     self.source = source
   }
 
   /// Calls `body` with each line, in order, until the log ends or `body` throws.
   ///
   /// - Throws: what `body` or the byte source throws.
-  public mutating func forEachLine(_ body: (Line) throws -> Void) throws {
+  package mutating func forEachLine(_ body: (Line) throws -> Void) throws {
     var buffer: [UInt8] = []
     buffer.reserveCapacity(Self.blockSize * 2)
     var number = 0

@@ -1,23 +1,23 @@
 /// One entry of a device log, as a style's parser reads it: when, which process, which
 /// source (logcat tag, or Apple subsystem and category), and the message.
-public struct LogRecord: Sendable, Hashable {
+package struct LogRecord: Sendable, Hashable {
   /// When the entry was written, if the line carries a time.
-  public var time: LogTimestamp?
+  package var time: LogTimestamp?
   /// The writing process's id, if the line carries it.
-  public var pid: Int?
+  package var pid: Int?
   /// The writing process's name, if the line carries it.
-  public var process: String?
+  package var process: String?
   /// Where the entry comes from: a logcat tag (`WM-WorkerWrapper`, `ActivityManager`),
   /// or an Apple log's `subsystem:category` (`com.apple.UIKit:BackgroundTask`), or
   /// empty when the style carries neither.
-  public var source: String
+  package var source: String
   /// The message, as the platform wrote it.
-  public var message: String
+  package var message: String
   /// The line the entry starts on, from 1.
-  public var line: Int
+  package var line: Int
 
   /// Creates a record.
-  public init(time: LogTimestamp?, pid: Int?, process: String?, source: String, message: String, line: Int) {
+  package init(time: LogTimestamp?, pid: Int?, process: String?, source: String, message: String, line: Int) {
     self.time = time
     self.pid = pid
     self.process = process
@@ -29,19 +29,19 @@ public struct LogRecord: Sendable, Hashable {
 
 /// A log line's time: nanoseconds since 1970-01-01 UTC, and whether its year was
 /// written (logcat's threadtime leaves it out).
-public struct LogTimestamp: Sendable, Hashable, Comparable {
+package struct LogTimestamp: Sendable, Hashable, Comparable {
   /// Nanoseconds since 1970-01-01 00:00 UTC (for a yearless time, as if in 2000, plus
   /// the years the reader counted across year boundaries).
-  public var nanoseconds: Int64
+  package var nanoseconds: Int64
   /// Whether the line wrote its year.
-  public var hasYear: Bool
+  package var hasYear: Bool
 
   /// Creates a timestamp.
-  public init(nanoseconds: Int64, hasYear: Bool = true) {
+  package init(nanoseconds: Int64, hasYear: Bool = true) {
     self.nanoseconds = nanoseconds
     self.hasYear = hasYear
   }
 
   /// Orders by time.
-  public static func < (lhs: LogTimestamp, rhs: LogTimestamp) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+  package static func < (lhs: LogTimestamp, rhs: LogTimestamp) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 }

@@ -16,7 +16,7 @@ public enum LogPlatform: String, Sendable, Hashable, CaseIterable {
   }
 }
 
-/// A device log's style: how its lines are laid out. ``LogStyleDetector`` tells it from
+/// A device log's style: how its lines are laid out; the importer tells it from
 /// the content.
 public enum LogStyle: String, Sendable, Hashable, CaseIterable {
   /// Xcode's debug console, copied (`TIME±ZONE Process[PID:TID] message`).
@@ -89,25 +89,25 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
 
 /// Tells a log's style from its first lines: each style's reader reads them, and the
 /// style whose reader takes the most lines as entries wins (the first listed on a tie).
-public struct LogStyleDetector {
+package struct LogStyleDetector {
   /// How many non-blank lines the detector looks at.
-  public static let sampleLines = 400
+  package static let sampleLines = 400
 
   private var readers: [(style: LogStyle, reader: any LogStyleReader, entries: Int, bare: Int)]
   private var sampled = 0
 
   /// Creates a detector for the styles of `platform` (every style when `nil`).
-  public init(platform: LogPlatform?) {
+  package init(platform: LogPlatform?) {
     readers = LogStyle.allCases.filter { platform == nil || $0.platform == platform }.map {
       ($0, $0.makeReader(), 0, 0)
     }
   }
 
   /// Whether the detector has seen enough lines.
-  public var isDone: Bool { sampled >= Self.sampleLines }
+  package var isDone: Bool { sampled >= Self.sampleLines }
 
   /// Reads one line of the sample.
-  public mutating func sample(_ line: LogLineSplitter.Line) {
+  package mutating func sample(_ line: LogLineSplitter.Line) {
     guard !line.isOverlong, !line.bytes.isEmpty else { return }
     sampled += 1
     for index in readers.indices { count(readers[index].reader.read(line), at: index) }
@@ -126,7 +126,7 @@ public struct LogStyleDetector {
 
   /// Ends the sample: the style that read the most lines as entries (bare messages
   /// breaking a tie), or `nil` when none read any.
-  public mutating func finish() -> LogStyle? {
+  package mutating func finish() -> LogStyle? {
     for index in readers.indices { count(readers[index].reader.finish(), at: index) }
     var best: (style: LogStyle, entries: Int, bare: Int)?
     for candidate in readers where (candidate.entries, candidate.bare) > (best?.entries ?? 0, best?.bare ?? 0) {

@@ -1,9 +1,9 @@
-public import BackgroundTrace
+package import BackgroundTrace
 
 /// What one log message says happened, in the platform's terms, before it is turned
 /// into events (``ImportTranslator``). The messages and their sources are in
 /// docs/import.md.
-public enum PlatformMessage: Sendable, Hashable {
+package enum PlatformMessage: Sendable, Hashable {
   // UIKit, category BackgroundTask.
   /// `Created background task <…>: taskID = N, taskName = NAME, …`.
   case taskCreated(id: Int, name: String?)
@@ -103,7 +103,7 @@ public enum PlatformMessage: Sendable, Hashable {
 }
 
 /// A scheduler request's kind, as its class name says.
-public enum SchedulerRequestKind: String, Sendable, Hashable {
+package enum SchedulerRequestKind: String, Sendable, Hashable {
   /// `BGAppRefreshTaskRequest`.
   case refresh
   /// `BGProcessingTaskRequest` (and `BGHealthResearchTaskRequest`, `BGContinuedProcessingTaskRequest`).
@@ -111,7 +111,7 @@ public enum SchedulerRequestKind: String, Sendable, Hashable {
 }
 
 /// An activity's lifecycle step, as `ActivityThread` logs it to the events buffer.
-public enum ActivityStep: UInt8, Sendable, Hashable {
+package enum ActivityStep: UInt8, Sendable, Hashable {
   /// `wm_on_start_called`: the activity became visible.
   case start
   /// `wm_on_resume_called`: the activity came to the front and takes input.
@@ -123,7 +123,7 @@ public enum ActivityStep: UInt8, Sendable, Hashable {
 }
 
 /// WorkerWrapper's result words.
-public enum WorkResultWord: String, Sendable, Hashable {
+package enum WorkResultWord: String, Sendable, Hashable {
   /// `SUCCESS`.
   case success = "SUCCESS"
   /// `RETRY`.
@@ -133,7 +133,7 @@ public enum WorkResultWord: String, Sendable, Hashable {
 }
 
 /// What a message reader made of a record.
-public enum MessageReading: Sendable, Hashable {
+package enum MessageReading: Sendable, Hashable {
   /// A message the import turns into events.
   case message(PlatformMessage)
   /// A message of a source the import reads, that it does not turn into events.
@@ -146,7 +146,7 @@ public enum MessageReading: Sendable, Hashable {
 extension PlatformMessage {
   /// Whether the message is about the app's background work (what process selection
   /// counts), rather than about a process.
-  public var isBackgroundWork: Bool {
+  package var isBackgroundWork: Bool {
     switch self {
     case .processStarted, .processEnded, .forceStopDetected, .activityLifecycle, .processStateChanged,
       .processVisibilityChanged, .processTaskStateChanged:

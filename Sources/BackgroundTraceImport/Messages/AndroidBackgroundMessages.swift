@@ -30,9 +30,9 @@
 ///
 /// WorkManager's messages are matched on their bytes: the only strings built are the
 /// fields of a message that maps to an event (its work id, its tags).
-public enum AndroidBackgroundMessages: Sendable {
+package enum AndroidBackgroundMessages: Sendable {
   /// Reads one message of the record's tag (`source`).
-  public static func read(_ record: LogRecord) -> MessageReading {
+  package static func read(_ record: LogRecord) -> MessageReading {
     var text = record.message
     return text.withUTF8 { bytes in
       MessageText.withNormalized(bytes) { read(tag: record.source, LogBytes($0)) }

@@ -17,9 +17,9 @@ import BackgroundTrace
 ///   `cancelTaskRequestWithIdentifier: %{public}@`, `cancelAllTaskRequests`, `Error
 ///   submitting task request: %{public}@, error: %{public}@`, and the exception reason
 ///   `No launch handler registered for task with identifier %@`).
-public enum AppleBackgroundMessages: Sendable {
+package enum AppleBackgroundMessages: Sendable {
   /// Reads one message (its source is the record's `subsystem:category`, possibly empty).
-  public static func read(_ record: LogRecord) -> MessageReading {
+  package static func read(_ record: LogRecord) -> MessageReading {
     var message = Substring(MessageText.normalized(record.message))
     // Xcode's console prints a category before the message: `[BackgroundTask] …`.
     if let rest = MessageText.dropPrefix("[BackgroundTask] ", message) { message = rest }
