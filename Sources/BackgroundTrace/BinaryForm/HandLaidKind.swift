@@ -8,10 +8,19 @@ package enum HandLaidKind: UInt8, Sendable, CaseIterable, BitwiseCopyable {
   case appLaunch = 0, appState, appTerminate, taskBegin, taskEnd, taskExpire, schedRegister, schedSubmit,
     schedReject, schedCancel, schedLaunch, schedExpire, schedComplete, workEnqueue, workStart, workResult,
     workStop, workCancel, envSet, input, mark, netCreate, netSubmit, netFinish, netWake, netEventsDone, netHandler
+
+  /// How many kinds are hand-laid: the first code laid out from its spec.
+  @inlinable static var count: UInt8 { 27 }
 }
 
 extension EventTag {
   /// The kind's hand-laid layout, or `nil` for a kind laid out from its spec.
+  ///
+  /// A range check and a bit cast: the cases are declared in code order from 0, so a
+  /// case's tag is its code (`theHandLaidKindsAreTheCodesBelowTheSpecLayouts`), and the
+  /// decoder asks this for every record.
   @inlinable
-  package var handLaid: HandLaidKind? { HandLaidKind(rawValue: rawValue) }
+  package var handLaid: HandLaidKind? {
+    rawValue < HandLaidKind.count ? unsafeBitCast(rawValue, to: HandLaidKind.self) : nil
+  }
 }
