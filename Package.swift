@@ -74,8 +74,9 @@ let package = Package(
     // Records until killed: the child process of the recorder's crash test.
     .executableTarget(name: "record-child", dependencies: ["BackgroundTrace"], path: "Tools/record-child"),
 
-    // What the test targets share: the repository's root and a temporary directory.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // What the test targets share: the repository's root, a temporary directory, a log imported in memory.
+    .target(
+      name: "TestSupport", dependencies: ["BackgroundTrace", "BackgroundTraceImport"], path: "Tests/TestSupport"),
 
     .testTarget(
       name: "BackgroundTraceTests", dependencies: ["BackgroundTrace", "TraceWorkloads", "record-child", "TestSupport"]),
@@ -94,6 +95,8 @@ let package = Package(
     .testTarget(
       name: "BackgroundTraceExportTests",
       dependencies: ["BackgroundTraceExport", "BackgroundTrace", "BackgroundTraceCLI", "TestSupport"]),
+    .testTarget(
+      name: "BackgroundTraceImportTests", dependencies: ["BackgroundTraceImport", "BackgroundTrace", "TestSupport"]),
     .testTarget(
       name: "BackgroundTraceCLITests",
       dependencies: [

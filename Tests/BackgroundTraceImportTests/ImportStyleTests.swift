@@ -1,4 +1,5 @@
 import BackgroundTraceImport
+import TestSupport
 import Testing
 
 /// One test per log style `bgtrace import` reads: hand-written lines in the style, and

@@ -1,5 +1,6 @@
 import BackgroundTrace
 import BackgroundTraceImport
+import TestSupport
 import Testing
 
 /// A log long enough that the messages its one pass keeps outgrow memory (they go to a
