@@ -16,7 +16,7 @@ public enum FieldValue: Sendable, Hashable {
 
 /// Why field values do not make an event of a kind: a required field is missing, a
 /// value has the wrong type, or the fields contradict each other.
-public struct FieldError: Error, Sendable, Hashable {
+public struct FieldError: BackgroundTraceError, Hashable {
   /// The field at fault, or `nil` when the fault is the kind's (a missing field).
   public var field: String?
   /// Whether the fault is in the field's name (it should not be there) rather than its value.
@@ -30,6 +30,14 @@ public struct FieldError: Error, Sendable, Hashable {
     self.isInName = isInName
     self.message = message
   }
+
+  /// Always ``TraceErrorKind/malformedTrace``: the values make no event.
+  public var kind: TraceErrorKind { .malformedTrace }
+  /// `nil`: the values came from no named input (a reader that finds the fault in a
+  /// file reports it as a ``TraceFormatError`` with the file and position).
+  public var file: String? { nil }
+  /// `nil`, as ``file``.
+  public var position: TracePosition? { nil }
 
   /// Kind `kind` lacks its required field `field`: the fault is the kind's.
   static func missing(_ field: String, of kind: String) -> FieldError {

@@ -70,7 +70,7 @@ public struct ForegroundServiceControl: Sendable {
 }
 
 /// Why the system refused a foreground service, as the exception it threw.
-public struct ForegroundServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ForegroundServiceError: BackgroundTraceError, Hashable {
   /// The trace's `fgs.refuse reason=`.
   public var reason: ForegroundServiceRefusal
   /// The service refused.
@@ -81,6 +81,15 @@ public struct ForegroundServiceError: Error, Sendable, Hashable, CustomStringCon
     self.reason = reason
     self.service = service
   }
+
+  /// Always ``TraceErrorKind/foregroundServiceRefusal``.
+  public var kind: TraceErrorKind { .foregroundServiceRefusal }
+  /// `nil`: the refusal is in no input.
+  public var file: String? { nil }
+  /// `nil`: the refusal is in no input.
+  public var position: TracePosition? { nil }
+  /// The exception's message, as Android words it.
+  public var message: String { description }
 
   /// The exception's message, as Android words it.
   public var description: String {

@@ -1,21 +1,38 @@
 /// What kind of problem a ``BackgroundTraceError`` reports.
-public enum TraceErrorKind: String, Sendable, Hashable, CaseIterable {
+///
+/// A set that grows: a later version may add a kind as a new static member, so code that
+/// switches over it ends with a `default` (as swift-nio's `FileSystemError.Code`).
+public struct TraceErrorKind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+  /// The kind's name (`malformedTrace`).
+  public let rawValue: String
+
+  /// The kind named `rawValue`.
+  public init(rawValue: String) {
+    self.rawValue = rawValue
+  }
+
+  /// The kind's name.
+  public var description: String { rawValue }
+
   /// Input that is not a valid trace: bad text syntax, a wrong binary header, an event
   /// out of time order.
-  case malformedTrace
+  public static let malformedTrace = TraceErrorKind(rawValue: "malformedTrace")
   /// A read or write that failed below the trace format: a missing file, no
   /// permission, an I/O error.
-  case io
+  public static let io = TraceErrorKind(rawValue: "io")
   /// A trace file another recorder is writing (in this process or another).
-  case fileInUse
+  public static let fileInUse = TraceErrorKind(rawValue: "fileInUse")
   /// An event that has no encoding: out of time order, a negative field, a time past
   /// ``TraceTime/max``.
-  case unencodableEvent
+  public static let unencodableEvent = TraceErrorKind(rawValue: "unencodableEvent")
   /// The BackgroundTasks scheduler refused a request (`BGTaskScheduler.Error`).
-  case schedulerRejection
+  public static let schedulerRejection = TraceErrorKind(rawValue: "schedulerRejection")
+  /// Android refused to start a foreground service (the exception
+  /// `startForegroundService` or `startForeground` threw).
+  public static let foregroundServiceRefusal = TraceErrorKind(rawValue: "foregroundServiceRefusal")
   /// A setting that is not valid: an environment variable or an option given to the
   /// library or its tools, such as a command line that does not parse.
-  case configuration
+  public static let configuration = TraceErrorKind(rawValue: "configuration")
 }
 
 /// The one shape every error of the library has: what kind of problem, in which input,
@@ -32,8 +49,9 @@ public enum TraceErrorKind: String, Sendable, Hashable, CaseIterable {
 /// ```
 ///
 /// The readers and the encoder throw `any BackgroundTraceError`; the concrete types
-/// (``TraceFormatError``, ``ByteSourceError``, ``TraceEncodingError``,
-/// ``TraceRecordingError``, ``TaskSchedulerError``) carry the same four facts.
+/// (``TraceFormatError``, ``ByteSourceError``, ``TraceEncodingError``, ``FieldError``,
+/// ``TraceRecordingError``, ``TaskSchedulerError``, ``ForegroundServiceError``) carry the same four
+/// facts.
 public protocol BackgroundTraceError: Error, Sendable, CustomStringConvertible {
   /// What kind of problem it is.
   var kind: TraceErrorKind { get }

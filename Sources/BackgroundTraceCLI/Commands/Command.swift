@@ -140,7 +140,7 @@ package struct UsageError: BackgroundTraceError, Hashable {
     self.message = message
   }
 
-  /// Always ``TraceErrorKind/usage``.
+  /// Always ``TraceErrorKind/configuration``.
   package var kind: TraceErrorKind { .configuration }
   /// `nil`: the command line is not a file.
   package var file: String? { nil }
