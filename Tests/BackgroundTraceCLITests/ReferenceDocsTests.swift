@@ -49,6 +49,33 @@ import Testing
     }
   }
 
+  /// A command's usage line and option list follow from its declared options
+  /// (`CommandName.options`): written here by hand as they must print, wrapped at 79
+  /// columns after the operands, labels padded to the longest plus two.
+  @Test func usageAndOptionListsFollowFromTheDeclaredOptions() {
+    #expect(
+      help("help", "check").hasPrefix(
+        """
+        Usage: bgtrace check PATH… [--retry-limit N] [--budget S] [--grace S]
+                                   [--format text|jsonl] [--strict] [--ignore RULE]…
+                                   [--baseline FILE | --write-baseline FILE]
+
+        """))
+    #expect(
+      help("help", "check").contains("\n  --write-baseline FILE  write every finding to FILE as a baseline, exit 0\n"))
+    #expect(
+      help("help", "explore").hasPrefix(
+        """
+        Usage: bgtrace explore --list
+               bgtrace explore NAME [--runs N] [--seed S] [--out DIR] [--shard K/N]
+
+        """))
+    #expect(
+      help("help", "export").hasPrefix(
+        "Usage: bgtrace export PATH --format chrome|jsonl|svg|html [--from T] [--to T]\n"))
+    #expect(help("help", "export").contains("\nOptions:\n  --from T, --to T  export only the events between"))
+  }
+
   @Test func everyCommandHasUsageInItsHelp() {
     for command in CommandName.allCases where command != .help {
       #expect(help(command.rawValue, "--help").hasPrefix("Usage: bgtrace \(command.rawValue)"))

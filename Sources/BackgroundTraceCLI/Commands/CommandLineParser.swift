@@ -248,6 +248,7 @@ package enum CommandLineParser: Sendable {
   private static func takeRepeatedOption(
     _ option: String, from arguments: inout [String], command: CommandName
   ) throws(UsageError) -> [String] {
+    assert(CommandOptions.valued(command).contains(option), "\(option) is not declared for \(command)")
     var values: [String] = []
     while let value = try takeOne(option, from: &arguments, command: command) { values.append(value) }
     return values
@@ -278,6 +279,7 @@ package enum CommandLineParser: Sendable {
   private static func takeOption(
     _ option: String, from arguments: inout [String], command: CommandName
   ) throws(UsageError) -> String? {
+    assert(CommandOptions.valued(command).contains(option), "\(option) is not declared for \(command)")
     var value: String?
     var index = 0
     while index < arguments.count {

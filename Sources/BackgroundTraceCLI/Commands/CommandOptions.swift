@@ -1,31 +1,16 @@
-/// The options each `bgtrace` command takes, so the parser can reject an unknown one
-/// by name and suggest the nearest known one (docs/cli.md).
+/// The options each `bgtrace` command takes (declared in ``CommandName/options``), so the
+/// parser can reject an unknown one by name and suggest the nearest known one
+/// (docs/cli.md).
 enum CommandOptions {
-  /// Options that take a value (`--name VALUE` or `--name=VALUE`).
+  /// Options that take a value (`--name VALUE` or `--name=VALUE`), as the command
+  /// declares them (``CommandName/options``).
   static func valued(_ command: CommandName) -> [String] {
-    switch command {
-    case .demo: ["--out"]
-    case .convert: ["--to"]
-    case .check: ["--retry-limit", "--budget", "--grace", "--format", "--ignore", "--baseline", "--write-baseline"]
-    case .diff: ["--ids", "--time"]
-    case .export: ["--format", "--from", "--to"]
-    case .explain: ["--until"]
-    case .explore: ["--runs", "--seed", "--out", "--shard"]
-    case .import: ["--from", "--process", "--out"]
-    case .dump, .stats, .help: []
-    }
+    command.options.filter { $0.value != nil }.map(\.name)
   }
 
   /// Options that take no value.
   static func flags(_ command: CommandName) -> [String] {
-    switch command {
-    case .check: ["--strict"]
-    case .diff: ["--meta"]
-    case .explain: ["--alive"]
-    case .explore: ["--list"]
-    case .import: ["--strict"]
-    default: []
-    }
+    command.options.filter { $0.value == nil }.map(\.name)
   }
 
   /// Throws for the first argument that looks like an option `command` does not take,

@@ -46,7 +46,7 @@ enum HelpText {
     """
 
   static let demo = """
-    Usage: bgtrace demo [--out DIR]
+    \(usage(.demo))
 
     Runs a sample app built from the seed articles' code (a DocumentManager that
     saves on entering the background, a refresh AppDelegate, a retrying
@@ -56,18 +56,14 @@ enum HelpText {
     DIR/demo.txt and prints both paths, checks it, and prints a timeline with the
     finding marked. The repository's Traces/examples/demo.txt is this trace.
 
-    Options:
-      --out DIR    where to write the trace (default: the system temporary
-                   directory's bgtrace-demo folder); created if missing
+    \(optionList(.demo))
 
     Exit status: 0, or 2 when DIR cannot be written.
 
     """
 
   static let check = """
-    Usage: bgtrace check PATH… [--retry-limit N] [--budget S] [--grace S]
-                               [--format text|jsonl] [--strict] [--ignore RULE]…
-                               [--baseline FILE | --write-baseline FILE]
+    \(usage(.check))
 
     Checks traces against the rules: leaked and double-ended tasks, expirations
     not honoured, unregistered or uncompleted scheduler runs, refreshes not
@@ -83,17 +79,7 @@ enum HelpText {
 
     LOCATION is the line for text traces and the event number for binary ones.
 
-    Options:
-      --retry-limit N        attempt limit for work whose enqueue declares none
-      --budget S             background budget in seconds (default: meta budget=, else 30)
-      --grace S              time allowed after an expiration (default 1)
-      --format F             text (default) or jsonl (JSON Lines, same fields;
-                             also spelled json)
-      --strict               warnings fail too
-      --ignore RULE          drop this rule's findings (repeatable)
-      --baseline FILE        known findings: they neither print nor fail; how many
-                             were suppressed goes to standard error
-      --write-baseline FILE  write every finding to FILE as a baseline, exit 0
+    \(optionList(.check))
 
     A baseline lists one known finding a line, sorted, '#' lines are comments:
 
@@ -108,8 +94,7 @@ enum HelpText {
     """
 
   static let diff = """
-    Usage: bgtrace diff EXPECTED ACTUAL [--ids exact|renamed]
-                        [--time exact|order|tolerance=S] [--meta]
+    \(usage(.diff))
 
     Compares two traces (text or binary) event by event and prints a unified diff
     of their canonical text. The first line names the first divergence: the event
@@ -118,23 +103,14 @@ enum HelpText {
     The meta lines are not compared unless --meta is given: when they differ, a
     note on standard error says so, and the exit status is not changed by it.
 
-    Options:
-      --ids renamed      task ids, run numbers and work ids are compared up to a
-                         consistent renaming by first appearance (the default)
-      --ids exact        identifiers must match as written
-      --time exact       times must match to the nanosecond (the default)
-      --time order       times are ignored, the events' and those of time fields
-                         (sched.submit earliest=); only the order of events
-                         matters, and the diff shows no times (earliest=*)
-      --time tolerance=S times, and time fields, may differ by up to S seconds
-      --meta             compare the meta lines too (seed=, platform=, …)
+    \(optionList(.diff))
 
     Exit status: 0 same, 1 different, 2 bad input.
 
     """
 
   static let explain = """
-    Usage: bgtrace explain PATH [--until T] [--alive]
+    \(usage(.explain))
 
     Walks the trace (text or binary) event by event through the platform model and
     prints each event with its location, what it changed, the checker's findings
@@ -159,18 +135,14 @@ enum HelpText {
     Swift (docs/guides/replaying.md). 'bgtrace replay' is the earlier name of
     this command and still works.
 
-    Options:
-      --until T    print the timeline up to T seconds, then what is alive after
-                   the last event printed (the whole trace is checked)
-      --alive      after each event, list everything alive instead of what changed
-                   (the output then grows with events times what is open)
+    \(optionList(.explain))
 
     Exit status: 0 clean, 1 findings or inconsistencies, 2 bad input.
 
     """
 
   static let export = """
-    Usage: bgtrace export PATH --format chrome|jsonl|svg|html [--from T] [--to T]
+    \(usage(.export))
 
     Writes the trace (text or binary) to standard output as:
       chrome   Chrome trace-event JSON: open it in Perfetto UI (ui.perfetto.dev) or
@@ -190,15 +162,14 @@ enum HelpText {
     writing) is drawn to its cut: what is open there is drawn open at the cut, not
     judged at the end.
 
-    Options:
-      --from T, --to T   export only the events between T seconds and T seconds
+    \(optionList(.export))
 
     Exit status: 0 success, 2 bad or damaged input.
 
     """
 
   static let dump = """
-    Usage: bgtrace dump PATH
+    \(usage(.dump))
 
     Prints the trace at PATH (text or binary, '-' for standard input) in canonical
     text form. Use it as a git textconv driver so binary traces diff as text:
@@ -215,7 +186,7 @@ enum HelpText {
     """
 
   static let convert = """
-    Usage: bgtrace convert IN OUT [--to text|binary]
+    \(usage(.convert))
 
     Converts the trace at IN (text or binary, detected from the content; '-' for
     standard input) to OUT ('-' for standard output). The output form comes from
@@ -228,7 +199,7 @@ enum HelpText {
     """
 
   static let stats = """
-    Usage: bgtrace stats PATH…
+    \(usage(.stats))
 
     For each trace (files, or directories searched as by check):
     events by kind, bytes per event, duration, UIKit tasks, scheduler runs and
@@ -241,8 +212,7 @@ enum HelpText {
     """
 
   static let explore = """
-    Usage: bgtrace explore --list
-           bgtrace explore NAME [--runs N] [--seed S] [--out DIR] [--shard K/N]
+    \(usage(.explore))
 
     Runs a shipped scenario in the simulator under N seeds. Each run draws all its
     timing (how long work takes, launch delays, when the user acts, when the app
@@ -260,14 +230,7 @@ enum HelpText {
     share DIR: for each rule, the line with the lowest seed among the shards is
     the line one unsharded job prints.
 
-    Options:
-      --list       print the shipped scenarios, one name per line
-      --runs N     how many seeds to run (default 1000)
-      --seed S     the seed of the first run; run n uses S+n (default 0)
-      --out DIR    where to write the minimal traces (default: the system
-                   temporary directory's bgtrace-explore folder); created if missing
-      --shard K/N  run only runs K-1, K-1+N, K-1+2N, …: N jobs with shards 1/N to
-                   N/N run exactly the runs one job would
+    \(optionList(.explore))
 
     Exit status: 0 no run failed, 1 failures found, 2 bad usage or DIR cannot be
     written.
@@ -275,8 +238,7 @@ enum HelpText {
     """
 
   static let importLogs = """
-    Usage: bgtrace import LOG… [--from ios|android] [--process NAME|PID]
-                               [--out PATH] [--strict]
+    \(usage(.`import`))
 
     Reads device logs and writes the trace they tell, so that an app can be
     checked without changing its code (docs/import.md). LOG is a file, or '-'
@@ -297,17 +259,53 @@ enum HelpText {
     logs"). A summary goes to standard error: events by kind, lines skipped,
     the processes seen, and what the log could not tell.
 
-    Options:
-      --from ios|android   the platform, instead of detecting it
-      --process NAME|PID   the app to import (default: the one with the most
-                           background-work messages)
-      --out PATH           write the trace to PATH: binary for .bgtrace, else
-                           text (default: text on standard output)
-      --strict             fail on a line of a recognised source whose message
-                           does not parse (with its file and line)
+    \(optionList(.`import`))
 
     Exit status: 0 success, 2 a log in no known style, an unknown --process, a
     line that does not parse under --strict, or OUT cannot be written.
 
     """
+
+  /// The command's usage line (more than one for a command with an option that stands
+  /// alone, `explore --list`), from its operands and its options' usage tokens, wrapped
+  /// at 79 columns with each continuation aligned after the operands.
+  static func usage(_ command: CommandName) -> String {
+    let head = "bgtrace \(command.rawValue)"
+    var forms: [String] = []
+    for option in command.options {
+      if case .alone = option.usage { forms.append("\(head) \(option.name)") }
+    }
+    let start = command.operands.isEmpty ? head : "\(head) \(command.operands)"
+    let indent = String(repeating: " ", count: "Usage: ".count + start.count + 1)
+    var line = start
+    var lines: [String] = []
+    for option in command.options {
+      guard case .token(let token) = option.usage else { continue }
+      if (lines.isEmpty ? "Usage: " : "").count + line.count + 1 + token.count > 79 {
+        lines.append(line)
+        line = indent + token
+      } else {
+        line += " " + token
+      }
+    }
+    lines.append(line)
+    forms.append(lines.joined(separator: "\n"))
+    return "Usage: " + forms.joined(separator: "\n       ")
+  }
+
+  /// The command's "Options:" list, each label padded to the longest plus two; empty
+  /// when no option has a help row.
+  static func optionList(_ command: CommandName) -> String {
+    let rows = command.options.flatMap(\.help)
+    guard let longest = rows.map(\.label.count).max() else { return "" }
+    let width = longest + 2
+    var lines = ["Options:"]
+    for row in rows {
+      for (index, text) in row.lines.enumerated() {
+        let label = index == 0 ? row.label : ""
+        lines.append("  " + label + String(repeating: " ", count: width - label.count) + text)
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
 }

@@ -1,0 +1,164 @@
+/// One option of a `bgtrace` command, declared once in ``CommandName/options``. The
+/// parser takes from it whether the option is known and has a value
+/// (``CommandOptions``); the command's help text, and so docs/cli.md, takes its place in
+/// the usage line and its lines under "Options:" (``HelpText``). What a value means is
+/// the parser's.
+struct CommandOption: Sendable {
+  /// Lines of the help's option list: a label (`--budget S`), and the text beside it,
+  /// one string a line.
+  struct HelpRow: Sendable {
+    var label: String
+    var lines: [String]
+  }
+
+  /// How the option shows in the command's usage line.
+  enum Usage: Sendable {
+    /// This token, among the others (`[--budget S]`, `--format chrome|jsonl|svg|html`).
+    case token(String)
+    /// A usage line of its own, with no operands or other option (`explore --list`).
+    case alone
+    /// Not shown: another option's token covers it (`[--baseline FILE | --write-baseline FILE]`).
+    case coveredByAnother
+  }
+
+  /// The option's name, with its dashes (`--budget`).
+  var name: String
+  /// What the help calls its value (`S`), or `nil` for a flag, which takes none.
+  var value: String?
+  /// How the usage line shows it.
+  var usage: Usage
+  /// Its lines under "Options:"; none when the command's text explains it.
+  var help: [HelpRow]
+
+  /// An option that takes a value, with one help row labelled `NAME VALUE` (or none
+  /// when `lines` is empty); its usage token is `[NAME VALUE]` unless given.
+  static func valued(_ name: String, _ value: String, usage: Usage? = nil, _ lines: String...) -> CommandOption {
+    CommandOption(
+      name: name, value: value, usage: usage ?? .token("[\(name) \(value)]"),
+      help: lines.isEmpty ? [] : [HelpRow(label: "\(name) \(value)", lines: lines)])
+  }
+
+  /// A flag, with one help row labelled with its name; its usage token is `[NAME]`
+  /// unless given.
+  static func flag(_ name: String, usage: Usage? = nil, _ lines: String...) -> CommandOption {
+    CommandOption(
+      name: name, value: nil, usage: usage ?? .token("[\(name)]"),
+      help: lines.isEmpty ? [] : [HelpRow(label: name, lines: lines)])
+  }
+}
+
+extension CommandName {
+  /// The command's options, in the order its help lists them.
+  var options: [CommandOption] {
+    switch self {
+    case .help, .dump, .stats: []
+    case .demo:
+      [
+        .valued(
+          "--out", "DIR", "where to write the trace (default: the system temporary",
+          "directory's bgtrace-demo folder); created if missing")
+      ]
+    case .convert: [.valued("--to", "F", usage: .token("[--to text|binary]"))]
+    case .check:
+      [
+        .valued("--retry-limit", "N", "attempt limit for work whose enqueue declares none"),
+        .valued("--budget", "S", "background budget in seconds (default: meta budget=, else 30)"),
+        .valued("--grace", "S", "time allowed after an expiration (default 1)"),
+        .valued(
+          "--format", "F", usage: .token("[--format text|jsonl]"), "text (default) or jsonl (JSON Lines, same fields;",
+          "also spelled json)"),
+        .flag("--strict", "warnings fail too"),
+        .valued("--ignore", "RULE", usage: .token("[--ignore RULE]…"), "drop this rule's findings (repeatable)"),
+        .valued(
+          "--baseline", "FILE", usage: .token("[--baseline FILE | --write-baseline FILE]"),
+          "known findings: they neither print nor fail; how many", "were suppressed goes to standard error"),
+        .valued(
+          "--write-baseline", "FILE", usage: .coveredByAnother, "write every finding to FILE as a baseline, exit 0"),
+      ]
+    case .diff:
+      [
+        CommandOption(
+          name: "--ids", value: "exact|renamed", usage: .token("[--ids exact|renamed]"),
+          help: [
+            .init(
+              label: "--ids renamed",
+              lines: [
+                "task ids, run numbers and work ids are compared up to a",
+                "consistent renaming by first appearance (the default)",
+              ]),
+            .init(label: "--ids exact", lines: ["identifiers must match as written"]),
+          ]),
+        CommandOption(
+          name: "--time", value: "exact|order|tolerance=S", usage: .token("[--time exact|order|tolerance=S]"),
+          help: [
+            .init(label: "--time exact", lines: ["times must match to the nanosecond (the default)"]),
+            .init(
+              label: "--time order",
+              lines: [
+                "times are ignored, the events' and those of time fields",
+                "(sched.submit earliest=); only the order of events",
+                "matters, and the diff shows no times (earliest=*)",
+              ]),
+            .init(label: "--time tolerance=S", lines: ["times, and time fields, may differ by up to S seconds"]),
+          ]),
+        .flag("--meta", "compare the meta lines too (seed=, platform=, …)"),
+      ]
+    case .explain:
+      [
+        .valued(
+          "--until", "T", "print the timeline up to T seconds, then what is alive after",
+          "the last event printed (the whole trace is checked)"),
+        .flag(
+          "--alive", "after each event, list everything alive instead of what changed",
+          "(the output then grows with events times what is open)"),
+      ]
+    case .export:
+      [
+        .valued("--format", "F", usage: .token("--format chrome|jsonl|svg|html")),
+        CommandOption(
+          name: "--from", value: "T", usage: .token("[--from T]"),
+          help: [.init(label: "--from T, --to T", lines: ["export only the events between T seconds and T seconds"])]),
+        .valued("--to", "T"),
+      ]
+    case .explore:
+      [
+        .flag("--list", usage: .alone, "print the shipped scenarios, one name per line"),
+        .valued("--runs", "N", "how many seeds to run (default 1000)"),
+        .valued("--seed", "S", "the seed of the first run; run n uses S+n (default 0)"),
+        .valued(
+          "--out", "DIR", "where to write the minimal traces (default: the system",
+          "temporary directory's bgtrace-explore folder); created if missing"),
+        .valued(
+          "--shard", "K/N", "run only runs K-1, K-1+N, K-1+2N, …: N jobs with shards 1/N to",
+          "N/N run exactly the runs one job would"),
+      ]
+    case .import:
+      [
+        .valued("--from", "ios|android", "the platform, instead of detecting it"),
+        .valued(
+          "--process", "NAME|PID", "the app to import (default: the one with the most",
+          "background-work messages)"),
+        .valued(
+          "--out", "PATH", "write the trace to PATH: binary for .bgtrace, else",
+          "text (default: text on standard output)"),
+        .flag(
+          "--strict", "fail on a line of a recognised source whose message",
+          "does not parse (with its file and line)"),
+      ]
+    }
+  }
+
+  /// What the command takes besides its options, as its usage line names it.
+  var operands: String {
+    switch self {
+    case .help: "[COMMAND]"
+    case .demo: ""
+    case .check, .stats: "PATH…"
+    case .diff: "EXPECTED ACTUAL"
+    case .explain, .export, .dump: "PATH"
+    case .convert: "IN OUT"
+    case .explore: "NAME"
+    case .import: "LOG…"
+    }
+  }
+}
