@@ -12,7 +12,8 @@ import Testing
 /// }
 /// ```
 ///
-/// Each issue reads `RULE: seed S, shrunk from A events to B events`, how many runs failed,
+/// Each issue reads `RULE: seed S, shrunk from A events to B events` (or `could not shrink
+/// its A events`), how many runs failed,
 /// the first finding's message and the Swift line that reproduces the minimal run; the
 /// minimal trace is attached as `SCENARIO.RULE.seedS.txt`. The exploration is deterministic, so
 /// the same test finds the same failures on every machine.
@@ -38,8 +39,7 @@ public func expectNoTimingBugs(
   for failure in report.failures {
     Attachment.record(failure.minimalTraceText, named: failure.fileName, sourceLocation: sourceLocation)
     var text =
-      "\(failure.kind): seed \(failure.seed), shrunk from \(failure.originalTrace.events.count) events to "
-      + "\(failure.trace.events.count) events (\(failure.failingSeeds.count) of \(report.seeds.count) runs failed)\n"
+      "\(failure.headline) (\(failure.failingSeeds.count) of \(report.seeds.count) runs failed)\n"
       + "\(failure.message)\nreproduce: \(failure.reproduction)"
     if let goldenDirectory {
       let path = (goldenDirectory as NSString).appendingPathComponent(failure.fileName)

@@ -42,6 +42,23 @@ import Testing
     #expect(Self.longPause.replay(choices: failure.choices).failures[.assertion] != nil)
   }
 
+  /// A run that fails without drawing a choice has nothing to shrink: its headline says
+  /// so, rather than "shrunk from 3 events to 3 events".
+  @Test func aFailureWithNothingToShrinkSaysItCouldNotShrink() throws {
+    let alwaysFails = ExplorationScenario("always-fails") { run in
+      let system = run.makeSystem()
+      system.launch { _ in }
+      system.userAction("tap")
+      run.expect(false, "always")
+    }
+    let failure = try #require(Exploration(runs: 3).explore(alwaysFails).failures.first)
+    #expect(failure.trace.events.count == failure.originalTrace.events.count)
+    #expect(failure.headline == "assertion: seed 0, could not shrink its 3 events")
+    #expect(failure.line(path: "/tmp/x.txt") == "assertion: seed 0, could not shrink its 3 events: /tmp/x.txt")
+    let shrunk = try #require(Exploration(runs: 50).explore(Self.longPause).failures.first)
+    #expect(shrunk.headline.hasPrefix("assertion: seed \(shrunk.seed), shrunk from "))
+  }
+
   @Test func theSameSeedGivesTheSameMinimalTrace() {
     let scenario = CriticalSendScenario.scenario(fixed: false)
     let one = Exploration(runs: 200, seed: 9, parallelism: 1).explore(scenario)

@@ -81,9 +81,22 @@ public struct ExplorationFailure: Sendable {
     return "scenario.replay(choices: [\(list)], seed: \(seed))  // scenario \"\(scenario)\""
   }
 
-  /// `RULE: seed S, shrunk from A events to B events: PATH`, as `bgtrace explore` prints it.
+  /// `RULE: seed S, shrunk from A events to B events: PATH` (``headline``), as
+  /// `bgtrace explore` prints it.
   public func line(path: String) -> String {
-    "\(kind): seed \(seed), shrunk from \(originalTrace.events.count) events to \(trace.events.count) events: \(path)"
+    "\(headline): \(path)"
+  }
+
+  /// `RULE: seed S, shrunk from A events to B events`, or `RULE: seed S, could not shrink
+  /// its A events` when no smaller run fails the same way: how `bgtrace explore` and
+  /// `expectNoTimingBugs` name the failure.
+  public var headline: String {
+    let original = originalTrace.events.count
+    let minimal = trace.events.count
+    let shrinking =
+      minimal < original
+      ? "shrunk from \(original) events to \(minimal) events" : "could not shrink its \(original) events"
+    return "\(kind): seed \(seed), \(shrinking)"
   }
 
   /// The file name the minimal trace is written under: `SCENARIO.RULE.seedS.txt`. The seed

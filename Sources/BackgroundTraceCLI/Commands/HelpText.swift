@@ -225,6 +225,7 @@ enum HelpText {
 
         RULE: seed S, shrunk from A events to B events: PATH
 
+    ("could not shrink its A events" when no smaller run fails the same way).
     How many runs failed and the command that reproduces the run go to standard
     error. The same arguments print the same lines, on any machine. Shards may
     share DIR: for each rule, the line with the lowest seed among the shards is
