@@ -39,7 +39,7 @@ import Testing
   @Test func badInputExitsTwoWithOneLineAndNoStackTrace() throws {
     let result = try run(["dump", "-"], input: "bgtrace 1\n0 task.bgin id=1\n")
     #expect(result.status == 2)
-    #expect(result.errors == "bgtrace: <stdin>:2:3: unknown event kind 'task.bgin'\n")
+    #expect(result.errors == "bgtrace: <stdin>:2:3: unknown event kind 'task.bgin'; did you mean 'task.begin'?\n")
   }
 
   @Test func unknownOptionExitsTwo() throws {

@@ -46,7 +46,8 @@ struct MalformedText: Sendable, CustomTestStringConvertible {
   ]
 
   static let eventCases: [MalformedText] = [
-    .event("unknown kind", "0 app.lunch", column: 3, "unknown event kind 'app.lunch'"),
+    .event("unknown kind", "0 app.lunch", column: 3, "unknown event kind 'app.lunch'; did you mean 'app.launch'?"),
+    .event("unknown kind, none near", "0 telemetry", column: 3, "unknown event kind 'telemetry'"),
     .event("missing kind", "0", column: 2, "expected an event kind after the time"),
     .event(
       "missing required field", "0 task.begin name=x", column: 3, "task.begin is missing the required field 'id'"),
@@ -54,6 +55,9 @@ struct MalformedText: Sendable, CustomTestStringConvertible {
       "missing second required field", "0 work.result work=w attempt=0", column: 3,
       "work.result is missing the required field 'outcome'"),
     .event("unknown field", "0 task.end id=1 name=x", column: 17, "unknown field 'name' for task.end; expected id"),
+    .event(
+      "misspelt field", "0 task.begin id=1 nmae=x", column: 19,
+      "unknown field 'nmae' for task.begin; did you mean 'name'?"),
     .event(
       "field on a kind without fields", "0 app.launch reason=x", column: 14,
       "unknown field 'reason' for app.launch; it takes no fields"),

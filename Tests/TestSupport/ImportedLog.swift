@@ -1,4 +1,4 @@
-package import BackgroundTrace
+import BackgroundTrace
 package import BackgroundTraceImport
 
 /// Imports `log` (held in memory) as `bgtrace import` would, returning the trace's text

@@ -18,7 +18,12 @@ struct FieldReader {
     }
     for field in fields where spec.index(of: field.key) == nil {
       let known = kind.fieldNames
-      let expected = known.isEmpty ? "it takes no fields" : "expected \(known.joined(separator: ", "))"
+      let expected =
+        if let meant = Spelling.nearest(to: field.key, among: known) {
+          "did you mean '\(meant)'?"
+        } else {
+          known.isEmpty ? "it takes no fields" : "expected \(known.joined(separator: ", "))"
+        }
       throw scanner.error(at: field.keyColumn, "unknown field '\(field.key)' for \(spec.name); \(expected)")
     }
     var values: [FieldValue?] = []

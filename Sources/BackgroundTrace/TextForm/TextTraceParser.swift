@@ -115,7 +115,10 @@ public struct TextTraceParser: Sendable {
       throw scanner.error(at: kindToken.column, "expected an event kind after the time")
     }
     guard let kind = EventTag(name: kindToken.text) else {
-      throw scanner.error(at: kindToken.column, "unknown event kind '\(kindToken.shown)'")
+      let meant = Spelling.nearest(to: kindToken.text, among: EventTag.allCases.map(\.name))
+      throw scanner.error(
+        at: kindToken.column,
+        "unknown event kind '\(kindToken.shown)'" + (meant.map { "; did you mean '\($0)'?" } ?? ""))
     }
     let fields = FieldReader(
       kind: kind, fields: try scanner.fields(), kindColumn: kindToken.column, scanner: scanner)

@@ -25,7 +25,7 @@ package enum CommandLineParser: Sendable {
         throw CommandOptions.unknown(first, command: nil, known: ["--help", "--version"])
       }
       let names = CommandName.allCases.map(\.rawValue)
-      if let nearest = CommandOptions.nearest(to: first, among: names) {
+      if let nearest = Spelling.nearest(to: first, among: names) {
         throw UsageError("unknown command '\(first)'; did you mean '\(nearest)'?")
       }
       throw UsageError("unknown command '\(first)'; the commands are \(names.joined(separator: ", "))")
