@@ -20,6 +20,23 @@ import Testing
     return files.filter { $0.hasSuffix(".txt") || $0.hasSuffix(".bgtrace") }.sorted().map { traces + "/" + $0 }
   }()
 
+  /// `--out PATH` writes what standard output would have had, and prints nothing
+  /// (issue: `bgtrace export x.txt --out x.html` was an error).
+  @Test func outWritesTheExportToAFile() throws {
+    let trace = Self.root.appendingPathComponent("Traces/examples/demo.txt").path
+    let directory = try TemporaryDirectory()
+    for format in ["svg", "html", "chrome", "jsonl"] {
+      let path = directory.path("demo.\(format)")
+      let written = run("export", trace, "--format", format, "--out", path)
+      #expect(written.status == .success && written.output.isEmpty && written.errors.isEmpty, "\(format)")
+      let printed = run("export", trace, "--format", format)
+      #expect(try String(contentsOfFile: path, encoding: .utf8) == printed.output, "\(format)")
+    }
+    let unwritable = run("export", trace, "--format", "svg", "--out", directory.path("missing/demo.svg"))
+    #expect(unwritable.status == .badInput)
+    #expect(unwritable.errors == "bgtrace: \(directory.path("missing/demo.svg")): cannot create the output file\n")
+  }
+
   @Test func thereAreShippedTracesToExport() {
     #expect(Self.shippedTraces.count > 20)
   }

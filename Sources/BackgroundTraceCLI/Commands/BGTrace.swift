@@ -49,8 +49,8 @@ package enum BGTrace: Sendable {
       return try CheckCommand.run(paths: paths, options: options, console: console)
     case .diff(let expected, let actual, let options):
       return try DiffCommand.run(expected: expected, actual: actual, options: options, console: console)
-    case .export(let path, let format, let from, let to):
-      return try ExportCommand.run(path: path, format: format, from: from, to: to, console: console)
+    case .export(let path, let format, let from, let to, let output):
+      return try ExportCommand.run(path: path, format: format, from: from, to: to, output: output, console: console)
     case .explain(let path, let until, let alive):
       return try ExplainCommand.run(path: path, until: until, alive: alive, console: console)
     case .demo(let directory):

@@ -21,8 +21,9 @@ package enum Command: Sendable, Hashable {
   case stats(paths: [String])
   /// `bgtrace check PATH… [options]`.
   case check(paths: [String], options: CheckOptions)
-  /// `bgtrace export PATH --format chrome|jsonl|svg|html [--from T] [--to T]`.
-  case export(path: String, format: ExportFormat, from: TraceTime?, to: TraceTime?)
+  /// `bgtrace export PATH --format chrome|jsonl|svg|html [--from T] [--to T] [--out PATH]`
+  /// (`output`: `nil` for standard output).
+  case export(path: String, format: ExportFormat, from: TraceTime?, to: TraceTime?, output: String? = nil)
   /// `bgtrace explain PATH [--until T] [--alive]` (also spelled `replay`, its earlier name).
   case explain(path: String, until: TraceTime?, alive: Bool = false)
   /// `bgtrace diff EXPECTED ACTUAL [--ids exact|renamed] [--time exact|order|tolerance=S] [--meta]`.

@@ -114,6 +114,7 @@ package enum CommandLineParser: Sendable {
       let formatText = try takeOption("--format", from: &rest, command: name)
       let from = try seconds(takeOption("--from", from: &rest, command: name), option: "--from")
       let to = try seconds(takeOption("--to", from: &rest, command: name), option: "--to")
+      let output = try takeOption("--out", from: &rest, command: name)
       try rejectOptions(rest, command: name)
       guard let formatText else {
         let missing = rest.isEmpty ? "a PATH and --format chrome|jsonl|svg|html" : "--format chrome|jsonl|svg|html"
@@ -123,7 +124,7 @@ package enum CommandLineParser: Sendable {
         throw UsageError("'--format' takes chrome, jsonl, svg or html, not '\(formatText)'")
       }
       try expectOperands(rest, count: 1, command: name, names: "a PATH")
-      return .export(path: rest[0], format: format, from: from, to: to)
+      return .export(path: rest[0], format: format, from: from, to: to, output: output)
     case .explain:
       let until = try seconds(takeOption("--until", from: &rest, command: name), option: "--until")
       var alive = false

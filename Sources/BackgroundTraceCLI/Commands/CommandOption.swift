@@ -119,6 +119,7 @@ extension CommandName {
           name: "--from", value: "T", usage: .token("[--from T]"),
           help: [.init(label: "--from T, --to T", lines: ["export only the events between T seconds and T seconds"])]),
         .valued("--to", "T"),
+        .valued("--out", "PATH", "write to PATH instead of standard output"),
       ]
     case .explore:
       [

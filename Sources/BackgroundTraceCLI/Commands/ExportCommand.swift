@@ -2,16 +2,49 @@ import BackgroundTrace
 import BackgroundTraceExport
 
 /// `bgtrace export PATH --format …`: the trace in formats other tools open, written to
-/// standard output. `--from`/`--to` keep the part of the trace between them.
+/// standard output or to `--out PATH`. `--from`/`--to` keep the part of the trace
+/// between them.
 enum ExportCommand {
   static func run(
-    path: String, format: ExportFormat, from: TraceTime?, to: TraceTime?, console: some Console
+    path: String, format: ExportFormat, from: TraceTime?, to: TraceTime?, output: String? = nil,
+    console: some Console
   ) throws -> ExitStatus {
     if let from, let to, from > to {
       throw UsageError("'--from' (\(from)s) is after '--to' (\(to)s); give a window that starts before it ends")
     }
     var reader = try TraceReader(path: path)
-    try format.write(&reader, from: from, to: to) { console.write($0) }
+    guard let output else {
+      try format.write(&reader, from: from, to: to) { console.write($0) }
+      return BGTrace.reportDamage(reader.damage, console: console)
+    }
+    let file = FileSink(try OutputFile(path: output))
+    try format.write(&reader, from: from, to: to) { file.write($0) }
+    try file.close()
     return BGTrace.reportDamage(reader.damage, console: console)
+  }
+
+  /// An output file written from the exporters' non-throwing sink: the first write that
+  /// fails is kept, later ones are dropped, and ``close()`` throws it.
+  private final class FileSink {
+    private let file: OutputFile
+    private var failure: OutputError?
+
+    init(_ file: OutputFile) {
+      self.file = file
+    }
+
+    func write(_ text: String) {
+      guard failure == nil else { return }
+      do throws(OutputError) {
+        try file.write(text)
+      } catch {
+        failure = error
+      }
+    }
+
+    func close() throws(OutputError) {
+      if let failure { throw failure }
+      try file.close()
+    }
   }
 }

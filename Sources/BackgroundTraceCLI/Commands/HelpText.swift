@@ -144,7 +144,7 @@ enum HelpText {
   static let export = """
     \(usage(.export))
 
-    Writes the trace (text or binary) to standard output as:
+    Writes the trace (text or binary) to standard output (or --out PATH) as:
       chrome   Chrome trace-event JSON: open it in Perfetto UI (ui.perfetto.dev) or
                chrome://tracing. Tasks are async slices, app states, scheduler runs,
                worker attempts, background transfers and wakes, and foreground
@@ -164,7 +164,8 @@ enum HelpText {
 
     \(optionList(.export))
 
-    Exit status: 0 success, 2 bad or damaged input.
+    Exit status: 0 success, 2 bad or damaged input, or an --out PATH that cannot be
+    written.
 
     """
 
