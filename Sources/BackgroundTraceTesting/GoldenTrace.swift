@@ -165,6 +165,9 @@ public enum GoldenTrace: Sendable {
           problems.append(message)
         }
       }
+    } catch let error as any BackgroundTraceError where error.file == goldenPath {
+      // The error names the golden and where in it: the path once.
+      problems.append("golden trace \(error)")
     } catch {
       problems.append("golden trace \(goldenPath): \(error)")
     }

@@ -52,6 +52,16 @@ import Testing
     #expect(!exists("Tests/__Traces__"))
   }
 
+  /// A golden that does not read is named once, with the line and what was expected.
+  @Test func aCorruptGoldenIsNamedOnce() throws {
+    try write("bgtrace 1\n0 task.bgin id=1\n", to: "save.txt")
+    let verification = GoldenTrace.verify(
+      try GoldenFixtures.trace(GoldenFixtures.save), goldenPath: path("save.txt"), record: .never, checks: .none)
+    #expect(
+      verification.failure
+        == "golden trace \(path("save.txt")):2:3: unknown event kind 'task.bgin'; did you mean 'task.begin'?")
+  }
+
   // MARK: locations
 
   @Test func goldenAndArtefactLocations() {
