@@ -25,7 +25,7 @@ struct SpecLayout: Sendable {
 
   /// The first kind code laid out from its spec; the kinds below have layouts of their
   /// own (docs/FORMAT.md, the record table).
-  static let firstCode: UInt8 = 27
+  static var firstCode: UInt8 { HandLaidKind.count }
   /// The tag code that introduces a longer kind code, written as a varint after the
   /// tag byte (docs/FORMAT.md, "Record").
   static let extendedKindTag: UInt8 = 30
