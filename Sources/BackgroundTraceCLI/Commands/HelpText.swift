@@ -283,7 +283,8 @@ enum HelpText {
     var lines: [String] = []
     for option in command.options {
       guard case .token(let token) = option.usage else { continue }
-      if (lines.isEmpty ? "Usage: " : "").count + line.count + 1 + token.count > 79 {
+      let prefix = lines.isEmpty ? "Usage: ".count : 0  // a continuation's indent is in `line`
+      if prefix + line.count + 1 + token.count > 79 {
         lines.append(line)
         line = indent + token
       } else {
