@@ -130,8 +130,8 @@ struct ChunkDecoder {
   /// The largest flags value each kind defines (docs/FORMAT.md), as a switch rather than
   /// a table: a global array costs a lazy-initialization check per event.
   @inline(__always)
-  static func largestFlags(_ kind: HandLaidKind?) -> UInt8 {
-    guard let kind else { return 0 }  // a record laid out from its spec has no flags
+  static func largestFlags(_ kind: EventTag) -> UInt8 {
+    guard let kind = kind.handLaid else { return 0 }  // a record laid out from its spec has no flags
     return switch kind {
     case .appState: AppState.largestWireCode
     case .appTerminate, .taskBegin, .schedCancel, .schedComplete, .schedExpire: 1
@@ -151,9 +151,9 @@ struct ChunkDecoder {
   /// The largest flags value each kind defines with predicted identifiers, whose task and run records
   /// add bit 1, "predicted" (docs/FORMAT.md, "Predicted identifiers").
   @inline(__always)
-  static func largestPredictedFlags(_ kind: HandLaidKind?) -> UInt8 {
-    guard let kind else { return 0 }
-    return switch kind {
+  static func largestPredictedFlags(_ kind: EventTag) -> UInt8 {
+    guard let handLaid = kind.handLaid else { return largestFlags(kind) }
+    return switch handLaid {
     case .taskBegin, .schedComplete, .schedExpire: 3
     case .taskEnd, .taskExpire, .schedLaunch: 2
     case .appLaunch, .appState, .appTerminate, .schedRegister, .schedSubmit, .schedReject, .schedCancel, .workEnqueue,
@@ -206,7 +206,7 @@ struct ChunkDecoder {
   /// first part of ``record(_:)`` and ``compactRecord(_:)``.
   @_transparent  // `@inline(__always)` leaves it a call, one per record
   private mutating func recordHead(_ cursor: inout ByteCursor) throws(Failure) -> (
-    kind: EventTag, handLaid: HandLaidKind?, flags: UInt8, start: Int
+    kind: EventTag, flags: UInt8, start: Int
   ) {
     let start = cursor.offset
     guard let tag = cursor.byte() else { throw Failure(offset: start, message: "missing event") }
@@ -237,12 +237,10 @@ struct ChunkDecoder {
       throw Failure(offset: start, message: "time overflows")
     }
     time += delta
-    let handLaid = kind.handLaid
-    guard flags <= Self.largestFlags(handLaid) || (predictedIDs && flags <= Self.largestPredictedFlags(handLaid))
-    else {
+    guard flags <= Self.largestFlags(kind) || (predictedIDs && flags <= Self.largestPredictedFlags(kind)) else {
       throw Failure(offset: start, message: "\(kind.name): unknown flags \(flags)")
     }
-    return (kind, handLaid, flags, start)
+    return (kind, flags, start)
   }
 
   /// Parses and checks the next record, advancing the time and the predicted
@@ -288,12 +286,12 @@ struct ChunkDecoder {
   /// stores complete.
   @inline(__always)
   mutating func compactRecord(_ cursor: inout ByteCursor, into event: inout CompactEvent) throws(Failure) {
-    let (kind, handLaid, flags, start) = try recordHead(&cursor)
+    let (kind, flags, start) = try recordHead(&cursor)
     func fail(_ message: String) -> Failure {
       Failure(offset: start, message: "\(kind.name): \(message)")
     }
     event = CompactEvent(time: time, tag: kind)
-    guard let handLaid else {
+    guard let handLaid = kind.handLaid else {
       try specRecord(kind, &cursor, into: &event, fail: fail)
       return
     }
