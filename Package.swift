@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "BackgroundTraceExport", targets: ["BackgroundTraceExport"]),
     .library(name: "BackgroundSimulation", targets: ["BackgroundSimulation"]),
     .library(name: "BackgroundTraceImport", targets: ["BackgroundTraceImport"]),
+    .library(name: "BackgroundTraceReplay", targets: ["BackgroundTraceReplay"]),
     .executable(name: "bgtrace", targets: ["bgtrace"]),
     .executable(name: "bgtrace-bench", targets: ["bgtrace-bench"]),
   ],
@@ -31,12 +32,17 @@ let package = Package(
     .target(name: "BackgroundTraceImport", dependencies: ["BackgroundTrace"]),
 
     // Virtual clock, simulated platform, fault plans.
+    .target(name: "BackgroundSimulation", dependencies: ["BackgroundTrace", "_BackgroundTraceStorage"]),
+
+    // Replay and exploration: the simulation driven from a recorded trace or from a
+    // stream of choices, its trace checked by the checker. Above both.
     .target(
-      name: "BackgroundSimulation",
-      dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "_BackgroundTraceStorage"]),
+      name: "BackgroundTraceReplay",
+      dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "BackgroundSimulation", "_BackgroundTraceStorage"]),
 
     // The seed articles' code ported to the platform protocols: the sample app.
-    .target(name: "BackgroundExamples", dependencies: ["BackgroundTrace", "BackgroundSimulation"]),
+    .target(
+      name: "BackgroundExamples", dependencies: ["BackgroundTrace", "BackgroundSimulation", "BackgroundTraceReplay"]),
 
     // The timeline model and the exporters (SVG and HTML timelines, Chrome trace, JSON
     // Lines): what `bgtrace export` writes, for tests and users too.
@@ -46,15 +52,17 @@ let package = Package(
     // imported here only, never by the app product BackgroundTrace).
     .target(
       name: "BackgroundTraceTesting",
-      dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "BackgroundSimulation", "BackgroundTraceExport"]),
+      dependencies: [
+        "BackgroundTrace", "BackgroundTraceCheck", "BackgroundSimulation", "BackgroundTraceReplay",
+        "BackgroundTraceExport",
+      ]),
 
     // The command-line tool's logic: strict argument parsing and the commands.
     .target(
       name: "BackgroundTraceCLI",
       dependencies: [
-        "BackgroundTrace", "BackgroundTraceCheck", "BackgroundSimulation", "BackgroundExamples",
-        "BackgroundTraceExport", "BackgroundTraceImport",
-        "TraceWorkloads",
+        "BackgroundTrace", "BackgroundTraceCheck", "BackgroundSimulation", "BackgroundTraceReplay",
+        "BackgroundExamples", "BackgroundTraceExport", "BackgroundTraceImport", "TraceWorkloads",
       ]),
     .executableTarget(name: "bgtrace", dependencies: ["BackgroundTraceCLI"], path: "Tools/bgtrace"),
     // Writes docs/rules.md from the rules' declarations (Tools/generate-docs.sh).
@@ -87,7 +95,14 @@ let package = Package(
     .testTarget(
       name: "BackgroundSimulationTests",
       dependencies: [
-        "BackgroundSimulation", "BackgroundExamples", "BackgroundTraceCheck", "BackgroundTraceTesting", "TestSupport",
+        "BackgroundSimulation", "BackgroundTraceReplay", "BackgroundExamples", "BackgroundTraceCheck",
+        "BackgroundTraceTesting", "TestSupport",
+      ]),
+    .testTarget(
+      name: "BackgroundTraceReplayTests",
+      dependencies: [
+        "BackgroundTraceReplay", "BackgroundSimulation", "BackgroundExamples", "BackgroundTraceCheck",
+        "BackgroundTraceTesting", "TestSupport",
       ]),
     .testTarget(
       name: "BackgroundTraceTestingTests", dependencies: ["BackgroundTraceTesting", "BackgroundTraceExport"],
@@ -126,7 +141,8 @@ let package = Package(
     .testTarget(
       name: "AppleAdapterTests",
       dependencies: [
-        "AppleAdapters", "BackgroundTrace", "BackgroundSimulation", "UIKit", "BackgroundTasks", "SwiftUI",
+        "AppleAdapters", "BackgroundTrace", "BackgroundSimulation", "BackgroundTraceReplay", "UIKit",
+        "BackgroundTasks", "SwiftUI",
         "_Testing_UIKit",
       ],
       path: "Tests/AppleAdapterCheck/Tests"),

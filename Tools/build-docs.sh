@@ -41,6 +41,7 @@ products=(
   BackgroundTraceCheck
   BackgroundTraceImport
   BackgroundSimulation
+  BackgroundTraceReplay
   BackgroundTraceExport
   BackgroundTraceTesting
 )

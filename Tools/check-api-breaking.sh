@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compares the Swift API of the six library products with the latest release
+# Compares the Swift API of the seven library products with the latest release
 # (`swift package diagnose-api-breaking-changes BASELINE`) and fails on a breaking change
 # (docs/releasing.md says when one is allowed and how it is released).
 #   Tools/check-api-breaking.sh [TAG-OR-COMMIT]
@@ -18,6 +18,7 @@ products=(
   BackgroundTraceTesting
   BackgroundTraceExport
   BackgroundSimulation
+  BackgroundTraceReplay
   BackgroundTraceImport
 )
 

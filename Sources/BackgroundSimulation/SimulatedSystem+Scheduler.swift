@@ -86,18 +86,24 @@ struct SchedulerRun {
 }
 
 /// A registered launch handler, with what iOS decides the handler's queue from.
-struct LaunchRegistration {
+package struct LaunchRegistration {
   /// The queue the app passed (`using:`); `nil` lets BGTaskScheduler make one.
-  let queue: DispatchQueue?
+  package let queue: DispatchQueue?
   /// The isolation of the code that registered it, which a handler closure written
   /// there inherits (`#isolation` at the call).
-  let isolation: (any Actor)?
+  package let isolation: (any Actor)?
   /// The app's launch handler.
-  let handler: (any ScheduledTask) -> Void
+  package let handler: (any ScheduledTask) -> Void
 
   /// Whether calling the handler traps on iOS: a main-actor handler on a queue other
   /// than the main one (BGTaskScheduler's own serial queue when `queue` is `nil`).
-  var trapsOnItsQueue: Bool {
+  package init(queue: DispatchQueue?, isolation: (any Actor)?, handler: @escaping (any ScheduledTask) -> Void) {
+    self.queue = queue
+    self.isolation = isolation
+    self.handler = handler
+  }
+
+  package var trapsOnItsQueue: Bool {
     // By label: swift-corelibs-dispatch hands out a new `DispatchQueue.main` object per read.
     isolation === MainActor.shared && queue?.label != DispatchQueue.main.label
   }

@@ -127,14 +127,14 @@ extension SimulatedSystem: BackgroundTransfers {
 }
 
 /// A background session whose transfers its platform (the simulation, a replay) starts.
-final class PlatformSession: BackgroundSession, @unchecked Sendable {
-  let identifier: String
+package final class PlatformSession: BackgroundSession, @unchecked Sendable {
+  package let identifier: String
   private let start: (TransferKind) -> Int
 
-  init(identifier: String, start: @escaping (TransferKind) -> Int) {
+  package init(identifier: String, start: @escaping (TransferKind) -> Int) {
     self.identifier = identifier
     self.start = start
   }
 
-  func startTransfer(_ request: TransferRequest) -> Int? { start(request.kind) }
+  package func startTransfer(_ request: TransferRequest) -> Int? { start(request.kind) }
 }

@@ -237,7 +237,7 @@ public final class SimulationExecutor: TaskExecutor, Sendable {
   ///
   /// - Returns: whether any job ran.
   @discardableResult
-  func drain() -> Bool {
+  package func drain() -> Bool {
     var ran = false
     while let job = jobs.withLock({ $0.waiting.isEmpty || $0.paused ? nil : $0.waiting.removeFirst() }) {
       job.runSynchronously(on: asUnownedTaskExecutor())

@@ -1,5 +1,6 @@
 public import BackgroundSimulation
 import BackgroundTrace
+public import BackgroundTraceReplay
 import Foundation
 import Testing
 

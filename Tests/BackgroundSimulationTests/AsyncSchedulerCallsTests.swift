@@ -1,5 +1,6 @@
 import BackgroundSimulation
 import BackgroundTrace
+import BackgroundTraceReplay
 import Testing
 
 /// Registers `refresh` at each launch and completes each run; notes what

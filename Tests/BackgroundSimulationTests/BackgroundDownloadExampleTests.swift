@@ -2,6 +2,7 @@ import BackgroundExamples
 import BackgroundSimulation
 import BackgroundTrace
 import BackgroundTraceCheck
+import BackgroundTraceReplay
 import BackgroundTraceTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import BackgroundSimulation
 import BackgroundTrace
 import BackgroundTraceCheck
+import BackgroundTraceReplay
 import Testing
 
 /// Background `URLSession` transfers through the tracing wrapper and the replayer: the

@@ -1,5 +1,6 @@
 import BackgroundExamples
 import BackgroundSimulation
+import BackgroundTraceReplay
 import BackgroundTraceTesting
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import BackgroundSimulation
 import BackgroundTrace
 import BackgroundTraceCheck
+import BackgroundTraceReplay
 import Testing
 
 /// Expedited work on the Android model: a per-24-hour JobScheduler quota by standby

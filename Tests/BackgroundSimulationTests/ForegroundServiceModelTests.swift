@@ -1,6 +1,7 @@
 import BackgroundSimulation
 import BackgroundTrace
 import BackgroundTraceCheck
+import BackgroundTraceReplay
 import Synchronization
 import Testing
 

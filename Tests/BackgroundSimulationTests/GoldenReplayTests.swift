@@ -1,6 +1,7 @@
 import BackgroundExamples
 import BackgroundSimulation
 import BackgroundTrace
+import BackgroundTraceReplay
 import Foundation
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import BackgroundSimulation
 import BackgroundTrace
+import BackgroundTraceReplay
 import Testing
 
 /// The simulation and the replay call the app's lifecycle callbacks at the points UIKit

@@ -1,6 +1,7 @@
 import BackgroundSimulation
 import BackgroundTrace
 import BackgroundTraceCheck
+import BackgroundTraceReplay
 import Testing
 
 /// Android's temporary allowlist in the simulation and in a replay: a delivery that puts

@@ -1,6 +1,7 @@
 import BackgroundExamples
 import BackgroundSimulation
 import BackgroundTrace
+import BackgroundTraceReplay
 import Dispatch
 import Synchronization
 import Testing

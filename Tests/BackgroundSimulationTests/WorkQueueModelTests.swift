@@ -1,5 +1,6 @@
 import BackgroundSimulation
 import BackgroundTrace
+import BackgroundTraceReplay
 import Synchronization
 import Testing
 

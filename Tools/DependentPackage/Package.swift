@@ -27,6 +27,7 @@ let package = Package(
         "DraftSync",
         .product(name: "BackgroundSimulation", package: "BackgroundTrace"),
         .product(name: "BackgroundTraceCheck", package: "BackgroundTrace"),
+        .product(name: "BackgroundTraceReplay", package: "BackgroundTrace"),
         .product(name: "BackgroundTraceTesting", package: "BackgroundTrace"),
       ],
       exclude: ["__Traces__"]),  // golden traces: read by the tests, not built

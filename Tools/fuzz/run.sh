@@ -41,6 +41,7 @@ build() {
   module BackgroundTrace Sources/BackgroundTrace
   module BackgroundTraceCheck Sources/BackgroundTraceCheck
   module BackgroundSimulation Sources/BackgroundSimulation
+  module BackgroundTraceReplay Sources/BackgroundTraceReplay
   module BackgroundExamples Sources/BackgroundExamples
   module TraceWorkloads Tools/TraceWorkloads
   module BackgroundTraceExport Sources/BackgroundTraceExport

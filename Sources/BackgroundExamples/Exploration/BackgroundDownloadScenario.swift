@@ -1,5 +1,6 @@
 package import BackgroundSimulation
 import BackgroundTrace
+package import BackgroundTraceReplay
 
 /// The public background-download sample (``DownloadAppDelegate``) with its bug made
 /// timing-dependent (docs/guides/exploration.md): the user starts the

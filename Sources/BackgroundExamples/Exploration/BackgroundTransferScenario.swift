@@ -1,5 +1,6 @@
 package import BackgroundSimulation
 import BackgroundTrace
+package import BackgroundTraceReplay
 
 /// The public background-upload sample (``BackgroundTransferExample``) explored
 /// (docs/guides/exploration.md): the gallery shows one to three cats,

@@ -1,5 +1,6 @@
 package import BackgroundSimulation
 import BackgroundTrace
+package import BackgroundTraceReplay
 
 /// ccViewer's continued-processing upload (``ContinuedUploader``) with its timing drawn
 /// from the run's choices: one to four chunks of 5–60 s each, the user leaving the app

@@ -1,5 +1,6 @@
 package import BackgroundSimulation
 import BackgroundTrace
+package import BackgroundTraceReplay
 
 /// The seed's `sendCriticalData` with its bug made timing-dependent (docs/guides/exploration.md): the user sends one to three times, and the sends only
 /// sometimes overlap.

@@ -1,5 +1,6 @@
 package import BackgroundSimulation
 import BackgroundTrace
+package import BackgroundTraceReplay
 
 /// The seed's `DocumentManager` with its bug made timing-dependent (docs/guides/exploration.md): the app saves its document when it enters the
 /// background, and the save only sometimes outlasts the budget.

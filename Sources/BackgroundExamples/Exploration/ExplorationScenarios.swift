@@ -1,4 +1,5 @@
 package import BackgroundSimulation
+package import BackgroundTraceReplay
 
 /// The scenarios `bgtrace explore` ships (docs/guides/exploration.md):
 /// each seed example with its bug made timing-dependent, and its fixed variant, which

@@ -1,5 +1,6 @@
 package import BackgroundSimulation
 import BackgroundTrace
+package import BackgroundTraceReplay
 
 /// The NHS COVID-19 app's background task aggregator (``ExposureTasksApp``) with its
 /// timing drawn (docs/guides/exploration.md): the user leaves after 0–30 s and puts the

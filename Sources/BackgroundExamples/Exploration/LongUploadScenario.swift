@@ -1,5 +1,6 @@
 package import BackgroundSimulation
 import BackgroundTrace
+package import BackgroundTraceReplay
 import Synchronization
 
 /// The long upload worker (issue 30) when its run does not start at the tap: the work

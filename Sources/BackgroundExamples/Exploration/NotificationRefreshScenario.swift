@@ -1,5 +1,6 @@
 package import BackgroundSimulation
 import BackgroundTrace
+package import BackgroundTraceReplay
 
 /// Nostur's SwiftUI background refresh (``NotificationRefreshApp``) with its timing
 /// drawn (docs/guides/exploration.md): the user leaves after 0–30 s,

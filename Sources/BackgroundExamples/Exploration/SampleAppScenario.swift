@@ -1,5 +1,6 @@
 package import BackgroundSimulation
 import BackgroundTrace
+package import BackgroundTraceReplay
 
 /// The sample app (``SampleApp``: the seed's DocumentManager, refresh AppDelegate and
 /// DataSyncWorker) with the timing of ``DemoScenario`` drawn instead of scripted (docs/guides/exploration.md).

@@ -1,5 +1,6 @@
 package import BackgroundSimulation
 import BackgroundTrace
+package import BackgroundTraceReplay
 
 /// Dulcet's SwiftUI background downloads (``SwiftUIDownloadsApp``) with their timing
 /// drawn (docs/guides/exploration.md): the user starts one to eight downloads in the

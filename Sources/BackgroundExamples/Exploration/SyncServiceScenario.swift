@@ -1,5 +1,6 @@
 package import BackgroundSimulation
 import BackgroundTrace
+package import BackgroundTraceReplay
 
 /// The seed's ``SyncService`` with a slow start under load (issue 30): before
 /// `startForeground` its `onStartCommand` reads its settings, which takes 0.5–12 s, so

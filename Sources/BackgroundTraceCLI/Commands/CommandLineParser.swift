@@ -4,6 +4,7 @@ import BackgroundTrace
 import BackgroundTraceCheck
 import BackgroundTraceExport
 import BackgroundTraceImport
+import BackgroundTraceReplay
 
 /// Parses `bgtrace`'s arguments strictly: unknown commands and options, missing or
 /// extra operands are ``UsageError``s. A pure function, so it is tested directly.

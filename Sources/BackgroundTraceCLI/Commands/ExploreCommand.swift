@@ -1,6 +1,7 @@
 import BackgroundExamples
 import BackgroundSimulation
 import BackgroundTrace
+import BackgroundTraceReplay
 import Foundation
 
 /// `bgtrace explore`: runs a shipped scenario under many seeds, shrinks each distinct

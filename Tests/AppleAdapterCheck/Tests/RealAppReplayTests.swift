@@ -1,6 +1,7 @@
 import AppleAdapters
 import BackgroundSimulation
 import BackgroundTrace
+import BackgroundTraceReplay
 import Foundation
 import Testing
 import UIKit

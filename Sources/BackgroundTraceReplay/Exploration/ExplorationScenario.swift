@@ -1,8 +1,9 @@
+public import BackgroundSimulation
 public import BackgroundTrace
 public import BackgroundTraceCheck
 
-/// A scenario to explore: a closure that drives a ``SimulatedSystem`` with timing drawn
-/// from its run's ``Choices`` (docs/guides/exploration.md).
+/// A scenario to explore: a closure that drives a ``/BackgroundSimulation/SimulatedSystem`` with timing drawn
+/// from its run's ``/BackgroundSimulation/Choices`` (docs/guides/exploration.md).
 ///
 /// ```swift
 /// let scenario = ExplorationScenario("save") { run in
@@ -35,8 +36,8 @@ public struct ExplorationScenario: Sendable {
   /// Runs the scenario once on `choices` and checks its trace.
   ///
   /// - Parameters:
-  ///   - choices: the stream to draw from: ``Choices/init(seed:)`` for a fresh run,
-  ///     ``Choices/init(replaying:seed:)`` to reproduce one.
+  ///   - choices: the stream to draw from: ``/BackgroundSimulation/Choices/init(seed:)`` for a fresh run,
+  ///     ``/BackgroundSimulation/Choices/init(replaying:seed:)`` to reproduce one.
   ///   - checker: the checker's configuration.
   ///   - strict: whether warnings fail the run too.
   /// - Returns: the run's trace, its choices and what failed.

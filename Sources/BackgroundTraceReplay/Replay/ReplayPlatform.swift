@@ -1,3 +1,4 @@
+public import BackgroundSimulation
 public import BackgroundTrace
 import BackgroundTraceCheck
 public import Dispatch
@@ -219,7 +220,7 @@ extension ReplayPlatform: TaskScheduling {
   /// or `restricted` (`UIKitBackgroundTaskHost.recordBackgroundRefreshStatus(in:)`) — the
   /// last one at or before now, else the first one (the adapter records it at launch, and
   /// the setting held before the trace began). On without any, as
-  /// ``SimulationConfiguration/backgroundRefreshEnabled`` is by default.
+  /// ``/BackgroundSimulation/SimulationConfiguration/backgroundRefreshEnabled`` is by default.
   public var backgroundRefreshEnabled: Bool {
     guard let statuses = script.inputs[RecordedAnswer.backgroundRefreshStatus], let first = statuses.first else {
       return true

@@ -1,3 +1,4 @@
+public import BackgroundSimulation
 import BackgroundTrace
 public import BackgroundTraceCheck
 import Dispatch
@@ -13,7 +14,7 @@ import Synchronization
 /// ```
 ///
 /// Run `n` (from 0) draws its choices from the seed `seed + n`. Runs are independent
-/// (one ``SimulatedSystem`` each) and run on all cores; the report depends only on the
+/// (one ``/BackgroundSimulation/SimulatedSystem`` each) and run on all cores; the report depends only on the
 /// seeds, never on thread scheduling: each group's representative is its failing run with
 /// the lowest seed, and shrinking is deterministic.
 public struct Exploration: Sendable {

@@ -1,3 +1,4 @@
+public import BackgroundSimulation
 public import BackgroundTrace
 public import BackgroundTraceCheck
 import _BackgroundTraceStorage
@@ -38,7 +39,7 @@ public enum Replayer: Sendable {
   ///   - timing: how app actions are compared.
   ///   - configuration: the checker's configuration for the findings.
   ///   - drivesMainActor: whether the app's main-actor work runs under the replay's
-  ///     control (``VirtualTimeScheduler/drivesMainActor``).
+  ///     control (``/BackgroundSimulation/VirtualTimeScheduler/drivesMainActor``).
   ///   - makeApp: builds the app for a new process.
   public static func replay(
     _ recorded: Trace, timing: Timing = .order, configuration: CheckerConfiguration = CheckerConfiguration(),

@@ -1,5 +1,6 @@
 import BackgroundSimulation
 import BackgroundTrace
+import BackgroundTraceReplay
 import Testing
 
 /// A replay takes Background App Refresh's setting from the recorded

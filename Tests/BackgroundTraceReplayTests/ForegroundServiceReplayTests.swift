@@ -1,6 +1,7 @@
 import BackgroundSimulation
 import BackgroundTrace
 import BackgroundTraceCheck
+import BackgroundTraceReplay
 import Testing
 
 /// Foreground services in a replay: a refusal is the recording's answer to the same

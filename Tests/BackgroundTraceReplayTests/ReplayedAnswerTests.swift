@@ -1,5 +1,6 @@
 import BackgroundSimulation
 import BackgroundTrace
+import BackgroundTraceReplay
 import Testing
 
 /// Every answer the app reads from the system replays as the recorded run gave it,
