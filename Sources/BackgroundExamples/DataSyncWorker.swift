@@ -3,7 +3,7 @@ package import BackgroundTrace
 /// The seed's `DataSyncWorker`: uploads analytics; on failure retries while
 /// `runAttemptCount < 3`, then fails. Without the check (`checksAttemptLimit` off) it
 /// retries forever, which drains the battery.
-package struct DataSyncWorker: Worker {
+package struct DataSyncWorker: BackgroundWorker {
   /// The attempt limit the seed checks.
   package static let attemptLimit = 3
   /// How long an upload takes.

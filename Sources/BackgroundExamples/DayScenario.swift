@@ -41,7 +41,7 @@ package enum DayScenario: Sendable {
   }
 
   /// Counts what a run's trace holds.
-  package static func summarize(_ trace: Trace) -> Summary {
+  package static func summarize(_ trace: RecordedTrace) -> Summary {
     var summary = Summary(virtualSeconds: trace.events.last?.time.seconds ?? 0)
     summary.events = trace.events.count
     for event in trace.events {

@@ -5,7 +5,7 @@ package import BackgroundTrace
 /// worker first calls `setForeground` (androidx's long-running workers), which runs it
 /// as a foreground service with no such limit. The upload restarts from the beginning
 /// on each attempt.
-package struct LongUploadWorker: Worker {
+package struct LongUploadWorker: BackgroundWorker {
   /// How long the whole upload takes.
   package var uploadDuration: Duration
   /// Whether the worker calls `setForeground` before uploading.

@@ -42,7 +42,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   var appDelegate: (any BackgroundAppDelegate)?
   var processRunning = false
   var launching = false
-  var appState: AppState?
+  var appState: AppLifecycleState?
   var backgroundSince: TraceTime?
   var suspensionTimer: VirtualTimeScheduler.TimerID?
   var expirationTimer: VirtualTimeScheduler.TimerID?
@@ -179,7 +179,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   }
 
   /// The trace so far.
-  public var trace: Trace { recorder.trace }
+  public var trace: RecordedTrace { recorder.trace }
 
   /// The running process's app delegate (made by ``launchApp(_:)`` for this process),
   /// for a test to look at: `system.app(as: MyApp.self)?.uploads`. `nil` while no
@@ -195,7 +195,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   public var now: TraceTime { scheduler.now }
 
   /// The app's current state (`nil` when it is not running).
-  public var state: AppState? { processRunning ? appState : nil }
+  public var state: AppLifecycleState? { processRunning ? appState : nil }
 
   func record(_ kind: TraceEvent.Kind) {
     // A crashed process runs no code: what its unwound caller still does is not an action.
@@ -282,7 +282,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     scheduler.runPending()
   }
 
-  func setState(_ state: AppState) {
+  func setState(_ state: AppLifecycleState) {
     record(.appState(to: state))
     appState = state
     // A suspended app runs no code: its async work waits until it is woken.

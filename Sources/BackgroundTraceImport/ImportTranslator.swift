@@ -47,7 +47,7 @@ package struct ImportTranslator: Sendable {
 
   /// The app's state as its activities' lifecycle lines tell it (`nil`: not told yet),
   /// and its activities started and resumed in the current process.
-  private var state: AppState?
+  private var state: AppLifecycleState?
   private var startedActivities: Set<String> = []
   /// The visibility FrontBoard last gave the current process (`nil`: not told).
   private var frontBoardVisible: Bool?
@@ -97,7 +97,7 @@ package struct ImportTranslator: Sendable {
     case .processTaskStateChanged(let subjectPid, _, let suspended):
       // Running again after a suspension: in the background unless FrontBoard last said
       // the process is in the foreground (it writes the visibility on its own line).
-      let next: AppState? =
+      let next: AppLifecycleState? =
         suspended ? .suspended : state == .suspended ? (frontBoardVisible == true ? .active : .background) : nil
       changeState(of: subjectPid, to: next, into: &events)
       return
@@ -335,7 +335,7 @@ package struct ImportTranslator: Sendable {
   private mutating func translateActivity(
     _ activity: String, _ step: ActivityStep, into events: inout [TraceEvent.Kind]
   ) {
-    var next: AppState?
+    var next: AppLifecycleState?
     switch step {
     case .start:
       startedActivities.insert(activity)
@@ -364,7 +364,9 @@ package struct ImportTranslator: Sendable {
   /// is its next process (`app.launch`). Every watching process writes the same update,
   /// and FrontBoard's lines say it again: each state is written once per change (`nil`:
   /// the line names the process but no state).
-  private mutating func changeState(of subjectPid: Int, to next: AppState?, into events: inout [TraceEvent.Kind]) {
+  private mutating func changeState(
+    of subjectPid: Int, to next: AppLifecycleState?, into events: inout [TraceEvent.Kind]
+  ) {
     if earlierPids.contains(subjectPid) {
       interleavedLines += 1
       return

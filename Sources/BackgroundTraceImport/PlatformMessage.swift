@@ -45,8 +45,8 @@ package enum PlatformMessage: Sendable, Hashable {
   // watch the app.
   /// `Received state update for PID (app<BUNDLE(UUID)>, TASKSTATE-Visible|-NotVisible`:
   /// the app's process PID is now in `state` (RunningBoard's task state and whether it
-  /// is visible, as `AppState`).
-  case processStateChanged(pid: Int, name: String, state: AppState)
+  /// is visible, as `AppLifecycleState`).
+  case processStateChanged(pid: Int, name: String, state: AppLifecycleState)
 
   // FrontBoard (in SpringBoard, subsystem `com.apple.FrontBoard`).
   /// `[app<BUNDLE>:PID] Setting process visibility to: Foreground|Background`.

@@ -163,9 +163,9 @@ struct SpoolWriter {
     if let name { optionalString(name) }
   }
 
-  /// An app state's byte: its place in `AppState.allCases`.
-  static let stateCodes: [AppState: UInt8] = Dictionary(
-    uniqueKeysWithValues: AppState.allCases.enumerated().map { ($1, UInt8($0)) })
+  /// An app state's byte: its place in `AppLifecycleState.allCases`.
+  static let stateCodes: [AppLifecycleState: UInt8] = Dictionary(
+    uniqueKeysWithValues: AppLifecycleState.allCases.enumerated().map { ($1, UInt8($0)) })
 
   private mutating func named(_ number: UInt8, _ identifier: String) {
     byte(number)
@@ -269,7 +269,7 @@ struct SpoolReader {
     case 27:
       let pid = Int(integer())
       let name = string()
-      return .processStateChanged(pid: pid, name: name, state: AppState.allCases[Int(byte())])
+      return .processStateChanged(pid: pid, name: name, state: AppLifecycleState.allCases[Int(byte())])
     case 28:
       let pid = Int(integer())
       let name = string()

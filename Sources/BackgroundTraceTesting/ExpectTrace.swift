@@ -43,7 +43,8 @@ import Testing
 ///   - line: the caller's line.
 ///   - column: the caller's column.
 public func expectTrace(
-  _ trace: Trace, matchesGolden name: String, record: GoldenRecordMode? = nil, diff: DiffOptions = DiffOptions(),
+  _ trace: RecordedTrace, matchesGolden name: String, record: GoldenRecordMode? = nil,
+  diff: DiffOptions = DiffOptions(),
   checks: GoldenChecks = .all, directory: String? = nil, artifacts: String? = nil, fileID: String = #fileID,
   filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) {

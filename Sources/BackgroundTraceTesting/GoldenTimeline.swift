@@ -18,7 +18,9 @@ package struct GoldenTimeline: Sendable, Hashable {
   /// `<name>` is `goldenFileName` without `.txt` or `.bgtrace`. The golden is drawn
   /// under its file name, the actual trace under the golden's file name with `.actual`,
   /// the names of the files they come from.
-  package static func pictures(golden: Trace?, actual: Trace, goldenFileName: String) -> [GoldenTimeline] {
+  package static func pictures(golden: RecordedTrace?, actual: RecordedTrace, goldenFileName: String)
+    -> [GoldenTimeline]
+  {
     let name = baseName(goldenFileName)
     var pictures: [GoldenTimeline] = []
     if let golden {

@@ -69,7 +69,7 @@ public enum GoldenTrace: Sendable {
   ///
   /// An environment variable that holds no usable value is the verification's failure.
   package static func verify(
-    _ actual: Trace, name: String, testFilePath: String, record: GoldenRecordMode?, diff: DiffOptions,
+    _ actual: RecordedTrace, name: String, testFilePath: String, record: GoldenRecordMode?, diff: DiffOptions,
     checks: GoldenChecks, directory: String?, artifacts: String?,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> Verification {
@@ -102,7 +102,7 @@ public enum GoldenTrace: Sendable {
   ///     beside the golden. The timelines of a mismatch or a missing golden go into
   ///     its folder, and only when it is given: the source tree gets no pictures.
   public static func verify(
-    _ actual: Trace, goldenPath: String, record: GoldenRecordMode, diff: DiffOptions = DiffOptions(),
+    _ actual: RecordedTrace, goldenPath: String, record: GoldenRecordMode, diff: DiffOptions = DiffOptions(),
     checks: GoldenChecks = .all, artifactPath: String? = nil
   ) -> Verification {
     var verification = Verification(failure: nil, goldenPath: goldenPath, recorded: false)
@@ -191,7 +191,7 @@ public enum GoldenTrace: Sendable {
   }
 
   /// Writes a trace in the form its extension names (`.bgtrace` binary, else text).
-  static func write(_ trace: Trace, to path: String) throws {
+  static func write(_ trace: RecordedTrace, to path: String) throws {
     let url = URL(fileURLWithPath: path)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     let isBinary = path.hasSuffix(".bgtrace") || path.hasSuffix(".bgtrace.actual")

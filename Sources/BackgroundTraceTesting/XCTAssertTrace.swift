@@ -27,7 +27,8 @@ import XCTest
 ///     directory is beside it.
 ///   - line: the caller's line.
 public func XCTAssertTrace(
-  _ trace: Trace, matchesGolden name: String, record: GoldenRecordMode? = nil, diff: DiffOptions = DiffOptions(),
+  _ trace: RecordedTrace, matchesGolden name: String, record: GoldenRecordMode? = nil,
+  diff: DiffOptions = DiffOptions(),
   checks: GoldenChecks = .all, directory: String? = nil, artifacts: String? = nil, file: StaticString = #filePath,
   line: UInt = #line
 ) {

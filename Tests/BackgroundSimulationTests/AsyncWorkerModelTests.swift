@@ -6,7 +6,7 @@ import Testing
 /// Races an upload against a timeout in a task group on the simulation's clock: the
 /// first to finish wins and the other is cancelled. A timed-out upload is retried while
 /// `runAttemptCount < limit`, then fails.
-private struct UploadWithTimeoutWorker: Worker {
+private struct UploadWithTimeoutWorker: BackgroundWorker {
   let clock: VirtualClock
   var upload: Duration = .seconds(5)
   var timeout: Duration = .seconds(3)

@@ -14,7 +14,7 @@ import Testing
   typealias UploadApp = BackgroundTransferReplayTests.UploadApp
 
   /// The kinds of the trace's `net.*` events and app lifecycle, without times.
-  static func story(_ trace: Trace) -> [String] {
+  static func story(_ trace: RecordedTrace) -> [String] {
     trace.events.compactMap { event in
       switch event.kind {
       case .appLaunch, .appTerminate, .appState: TextTraceWriter.line(for: TraceEvent(time: .zero, event.kind))

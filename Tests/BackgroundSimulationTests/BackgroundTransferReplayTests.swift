@@ -74,7 +74,7 @@ import Testing
     """
 
   @Test func theFixedUploaderReplaysItsRecordingAndIsClean() throws {
-    let trace = try Trace(text: Self.recorded)
+    let trace = try RecordedTrace(text: Self.recorded)
     #expect(TraceChecker.check(trace).isEmpty)
     final class Made { var app: UploadApp? }
     let made = Made()
@@ -92,12 +92,14 @@ import Testing
   }
 
   @Test func theBuggyUploaderDivergesWhereItDoesNotCallTheHandlerAndItsOwnRecordingIsAFinding() throws {
-    let diverged = Replayer.replay(try Trace(text: Self.recorded)) { UploadApp(transfers: $0, callsHandler: false) }
+    let diverged = Replayer.replay(try RecordedTrace(text: Self.recorded)) {
+      UploadApp(transfers: $0, callsHandler: false)
+    }
     #expect(diverged.divergence?.expected == "100 net.handler session=com.example.upload")
     #expect(diverged.divergence?.actual == nil, "the app did nothing more")
 
     // The bug's own recording: no net.handler, and the checker says so at the suspension.
-    let buggy = try Trace(
+    let buggy = try RecordedTrace(
       text: Self.recorded.replacing("100 net.handler session=com.example.upload\n", with: ""))
     let findings = TraceChecker.check(buggy)
     #expect(findings.map(\.rule) == [.netHandlerNotCalled])

@@ -3,7 +3,7 @@ import BackgroundTrace
 import Testing
 
 /// The canonical text lines of a trace's events (no header, no meta).
-private func eventLines(_ trace: Trace) -> [String] {
+private func eventLines(_ trace: RecordedTrace) -> [String] {
   trace.events.map(TextTraceWriter.line(for:))
 }
 

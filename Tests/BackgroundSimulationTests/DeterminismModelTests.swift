@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// Uploads for 20 virtual seconds; fails (and retries) while offline mid-way.
-private struct SyncWorker: Worker {
+private struct SyncWorker: BackgroundWorker {
   let clock: VirtualClock
 
   func doWork(_ context: WorkContext) async -> WorkResult {
@@ -19,7 +19,7 @@ private struct SyncWorker: Worker {
 /// seeded launch delay, an extra launch-delay fault, random terminations and network
 /// flaps. The app refreshes (resubmitting first, as the seed does), saves in a UIKit
 /// task when backgrounded and syncs periodic work that needs the network.
-private func halfDay(seed: UInt64) throws -> Trace {
+private func halfDay(seed: UInt64) throws -> RecordedTrace {
   var faults = FaultPlan()
   faults.randomTerminationInterval = .seconds(2 * 3600)
   faults.networkFlaps = (interval: .seconds(1200), outage: .seconds(120))

@@ -25,25 +25,25 @@ enum ExampleTrace {
 
   /// The checker's findings (default configuration), each as `rule-id @ EVENT`, where
   /// EVENT is the text line of the event the finding is located at.
-  static func findings(in trace: Trace) -> [String] {
+  static func findings(in trace: RecordedTrace) -> [String] {
     TraceChecker.check(trace).map { finding in
       "\(finding.rule.id) @ \(TextTraceWriter.line(for: trace.events[finding.location - 1]))"
     }
   }
 
   /// The checker's messages, for tests that check what a finding says.
-  static func messages(in trace: Trace) -> [String] {
+  static func messages(in trace: RecordedTrace) -> [String] {
     TraceChecker.check(trace).map(\.message)
   }
 
   /// The severities of the checker's findings.
-  static func severities(in trace: Trace) -> [Severity] {
+  static func severities(in trace: RecordedTrace) -> [Severity] {
     TraceChecker.check(trace).map(\.severity)
   }
 
   /// The text lines of the events whose line contains `fragment` (such as
   /// `" task.expire "` or `" work.start "`), in trace order.
-  static func lines(_ fragment: String, in trace: Trace) -> [String] {
+  static func lines(_ fragment: String, in trace: RecordedTrace) -> [String] {
     trace.events.map(TextTraceWriter.line(for:)).filter { ($0 + " ").contains(fragment) }
   }
 }

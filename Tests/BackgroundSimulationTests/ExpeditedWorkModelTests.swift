@@ -9,7 +9,7 @@ import Testing
 /// `OutOfQuotaPolicy` once it is spent.
 @Suite struct ExpeditedWorkModelTests {
   /// Works for `duration`, then succeeds; a stop cancels it.
-  struct Timed: Worker {
+  struct Timed: BackgroundWorker {
     let clock: VirtualClock
     let duration: Duration
     func doWork(_ context: WorkContext) async -> WorkResult {
@@ -108,7 +108,7 @@ import Testing
 /// ten-minute stop; a worker without one fails ("Expedited WorkRequests require a
 /// Worker to provide an implementation for `getForegroundInfo()`"), in the replay too.
 @Suite struct ExpeditedWorkBeforeAndroid12Tests {
-  struct Upload: Worker {
+  struct Upload: BackgroundWorker {
     let clock: VirtualClock
     let info: ForegroundInfo?
     func doWork(_ context: WorkContext) async -> WorkResult {

@@ -7,7 +7,7 @@ import Testing
 
 /// The lines of a trace from its first `fgs.*` event or `app.terminate` on, and its
 /// `work.*` events: what the foreground-service model decided.
-private func serviceLines(_ trace: Trace) -> [String] {
+private func serviceLines(_ trace: RecordedTrace) -> [String] {
   trace.events.map(TextTraceWriter.line(for:)).filter {
     $0.contains(" fgs.") || $0.contains(" app.terminate") || $0.contains(" work.")
   }
@@ -302,7 +302,7 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   /// androidx Processor.stopWork: "Ignored stopWork. WorkerWrapper … is in foreground":
   /// a worker that called setForeground is not stopped at WorkManager's ten minutes.
   @Test func setForegroundLiftsTheTenMinuteStop() {
-    struct LongUpload: Worker {
+    struct LongUpload: BackgroundWorker {
       let clock: VirtualClock
       let goesForeground: Bool
       func doWork(_ context: WorkContext) async -> WorkResult {
@@ -346,7 +346,7 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   /// worker may go foreground there): on top, ActiveServices would reset the time at the
   /// next startForeground.
   @Test func aPromotedWorkerDrawsOnTheDataSyncBudget() {
-    struct Endless: Worker {
+    struct Endless: BackgroundWorker {
       let clock: VirtualClock
       func doWork(_ context: WorkContext) async -> WorkResult {
         try? await context.setForeground(ForegroundInfo(type: .dataSync))
@@ -381,7 +381,7 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
 @Suite struct WorkerForegroundModelTests {
   /// Calls `setForeground(info)` `after` into its run, records whether it threw, then
   /// works 20 minutes.
-  final class Promoting: Worker, @unchecked Sendable {
+  final class Promoting: BackgroundWorker, @unchecked Sendable {
     let clock: VirtualClock
     let info: ForegroundInfo
     let after: Duration
@@ -492,7 +492,8 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
     both.backgroundStartExemptions = [.companionDevice, .batteryUnrestricted]
     let trace = SimulatedSystem(seed: 1, configuration: both).trace
     #expect(trace.meta["fgs-exempt"] == "battery-unrestricted+companion-device")
-    #expect(try! Trace(text: trace.text).meta.backgroundStartExemptions == [.companionDevice, .batteryUnrestricted])
+    #expect(
+      try! RecordedTrace(text: trace.text).meta.backgroundStartExemptions == [.companionDevice, .batteryUnrestricted])
   }
 
   /// androidx SystemForegroundService.Api31Impl.startForeground catches only

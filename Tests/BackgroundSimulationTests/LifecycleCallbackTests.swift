@@ -77,7 +77,7 @@ import Testing
   }
 
   @Test func replayCallsThemAtTheSamePoints() throws {
-    let recorded = try Trace(text: Self.expectedTrace)
+    let recorded = try RecordedTrace(text: Self.expectedTrace)
     let log = Log()
     let result = Replayer.replay(recorded, timing: .exact) { CallbackApp(host: $0, log: log) }
     #expect(result.divergence == nil, "\(String(describing: result.divergence))")

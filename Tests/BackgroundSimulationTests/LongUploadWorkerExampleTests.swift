@@ -15,7 +15,7 @@ import Testing
     return UserActionApp { if $0 == "upload" { platform.enqueue(worker.request(work: "upload"), policy: nil) } }
   }
 
-  static func run(goesForeground: Bool) -> Trace {
+  static func run(goesForeground: Bool) -> RecordedTrace {
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     system.launchApp { app(on: $0, scheduler: $0.scheduler, goesForeground: goesForeground) }
     system.advance(by: .seconds(1))

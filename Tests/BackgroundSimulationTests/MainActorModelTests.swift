@@ -66,7 +66,7 @@ import Testing
     var id = BackgroundTaskID.invalid
   }
 
-  private func simulate(saveTakes: Duration) async -> (trace: Trace, log: [String]) {
+  private func simulate(saveTakes: Duration) async -> (trace: RecordedTrace, log: [String]) {
     var configuration = SimulationConfiguration()
     configuration.drivesMainActor = true
     let system = SimulatedSystem(seed: 5, configuration: configuration)

@@ -59,7 +59,7 @@ import Testing
     "4135.264 sched.submit ident=com.nostur.app-refresh type=refresh earliest=4315.264",
   ]
 
-  static func story(_ trace: Trace) -> [String] {
+  static func story(_ trace: RecordedTrace) -> [String] {
     trace.events.map(TextTraceWriter.line(for:))
   }
 

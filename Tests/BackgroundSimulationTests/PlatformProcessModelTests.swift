@@ -12,7 +12,7 @@ import Testing
 /// death runs again. Each test names its source.
 @Suite struct PlatformProcessModelTests {
   /// The event lines of `trace` that contain any of `parts`.
-  private func lines(_ trace: Trace, _ parts: String...) -> [String] {
+  private func lines(_ trace: RecordedTrace, _ parts: String...) -> [String] {
     trace.events.map(TextTraceWriter.line(for:)).filter { line in parts.contains { line.contains($0) } }
   }
 

@@ -49,14 +49,14 @@ import Testing
   }
 
   /// Uploads nothing and succeeds.
-  struct SyncWorker: Worker {
+  struct SyncWorker: BackgroundWorker {
     func doWork(_ context: WorkContext) async -> WorkResult { .success }
   }
 
   /// Records the app through the tracing wrappers on `ContinuousClock`: every time in the
   /// trace is real nanoseconds since the recorder started, every `earliest=` the
   /// submission's real time plus its delay.
-  static func recordOnTheRealClock(privacy: TracePrivacy = .visible) async -> Trace {
+  static func recordOnTheRealClock(privacy: TracePrivacy = .visible) async -> RecordedTrace {
     let recorder = TraceRecorder(privacy: privacy)
     let (ended, signal) = AsyncStream<Void>.makeStream()
     let host = TracingBackgroundTaskHost(base: ThreadedTaskHost { signal.yield() }, recorder: recorder)
@@ -169,7 +169,7 @@ import Testing
   }
 
   @Test func anEarliestDateComparesByItsOffsetUnderOrderAndAbsolutelyUnderExact() throws {
-    let recorded = try Trace(text: Self.recordedSubmit)
+    let recorded = try RecordedTrace(text: Self.recordedSubmit)
     // The replay submits at launch, 0 s: `0 sched.submit … earliest=900`, 900 s after
     // its event as the recording's is.
     let inOrder = Replayer.replay(recorded) { SubmittingApp(scheduler: $0, delay: .seconds(900)) }
@@ -190,7 +190,7 @@ import Testing
   }
 
   @Test func aDifferentOffsetDivergesUnderOrderWithTheRecordingsTimes() throws {
-    let recorded = try Trace(text: Self.recordedSubmit)
+    let recorded = try RecordedTrace(text: Self.recordedSubmit)
     let result = Replayer.replay(recorded) { SubmittingApp(scheduler: $0, delay: .seconds(960)) }
     // The app's line is written where the recording has its action: at 0.5 s, with its
     // earliest date 960 s after it, so the two lines differ only where they were compared.
@@ -222,7 +222,7 @@ import Testing
   @Test func anEarliestDateTakesTheRecordedOffsetWhenItIsTheSameRequest() throws {
     // The recorded submit's earliest date is 899.9 s after it: the recorded app made its
     // date (900 s from then) a tenth of a second before submitting.
-    let recorded = try Trace(
+    let recorded = try RecordedTrace(
       text: """
         bgtrace 1
         0 app.launch

@@ -92,7 +92,7 @@ final class PatternApp: BackgroundAppDelegate, @unchecked Sendable {
   private func simulateAndReplay(
     seed: UInt64, makeApp: @escaping (any BackgroundTaskHost, any RecordedInputs) -> PatternApp,
     _ scenario: (SimulatedSystem) -> Void
-  ) -> (trace: Trace, replay: ReplayResult) {
+  ) -> (trace: RecordedTrace, replay: ReplayResult) {
     let system = SimulatedSystem(seed: seed)
     system.launchApp { makeApp($0, $0.inputs) }
     scenario(system)
@@ -154,7 +154,7 @@ final class PatternApp: BackgroundAppDelegate, @unchecked Sendable {
   /// name instead of making a new one.
   @Test func depoNamesItsTaskWithAUUIDThatReplays() throws {
     var services: [DepoBackgroundTaskService] = []
-    let run: (UInt64) -> (trace: Trace, replay: ReplayResult) = { seed in
+    let run: (UInt64) -> (trace: RecordedTrace, replay: ReplayResult) = { seed in
       self.simulateAndReplay(seed: seed) { host, inputs in
         let service = DepoBackgroundTaskService(host: host, inputs: inputs)
         services.append(service)

@@ -52,10 +52,10 @@ import Testing
     // Nothing private is in either form of the trace, and both read back.
     let text = TextTraceWriter.text(of: trace)
     for secret in ["Alice", "alice", "Sync\n", "upload-alice"] { #expect(!text.contains(secret), "\(secret)") }
-    #expect(try Trace(text: text) == trace)
+    #expect(try RecordedTrace(text: text) == trace)
     let binary = try trace.binary()
     #expect(String(decoding: binary, as: UTF8.self).contains("alice") == false)
-    #expect(try Trace.decode(binary: binary).trace == trace)
+    #expect(try RecordedTrace.decode(binary: binary).trace == trace)
   }
 
   @Test func anotherRecorderHashesTheSameValueToAnotherWord() {
@@ -71,7 +71,7 @@ import Testing
   }
 
   @Test func theCheckerFindsInARedactedTraceWhatItFindsInThePlainOne() throws {
-    func record(_ privacy: TracePrivacy) -> Trace {
+    func record(_ privacy: TracePrivacy) -> RecordedTrace {
       let recorder = TraceRecorder(privacy: privacy)
       recorder.record(.appLaunch, at: .zero)
       recorder.record(.appState(to: .background), at: TraceTime(seconds: 1))
@@ -121,8 +121,8 @@ import Testing
 
   /// A redacted recording of ``TwoSavesApp`` whose two begins have the names `first` and
   /// `second`.
-  static func twoSaves(_ first: String, _ second: String) throws -> Trace {
-    try Trace(
+  static func twoSaves(_ first: String, _ second: String) throws -> RecordedTrace {
+    try RecordedTrace(
       text: """
         bgtrace 1
         meta privacy=redacted
@@ -151,7 +151,7 @@ import Testing
     #expect(diverged.divergence?.actual == "2 task.begin id=2 name=private-0a0a0a0a0a0a")
 
     // Without the recording's privacy=redacted, names compare as they are.
-    let plain = Trace(meta: TraceMetadata(), events: same.events)
+    let plain = RecordedTrace(meta: TraceMetadata(), events: same.events)
     #expect(
       Replayer.replay(plain) { TwoSavesApp(host: $0) }.divergence?.expected
         == "2 task.begin id=1 name=private-0a0a0a0a0a0a")

@@ -55,7 +55,7 @@ import Testing
   ]
 
   /// Every event line: these traces hold only `app.` and `sched.` events, and both carry the story.
-  static func story(_ trace: Trace) -> [String] {
+  static func story(_ trace: RecordedTrace) -> [String] {
     trace.events.map(TextTraceWriter.line(for:))
   }
 

@@ -39,7 +39,7 @@ import Testing
   }
 
   /// The lines of the wake, from the launch for it on.
-  static func wakeLines(_ trace: Trace) -> [String] {
+  static func wakeLines(_ trace: RecordedTrace) -> [String] {
     trace.events.filter { $0.time >= TraceTime(seconds: 60) }.map(TextTraceWriter.line(for:))
   }
 

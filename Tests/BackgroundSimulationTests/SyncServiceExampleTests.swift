@@ -26,7 +26,7 @@ import Testing
     }
   }
 
-  static func run(release: AndroidRelease = .current, type: ForegroundServiceType?) -> Trace {
+  static func run(release: AndroidRelease = .current, type: ForegroundServiceType?) -> RecordedTrace {
     var configuration = SimulationConfiguration(platform: .android)
     configuration.androidRelease = release
     let system = SimulatedSystem(seed: 1, configuration: configuration)

@@ -3,12 +3,12 @@ import BackgroundTrace
 import Testing
 
 /// The canonical text lines of a trace's events (no header, no meta).
-private func eventLines(_ trace: Trace) -> [String] {
+private func eventLines(_ trace: RecordedTrace) -> [String] {
   trace.events.map(TextTraceWriter.line(for:))
 }
 
 /// The `sched.launch` events of a trace: (time, identifier).
-private func launches(_ trace: Trace) -> [(time: TraceTime, ident: String)] {
+private func launches(_ trace: RecordedTrace) -> [(time: TraceTime, ident: String)] {
   trace.events.compactMap { event in
     if case .schedLaunch(let ident, _) = event.kind { (event.time, ident) } else { nil }
   }

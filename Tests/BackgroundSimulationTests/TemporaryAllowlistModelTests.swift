@@ -47,7 +47,7 @@ import Testing
     return configuration
   }
 
-  private static func lines(_ trace: Trace) -> [String] {
+  private static func lines(_ trace: RecordedTrace) -> [String] {
     trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" fgs.") || $0.contains(" app.allowlist") }
   }
 

@@ -8,7 +8,7 @@ import Testing
 /// must be what the platform itself saw.
 @Suite struct TracingWrapperTests {
   /// The simulation's own events of the kinds a wrapper records.
-  static func wrapperKinds(_ trace: Trace) -> [TraceEvent] {
+  static func wrapperKinds(_ trace: RecordedTrace) -> [TraceEvent] {
     trace.events.filter {
       switch $0.kind {
       case .taskBegin, .taskEnd, .taskExpire, .schedRegister, .schedSubmit, .schedReject, .schedCancel, .schedLaunch,
@@ -48,7 +48,7 @@ import Testing
   /// each attempt ends (`Work [ id=…, tags={ … } ]`): `tags=` on the result, joined by
   /// `,`, by the wrapper and by the simulation alike; a request without tags has none.
   @Test func aRequestsTagsAreOnEachResult() {
-    struct Retrying: Worker {
+    struct Retrying: BackgroundWorker {
       func doWork(_ context: WorkContext) async -> WorkResult { context.runAttemptCount == 0 ? .retry : .success }
     }
     let system = SimulatedSystem(seed: 11)

@@ -51,7 +51,7 @@ import Testing
   }
 
   /// The trace's lines from `time` on.
-  static func lines(of trace: Trace, from time: TraceTime) -> [String] {
+  static func lines(of trace: RecordedTrace, from time: TraceTime) -> [String] {
     trace.events.filter { $0.time >= time }.map(TextTraceWriter.line(for:))
   }
 
@@ -139,7 +139,7 @@ import Testing
   }
 
   @Test func theSameSeedDeliversAtTheSameTimesAndAnotherSeedAtOthers() {
-    func run(_ seed: UInt64) -> Trace {
+    func run(_ seed: UInt64) -> RecordedTrace {
       let system = Self.system(seed: seed)
       system.userAction("start:a")
       system.moveToBackground()

@@ -12,7 +12,7 @@ import Testing
 @Suite struct WallClockReplayTests {
   /// Records the upload app on real time: the recorder reads `ContinuousClock`, the
   /// upload completes after a 30 ms `DispatchQueue` delay on another thread.
-  static func recordWithRealTiming() async -> Trace {
+  static func recordWithRealTiming() async -> RecordedTrace {
     let recorder = TraceRecorder()
     let (ended, signal) = AsyncStream<Void>.makeStream()
     let host = TracingBackgroundTaskHost(base: ThreadedTaskHost { signal.yield() }, recorder: recorder)

@@ -3,7 +3,7 @@ import BackgroundTrace
 import Testing
 
 /// Returns `.retry` at once, forever: the result time of an attempt is its start time.
-private struct AlwaysRetryWorker: Worker {
+private struct AlwaysRetryWorker: BackgroundWorker {
   func doWork(_ context: WorkContext) async -> WorkResult { .retry }
 }
 

@@ -5,12 +5,12 @@ import Synchronization
 import Testing
 
 /// The canonical lines of a trace's `work.*` events.
-private func workLines(_ trace: Trace) -> [String] {
+private func workLines(_ trace: RecordedTrace) -> [String] {
   trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }
 }
 
 /// The `work.start` events of a trace: (time, attempt).
-private func starts(_ trace: Trace) -> [(time: TraceTime, attempt: Int)] {
+private func starts(_ trace: RecordedTrace) -> [(time: TraceTime, attempt: Int)] {
   trace.events.compactMap { event in
     if case .workStart(_, let attempt) = event.kind { (event.time, attempt) } else { nil }
   }
@@ -25,7 +25,7 @@ private final class Runs: Sendable {
 
 /// Records "label:runAttemptCount", works for `duration(attempt)` of virtual time, then
 /// returns `result(attempt)`; a stop (cancellation) ends it early.
-private struct RecordingWorker: Worker {
+private struct RecordingWorker: BackgroundWorker {
   var label = "worker"
   let clock: VirtualClock
   let runs: Runs
@@ -329,7 +329,7 @@ private struct RecordingWorker: Worker {
 }
 
 /// Returns `.retry` from its first call only, then whatever `inner` returns.
-private struct RetryOnceWorker: Worker {
+private struct RetryOnceWorker: BackgroundWorker {
   let inner: RecordingWorker
   private let called = Flag()
 

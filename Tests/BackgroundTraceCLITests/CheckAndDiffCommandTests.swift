@@ -95,7 +95,7 @@ import Testing
     _ = try write(Self.doubleEnd, to: "tree/b/double.txt")
     _ = try write(Self.clean, to: "tree/a/clean.txt")
     _ = try write(Self.overBudget, to: "tree/c.txt")
-    let trace = try Trace(text: Self.doubleEnd)
+    let trace = try RecordedTrace(text: Self.doubleEnd)
     _ = FileManager.default.createFile(
       atPath: (directory as NSString).appendingPathComponent("tree/b/double.bgtrace"),
       contents: Data(try trace.binary()))

@@ -123,7 +123,7 @@ import Testing
   @Test func directoriesCheckFilesThatStartLikeATraceWhateverTheirExtension() throws {
     try write(Self.doubleEnd, to: "pkg/Tests/__Traces__/run.log")
     _ = FileManager.default.createFile(
-      atPath: path("pkg/Tests/recorded.data"), contents: Data(try Trace(text: Self.doubleEnd).binary()))
+      atPath: path("pkg/Tests/recorded.data"), contents: Data(try RecordedTrace(text: Self.doubleEnd).binary()))
     try write("bgtrace-like notes, not a trace\n", to: "pkg/notes.txt")
     try write("", to: "pkg/empty.txt")
     try write(Self.doubleEnd, to: "pkg/.build/debug/copy.txt")

@@ -69,13 +69,13 @@ import Testing
   }
 
   @Test func aTornBinaryTracePrintsWhatIsIntactAndExitsTwo() throws {
-    var trace = try Trace(text: Self.sample)
+    var trace = try RecordedTrace(text: Self.sample)
     for copy in 1...40 {
       trace.events.append(TraceEvent(time: TraceTime(seconds: 50 + Double(copy)), .mark(label: "padding \(copy)")))
     }
     // Version 1, whose chunk layout the expected offsets below are worked out from.
     let bytes = try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: 256, layout: .legacy(version: 1))
-    #expect(try Trace.decode(binary: bytes).trace == trace)
+    #expect(try RecordedTrace.decode(binary: bytes).trace == trace)
     let cut = Array(bytes.dropLast(3))
     _ = FileManager.default.createFile(atPath: path("torn.bgtrace"), contents: Data(cut))
     let result = run("dump", path("torn.bgtrace"))
@@ -138,7 +138,7 @@ import Testing
     #expect(result.output.contains("demo.txt:26: error: task.end for .invalid (id 0)"))
     var binary = try TraceReader(path: (out as NSString).appendingPathComponent("demo.bgtrace"))
     let text = try String(contentsOfFile: (out as NSString).appendingPathComponent("demo.txt"), encoding: .utf8)
-    #expect(try binary.readAll() == Trace(text: text))
+    #expect(try binary.readAll() == RecordedTrace(text: text))
     #expect(binary.damage.isEmpty)
   }
 

@@ -62,7 +62,7 @@ import Testing
     for block in DocBlock.blocks(in: try Self.text(page))
     where block.language.isEmpty && block.lines.first == "bgtrace 1" {
       #expect(throws: Never.self, "\(page):\(block.line)") {
-        _ = try Trace(text: block.lines.joined(separator: "\n") + "\n", file: page)
+        _ = try RecordedTrace(text: block.lines.joined(separator: "\n") + "\n", file: page)
       }
     }
   }

@@ -128,7 +128,7 @@ import Testing
   }
 
   @Test func aSuspensionWithBudgetLeftIsInconsistentWithTheModel() throws {
-    let trace = try Trace(
+    let trace = try RecordedTrace(
       text: """
         bgtrace 1
         0 app.launch
@@ -153,7 +153,7 @@ import Testing
   /// end right after it is inconsistent with the model.
   @Test func anAppThatSurvivesAnUnregisteredLaunchIsInconsistentWithTheModel() throws {
     func inconsistencies(_ text: String) throws -> [String] {
-      let trace = try Trace(text: text)
+      let trace = try RecordedTrace(text: text)
       var explainer = TraceExplainer(meta: trace.meta)
       return trace.events.enumerated().flatMap { index, event in
         explainer.explain(LocatedEvent(event: event, location: index + 1)).inconsistencies.map(\.message)

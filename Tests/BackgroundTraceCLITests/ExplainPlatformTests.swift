@@ -7,7 +7,7 @@ import Testing
 /// docs/platform-model.md, "Processes"), as the simulation does.
 @Suite struct ExplainPlatformTests {
   private func inconsistencies(_ text: String, file: String = "platform.txt") throws -> [String] {
-    let trace = try Trace(text: text, file: file)
+    let trace = try RecordedTrace(text: text, file: file)
     var explainer = TraceExplainer(meta: trace.meta)
     var messages: [String] = []
     for (index, event) in trace.events.enumerated() {
@@ -90,7 +90,7 @@ import Testing
     #expect(!files.isEmpty)
     for file in files {
       let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-      #expect(try Trace(text: text, file: file).meta["platform"] == platform, "\(file)")
+      #expect(try RecordedTrace(text: text, file: file).meta["platform"] == platform, "\(file)")
       #expect(try inconsistencies(text).isEmpty, "\(file)")
     }
   }

@@ -40,7 +40,7 @@ import Testing
       #expect(line.hasSuffix(": " + path))
       #expect(Int(match.2)! > Int(match.3)!)
       // The minimal trace shows the same rule under check.
-      let trace = try Trace(text: String(contentsOfFile: path, encoding: .utf8))
+      let trace = try RecordedTrace(text: String(contentsOfFile: path, encoding: .utf8))
       #expect(TraceChecker.check(trace).contains { $0.rule.id == rule })
       #expect(trace.events.count == Int(match.3)!)
     }

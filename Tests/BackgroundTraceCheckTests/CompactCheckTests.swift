@@ -80,7 +80,7 @@ import TraceWorkloads
       43 app.state to=suspended
 
       """
-    let trace = try Trace(text: text)
+    let trace = try RecordedTrace(text: text)
     let findings = try Self.findings(ofBinary: try BinaryTraceEncoder.encode(trace), compact: true)
     #expect(findings.map(\.rule.id) == ["task-unknown-end", "work-retry-limit", "task-leaked"])
     #expect(findings.map(\.location) == [4, 9, 11])
@@ -107,7 +107,7 @@ import TraceWorkloads
         events[other] = TraceEvent(time: second.time, first.kind)
       }
     }
-    let trace = Trace(meta: WorkloadGenerator.meta, events: events)
+    let trace = RecordedTrace(meta: WorkloadGenerator.meta, events: events)
     let expected = TraceChecker.check(trace)
     #expect(expected.count > 10)
     #expect(try Self.findings(ofBinary: try BinaryTraceEncoder.encode(trace), compact: true) == expected)

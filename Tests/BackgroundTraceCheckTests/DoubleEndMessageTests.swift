@@ -21,7 +21,7 @@ import Testing
       events.append(TraceEvent(time: TraceTime(nanoseconds: UInt64(end) * 1_000_000_000), .taskEnd(id: 1000)))
     }
     events.append(TraceEvent(time: TraceTime(nanoseconds: 203_000_000_000), .taskEnd(id: 1000)))
-    let findings = TraceChecker.check(Trace(events: events))
+    let findings = TraceChecker.check(RecordedTrace(events: events))
     #expect(findings.map(\.rule) == [.taskDoubleEnd])
     #expect(findings.first?.message == "task 1000 ended twice (first end at 202s)")
   }

@@ -4,7 +4,7 @@ import Testing
 
 /// Typed queries on a trace: events of a kind, a task's lifetime, findings by rule.
 @Suite struct TraceQueryTests {
-  static let trace = try! Trace(
+  static let trace = try! RecordedTrace(
     text: """
       bgtrace 1
       0 app.launch

@@ -27,7 +27,7 @@ import Testing
     return console.output
   }
 
-  static func read(_ path: String) throws -> Trace {
+  static func read(_ path: String) throws -> RecordedTrace {
     var reader = try TraceReader(path: path)
     return try reader.readAll()
   }

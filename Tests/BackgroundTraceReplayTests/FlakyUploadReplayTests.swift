@@ -52,7 +52,7 @@ import Testing
 
   /// The checker's findings as `rule-id @ EVENT` (the text line of the event each is
   /// located at).
-  static func findings(_ trace: Trace) -> [String] {
+  static func findings(_ trace: RecordedTrace) -> [String] {
     TraceChecker.check(trace).map { "\($0.rule.id) @ \(TextTraceWriter.line(for: trace.events[$0.location - 1]))" }
   }
 
@@ -63,7 +63,7 @@ import Testing
 
   /// The first seed whose run fails the checker, with the path its trace was written to
   /// (what a failing test's message prints).
-  static func firstFailingRun() throws -> (seed: UInt64, trace: Trace, path: String) {
+  static func firstFailingRun() throws -> (seed: UInt64, trace: RecordedTrace, path: String) {
     for seed in UInt64(1)...40 {
       let trace = simulate(seed: seed, fixed: false).trace
       guard findings(trace) == failure else { continue }

@@ -47,7 +47,7 @@ import Testing
 
   @Test(arguments: ["denied", "restricted"])
   func withRefreshOffTheReplayRejectsWhatTheRecordingDidNotAnswer(status: String) throws {
-    let recorded = try Trace(text: Self.deviceTrace(status: status, rejected: true))
+    let recorded = try RecordedTrace(text: Self.deviceTrace(status: status, rejected: true))
     var app: SchedulingApp?
     let result = Replayer.replay(recorded) { platform in
       let made = SchedulingApp(scheduler: platform)
@@ -67,7 +67,7 @@ import Testing
   }
 
   @Test func withRefreshAvailableTheNewSubmissionIsAccepted() throws {
-    let recorded = try Trace(text: Self.deviceTrace(status: "available", rejected: false))
+    let recorded = try RecordedTrace(text: Self.deviceTrace(status: "available", rejected: false))
     var app: SchedulingApp?
     let result = Replayer.replay(recorded) { platform in
       let made = SchedulingApp(scheduler: platform)
@@ -81,7 +81,7 @@ import Testing
   /// A recorded answer to the same request wins over the setting: the user may have
   /// turned refresh back on without a new status being recorded.
   @Test func aRecordedAcceptanceWinsOverTheSetting() throws {
-    let recorded = try Trace(text: Self.deviceTrace(status: "denied", rejected: false))
+    let recorded = try RecordedTrace(text: Self.deviceTrace(status: "denied", rejected: false))
     var app: SchedulingApp?
     _ = Replayer.replay(recorded) { platform in
       let made = SchedulingApp(scheduler: platform)

@@ -11,7 +11,7 @@ import Testing
 @Suite struct ReplaySameInstantTests {
   /// The everyday iOS case: the last task ends and the app is suspended at once.
   @Test func endThenSuspendAtTheSameInstant() throws {
-    let recorded = try Trace(
+    let recorded = try RecordedTrace(
       text: """
         bgtrace 1
         0 app.launch
@@ -39,7 +39,7 @@ import Testing
   /// The other way round: the decision was recorded first at its instant, and the app
   /// timer due then was set long before the decision's (at launch).
   @Test func decisionThenAppTimerAtTheSameInstant() throws {
-    let recorded = try Trace(
+    let recorded = try RecordedTrace(
       text: """
         bgtrace 1
         0 app.launch
@@ -64,7 +64,7 @@ import Testing
 
   /// One task ends at the instant another one's expiration arrives.
   @Test func endThenExpireAtTheSameInstant() throws {
-    let recorded = try Trace(
+    let recorded = try RecordedTrace(
       text: """
         bgtrace 1
         0 app.launch
@@ -91,7 +91,7 @@ import Testing
 
   /// A launched scheduler task completes and the app is suspended at the same instant.
   @Test func completeThenSuspendAtTheSameInstant() throws {
-    let recorded = try Trace(
+    let recorded = try RecordedTrace(
       text: """
         bgtrace 1
         0 app.launch
@@ -117,7 +117,7 @@ import Testing
 
   /// A worker's result and the start of another worker at the same instant.
   @Test func resultThenStartAtTheSameInstant() throws {
-    let recorded = try Trace(
+    let recorded = try RecordedTrace(
       text: """
         bgtrace 1
         0 app.launch
@@ -193,7 +193,7 @@ private final class ScriptedApp: BackgroundAppDelegate, @unchecked Sendable {
 }
 
 /// A worker that sleeps on the virtual clock, then succeeds.
-private struct SleepingWorker: Worker {
+private struct SleepingWorker: BackgroundWorker {
   let clock: VirtualClock
   let sleeps: [Duration]
 

@@ -32,5 +32,5 @@ enum GoldenFixtures {
   static let saveEndedTwice = save.replacingOccurrences(
     of: "12.25 task.end id=7\n", with: "12.25 task.end id=7\n12.5 task.end id=7\n")
 
-  static func trace(_ text: String) throws -> Trace { try Trace(text: text) }
+  static func trace(_ text: String) throws -> RecordedTrace { try RecordedTrace(text: text) }
 }

@@ -44,7 +44,7 @@ import Testing
     // The encoder carries on as if the refused event had not been offered.
     try encoder.append(TraceEvent(time: TraceTime(seconds: 2), .mark(label: "after")), into: &output)
     encoder.flush(into: &output)
-    let decoded = try Trace.decode(binary: output)
+    let decoded = try RecordedTrace.decode(binary: output)
     #expect(decoded.damage.isEmpty)
     #expect(
       decoded.trace.events == [
@@ -53,7 +53,7 @@ import Testing
   }
 
   @Test func eventEarlierThanThePreviousIsRefused() throws {
-    let trace = Trace(events: [
+    let trace = RecordedTrace(events: [
       TraceEvent(time: TraceTime(seconds: 2), .appLaunch),
       TraceEvent(time: TraceTime(seconds: 1), .appLaunch),
     ])
@@ -76,7 +76,7 @@ import Testing
   }
 
   @Test func timeBeyondTheLargestIsRefused() throws {
-    let trace = Trace(events: [TraceEvent(time: TraceTime(nanoseconds: .max), .appLaunch)])
+    let trace = RecordedTrace(events: [TraceEvent(time: TraceTime(nanoseconds: .max), .appLaunch)])
     let error = #expect(throws: TraceEncodingError.self) { try trace.binary() }
     #expect(
       error

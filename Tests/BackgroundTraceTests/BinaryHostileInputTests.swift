@@ -40,9 +40,9 @@ import TraceWorkloads
   /// accept does not throw, and the events it yields are in time order. Returns the
   /// decoded trace, or nil when the input was rightly rejected.
   @discardableResult
-  static func decodeWithoutCrashing(_ input: [UInt8]) -> (trace: Trace, damage: [TraceDamage])? {
+  static func decodeWithoutCrashing(_ input: [UInt8]) -> (trace: RecordedTrace, damage: [TraceDamage])? {
     do {
-      let decoded = try Trace.decode(binary: input)
+      let decoded = try RecordedTrace.decode(binary: input)
       for (earlier, later) in zip(decoded.trace.events, decoded.trace.events.dropFirst()) {
         #expect(earlier.time <= later.time)
       }
@@ -122,7 +122,7 @@ import TraceWorkloads
   func malformedRecordLosesOnlyItsChunk(payload: [UInt8], valid: Bool) throws {
     let good = Self.chunk([0x00, 0x00, 0x00], sequence: 1, firstEvent: 1, eventCount: 1, baseTime: 0)
     let input = Self.emptyHeader + Self.chunk(payload, sequence: 0, firstEvent: 0, eventCount: 1, baseTime: 0) + good
-    let decoded = try Trace.decode(binary: input)
+    let decoded = try RecordedTrace.decode(binary: input)
     // The good chunk after the hostile one is always read.
     #expect(decoded.trace.events.last == TraceEvent(time: .zero, .appLaunch))
     if valid {
@@ -199,7 +199,7 @@ import TraceWorkloads
     // A chunk header that claims the largest payload, with nothing behind it.
     var header: [UInt8] = [0xB7, 0x43, 0x48, 0x4B, 0x00, 0x00, 0x00, 0x01] + [UInt8](repeating: 0, count: 28)
     header += crcBytes(header)
-    let decoded = try Trace.decode(binary: Self.emptyHeader + header)
+    let decoded = try RecordedTrace.decode(binary: Self.emptyHeader + header)
     #expect(decoded.trace.events.isEmpty)
     // Its zero events are lost, and whatever may have followed it: how many is unknown.
     #expect(decoded.damage.map(\.lostEvents) == [nil])

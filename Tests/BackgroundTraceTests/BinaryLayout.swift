@@ -43,7 +43,7 @@ struct BinaryLayout {
   }
 }
 
-extension Trace {
+extension RecordedTrace {
   /// The events in `ranges` of 0-based event indices, in order.
   func events(in ranges: [Range<Int>]) -> [TraceEvent] {
     ranges.flatMap { events[$0] }
@@ -52,7 +52,7 @@ extension Trace {
 
 /// A small trace of every kind of event, each event unique (its time is its index in
 /// milliseconds), for the binary recovery tests.
-func sampleTrace(eventCount: Int = 150) -> Trace {
+func sampleTrace(eventCount: Int = 150) -> RecordedTrace {
   let kinds: [TraceEvent.Kind] = [
     .appLaunch,
     .appState(to: .active),
@@ -74,5 +74,5 @@ func sampleTrace(eventCount: Int = 150) -> Trace {
   let events = (0..<eventCount).map { index in
     TraceEvent(time: TraceTime(milliseconds: UInt64(index)), kinds[index % kinds.count])
   }
-  return Trace(meta: TraceMetadata(["platform": "ios", "budget": "30"]), events: events)
+  return RecordedTrace(meta: TraceMetadata(["platform": "ios", "budget": "30"]), events: events)
 }

@@ -23,7 +23,7 @@ import Testing
     let layout = Self.layout
     let boundaries = Set([layout.headerEnd] + layout.chunks.map(\.end))
     for cut in 0...Self.bytes.count {
-      let decoded = try Trace.decode(binary: Array(Self.bytes[..<cut]))
+      let decoded = try RecordedTrace.decode(binary: Array(Self.bytes[..<cut]))
       let complete = layout.chunks.filter { $0.end <= cut }
       #expect(decoded.trace.events == Self.trace.events(in: complete.map(\.events)), "cut at \(cut)")
       if cut < layout.headerEnd {
@@ -62,7 +62,7 @@ import Testing
       if offset == 8 && BinaryFormat.readableVersions.contains(BinaryFormat.version ^ mask) {
         // An earlier version (no single flip of 4 gives one: the header CRC of version 4
         // covers the version byte, so such a file reads as one with a damaged header).
-        let decoded = try Trace.decode(binary: damaged)
+        let decoded = try RecordedTrace.decode(binary: damaged)
         #expect(decoded.damage.contains { $0.isLoss }, "version flipped to \(BinaryFormat.version ^ mask)")
         #expect(decoded.trace.events.count < Self.trace.events.count)
         continue
@@ -70,7 +70,7 @@ import Testing
       if offset < 9 {
         // The magic or the version: not a readable binary trace at all.
         let error = #expect(throws: TraceFormatError.self, "flip at \(offset)") {
-          try Trace.decode(binary: damaged)
+          try RecordedTrace.decode(binary: damaged)
         }
         let expected =
           offset < 8
@@ -84,7 +84,7 @@ import Testing
         #expect(error == expected)
         continue
       }
-      let decoded = try Trace.decode(binary: damaged)
+      let decoded = try RecordedTrace.decode(binary: damaged)
       #expect(!decoded.damage.isEmpty, "flip at \(offset)")
       if offset < layout.headerEnd {
         // Flags, body length, body CRC or meta: the metadata is lost, every event is kept.
@@ -127,7 +127,7 @@ import Testing
     let layout = Self.layout
     for boundary in [layout.headerEnd] + layout.chunks.map(\.end) {
       let damaged = Array(Self.bytes[..<boundary]) + garbage + Array(Self.bytes[boundary...])
-      let decoded = try Trace.decode(binary: damaged)
+      let decoded = try RecordedTrace.decode(binary: damaged)
       #expect(decoded.trace == Self.trace, "garbage at \(boundary)")
       #expect(decoded.damage.count == 1, "garbage at \(boundary): \(decoded.damage)")
       let damage = try #require(decoded.damage.first)
@@ -141,7 +141,7 @@ import Testing
     let layout = Self.layout
     let removed = layout.chunks[2]
     let damaged = Array(Self.bytes[..<removed.offset]) + Array(Self.bytes[removed.end...])
-    let decoded = try Trace.decode(binary: damaged)
+    let decoded = try RecordedTrace.decode(binary: damaged)
     let kept = layout.chunks.enumerated().filter { $0.offset != 2 }.map(\.element.events)
     #expect(decoded.trace.events == Self.trace.events(in: kept))
     #expect(decoded.damage.map(\.lostEvents) == [removed.eventCount])
@@ -153,14 +153,14 @@ import Testing
     let repeated = layout.chunks[1]
     let copy = Array(Self.bytes[repeated.offset..<repeated.end])
     let damaged = Array(Self.bytes[..<repeated.end]) + copy + Array(Self.bytes[repeated.end...])
-    let decoded = try Trace.decode(binary: damaged)
+    let decoded = try RecordedTrace.decode(binary: damaged)
     #expect(decoded.trace == Self.trace)
     #expect(decoded.damage.map(\.lostEvents) == [0])
     #expect(decoded.damage.first?.message.contains("repeats event numbers") == true)
   }
 
   @Test func damageNamesTheFile() throws {
-    let decoded = try Trace.decode(binary: Array(Self.bytes.dropLast(3)), file: "run.bgtrace")
+    let decoded = try RecordedTrace.decode(binary: Array(Self.bytes.dropLast(3)), file: "run.bgtrace")
     let damage = try #require(decoded.damage.first)
     #expect(damage.file == "run.bgtrace")
     #expect(damage.description.hasPrefix("run.bgtrace: at byte \(damage.offset): error: "))
@@ -168,8 +168,8 @@ import Testing
 
   @Test func emptyInputAndMagicPrefixesAreTornFilesNotErrors() throws {
     for count in 0...8 {
-      let decoded = try Trace.decode(binary: Array(BinaryFormat.magic.prefix(count)))
-      #expect(decoded.trace == Trace())
+      let decoded = try RecordedTrace.decode(binary: Array(BinaryFormat.magic.prefix(count)))
+      #expect(decoded.trace == RecordedTrace())
       #expect(
         decoded.damage.map(\.message) == [
           "the file ends inside its 18-byte header after \(count) bytes; it holds no events"
@@ -179,7 +179,7 @@ import Testing
 
   @Test func textIsNotABinaryTrace() {
     let error = #expect(throws: TraceFormatError.self) {
-      try Trace.decode(binary: Array("bgtrace 1\n".utf8), file: "x.txt")
+      try RecordedTrace.decode(binary: Array("bgtrace 1\n".utf8), file: "x.txt")
     }
     #expect(error?.description == "x.txt: at byte 0: not a binary bgtrace file (the magic bytes do not match)")
   }

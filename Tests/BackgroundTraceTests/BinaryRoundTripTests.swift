@@ -17,15 +17,15 @@ import TraceWorkloads
     let text = trace.text
 
     // text → binary → text
-    let parsed = try Trace(text: text)
+    let parsed = try RecordedTrace(text: text)
     #expect(parsed == trace)
     let binary = try BinaryTraceEncoder.encode(parsed, chunkPayloadLimit: limit)
-    let decoded = try Trace.decode(binary: binary)
+    let decoded = try RecordedTrace.decode(binary: binary)
     #expect(decoded.damage.isEmpty)
     #expect(decoded.trace.text == text)
 
     // binary → text → binary
-    let reencoded = try BinaryTraceEncoder.encode(try Trace(text: decoded.trace.text), chunkPayloadLimit: limit)
+    let reencoded = try BinaryTraceEncoder.encode(try RecordedTrace(text: decoded.trace.text), chunkPayloadLimit: limit)
     #expect(reencoded == binary)
 
     let layout = BinaryLayout(binary)
@@ -46,7 +46,7 @@ import TraceWorkloads
 
   @Test func extremeValuesRoundTrip() throws {
     let huge = TraceTime(nanoseconds: (1 << 62) + 1)  // needs the 65-bit scaled varint
-    let trace = Trace(
+    let trace = RecordedTrace(
       meta: TraceMetadata(["": "empty key", "k": ""]),
       events: [
         TraceEvent(time: .zero, .taskBegin(id: Int.max, name: "")),
@@ -70,7 +70,7 @@ import TraceWorkloads
         TraceEvent(time: .max, .appTerminate(reason: nil)),
       ])
     let binary = try BinaryTraceEncoder.encode(trace)
-    let decoded = try Trace.decode(binary: binary)
+    let decoded = try RecordedTrace.decode(binary: binary)
     #expect(decoded.damage.isEmpty)
     #expect(decoded.trace.events == trace.events)
     #expect(decoded.trace.meta == trace.meta)
@@ -102,18 +102,18 @@ import TraceWorkloads
           time: TraceTime(nanoseconds: time),
           .schedSubmit(SchedulerSubmission(identifier: "s", type: .refresh, earliest: TraceTime(nanoseconds: value)))))
     }
-    let trace = Trace(events: events)
-    let decoded = try Trace.decode(binary: try trace.binary())
+    let trace = RecordedTrace(events: events)
+    let decoded = try RecordedTrace.decode(binary: try trace.binary())
     #expect(decoded.damage.isEmpty)
     #expect(decoded.trace == trace)
   }
 
   @Test func emptyTraceIsJustTheFileHeader() throws {
-    let binary = try Trace().binary()
+    let binary = try RecordedTrace().binary()
     // Version 4, predicted identifiers; the CRC covers the version, the flags and the body.
     #expect(binary == BinaryFormat.magic + [4, 2, 1, 0, 0, 0] + crcBytes([4, 2, 0]) + [0])
-    let decoded = try Trace.decode(binary: binary)
-    #expect(decoded.trace == Trace())
+    let decoded = try RecordedTrace.decode(binary: binary)
+    #expect(decoded.trace == RecordedTrace())
     #expect(decoded.damage.isEmpty)
   }
 
@@ -144,7 +144,7 @@ import TraceWorkloads
     #expect(layout.chunks.map(\.firstEvent) == [0, 81])
     #expect(layout.chunks.map(\.eventCount) == [81, 19])
     #expect(layout.chunks.map(\.size) == [40 + 246, 40 + 60])
-    let decoded = try Trace.decode(binary: bytes)
+    let decoded = try RecordedTrace.decode(binary: bytes)
     #expect(decoded.damage.isEmpty)
     #expect(decoded.trace.events == events)
   }

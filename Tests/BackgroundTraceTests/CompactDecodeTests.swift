@@ -159,7 +159,7 @@ import TraceWorkloads
       41 work.cancel work=upload
 
       """
-    try Data(try Trace(text: text).binary()).write(to: URL(fileURLWithPath: path))
+    try Data(try RecordedTrace(text: text).binary()).write(to: URL(fileURLWithPath: path))
     var starts: [String] = []
     var reader = try BinaryTraceReader(source: FileByteSource(path: path), file: path)
     var event = CompactEvent(time: 0, tag: .appLaunch)
@@ -175,7 +175,7 @@ import TraceWorkloads
   /// each event's strings, looked up as it is read, are still its own.
   @Test func aStringLimitKeepsTheTableSmall() throws {
     let events = (0..<3_000).map { TraceEvent(time: TraceTime(nanoseconds: UInt64($0)), .workCancel(work: "w-\($0)")) }
-    let bytes = try BinaryTraceEncoder.encode(Trace(events: events), chunkPayloadLimit: 256)
+    let bytes = try BinaryTraceEncoder.encode(RecordedTrace(events: events), chunkPayloadLimit: 256)
     var limited = try BinaryTraceReader(source: MemoryByteSource(bytes), file: nil)
     limited.stringLimit = 50
     var largest = 0
@@ -199,7 +199,7 @@ import TraceWorkloads
   @Test func canonicallyEquivalentSpellingsKeepTheirBytes() throws {
     let composed = "caf\u{E9}"
     let decomposed = "cafe\u{301}"
-    let trace = Trace(events: [
+    let trace = RecordedTrace(events: [
       TraceEvent(time: .zero, .mark(label: composed)), TraceEvent(time: .zero, .mark(label: decomposed)),
       TraceEvent(time: .zero, .mark(label: composed)),
     ])

@@ -44,7 +44,7 @@ import Testing
   /// A refresh or processing submission keeps the bytes it had before continued
   /// processing existed (docs/FORMAT.md's scheduler-and-work example).
   @Test func otherSubmissionsKeepTheirBytes() throws {
-    let trace = try Trace(text: "bgtrace 1\n0 sched.submit ident=p type=processing earliest=60 network=true\n")
+    let trace = try RecordedTrace(text: "bgtrace 1\n0 sched.submit ident=p type=processing earliest=60 network=true\n")
     let binary = try trace.binary()
     // The record as docs/FORMAT.md's hand-laid example has it.
     #expect(binary.suffix(6) == [0x67, 0x00, 0x01, 0x00, 0xF3, 0x01])
@@ -54,7 +54,7 @@ import Testing
   /// field, and make a record the binary reader refuses.
   @Test func continuedFieldsBelongToContinuedRequestsOnly() throws {
     let error = #expect(throws: TraceFormatError.self) {
-      try Trace(text: "bgtrace 1\n0 sched.submit ident=r type=refresh title=Export\n")
+      try RecordedTrace(text: "bgtrace 1\n0 sched.submit ident=r type=refresh title=Export\n")
     }
     #expect(error?.message.contains("'title' is for type=continued only, not type=refresh") == true)
     #expect(error?.position == .text(line: 2, column: 37), "at the field's name")

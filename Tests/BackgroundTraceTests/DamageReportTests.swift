@@ -33,7 +33,7 @@ import Testing
   }
 
   @Test func aHalvedRecorderFileSaysAtLeastTheTornChunksEventsAreLostNotAnExactUndercount() throws {
-    let (trace, damage) = try Trace.decode(binary: Array(try Self.recorderFile().prefix(85)))
+    let (trace, damage) = try RecordedTrace.decode(binary: Array(try Self.recorderFile().prefix(85)))
     #expect(trace.events.isEmpty)
     #expect(
       damage.map(\.description) == [
@@ -48,7 +48,7 @@ import Testing
   @Test func threeBytesFlippedInACommitWordAreNamedWhereTheyAreWithTheExactLoss() throws {
     var bytes = try Self.recorderFile()
     for offset in 56..<59 { bytes[offset] ^= 0xFF }
-    let (trace, damage) = try Trace.decode(binary: bytes)
+    let (trace, damage) = try RecordedTrace.decode(binary: bytes)
     #expect(
       trace.events.map(\.kind) == [
         .taskBegin(id: 3, name: "C"), .taskEnd(id: 3), .appState(to: .suspended), .mark(label: "x"),
@@ -65,7 +65,7 @@ import Testing
   @Test func aDamagedLastChunkHeaderIsNamedAndItsLossIsUnknownNotDamagedBytesAtTheEnd() throws {
     var bytes = try Self.recorderFile()
     for offset in 140..<143 { bytes[offset] ^= 0xFF }  // chunk 1's commit word
-    let (trace, damage) = try Trace.decode(binary: bytes)
+    let (trace, damage) = try RecordedTrace.decode(binary: bytes)
     #expect(trace.events.count == 7)
     #expect(
       damage.map(\.description) == [
@@ -78,7 +78,7 @@ import Testing
   @Test func aHeaderThatFailsItsCRCIsOneReportAndLosesNoEvent() throws {
     var bytes = try Self.recorderFile()
     bytes[18] ^= 0xFF  // the header body (an empty metadata map)
-    let (trace, damage) = try Trace.decode(binary: bytes)
+    let (trace, damage) = try RecordedTrace.decode(binary: bytes)
     #expect(trace.events.count == 11)
     #expect(
       damage.map(\.description) == [

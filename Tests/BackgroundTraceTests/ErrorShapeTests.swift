@@ -53,7 +53,7 @@ import Testing
   }
 
   @Test func unencodableEventNamesTheEventNumber() throws {
-    let trace = Trace(events: [
+    let trace = RecordedTrace(events: [
       TraceEvent(time: TraceTime(seconds: 2), .appLaunch),
       TraceEvent(time: TraceTime(seconds: 1), .appTerminate(reason: nil)),
     ])

@@ -43,7 +43,7 @@ import Testing
   /// An expiry with no reason keeps the bytes it had before the reason existed, with
   /// predicted identifiers and without.
   @Test func anExpiryWithNoReasonKeepsItsBytes() throws {
-    let trace = try Trace(text: "bgtrace 1\n0 sched.launch ident=r run=1\n1 sched.expire run=1\n")
+    let trace = try RecordedTrace(text: "bgtrace 1\n0 sched.launch ident=r run=1\n1 sched.expire run=1\n")
     #expect(try trace.binary().suffix(2) == [0x4B, 0x07])  // predicted run, +1 s
     var unpredicted = ChunkEncoder(baseTime: 0)
     for event in trace.events { unpredicted.append(event) }

@@ -43,12 +43,13 @@ import Testing
   /// An enqueue without `expedited=` keeps the bytes it had: presence bit 7 clear and no
   /// byte after the others.
   @Test func anEnqueueWithoutExpeditedKeepsItsBytes() throws {
-    let trace = try Trace(text: "bgtrace 1\n0 work.enqueue work=w flex=300 period=900\n")
-    let expedited = try Trace(text: "bgtrace 1\n0 work.enqueue work=w flex=300 period=900 expedited=run-as-regular\n")
+    let trace = try RecordedTrace(text: "bgtrace 1\n0 work.enqueue work=w flex=300 period=900\n")
+    let expedited = try RecordedTrace(
+      text: "bgtrace 1\n0 work.enqueue work=w flex=300 period=900 expedited=run-as-regular\n")
     let plain = try trace.binary()
     let withField = try expedited.binary()
     #expect(withField.count == plain.count + 1)
-    #expect(try Trace.decode(binary: withField).trace == expedited)
+    #expect(try RecordedTrace.decode(binary: withField).trace == expedited)
   }
 
   /// An expedited byte that names no policy is malformed.

@@ -62,9 +62,9 @@ import Testing
       + chunkHeader + payload
     #expect(try Self.bytes("periodic-flex.bgtrace") == file)
     let text = String(decoding: try Self.bytes("periodic-flex.txt"), as: UTF8.self)
-    let trace = try Trace(text: text, file: "periodic-flex.txt")
+    let trace = try RecordedTrace(text: text, file: "periodic-flex.txt")
     #expect(try BinaryTraceEncoder.encode(trace, layout: .legacy(version: 3)) == file)
-    let decoded = try Trace.decode(binary: file)
+    let decoded = try RecordedTrace.decode(binary: file)
     #expect(decoded.damage.isEmpty)
     #expect(decoded.trace.text == text)
     #expect(
@@ -75,7 +75,7 @@ import Testing
 
   @Test func encodingTheTextGivesTheCommittedBytes() throws {
     let text = String(decoding: try Self.bytes("predicted-ids.txt"), as: UTF8.self)
-    let trace = try Trace(text: text, file: "predicted-ids.txt")
+    let trace = try RecordedTrace(text: text, file: "predicted-ids.txt")
     #expect(trace.text == text, "the text vector must be canonical")
     // A version 3 vector: the encoder writes version 3 when asked (for these tests only).
     #expect(
@@ -84,7 +84,8 @@ import Testing
 
   @Test func decodingTheCommittedBytesGivesTheText() throws {
     let text = String(decoding: try Self.bytes("predicted-ids.txt"), as: UTF8.self)
-    let decoded = try Trace.decode(binary: try Self.bytes("predicted-ids.bgtrace"), file: "predicted-ids.bgtrace")
+    let decoded = try RecordedTrace.decode(
+      binary: try Self.bytes("predicted-ids.bgtrace"), file: "predicted-ids.bgtrace")
     #expect(decoded.damage.isEmpty)
     #expect(decoded.trace.text == text)
   }
@@ -94,7 +95,7 @@ import Testing
   @Test func predictedFlagsAreMalformedInVersion1() throws {
     var bytes = try Self.bytes("predicted-ids.bgtrace")
     bytes[8] = 1
-    let decoded = try Trace.decode(binary: bytes)
+    let decoded = try RecordedTrace.decode(binary: bytes)
     // The first record, `00 00` (app.launch at 0), is valid in version 1 and is read;
     // the second, `63 07 00` (task.begin, flags 3), is not: the other six are lost.
     #expect(decoded.trace.events == [TraceEvent(time: .zero, .appLaunch)])
@@ -109,11 +110,11 @@ import Testing
   @Test(arguments: ["all-kinds", "minimal", "nanosecond-times", "unicode-strings"])
   func version1VectorsRoundTripThroughVersion4(_ name: String) throws {
     let v1 = [UInt8](try Data(contentsOf: Repository.traces.appendingPathComponent("format/\(name).bgtrace")))
-    let trace = try Trace.decode(binary: v1).trace
+    let trace = try RecordedTrace.decode(binary: v1).trace
     let v4 = try trace.binary()
     #expect(v4[8] == 4 && v4[9] == 2)
     #expect(v4.count <= v1.count)
-    let again = try Trace.decode(binary: v4)
+    let again = try RecordedTrace.decode(binary: v4)
     #expect(again.damage.isEmpty)
     #expect(again.trace == trace)
   }

@@ -85,13 +85,13 @@ import Testing
   /// exactly those bytes, its text twin NAME.txt is canonical and is what the encoder
   /// writes as them, and they decode to it with no damage. Returns the text twin's trace.
   @discardableResult
-  static func expectVector(_ name: String, isLaidOutAs layout: [UInt8]) throws -> Trace {
+  static func expectVector(_ name: String, isLaidOutAs layout: [UInt8]) throws -> RecordedTrace {
     #expect(try bytes("\(name).bgtrace") == layout, "\(name).bgtrace")
     let text = String(decoding: try bytes("\(name).txt"), as: UTF8.self)
-    let trace = try Trace(text: text, file: "\(name).txt")
+    let trace = try RecordedTrace(text: text, file: "\(name).txt")
     #expect(trace.text == text, "the text vector must be canonical")
     #expect(try trace.binary() == layout, "the encoder writes \(name).bgtrace")
-    let decoded = try Trace.decode(binary: layout, file: "\(name).bgtrace")
+    let decoded = try RecordedTrace.decode(binary: layout, file: "\(name).bgtrace")
     #expect(decoded.damage.isEmpty)
     #expect(decoded.trace == trace)
     #expect(decoded.trace.text == text)
@@ -112,7 +112,7 @@ import Testing
     try recorder.close()
     #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == Self.recorder(sealed: true))
     for sealed in [true, false] {
-      let decoded = try Trace.decode(binary: Self.recorder(sealed: sealed), file: "run.bgtrace")
+      let decoded = try RecordedTrace.decode(binary: Self.recorder(sealed: sealed), file: "run.bgtrace")
       #expect(decoded.trace.events == Self.recorderEvents)
       #expect(decoded.damage.allSatisfy { !$0.isLoss })
       #expect(decoded.damage.count == (sealed ? 0 : 1))
@@ -125,13 +125,13 @@ import Testing
   @Test(arguments: ["format-v2/sealed", "format-v2/unsealed", "format-v3/predicted-ids", "format/all-kinds"])
   func earlierVersionsStillRead(_ name: String) throws {
     let url = Repository.traces.appendingPathComponent(name)
-    let decoded = try Trace.decode(binary: [UInt8](try Data(contentsOf: url.appendingPathExtension("bgtrace"))))
+    let decoded = try RecordedTrace.decode(binary: [UInt8](try Data(contentsOf: url.appendingPathExtension("bgtrace"))))
     #expect(decoded.damage.allSatisfy { !$0.isLoss })
     if name.hasPrefix("format-v2/") {
       #expect(decoded.trace.events == Self.recorderEvents)
     } else {
       let text = String(decoding: try Data(contentsOf: url.appendingPathExtension("txt")), as: UTF8.self)
-      #expect(decoded.trace == (try Trace(text: text, file: "\(name).txt")))
+      #expect(decoded.trace == (try RecordedTrace(text: text, file: "\(name).txt")))
     }
   }
 
@@ -140,7 +140,7 @@ import Testing
   @Test func anUnknownFeatureIsRefusedWithItsByte() throws {
     var bytes = Self.header(flags: 0x82, body: [0x00])
     bytes += Array(Self.predictedIDs[(18 + 14)...])
-    let error = #expect(throws: TraceFormatError.self) { try Trace.decode(binary: bytes, file: "new.bgtrace") }
+    let error = #expect(throws: TraceFormatError.self) { try RecordedTrace.decode(binary: bytes, file: "new.bgtrace") }
     #expect(error?.position == .byte(offset: 9))
     #expect(
       error?.description
@@ -153,7 +153,7 @@ import Testing
   @Test func aDamagedFlagsByteLosesOnlyTheMetadata() throws {
     var bytes = Self.predictedIDs
     bytes[9] = 0x00  // predicted identifiers cleared
-    let decoded = try Trace.decode(binary: bytes, file: "flipped.bgtrace")
+    let decoded = try RecordedTrace.decode(binary: bytes, file: "flipped.bgtrace")
     #expect(decoded.trace.events.count == 7)
     #expect(
       decoded.damage.map(\.description) == [
@@ -173,7 +173,7 @@ import Testing
     for sealed in [true, false] {
       var bytes = FormatV4VectorTests.recorder(sealed: sealed)
       bytes[9] = 0x00  // log chunks cleared: the header CRC fails
-      let decoded = try Trace.decode(binary: bytes, file: "run.bgtrace")
+      let decoded = try RecordedTrace.decode(binary: bytes, file: "run.bgtrace")
       #expect(decoded.trace.events == FormatV4VectorTests.recorderEvents, "sealed: \(sealed)")
       #expect(
         decoded.damage.first?.message
@@ -188,7 +188,7 @@ import Testing
     var bytes = FormatV4VectorTests.predictedIDs
     bytes[9] = 0x00
     bytes += [UInt8](repeating: 0, count: 64)
-    let decoded = try Trace.decode(binary: bytes, file: "zeroed.bgtrace")
+    let decoded = try RecordedTrace.decode(binary: bytes, file: "zeroed.bgtrace")
     #expect(decoded.trace.events.count == 7)
     #expect(
       decoded.damage.map(\.description).last
@@ -202,7 +202,7 @@ import Testing
     let enqueue = WorkEnqueue(
       work: "w", backoffDelay: TraceInterval(nanoseconds: UInt64(Int64.max) + 1), retryLimit: -1)
     let error = #expect(throws: TraceEncodingError.self) {
-      try Trace(events: [TraceEvent(time: .zero, .workEnqueue(enqueue))]).binary()
+      try RecordedTrace(events: [TraceEvent(time: .zero, .workEnqueue(enqueue))]).binary()
     }
     #expect(error?.message == "field 'limit' is negative; trace integers are non-negative")
   }

@@ -11,7 +11,7 @@ import Testing
     "all-kinds", "background-transfers", "minimal", "nanosecond-times", "scheduler-and-work", "two-chunks",
     "unicode-strings",
   ]
-  /// The vectors one default-size chunk holds, as `Trace.binary()` writes them;
+  /// The vectors one default-size chunk holds, as `RecordedTrace.binary()` writes them;
   /// `two-chunks` splits its events where a flush did (see its own test).
   static let singleChunk = names.filter { $0 != "two-chunks" }
 
@@ -33,7 +33,7 @@ import Testing
   @Test(arguments: singleChunk)
   func encodingTheTextGivesTheCommittedBytes(_ name: String) throws {
     let text = String(decoding: try Self.bytes(name, "txt"), as: UTF8.self)
-    let trace = try Trace(text: text, file: "\(name).txt")
+    let trace = try RecordedTrace(text: text, file: "\(name).txt")
     #expect(trace.text == text, "the text vector must be canonical")
     let committed = try Self.bytes(name, "bgtrace")
     // These are version 1 vectors; the encoder writes version 1 when asked.
@@ -48,9 +48,9 @@ import Testing
   @Test(arguments: names)
   func decodingTheCommittedBytesGivesTheText(_ name: String) throws {
     let text = String(decoding: try Self.bytes(name, "txt"), as: UTF8.self)
-    let decoded = try Trace.decode(binary: try Self.bytes(name, "bgtrace"), file: "\(name).bgtrace")
+    let decoded = try RecordedTrace.decode(binary: try Self.bytes(name, "bgtrace"), file: "\(name).bgtrace")
     #expect(decoded.damage.isEmpty)
-    #expect(decoded.trace == (try Trace(text: text)))
+    #expect(decoded.trace == (try RecordedTrace(text: text)))
     #expect(decoded.trace.text == text)
   }
 
@@ -67,7 +67,7 @@ import Testing
   static func everyKindEvents() throws -> [TraceEvent] {
     try everyKindVectors.flatMap { name in
       let url = Repository.traces.appendingPathComponent("\(name).txt")
-      return try Trace(text: try String(contentsOf: url, encoding: .utf8), file: "\(name).txt").events
+      return try RecordedTrace(text: try String(contentsOf: url, encoding: .utf8), file: "\(name).txt").events
     }
   }
 
@@ -148,7 +148,7 @@ import Testing
   @Test func twoChunksVectorMatchesTheDocumentedLayoutByteForByte() throws {
     #expect(Self.twoChunks.count == 119)
     #expect(try Self.bytes("two-chunks", "bgtrace") == Self.twoChunks)
-    let decoded = try Trace.decode(binary: Self.twoChunks)
+    let decoded = try RecordedTrace.decode(binary: Self.twoChunks)
     #expect(decoded.damage.isEmpty)
     #expect(decoded.trace.events == Self.twoChunksEvents)
   }
@@ -207,7 +207,7 @@ import Testing
   /// A time of 2^62 ns or more that is not a whole number of microseconds needs 65 bits
   /// as a scaled varint: ten bytes, the last one 2 or 3.
   @Test func wideScaledVarintLayout() throws {
-    let trace = Trace(events: [TraceEvent(time: .max, .appLaunch)])
+    let trace = RecordedTrace(events: [TraceEvent(time: .max, .appLaunch)])
     let bytes = try trace.binary()
     let layout = BinaryLayout(bytes)
     // The record follows the empty string table (one byte, 0).

@@ -78,7 +78,7 @@ import Testing
       let path = directory.path("crash-\(run).bgtrace")
       let last = try Self.recordAndKill(path: path, chunkLimit: chunkLimit, after: moment)
       #expect(last + 1 >= moment)
-      let (trace, damage) = try Trace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+      let (trace, damage) = try RecordedTrace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
       #expect(damage.allSatisfy { !$0.isLoss }, "run \(run): \(damage)")
       let events = trace.events
       // Every acknowledged event, and at most the one recorded after the last acknowledgement.

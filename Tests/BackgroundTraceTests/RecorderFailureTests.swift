@@ -44,7 +44,7 @@ import Testing
 
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     #expect(bytes.count <= 2_500_000)
-    let (trace, damage) = try Trace.decode(binary: bytes)
+    let (trace, damage) = try RecordedTrace.decode(binary: bytes)
     let written = trace.events.count
     #expect(written + unwritten == recorded, "every event is either in the file or counted as not written")
     #expect(trace.events.indices.allSatisfy { trace.events[$0].kind == RecorderCrashTests.expectedKind($0) })
@@ -74,7 +74,7 @@ import Testing
     #expect(recorder.unwrittenEventCount == 3)
 
     // Read while the recorder is still open, as a killed app leaves it.
-    let (open, openDamage) = try Trace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+    let (open, openDamage) = try RecordedTrace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
     #expect(open.events.map(\.kind) == [.appLaunch, .taskBegin(id: 1, name: "Save")])
     let expected =
       "the recording stopped writing after event 2 (at 1s): event 3: field 'id' is negative; "
@@ -83,7 +83,8 @@ import Testing
     #expect(openDamage.map(\.lostEvents) == [3])
 
     #expect(throws: TraceRecordingError.self) { try recorder.close() }
-    let (closed, closedDamage) = try Trace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+    let (closed, closedDamage) = try RecordedTrace.decode(
+      binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
     #expect(closed.events == open.events)
     #expect(closedDamage.map(\.message) == [expected], "close() keeps the stop record and ends the file after it")
   }
@@ -105,14 +106,16 @@ import Testing
     first.record(.mark(label: "still mine"), at: TraceTime(seconds: 1))
     try first.close()
     #expect(
-      try Trace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))).trace.events.count == 2)
+      try RecordedTrace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))).trace.events.count
+        == 2)
 
     // Closed, the file is free, but it exists: replaced only when asked to.
     let exists = #expect(throws: TraceRecordingError.self) { try TraceRecorder(writingTo: path) }
     #expect(exists?.description == "\(path): already exists; pass replacing: true to replace it")
     let second = try TraceRecorder(writingTo: path, replacing: true, clock: ManualClock())
     try second.close()
-    #expect(try Trace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))).trace.events.isEmpty)
+    #expect(
+      try RecordedTrace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))).trace.events.isEmpty)
   }
 
   @Test func aSecondProcessOnTheSamePathIsToldWhoHoldsItAndATemplateTakesAnotherName() throws {
@@ -140,14 +143,15 @@ import Testing
     try recorder.close()
     let beside = directory.path("run-2.bgtrace")
     #expect(
-      try Trace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: beside)))).trace.events.map(\.kind)
+      try RecordedTrace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: beside)))).trace.events.map(
+        \.kind)
         == [.appLaunch])
 
     kill(process.processIdentifier, SIGKILL)
     _ = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     #expect(process.terminationStatus == SIGKILL, "killed by the test, not by a SIGBUS")
-    let (trace, damage) = try Trace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+    let (trace, damage) = try RecordedTrace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
     #expect(damage.allSatisfy { !$0.isLoss })
     #expect(!trace.events.isEmpty)
     #expect(trace.events.indices.allSatisfy { trace.events[$0].kind == RecorderCrashTests.expectedKind($0) })

@@ -59,7 +59,7 @@ import Testing
     #expect(Array(bytes[chunk + 48..<chunk + 64]) == Self.body)
     #expect(bytes[(chunk + 64)...].allSatisfy { $0 == 0 }, "the rest is reserved, unwritten space")
 
-    let decoded = try Trace.decode(binary: bytes, file: "open.bgtrace")
+    let decoded = try RecordedTrace.decode(binary: bytes, file: "open.bgtrace")
     #expect(decoded.trace.events == Self.events)
     #expect(decoded.damage == [Self.note])
     #expect(
@@ -74,7 +74,7 @@ import Testing
     let (bytes, _) = try Self.openFile(in: directory)
     let cut = Array(bytes[..<(Self.chunkOffset + 48 + 16)])
     #expect(cut == (try Self.vector("unsealed")), "the recorder writes the documented bytes")
-    let decoded = try Trace.decode(binary: cut, file: "open.bgtrace")
+    let decoded = try RecordedTrace.decode(binary: cut, file: "open.bgtrace")
     #expect(decoded.trace.events == Self.events)
     #expect(decoded.damage == [Self.note])
   }
@@ -86,7 +86,7 @@ import Testing
     // A fourth record (task.end id=1 at 2.5 s) written after the committed bytes, its
     // commit word never stored: what a kill between the two stores leaves.
     torn.replaceSubrange(Self.chunkOffset + 64..<Self.chunkOffset + 67, with: [0x04, 0x07, 0x00])
-    let decoded = try Trace.decode(binary: torn, file: "open.bgtrace")
+    let decoded = try RecordedTrace.decode(binary: torn, file: "open.bgtrace")
     #expect(decoded.trace.events == Self.events)
     var note = Self.note
     note.message =
@@ -96,7 +96,7 @@ import Testing
     // A commit word that claims a record the committed bytes do not hold is a loss.
     var overclaimed = bytes
     overclaimed[Self.chunkOffset + 36] = 4
-    let damaged = try Trace.decode(binary: overclaimed, file: "open.bgtrace")
+    let damaged = try RecordedTrace.decode(binary: overclaimed, file: "open.bgtrace")
     #expect(damaged.trace.events.isEmpty)
     #expect(
       damaged.damage.map(\.description) == [
@@ -111,7 +111,7 @@ import Testing
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory.path("open.bgtrace"))))
     #expect(bytes.count == Self.chunkOffset + 48 + 16, "cut to its data")
     #expect(bytes == (try Self.vector("sealed")), "the recorder writes the documented bytes")
-    let decoded = try Trace.decode(binary: bytes, file: "open.bgtrace")
+    let decoded = try RecordedTrace.decode(binary: bytes, file: "open.bgtrace")
     #expect(decoded.trace.events == Self.events)
     #expect(decoded.damage.isEmpty)
   }

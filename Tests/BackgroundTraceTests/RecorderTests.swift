@@ -224,7 +224,7 @@ private func fileSize(_ path: String) throws -> Int {
     #expect(recorder.failure?.kind == .unencodableEvent)
     try? recorder.close()
     #expect(try sealedAndOpenChunkCount(at: path) == 1)
-    let (trace, damage) = try Trace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+    let (trace, damage) = try RecordedTrace.decode(binary: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
     #expect(
       trace.events == [
         TraceEvent(time: .zero, .appLaunch), TraceEvent(time: TraceTime(seconds: 1), .appState(to: .background)),

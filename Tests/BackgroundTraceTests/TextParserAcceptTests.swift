@@ -14,7 +14,7 @@ import Testing
       + "  0.5   task.begin\tid=1   name=SaveDocument  \r\n"
       + "\n"
       + "1.25 task.end id=1"  // no line ending at the end
-    let trace = try Trace(text: text)
+    let trace = try RecordedTrace(text: text)
     #expect(trace.meta == TraceMetadata(["platform": "ios", "budget": "30"]))
     #expect(
       trace.events == [
@@ -31,7 +31,7 @@ import Testing
       0 mark label="say \"hi\" back\\slash\nnew line\ttab \u{1F600} \u{e9}"
       0 mark label=""
       """# + "\n0 mark label=\"raw\ttab and ünïcödé and 😀\"\n0 input key=\"a b\" value=\"x=y\"\n"
-    let trace = try Trace(text: text)
+    let trace = try RecordedTrace(text: text)
     #expect(
       trace.events.map(\.kind) == [
         .mark(label: "say \"hi\" back\\slash\nnew line\ttab 😀 é"),
@@ -42,7 +42,7 @@ import Testing
   }
 
   @Test func quotedValuesOfBareWordFieldsAreAccepted() throws {
-    let trace = try Trace(text: "bgtrace 1\n0 app.state to=\"active\"\n0 task.begin id=1 name=\"Save\"\n")
+    let trace = try RecordedTrace(text: "bgtrace 1\n0 app.state to=\"active\"\n0 task.begin id=1 name=\"Save\"\n")
     #expect(trace.events.map(\.kind) == [.appState(to: .active), .taskBegin(id: 1, name: "Save")])
     // The writer drops the quotes that are not needed.
     #expect(trace.text == "bgtrace 1\n0 app.state to=active\n0 task.begin id=1 name=Save\n")
@@ -58,7 +58,7 @@ import Testing
       0 sched.submit ident=refresh type=refresh earliest=0 network=false power=false
 
       """
-    let trace = try Trace(text: text)
+    let trace = try RecordedTrace(text: text)
     #expect(
       trace.events.map(\.kind) == [
         .schedRegister(identifier: "refresh", ok: true),
@@ -73,7 +73,7 @@ import Testing
 
   @Test func envSetKeepsKeysInRecordedOrder() throws {
     let text = "bgtrace 1\n0 env.set zeta=1 alpha=offline mid=\"two words\"\n"
-    let trace = try Trace(text: text)
+    let trace = try RecordedTrace(text: text)
     #expect(
       trace.events.map(\.kind) == [
         .envSet([
@@ -86,19 +86,19 @@ import Testing
   }
 
   @Test func fieldsMayComeInAnyOrderAndAreWrittenInTableOrder() throws {
-    let trace = try Trace(text: "bgtrace 1\n0 work.result outcome=retry attempt=2 work=w\n")
+    let trace = try RecordedTrace(text: "bgtrace 1\n0 work.result outcome=retry attempt=2 work=w\n")
     #expect(trace.events.map(\.kind) == [.workResult(work: "w", attempt: 2, outcome: .retry)])
     #expect(trace.text == "bgtrace 1\n0 work.result work=w attempt=2 outcome=retry\n")
   }
 
   @Test func nonCanonicalTimesParseAndAreWrittenCanonically() throws {
-    let trace = try Trace(text: "bgtrace 1\n00.50 app.launch\n1.000 app.launch\n1.000000001 app.launch\n")
+    let trace = try RecordedTrace(text: "bgtrace 1\n00.50 app.launch\n1.000 app.launch\n1.000000001 app.launch\n")
     #expect(trace.events.map(\.time.nanoseconds) == [500_000_000, 1_000_000_000, 1_000_000_001])
     #expect(trace.text == "bgtrace 1\n0.5 app.launch\n1 app.launch\n1.000000001 app.launch\n")
   }
 
   @Test func equalTimesAreAllowed() throws {
-    let trace = try Trace(text: "bgtrace 1\n3 app.launch\n3 app.state to=active\n3 app.state to=inactive\n")
+    let trace = try RecordedTrace(text: "bgtrace 1\n3 app.launch\n3 app.state to=active\n3 app.state to=inactive\n")
     #expect(trace.events.count == 3)
   }
 
@@ -122,7 +122,7 @@ import Testing
       0 work.stop work=w attempt=1 reason=timeout
       0 work.cancel work=w
       """
-    let trace = try Trace(text: text)
+    let trace = try RecordedTrace(text: text)
     #expect(
       trace.events.map(\.kind) == [
         .appLaunch,
@@ -160,14 +160,14 @@ import Testing
   }
 
   @Test func headerOnlyTraceIsEmpty() throws {
-    #expect(try Trace(text: "bgtrace 1") == Trace())
-    #expect(try Trace(text: "bgtrace 1\n") == Trace())
-    #expect(try Trace(text: "bgtrace 1\nmeta k=v\n") == Trace(meta: TraceMetadata(["k": "v"])))
+    #expect(try RecordedTrace(text: "bgtrace 1") == RecordedTrace())
+    #expect(try RecordedTrace(text: "bgtrace 1\n") == RecordedTrace())
+    #expect(try RecordedTrace(text: "bgtrace 1\nmeta k=v\n") == RecordedTrace(meta: TraceMetadata(["k": "v"])))
   }
 
   @Test func linesLongerThanAReadBlockAreParsed() throws {
     let label = String(repeating: "x", count: 200_000)
-    let trace = try Trace(text: "bgtrace 1\n0 mark label=\(label)\n1 app.launch\n")
+    let trace = try RecordedTrace(text: "bgtrace 1\n0 mark label=\(label)\n1 app.launch\n")
     #expect(trace.events.map(\.kind) == [.mark(label: label), .appLaunch])
   }
 }

@@ -157,7 +157,7 @@ struct MalformedText: Sendable, CustomTestStringConvertible {
 
   @Test(arguments: headerCases + eventCases + orderCases)
   func malformedTextThrowsAtTheExactPosition(_ sample: MalformedText) {
-    let error = #expect(throws: TraceFormatError.self) { try Trace(text: sample.text) }
+    let error = #expect(throws: TraceFormatError.self) { try RecordedTrace(text: sample.text) }
     #expect(
       error
         == TraceFormatError(
@@ -166,20 +166,20 @@ struct MalformedText: Sendable, CustomTestStringConvertible {
 
   @Test func descriptionNamesFileLineAndColumn() {
     let error = #expect(throws: TraceFormatError.self) {
-      try Trace(text: "bgtrace 1\n0 app.launch\n0 task.end id=x\n", file: "golden.txt")
+      try RecordedTrace(text: "bgtrace 1\n0 app.launch\n0 task.end id=x\n", file: "golden.txt")
     }
     #expect(error?.file == "golden.txt")
     #expect(error?.description == "golden.txt:3:15: expected a non-negative integer for 'id', found 'x'")
   }
 
   @Test func descriptionWithoutFileSaysInput() {
-    let error = #expect(throws: TraceFormatError.self) { try Trace(text: "bgtrace 9\n") }
+    let error = #expect(throws: TraceFormatError.self) { try RecordedTrace(text: "bgtrace 9\n") }
     #expect(error?.description == #"<input>:1:9: unsupported format version "9"; this reader reads version 1"#)
   }
 
   @Test func errorStopsAtTheFirstBadLine() {
     let text = "bgtrace 1\n0 app.launch\n1 app.lunch\n0 app.launch\n"
-    let error = #expect(throws: TraceFormatError.self) { try Trace(text: text) }
+    let error = #expect(throws: TraceFormatError.self) { try RecordedTrace(text: text) }
     #expect(error?.position == .text(line: 3, column: 3))
   }
 }

@@ -15,7 +15,7 @@ import Testing
   @Test(arguments: textTraces)
   func shippedTraceIsCanonicalAndSurvivesTextToBinaryToText(_ url: URL) throws {
     let contents = try String(contentsOf: url, encoding: .utf8)
-    let trace = try Trace(text: contents, file: url.path)
+    let trace = try RecordedTrace(text: contents, file: url.path)
     let hasComments = contents.split(separator: "\n").contains { $0.drop { $0 == " " || $0 == "\t" }.hasPrefix("#") }
     if !hasComments {
       // A shipped trace without comments must be written exactly as the writer writes it.
@@ -23,7 +23,7 @@ import Testing
     }
     for limit in [BinaryFormat.defaultChunkPayload, 256] {
       let binary = try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: limit)
-      let decoded = try Trace.decode(binary: binary)
+      let decoded = try RecordedTrace.decode(binary: binary)
       #expect(decoded.damage.isEmpty)
       #expect(decoded.trace == trace)
       #expect(decoded.trace.text == trace.text)

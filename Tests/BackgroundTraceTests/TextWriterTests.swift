@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct TextWriterTests {
   @Test func canonicalTextOfAHandWrittenTrace() {
-    let trace = Trace(
+    let trace = RecordedTrace(
       meta: TraceMetadata(["platform": "ios", "device": "iPhone 15", "budget": "30"]),
       events: [
         TraceEvent(time: .zero, .appLaunch),
@@ -66,17 +66,17 @@ import Testing
   }
 
   @Test func writtenTextParsesBackToTheSameTrace() throws {
-    let trace = Trace(
+    let trace = RecordedTrace(
       meta: TraceMetadata(["note": "a \"quoted\" value\n"]),
       events: [
         TraceEvent(time: .zero, .mark(label: "\u{0}\u{1F}\u{7F}\u{80}\u{FFFF}\u{10FFFF}")),
         TraceEvent(time: .max, .envSet([EnvironmentSetting(key: "k", value: "")])),
       ])
-    #expect(try Trace(text: trace.text) == trace)
+    #expect(try RecordedTrace(text: trace.text) == trace)
   }
 
   @Test func emptyTraceIsJustTheHeader() {
-    #expect(Trace().text == "bgtrace 1\n")
+    #expect(RecordedTrace().text == "bgtrace 1\n")
     #expect(TextTraceWriter.headerAndMeta(TraceMetadata()) == "bgtrace 1\n")
     #expect(TextTraceWriter.headerAndMeta(TraceMetadata(["b": "1", "a": "2"])) == "bgtrace 1\nmeta b=1 a=2\n")
   }

@@ -21,7 +21,7 @@ import Testing
 
   @Test func textAndBinaryFilesGiveTheSameEventsWithTheirOwnLocations() throws {
     let directory = try TemporaryDirectory()
-    let trace = try Trace(text: Self.text)
+    let trace = try RecordedTrace(text: Self.text)
     let textPath = directory.path("trace.txt")
     let binaryPath = directory.path("trace.bgtrace")
     try Data(Self.text.utf8).write(to: URL(fileURLWithPath: textPath))

@@ -60,7 +60,7 @@ private final class SelfStoppingService: ForegroundService {
   /// A worker's `setForeground` through a tracing queue's worker records
   /// `work.foreground`, then does what the queue's own `setForeground` does.
   @Test func aTracedWorkersSetForegroundIsRecorded() async {
-    struct Promoting: Worker {
+    struct Promoting: BackgroundWorker {
       func doWork(_ context: WorkContext) async -> WorkResult {
         try? await context.setForeground(ForegroundInfo(type: .dataSync))
         return .success
@@ -81,7 +81,7 @@ private final class SelfStoppingService: ForegroundService {
   /// A `setForeground` the base queue refuses is recorded as `work.refuse` with its
   /// reason, and the error reaches the worker.
   @Test func aTracedWorkersRefusedSetForegroundIsRecorded() async {
-    struct Promoting: Worker {
+    struct Promoting: BackgroundWorker {
       func doWork(_ context: WorkContext) async -> WorkResult {
         do {
           try await context.setForeground(ForegroundInfo(type: .dataSync))

@@ -92,7 +92,7 @@ import Testing
   }
 
   @Test func enumeratedFieldCodesNeverChange() {
-    expectCodes(AppState.self, [.active: 0, .inactive: 1, .background: 2, .suspended: 3])
+    expectCodes(AppLifecycleState.self, [.active: 0, .inactive: 1, .background: 2, .suspended: 3])
     expectCodes(
       SchedulerRejection.self,
       [.unavailable: 0, .tooManyPendingTaskRequests: 1, .notPermitted: 2, .immediateRunIneligible: 3])

@@ -41,7 +41,7 @@ import Testing
   /// A result or stop without tags keeps the bytes docs/FORMAT.md's scheduler-and-work
   /// example gives it.
   @Test func resultsAndStopsWithoutTagsKeepTheirBytes() throws {
-    let trace = try Trace(
+    let trace = try RecordedTrace(
       text: "bgtrace 1\n0 work.result work=w attempt=0 outcome=retry\n0 work.stop work=w attempt=1 reason=r\n")
     let binary = try trace.binary()
     #expect(binary.suffix(9) == [0x4F, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x01, 0x01])

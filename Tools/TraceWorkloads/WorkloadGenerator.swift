@@ -40,12 +40,12 @@ public struct WorkloadGenerator: Sendable {
   /// A trace of at least `eventCount` events (whole sessions), with its metadata.
   ///
   /// - Complexity: O(*n*) in `eventCount`.
-  public static func trace(eventCount: Int, seed: UInt64 = 1, timing: Timing = .virtualMilliseconds) -> Trace {
+  public static func trace(eventCount: Int, seed: UInt64 = 1, timing: Timing = .virtualMilliseconds) -> RecordedTrace {
     var generator = WorkloadGenerator(seed: seed, timing: timing)
     var events: [TraceEvent] = []
     events.reserveCapacity(eventCount + 512)
     while events.count < eventCount { generator.appendSession(to: &events) }
-    return Trace(meta: meta, events: events)
+    return RecordedTrace(meta: meta, events: events)
   }
 
   /// The metadata the generated traces carry.

@@ -46,7 +46,7 @@ func runCodecBenchmark(_ options: Options) throws -> CodecFigures {
     func decodeBatches() throws {
       compactDecoded = Int(truncatingIfNeeded: try decodeAsTheCheckerReads(binary).times)
     }
-    let roundTrip = try Trace.decode(binary: binary)
+    let roundTrip = try RecordedTrace.decode(binary: binary)
     precondition(roundTrip.damage.isEmpty && roundTrip.trace == trace, "binary round trip failed")
     var compactReader = try BinaryTraceReader(source: MemoryByteSource(binary), file: nil)
     var compactEvents: [CompactEvent] = []

@@ -97,8 +97,8 @@ func runRecorderBenchmark(_ options: Options) throws -> RecorderFigures {
   // shared): threads that share heap strings contend on their reference counts in
   // every copy, which is not the recorder's cost. (String literals, what apps mostly
   // record, have no reference count at all.)
-  let workload = try Trace(events: sample.map { TraceEvent(time: .zero, $0) }).binary()
-  let samples = try (0..<2).map { _ in try Trace.decode(binary: workload).trace.events.map(\.kind) }
+  let workload = try RecordedTrace(events: sample.map { TraceEvent(time: .zero, $0) }).binary()
+  let samples = try (0..<2).map { _ in try RecordedTrace.decode(binary: workload).trace.events.map(\.kind) }
   /// Events per second (best of five: on a shared machine the second core is not always
   /// free) and, for that run, the cores the process kept busy (CPU time over wall time).
   ///

@@ -68,13 +68,13 @@ private func checkImport(_ bytes: [UInt8]) {
     for (earlier, later) in zip(events, events.dropFirst()) where later.time < earlier.time {
       fatalError("import wrote \(later) after \(earlier)")
     }
-    _ = TraceChecker.check(Trace(meta: meta, events: events))
+    _ = TraceChecker.check(RecordedTrace(meta: meta, events: events))
   }
 }
 
 private func checkBinary(_ bytes: [UInt8]) {
-  guard let (trace, _) = try? Trace.decode(binary: bytes, file: "fuzz") else { return }
-  guard let again = try? trace.binary(), let (back, damage) = try? Trace.decode(binary: again) else {
+  guard let (trace, _) = try? RecordedTrace.decode(binary: bytes, file: "fuzz") else { return }
+  guard let again = try? trace.binary(), let (back, damage) = try? RecordedTrace.decode(binary: again) else {
     fatalError("a recovered trace failed to re-encode")
   }
   guard damage.isEmpty && back == trace else { fatalError("re-encoding a recovered trace changed it") }

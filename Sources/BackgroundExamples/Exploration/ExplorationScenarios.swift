@@ -1,4 +1,4 @@
-package import BackgroundSimulation
+import BackgroundSimulation
 package import BackgroundTraceReplay
 
 /// The scenarios `bgtrace explore` ships (docs/guides/exploration.md):

@@ -1,4 +1,4 @@
-package import BackgroundSimulation
+import BackgroundSimulation
 import BackgroundTrace
 package import BackgroundTraceReplay
 import Synchronization
@@ -90,7 +90,7 @@ final class VisibleFlag: Sendable {
 /// The upload worker: the buggy one calls `setForeground` at every start and uploads
 /// from the beginning; the fixed one calls it only while the app is visible and resumes
 /// where the server left off, a minute at a time.
-struct ScenarioUploadWorker: Worker {
+struct ScenarioUploadWorker: BackgroundWorker {
   let context: AsyncContext
   let upload: ResumableUpload
   let fixed: Bool

@@ -1,4 +1,4 @@
-package import BackgroundSimulation
+import BackgroundSimulation
 import BackgroundTrace
 package import BackgroundTraceReplay
 
@@ -50,7 +50,7 @@ package enum NotificationRefreshScenario: Sendable {
   /// The first refresh run whose relay check (`input key=relays.mentions`) had not
   /// finished when the app was next suspended or ended; `nil` when every check finished
   /// in time (a run still going when the trace ends is not judged).
-  static func unfinishedCheck(in trace: Trace) -> Int? {
+  static func unfinishedCheck(in trace: RecordedTrace) -> Int? {
     var waiting: [Int] = []
     for event in trace.events {
       switch event.kind {

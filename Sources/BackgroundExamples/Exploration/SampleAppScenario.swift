@@ -1,4 +1,4 @@
-package import BackgroundSimulation
+import BackgroundSimulation
 import BackgroundTrace
 package import BackgroundTraceReplay
 

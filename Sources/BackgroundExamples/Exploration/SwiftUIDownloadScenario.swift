@@ -1,4 +1,4 @@
-package import BackgroundSimulation
+import BackgroundSimulation
 import BackgroundTrace
 package import BackgroundTraceReplay
 
@@ -48,7 +48,7 @@ package enum SwiftUIDownloadScenario: Sendable {
   /// delivered when the app was next suspended or ended: iOS wakes the app only once
   /// all of a session's transfers are done, so every one not yet finished then is owed
   /// to that wake. `nil` when every wake got all its results.
-  static func undeliveredResult(in trace: Trace) -> Int? {
+  static func undeliveredResult(in trace: RecordedTrace) -> Int? {
     var pending: [String: [Int]] = [:]
     var woken: Set<String> = []
     for event in trace.events {

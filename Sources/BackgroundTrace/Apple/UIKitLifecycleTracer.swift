@@ -34,7 +34,7 @@
     ///   - center: where UIKit posts its notifications (`.default`).
     public init(recorder: TraceRecorder, center: NotificationCenter = .default) {
       self.center = center
-      let states: [(Notification.Name, AppState)] = [
+      let states: [(Notification.Name, AppLifecycleState)] = [
         (UIApplication.didBecomeActiveNotification, .active),
         (UIApplication.willResignActiveNotification, .inactive),
         (UIApplication.willEnterForegroundNotification, .inactive),

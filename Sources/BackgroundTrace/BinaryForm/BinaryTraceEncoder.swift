@@ -115,14 +115,14 @@ public struct BinaryTraceEncoder: Sendable {
   ///
   /// - Throws: ``TraceEncodingError`` when the events are not in time order.
   public static func encode(
-    _ trace: Trace, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload
+    _ trace: RecordedTrace, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload
   ) throws(TraceEncodingError) -> [UInt8] {
     try encode(trace, chunkPayloadLimit: chunkPayloadLimit, layout: .version4(BinaryFormat.encoderFeatures))
   }
 
   /// The binary form of a whole trace in `layout`.
   package static func encode(
-    _ trace: Trace, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload, layout: Layout
+    _ trace: RecordedTrace, chunkPayloadLimit: Int = BinaryFormat.defaultChunkPayload, layout: Layout
   ) throws(TraceEncodingError) -> [UInt8] {
     var encoder = BinaryTraceEncoder(meta: trace.meta, chunkPayloadLimit: chunkPayloadLimit, layout: layout)
     var bytes = encoder.header()

@@ -133,7 +133,7 @@ struct ChunkDecoder {
   static func largestFlags(_ kind: EventTag) -> UInt8 {
     guard let kind = kind.handLaid else { return 0 }  // a record laid out from its spec has no flags
     return switch kind {
-    case .appState: AppState.largestWireCode
+    case .appState: AppLifecycleState.largestWireCode
     case .appTerminate, .taskBegin, .schedCancel, .schedComplete, .schedExpire: 1
     case .schedRegister: 2  // a tri-state
     case .schedSubmit: 6  // the request type (bits 0 and 2, not both), and whether `earliest` is present

@@ -89,7 +89,7 @@ package struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
 extension CompactEvent {
   /// `app.state`'s state.
   @inlinable
-  package var appState: AppState { AppState(wireCode: flags)! }
+  package var appState: AppLifecycleState { AppLifecycleState(wireCode: flags)! }
 
   /// `app.terminate`'s reason.
   @inlinable

@@ -91,7 +91,8 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
     switch self {
     case .appLaunch: KindSpec("app.launch", .system, [], "a new process started")
     case .appState:
-      KindSpec("app.state", .system, [.required("to", .choice(AppState.self))], "the app moved to another state")
+      KindSpec(
+        "app.state", .system, [.required("to", .choice(AppLifecycleState.self))], "the app moved to another state")
     case .appTerminate:
       KindSpec("app.terminate", .system, [.optional("reason", .string)], "the process ended")
     case .taskBegin:

@@ -25,7 +25,7 @@ extension TraceEvent {
     /// `app.launch`: a new process started.
     case appLaunch
     /// `app.state to=…`: the app moved to another state.
-    case appState(to: AppState)
+    case appState(to: AppLifecycleState)
     /// `app.terminate reason=…`: the process ended.
     case appTerminate(reason: String?)
     /// `task.begin id=… name=…`: `beginBackgroundTask` returned `id` (0 is `.invalid`).
@@ -184,7 +184,7 @@ public enum EventSide: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The state an app moves to in `app.state`.
-public enum AppState: String, Sendable, Hashable, CaseIterable {
+public enum AppLifecycleState: String, Sendable, Hashable, CaseIterable {
   /// `active`: in the foreground, receiving events; `inactive`: in the foreground, not
   /// receiving events (on the way in or out); `background`: running in the background;
   /// `suspended`: in memory, running no code.

@@ -14,7 +14,7 @@ package protocol WireCoded: CaseIterable, Equatable {
   static var largestWireCode: UInt8 { get }
 }
 
-extension AppState: WireCoded {
+extension AppLifecycleState: WireCoded {
   /// `app.state`'s flags.
   @inlinable
   package var wireCode: UInt8 {

@@ -52,7 +52,7 @@ public struct WorkContext: Sendable {
 
 /// A unit of background work (`CoroutineWorker`): the queue calls ``doWork(_:)`` on
 /// each attempt.
-public protocol Worker: Sendable {
+public protocol BackgroundWorker: Sendable {
   /// Does the work once. Return `.retry` to run again after the backoff; the app
   /// decides the retry limit (WorkManager has none), usually from `runAttemptCount`.
   func doWork(_ context: WorkContext) async -> WorkResult
@@ -64,7 +64,7 @@ public protocol Worker: Sendable {
   func foregroundInfo() -> ForegroundInfo?
 }
 
-extension Worker {
+extension BackgroundWorker {
   /// Provides no foreground info, as `CoroutineWorker.getForegroundInfo` does by default.
   public func foregroundInfo() -> ForegroundInfo? { nil }
 }
@@ -112,13 +112,13 @@ public struct WorkRequest: Sendable {
   /// records them there too, as `tags=` on `work.result` and `work.stop` (``WorkTags``).
   public var tags: [String]
   /// The worker.
-  public var worker: any Worker
+  public var worker: any BackgroundWorker
 
   /// Creates a request.
   public init(
     work: String, name: String? = nil, backoff: BackoffPolicy? = nil, backoffDelay: Duration? = nil,
     retryLimit: Int? = nil, period: Duration? = nil, flex: Duration? = nil, requiresNetwork: Bool = false,
-    requiresCharging: Bool = false, expedited: ExpeditedPolicy? = nil, tags: [String] = [], worker: any Worker
+    requiresCharging: Bool = false, expedited: ExpeditedPolicy? = nil, tags: [String] = [], worker: any BackgroundWorker
   ) {
     self.expedited = expedited
     self.tags = tags

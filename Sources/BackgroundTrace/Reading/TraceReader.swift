@@ -116,13 +116,13 @@ public struct TraceReader {
     return try body(&reader)
   }
 
-  /// Reads every remaining event into a ``Trace``.
+  /// Reads every remaining event into a ``RecordedTrace``.
   ///
   /// - Complexity: O(*n*) time and memory in the number of events.
-  public mutating func readAll() throws -> Trace {
+  public mutating func readAll() throws -> RecordedTrace {
     var events: [TraceEvent] = []
     while let located = try next() { events.append(located.event) }
-    return Trace(meta: meta, events: events)
+    return RecordedTrace(meta: meta, events: events)
   }
 }
 

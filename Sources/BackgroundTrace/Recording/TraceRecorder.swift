@@ -240,12 +240,12 @@ public final class TraceRecorder: Sendable {
   }
 
   /// The trace so far (the events are kept only when the recorder keeps them).
-  public var trace: Trace {
+  public var trace: RecordedTrace {
     let stamped = state.withLock { $0.events }
-    guard let shards else { return Trace(meta: meta, events: stamped) }
+    guard let shards else { return RecordedTrace(meta: meta, events: stamped) }
     let clocked = shards.merged()
-    if stamped.isEmpty { return Trace(meta: meta, events: clocked) }
-    if clocked.isEmpty { return Trace(meta: meta, events: stamped) }
+    if stamped.isEmpty { return RecordedTrace(meta: meta, events: clocked) }
+    if clocked.isEmpty { return RecordedTrace(meta: meta, events: stamped) }
     // Both kinds of event: merged by time, events given a time first at a tie.
     var events: [TraceEvent] = []
     events.reserveCapacity(stamped.count + clocked.count)
@@ -259,7 +259,7 @@ public final class TraceRecorder: Sendable {
         j += 1
       }
     }
-    return Trace(meta: meta, events: events)
+    return RecordedTrace(meta: meta, events: events)
   }
 
   /// Keeps `companion` alive for as long as the recorder lives: an observer that records

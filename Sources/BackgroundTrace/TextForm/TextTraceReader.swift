@@ -97,7 +97,7 @@ public struct LocatedEvent: Sendable, Hashable {
   }
 }
 
-extension Trace {
+extension RecordedTrace {
   /// Parses a whole text trace.
   ///
   /// - Parameters:

@@ -10,7 +10,7 @@ public enum TextTraceWriter: Sendable {
   /// The canonical text of a whole trace.
   ///
   /// - Complexity: O(*n*) in the number of events.
-  public static func text(of trace: Trace) -> String {
+  public static func text(of trace: RecordedTrace) -> String {
     var output = headerAndMeta(trace.meta)
     for event in trace.events {
       appendLine(for: event, to: &output)

@@ -35,8 +35,8 @@ public final class TracingWorkQueue: WorkQueue {
 }
 
 /// A worker that records its runs.
-struct TracingWorker: Worker {
-  let base: any Worker
+struct TracingWorker: BackgroundWorker {
+  let base: any BackgroundWorker
   let recorder: TraceRecorder
   /// The request's tags, in their trace form.
   var tags: String? = nil

@@ -32,7 +32,7 @@ struct DiffSide {
 
   /// Prepares `trace`; `showsHeader` says whether its header and meta lines are lines of
   /// the diff (both sides must agree, or the header would differ).
-  init(_ trace: Trace, options: DiffOptions, showsHeader: Bool) {
+  init(_ trace: RecordedTrace, options: DiffOptions, showsHeader: Bool) {
     metaLine =
       trace.meta.isEmpty
       ? nil : TextTraceWriter.headerAndMeta(trace.meta).split(separator: "\n").last.map(String.init)

@@ -111,7 +111,8 @@ public struct TraceDiff: Sendable, Hashable {
   ///   - context: lines of context around each change.
   /// - Complexity: O((*n* + *m*) · *D*) for *D* differences (at most 4,000 are searched).
   public init(
-    expected: Trace, actual: Trace, options: DiffOptions = DiffOptions(), expectedName: String = "expected",
+    expected: RecordedTrace, actual: RecordedTrace, options: DiffOptions = DiffOptions(),
+    expectedName: String = "expected",
     actualName: String = "actual", context: Int = 3
   ) {
     let showsHeader = options.comparesMeta || (expected.meta.isEmpty && actual.meta.isEmpty)

@@ -54,7 +54,8 @@ package protocol LifecycleObserver {
   mutating func observeWorkFinished(work: String, _ finished: FinishedWork, in process: ProcessLife)
 
   /// Takes ``LifecycleTransition/stateChanged(from:to:)``.
-  mutating func observeStateChanged(from previous: AppState?, to state: AppState, in process: ProcessLife)
+  mutating func observeStateChanged(
+    from previous: AppLifecycleState?, to state: AppLifecycleState, in process: ProcessLife)
 
   /// Takes ``LifecycleTransition/registered(identifier:ok:first:)``.
   mutating func observeRegistered(identifier: String, ok: Bool, first: TraceTime?, in process: ProcessLife)
@@ -107,7 +108,9 @@ extension LifecycleObserver {
   }
 
   /// Observes ``LifecycleTransition/stateChanged(from:to:)``.
-  package mutating func observeStateChanged(from previous: AppState?, to state: AppState, in process: ProcessLife) {
+  package mutating func observeStateChanged(
+    from previous: AppLifecycleState?, to state: AppLifecycleState, in process: ProcessLife
+  ) {
     observe(.stateChanged(from: previous, to: state), in: process)
   }
 

@@ -16,7 +16,7 @@ package enum LifecycleTransition: Sendable {
   /// start with one (`implicit`).
   case processStarted(ProcessLife)
   /// The app moved to another state.
-  case stateChanged(from: AppState?, to: AppState)
+  case stateChanged(from: AppLifecycleState?, to: AppLifecycleState)
   /// The process ended (terminated, relaunched, or the trace ended while it ran), after
   /// the tasks, runs and attempts it held were closed.
   case processEnded(ProcessEnd)
@@ -211,7 +211,7 @@ package struct ProcessLife: Sendable {
   /// When it left launch: its first `app.state`.
   package var leftLaunchAt: TraceTime?
   /// Its current state (`nil` while launching).
-  package var state: AppState?
+  package var state: AppLifecycleState?
   /// When its current stay in the background began (`nil` outside the background).
   package var backgroundSince: TraceTime?
   /// Counts moves into and out of the background.

@@ -73,7 +73,7 @@ extension LifecycleWalker {
 
   /// Notes when the app left the foreground for the background (`from` active or
   /// inactive); a launch into the background, or waking from suspension, is no leaving.
-  mutating func noteForegroundLeft(from previous: AppState?, to state: AppState) {
+  mutating func noteForegroundLeft(from previous: AppLifecycleState?, to state: AppLifecycleState) {
     switch state {
     case .background where previous == .active || previous == .inactive: leftForegroundAt = now
     case .active, .inactive: leftForegroundAt = nil

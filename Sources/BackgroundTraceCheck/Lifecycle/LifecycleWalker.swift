@@ -293,7 +293,7 @@ package struct LifecycleWalker: Sendable {
     observer.observe(.processStarted(process), in: process)
   }
 
-  private mutating func changeState(to state: AppState, into observer: inout some LifecycleObserver) {
+  private mutating func changeState(to state: AppLifecycleState, into observer: inout some LifecycleObserver) {
     guard isRunning else { return }  // no process to change: the checker reports nothing for it
     if process.leftLaunchAt == nil { process.leftLaunchAt = now }
     let previous = process.state

@@ -26,7 +26,7 @@ public struct TaskLifetime: Sendable, Hashable {
   /// How its life ended.
   public var ending: Ending
 
-  /// Creates a lifetime (to compare with what ``BackgroundTrace/Trace/taskLifetimes`` found).
+  /// Creates a lifetime (to compare with what ``BackgroundTrace/RecordedTrace/taskLifetimes`` found).
   public init(process: Int, id: Int, name: String?, begin: TraceTime, expiredAt: TraceTime?, ending: Ending) {
     self.process = process
     self.id = id

@@ -147,7 +147,9 @@ struct CheckerRules: LifecycleObserver, Sendable {
 
   /// Owes the open tasks their budgets when the app moved into the background.
   @inline(__always)
-  mutating func observeStateChanged(from previous: AppState?, to state: AppState, in process: ProcessLife) {
+  mutating func observeStateChanged(
+    from previous: AppLifecycleState?, to state: AppLifecycleState, in process: ProcessLife
+  ) {
     if state == .background && previous != .background { budgetsOwed = true }
   }
 

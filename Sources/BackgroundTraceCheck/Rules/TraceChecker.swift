@@ -178,7 +178,9 @@ public struct TraceChecker: Sendable {
   /// Checks a whole trace.
   ///
   /// - Complexity: O(*n* log *a*).
-  public static func check(_ trace: Trace, configuration: CheckerConfiguration = CheckerConfiguration()) -> [Finding] {
+  public static func check(_ trace: RecordedTrace, configuration: CheckerConfiguration = CheckerConfiguration())
+    -> [Finding]
+  {
     var checker = TraceChecker(configuration: configuration, meta: trace.meta)
     var findings: [Finding] = []
     for (index, event) in trace.events.enumerated() {

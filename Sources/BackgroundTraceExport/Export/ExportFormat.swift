@@ -44,7 +44,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
   ///   Findings are located by their lines in `trace.text`.
   /// - Complexity: O(*n* log *n*) in the number of events.
   public func render(
-    _ trace: Trace, named name: String = "trace", from: TraceTime? = nil, to: TraceTime? = nil
+    _ trace: RecordedTrace, named name: String = "trace", from: TraceTime? = nil, to: TraceTime? = nil
   ) -> String {
     var text = ""
     if self == .jsonl {

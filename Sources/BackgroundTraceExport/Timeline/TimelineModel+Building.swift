@@ -13,12 +13,12 @@ extension TimelineModel {
   }
 
   /// The timeline of a trace held in memory, its events located by their lines in the
-  /// trace's canonical text form (`Trace.text`, the form of a golden's `.actual` file),
+  /// trace's canonical text form (`RecordedTrace.text`, the form of a golden's `.actual` file),
   /// as `bgtrace export` locates the events of a canonical text file (docs/FORMAT.md).
   ///
   /// - Parameter name: the input's name, shown in the timeline's title.
   /// - Complexity: that of ``read(_:)``.
-  package static func build(_ trace: Trace, name: String) -> TimelineModel {
+  package static func build(_ trace: RecordedTrace, name: String) -> TimelineModel {
     var builder = TimelineBuilder(name: name, meta: trace.meta)
     let headerLines = TextTraceWriter.headerAndMeta(trace.meta).utf8.count { $0 == UInt8(ascii: "\n") }
     for (index, event) in trace.events.enumerated() {

@@ -147,7 +147,7 @@ package enum AppleBackgroundMessages: Sendable {
     let name = bundleIdentifier(identity[..<close.lowerBound])
     let state = identity[close.upperBound...].prefix { !$0.isWhitespace }
     guard !name.isEmpty else { return .malformed(expected: "the app's bundle identifier") }
-    let appState: AppState
+    let appState: AppLifecycleState
     if MessageText.hasPrefix("running-suspended", state) {
       appState = .suspended
     } else if state == "running-active-Visible" {

@@ -1,4 +1,4 @@
-public import BackgroundSimulation
+import BackgroundSimulation
 import BackgroundTrace
 public import BackgroundTraceCheck
 import Dispatch

@@ -54,11 +54,11 @@ public struct ExplorationFailure: Sendable {
   /// The failing run's choices.
   public var originalChoices: [UInt64]
   /// The failing run's trace.
-  public var originalTrace: Trace
+  public var originalTrace: RecordedTrace
   /// The minimal choices: replaying them fails the same way.
   public var choices: [UInt64]
   /// The minimal trace.
-  public var trace: Trace
+  public var trace: RecordedTrace
   /// The first finding's message (or the assertion's) in the minimal trace.
   public var message: String
   /// How many candidate runs shrinking replayed.
@@ -69,7 +69,7 @@ public struct ExplorationFailure: Sendable {
   public var minimalTraceText: String {
     var meta = trace.meta
     meta["choices"] = choices.map(String.init).joined(separator: ",")
-    return Trace(meta: meta, events: trace.events).text
+    return RecordedTrace(meta: meta, events: trace.events).text
   }
 
   /// The Swift line that reproduces the minimal run, called on the scenario its comment

@@ -46,7 +46,7 @@ public struct ExplorationScenario: Sendable {
   ) -> ExplorationRunResult {
     let run = ExplorationRun(choices: choices, scenario: name)
     body(run)
-    let trace = run.system?.trace ?? Trace(meta: TraceMetadata(), events: [])
+    let trace = run.system?.trace ?? RecordedTrace(meta: TraceMetadata(), events: [])
     var failures: [ExplorationFailureKind: String] = [:]
     for finding in TraceChecker.check(trace, configuration: checker)
     where strict || finding.severity == .error {
@@ -134,7 +134,7 @@ public struct ExplorationRunResult: Sendable {
   /// The choices the run drew, which replay it exactly.
   public var choices: [UInt64]
   /// The trace it recorded.
-  public var trace: Trace
+  public var trace: RecordedTrace
   /// What failed, with the first message of each kind.
   public var failures: [ExplorationFailureKind: String]
 }

@@ -1,4 +1,4 @@
-public import BackgroundSimulation
+import BackgroundSimulation
 public import BackgroundTrace
 
 /// Foreground services in a replay: the app's calls are recorded, a refusal comes from

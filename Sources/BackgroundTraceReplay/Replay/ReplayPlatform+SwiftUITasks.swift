@@ -1,4 +1,4 @@
-public import BackgroundSimulation
+import BackgroundSimulation
 public import BackgroundTrace
 
 /// SwiftUI-style async actions in a replay: ``TaskScheduling/backgroundTask(_:action:)``'s

@@ -55,7 +55,7 @@ public struct UnappliedDecision: Sendable, Hashable, CustomStringConvertible {
 /// What a replay produced.
 public struct ReplayResult: Sendable {
   /// The trace the replay recorded: the injected decisions and the app's new actions.
-  public var trace: Trace
+  public var trace: RecordedTrace
   /// Where the app's actions first differ from the recording; `nil` when they match.
   public var divergence: ReplayDivergence?
   /// Recorded decisions that no longer applied.

@@ -41,7 +41,7 @@ struct ReplayScript {
     var rejection: SchedulerRejection?
   }
 
-  init(_ trace: Trace) {
+  init(_ trace: RecordedTrace) {
     var lastSubmit: (identifier: String, index: Int)?
     var lastServiceCall: (service: String, index: Int)?
     var lastWorkForeground: (work: String, index: Int)?

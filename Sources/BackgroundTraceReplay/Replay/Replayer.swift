@@ -1,4 +1,4 @@
-public import BackgroundSimulation
+import BackgroundSimulation
 public import BackgroundTrace
 public import BackgroundTraceCheck
 import _BackgroundTraceStorage
@@ -42,7 +42,7 @@ public enum Replayer: Sendable {
   ///     control (``/BackgroundSimulation/VirtualTimeScheduler/drivesMainActor``).
   ///   - makeApp: builds the app for a new process.
   public static func replay(
-    _ recorded: Trace, timing: Timing = .order, configuration: CheckerConfiguration = CheckerConfiguration(),
+    _ recorded: RecordedTrace, timing: Timing = .order, configuration: CheckerConfiguration = CheckerConfiguration(),
     drivesMainActor: Bool = false, makeApp: @escaping (ReplayPlatform) -> any BackgroundAppDelegate
   ) -> ReplayResult {
     let script = ReplayScript(recorded)
@@ -64,7 +64,7 @@ public enum Replayer: Sendable {
   /// - Returns: the first replay's result, and the point where the two replays split
   ///   when the app's code depends on something the recording does not hold.
   public static func replayChecked(
-    _ recorded: Trace, timing: Timing = .order, configuration: CheckerConfiguration = CheckerConfiguration(),
+    _ recorded: RecordedTrace, timing: Timing = .order, configuration: CheckerConfiguration = CheckerConfiguration(),
     makeApp: @escaping (ReplayPlatform) -> any BackgroundAppDelegate
   ) -> (result: ReplayResult, nondeterminism: Nondeterminism?) {
     let first = replay(recorded, timing: timing, configuration: configuration, makeApp: makeApp)

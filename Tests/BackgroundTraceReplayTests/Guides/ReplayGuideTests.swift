@@ -84,7 +84,7 @@ struct ReplayGuideFailingTest {
   /// expiration handler at 5 + 29 = 34 s leaves it open, the watchdog kills the app at
   /// 5 + 30 = 35 s; the upload (39.568 s) never finishes.
   @Test func theSameSeedGivesTheSameTrace() throws {
-    func run() -> Trace {
+    func run() -> RecordedTrace {
       let system = SimulatedSystem(seed: 2)
       let uploadTime = system.appChoices.duration(in: .seconds(10) ... .seconds(40))
       let clock = system.clock

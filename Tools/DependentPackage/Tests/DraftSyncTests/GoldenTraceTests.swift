@@ -24,7 +24,7 @@ import Testing
 
 /// Compares `trace` with a golden copied into the test bundle (`bundle`), for tests that
 /// run on a device, where the Mac's source folder is not; failures go to a writable folder.
-func expectTrace(_ trace: Trace, matchesBundledGolden name: String, in bundle: Bundle) {
+func expectTrace(_ trace: RecordedTrace, matchesBundledGolden name: String, in bundle: Bundle) {
   let goldens = bundle.resourceURL!.appendingPathComponent("__Traces__/GoldenTraceTests").path
   expectTrace(trace, matchesGolden: name, directory: goldens, artifacts: NSTemporaryDirectory())
 }

@@ -78,7 +78,7 @@ let scenario = ExplorationScenario("draft-upload") { run in
 
   /// checking.md, "Checking traces": the checker with a configuration.
   @Test func checkerConfiguration() throws {
-    let trace = try Trace(text: "bgtrace 1\n0 work.enqueue work=w\n1 work.start work=w attempt=0\n")
+    let trace = try RecordedTrace(text: "bgtrace 1\n0 work.enqueue work=w\n1 work.start work=w attempt=0\n")
     let findings = TraceChecker.check(trace, configuration: CheckerConfiguration(defaultRetryLimit: 3))
     #expect(findings.isEmpty)
   }
@@ -86,9 +86,9 @@ let scenario = ExplorationScenario("draft-upload") { run in
   /// capturing.md, "What a trace is": the text and binary forms.
   @Test func traceForms() throws {
     let data = Data("bgtrace 1\n0 app.launch\n1 task.begin id=1 name=Save\n2 task.end id=1\n".utf8)
-    let trace = try Trace(text: String(decoding: data, as: UTF8.self), file: "golden.txt")
+    let trace = try RecordedTrace(text: String(decoding: data, as: UTF8.self), file: "golden.txt")
     let bytes = try trace.binary()
-    let (decoded, damage) = try Trace.decode(binary: bytes)
+    let (decoded, damage) = try RecordedTrace.decode(binary: bytes)
     #expect(decoded == trace && damage.isEmpty)
   }
 
@@ -97,7 +97,7 @@ let scenario = ExplorationScenario("draft-upload") { run in
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("big-\(UUID()).bgtrace").path
     defer { try? FileManager.default.removeItem(atPath: path) }
     let text = "bgtrace 1\n0 work.enqueue work=sync\n1 work.start work=sync attempt=0\n"
-    try Data(try Trace(text: text).binary()).write(to: URL(fileURLWithPath: path))
+    try Data(try RecordedTrace(text: text).binary()).write(to: URL(fileURLWithPath: path))
     var starts: [String] = []
     var reader = try BinaryTraceReader(source: FileByteSource(path: path), file: path)
     while let located = try reader.next() {

@@ -1,7 +1,7 @@
 public import BackgroundTrace
 
 /// Typed questions a test asks of a trace, instead of matching its text.
-extension Trace {
+extension RecordedTrace {
   /// Every background task's life, in the order the tasks began (refused begins, with
   /// id 0, are not tasks).
   ///

@@ -1,5 +1,5 @@
 /// A whole trace to and from the binary form.
-extension Trace {
+extension RecordedTrace {
   /// Decodes a whole binary trace, recovering what is intact.
   ///
   /// - Returns: the trace and the damage found (empty for an intact file).
@@ -7,12 +7,12 @@ extension Trace {
   ///   supported version.
   public static func decode(
     binary bytes: [UInt8], file: String? = nil
-  ) throws(TraceFormatError) -> (trace: Trace, damage: [TraceDamage]) {
+  ) throws(TraceFormatError) -> (trace: RecordedTrace, damage: [TraceDamage]) {
     do {
       var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: file)
       var events: [TraceEvent] = []
       while let located = try reader.next() { events.append(located.event) }
-      return (Trace(meta: reader.meta, events: events), reader.damage)
+      return (RecordedTrace(meta: reader.meta, events: events), reader.damage)
     } catch let error as TraceFormatError {
       throw error
     } catch {

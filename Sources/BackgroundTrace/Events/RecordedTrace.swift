@@ -1,7 +1,7 @@
 /// A whole trace in memory: its metadata and its events in time order.
 ///
 /// Large traces need not be loaded whole: ``TraceReader`` streams events from a file.
-public struct Trace: Sendable, Hashable {
+public struct RecordedTrace: Sendable, Hashable {
   /// The `meta key=value` pairs, in the order recorded.
   public var meta: TraceMetadata
   /// The events, in non-decreasing time order.
@@ -78,7 +78,7 @@ extension TraceMetadata: ExpressibleByDictionaryLiteral {
   }
 }
 
-extension Trace {
+extension RecordedTrace {
   /// The events with `tag`, in trace order: `trace.events(.taskBegin)`.
   public func events(_ tag: EventTag) -> [TraceEvent] {
     events.filter { $0.kind.tag == tag }
