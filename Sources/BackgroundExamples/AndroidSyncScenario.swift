@@ -48,7 +48,8 @@ package enum AndroidSyncScenario: Sendable {
       self.worker = worker
     }
     func perform(userAction action: String) {
-      if action == "sync" { work.enqueue(worker.request(work: "sync-1"), policy: .keep) }
+      // A valid request: like androidx's `build()`, enqueue throws only for one WorkManager refuses.
+      if action == "sync" { try! work.enqueue(worker.request(work: "sync-1"), policy: .keep) }
     }
   }
 }

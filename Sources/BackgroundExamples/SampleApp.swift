@@ -71,7 +71,8 @@ package final class SampleApp: BackgroundAppDelegate, @unchecked Sendable {
     let work = "sync-\(nextSync)"
     nextSync += 1
     let worker = DataSyncWorker(context: context) { attempt in attempt >= failures }
-    self.work.enqueue(worker.request(work: work), policy: .keep)
+    // A valid request: like androidx's `build()`, enqueue throws only for one WorkManager refuses.
+    try! self.work.enqueue(worker.request(work: work), policy: .keep)
     return work
   }
 

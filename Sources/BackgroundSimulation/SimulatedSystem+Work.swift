@@ -7,6 +7,9 @@ struct WorkItem {
   enum Ending { case succeeded, failed, cancelled }
 
   var request: WorkRequest
+  /// The request's number in the queue, its identity: a replacement under the same
+  /// unique name is another request (androidx: another id).
+  let number: Int
   var phase = Phase.waiting
   /// How it ended, once finished.
   var ending: Ending?
@@ -43,8 +46,9 @@ struct WorkItem {
   static let minimumPeriod = Duration.seconds(15 * 60)
   static let minimumFlex = Duration.seconds(5 * 60)
 
-  init(request: WorkRequest, at time: TraceTime) {
+  init(request: WorkRequest, number: Int, at time: TraceTime) {
     self.request = request
+    self.number = number
     self.eligible = time
     self.lastEnqueue = time
     if let period = request.period, let flex = request.flex {
@@ -65,7 +69,10 @@ extension SimulatedSystem: WorkQueue {
   /// Records `work.enqueue` and schedules the work's first start. When unfinished work
   /// with the same id exists, `keep` ignores the request, `append` and `appendOrReplace`
   /// queue it behind that work, and `replace` (or `nil`) stops it and starts afresh.
-  public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) {
+  /// A request androidx refuses to build (``/BackgroundTrace/WorkRequestCheck``)
+  /// throws, and nothing is recorded.
+  public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) {
+    try request.validate()
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
     if var existing = works[request.work], existing.phase != .finished {
       switch policy {
@@ -85,13 +92,13 @@ extension SimulatedSystem: WorkQueue {
     {
       // androidx EnqueueRunnable: an APPEND onto failed or cancelled work is inserted
       // already failed or cancelled; it never runs.
-      var finished = WorkItem(request: request, at: now)
+      var finished = WorkItem(request: request, number: nextWorkRequestNumber(), at: now)
       finished.phase = .finished
       finished.ending = ending
       works[request.work] = finished
       return
     }
-    var item = WorkItem(request: request, at: now)
+    var item = WorkItem(request: request, number: nextWorkRequestNumber(), at: now)
     if let policy = request.expedited, configuration.platform == .android {
       // androidx OutOfQuotaPolicy: with no expedited quota left, RUN_AS_NON_EXPEDITED_WORK_REQUEST
       // "will fallback to a regular work request"; DROP_WORK_REQUEST "will be dropped and no
@@ -119,6 +126,12 @@ extension SimulatedSystem: WorkQueue {
     works[work] = item
     stop(work, reason: "cancelled", reschedule: false)
     finish(work, ending: .cancelled)
+  }
+
+  /// The next request's number (``WorkItem/number``).
+  private func nextWorkRequestNumber() -> Int {
+    workRequestCount += 1
+    return workRequestCount
   }
 
   private func scheduleStart(_ work: String) {
@@ -169,8 +182,9 @@ extension SimulatedSystem: WorkQueue {
     item.phase = .running
     record(.workStart(work: work, attempt: attempt))
     let worker = item.request.worker
+    let number = item.number
     let context = WorkContext(work: work, runAttemptCount: attempt) { [self] (info) throws(ForegroundServiceError) in
-      try promoteWorker(work, attempt: attempt, info: info)
+      try promoteWorker(work, request: number, attempt: attempt, info: info)
     }
     if configuration.platform == .android && item.expedited
       && configuration.androidRelease.runsExpeditedWorkAsForegroundService
@@ -235,10 +249,21 @@ extension SimulatedSystem: WorkQueue {
   ///   WorkerWrapper … is in foreground"); on Android 15+ a `dataSync` or
   ///   `mediaProcessing` worker draws on its type's daily time.
   ///
-  /// A refused worker keeps its ten minutes and its quota.
-  private func promoteWorker(_ work: String, attempt: Int, info: ForegroundInfo) throws(ForegroundServiceError) {
-    guard var item = works[work], item.phase == .running, item.attempt == attempt else { return }
+  /// A refused worker keeps its ten minutes and its quota. A call after the attempt
+  /// ended — the worker returned, was stopped, or its request was replaced or cancelled
+  /// (the request's number, not its unique name, says which) — is refused
+  /// `not-running` and throws, as androidx `WorkForegroundUpdater` throws
+  /// `IllegalStateException` ("Calls to setForegroundAsync() must complete before a
+  /// ListenableWorker signals completion of work").
+  private func promoteWorker(
+    _ work: String, request: Int, attempt: Int, info: ForegroundInfo
+  ) throws(ForegroundServiceError) {
+    guard processRunning, !unwindingCrash else { return }
     record(.workForeground(work: work, attempt: attempt))
+    guard var item = works[work], item.number == request, item.phase == .running, item.attempt == attempt else {
+      record(.workRefuse(work: work, attempt: attempt, reason: .notRunning))
+      throw ForegroundServiceError(.notRunning, service: work)
+    }
     let release = configuration.androidRelease
     if refusesBackgroundStart {
       record(.workRefuse(work: work, attempt: attempt, reason: .background))
@@ -378,7 +403,7 @@ extension SimulatedSystem: WorkQueue {
     item.queued.removeAll()
     works[work] = item
     guard ending == .succeeded, let next = queued.first else { return }
-    var successor = WorkItem(request: next.request, at: now)
+    var successor = WorkItem(request: next.request, number: nextWorkRequestNumber(), at: now)
     successor.queued = Array(queued.dropFirst())
     works[work] = successor
     scheduleStart(work)

@@ -73,6 +73,10 @@ public final class SimulatedSystem: @unchecked Sendable {
 
   // Work persists across processes.
   var works: [String: WorkItem] = [:]
+  /// How many requests the queue has taken, to number each (``WorkItem/request``'s
+  /// identity, as androidx's request id: a late call of a replaced request's worker
+  /// never reaches its replacement).
+  var workRequestCount = 0
   /// The expedited quota used in the current 24 hours (Android).
   var expeditedBudget = DailyBudget()
   /// The ids of work enqueued without a unique name (``/BackgroundTrace/WorkQueue/enqueue(_:)``).

@@ -38,7 +38,7 @@ private func uploadTrace(upload: Duration, timeout: Duration) -> String {
   let system = SimulatedSystem(seed: 42, configuration: SimulationConfiguration(platform: .android))
   system.launch { _ in }
   let worker = UploadWithTimeoutWorker(clock: system.clock, upload: upload, timeout: timeout)
-  system.enqueue(WorkRequest(work: "upload", retryLimit: worker.limit, worker: worker), policy: nil)
+  try! system.enqueue(WorkRequest(work: "upload", retryLimit: worker.limit, worker: worker), policy: nil)
   system.advance(by: .seconds(3600))
   return system.trace.text
 }

@@ -23,7 +23,7 @@ import Testing
       context: AsyncContext(simulation: system.scheduler), checksAttemptLimit: checksAttemptLimit
     ) { _ in false }
     system.launchApp { system in
-      UserActionApp { if $0 == "sync" { system.enqueue(worker.request(work: "sync-1"), policy: nil) } }
+      UserActionApp { if $0 == "sync" { try! system.enqueue(worker.request(work: "sync-1"), policy: nil) } }
     }
     system.advance(by: .seconds(1))
     system.userAction("sync")
@@ -88,11 +88,11 @@ import Testing
   }
 
   /// An upload that succeeds on the second attempt ends the work with one retry.
-  @Test func anUploadThatRecoversSucceedsAfterOneRetry() {
+  @Test func anUploadThatRecoversSucceedsAfterOneRetry() throws {
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let worker = DataSyncWorker(context: AsyncContext(simulation: system.scheduler)) { attempt in attempt >= 1 }
     system.launch { _ in }
-    system.enqueue(worker.request(work: "sync-1"), policy: nil)
+    try system.enqueue(worker.request(work: "sync-1"), policy: nil)
     system.runUntilIdle()
 
     #expect(ExampleTrace.findings(in: system.trace).isEmpty)

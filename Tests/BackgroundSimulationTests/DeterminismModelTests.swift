@@ -37,7 +37,7 @@ private func halfDay(seed: UInt64) throws -> RecordedTrace {
     }
   }
   try system.submit(.refresh("refresh", earliestBeginDelay: .seconds(900)))
-  system.enqueue(
+  try system.enqueue(
     WorkRequest(work: "sync", period: .seconds(1800), requiresNetwork: true, worker: SyncWorker(clock: clock)),
     policy: .keep)
   for _ in 0..<12 {

@@ -25,18 +25,18 @@ import Testing
   /// enqueued") and `RUN_AS_NON_EXPEDITED_WORK_REQUEST` runs one as regular work, each
   /// recorded as `work.quota` (which the checker reports: `work-expedited-dropped`,
   /// `work-expedited-demoted`).
-  @Test func theQuotaIsSpentThenEachOutOfQuotaPolicyApplies() {
+  @Test func theQuotaIsSpentThenEachOutOfQuotaPolicyApplies() throws {
     var configuration = SimulationConfiguration(platform: .android)
     configuration.standbyBucket = .restricted
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.launch { _ in }
     let worker = Timed(clock: system.clock, duration: .seconds(240))
-    system.enqueue(WorkRequest(work: "a", expedited: .runAsRegular, worker: worker), policy: nil)
+    try system.enqueue(WorkRequest(work: "a", expedited: .runAsRegular, worker: worker), policy: nil)
     system.advance(to: TraceTime(.seconds(300)))
-    system.enqueue(WorkRequest(work: "b", expedited: .drop, worker: worker), policy: nil)
+    try system.enqueue(WorkRequest(work: "b", expedited: .drop, worker: worker), policy: nil)
     system.advance(to: TraceTime(.seconds(700)))
-    system.enqueue(WorkRequest(work: "c", expedited: .drop, worker: worker), policy: nil)
-    system.enqueue(WorkRequest(work: "d", expedited: .runAsRegular, worker: worker), policy: nil)
+    try system.enqueue(WorkRequest(work: "c", expedited: .drop, worker: worker), policy: nil)
+    try system.enqueue(WorkRequest(work: "d", expedited: .runAsRegular, worker: worker), policy: nil)
     system.advance(to: TraceTime(.seconds(1000)))
     #expect(
       system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") } == [
@@ -55,12 +55,12 @@ import Testing
 
   /// The active bucket's `DEFAULT_EJ_LIMIT_ACTIVE_MS` is 30 minutes: a 20-minute
   /// expedited work is not stopped by the quota (WorkManager's ten minutes stop it).
-  @Test func theActiveBucketHasThirtyMinutes() {
+  @Test func theActiveBucketHasThirtyMinutes() throws {
     var configuration = SimulationConfiguration(platform: .android)
     configuration.standbyBucket = .active
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.launch { _ in }
-    system.enqueue(
+    try system.enqueue(
       WorkRequest(work: "a", expedited: .drop, worker: Timed(clock: system.clock, duration: .seconds(1200))),
       policy: nil)
     system.advance(to: TraceTime(.seconds(700)))
@@ -83,7 +83,7 @@ import Testing
     }
     func perform(userAction action: String) {
       let worker = ExpeditedWorkModelTests.Timed(clock: clock, duration: .seconds(400))
-      queue.enqueue(WorkRequest(work: action, expedited: .drop, worker: worker), policy: nil)
+      try! queue.enqueue(WorkRequest(work: action, expedited: .drop, worker: worker), policy: nil)
     }
   }
 
@@ -127,7 +127,7 @@ import Testing
     }
     func perform(userAction action: String) {
       let info = action == "with-info" ? ForegroundInfo(type: .dataSync) : nil
-      queue.enqueue(
+      try! queue.enqueue(
         WorkRequest(work: action, expedited: .drop, worker: Upload(clock: clock, info: info)), policy: nil)
     }
   }

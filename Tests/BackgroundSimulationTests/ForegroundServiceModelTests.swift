@@ -314,7 +314,7 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
     for goesForeground in [true, false] {
       let system = SimulatedSystem(seed: 1, configuration: android())
       system.launch { _ in }
-      system.enqueue(
+      try! system.enqueue(
         WorkRequest(work: "upload", worker: LongUpload(clock: system.clock, goesForeground: goesForeground)),
         policy: nil)
       system.advance(by: .seconds(1300))
@@ -345,7 +345,7 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   /// at ten minutes. The app is in the background (with a standing exemption, so the
   /// worker may go foreground there): on top, ActiveServices would reset the time at the
   /// next startForeground.
-  @Test func aPromotedWorkerDrawsOnTheDataSyncBudget() {
+  @Test func aPromotedWorkerDrawsOnTheDataSyncBudget() throws {
     struct Endless: BackgroundWorker {
       let clock: VirtualClock
       func doWork(_ context: WorkContext) async -> WorkResult {
@@ -359,7 +359,7 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.launch { _ in }
     system.moveToBackground()
-    system.enqueue(WorkRequest(work: "upload", worker: Endless(clock: system.clock)), policy: nil)
+    try system.enqueue(WorkRequest(work: "upload", worker: Endless(clock: system.clock)), policy: nil)
     system.advance(by: .seconds(6 * 3600 + 700))
     #expect(
       serviceLines(system.trace) == [
@@ -416,7 +416,7 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.launch { _ in }
     let promoting = worker(system)
-    system.enqueue(WorkRequest(work: "upload", worker: promoting), policy: nil)
+    try! system.enqueue(WorkRequest(work: "upload", worker: promoting), policy: nil)
     system.advance(by: .seconds(1))
     system.moveToBackground()
     system.advance(by: span)
@@ -434,11 +434,11 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   /// REASON_PUSH_MESSAGING) the service WorkManager starts for the worker may start from
   /// the background: the worker's setForeground at 60.1 s is allowed, and it runs past
   /// ten minutes as a foreground service. The model refused it before.
-  @Test func setForegroundInsideAnAllowlistWindowIsAllowed() {
+  @Test func setForegroundInsideAnAllowlistWindowIsAllowed() throws {
     let system = SimulatedSystem(seed: 1, configuration: android(14))
     system.launch { _ in }
     let worker = Promoting(clock: system.clock, after: .seconds(60))
-    system.enqueue(WorkRequest(work: "upload", worker: worker), policy: nil)
+    try system.enqueue(WorkRequest(work: "upload", worker: worker), policy: nil)
     system.advance(by: .seconds(1))
     system.moveToBackground()
     system.advance(by: .seconds(54))
@@ -541,7 +541,7 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
         self.clock = clock
       }
       func perform(userAction action: String) {
-        queue.enqueue(
+        try! queue.enqueue(
           WorkRequest(work: "upload", worker: Promoting(clock: clock, after: .seconds(60))), policy: nil)
       }
     }

@@ -107,7 +107,7 @@ import Testing
     let worker = DataSyncWorker(
       context: AsyncContext(simulation: platform.scheduler), checksAttemptLimit: checksAttemptLimit
     ) { _ in false }
-    return UserActionApp { if $0 == "sync" { platform.enqueue(worker.request(work: "sync-1"), policy: nil) } }
+    return UserActionApp { if $0 == "sync" { try! platform.enqueue(worker.request(work: "sync-1"), policy: nil) } }
   }
 
   @Test(arguments: apps.map(\.golden))

@@ -12,7 +12,7 @@ import Testing
     -> any BackgroundAppDelegate
   {
     let worker = LongUploadWorker(context: AsyncContext(simulation: scheduler), goesForeground: goesForeground)
-    return UserActionApp { if $0 == "upload" { platform.enqueue(worker.request(work: "upload"), policy: nil) } }
+    return UserActionApp { if $0 == "upload" { try! platform.enqueue(worker.request(work: "upload"), policy: nil) } }
   }
 
   static func run(goesForeground: Bool) -> RecordedTrace {

@@ -27,10 +27,10 @@ import Testing
   /// but a background task or a scheduler launch keeps an iOS app running in the
   /// background. A worker of an in-process queue is suspended with the app, 3 s after it
   /// leaves, and finishes only when the user opens the app again.
-  @Test func anInProcessWorkerDoesNotKeepAnIOSAppRunning() {
+  @Test func anInProcessWorkerDoesNotKeepAnIOSAppRunning() throws {
     let system = SimulatedSystem(seed: 1)
     system.launch { _ in }
-    system.enqueue(worker(system, upload: .seconds(60)).request(work: "sync-1"), policy: nil)
+    try system.enqueue(worker(system, upload: .seconds(60)).request(work: "sync-1"), policy: nil)
     system.advance(by: .seconds(1))
     system.moveToBackground()
     system.advance(by: .seconds(99))
@@ -52,10 +52,10 @@ import Testing
 
   /// The same source: a retry that comes due while the app is suspended neither wakes
   /// nor launches it; it starts when the app runs again.
-  @Test func inProcessWorkDueWhileTheAppIsSuspendedWaitsForIt() {
+  @Test func inProcessWorkDueWhileTheAppIsSuspendedWaitsForIt() throws {
     let system = SimulatedSystem(seed: 1)
     system.launch { _ in }
-    system.enqueue(worker(system, upload: .seconds(2), succeedsFrom: 1).request(work: "sync-1"), policy: nil)
+    try system.enqueue(worker(system, upload: .seconds(2), succeedsFrom: 1).request(work: "sync-1"), policy: nil)
     system.advance(by: .seconds(5))
     system.moveToBackground()
     system.advance(by: .seconds(495))
@@ -75,10 +75,10 @@ import Testing
 
   /// The same source: a suspended app runs no code, so its in-process queue notices a
   /// lost network only when the app runs again — then it stops the worker.
-  @Test func anIOSQueueNoticesALostConstraintOnlyWhenTheAppRuns() {
+  @Test func anIOSQueueNoticesALostConstraintOnlyWhenTheAppRuns() throws {
     let system = SimulatedSystem(seed: 1)
     system.launch { _ in }
-    system.enqueue(worker(system, upload: .seconds(200)).request(work: "sync-1"), policy: nil)
+    try system.enqueue(worker(system, upload: .seconds(200)).request(work: "sync-1"), policy: nil)
     system.advance(by: .seconds(1))
     system.moveToBackground()
     system.advance(by: .seconds(49))

@@ -38,7 +38,7 @@ import Testing
       try? scheduler.submit(refresh)
       try? scheduler.submit(
         .processing(Self.cleanup, earliestBeginDelay: .seconds(3600), requiresNetworkConnectivity: true))
-      work.enqueue(WorkRequest(work: "sync", worker: SyncWorker()), policy: .keep)
+      try! work.enqueue(WorkRequest(work: "sync", worker: SyncWorker()), policy: .keep)
     }
 
     func didEnterBackground() {

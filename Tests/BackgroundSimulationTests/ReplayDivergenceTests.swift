@@ -66,6 +66,6 @@ final class SyncingApp: BackgroundAppDelegate {
   }
 
   func didFinishLaunching() {
-    queue.enqueue(worker.request(work: "sync-1"), policy: nil)
+    try! queue.enqueue(worker.request(work: "sync-1"), policy: nil)
   }
 }

@@ -55,9 +55,9 @@ import Testing
     let recorder = TraceRecorder(clock: system.clock)
     let work = TracingWorkQueue(base: system, recorder: recorder)
     system.launch { _ in
-      work.enqueue(
+      try! work.enqueue(
         WorkRequest(work: "sync", tags: ["com.example.SyncWorker", "sync"], worker: Retrying()), policy: nil)
-      work.enqueue(WorkRequest(work: "plain", worker: Retrying()), policy: nil)
+      try! work.enqueue(WorkRequest(work: "plain", worker: Retrying()), policy: nil)
     }
     system.advance(by: .seconds(120))
 

@@ -57,11 +57,11 @@ private let backoffTable: [BackoffTableRow] = [
 /// WorkManager retry backoff (docs/platform-model.md "WorkManager") on the Android platform model.
 @Suite struct WorkBackoffModelTests {
   @Test(arguments: backoffTable)
-  func retryStartTimesFollowTheAndroidxBackoffFormula(_ row: BackoffTableRow) {
+  func retryStartTimesFollowTheAndroidxBackoffFormula(_ row: BackoffTableRow) throws {
     var configuration = SimulationConfiguration(platform: .android)
     configuration.workDispatchDelay = .zero
     let system = SimulatedSystem(seed: 1, configuration: configuration)
-    system.enqueue(
+    try system.enqueue(
       WorkRequest(work: "sync", backoff: row.policy, backoffDelay: row.delay, worker: AlwaysRetryWorker()),
       policy: nil)
     system.advance(to: TraceTime(seconds: Double(row.starts[11])))
@@ -85,11 +85,11 @@ private let backoffTable: [BackoffTableRow] = [
     #expect(starts[13] == nil)  // not due before the last row's time
   }
 
-  @Test func theDispatchDelayIsAddedToEveryStart() {
+  @Test func theDispatchDelayIsAddedToEveryStart() throws {
     // Default dispatch delay 0.1 s: attempt 0 at 0.1; exponential 30 s after it returned:
     // 0.1 + 30 + 0.1 = 30.2; then 30.2 + 60 + 0.1 = 90.3.
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
-    system.enqueue(WorkRequest(work: "sync", worker: AlwaysRetryWorker()), policy: nil)
+    try system.enqueue(WorkRequest(work: "sync", worker: AlwaysRetryWorker()), policy: nil)
     system.advance(to: TraceTime(seconds: 100))
     let starts = system.trace.events.compactMap { event -> String? in
       if case .workStart(_, let attempt) = event.kind { "\(event.time) attempt=\(attempt)" } else { nil }

@@ -41,12 +41,12 @@ private struct RecordingWorker: BackgroundWorker {
 
 /// WorkManager on the Android platform model, against docs/platform-model.md "WorkManager".
 @Suite struct WorkQueueModelTests {
-  @Test func runAttemptCountIsZeroOnTheFirstRunAndGrowsByOneOnEachStart() {
+  @Test func runAttemptCountIsZeroOnTheFirstRunAndGrowsByOneOnEachStart() throws {
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let runs = Runs()
     let worker = RecordingWorker(
       clock: system.clock, runs: runs, duration: { _ in .seconds(1) }, result: { $0 < 2 ? .retry : .success })
-    system.enqueue(WorkRequest(work: "sync", retryLimit: 2, worker: worker), policy: nil)
+    try system.enqueue(WorkRequest(work: "sync", retryLimit: 2, worker: worker), policy: nil)
     system.advance(by: .seconds(3600))
     #expect(runs.all == ["worker:0", "worker:1", "worker:2"])
     // Dispatch 0.1 s; 1 s runs; exponential 30 s, 60 s after each return:
@@ -64,12 +64,12 @@ private struct RecordingWorker: BackgroundWorker {
       ])
   }
 
-  @Test func aWorkerStillRunningAfterTenMinutesIsStoppedAndRunsAgainWithTheNextAttempt() {
+  @Test func aWorkerStillRunningAfterTenMinutesIsStoppedAndRunsAgainWithTheNextAttempt() throws {
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let runs = Runs()
     let worker = RecordingWorker(
       clock: system.clock, runs: runs, duration: { $0 == 0 ? .seconds(3600) : .seconds(1) })
-    system.enqueue(WorkRequest(work: "sync", worker: worker), policy: nil)
+    try system.enqueue(WorkRequest(work: "sync", worker: worker), policy: nil)
     system.advance(by: .seconds(7200))
     #expect(runs.all == ["worker:0", "worker:1"])
     // Started at 0.1; workTimeout 600 s: stopped at 600.1. The stopped attempt's own
@@ -91,7 +91,7 @@ private struct RecordingWorker: BackgroundWorker {
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     let runs = Runs()
     let worker = RecordingWorker(clock: system.clock, runs: runs)
-    system.enqueue(WorkRequest(work: "upload", requiresNetwork: true, worker: worker), policy: nil)
+    try system.enqueue(WorkRequest(work: "upload", requiresNetwork: true, worker: worker), policy: nil)
     system.advance(by: .seconds(3600))
     #expect(starts(system.trace).isEmpty)
 
@@ -127,16 +127,16 @@ private struct RecordingWorker: BackgroundWorker {
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let runs = Runs()
     let first = RecordingWorker(label: "first", clock: system.clock, runs: runs, result: { _ in firstResult })
-    system.enqueue(WorkRequest(work: "sync", worker: first), policy: nil)
+    try! system.enqueue(WorkRequest(work: "sync", worker: first), policy: nil)
     system.advance(by: .seconds(10))
-    system.enqueue(
+    try! system.enqueue(
       WorkRequest(work: "sync", worker: RecordingWorker(label: "second", clock: system.clock, runs: runs)),
       policy: policy)
     system.advance(by: .seconds(3600))
     return (system, runs)
   }
 
-  @Test func keepIgnoresASecondEnqueueOfUnfinishedWork() {
+  @Test func keepIgnoresASecondEnqueueOfUnfinishedWork() throws {
     let (system, runs) = Self.enqueueTwice(policy: .keep)
     #expect(runs.all == ["first:0"])
     // 0.1 + 60 = 60.1.
@@ -148,7 +148,7 @@ private struct RecordingWorker: BackgroundWorker {
         "60.1 work.result work=sync attempt=0 outcome=success",
       ])
     // Finished work is not kept: a later `keep` enqueue runs.
-    system.enqueue(
+    try system.enqueue(
       WorkRequest(work: "sync", worker: RecordingWorker(label: "third", clock: system.clock, runs: runs)), policy: .keep
     )
     system.advance(by: .seconds(3600))
@@ -179,9 +179,9 @@ private struct RecordingWorker: BackgroundWorker {
       let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
       let runs = Runs()
       let first = RecordingWorker(label: "first", clock: system.clock, runs: runs, result: { _ in .failure })
-      system.enqueue(WorkRequest(work: "sync", worker: first), policy: nil)
+      try! system.enqueue(WorkRequest(work: "sync", worker: first), policy: nil)
       system.advance(by: .seconds(100))  // failed at 60.1
-      system.enqueue(
+      try! system.enqueue(
         WorkRequest(work: "sync", worker: RecordingWorker(label: "later", clock: system.clock, runs: runs)),
         policy: policy)
       system.advance(by: .seconds(3600))
@@ -190,14 +190,14 @@ private struct RecordingWorker: BackgroundWorker {
   }
 
   /// androidx chains a second pending APPEND behind the first; neither overwrites the other.
-  @Test func twoPendingAppendsRunInOrder() {
+  @Test func twoPendingAppendsRunInOrder() throws {
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let runs = Runs()
-    system.enqueue(
+    try! system.enqueue(
       WorkRequest(work: "sync", worker: RecordingWorker(label: "first", clock: system.clock, runs: runs)), policy: nil)
     system.advance(by: .seconds(10))
     for label in ["second", "third"] {
-      system.enqueue(
+      try! system.enqueue(
         WorkRequest(work: "sync", worker: RecordingWorker(label: label, clock: system.clock, runs: runs)),
         policy: .append)
     }
@@ -211,10 +211,10 @@ private struct RecordingWorker: BackgroundWorker {
   /// and `WorkSpec.calculateNextRunTime` holds the next attempt until
   /// lastEnqueueTime + backoff(runAttemptCount): a worker stopped early (its network
   /// lost) does not restart the moment the network returns.
-  @Test func aStoppedWorkerRestartsOnlyAfterItsBackoff() {
+  @Test func aStoppedWorkerRestartsOnlyAfterItsBackoff() throws {
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let runs = Runs()
-    system.enqueue(
+    try system.enqueue(
       WorkRequest(
         work: "sync", requiresNetwork: true, worker: RecordingWorker(label: "sync", clock: system.clock, runs: runs)),
       policy: nil)
@@ -259,10 +259,10 @@ private struct RecordingWorker: BackgroundWorker {
       ])
   }
 
-  @Test func cancellingWorkRecordsItAndStopsTheRunningAttempt() {
+  @Test func cancellingWorkRecordsItAndStopsTheRunningAttempt() throws {
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     let runs = Runs()
-    system.enqueue(WorkRequest(work: "sync", worker: RecordingWorker(clock: system.clock, runs: runs)), policy: nil)
+    try system.enqueue(WorkRequest(work: "sync", worker: RecordingWorker(clock: system.clock, runs: runs)), policy: nil)
     system.advance(by: .seconds(10))
     system.cancel(work: "sync")
     system.advance(by: .seconds(86_400))
@@ -276,13 +276,13 @@ private struct RecordingWorker: BackgroundWorker {
       ])
   }
 
-  @Test func periodicWorkRunsAgainAfterItsPeriodWithTheAttemptCountReset() {
+  @Test func periodicWorkRunsAgainAfterItsPeriodWithTheAttemptCountReset() throws {
     var configuration = SimulationConfiguration(platform: .android)
     configuration.workDispatchDelay = .zero
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     let runs = Runs()
     let worker = RetryOnceWorker(inner: RecordingWorker(clock: system.clock, runs: runs, duration: { _ in .zero }))
-    system.enqueue(WorkRequest(work: "feed", period: .seconds(900), worker: worker), policy: nil)
+    try system.enqueue(WorkRequest(work: "feed", period: .seconds(900), worker: worker), policy: nil)
     system.advance(to: TraceTime(seconds: 2800))
     // Start 0 → retry; exponential 30 s: attempt 1 at 30 → success; next period from
     // the return: 30 + 900 = 930 (attempt back to 0), then 1830, 2730.
@@ -293,12 +293,12 @@ private struct RecordingWorker: BackgroundWorker {
     #expect(runs.all == ["worker:0", "worker:1", "worker:0", "worker:0", "worker:0"])
   }
 
-  @Test func aPeriodShorterThanFifteenMinutesIsRaisedToFifteenMinutes() {
+  @Test func aPeriodShorterThanFifteenMinutesIsRaisedToFifteenMinutes() throws {
     var configuration = SimulationConfiguration(platform: .android)
     configuration.workDispatchDelay = .zero
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     let worker = RecordingWorker(clock: system.clock, runs: Runs(), duration: { _ in .zero })
-    system.enqueue(WorkRequest(work: "feed", period: .seconds(300), worker: worker), policy: nil)
+    try system.enqueue(WorkRequest(work: "feed", period: .seconds(300), worker: worker), policy: nil)
     system.advance(to: TraceTime(seconds: 2000))
     // A 5-minute period runs every 15 min: 0, 900, 1800 (not 300, 600, …).
     #expect(starts(system.trace).map(\.time) == [0, 900, 1800].map { TraceTime(seconds: $0) })
@@ -316,7 +316,7 @@ private struct RecordingWorker: BackgroundWorker {
     configuration.workDispatchDelay = .zero
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     let worker = RecordingWorker(clock: system.clock, runs: Runs(), duration: { _ in .zero })
-    system.enqueue(
+    try! system.enqueue(
       WorkRequest(work: "feed", period: .seconds(3600), flex: .seconds(flex), worker: worker), policy: nil)
     system.advance(to: TraceTime(seconds: first + 3600))
     // A one-hour period with a 10-minute flex: first at 3600 − 600 = 3000, then 6600. A
@@ -360,7 +360,7 @@ private final class Flag: Sendable {
         self.queue = queue
         self.make = make
       }
-      func perform(userAction action: String) { queue.enqueue(make()) }
+      func perform(userAction action: String) { try! queue.enqueue(make()) }
     }
     system.launchApp { system in
       UploadsApp(queue: system) {

@@ -134,10 +134,10 @@ import Testing
         platform,
         onLaunch: { _ in
           let clock = platform.clock
-          platform.enqueue(
+          try! platform.enqueue(
             WorkRequest(work: "a", worker: SleepingWorker(clock: clock, sleeps: [.seconds(4), .seconds(4)])),
             policy: nil)
-          platform.enqueue(WorkRequest(work: "b", worker: SleepingWorker(clock: clock, sleeps: [])), policy: nil)
+          try! platform.enqueue(WorkRequest(work: "b", worker: SleepingWorker(clock: clock, sleeps: [])), policy: nil)
         })
     }
     #expect(result.divergence == nil, "\(String(describing: result.divergence))")

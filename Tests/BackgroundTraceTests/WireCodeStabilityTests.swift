@@ -62,7 +62,10 @@ import Testing
       ("fgs.stop", [.required("service", .string)]),
       (
         "fgs.refuse",
-        [.required("service", .string), .required("reason", .choice(words: ["background", "no-type", "exhausted"]))]
+        [
+          .required("service", .string),
+          .required("reason", .choice(words: ["background", "no-type", "exhausted", "not-running"])),
+        ]
       ),
       ("fgs.timeout", [.required("service", .string), .required("type", .choice(words: serviceTypes))]),
       ("work.foreground", [.required("work", .string), .required("attempt", .integer)]),
@@ -70,7 +73,7 @@ import Testing
         "work.refuse",
         [
           .required("work", .string), .required("attempt", .integer),
-          .required("reason", .choice(words: ["background", "no-type", "exhausted"])),
+          .required("reason", .choice(words: ["background", "no-type", "exhausted", "not-running"])),
         ]
       ),
       ("work.quota", [.required("work", .string), .required("policy", .choice(words: ["run-as-regular", "drop"]))]),

@@ -75,7 +75,8 @@ final class UploadScenarioApp: BackgroundAppDelegate {
   func perform(userAction action: String) {
     guard action == "upload" else { return }
     let worker = ScenarioUploadWorker(context: context, upload: upload, fixed: fixed, visible: visible)
-    queue.enqueue(
+    // A valid request: like androidx's `build()`, enqueue throws only for one WorkManager refuses.
+    try! queue.enqueue(
       WorkRequest(work: "upload", name: "LongUploadWorker", requiresNetwork: true, worker: worker), policy: nil)
   }
 }

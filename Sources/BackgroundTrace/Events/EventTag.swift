@@ -245,8 +245,8 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
           .required("work", .string), .required("attempt", .integer),
           .required("reason", .choice(ForegroundServiceRefusal.self)),
         ],
-        "the system refused the running worker's `setForeground`: the foreground service WorkManager starts "
-          + "for it was refused")
+        "the system refused the worker's `setForeground`: the foreground service WorkManager starts for it was "
+          + "refused, or (`not-running`) the attempt had already ended")
     case .workQuota:
       KindSpec(
         "work.quota", .system, [.required("work", .string), .required("policy", .choice(ExpeditedPolicy.self))],

@@ -149,6 +149,24 @@ public enum ForegroundServiceRefusal: String, Sendable, Hashable, CaseIterable {
   /// `exhausted`: the type's time limit is already spent in this 24 hours
   /// ("Time limit already exhausted for foreground service type …", Android 15+).
   case exhausted
+  /// `not-running` (`work.refuse` only): the worker called `setForeground` after its
+  /// attempt ended (it returned, was stopped, or its work was replaced or cancelled);
+  /// androidx `WorkForegroundUpdater` throws `IllegalStateException`.
+  case notRunning = "not-running"
+
+  /// Whether a foreground service's start can be refused for this reason (all but
+  /// `not-running`, which is about a worker's attempt).
+  public var appliesToServices: Bool { self != .notRunning }
+
+  /// Whether `setForeground` (or `startForeground`) throws this refusal to the caller:
+  /// `background` and `not-running` do; `no-type` crashes the app instead, and
+  /// `exhausted` is caught and logged by WorkManager's `SystemForegroundService`.
+  public var throwsToCaller: Bool {
+    switch self {
+    case .background, .notRunning: true
+    case .noType, .exhausted: false
+    }
+  }
 }
 
 /// What WorkManager does with an expedited request once the app's expedited quota is

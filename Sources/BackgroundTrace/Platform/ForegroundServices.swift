@@ -99,6 +99,9 @@ public struct ForegroundServiceError: BackgroundTraceError, Hashable {
         + "mAllowStartForeground false: service \(service)"
     case .noType: "MissingForegroundServiceTypeException: Starting FGS without a type (service \(service))"
     case .exhausted: "ForegroundServiceStartNotAllowedException: Time limit already exhausted for \(service)"
+    case .notRunning:
+      "IllegalStateException: Calls to setForegroundAsync() must complete before a ListenableWorker signals "
+        + "completion of work by returning an instance of Result. (work \(service))"
     }
   }
 }

@@ -138,7 +138,10 @@ public struct WorkRequest: Sendable {
 /// A WorkManager-style queue.
 public protocol WorkQueue: AnyObject {
   /// Enqueues work as unique work, resolving a conflict with `policy` (`nil`: replace).
-  func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?)
+  ///
+  /// - Throws: ``WorkRequestError`` for a request WorkManager refuses to build
+  ///   (``WorkRequest/validate()``); nothing is enqueued or recorded.
+  func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError)
   /// Cancels the work; a running attempt is stopped.
   func cancel(work: String)
   /// The ids this queue gives work enqueued with ``enqueue(_:)`` (keep one per queue).
@@ -154,11 +157,14 @@ extension WorkQueue {
   /// ids are the same in every run and in a replay.
   ///
   /// - Returns: the work's id, for ``cancel(work:)``.
+  /// - Throws: ``WorkRequestError`` for a request WorkManager refuses to build; no id
+  ///   is used up.
   @discardableResult
-  public func enqueue(_ request: WorkRequest) -> String {
+  public func enqueue(_ request: WorkRequest) throws(WorkRequestError) -> String {
+    try request.validate()
     var work = request
     work.work = workIDs.next(for: request.work)
-    enqueue(work, policy: nil)
+    try enqueue(work, policy: nil)
     return work.work
   }
 }

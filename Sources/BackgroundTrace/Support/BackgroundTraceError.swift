@@ -33,6 +33,9 @@ public struct TraceErrorKind: RawRepresentable, Sendable, Hashable, CustomString
   /// A setting that is not valid: an environment variable or an option given to the
   /// library or its tools, such as a command line that does not parse.
   public static let configuration = TraceErrorKind(rawValue: "configuration")
+  /// A work request WorkManager's builder refuses (``WorkRequestError``):
+  /// `WorkRequest.Builder.build()` throws `IllegalArgumentException`.
+  public static let invalidWorkRequest = TraceErrorKind(rawValue: "invalidWorkRequest")
 }
 
 /// The one shape every error of the library has: what kind of problem, in which input,

@@ -19,12 +19,14 @@ public final class TracingWorkQueue: WorkQueue {
   }
 
   /// Records `work.enqueue` and forwards the request with its worker wrapped, so each run
-  /// records `work.start` and then `work.result` or `work.stop`.
-  public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) {
+  /// records `work.start` and then `work.result` or `work.stop`. A request WorkManager
+  /// refuses to build throws before anything is recorded.
+  public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) {
+    try request.validate()
     recorder.record(.workEnqueue(request.enqueueEvent(policy: policy)))
     var traced = request
     traced.worker = TracingWorker(base: request.worker, recorder: recorder, tags: request.traceTags)
-    base.enqueue(traced, policy: policy)
+    try base.enqueue(traced, policy: policy)
   }
 
   /// Records `work.cancel` and forwards to the base queue.

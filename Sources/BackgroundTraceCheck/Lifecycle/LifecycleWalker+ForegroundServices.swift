@@ -32,7 +32,12 @@ extension LifecycleWalker {
   }
 
   /// `work.foreground`: a running worker's `setForeground`, from the background or not.
+  /// A call for an attempt that is not running promotes nothing: its `work.refuse
+  /// reason=not-running` follows.
   mutating func promoteWork(_ work: String, attempt: Int, into observer: inout some LifecycleObserver) {
+    guard let index = works.index(forKey: work, StableHash(work)),
+      works.update(at: index, { $0.running?.attempt == attempt })
+    else { return }
     observer.observe(.workPromoted(work: work, attempt: attempt, inBackground: startsInBackground), in: process)
   }
 

@@ -115,6 +115,9 @@ extension CheckerRules {
       case .exhausted:
         "its type's daily time is spent (\"Time limit already exhausted\"): WorkManager logs \"Unable to start "
           + "foreground service\", and the worker stays a job, stopped at ten minutes"
+      case .notRunning:
+        "the attempt had already ended: WorkForegroundUpdater throws IllegalStateException (\"Calls to "
+          + "setForegroundAsync() must complete before a ListenableWorker signals completion of work\")"
       }
     return "work \(work) attempt \(attempt) was refused the foreground: " + what
   }

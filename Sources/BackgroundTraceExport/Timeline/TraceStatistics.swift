@@ -136,7 +136,9 @@ package struct TraceStatistics {
     // Only for a trace with foreground services or promoted workers.
     let refusals = serviceRefusals.values.reduce(0, +)
     if servicesStarted + servicesForeground + refusals + serviceTimeouts + servicesStopped + workersPromoted > 0 {
-      let reasons = ForegroundServiceRefusal.allCases.map { "\($0.rawValue) \(serviceRefusals[$0, default: 0])" }
+      let reasons = ForegroundServiceRefusal.allCases.filter(\.appliesToServices).map {
+        "\($0.rawValue) \(serviceRefusals[$0, default: 0])"
+      }
       lines.append(
         Self.row(
           "services",

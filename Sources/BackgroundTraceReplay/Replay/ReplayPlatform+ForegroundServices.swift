@@ -34,8 +34,8 @@ extension ReplayPlatform: ForegroundServices {
   }
 
   /// Records `work.foreground` for the running attempt's `setForeground`, answered as the
-  /// recording answered it: its `work.refuse`, if any, and a throw for a refusal from
-  /// the background (the others do not throw to the worker).
+  /// recording answered it: its `work.refuse`, if any, and a throw for a refusal that
+  /// throws to the worker (``/BackgroundTrace/ForegroundServiceRefusal/throwsToCaller``).
   func promoteWorker(_ work: String, attempt: Int) throws(ForegroundServiceError) {
     record(.workForeground(work: work, attempt: attempt))
     defer { workForegroundAnswerIndex += 1 }
@@ -43,7 +43,7 @@ extension ReplayPlatform: ForegroundServices {
       let reason = script.workForegroundAnswers[workForegroundAnswerIndex]
     else { return }
     record(.workRefuse(work: work, attempt: attempt, reason: reason))
-    if reason == .background { throw ForegroundServiceError(reason, service: work) }
+    if reason.throwsToCaller { throw ForegroundServiceError(reason, service: work) }
   }
 
   /// The recorded refusal of the next start or `startForeground` call, in call order.

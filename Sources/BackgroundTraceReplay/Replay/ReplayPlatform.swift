@@ -276,8 +276,10 @@ extension ReplayPlatform: TaskScheduling {
 
 extension ReplayPlatform: WorkQueue {
   /// Records `work.enqueue` and keeps the request for the recorded `work.start` events;
-  /// with `keep`, a work the app already enqueued stays as it was.
-  public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) {
+  /// with `keep`, a work the app already enqueued stays as it was. A request androidx
+  /// refuses to build throws, as in the simulation.
+  public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) {
+    try request.validate()
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
     if policy == .keep, works[request.work] != nil { return }
     works[request.work] = request

@@ -1,0 +1,83 @@
+/// A check WorkManager makes when a request is built, with the message of the
+/// `IllegalArgumentException` it throws: androidx `WorkRequest.Builder.build()` and
+/// `PeriodicWorkRequest.Builder.buildInternal()`. A ``WorkQueue`` makes every check
+/// before it enqueues (``WorkRequest/validate()``), so a request androidx refuses to
+/// build never runs here either.
+public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
+  /// A short name for the check, e.g. `expedited-periodic`.
+  public let name: String
+  /// The exception's message, as androidx words it.
+  public let message: String
+  private let violatedBy: @Sendable (WorkRequest) -> Bool
+
+  private init(_ name: String, _ message: String, violatedBy: @escaping @Sendable (WorkRequest) -> Bool) {
+    self.name = name
+    self.message = message
+    self.violatedBy = violatedBy
+  }
+
+  /// Whether `request` fails this check.
+  public func isViolated(by request: WorkRequest) -> Bool { violatedBy(request) }
+
+  /// The check's name.
+  public var description: String { name }
+
+  /// Two checks are the same check when their names are.
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
+
+  /// Hashes the name.
+  public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+  /// Periodic work cannot be expedited: `PeriodicWorkRequest.Builder.buildInternal()`
+  /// (`require(!workSpec.expedited)`).
+  public static let expeditedPeriodic = WorkRequestCheck(
+    "expedited-periodic", "PeriodicWorkRequests cannot be expedited"
+  ) { $0.expedited != nil && $0.period != nil }
+
+  /// Expedited work takes only network and storage constraints:
+  /// `WorkRequest.Builder.build()` refuses an expedited request that requires charging,
+  /// battery not low, device idle or content URI triggers.
+  public static let expeditedConstraints = WorkRequestCheck(
+    "expedited-constraints", "Expedited jobs only support network and storage constraints"
+  ) { $0.expedited != nil && $0.requiresCharging }
+
+  /// Every check, in the order androidx makes them: `build()` calls
+  /// `buildInternal()` (the periodic builder's check) before its own.
+  public static let all: [WorkRequestCheck] = [.expeditedPeriodic, .expeditedConstraints]
+}
+
+/// A request WorkManager refuses to build (``WorkRequestCheck``): androidx throws
+/// `IllegalArgumentException`, and the work is never enqueued.
+public struct WorkRequestError: BackgroundTraceError, Hashable {
+  /// The check the request fails.
+  public var check: WorkRequestCheck
+  /// The request's work id.
+  public var work: String
+
+  /// The error of `request` failing `check`.
+  public init(_ check: WorkRequestCheck, work: String) {
+    self.check = check
+    self.work = work
+  }
+
+  /// Always ``TraceErrorKind/invalidWorkRequest``.
+  public var kind: TraceErrorKind { .invalidWorkRequest }
+  /// `nil`: the request is in no input.
+  public var file: String? { nil }
+  /// `nil`: the request is in no input.
+  public var position: TracePosition? { nil }
+  /// The exception as androidx throws it, and the work it names:
+  /// `IllegalArgumentException: PeriodicWorkRequests cannot be expedited (work sync)`.
+  public var message: String { "IllegalArgumentException: \(check.message) (work \(work))" }
+}
+
+extension WorkRequest {
+  /// Makes WorkManager's builder checks (``WorkRequestCheck/all``), in androidx's order.
+  ///
+  /// - Throws: ``WorkRequestError`` for the first check the request fails.
+  public func validate() throws(WorkRequestError) {
+    if let failed = WorkRequestCheck.all.first(where: { $0.isViolated(by: self) }) {
+      throw WorkRequestError(failed, work: work)
+    }
+  }
+}
