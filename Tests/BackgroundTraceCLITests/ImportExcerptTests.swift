@@ -19,10 +19,17 @@ import Testing
   @Test(arguments: excerpts)
   func excerptImportsToItsExpectedTraceAndFindings(_ log: String) throws {
     let stem = String(log.dropLast(".log".count))
-    let result = run("import", Repository.path(log))
-    #expect(result.status == .success, "\(result.errors)")
     #expect(FileManager.default.fileExists(atPath: Repository.path(stem + ".source.md")), "\(log) names no source")
     let expected = try String(contentsOfFile: Repository.path(stem + ".expected.txt"), encoding: .utf8)
+    // An excerpt whose expected trace has no event is refused without `--allow-empty`.
+    let empty = expected.split(separator: "\n").count == 2
+    if empty {
+      let refused = run("import", Repository.path(log))
+      #expect(refused.status == .badInput, "\(log)")
+      #expect(refused.errors.contains(": found no background work to import ("), "\(log): \(refused.errors)")
+    }
+    let result = empty ? run("import", Repository.path(log), "--allow-empty") : run("import", Repository.path(log))
+    #expect(result.status == .success, "\(result.errors)")
     #expect(result.output == expected, "\(log)")
 
     let check = run("check", Repository.path(stem + ".expected.txt"))

@@ -43,6 +43,9 @@ package struct ImportOptions: Sendable, Hashable {
   /// `--out PATH`: where the trace goes (binary for `.bgtrace`, else text); standard
   /// output by default.
   package var output: String?
+  /// `--allow-empty`: an import that finds no background work succeeds (an empty trace)
+  /// instead of failing.
+  package var allowsEmpty = false
 
   /// Creates the default options.
   package init() {}

@@ -146,7 +146,7 @@ package enum CommandLineParser: Sendable {
     }
   }
 
-  /// `import LOG… [--from ios|android] [--process NAME|PID] [--out PATH] [--strict]`.
+  /// `import LOG… [--from ios|android] [--process NAME|PID] [--out PATH] [--strict] [--allow-empty]`.
   private static func importLogs(_ arguments: [String]) throws(UsageError) -> Command {
     var rest = arguments
     var options = ImportOptions()
@@ -161,6 +161,10 @@ package enum CommandLineParser: Sendable {
     if let index = rest.firstIndex(of: "--strict") {
       rest.remove(at: index)
       options.log.strict = true
+    }
+    if let index = rest.firstIndex(of: "--allow-empty") {
+      rest.remove(at: index)
+      options.allowsEmpty = true
     }
     try rejectOptions(rest, command: .import)
     guard !rest.isEmpty else {

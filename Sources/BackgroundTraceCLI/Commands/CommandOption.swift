@@ -145,6 +145,9 @@ extension CommandName {
         .flag(
           "--strict", "fail on a line of a recognised source whose message",
           "does not parse (with its file and line)"),
+        .flag(
+          "--allow-empty", "succeed with an empty trace when the logs hold no",
+          "background work (by default that fails: exit 2)"),
       ]
     }
   }

@@ -26,7 +26,39 @@ enum ImportCommand {
       inputs, options: options.log, meta: { try sink.begin($0) }, event: { try sink.append($0) })
     try sink.close()
     console.writeError(summary.text)
+    if summary.events == 0 && !options.allowsEmpty {
+      // A CI gate that imports a log captured with the wrong settings must not pass on an
+      // empty trace: the trace is not kept, and the error says what to capture.
+      if let path = options.output, path != "-" { try? FileManager.default.removeItem(atPath: path) }
+      throw LogImportError(
+        file: inputs.map(\.name).joined(separator: ", "), message: emptyImportMessage(summary))
+    }
     return .success
+  }
+
+  /// Why an import found nothing, and what capture setting is likely missing.
+  static func emptyImportMessage(_ summary: ImportSummary) -> String {
+    let read = "\(summary.lines) \(summary.lines == 1 ? "line" : "lines") read"
+    let messages = summary.apps.reduce(0) { $0 + $1.backgroundMessages }
+    let sources =
+      switch summary.platform {
+      case .ios: "UIKit's background tasks, BackgroundTasks or background URLSession"
+      case .android: "WorkManager, JobScheduler or ActivityManager"
+      }
+    let found =
+      messages == 0
+      ? "none from \(sources)" : "\(messages) from \(sources), none of them an event of the app imported"
+    let capture =
+      switch summary.platform {
+      case .ios:
+        "capture with `log stream --level debug` and the predicate docs/import.md gives (subsystem "
+          + "com.apple.UIKit, category BackgroundTask, or subsystem com.apple.BackgroundTasks)"
+      case .android:
+        "turn WorkManager's debug logging on (Configuration.Builder().setMinimumLoggingLevel(Log.DEBUG)) and "
+          + "capture the whole buffer (`adb logcat -v threadtime`)"
+      }
+    return "found no background work to import (\(read), \(found)): \(capture); "
+      + "--allow-empty accepts an empty trace"
   }
 
   private static func spoolStandardInput() throws -> String {

@@ -39,11 +39,20 @@ struct AndroidStudioLogcatReader: LogStyleReader {
 }
 
 /// Android Studio's earlier Logcat window, copied:
-/// `YYYY-MM-DD HH:MM:SS.mmm PID-TID/PACKAGE L/TAG: message` (`?` for an unknown package).
+/// `YYYY-MM-DD HH:MM:SS.mmm PID-TID/PACKAGE L/TAG: message` (`?` for an unknown package),
+/// or with no year (`MM-DD HH:MM:SS.mmm`, as the window wrote before Android Studio 3:
+/// a year boundary is counted, ``YearlessClock``).
 struct AndroidStudioLegacyLogcatReader: LogStyleReader {
+  private var clock = YearlessClock()
+
   mutating func read(_ line: LogLineSplitter.Line) -> LineReading {
     var scanner = LogBytes(line.bytes)
-    guard let time = LogcatFields.dateTime(&scanner), scanner.skipBlanks() > 0, let pid = scanner.number(),
+    var time = LogcatFields.dateTime(&scanner)
+    if time == nil {
+      scanner.index = 0
+      time = LogcatFields.monthDayTime(&scanner, clock: &clock)
+    }
+    guard let time, scanner.skipBlanks() > 0, let pid = scanner.number(),
       scanner.expect(45), scanner.number() != nil, scanner.expect(47)
     else { return .notInStyle }
     let package = scanner.word()
