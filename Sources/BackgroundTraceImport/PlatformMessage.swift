@@ -10,7 +10,8 @@ package enum PlatformMessage: Sendable, Hashable {
   /// `Ending background task with UIBackgroundTaskIdentifier: N` (or
   /// `Ending task with identifier N and description: …`).
   case taskEnded(id: Int)
-  /// `Can't end BackgroundTask: no background task exists with identifier N (0x…), …`:
+  /// `Can't end BackgroundTask: no background task exists with identifier N (0x…), …`
+  /// (before iOS 13: `Can't endBackgroundTask: … identifier HEX, …`):
   /// a platform-bug line.
   case taskEndRefused(id: Int)
   /// `Calling expiration handler for task: <…>: taskID = N, …`.

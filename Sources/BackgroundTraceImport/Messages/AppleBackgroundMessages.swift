@@ -30,6 +30,13 @@ package enum AppleBackgroundMessages: Sendable {
       guard let id = MessageText.leadingInteger(rest) else { return .malformed(expected: "a task identifier") }
       return .message(.taskEndRefused(id: id))
     }
+    if let rest = after("Can't endBackgroundTask: no background task exists with identifier ", message) {
+      // UIKit before iOS 13: the identifier in hexadecimal only (`%lx`), `… identifier 6c, or …`.
+      guard let id = MessageText.leadingHexInteger(rest) else {
+        return .malformed(expected: "a hexadecimal task identifier")
+      }
+      return .message(.taskEndRefused(id: id))
+    }
     if let rest = after("Background task still not ended after expiration handlers were called:", message) {
       // `<private>` on a device that is not debugged: no id to name.
       guard let info = taskInfo(rest) else { return .unrelated }

@@ -57,6 +57,13 @@ enum MessageText {
     return value
   }
 
+  /// The hexadecimal number (`0-9a-fA-F`, no `0x`) that starts `text`, if any.
+  static func leadingHexInteger(_ text: Substring) -> Int? {
+    let digits = text.utf8.prefix { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) }
+    guard !digits.isEmpty, digits.count <= 15 else { return nil }
+    return Int(String(decoding: digits, as: UTF8.self), radix: 16)
+  }
+
   /// The letters (Character.isLetter) that start `bytes`, read on the bytes while they
   /// are ASCII letters; when a non-ASCII byte stops them (a letter of another script,
   /// or a mark that joins the last letter), the characters decide.
