@@ -37,6 +37,11 @@ package struct ImportTranslator: Sendable {
   private var lastEnded: Int?
 
   private var openRuns: [String: (run: Int, expired: Bool)] = [:]
+  /// The task the debugger last asked to launch (`Simulating launch for task with
+  /// identifier`), for a `Starting simulated task:` whose identifier did not decode.
+  private var simulatedLaunch: String?
+  /// Whether a simulated task's completion was written, its success unknown.
+  private(set) var wroteSimulatedCompletion = false
   /// Identifiers with a launch handler in the current process.
   private var registered: Set<String> = []
   private var nextRun = 1
@@ -248,6 +253,19 @@ package struct ImportTranslator: Sendable {
       openRuns[identifier] = (nextRun, false)
       events.append(.schedLaunch(identifier: identifier, run: nextRun))
       nextRun += 1
+    case .simulatedLaunchRequested(let identifier):
+      simulatedLaunch = identifier
+    case .simulatedLaunchFoundNoRequest:
+      simulatedLaunch = nil
+    case .simulatedTaskStarted:
+      guard let identifier = simulatedLaunch else { return }
+      translateScheduler(.taskLaunched(identifier: identifier), into: &events)
+    case .simulatedTaskCompleted(let identifier):
+      // BackgroundTasks does not print a simulated task's success: written as success,
+      // and the summary says so.
+      guard let identifier = identifier ?? simulatedLaunch else { return }
+      wroteSimulatedCompletion = true
+      translateScheduler(.taskCompleted(identifier: identifier, success: true), into: &events)
     case .taskCompleted(let identifier, let success):
       let run: Int
       if let open = openRuns.removeValue(forKey: identifier) {

@@ -18,6 +18,11 @@ enum LogLimits {
       }
       sentences.append("launch handler registrations, unless BackgroundTasks' DEBUG lines are captured")
       sentences.append("scheduler run numbers: runs are numbered from 1 in the order of their launches")
+      if translator.wroteSimulatedCompletion {
+        sentences.append(
+          "the success a simulated task was completed with: `Marking simulated task complete` does not print it, "
+            + "so it is written success=true")
+      }
     case .android:
       sentences.append(
         "attempt numbers: counted from the first start seen (meta attempts=from-first-start-seen)")

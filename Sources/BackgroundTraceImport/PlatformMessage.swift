@@ -32,6 +32,18 @@ package enum PlatformMessage: Sendable, Hashable {
   case taskCompleted(identifier: String, success: Bool)
   /// `Calling expiration handlers for activities: …` naming IDENT.
   case tasksExpiring(identifiers: [String])
+  /// `Simulating launch for task with identifier IDENT`: the debugger asked for a launch
+  /// (`_simulateLaunchForTaskWithIdentifier:`); no event until the task starts.
+  case simulatedLaunchRequested(identifier: String)
+  /// `Starting simulated task: TASK` whose identifier did not decode (`<decode: missing
+  /// data>`): the launch the debugger asked for last.
+  case simulatedTaskStarted
+  /// `Marking simulated task complete: <BGAppRefreshTask: IDENT>`: the simulated task's
+  /// completion, whose success BackgroundTasks does not print.
+  case simulatedTaskCompleted(identifier: String?)
+  /// `No task request with identifier IDENT has been scheduled`: the simulated launch
+  /// found no request; nothing starts.
+  case simulatedLaunchFoundNoRequest
   /// `No launch handler registered for task with identifier IDENT`: a platform-bug line.
   case noLaunchHandler(identifier: String)
   /// `registerForTaskWithIdentifier: IDENT` (DEBUG): the app registered a launch handler.

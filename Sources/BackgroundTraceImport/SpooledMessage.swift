@@ -152,6 +152,12 @@ struct SpoolWriter {
       integer(pid)
       string(name)
       byte(suspended ? 1 : 0)
+    case .simulatedLaunchRequested(let identifier): named(30, identifier)
+    case .simulatedTaskStarted: byte(31)
+    case .simulatedTaskCompleted(let identifier):
+      byte(32)
+      optionalString(identifier)
+    case .simulatedLaunchFoundNoRequest: byte(33)
     }
   }
 
@@ -278,6 +284,10 @@ struct SpoolReader {
       let pid = Int(integer())
       let name = string()
       return .processTaskStateChanged(pid: pid, name: name, suspended: byte() != 0)
+    case 30: return .simulatedLaunchRequested(identifier: string())
+    case 31: return .simulatedTaskStarted
+    case 32: return .simulatedTaskCompleted(identifier: optionalString())
+    case 33: return .simulatedLaunchFoundNoRequest
     default:
       preconditionFailure("spooled message case \(number): not one SpoolWriter writes")
     }

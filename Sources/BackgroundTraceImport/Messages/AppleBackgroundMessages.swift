@@ -85,6 +85,34 @@ package enum AppleBackgroundMessages: Sendable {
       guard let task = taskIdentifier(rest) else { return .malformed(expected: "a task") }
       return .message(.taskLaunched(identifier: task.identifier))
     }
+    // The debugger's launches and expirations (`_simulateLaunchForTaskWithIdentifier:`,
+    // `_simulateExpirationForTaskWithIdentifier:` in BGTaskScheduler, as Apple's "Starting
+    // and Terminating Tasks During Development" runs them).
+    if let rest = prefix("Simulating launch for task with identifier ", message) {
+      let identifier = rest.prefix { !$0.isWhitespace }
+      guard !identifier.isEmpty else { return .malformed(expected: "a task identifier") }
+      return .message(.simulatedLaunchRequested(identifier: String(identifier)))
+    }
+    if let rest = prefix("Starting simulated task: ", message) {
+      guard !MessageText.hasPrefix("<decode", rest), let task = taskIdentifier(rest) else {
+        return .message(.simulatedTaskStarted)
+      }
+      return .message(.taskLaunched(identifier: task.identifier))
+    }
+    if let rest = prefix("Marking simulated task complete: ", message) {
+      let decoded = MessageText.hasPrefix("<decode", rest) ? nil : taskIdentifier(rest)
+      return .message(.simulatedTaskCompleted(identifier: decoded?.identifier))
+    }
+    if let rest = prefix("Simulating expiration for task with identifier ", message) {
+      let identifier = rest.prefix { !$0.isWhitespace }
+      guard !identifier.isEmpty else { return .malformed(expected: "a task identifier") }
+      return .message(.tasksExpiring(identifiers: [String(identifier)]))
+    }
+    if prefix("No task request with identifier ", message) != nil,
+      MessageText.contains(" has been scheduled", in: message)
+    {
+      return .message(.simulatedLaunchFoundNoRequest)
+    }
     if let rest = prefix("Marking task ", message),
       let range = MessageText.firstRange(of: " complete with success: ", in: rest)
     {
