@@ -5,7 +5,9 @@
 ///
 /// A line with no header after a line with one continues its message (Xcode wraps
 /// long messages when they are copied from some views); a blank line ends it. Bare
-/// lines before any header are messages of their own, with no time or process.
+/// lines before any header are messages of their own, with no time or process. A
+/// header may come without its timestamp (`Process[PID:TID] message`, as pasted with
+/// the date cut off): the process and pid are kept, the time is unknown.
 struct XcodeConsoleReader: LogStyleReader {
   private var pending: (time: LogTimestamp?, pid: Int, process: String, text: String, line: Int)?
 
@@ -16,6 +18,12 @@ struct XcodeConsoleReader: LogStyleReader {
     {
       let finished = flush()
       pending = (time, process.pid, process.name, scanner.rest(), line.number)
+      return finished ?? .continuation
+    }
+    scanner.index = 0
+    if let process = Self.datelessHeader(&scanner) {
+      let finished = flush()
+      pending = (nil, process.pid, process.name, scanner.rest(), line.number)
       return finished ?? .continuation
     }
     if line.bytes.isEmpty { return flush() ?? .continuation }
@@ -34,6 +42,23 @@ struct XcodeConsoleReader: LogStyleReader {
   }
 
   mutating func finish() -> LineReading? { flush() }
+
+  /// `Process[PID:TID] ` at the start of a line: a name with no blank, both numbers and
+  /// a blank after them, so that a message with a bracket in it is not taken for one.
+  private static func datelessHeader(_ scanner: inout LogBytes) -> (name: String, pid: Int)? {
+    let start = scanner.index
+    guard let open = scanner.upTo(91), !open.isEmpty,
+      !scanner.bytes[open].contains(where: { $0 == 32 || $0 == 9 })
+    else { return nil }
+    scanner.index += 1
+    guard let pid = scanner.number(), scanner.expect(58), scanner.number() != nil, scanner.expect(93),
+      scanner.skipBlanks() > 0
+    else {
+      scanner.index = start
+      return nil
+    }
+    return (scanner.string(start..<open.upperBound), pid)
+  }
 
   private mutating func flush() -> LineReading? {
     guard let entry = pending else { return nil }
