@@ -31,10 +31,14 @@ struct ImportPass {
   /// A pass over logs of the styles `survey` detected.
   init(survey: LogSurvey) { self.survey = survey }
 
+  /// The index of the log being read, among the import's inputs.
+  private var inputIndex = 0
+
   /// Reads `input` in `style` to its end.
   ///
   /// - Throws: what the log's reads or the spool's file throw.
   mutating func read(_ input: LogInput, style: LogStyle, strict: Bool) throws {
+    defer { inputIndex += 1 }
     var reader = style.makeReader()
     var splitter = LogLineSplitter(try input.open())
     let skipsByWord = style.skipsLinesByWord
@@ -96,7 +100,10 @@ struct ImportPass {
       default: break
       }
       let processName = record.process.map { index($0) }
-      try spool.append(SpooledMessage(time: record.time, pid: record.pid, processName: processName, message: message))
+      try spool.append(
+        SpooledMessage(
+          time: record.time, pid: record.pid, processName: processName, message: message,
+          location: LogLocation(input: inputIndex, line: record.line)))
     }
   }
 

@@ -39,6 +39,20 @@ public struct LogImportError: BackgroundTraceError, Hashable {
   public var kind: TraceErrorKind { position == nil ? .configuration : .malformedTrace }
 }
 
+/// Where in the imported logs an event came from.
+public struct LogLocation: Sendable, Hashable {
+  /// The log: its index among the inputs of the import.
+  public var input: Int
+  /// The line, counting from 1.
+  public var line: Int
+
+  /// The line `line` of input `input`.
+  public init(input: Int, line: Int) {
+    self.input = input
+    self.line = line
+  }
+}
+
 /// One log to import: a name for messages and a way to read it from its start (the
 /// import opens it twice: to detect its style from its first lines, then for its pass).
 public struct LogInput: Sendable {
@@ -84,6 +98,15 @@ public enum LogImporter: Sendable {
     _ inputs: [LogInput], options: LogImportOptions,
     meta: (TraceMetadata) throws -> Void, event: (TraceEvent) throws -> Void
   ) throws -> ImportSummary {
+    try run(inputs, options: options, meta: meta) { imported, _ in try event(imported) }
+  }
+
+  /// Imports `inputs` as ``run(_:options:meta:event:)`` does, handing each event with
+  /// the log line it came from, so that what is found in the trace can cite the log.
+  public static func run(
+    _ inputs: [LogInput], options: LogImportOptions,
+    meta: (TraceMetadata) throws -> Void, located event: (TraceEvent, LogLocation) throws -> Void
+  ) throws -> ImportSummary {
     var pass = ImportPass(survey: try LogSurvey.detectingStyles(inputs, platform: options.platform))
     for (index, input) in inputs.enumerated() {
       try pass.read(input, style: pass.survey.styles[index].style, strict: options.strict)
@@ -126,7 +149,7 @@ public enum LogImporter: Sendable {
       let time = pass.clock.traceTime(of: spooled.time)
       for kind in kinds {
         kindCounts[Int(kind.tag.rawValue)] += 1
-        try event(TraceEvent(time: time, kind))
+        try event(TraceEvent(time: time, kind), spooled.location)
       }
     }
     if let failure = pass.strictFailure { throw failure.error }

@@ -16,6 +16,8 @@ struct SpooledMessage {
   var processName: Int?
   /// The message.
   var message: PlatformMessage
+  /// Where the message is: its log (an index into the import's inputs) and line.
+  var location = LogLocation(input: 0, line: 0)
 
   private static let hasTime: UInt8 = 1
   private static let hasYear: UInt8 = 2
@@ -32,6 +34,8 @@ struct SpooledMessage {
     if let time { writer.integer(time.nanoseconds) }
     if let pid { writer.integer(pid) }
     if let processName { writer.integer(processName) }
+    writer.integer(location.input)
+    writer.integer(location.line)
     writer.message(message)
   }
 
@@ -42,7 +46,8 @@ struct SpooledMessage {
       flags & hasTime != 0 ? LogTimestamp(nanoseconds: reader.integer(), hasYear: flags & hasYear != 0) : nil
     let pid = flags & hasPid != 0 ? Int(reader.integer()) : nil
     let processName = flags & hasProcessName != 0 ? Int(reader.integer()) : nil
-    return SpooledMessage(time: time, pid: pid, processName: processName, message: reader.message())
+    let location = LogLocation(input: Int(reader.integer()), line: Int(reader.integer()))
+    return SpooledMessage(time: time, pid: pid, processName: processName, message: reader.message(), location: location)
   }
 }
 

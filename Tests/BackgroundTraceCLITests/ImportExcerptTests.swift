@@ -36,5 +36,27 @@ import Testing
     let findings = try String(contentsOfFile: Repository.path(stem + ".findings"), encoding: .utf8)
     #expect(check.output.replacingOccurrences(of: Repository.root.path + "/", with: "") == findings, "\(log)")
     #expect(check.status == (findings.isEmpty ? .success : .findings))
+
+    // `check LOG` gives the same findings, each at a line of the log.
+    let checkLog = run("check", Repository.path(log))
+    guard !empty else {
+      #expect(checkLog.status == .badInput, "\(log)")
+      return
+    }
+    #expect(checkLog.status == check.status, "\(log): \(checkLog.errors)")
+    let lineCount = try String(contentsOfFile: Repository.path(log), encoding: .utf8).split(
+      separator: "\n", omittingEmptySubsequences: false
+    ).count
+    func split(_ output: String, path: String) -> [(line: Int, rest: String)] {
+      output.split(separator: "\n").map { finding in
+        let afterPath = finding.dropFirst(path.count + 1)
+        let number = afterPath.prefix { $0.isNumber }
+        return (Int(number) ?? 0, String(afterPath.dropFirst(number.count)))
+      }
+    }
+    let fromLog = split(checkLog.output, path: Repository.path(log))
+    let fromTrace = split(check.output, path: Repository.path(stem + ".expected.txt"))
+    #expect(fromLog.map(\.rest) == fromTrace.map(\.rest), "\(log)")
+    #expect(fromLog.allSatisfy { (1...lineCount).contains($0.line) }, "\(log): \(checkLog.output)")
   }
 }

@@ -1,6 +1,7 @@
 package import BackgroundTrace
 package import BackgroundTraceCheck
 import BackgroundTraceExport
+import BackgroundTraceImport
 import Dispatch
 import Synchronization
 
@@ -22,6 +23,8 @@ package enum CheckCommand {
     package var findings: [Finding] = []
     package var damage: [TraceDamage] = []
     package var error: String?
+    /// For a device log, checked as the trace it imports to: what was imported.
+    package var note: String?
   }
 
   static func run(paths: [String], options: CheckOptions, console: some Console) throws -> ExitStatus {
@@ -41,6 +44,7 @@ package enum CheckCommand {
         status = .badInput
         continue
       }
+      if let note = result.note { console.writeError("bgtrace: \(EscapedText.of(note))\n") }
       var text = ""
       for finding in result.findings {
         let entry = CheckBaseline.Entry(finding, path: result.name)
@@ -106,9 +110,21 @@ package enum CheckCommand {
     return results.withLock { $0.map { $0! } }
   }
 
-  /// Checks one file, turning every error into a result.
+  /// Checks one file, turning every error into a result: a trace, or a device log
+  /// (a file that does not start like a trace), imported in memory.
   package static func check(_ path: String, configuration: CheckerConfiguration) -> FileResult {
     var result = FileResult(name: path == "-" ? "<stdin>" : path)
+    if path != "-" && !TraceFiles.startsLikeATrace(path) {
+      do {
+        try checkLog(path, configuration: configuration, into: &result)
+        return result
+      } catch let error as LogImportError where error.position == nil && error.message.hasPrefix("no line is in") {
+        // Neither a trace nor a log: the trace reader says what the first line should be.
+      } catch {
+        result.error = "\(error)"
+        return result
+      }
+    }
     do {
       var reader = try TraceReader(path: path)
       result.name = reader.file
@@ -120,6 +136,31 @@ package enum CheckCommand {
       result.error = "\(error)"
     }
     return result
+  }
+
+  /// Imports the device log at `path` in memory (docs/import.md) and checks its trace,
+  /// each finding at the log line its event came from.
+  private static func checkLog(_ path: String, configuration: CheckerConfiguration, into result: inout FileResult)
+    throws
+  {
+    var checker: TraceChecker?
+    var findings: [Finding] = []
+    let summary = try LogImporter.run(
+      [.file(path)], options: LogImportOptions(),
+      meta: { checker = TraceChecker(configuration: configuration, meta: $0) },
+      located: { event, location in
+        checker?.check(LocatedEvent(event: event, location: location.line), into: &findings)
+      })
+    guard summary.events > 0 else {
+      throw LogImportError(file: path, message: ImportCommand.emptyImportMessage(summary))
+    }
+    checker?.finish(into: &findings)
+    result.findings = findings
+    let style = summary.styles.first.map { " (\($0.style.rawValue))" } ?? ""
+    result.note =
+      "\(path): a device log\(style), checked as the trace `bgtrace import` writes: "
+      + "\(summary.events) \(summary.events == 1 ? "event" : "events") of \(summary.app ?? "no app"); "
+      + "findings cite the log's lines"
   }
 
   static func json(_ finding: Finding, path: String) -> String {

@@ -72,12 +72,16 @@ enum HelpText {
     or a directory: every file under it that starts with the text header
     'bgtrace 1' or the binary magic is checked, whatever its extension; hidden
     folders (.git, .build) are skipped, so 'bgtrace check .' works in a package.
-    A directory that holds no trace is an error. Directories are checked on all
-    cores; findings print in path order, one per line:
+    A directory that holds no trace is an error. A file that is not a trace is
+    read as a device log (docs/import.md): imported in memory as 'bgtrace
+    import' would, and checked, each finding at the log line its event came
+    from. Directories are checked on all cores; findings print in path order,
+    one per line:
 
         PATH:LOCATION: SEVERITY: MESSAGE [RULE-ID]
 
-    LOCATION is the line for text traces and the event number for binary ones.
+    LOCATION is the line for text traces and logs, and the event number for
+    binary traces.
 
     \(optionList(.check))
 
@@ -89,7 +93,7 @@ enum HelpText {
     match an entry, so run check from the same directory as when it was written.
 
     Exit status: 0 clean (warnings allowed), 1 findings, 2 bad or damaged input,
-    a path with no trace, or bad usage.
+    a path with no trace, a log with no background work, or bad usage.
 
     """
 
@@ -263,8 +267,9 @@ enum HelpText {
 
     \(optionList(.`import`))
 
-    Exit status: 0 success, 2 a log in no known style, an unknown --process, a
-    line that does not parse under --strict, or OUT cannot be written.
+    Exit status: 0 success, 2 a log in no known style, logs with no background
+    work (unless --allow-empty), an unknown --process, a line that does not
+    parse under --strict, or OUT cannot be written.
 
     """
 

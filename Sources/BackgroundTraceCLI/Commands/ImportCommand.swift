@@ -31,12 +31,14 @@ enum ImportCommand {
       // empty trace: the trace is not kept, and the error says what to capture.
       if let path = options.output, path != "-" { try? FileManager.default.removeItem(atPath: path) }
       throw LogImportError(
-        file: inputs.map(\.name).joined(separator: ", "), message: emptyImportMessage(summary))
+        file: inputs.map(\.name).joined(separator: ", "),
+        message: emptyImportMessage(summary) + "; --allow-empty accepts an empty trace")
     }
     return .success
   }
 
-  /// Why an import found nothing, and what capture setting is likely missing.
+  /// Why an import found nothing, and what capture setting is likely missing (`import`
+  /// adds how to accept it).
   static func emptyImportMessage(_ summary: ImportSummary) -> String {
     let read = "\(summary.lines) \(summary.lines == 1 ? "line" : "lines") read"
     let messages = summary.apps.reduce(0) { $0 + $1.backgroundMessages }
@@ -57,8 +59,7 @@ enum ImportCommand {
         "turn WorkManager's debug logging on (Configuration.Builder().setMinimumLoggingLevel(Log.DEBUG)) and "
           + "capture the whole buffer (`adb logcat -v threadtime`)"
       }
-    return "found no background work to import (\(read), \(found)): \(capture); "
-      + "--allow-empty accepts an empty trace"
+    return "found no background work to import (\(read), \(found)): \(capture)"
   }
 
   private static func spoolStandardInput() throws -> String {
