@@ -73,6 +73,9 @@ public final class SimulatedSystem: @unchecked Sendable {
 
   // Work persists across processes.
   var works: [String: WorkItem] = [:]
+  /// The file locks the running process holds, by path: whether each file is in a
+  /// shared container.
+  var heldFileLocks: [String: Bool] = [:]
   /// How many requests the queue has taken, to number each (``WorkItem/request``'s
   /// identity, as androidx's request id: a late call of a replaced request's worker
   /// never reaches its replacement).
@@ -357,6 +360,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     backgroundSince = nil
     cancelBackgroundTimers()
     openTasks.removeAll()
+    heldFileLocks.removeAll()
     launchHandlers.removeAll()
     runningTasks.removeAll()
     forgetSessions()
@@ -412,6 +416,7 @@ public final class SimulatedSystem: @unchecked Sendable {
       guard isIdleInBackground else { return }
       setState(.suspended)
       cancelBackgroundTimers()
+      terminateIfSuspendedHoldingFileLocks()
     }
   }
 

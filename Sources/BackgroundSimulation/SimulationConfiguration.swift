@@ -52,6 +52,10 @@ public struct SimulationConfiguration: Sendable {
   /// not calling `setTaskCompleted` "may result in the system killing your app"; the
   /// model takes the strict reading. `nil` never kills (more lenient than a device).
   public var uncompletedRunKill: Duration? = .seconds(1)
+  /// Which locks held at a suspension get an iOS app terminated (`0xdead10cc`):
+  /// ``FileLockTermination/anyFile`` by default, the strict reading of Apple's
+  /// description; ``FileLockTermination/sharedContainersOnly`` where reports come from.
+  public var fileLockTermination = FileLockTermination.anyFile
   /// How long a background transfer takes out of process once it may run: drawn from
   /// this range by the seed (Apple documents none; transfers of the app's own files).
   public var transferDuration: ClosedRange<Duration> = .seconds(5)...(.seconds(120))

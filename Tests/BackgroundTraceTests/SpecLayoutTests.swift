@@ -94,7 +94,7 @@ import Testing
     ([0x1B, 0x00, 0x01, 0x02], "integer out of range"),  // cut short before `total`
     ([0x1E, 0x05, 0x00], "bad extended event kind code"),  // code 5 has a tag byte of its own
     ([0x1E, 0x1E, 0x00], "bad extended event kind code"),  // 30 is no kind's code
-    ([0x1E, 0x28, 0x00], "unknown event kind tag 40"),  // a longer code no kind has
+    ([0x1E, 0x40, 0x00], "unknown event kind tag 64"),  // a longer code no kind has
     ([0x1E, 0x7F, 0x00], "unknown event kind tag 127"),  // a code no kind has
   ])
   func aBadSpecLayoutRecordIsMalformed(_ record: [UInt8], _ message: String) {

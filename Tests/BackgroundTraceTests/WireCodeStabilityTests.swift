@@ -16,7 +16,7 @@ import Testing
       ("net.finish", 23), ("net.wake", 24), ("net.events-done", 25), ("net.handler", 26),
       ("sched.progress", 27), ("fgs.start", 28), ("fgs.foreground", 29), ("fgs.stop", 32), ("fgs.refuse", 33),
       ("fgs.timeout", 34), ("work.foreground", 35), ("work.refuse", 36), ("work.quota", 37),
-      ("app.allowlist", 38),
+      ("app.allowlist", 38), ("file.lock", 39), ("file.unlock", 40),
     ]
     for (name, code) in expected {
       #expect(EventTag(name: name)?.rawValue == code, "\(name)")
@@ -84,6 +84,8 @@ import Testing
           .required("duration", .interval),
         ]
       ),
+      ("file.lock", [.required("path", .string), .required("shared", .boolean)]),
+      ("file.unlock", [.required("path", .string)]),
     ]
     for (name, fields) in expected {
       let published = EventTag(name: name)?.spec.fields ?? []

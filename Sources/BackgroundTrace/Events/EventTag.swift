@@ -80,6 +80,10 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   /// `app.allowlist`: the system put the app on its temporary allowlist (a
   /// high-priority push message, an exact alarm, a tapped notification).
   case appAllowlist = 38
+  /// `file.lock`: the app took a lock on a file (an SQLite or Core Data write).
+  case fileLock = 39
+  /// `file.unlock`: the app released its lock on a file.
+  case fileUnlock = 40
 
   /// The largest kind code (codes run from 0 to it without a gap but for 30 and 31),
   /// found from the cases, so a new kind needs no other edit here.
@@ -258,6 +262,13 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
         [.required("reason", .choice(TemporaryAllowlistReason.self)), .required("duration", .interval)],
         "the system put the app on its temporary allowlist for `duration` (a high-priority FCM message, an exact "
           + "alarm, a tapped notification): it may start foreground services from the background until then")
+    case .fileLock:
+      KindSpec(
+        "file.lock", .app, [.required("path", .string), .required("shared", .boolean)],
+        "the app took a lock on the file at `path` (an SQLite or Core Data write); `shared=true`: the file is "
+          + "in a container shared with other processes (an app group)")
+    case .fileUnlock:
+      KindSpec("file.unlock", .app, [.required("path", .string)], "the app released its lock on the file at `path`")
     }
   }
 }
@@ -303,6 +314,8 @@ extension TraceEvent.Kind {
     case .workRefuse: .workRefuse
     case .workQuota: .workQuota
     case .appAllowlist: .appAllowlist
+    case .fileLock: .fileLock
+    case .fileUnlock: .fileUnlock
     }
   }
 

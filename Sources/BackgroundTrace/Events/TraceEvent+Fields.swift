@@ -163,6 +163,11 @@ extension TraceEvent.Kind {
     case .appAllowlist(let reason, let duration):
       visit(.choice(reason.rawValue))
       visit(.interval(duration))
+    case .fileLock(let path, let shared):
+      visit(.string(path))
+      visit(.boolean(shared))
+    case .fileUnlock(let path):
+      visit(.string(path))
     }
   }
 
@@ -266,6 +271,8 @@ extension TraceEvent.Kind {
       self = .workRefuse(work: try values.string(0), attempt: try values.integer(1), reason: try values.choice(2))
     case .workQuota: self = .workQuota(work: try values.string(0), policy: try values.choice(1))
     case .appAllowlist: self = .appAllowlist(reason: try values.choice(0), duration: try values.interval(1))
+    case .fileLock: self = .fileLock(path: try values.string(0), shared: try values.boolean(1))
+    case .fileUnlock: self = .fileUnlock(path: try values.string(0))
     }
   }
 

@@ -124,6 +124,12 @@ extension TraceEvent {
     /// services from the background (Android 12+; AOSP
     /// `TEMPORARY_ALLOW_LIST_TYPE_FOREGROUND_SERVICE_ALLOWED`).
     case appAllowlist(reason: TemporaryAllowlistReason, duration: TraceInterval)
+    /// `file.lock path=… shared=…`: the app took a lock on a file (an SQLite or Core
+    /// Data write); `shared`: the file is in a container shared with other processes
+    /// (an app group). iOS terminates an app suspended while it holds one (`0xdead10cc`).
+    case fileLock(path: String, shared: Bool)
+    /// `file.unlock path=…`: the app released its lock on a file.
+    case fileUnlock(path: String)
   }
 }
 

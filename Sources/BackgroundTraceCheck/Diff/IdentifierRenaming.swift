@@ -33,7 +33,8 @@ struct IdentifierRenaming {
     case .workCancel(let id): return .workCancel(work: work(id))
     case .appState, .appTerminate, .schedRegister, .schedSubmit, .schedReject, .schedCancel, .envSet, .input, .mark,
       .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
-      .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist:
+      .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist,
+      .fileLock, .fileUnlock:
       return kind
     }
   }

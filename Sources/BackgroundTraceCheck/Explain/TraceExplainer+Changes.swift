@@ -78,6 +78,12 @@ extension TraceExplainer {
         : "~ work \(work): expedited quota spent, runs as regular work"
     case .serviceClosed(let service, _, let end):
       return "- service \(service): closed, not stopped \(end.phrase)"
+    case .fileLocked(let path, _):
+      return "+ file lock \(path)"
+    case .fileUnlocked(let path):
+      return "- file lock \(path)"
+    case .suspendedHoldingFileLock(let path, let lockedAt, _):
+      return "! file lock \(path): held since \(lockedAt.seconds) at the suspension"
     case .serviceStopped(_, nil):
       return nil
     case .processStarted, .stateChanged, .processEnded, .actionWithoutProcess, .taskRefused, .taskEndUnmatched,

@@ -146,7 +146,8 @@ public struct TraceExplainer: Sendable {
     case .appLaunch, .appState, .appTerminate, .taskBegin, .taskEnd, .schedRegister, .schedSubmit, .schedReject,
       .schedCancel, .schedExpire, .schedComplete, .workEnqueue, .workResult, .workStop, .workCancel, .envSet, .input,
       .mark, .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
-      .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist:
+      .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist,
+      .fileLock, .fileUnlock:
       break
     }
     return []
@@ -179,7 +180,8 @@ public struct TraceExplainer: Sendable {
     case .appLaunch, .appTerminate, .taskEnd, .taskExpire, .schedRegister, .schedSubmit, .schedReject, .schedCancel,
       .schedExpire, .schedComplete, .workEnqueue, .workResult, .workStop, .workCancel, .envSet, .input, .mark,
       .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
-      .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist:
+      .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist,
+      .fileLock, .fileUnlock:
       return nil
     }
   }

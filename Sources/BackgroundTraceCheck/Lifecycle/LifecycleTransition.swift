@@ -146,6 +146,13 @@ package enum LifecycleTransition: Sendable {
   /// `work.quota`: an expedited request came with the quota spent; `policy` says what
   /// the system did (`drop`: it never runs; `runAsRegular`: it runs as regular work).
   case expeditedOutOfQuota(work: String, policy: ExpeditedPolicy)
+  /// `file.lock`: the app took a lock on the file at `path`.
+  case fileLocked(path: String, shared: Bool)
+  /// `file.unlock`: the app released its lock on the file at `path`.
+  case fileUnlocked(path: String)
+  /// The app was suspended while it held the lock on the file at `path`, taken at
+  /// `lockedAt` (iOS terminates it: `0xdead10cc`).
+  case suspendedHoldingFileLock(path: String, lockedAt: TraceTime, shared: Bool)
   /// A service still running when its process ended: it ends with it.
   case serviceClosed(service: String, ServiceLife, ProcessEnd)
 }

@@ -51,6 +51,9 @@ package struct LifecycleWalker: Sendable {
   /// service may start from the background until then. Kept by the app's uid on a
   /// device, so it outlives a process.
   var allowlistedUntil: TraceTime?
+  /// The locks the current process holds on files, by path: when each was taken and
+  /// whether the file is in a shared container.
+  var fileLocks: [String: (since: TraceTime, shared: Bool)] = [:]
 
   /// Unfinished work, by id (work outlives processes).
   package internal(set) var works = StringKeyedTable<WorkLife>()
@@ -257,6 +260,8 @@ package struct LifecycleWalker: Sendable {
     case .workQuota(let work, let policy):
       observer.observe(.expeditedOutOfQuota(work: work, policy: policy), in: process)
     case .appAllowlist(_, let duration): allowlist(for: duration)
+    case .fileLock(let path, let shared): lockFile(path, shared: shared, into: &observer)
+    case .fileUnlock(let path): unlockFile(path, into: &observer)
     }
   }
 
@@ -313,6 +318,7 @@ package struct LifecycleWalker: Sendable {
     if state == .suspended {
       closeTasksAndRuns(.suspended, into: &observer)
       closeSessions(.suspended, into: &observer)
+      observeSuspendedFileLocks(into: &observer)
     }
   }
 
@@ -322,6 +328,7 @@ package struct LifecycleWalker: Sendable {
     closeSessions(end, into: &observer)
     closeServices(end, into: &observer)
     closeAttempts(end, into: &observer)
+    fileLocks.removeAll()
     isRunning = false
     registrations.removeAll()
     observer.observe(.processEnded(end), in: process)

@@ -249,6 +249,14 @@ struct CheckerRules: LifecycleObserver, Sendable {
     case .serviceStarted, .servicePromoted, .serviceStopped, .serviceRefused, .serviceTimedOut, .workPromoted,
       .workRefused, .expeditedOutOfQuota, .serviceClosed:
       observeForegroundService(transition, in: process)
+    case .suspendedHoldingFileLock(let path, let lockedAt, let shared):
+      report(
+        .fileLockedAtSuspension,
+        "the app was suspended holding the lock it took at \(lockedAt.seconds) on \(path)"
+          + (shared ? " (in a shared container)" : "")
+          + ": iOS terminates it (0xdead10cc, \"held on to a file lock or SQLite database lock during suspension\")")
+    case .fileLocked, .fileUnlocked:
+      break
     }
   }
 }

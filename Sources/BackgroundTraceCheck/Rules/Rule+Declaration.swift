@@ -346,6 +346,16 @@ extension Rule {
           expedited; split it, or make it a long-running worker started while the app is in the
           foreground.
           """#)
+    case .fileLockedAtSuspension:
+      Declaration(
+        .error, "`app.state to=suspended` while a `file.lock` has no `file.unlock`",
+        fix: #"""
+          Finish database writes before the app can be suspended: begin a background task
+          (`beginBackgroundTask(withName:expirationHandler:)`) well before the write, end it
+          after the lock is released, and in the expiration handler stop the write and release
+          the lock. Do not keep a transaction or a file lock open across `didEnterBackground`;
+          for a database in an app group, hold its lock only for the length of each write.
+          """#)
     }
   }
 }

@@ -61,6 +61,8 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   case workExpeditedDropped = "work-expedited-dropped"
   /// `work-expedited-demoted`: ``Rule/summary`` says when it fires (docs/rules.md#work-expedited-demoted).
   case workExpeditedDemoted = "work-expedited-demoted"
+  /// `file-locked-at-suspension`: ``Rule/summary`` says when it fires (docs/rules.md#file-locked-at-suspension).
+  case fileLockedAtSuspension = "file-locked-at-suspension"
 
   /// The rule's id, as printed in brackets after each finding.
   public var id: String { rawValue }

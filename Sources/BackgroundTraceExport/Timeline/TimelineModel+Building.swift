@@ -90,7 +90,8 @@ struct TimelineBuilder {
     case .appLaunch, .appState, .taskBegin, .taskEnd, .taskExpire, .schedRegister, .schedSubmit, .schedReject,
       .schedCancel, .schedLaunch, .schedExpire, .schedComplete, .workEnqueue, .workStart, .workResult, .workStop,
       .workCancel, .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
-      .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist:
+      .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist,
+      .fileLock, .fileUnlock:
       break
     }
   }
@@ -398,7 +399,11 @@ struct TimelineBuilder {
     case .expeditedOutOfQuota(let work, let policy):
       _ = workLane(work)
       if let event { instant(.work(work), .event, "expedited quota spent (\(policy.rawValue))", event) }
-    case .serviceStopped(_, nil):
+    case .fileLocked(let path, _):
+      if let event { instant(.events, .event, "file lock \(path)", event) }
+    case .fileUnlocked(let path):
+      if let event { instant(.events, .event, "file unlock \(path)", event) }
+    case .serviceStopped(_, nil), .suspendedHoldingFileLock:
       break
     }
   }
