@@ -40,7 +40,8 @@ let package = Package(
       name: "BackgroundTraceReplay",
       dependencies: ["BackgroundTrace", "BackgroundTraceCheck", "BackgroundSimulation", "_BackgroundTraceStorage"]),
 
-    // The seed articles' code ported to the platform protocols: the sample app.
+    // Sample apps: common background-task tutorials' code and public apps' code, ported to
+    // the platform protocols; the demo's app and the shipped exploration scenarios.
     .target(
       name: "BackgroundExamples", dependencies: ["BackgroundTrace", "BackgroundSimulation", "BackgroundTraceReplay"]),
 

@@ -1,10 +1,10 @@
 package import BackgroundTrace
 
-/// A small app built from the seed articles' code: it registers and submits a
+/// A small app built from the code of common background-task tutorials: it registers and submits a
 /// refresh at launch, saves its document when it goes to the background, keeps named
 /// tasks for short jobs, and syncs analytics with a retrying worker.
 package final class SampleApp: BackgroundAppDelegate, @unchecked Sendable {
-  /// The app's parts, each the seed's code.
+  /// The app's parts, each a tutorial's code.
   package let documents: DocumentManager
   /// The seed's refresh code: registers the handler at launch and keeps a refresh submitted.
   package let refresh: RefreshAppDelegate

@@ -143,20 +143,33 @@ import Testing
   }
 
   /// The commands the demo suggests run as printed from a checkout, where bgtrace is not
-  /// on PATH until Tools/install-bgtrace.sh puts it there (issue 31).
+  /// on PATH until Tools/install-bgtrace.sh puts it there; each of them runs on the
+  /// demo's files.
   @Test func demoSuggestsCommandsThatRunFromTheCheckout() {
     let out = path("demo")
     let result = run("demo", "--out", out)
     #expect(
       result.output.hasSuffix(
         """
-        BackgroundTask". Next, from this checkout (or without 'swift run' once
-        Tools/install-bgtrace.sh has put bgtrace on PATH):
+        BackgroundTask": the save's end is lost. Next, from this checkout (or without
+        'swift run' once Tools/install-bgtrace.sh has put bgtrace on PATH):
           swift run bgtrace check \(out)/demo.txt
-          swift run bgtrace stats \(out)/demo.bgtrace
-          swift run bgtrace dump \(out)/demo.bgtrace
+          swift run bgtrace explain \(out)/demo.txt
+          swift run bgtrace export \(out)/demo.txt --format html --out \(out)/demo.html
 
         """))
+    #expect(run("explain", "\(out)/demo.txt").status == .findings)  // the demo has its finding
+    #expect(run("export", "\(out)/demo.txt", "--format", "html", "--out", "\(out)/demo.html").status == .success)
+  }
+
+  /// The demo says what the sample app is, with units on its times, and why the bad end
+  /// comes at the next launch.
+  @Test func demoExplainsItself() {
+    let result = run("demo", "--out", path("demo"))
+    #expect(!result.output.contains("seed articles"))
+    #expect(result.output.contains("It ran for 28442.133 s (7.9 h) of virtual time"))
+    #expect(result.output.contains("Timeline (seconds since launch; findings marked with >>):"))
+    #expect(result.output.contains("suspends the app with the save unfinished"))
   }
 
   @Test func demoSaysWhereItWrote() {

@@ -1,7 +1,7 @@
 import BackgroundTraceCheck
 import Testing
 
-/// The bugs and the correct patterns of the seed articles' code samples, as traces.
+/// The bugs and the correct patterns of common background-task tutorials' code samples, as traces.
 @Suite("Seed patterns")
 struct SeedTraceTests {
   static let cases: [TraceCase] = [

@@ -49,7 +49,7 @@ build() {
   module BackgroundTraceCLI Sources/BackgroundTraceCLI
   # The link; gold warns once per ASan helper symbol, which says nothing, so those go.
   if ! swiftc "${flags[@]}" -module-name FuzzTraces "$root/Tools/fuzz/FuzzTraces.swift" \
-    "$out"/{_BackgroundTraceStorage,BackgroundTrace,BackgroundTraceCheck,BackgroundSimulation,BackgroundExamples,TraceWorkloads}.o \
+    "$out"/{_BackgroundTraceStorage,BackgroundTrace,BackgroundTraceCheck,BackgroundSimulation,BackgroundTraceReplay,BackgroundExamples,TraceWorkloads}.o \
     "$out/BackgroundTraceExport.o" "$out/BackgroundTraceImport.o" \
     "$out/BackgroundTraceCLI.o" -o "$out/fuzz-traces" 2>"$out/link.log"; then
     cat "$out/link.log" >&2

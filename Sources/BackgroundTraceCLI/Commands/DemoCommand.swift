@@ -18,6 +18,7 @@ enum DemoCommand {
     }
     let binaryPath = (directory as NSString).appendingPathComponent("demo.bgtrace")
     let textPath = (directory as NSString).appendingPathComponent("demo.txt")
+    let htmlPath = (directory as NSString).appendingPathComponent("demo.html")
 
     let trace = DemoScenario.run().trace
     let binary = try OutputFile(path: binaryPath)
@@ -35,10 +36,13 @@ enum DemoCommand {
         \(binaryPath)  (binary, \(size) bytes, \(trace.events.count) events)
         \(textPath)  (text)
 
-      The sample app (the seed articles' DocumentManager, refresh AppDelegate and
-      DataSyncWorker) ran for \(trace.events.last?.time.description ?? "0")s of virtual time in the simulation.
+      The sample app is a document editor: it saves the open document in a UIKit
+      background task when the user leaves (DocumentManager), refreshes with
+      BGTaskScheduler (its AppDelegate) and syncs with a retrying worker
+      (DataSyncWorker). It ran for \(Self.duration(trace)) of virtual time in the
+      simulated iPhone, the user leaving it after 12 s.
 
-      Timeline (findings marked with >>):
+      Timeline (seconds since launch; findings marked with >>):
 
       """)
     let byLine = Dictionary(grouping: findings, by: \.location)
@@ -56,16 +60,26 @@ enum DemoCommand {
     console.write(
       """
 
-      The deliberate bug: the document save outlasts the 30s background budget, so the
-      expiration handler ends the task and resets the stored id to .invalid; when the
-      save finishes it ends .invalid (task.end id=0), which iOS only logs as "Can't end
-      BackgroundTask". Next, from this checkout (or without 'swift run' once
-      Tools/install-bgtrace.sh has put bgtrace on PATH):
+      The deliberate bug: the save outlasts the 30 s background budget. At 41 s the
+      expiration handler ends the task and resets the stored id to .invalid, and iOS
+      suspends the app with the save unfinished: a suspended app runs no code. The
+      save goes on only when iOS next runs the app, here the refresh launch hours
+      later, and then ends .invalid (task.end id=0), which iOS only logs as "Can't end
+      BackgroundTask": the save's end is lost. Next, from this checkout (or without
+      'swift run' once Tools/install-bgtrace.sh has put bgtrace on PATH):
         swift run bgtrace check \(textPath)
-        swift run bgtrace stats \(binaryPath)
-        swift run bgtrace dump \(binaryPath)
+        swift run bgtrace explain \(textPath)
+        swift run bgtrace export \(textPath) --format html --out \(htmlPath)
 
       """)
     return .success
+  }
+
+  /// How long the trace runs, in seconds and, past an hour, hours: `28442.133 s (7.9 h)`.
+  static func duration(_ trace: RecordedTrace) -> String {
+    let end = trace.events.last?.time ?? .zero
+    let seconds = "\(end.description) s"
+    let hours = Double(end.nanoseconds) / 3.6e12
+    return hours < 1 ? seconds : seconds + " (\((hours * 10).rounded() / 10) h)"
   }
 }

@@ -48,11 +48,12 @@ enum HelpText {
   static let demo = """
     \(usage(.demo))
 
-    Runs a sample app built from the seed articles' code (a DocumentManager that
-    saves on entering the background, a refresh AppDelegate, a retrying
-    DataSyncWorker) in the simulator on a virtual clock, with one deliberate bug:
+    Runs a sample app, a document editor (a DocumentManager that saves in a
+    background task on entering the background, a refresh AppDelegate, a retrying
+    DataSyncWorker), in the simulator on a virtual clock, with one deliberate bug:
     the save outlasts the 30 s background budget, the expiration handler ends the
-    task, and the save later ends .invalid. Writes the trace as DIR/demo.bgtrace and
+    task, and the save, suspended with the app, ends .invalid when iOS next runs
+    the app. Writes the trace as DIR/demo.bgtrace and
     DIR/demo.txt and prints both paths, checks it, and prints a timeline with the
     finding marked. The repository's Traces/examples/demo.txt is this trace.
 
