@@ -172,7 +172,8 @@ public final class SimulatedSystem: @unchecked Sendable {
     var meta = meta
     meta["platform"] = configuration.platform.rawValue
     meta["seed"] = String(seed)
-    meta["budget"] = TraceTime(configuration.budget).description
+    // The background budget is UIKit's: an Android trace carries none.
+    if configuration.platform == .ios { meta["budget"] = TraceTime(configuration.budget).description }
     if configuration.platform == .android && configuration.androidRelease != .current {
       meta["android"] = String(configuration.androidRelease.major)
     }

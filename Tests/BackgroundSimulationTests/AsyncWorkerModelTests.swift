@@ -62,7 +62,7 @@ private func uploadTrace(upload: Duration, timeout: Duration) -> String {
     #expect(
       uploadTrace(upload: .seconds(5), timeout: .seconds(3)) == """
         bgtrace 1
-        meta platform=android seed=42 budget=30
+        meta platform=android seed=42
         0 app.launch
         0 app.state to=active
         0 work.enqueue work=upload limit=2

@@ -166,7 +166,7 @@ import Testing
     #expect(lost.status == .badInput)
     #expect(
       lost.errors
-        == "\(cut): at byte 24: error: the file ends inside log chunk 0 at byte 24 (events 1–3) after 3 of 8 committed bytes (a torn tail); the 1 whole records before the cut are recovered, 2 events lost\n"
+        == "\(cut): at byte 24: error: the file ends at byte 75, inside log chunk 0 (events 1–3), which starts at byte 24: 3 of its 8 committed bytes are there (a torn tail); the 1 whole record before the cut is recovered, 2 events lost\n"
     )
     _ = recorder
   }

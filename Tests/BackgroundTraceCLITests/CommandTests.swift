@@ -86,7 +86,7 @@ import Testing
     #expect(result.output == Self.sample + intact)
     #expect(
       result.errors
-        == "\(path("torn.bgtrace")): at byte 600: error: the file ends inside chunk 2 at byte 600 (events 40–47) after 110 of 113 payload bytes (a torn tail); at least 8 events lost: the chunk's 8, and any after them\n"
+        == "\(path("torn.bgtrace")): at byte 600: error: the file ends at byte 750, inside chunk 2 (events 40–47), which starts at byte 600: 110 of its 113 payload bytes are there (a torn tail); at least 8 events lost: the chunk's 8, and any after them\n"
     )
   }
 

@@ -74,7 +74,7 @@ import Testing
         TraceDamage(
           file: nil, offset: 19, length: 51, lostEvents: nil, minimumLostEvents: 2,
           message:
-            "the file ends inside chunk 0 at byte 19 (events 1–2) after 11 of 13 payload bytes (a torn tail); at least 2 events lost: the chunk's 2, and any after them",
+            "the file ends at byte 70, inside chunk 0 (events 1–2), which starts at byte 19: 11 of its 13 payload bytes are there (a torn tail); at least 2 events lost: the chunk's 2, and any after them",
           endsTrace: true)
       ])
   }

@@ -37,8 +37,8 @@ import Testing
     #expect(trace.events.isEmpty)
     #expect(
       damage.map(\.description) == [
-        "<input>: at byte 24: error: the file ends inside log chunk 0 at byte 24 (events 1–7) after 13 of 26 "
-          + "committed bytes (a torn tail); at least 7 events lost: the chunk's 7, and any after them"
+        "<input>: at byte 24: error: the file ends at byte 85, inside log chunk 0 (events 1–7), which starts at byte 24: 13 of its 26 "
+          + "committed bytes are there (a torn tail); at least 7 events lost: the chunk's 7, and any after them"
       ])
     #expect(damage.first?.lostEvents == nil, "chunk 1's 4 events were lost too: the exact count is unknown")
     #expect(damage.first?.minimumLostEvents == 7)

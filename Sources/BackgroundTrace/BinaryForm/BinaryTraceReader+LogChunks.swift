@@ -76,8 +76,12 @@ extension BinaryTraceReader {
       let lost = count - kept
       report(
         at: chunkOffset, length: available, lost: header.isSealed ? nil : Int(lost), atLeast: Int(lost),
-        "the file ends inside \(label) after \(available - headerSize) of \(length) committed bytes (a torn tail); "
-          + (kept > 0 ? "the \(kept) whole records before the cut are recovered, " : "")
+        "the file ends at byte \(chunkOffset + available), inside log chunk \(header.sequence) "
+          + (count == 0 ? "(no events)" : "(events \(first + 1)–\(first + count))")
+          + ", which starts at byte \(chunkOffset): \(available - headerSize) of its \(length) committed bytes are "
+          + "there (a torn tail); "
+          + (kept > 1 ? "the \(kept) whole records before the cut are recovered, " : "")
+          + (kept == 1 ? "the 1 whole record before the cut is recovered, " : "")
           + (header.isSealed
             ? "at least \(lost) events lost: the chunk's \(lost), and any after them" : "\(lost) events lost"),
         endsTrace: header.isSealed || lost > 0)

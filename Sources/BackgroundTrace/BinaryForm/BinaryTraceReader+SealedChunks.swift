@@ -137,8 +137,10 @@ extension BinaryTraceReader {
       guard try ensure(total) else {
         report(
           at: chunkOffset, length: available, lost: nil, atLeast: Int(count),
-          "the file ends inside \(label) after \(available - headerSize) of \(header.payloadLength) payload bytes "
-            + "(a torn tail); at least \(count) events lost: the chunk's \(count), and any after them",
+          "the file ends at byte \(chunkOffset + available), inside chunk \(header.sequence) (events "
+            + "\(first + 1)–\(first + count)), which starts at byte \(chunkOffset): \(available - headerSize) of its "
+            + "\(header.payloadLength) payload bytes are there (a torn tail); at least \(count) events lost: the "
+            + "chunk's \(count), and any after them",
           endsTrace: true)
         position = buffer.count
         expectedEvent = first + count
