@@ -65,8 +65,9 @@ public struct ImportSummary: Sendable {
     lines.append(skipped)
     if !apps.isEmpty {
       let seen = apps.map { app in
-        let pids = app.pids.isEmpty ? "" : " pid \(app.pids.map(String.init).joined(separator: ", "))"
-        return "\(app.name) (\(app.backgroundMessages) background\(pids))"
+        let pids = app.pids.isEmpty ? "" : "pid \(app.pids.map(String.init).joined(separator: ", ")), "
+        let messages = app.backgroundMessages
+        return "\(app.name) (\(pids)\(messages) background-work \(messages == 1 ? "message" : "messages"))"
       }
       lines.append("processes: " + seen.joined(separator: "; "))
     }

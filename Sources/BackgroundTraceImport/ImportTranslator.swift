@@ -40,6 +40,8 @@ package struct ImportTranslator: Sendable {
   /// The task the debugger last asked to launch (`Simulating launch for task with
   /// identifier`), for a `Starting simulated task:` whose identifier did not decode.
   private var simulatedLaunch: String?
+  /// Whether the log held a registration line (`registerForTaskWithIdentifier:`, DEBUG).
+  private(set) var sawRegistrationLine = false
   /// Whether a simulated task's completion was written, its success unknown.
   private(set) var wroteSimulatedCompletion = false
   /// Identifiers with a launch handler in the current process.
@@ -286,6 +288,7 @@ package struct ImportTranslator: Sendable {
       events.append(.schedLaunch(identifier: identifier, run: nextRun))
       nextRun += 1
     case .handlerRegistered(let identifier):
+      sawRegistrationLine = true
       registered.insert(identifier)
       events.append(.schedRegister(identifier: identifier, ok: nil))
     case .requestCancelled(let identifier?):

@@ -16,7 +16,9 @@ enum LogLimits {
           "the app's states (active, background, suspended): only RunningBoard's state updates tell them, and the log has none for the app, so budgets are not checked"
         )
       }
-      sentences.append("launch handler registrations, unless BackgroundTasks' DEBUG lines are captured")
+      if !translator.sawRegistrationLine {
+        sentences.append("launch handler registrations, unless BackgroundTasks' DEBUG lines are captured")
+      }
       sentences.append("scheduler run numbers: runs are numbered from 1 in the order of their launches")
       if translator.wroteSimulatedCompletion {
         sentences.append(
