@@ -31,14 +31,10 @@ struct ImportPass {
   /// A pass over logs of the styles `survey` detected.
   init(survey: LogSurvey) { self.survey = survey }
 
-  /// The index of the log being read, among the import's inputs.
-  private var inputIndex = 0
-
-  /// Reads `input` in `style` to its end.
+  /// Reads `input`, the import's log number `inputIndex` (from 0), in `style` to its end.
   ///
   /// - Throws: what the log's reads or the spool's file throw.
-  mutating func read(_ input: LogInput, style: LogStyle, strict: Bool) throws {
-    defer { inputIndex += 1 }
+  mutating func read(_ input: LogInput, index inputIndex: Int, style: LogStyle, strict: Bool) throws {
     var reader = style.makeReader()
     var splitter = LogLineSplitter(try input.open())
     let skipsByWord = style.skipsLinesByWord
@@ -58,13 +54,17 @@ struct ImportPass {
         summary.skippedLines += 1
         return
       }
-      try take(reader.read(line), surveyed: mayMatter, input: input, strict: strict)
-      while let more = reader.nextPending() { try take(more, surveyed: mayMatter, input: input, strict: strict) }
+      try take(reader.read(line), surveyed: mayMatter, input: input, index: inputIndex, strict: strict)
+      while let more = reader.nextPending() {
+        try take(more, surveyed: mayMatter, input: input, index: inputIndex, strict: strict)
+      }
     }
-    if let last = reader.finish() { try take(last, surveyed: true, input: input, strict: strict) }
+    if let last = reader.finish() { try take(last, surveyed: true, input: input, index: inputIndex, strict: strict) }
   }
 
-  private mutating func take(_ reading: LineReading, surveyed: Bool, input: LogInput, strict: Bool) throws {
+  private mutating func take(
+    _ reading: LineReading, surveyed: Bool, input: LogInput, index inputIndex: Int, strict: Bool
+  ) throws {
     switch reading {
     case .notInStyle:
       summary.unrecognisedLines += 1

@@ -26,6 +26,9 @@ public struct LogImportError: BackgroundTraceError, Hashable {
   public var position: TracePosition?
   /// What was expected and what was found.
   public var message: String
+  /// Whether the log has no line in any known style: it may be no log at all (a
+  /// command that also reads traces then says what a trace starts with).
+  package var isInNoKnownStyle = false
 
   /// Creates an error.
   public init(file: String?, line: Int? = nil, message: String) {
@@ -109,7 +112,7 @@ public enum LogImporter: Sendable {
   ) throws -> ImportSummary {
     var pass = ImportPass(survey: try LogSurvey.detectingStyles(inputs, platform: options.platform))
     for (index, input) in inputs.enumerated() {
-      try pass.read(input, style: pass.survey.styles[index].style, strict: options.strict)
+      try pass.read(input, index: index, style: pass.survey.styles[index].style, strict: options.strict)
     }
     let survey = pass.survey
     let app = try survey.chooseApp(options.process)

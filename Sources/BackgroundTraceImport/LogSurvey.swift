@@ -57,7 +57,9 @@ struct LogSurvey {
         case nil:
           "an iOS log (Xcode's console, Console.app's copy, log show / log stream) or an Android log (adb logcat, Android Studio's Logcat)"
         }
-      throw LogImportError(file: input.name, message: "no line is in a known log style: expected \(expected)")
+      var error = LogImportError(file: input.name, message: "no line is in a known log style: expected \(expected)")
+      error.isInNoKnownStyle = true
+      throw error
     }
     return style
   }

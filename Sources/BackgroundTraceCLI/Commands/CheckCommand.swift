@@ -118,7 +118,7 @@ package enum CheckCommand {
       do {
         try checkLog(path, configuration: configuration, into: &result)
         return result
-      } catch let error as LogImportError where error.position == nil && error.message.hasPrefix("no line is in") {
+      } catch let error as LogImportError where error.isInNoKnownStyle {
         // Neither a trace nor a log: the trace reader says what the first line should be.
       } catch {
         result.error = "\(error)"
