@@ -1,6 +1,6 @@
 package import BackgroundTrace
 
-/// A long upload (25 minutes) as a WorkManager worker (issue 30's example): WorkManager
+/// A long upload (25 minutes) as a WorkManager worker: WorkManager
 /// stops a worker after ten minutes, so an upload this long never finishes unless the
 /// worker first calls `setForeground` (androidx's long-running workers), which runs it
 /// as a foreground service with no such limit. The upload restarts from the beginning

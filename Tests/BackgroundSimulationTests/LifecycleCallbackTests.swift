@@ -7,8 +7,8 @@ import Testing
 /// does (Apple, "applicationWillEnterForeground(_:)": called "as part of the transition
 /// from the background to the active state", "invariably followed by a call to
 /// applicationDidBecomeActive"; "applicationWillTerminate(_:)": not called when the app
-/// is suspended). Issue 11, defect B: the simulation called willEnterForeground after
-/// recording `app.state to=active`, the replay before it.
+/// is suspended). Both call willEnterForeground between `app.state to=inactive` and
+/// `app.state to=active`, so what it does is recorded at that point.
 @Suite struct LifecycleCallbackTests {
   /// What one app instance heard, in order, with the state the trace had recorded.
   final class Log: @unchecked Sendable {

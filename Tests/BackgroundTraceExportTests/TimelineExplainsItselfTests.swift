@@ -5,8 +5,7 @@ import Testing
 
 @testable import BackgroundTraceExport
 
-/// The SVG and HTML timelines show their essentials without hovering (issue 31,
-/// "Timelines that explain themselves"): a finding on the lane of what it is about, a
+/// The SVG and HTML timelines show their essentials without hovering: a finding on the lane of what it is about, a
 /// request never launched drawn as pending, a state left at once marked, no label over
 /// another, and a height that follows the lanes.
 @Suite struct TimelineExplainsItselfTests {

@@ -6,8 +6,8 @@ import Testing
 
 /// A system decision recorded right after an app action at the same instant is
 /// replayed after it too, however the app's timers were set. Each app below reaches its
-/// action through two sleeps, so its last timer is set after the decision's: before the
-/// fix the replay applied the decision first (issue 11, defect A).
+/// action through two sleeps, so its last timer is set after the decision's; the
+/// replay still applies the app's action first.
 @Suite struct ReplaySameInstantTests {
   /// The everyday iOS case: the last task ends and the app is suspended at once.
   @Test func endThenSuspendAtTheSameInstant() throws {

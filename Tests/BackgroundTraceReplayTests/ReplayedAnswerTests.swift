@@ -4,9 +4,8 @@ import BackgroundTraceReplay
 import Testing
 
 /// Every answer the app reads from the system replays as the recorded run gave it,
-/// faults included (issue 11, defect C: under an early-expiration fault the replay
-/// answered `backgroundTimeRemaining` from the trace's 30 s budget, not the 10 s the
-/// run had).
+/// faults included: under an early-expiration fault the replay answers
+/// `backgroundTimeRemaining` with the 10 s the run had, not the trace's 30 s budget.
 @Suite struct ReplayedAnswerTests {
   /// Uploads on entering the background only when there is time for it; otherwise ends
   /// its task at once (a common guard: `if application.backgroundTimeRemaining < 20`).

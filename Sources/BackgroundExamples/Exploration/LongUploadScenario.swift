@@ -3,7 +3,7 @@ import BackgroundTrace
 package import BackgroundTraceReplay
 import Synchronization
 
-/// The long upload worker (issue 30) when its run does not start at the tap: the work
+/// The long upload worker (``LongUploadWorker``) when its run does not start at the tap: the work
 /// needs the network, so with the network down it starts later, perhaps after the user
 /// left the app, or again after a stop. The worker calls `setForeground` when it starts;
 /// from the background Android 12+ refuses it (`work-foreground-refused`), only

@@ -2,7 +2,7 @@ import BackgroundSimulation
 import BackgroundTrace
 package import BackgroundTraceReplay
 
-/// The seed's ``SyncService`` with a slow start under load (issue 30): before
+/// The seed's ``SyncService`` with a slow start under load: before
 /// `startForeground` its `onStartCommand` reads its settings, which takes 0.5–12 s, so
 /// the `startForeground` deadline (10 s, AOSP `SERVICE_START_FOREGROUND_TIMEOUT`) is
 /// missed only sometimes (`fgs-not-promoted`). The fixed service calls `startForeground`
