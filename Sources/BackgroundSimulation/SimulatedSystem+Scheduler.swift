@@ -6,6 +6,8 @@ struct PendingRequest {
   var request: TaskRequest
   var earliest: TraceTime
   var timer: VirtualTimeScheduler.TimerID?
+  /// When ``timer`` launches it: the system's chosen time.
+  var launchAt: TraceTime?
   /// A continued-processing request's place in the queue (submission order).
   var queuedAt = 0
 }
@@ -217,6 +219,7 @@ extension SimulatedSystem: TaskScheduling {
       throw TaskSchedulerError(rejection)
     }
     if let timer = pendingRequests[request.identifier]?.timer { scheduler.cancel(timer) }
+    recordedWaits[.taskRequest(request.identifier)] = nil  // a new request: its wait is recorded afresh
     if request.type == .continued {
       // It begins at once when a slot is free, or waits in the queue (`strategy=queue`);
       // its earliest date is not a delay (docs/platform-model.md, "Continued processing").
@@ -260,7 +263,7 @@ extension SimulatedSystem: TaskScheduling {
 
   /// Whether a continued-processing run may start now: fewer run than
   /// ``SimulationConfiguration/continuedProcessingSlots``.
-  private func continuedSlotFree() -> Bool {
+  func continuedSlotFree() -> Bool {
     let running = runningTasks.values.filter { $0.type == .continued }.count
     return running < configuration.continuedProcessingSlots
   }
@@ -280,6 +283,7 @@ extension SimulatedSystem: TaskScheduling {
   public func cancel(taskRequestWithIdentifier identifier: String) {
     record(.schedCancel(.identifier(identifier)))
     if let timer = pendingRequests.removeValue(forKey: identifier)?.timer { scheduler.cancel(timer) }
+    noteWaits()
   }
 
   /// Records `sched.cancel all=true` and drops every pending request.
@@ -289,6 +293,7 @@ extension SimulatedSystem: TaskScheduling {
       if let timer = pending.timer { scheduler.cancel(timer) }
     }
     pendingRequests.removeAll()
+    noteWaits()
   }
 
   /// The requests submitted and not yet launched or cancelled.
@@ -307,11 +312,14 @@ extension SimulatedSystem: TaskScheduling {
         in: pending.request.type == .refresh ? policy.refreshDelay : policy.processingDelay, using: &random)
       + randomDuration(in: faults.extraLaunchDelay, using: &faultRandom)
     let time = max(pending.earliest, now).adding(nanoseconds: TraceTime(delay).nanoseconds)
+    pending.launchAt = time
     pending.timer = scheduler.schedule(at: time) { [self] in
       pendingRequests[identifier]?.timer = nil
       launchIfEligible(identifier)
     }
     pendingRequests[identifier] = pending
+    noteWaits()
+    noteWaits(at: pending.earliest)
   }
 
   /// Launches requests whose time has come and whose requirements now hold: queued
@@ -325,21 +333,18 @@ extension SimulatedSystem: TaskScheduling {
     for identifier in pendingRequests.keys.sorted() where pendingRequests[identifier]?.timer == nil {
       launchIfEligible(identifier)
     }
+    noteWaits()
   }
 
+  /// Launches the request when nothing holds it back (``waitReasons(for:)-(PendingRequest)``):
+  /// scheduled tasks run in the background, processing tasks wait for their
+  /// requirements, both re-checked when the app or the environment changes, and an app
+  /// the user quit gets no launches until the user opens it again. Otherwise records
+  /// why it waits.
   private func launchIfEligible(_ identifier: String) {
-    guard let pending = pendingRequests[identifier], pending.timer == nil, now >= pending.earliest else { return }
-    let request = pending.request
-    guard request.type != .continued else { return }  // launched from the queue, above
-    // Scheduled tasks run in the background, and processing tasks wait for their
-    // requirements; both are re-checked when the app or the environment changes. An
-    // app the user quit gets no launches until the user opens it again.
-    guard !appInForeground, !quitByUser else { return }
-    if request.type == .processing {
-      if request.requiresNetworkConnectivity && !networkAvailable { return }
-      if request.requiresExternalPower && !charging { return }
-      if configuration.launchPolicy.processingNeedsIdleDevice && !deviceIdle { return }
-    }
+    guard let pending = pendingRequests[identifier], pending.timer == nil else { return }
+    guard pending.request.type != .continued else { return }  // launched from the queue, above
+    guard waitReasons(for: pending)?.isEmpty == true else { return noteWaits() }
     launch(pending)
   }
 
@@ -353,6 +358,7 @@ extension SimulatedSystem: TaskScheduling {
     let identifier = request.identifier
     if let timer = pending.timer { scheduler.cancel(timer) }
     pendingRequests[identifier] = nil
+    recordedWaits[.taskRequest(identifier)] = nil
     wakeForBackgroundWork()
     let run = nextRun
     nextRun += 1

@@ -99,6 +99,7 @@ extension SimulatedSystem: WorkQueue {
       return
     }
     var item = WorkItem(request: request, number: nextWorkRequestNumber(), at: now)
+    recordedWaits[.work(request.work)] = nil  // a new request: its wait is recorded afresh
     if let policy = request.expedited, configuration.platform == .android {
       // androidx OutOfQuotaPolicy: with no expedited quota left, RUN_AS_NON_EXPEDITED_WORK_REQUEST
       // "will fallback to a regular work request"; DROP_WORK_REQUEST "will be dropped and no
@@ -126,6 +127,7 @@ extension SimulatedSystem: WorkQueue {
     works[work] = item
     stop(work, reason: "cancelled", reschedule: false)
     finish(work, ending: .cancelled)
+    noteWaits()
   }
 
   /// The next request's number (``WorkItem/number``).
@@ -143,6 +145,8 @@ extension SimulatedSystem: WorkQueue {
       startIfEligible(work)
     }
     works[work] = item
+    noteWaits()
+    noteWaits(at: item.eligible)
   }
 
   /// iOS: the app runs again (launched, woken or opened), so its in-process queue
@@ -162,22 +166,22 @@ extension SimulatedSystem: WorkQueue {
     for work in workOrder where works[work]?.phase == .waiting && works[work]?.timer == nil {
       startIfEligible(work)
     }
+    noteWaits()
   }
 
   private func constraintsHold(_ request: WorkRequest) -> Bool {
     (!request.requiresNetwork || networkAvailable) && (!request.requiresCharging || charging)
   }
 
+  /// Starts the work when nothing holds it back (``waitReasons(for:)-(WorkItem)``); otherwise
+  /// records why it waits.
   private func startIfEligible(_ work: String) {
-    guard var item = works[work], item.phase == .waiting, item.timer == nil, now >= item.eligible,
-      constraintsHold(item.request)
-    else { return }
-    if !appRuns {
-      // WorkManager (through JobScheduler) starts or wakes the app's process; an iOS
-      // in-process queue waits until the app runs again.
-      guard configuration.platform == .android else { return }
-      wakeForBackgroundWork()
-    }
+    guard var item = works[work], item.phase == .waiting, item.timer == nil else { return }
+    guard waitReasons(for: item)?.isEmpty == true else { return noteWaits() }
+    recordedWaits[.work(work)] = nil
+    // WorkManager (through JobScheduler) starts or wakes the app's process; an iOS
+    // in-process queue starts work only while the app runs (a reason above).
+    if !appRuns { wakeForBackgroundWork() }
     let attempt = item.attempt
     item.phase = .running
     record(.workStart(work: work, attempt: attempt))

@@ -73,6 +73,8 @@ public final class SimulatedSystem: @unchecked Sendable {
 
   // Work persists across processes.
   var works: [String: WorkItem] = [:]
+  /// The reasons last recorded (`sched.wait`, `work.wait`) for each request still waiting.
+  var recordedWaits: [WaitingRequest: Set<WaitReason>] = [:]
   /// The file locks the running process holds, by path: whether each file is in a
   /// shared container.
   var heldFileLocks: [String: Bool] = [:]
@@ -293,6 +295,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   func setState(_ state: AppLifecycleState) {
     record(.appState(to: state))
     appState = state
+    noteWaits()
     // A suspended app runs no code: its async work waits until it is woken.
     if state == .suspended {
       scheduler.executor.pause()
@@ -369,6 +372,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     leftForegroundAt = nil
     if reason == "user" { cancelTransfers() }
     stopAllWork(reason: "terminated")
+    noteWaits()
     // The process is gone: its async code (an upload in flight) never resumes.
     scheduler.retireExecutor()
   }
@@ -403,6 +407,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     stopWorkMissingConstraints()
     launchEligibleRequests()
     startEligibleWork()
+    noteWaits()
   }
 
   // MARK: Suspension

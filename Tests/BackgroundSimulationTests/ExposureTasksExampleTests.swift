@@ -56,6 +56,9 @@ import Testing
       "10 app.state to=background",
       "13 app.state to=suspended",
       "3600 env.set charging=true",
+      // Due at its earliest date, on power (the device idle) with the network: only the
+      // system's chosen time holds it.
+      "7200 sched.wait ident=\(identifier) reasons=scheduler",
       "27602.113 app.state to=background",
       "27602.113 sched.launch ident=\(identifier) run=1",
       "27782.113 sched.expire run=1",

@@ -82,7 +82,9 @@ import Testing
     let trace = system.trace
     #expect(
       ExampleTrace.lines(" work.", in: trace) == [
-        "1 work.enqueue work=upload name=LongUploadWorker", "60 work.start work=upload attempt=0",
+        "1 work.enqueue work=upload name=LongUploadWorker",
+        "1 work.wait work=upload reasons=network",  // offline until 60
+        "60 work.start work=upload attempt=0",
         "60 work.foreground work=upload attempt=0", "60 work.refuse work=upload attempt=0 reason=background",
         "660 work.stop work=upload attempt=0 reason=timeout", "660.1 work.start work=upload attempt=1",
         "660.1 work.foreground work=upload attempt=1", "660.1 work.refuse work=upload attempt=1 reason=background",

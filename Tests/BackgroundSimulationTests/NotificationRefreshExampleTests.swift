@@ -54,6 +54,8 @@ import Testing
     "10 app.state to=background",
     "10 sched.submit ident=com.nostur.app-refresh type=refresh earliest=70",
     "13 app.state to=suspended",
+    // Due at its earliest date; the realistic policy launches it later.
+    "70 sched.wait ident=com.nostur.app-refresh reasons=scheduler",
     "4135.264 app.state to=background",
     "4135.264 sched.launch ident=com.nostur.app-refresh run=1",
     "4135.264 sched.submit ident=com.nostur.app-refresh type=refresh earliest=4315.264",
@@ -79,7 +81,10 @@ import Testing
         == Self.untilTheLaunch + [
           "4135.264 sched.complete run=1 success=true",
           "4138.264 app.state to=suspended",
+          "4315.264 sched.wait ident=com.nostur.app-refresh reasons=scheduler",
           "20000 app.state to=inactive",
+          // Still due, now also held by the foreground.
+          "20000 sched.wait ident=com.nostur.app-refresh reasons=foreground+scheduler",
           "20000 input key=relays.mentions value=2",
           "20000 app.state to=active",
         ])
@@ -104,6 +109,7 @@ import Testing
         == Self.untilTheLaunch + [
           "4141.264 sched.expire run=1",
           "4142.264 app.terminate reason=watchdog",
+          "4315.264 sched.wait ident=com.nostur.app-refresh reasons=scheduler",
         ])
     #expect(
       ExampleTrace.messages(in: trace) == [
@@ -128,7 +134,10 @@ import Testing
           "4141.264 input key=relays.mentions value=cancelled",
           "4141.264 sched.complete run=1 success=true",
           "4144.264 app.state to=suspended",
+          "4315.264 sched.wait ident=com.nostur.app-refresh reasons=scheduler",
           "20000 app.state to=inactive",
+          // Still due, now also held by the foreground.
+          "20000 sched.wait ident=com.nostur.app-refresh reasons=foreground+scheduler",
           "20000 app.state to=active",
         ])
     #expect(ExampleTrace.findings(in: trace).isEmpty)
@@ -146,7 +155,10 @@ import Testing
           "4143.264 input key=relays.mentions value=2",
           "4143.264 sched.complete run=1 success=true",
           "4146.264 app.state to=suspended",
+          "4315.264 sched.wait ident=com.nostur.app-refresh reasons=scheduler",
           "20000 app.state to=inactive",
+          // Still due, now also held by the foreground.
+          "20000 sched.wait ident=com.nostur.app-refresh reasons=foreground+scheduler",
           "20000 app.state to=active",
         ])
     #expect(ExampleTrace.findings(in: system.trace).isEmpty)

@@ -95,6 +95,8 @@ import Testing
         "50 env.set network=offline",
         "100 app.state to=active",
         "100 work.stop work=sync-1 attempt=0 reason=constraint",
+        // Its backoff ran from the enqueue (0 + 30 s): due again, held by the network.
+        "100 work.wait work=sync-1 reasons=network",
       ])
   }
 

@@ -50,6 +50,8 @@ import Testing
     "10 app.state to=inactive",
     "10 app.state to=background",
     "13 app.state to=suspended",
+    // Due at its earliest date; the realistic policy launches it hours later.
+    "3600 sched.wait ident=com.example.refresh reasons=scheduler",
     "7665.264 app.state to=background",
     "7665.264 sched.launch ident=com.example.refresh run=1",
   ]

@@ -112,8 +112,12 @@ private struct RecordingWorker: BackgroundWorker {
     #expect(
       workLines(system.trace) == [
         "0 work.enqueue work=upload",
+        // Due at once, held by the network (JobScheduler PENDING_JOB_REASON_CONSTRAINT_CONNECTIVITY).
+        "0 work.wait work=upload reasons=network",
         "3600 work.start work=upload attempt=0",
         "3610 work.stop work=upload attempt=0 reason=constraint",
+        // Its backoff ran from the enqueue (0 + 30 s), so it is due again at once.
+        "3610 work.wait work=upload reasons=network",
         "7210 work.start work=upload attempt=1",
         "7270 work.result work=upload attempt=1 outcome=success",
       ])

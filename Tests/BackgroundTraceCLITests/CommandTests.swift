@@ -135,7 +135,7 @@ import Testing
     #expect(result.status == .success)
     #expect(result.output.contains("  41 task.expire id=2\n  41 task.end id=2\n"))
     #expect(result.output.contains("  28434.133 task.end id=0\n  >> error: task.end for .invalid (id 0)"))
-    #expect(result.output.contains("demo.txt:26: error: task.end for .invalid (id 0)"))
+    #expect(result.output.contains("demo.txt:28: error: task.end for .invalid (id 0)"))
     var binary = try TraceReader(path: (out as NSString).appendingPathComponent("demo.bgtrace"))
     let text = try String(contentsOfFile: (out as NSString).appendingPathComponent("demo.txt"), encoding: .utf8)
     #expect(try binary.readAll() == RecordedTrace(text: text))
@@ -167,7 +167,7 @@ import Testing
   @Test func demoExplainsItself() {
     let result = run("demo", "--out", path("demo"))
     #expect(!result.output.contains("seed articles"))
-    #expect(result.output.contains("It ran for 28442.133 s (7.9 h) of virtual time"))
+    #expect(result.output.contains("It ran for 32034.133 s (8.9 h) of virtual time"))
     #expect(result.output.contains("Timeline (seconds since launch; findings marked with >>):"))
     #expect(result.output.contains("suspends the app with the save unfinished"))
   }
@@ -179,7 +179,7 @@ import Testing
       result.output.hasPrefix(
         """
         Wrote the sample app's trace:
-          \(out)/demo.bgtrace  (binary, 341 bytes, 28 events)
+          \(out)/demo.bgtrace  (binary, 384 bytes, 31 events)
           \(out)/demo.txt  (text)
 
         """))

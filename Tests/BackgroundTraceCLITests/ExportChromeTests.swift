@@ -56,9 +56,10 @@ import Testing
     #expect(names(events, "b", "task") == ["FlushLogs", "SaveDocument"])
     #expect(names(events, "X", "work") == ["DataSyncWorker #0", "DataSyncWorker #1", "DataSyncWorker #2"])
     // Launch and active are both at 0 s, so there is no launching slice; the last
-    // suspension is at the trace's end.
+    // suspension lasts from 28442.133 s to the next request's `sched.wait` at the
+    // trace's end (32034.133 s).
     #expect(
-      names(events, "X", "app") == ["active", "background", "suspended", "background"])
+      names(events, "X", "app") == ["active", "background", "suspended", "background", "suspended"])
     // The refresh submitted at 0 s launches at 28434.133 s; each retry flows to the next
     // attempt, the second one to the same instant: the app was suspended from 41 s until
     // the launch woke it, and an iOS in-process queue runs only while the app runs.

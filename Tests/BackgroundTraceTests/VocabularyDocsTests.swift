@@ -14,6 +14,13 @@ import Testing
     #expect(page.contains(table), "docs/events.md is out of date; its table is:\n\(table)")
   }
 
+  @Test func theEventsPageHoldsTheDeclaredWaitReasons() throws {
+    let url = Repository.root.appendingPathComponent("docs/events.md")
+    let page = try String(contentsOf: url, encoding: .utf8)
+    let table = WaitReason.documentationTable
+    #expect(page.contains(table), "docs/events.md is out of date; its wait-reason table is:\n\(table)")
+  }
+
   /// Each kind's spec names its fields once, in the order its values come, and every
   /// kind's values round-trip through the spec (the vectors of
   /// `FormatVectorTests.everyKindVectors` hold every kind between them).

@@ -16,7 +16,7 @@ import Testing
       ("net.finish", 23), ("net.wake", 24), ("net.events-done", 25), ("net.handler", 26),
       ("sched.progress", 27), ("fgs.start", 28), ("fgs.foreground", 29), ("fgs.stop", 32), ("fgs.refuse", 33),
       ("fgs.timeout", 34), ("work.foreground", 35), ("work.refuse", 36), ("work.quota", 37),
-      ("app.allowlist", 38), ("file.lock", 39), ("file.unlock", 40),
+      ("app.allowlist", 38), ("file.lock", 39), ("file.unlock", 40), ("work.wait", 41), ("sched.wait", 42),
     ]
     for (name, code) in expected {
       #expect(EventTag(name: name)?.rawValue == code, "\(name)")
@@ -86,6 +86,8 @@ import Testing
       ),
       ("file.lock", [.required("path", .string), .required("shared", .boolean)]),
       ("file.unlock", [.required("path", .string)]),
+      ("work.wait", [.required("work", .string), .required("reasons", .string)]),
+      ("sched.wait", [.required("ident", .string), .required("reasons", .string)]),
     ]
     for (name, fields) in expected {
       let published = EventTag(name: name)?.spec.fields ?? []

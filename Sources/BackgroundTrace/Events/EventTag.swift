@@ -84,6 +84,10 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   case fileLock = 39
   /// `file.unlock`: the app released its lock on a file.
   case fileUnlock = 40
+  /// `work.wait`: enqueued work waits to start, for the reasons named.
+  case workWait = 41
+  /// `sched.wait`: a submitted scheduler request waits to launch, for the reasons named.
+  case schedWait = 42
 
   /// The largest kind code (codes run from 0 to it without a gap but for 30 and 31),
   /// found from the cases, so a new kind needs no other edit here.
@@ -269,6 +273,16 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
           + "in a container shared with other processes (an app group)")
     case .fileUnlock:
       KindSpec("file.unlock", .app, [.required("path", .string)], "the app released its lock on the file at `path`")
+    case .workWait:
+      KindSpec(
+        "work.wait", .system, [.required("work", .string), .required("reasons", .string)],
+        "the work waits to start, for `reasons`: words joined by `+` (docs/events.md, \"Why a request waits\"); "
+          + "written when it starts waiting and when its reasons change")
+    case .schedWait:
+      KindSpec(
+        "sched.wait", .system, [.required("ident", .string), .required("reasons", .string)],
+        "the submitted request waits to launch, for `reasons`: words joined by `+` (docs/events.md, \"Why a "
+          + "request waits\"); written when it starts waiting and when its reasons change")
     }
   }
 }
@@ -316,6 +330,8 @@ extension TraceEvent.Kind {
     case .appAllowlist: .appAllowlist
     case .fileLock: .fileLock
     case .fileUnlock: .fileUnlock
+    case .workWait: .workWait
+    case .schedWait: .schedWait
     }
   }
 

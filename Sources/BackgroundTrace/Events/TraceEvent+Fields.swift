@@ -168,6 +168,9 @@ extension TraceEvent.Kind {
       visit(.boolean(shared))
     case .fileUnlock(let path):
       visit(.string(path))
+    case .workWait(let name, let reasons), .schedWait(let name, let reasons):
+      visit(.string(name))
+      visit(.string(WaitReason.field(reasons)))
     }
   }
 
@@ -273,6 +276,8 @@ extension TraceEvent.Kind {
     case .appAllowlist: self = .appAllowlist(reason: try values.choice(0), duration: try values.interval(1))
     case .fileLock: self = .fileLock(path: try values.string(0), shared: try values.boolean(1))
     case .fileUnlock: self = .fileUnlock(path: try values.string(0))
+    case .workWait: self = .workWait(work: try values.string(0), reasons: try values.waitReasons(1))
+    case .schedWait: self = .schedWait(identifier: try values.string(0), reasons: try values.waitReasons(1))
     }
   }
 
@@ -353,6 +358,15 @@ private struct FieldValues {
   }
 
   func string(_ index: Int) throws(FieldError) -> String { try required(index, optionalString) }
+
+  /// The reasons a `reasons=` string at `index` names (``WaitReason/parse(_:)``).
+  func waitReasons(_ index: Int) throws(FieldError) -> Set<WaitReason> {
+    guard let reasons = WaitReason.parse(try string(index)) else {
+      let words = WaitReason.allCases.map(\.rawValue).joined(separator: ", ")
+      throw FieldError(field: spec.fields[index].name, message: "expected words joined by + from \(words)")
+    }
+    return reasons
+  }
   func integer(_ index: Int) throws(FieldError) -> Int { try required(index, optionalInteger) }
   func boolean(_ index: Int) throws(FieldError) -> Bool { try required(index, optionalBoolean) }
   func choice<T: RawRepresentable>(_ index: Int) throws(FieldError) -> T where T.RawValue == String {

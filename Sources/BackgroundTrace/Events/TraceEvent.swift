@@ -130,6 +130,14 @@ extension TraceEvent {
     case fileLock(path: String, shared: Bool)
     /// `file.unlock path=…`: the app released its lock on a file.
     case fileUnlock(path: String)
+    /// `work.wait work=… reasons=…`: `work` waits to start, for `reasons` (never
+    /// empty). The system writes it when the work starts waiting and again when its
+    /// reasons change; its start or cancel ends the wait.
+    case workWait(work: String, reasons: Set<WaitReason>)
+    /// `sched.wait ident=… reasons=…`: the submitted request for `identifier` waits to
+    /// launch, for `reasons` (never empty), written as ``workWait(work:reasons:)`` is;
+    /// its launch or cancel ends the wait.
+    case schedWait(identifier: String, reasons: Set<WaitReason>)
   }
 }
 

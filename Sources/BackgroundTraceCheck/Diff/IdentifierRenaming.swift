@@ -31,10 +31,11 @@ struct IdentifierRenaming {
     case .workStop(let id, let attempt, let reason, let tags):
       return .workStop(work: work(id), attempt: attempt, reason: reason, tags: tags)
     case .workCancel(let id): return .workCancel(work: work(id))
+    case .workWait(let id, let reasons): return .workWait(work: work(id), reasons: reasons)
     case .appState, .appTerminate, .schedRegister, .schedSubmit, .schedReject, .schedCancel, .envSet, .input, .mark,
       .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
       .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist,
-      .fileLock, .fileUnlock:
+      .fileLock, .fileUnlock, .schedWait:
       return kind
     }
   }

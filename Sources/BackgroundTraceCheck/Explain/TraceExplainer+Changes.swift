@@ -84,6 +84,9 @@ extension TraceExplainer {
       return "- file lock \(path)"
     case .suspendedHoldingFileLock(let path, let lockedAt, _):
       return "! file lock \(path): held since \(lockedAt.seconds) at the suspension"
+    case .requestWaits(let request, let reasons):
+      let what = if case .work = request { "work" } else { "request" }
+      return "~ \(what) \(request.name): waits (\(WaitReason.field(reasons)))"
     case .serviceStopped(_, nil):
       return nil
     case .processStarted, .stateChanged, .processEnded, .actionWithoutProcess, .taskRefused, .taskEndUnmatched,

@@ -143,6 +143,12 @@ public struct TraceExplainer: Sendable {
       if let retry = walker.works[work]?.retryAllowed, retry.attempt == attempt, now < retry.at {
         return ["\(work) attempt \(attempt) started at \(now)s, before its backoff allowed it at \(retry.at)s"]
       }
+    case .workWait(let work, _):
+      if let attempt = walker.works[work]?.running?.attempt {
+        return ["\(work) waits at \(now)s while its attempt \(attempt) runs"]
+      }
+    case .schedWait(let ident, _):
+      if walker.requests[ident] == nil { return ["\(ident) waits at \(now)s with no pending request"] }
     case .appLaunch, .appState, .appTerminate, .taskBegin, .taskEnd, .schedRegister, .schedSubmit, .schedReject,
       .schedCancel, .schedExpire, .schedComplete, .workEnqueue, .workResult, .workStop, .workCancel, .envSet, .input,
       .mark, .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
@@ -181,7 +187,7 @@ public struct TraceExplainer: Sendable {
       .schedExpire, .schedComplete, .workEnqueue, .workResult, .workStop, .workCancel, .envSet, .input, .mark,
       .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
       .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist,
-      .fileLock, .fileUnlock:
+      .fileLock, .fileUnlock, .workWait, .schedWait:
       return nil
     }
   }

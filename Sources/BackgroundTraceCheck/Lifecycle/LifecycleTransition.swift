@@ -153,6 +153,8 @@ package enum LifecycleTransition: Sendable {
   /// The app was suspended while it held the lock on the file at `path`, taken at
   /// `lockedAt` (iOS terminates it: `0xdead10cc`).
   case suspendedHoldingFileLock(path: String, lockedAt: TraceTime, shared: Bool)
+  /// `wait`: the system says why `request` has not started (``/BackgroundTrace/WaitReason``).
+  case requestWaits(WaitingRequest, reasons: Set<WaitReason>)
   /// A service still running when its process ended: it ends with it.
   case serviceClosed(service: String, ServiceLife, ProcessEnd)
 }

@@ -262,6 +262,9 @@ package struct LifecycleWalker: Sendable {
     case .appAllowlist(_, let duration): allowlist(for: duration)
     case .fileLock(let path, let shared): lockFile(path, shared: shared, into: &observer)
     case .fileUnlock(let path): unlockFile(path, into: &observer)
+    case .workWait(let work, let reasons): observer.observe(.requestWaits(.work(work), reasons: reasons), in: process)
+    case .schedWait(let ident, let reasons):
+      observer.observe(.requestWaits(.taskRequest(ident), reasons: reasons), in: process)
     }
   }
 

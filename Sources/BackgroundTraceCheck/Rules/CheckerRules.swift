@@ -255,7 +255,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
         "the app was suspended holding the lock it took at \(lockedAt.seconds) on \(path)"
           + (shared ? " (in a shared container)" : "")
           + ": iOS terminates it (0xdead10cc, \"held on to a file lock or SQLite database lock during suspension\")")
-    case .fileLocked, .fileUnlocked:
+    case .fileLocked, .fileUnlocked, .requestWaits:
       break
     }
   }

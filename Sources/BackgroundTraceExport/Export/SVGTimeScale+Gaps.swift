@@ -50,7 +50,7 @@ extension SVGTimeScale {
       for attempt in work.attempts { add(attempt.start, attempt.end) }
       for time in work.enqueues + work.cancels { add(time, time) }
     }
-    for instant in model.instants { add(instant.time, instant.time) }
+    for instant in model.instants where instant.category != .waiting { add(instant.time, instant.time) }
     for located in model.findings { add(located.finding.time, located.finding.time) }
     for state in model.states { add(state.start, state.start) }
     for process in model.processes {

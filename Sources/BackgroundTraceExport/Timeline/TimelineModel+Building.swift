@@ -91,7 +91,7 @@ struct TimelineBuilder {
       .schedCancel, .schedLaunch, .schedExpire, .schedComplete, .workEnqueue, .workStart, .workResult, .workStop,
       .workCancel, .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
       .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist,
-      .fileLock, .fileUnlock:
+      .fileLock, .fileUnlock, .workWait, .schedWait:
       break
     }
   }
@@ -403,6 +403,11 @@ struct TimelineBuilder {
       if let event { instant(.events, .event, "file lock \(path)", event) }
     case .fileUnlocked(let path):
       if let event { instant(.events, .event, "file unlock \(path)", event) }
+    case .requestWaits(.work(let work), let reasons):
+      _ = workLane(work)
+      if let event { instant(.work(work), .waiting, "waits (\(WaitReason.field(reasons)))", event) }
+    case .requestWaits(.taskRequest(let identifier), let reasons):
+      if let event { instant(.requests(identifier), .waiting, "waits (\(WaitReason.field(reasons)))", event) }
     case .serviceStopped(_, nil), .suspendedHoldingFileLock:
       break
     }

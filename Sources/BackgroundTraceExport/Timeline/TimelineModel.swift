@@ -355,6 +355,9 @@ extension TimelineModel {
     case expiration
     /// The scheduler refused a submission.
     case rejection
+    /// A due request waits (`work.wait`, `sched.wait`): a state, not activity, so a long
+    /// idle gap around it is still drawn compressed.
+    case waiting
     /// Any other event.
     case event
   }

@@ -85,7 +85,8 @@ package struct TraceStatistics {
     case .fgsStop: servicesStopped += 1
     case .workForeground: workersPromoted += 1
     case .appLaunch, .appState, .appTerminate, .schedRegister, .schedCancel, .workCancel, .envSet, .input, .mark,
-      .netEventsDone, .schedProgress, .workRefuse, .workQuota, .appAllowlist, .fileLock, .fileUnlock:
+      .netEventsDone, .schedProgress, .workRefuse, .workQuota, .appAllowlist, .fileLock, .fileUnlock, .workWait,
+      .schedWait:
       break
     }
   }

@@ -321,7 +321,7 @@ public enum Replayer: Sendable {
         }
       }
     case .netCreate, .netSubmit, .netHandler, .schedProgress, .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse,
-      .workForeground, .workRefuse, .workQuota, .fileLock, .fileUnlock:
+      .workForeground, .workRefuse, .workQuota, .fileLock, .fileUnlock, .workWait, .schedWait:
       platform.record(event.kind)
     case .appAllowlist(let reason, _):
       // The recorded window: the replayed app runs its code for the delivery.

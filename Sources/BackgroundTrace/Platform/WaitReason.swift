@@ -1,0 +1,98 @@
+/// Why a request that is due has not started: one word of the `reasons=` of a
+/// `work.wait` or `sched.wait` event.
+///
+/// A request is due once its own dates allow it to run: an iOS request's earliest
+/// begin date, a work's initial delay, backoff or period have passed. Those dates are
+/// in the trace already (`sched.submit earliest=`, `work.enqueue`, `work.result
+/// outcome=retry`), so they are not reasons. Each reason is declared once, here, with
+/// what it means; the simulation records the reasons in force whenever a due request
+/// waits and again when they change, and
+/// `bgtrace explain --why` reads them back as sentences (``sentence``). The Android
+/// reasons are the platform's own: `JobScheduler.getPendingJobReasons` (Android 16,
+/// `JobScheduler.java` `PENDING_JOB_REASON_*`) names each, and the doc comment of
+/// each case says which. The words' order is their order in `reasons=`: a new reason
+/// goes last.
+public enum WaitReason: String, Sendable, Hashable, CaseIterable {
+  /// The request needs a network connection and there is none (WorkManager
+  /// `setRequiredNetworkType`, JobScheduler `PENDING_JOB_REASON_CONSTRAINT_CONNECTIVITY`;
+  /// iOS `requiresNetworkConnectivity`).
+  case network
+  /// The request needs the device on external power and it is not (WorkManager
+  /// `setRequiresCharging`, JobScheduler `PENDING_JOB_REASON_CONSTRAINT_CHARGING`;
+  /// iOS `requiresExternalPower`).
+  case power
+  /// iOS: a processing task launches only while the device is idle (on its charger,
+  /// not in use), whatever the request requires (``/BackgroundSimulation/LaunchPolicy``).
+  case idle
+  /// iOS: the app is in the foreground; the system launches scheduled tasks only in the
+  /// background.
+  case foreground
+  /// iOS: the user closed the app from the app switcher; it gets no launches until the
+  /// user opens it again.
+  case quit
+  /// iOS: the earliest date has passed, and the system has not chosen to launch it yet
+  /// (launches come minutes to hours after the earliest date).
+  case scheduler
+  /// iOS: every continued-processing slot is taken; a queued request waits for one.
+  case slot
+  /// iOS: the work is in the app's own queue, and the app is not running (suspended or
+  /// not launched), so nothing can start it.
+  case notRunning = "not-running"
+
+  /// What the reason says in `bgtrace explain --why`: a clause that completes "it
+  /// waited because …".
+  public var sentence: String {
+    switch self {
+    case .network: "it needs a network connection and there was none"
+    case .power: "it needs external power and the device was not charging"
+    case .idle: "a processing task launches only while the device is idle on its charger"
+    case .foreground: "the app was in the foreground, and scheduled tasks launch only in the background"
+    case .quit: "the user had closed the app from the app switcher"
+    case .scheduler: "the system had not chosen to launch it yet (it launches minutes to hours after the earliest date)"
+    case .slot: "every continued-processing slot was taken"
+    case .notRunning: "the app was not running, and the work is in its own in-process queue"
+    }
+  }
+
+  /// The reasons as docs/events.md lists them ("Why a request waits"): a Markdown
+  /// table of each word and what `bgtrace explain --why` says of it, in declaration
+  /// order. `swift test` checks that the page holds exactly this table.
+  package static var documentationTable: String {
+    var table = "| reason | it waited because … |\n|---|---|\n"
+    for reason in allCases { table += "| `\(reason.rawValue)` | \(reason.sentence) |\n" }
+    return table
+  }
+
+  /// `reasons` as `reasons=` writes them: the words in declaration order, joined by `+` (`network+power`).
+  public static func field(_ reasons: Set<WaitReason>) -> String {
+    allCases.filter(reasons.contains).map(\.rawValue).joined(separator: "+")
+  }
+
+  /// The reasons a `reasons=` value names, or `nil` when it is empty or names a word
+  /// that is not a reason.
+  public static func parse(_ field: String) -> Set<WaitReason>? {
+    guard !field.isEmpty else { return nil }
+    var reasons = Set<WaitReason>()
+    for word in field.split(separator: "+", omittingEmptySubsequences: false) {
+      guard let reason = WaitReason(rawValue: String(word)) else { return nil }
+      reasons.insert(reason)
+    }
+    return reasons
+  }
+}
+
+/// The request a `wait` event is about: work the app enqueued (`work=`) or a task
+/// request it submitted to the scheduler (`ident=`).
+public enum WaitingRequest: Sendable, Hashable {
+  /// The unique work `work=` names.
+  case work(String)
+  /// The scheduler request for the identifier `ident=` names.
+  case taskRequest(String)
+
+  /// The work name or the identifier.
+  public var name: String {
+    switch self {
+    case .work(let name), .taskRequest(let name): name
+    }
+  }
+}
