@@ -70,7 +70,7 @@ import Testing
   /// How many `bgtrace` invocations each page runs, counted by hand: a block that stops
   /// being run (a lost mark, a misspelt fence) shows here.
   static let invocationCounts = [
-    "README.md": 4, "CONTRIBUTING.md": 0, "docs/guides/capturing.md": 2, "docs/guides/checking.md": 6,
+    "README.md": 4, "CONTRIBUTING.md": 0, "docs/guides/capturing.md": 2, "docs/guides/checking.md": 8,
     "docs/guides/exploration.md": 3, "docs/guides/golden-traces.md": 0, "docs/guides/replaying.md": 1,
   ]
 
@@ -104,7 +104,12 @@ import Testing
         }
         let command = DocCommand(line)
         for invocation in command.invocations {
-          let arguments = invocation.arguments.map { Self.resolve($0, in: folder.url.path, mapped: &mapped) }
+          let arguments = invocation.arguments.indices.map { index in
+            let word = invocation.arguments[index]
+            // A request's name (`--why com.example.refresh`) is a name, not a file.
+            if index > 0, Self.nameOptions.contains(invocation.arguments[index - 1]) { return word }
+            return Self.resolve(word, in: folder.url.path, mapped: &mapped)
+          }
           let console = CapturingConsole()
           let status = BGTrace.run(arguments, console: console)
           invocations += 1
@@ -162,6 +167,9 @@ import Testing
       }
     }
   }
+
+  /// The options whose value is a name, passed as written.
+  static let nameOptions: Set<String> = ["--why"]
 
   /// An argument as the test passes it: a path in the repository becomes absolute, a
   /// file the command writes (under `/tmp/`, or a relative path the repository does not

@@ -51,7 +51,9 @@ package enum BGTrace: Sendable {
       return try DiffCommand.run(expected: expected, actual: actual, options: options, console: console)
     case .export(let path, let format, let from, let to, let output):
       return try ExportCommand.run(path: path, format: format, from: from, to: to, output: output, console: console)
-    case .explain(let path, let until, let alive):
+    case .explain(let path, let until, _, let why?):
+      return try ExplainCommand.runWhy(request: why, path: path, until: until, console: console)
+    case .explain(let path, let until, let alive, nil):
       return try ExplainCommand.run(path: path, until: until, alive: alive, console: console)
     case .demo(let directory):
       return try DemoCommand.run(outputDirectory: directory, console: console)

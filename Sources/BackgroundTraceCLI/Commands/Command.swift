@@ -24,8 +24,9 @@ package enum Command: Sendable, Hashable {
   /// `bgtrace export PATH --format chrome|jsonl|svg|html [--from T] [--to T] [--out PATH]`
   /// (`output`: `nil` for standard output).
   case export(path: String, format: ExportFormat, from: TraceTime?, to: TraceTime?, output: String? = nil)
-  /// `bgtrace explain PATH [--until T] [--alive]` (also spelled `replay`, its earlier name).
-  case explain(path: String, until: TraceTime?, alive: Bool = false)
+  /// `bgtrace explain PATH [--until T] [--alive | --why NAME]` (also spelled `replay`,
+  /// its earlier name).
+  case explain(path: String, until: TraceTime?, alive: Bool = false, why: String? = nil)
   /// `bgtrace diff EXPECTED ACTUAL [--ids exact|renamed] [--time exact|order|tolerance=S] [--meta]`.
   case diff(expected: String, actual: String, options: DiffOptions)
   /// `bgtrace explore --list`.

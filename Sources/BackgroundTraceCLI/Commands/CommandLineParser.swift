@@ -128,13 +128,15 @@ package enum CommandLineParser: Sendable {
       return .export(path: rest[0], format: format, from: from, to: to, output: output)
     case .explain:
       let until = try seconds(takeOption("--until", from: &rest, command: name), option: "--until")
+      let why = try takeOption("--why", from: &rest, command: name)
       var alive = false
       if let index = rest.firstIndex(of: "--alive") {
         rest.remove(at: index)
         alive = true
       }
       try expectOperands(rest, count: 1, command: name, names: "PATH")
-      return .explain(path: rest[0], until: until, alive: alive)
+      if why != nil && alive { throw UsageError("'--why' and '--alive' cannot be used together") }
+      return .explain(path: rest[0], until: until, alive: alive, why: why)
     case .stats:
       try rejectOptions(rest, command: name)
       guard !rest.isEmpty else { throw UsageError("'bgtrace stats' needs at least one PATH") }

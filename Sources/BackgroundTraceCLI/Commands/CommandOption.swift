@@ -111,6 +111,10 @@ extension CommandName {
         .flag(
           "--alive", "after each event, list everything alive instead of what changed",
           "(the output then grows with events times what is open)"),
+        .valued(
+          "--why", "NAME", "instead of the timeline, the history of one request: the work",
+          "with unique name NAME, or the scheduler request with identifier NAME,",
+          "each wait with its reasons, each start, stop and result (up to --until)"),
       ]
     case .export:
       [

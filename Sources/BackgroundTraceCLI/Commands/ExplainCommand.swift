@@ -5,7 +5,8 @@ import BackgroundTraceExport
 /// `bgtrace explain PATH`: walks a trace through the platform model and prints each
 /// event, what it changed, the checker's findings where they occur, and decisions the
 /// model says could not have happened; everything alive after each event with
-/// `--alive`, and once at `--until`.
+/// `--alive`, and once at `--until`. With `--why NAME`, one request's history instead
+/// (``RequestHistory``).
 enum ExplainCommand {
   static func run(path: String, until: TraceTime?, alive: Bool, console: some Console) throws -> ExitStatus {
     var reader = try TraceReader(path: path)
@@ -53,5 +54,26 @@ enum ExplainCommand {
     output.finish()
     if BGTrace.reportDamage(reader.damage, console: console) != .success { return .badInput }
     return failing ? .findings : .success
+  }
+
+  /// `bgtrace explain PATH --why NAME`: the history of the work or scheduler request
+  /// `name`, up to `until`.
+  static func runWhy(request name: String, path: String, until: TraceTime?, console: some Console) throws
+    -> ExitStatus
+  {
+    var reader = try TraceReader(path: path)
+    let trace = try reader.readAll()
+    guard let history = RequestHistory(of: name, in: trace, until: until) else {
+      let names = RequestHistory.names(in: trace)
+      let known =
+        names.isEmpty
+        ? "it names no work and no scheduler request"
+        : "it names \(names.prefix(10).joined(separator: ", "))\(names.count > 10 ? ", …" : "")"
+      console.writeError("bgtrace: \(path) has no work and no scheduler request named '\(name)'; \(known)\n")
+      return .badInput
+    }
+    for line in history.lines { console.write(line + "\n") }
+    if BGTrace.reportDamage(reader.damage, console: console) != .success { return .badInput }
+    return .success
   }
 }

@@ -26,7 +26,8 @@ enum HelpText {
       demo [--out DIR]            run a sample app in the simulator, check and show its trace
       check PATH… [OPTIONS]       check traces against the rules; exit 1 on findings
       diff EXPECTED ACTUAL        compare two traces' events; exit 1 when they differ
-      explain PATH [--until T]    each event, what it changed, findings inline
+      explain PATH [--until T]    each event, what it changed, findings inline;
+                                  --why NAME: why one request ran when it did
       export PATH --format F      chrome (Perfetto), jsonl, svg or html
       dump PATH                   print a trace (text or binary) in canonical text form
       convert IN OUT [--to F]     convert between the text and binary forms
@@ -136,13 +137,24 @@ enum HelpText {
     and what the checker reports come from one model, so a task the checker gave
     up is not shown alive.
 
+    With --why NAME it prints, instead, why one request ran when it did: the work
+    with unique name NAME or the scheduler request with identifier NAME, each step
+    with its time: the enqueue or submission, the stretch before it was due (its
+    earliest date, backoff or period), each stretch it waited while due with the
+    reasons the trace records (work.wait, sched.wait; docs/events.md), each start
+    or launch, each stop with what its reason means, each result. A trace recorded
+    on a device or imported from a log records no reasons: what its other events
+    show (the app in the foreground or suspended, the network offline) is said,
+    and what it cannot tell is said as such.
+
     It runs no app code. To re-run a trace against your app's code, use Replayer in
     Swift (docs/guides/replaying.md). 'bgtrace replay' is the earlier name of
     this command and still works.
 
     \(optionList(.explain))
 
-    Exit status: 0 clean, 1 findings or inconsistencies, 2 bad input.
+    Exit status: 0 clean, 1 findings or inconsistencies, 2 bad input (with --why:
+    0, or 2 when the trace names no such request).
 
     """
 

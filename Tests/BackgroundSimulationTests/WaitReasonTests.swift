@@ -1,0 +1,145 @@
+import BackgroundSimulation
+import BackgroundTrace
+import BackgroundTraceCheck
+import Testing
+
+/// The simulation says why a due request waits (`work.wait`, `sched.wait`), and
+/// ``RequestHistory`` (`bgtrace explain --why`) reads it back as sentences. Each
+/// expected trace and history below is written out by hand from the model's rules.
+@Suite struct WaitReasonTests {
+  /// Returns at once, successfully, after `duration` of virtual time.
+  struct TimedWorker: BackgroundWorker {
+    let clock: VirtualClock
+    let duration: Duration
+    func doWork(_ context: WorkContext) async -> WorkResult {
+      try? await clock.sleep(for: duration)
+      return .success
+    }
+  }
+
+  private func lines(_ trace: RecordedTrace, _ prefixes: String...) -> [String] {
+    trace.events.map(TextTraceWriter.line(for:)).filter { line in
+      prefixes.contains { line.split(separator: " ").dropFirst().first.map(String.init)?.hasPrefix($0) == true }
+    }
+  }
+
+  /// Android, WorkManager's network constraint (androidx `ConstraintTracker`; JobScheduler
+  /// `PENDING_JOB_REASON_CONSTRAINT_CONNECTIVITY` while it waits and
+  /// `STOP_REASON_CONSTRAINT_CONNECTIVITY` when the network goes): offline until 600 s,
+  /// a 60 s upload that loses the network 30 s in, online again at 900 s. The stop's
+  /// backoff ran from the enqueue (0 + 30 s), so the work is due again at once.
+  @Test func aWorkerWaitsForTheNetworkAndIsStoppedWhenItGoes() throws {
+    var configuration = SimulationConfiguration()
+    configuration.platform = .android
+    configuration.networkAvailable = false
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    try system.enqueue(
+      WorkRequest(
+        work: "upload", requiresNetwork: true, worker: TimedWorker(clock: system.clock, duration: .seconds(60))),
+      policy: nil)
+    system.advance(to: TraceTime(seconds: 600))
+    system.setEnvironment(network: true)
+    system.advance(to: TraceTime(seconds: 630))
+    system.setEnvironment(network: false)
+    system.advance(to: TraceTime(seconds: 900))
+    system.setEnvironment(network: true)
+    system.advance(to: TraceTime(seconds: 1000))
+    #expect(
+      lines(system.trace, "work.", "env.") == [
+        "0 work.enqueue work=upload",
+        "0 work.wait work=upload reasons=network",
+        "600 env.set network=online",
+        "600 work.start work=upload attempt=0",
+        "630 env.set network=offline",
+        "630 work.stop work=upload attempt=0 reason=constraint",
+        "630 work.wait work=upload reasons=network",
+        "900 env.set network=online",
+        "900 work.start work=upload attempt=1",
+        "960 work.result work=upload attempt=1 outcome=success",
+      ])
+    let history = try #require(RequestHistory(of: "upload", in: system.trace))
+    #expect(history.recordsReasons)
+    #expect(
+      history.lines == [
+        "work upload",
+        "  0s: enqueued.",
+        "  0s to 600s (600s): waited: it needs a network connection and there was none.",
+        "  600s: attempt 0 started.",
+        "  630s: attempt 0 stopped: a constraint it needs was lost (STOP_REASON_CONSTRAINT_*).",
+        "  630s to 900s (270s): waited: it needs a network connection and there was none.",
+        "  900s: attempt 1 started.",
+        "  960s: attempt 1 returned success.",
+      ])
+  }
+
+  /// iOS, `BGProcessingTaskRequest.requiresExternalPower`: due at its earliest date
+  /// (60 s), it waits on battery until the charger is plugged in at 600 s. With the
+  /// immediate policy the launch needs only the background and the power.
+  @Test func aProcessingRequestWaitsForPower() throws {
+    var configuration = SimulationConfiguration()
+    configuration.launchPolicy = .immediate
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launchApp { LaunchPolicyTests.App(scheduler: $0) }
+    try system.submit(.processing("process", earliestBeginDelay: .seconds(60), requiresExternalPower: true))
+    system.moveToBackground()
+    system.advance(to: TraceTime(seconds: 600))
+    system.setEnvironment(charging: true)
+    system.advance(to: TraceTime(seconds: 700))
+    #expect(
+      lines(system.trace, "sched.submit", "sched.wait", "sched.launch", "sched.complete", "env.") == [
+        "0 sched.submit ident=process type=processing earliest=60 power=true",
+        "60 sched.wait ident=process reasons=power",
+        "600 env.set charging=true",
+        "600 sched.launch ident=process run=1",
+        "600 sched.complete run=1 success=true",
+      ])
+    let history = try #require(RequestHistory(of: "process", in: system.trace))
+    #expect(
+      history.lines == [
+        "scheduler request process",
+        "  0s: submitted (processing, earliest begin date 60s, needs external power).",
+        "  0s to 60s (60s): not due: its earliest begin date (60s) had not come.",
+        "  60s to 600s (540s): waited: it needs external power and the device was not charging.",
+        "  600s: launched as run 1.",
+        "  600s: run 1 completed (success=true).",
+      ])
+  }
+
+  /// A request opened in the foreground and left there past its earliest date waits
+  /// for the background; the reasons change when the app leaves, and only then.
+  @Test func theReasonsAreWrittenAgainOnlyWhenTheyChange() throws {
+    let system = SimulatedSystem(seed: 1)  // realistic: launches 15 min to 8 h after the earliest date
+    system.launchApp { LaunchPolicyTests.App(scheduler: $0) }
+    try system.submit(.refresh("refresh", earliestBeginDelay: .seconds(60)))
+    system.advance(to: TraceTime(seconds: 120))
+    system.setEnvironment(network: false)  // a refresh needs no network: nothing new to say
+    system.moveToBackground()
+    system.advance(to: TraceTime(seconds: 200))
+    #expect(
+      lines(system.trace, "sched.wait", "app.state", "env.") == [
+        "0 app.state to=active",
+        "60 sched.wait ident=refresh reasons=foreground+scheduler",
+        "120 env.set network=offline",
+        "120 app.state to=inactive",
+        "120 app.state to=background",
+        "120 sched.wait ident=refresh reasons=scheduler",
+        "123 app.state to=suspended",  // 3 s later, with nothing open
+      ])
+  }
+
+  /// The work queue's own dispatch (``SimulationConfiguration/workDispatchDelay``) is no
+  /// reason: work that nothing holds back starts with no `work.wait`.
+  @Test func workThatNothingHoldsBackWritesNoWait() throws {
+    var configuration = SimulationConfiguration()
+    configuration.platform = .android
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    try system.enqueue(
+      WorkRequest(work: "sync", worker: TimedWorker(clock: system.clock, duration: .seconds(1))), policy: nil)
+    system.advance(to: TraceTime(seconds: 10))
+    #expect(lines(system.trace, "work.wait").isEmpty)
+    #expect(
+      RequestHistory(of: "sync", in: system.trace)?.lines == [
+        "work sync", "  0s: enqueued.", "  0.1s: attempt 0 started.", "  1.1s: attempt 0 returned success.",
+      ])
+  }
+}

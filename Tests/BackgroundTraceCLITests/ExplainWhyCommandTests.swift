@@ -1,0 +1,60 @@
+import BackgroundTraceCLI
+import Foundation
+import TestSupport
+import Testing
+
+/// `bgtrace explain PATH --why NAME`: one request's history (docs/cli.md), with a clear
+/// error for a name the trace does not hold.
+@Suite struct ExplainWhyCommandTests {
+  private let demo = Repository.traces.appendingPathComponent("examples/demo.txt").path
+
+  /// The demo's sync: two retries, then its third attempt, due at 96.2 s, waits in
+  /// the app's in-process queue until the refresh launch wakes the app at 28434.133 s.
+  @Test func theDemosSyncWaitsForTheAppToRun() {
+    let result = run("explain", demo, "--why", "sync-1")
+    #expect(result.status == .success)
+    #expect(result.errors == "")
+    #expect(
+      result.output == """
+        work sync-1
+          2s: enqueued (policy keep; at most 3 retries).
+          2.1s: attempt 0 started.
+          4.1s: attempt 0 returned retry.
+          4.1s to 34.1s (30s): not due: its backoff (30s) had not passed.
+          34.2s: attempt 1 started.
+          36.2s: attempt 1 returned retry.
+          36.2s to 96.2s (60s): not due: its backoff (60s) had not passed.
+          96.2s to 28434.133s (28337.933s): waited: the app was not running, and the work is in its own in-process queue.
+          28434.133s: attempt 2 started.
+          28436.133s: attempt 2 returned success.
+
+        """)
+  }
+
+  @Test func untilStopsTheHistory() {
+    let result = run("explain", demo, "--why", "com.example.refresh", "--until", "100")
+    #expect(result.status == .success)
+    #expect(
+      result.output == """
+        scheduler request com.example.refresh
+          0s: submitted (refresh, earliest begin date 3600s).
+          0s to the end at 100s (100s): not due: its earliest begin date (3600s) had not come.
+
+        """)
+  }
+
+  @Test func aNameTheTraceDoesNotHoldIsBadInputNamingTheOnesItDoes() {
+    let result = run("explain", demo, "--why", "sync")
+    #expect(result.status == .badInput)
+    #expect(result.output == "")
+    #expect(
+      result.errors
+        == "bgtrace: \(demo) has no work and no scheduler request named 'sync'; it names com.example.refresh, sync-1\n")
+  }
+
+  @Test func whyAndAliveDoNotGoTogether() {
+    let result = run("explain", demo, "--why", "sync-1", "--alive")
+    #expect(result.status == .badInput)
+    #expect(result.errors.contains("'--why' and '--alive' cannot be used together"))
+  }
+}

@@ -1,0 +1,75 @@
+import BackgroundTrace
+import BackgroundTraceCheck
+import Foundation
+import TestSupport
+import Testing
+
+/// ``RequestHistory`` on traces that record no reasons (a device's, an imported log's):
+/// what their other events let it infer, and what it cannot tell, said as such. The
+/// simulation's recorded reasons are `WaitReasonTests`' (BackgroundSimulationTests).
+@Suite struct RequestHistoryTests {
+  private func trace(_ path: String) throws -> RecordedTrace {
+    let url = Repository.traces.appendingPathComponent(path)
+    return try RecordedTrace(text: try String(contentsOf: url, encoding: .utf8), file: path)
+  }
+
+  /// Traces/examples/refresh-from-a-device.txt: due at 60 s, in the foreground until
+  /// 100 s (40 s of the wait), launched at 500 s; why the other 400 s, only iOS knows.
+  @Test func aDeviceTraceSaysWhatItCanInferAndNamesTheRest() throws {
+    let history = try #require(
+      RequestHistory(of: "com.example.refresh", in: trace("examples/refresh-from-a-device.txt")))
+    #expect(!history.recordsReasons)
+    #expect(
+      history.lines == [
+        "scheduler request com.example.refresh",
+        "  0s: submitted (refresh, earliest begin date 60s).",
+        "  0s to 60s (60s): not due: its earliest begin date (60s) had not come.",
+        "  60s to 500s (440s): due, not started: the app was in the foreground for 40s of it, and scheduled tasks "
+          + "launch only in the background; this trace records no reasons (recorded on a device or imported from a "
+          + "log), so it cannot tell what else held it.",
+        "  500s: launched as run 1.",
+        "  500s: submitted (refresh, earliest begin date 4100s).",
+        "  500s to the end at 508s (8s): not due: its earliest begin date (4100s) had not come.",
+        "  505s: run 1 completed (success=true).",
+      ])
+  }
+
+  /// Traces/import/android/studio-new-paho-pingworker-cancelled: the app cancels the
+  /// PingWorker, WorkManager interrupts its attempt, and a new request is enqueued as
+  /// the capture ends, not started: the log does not say why.
+  @Test func anImportedLogNamesWhatItCannotTell() throws {
+    let trace = try trace("import/android/studio-new-paho-pingworker-cancelled.expected.txt")
+    #expect(
+      RequestHistory(of: "40669dfb-b0cf-4f14-8c9c-2aeadc2ccb4e", in: trace)?.lines == [
+        "work 40669dfb-b0cf-4f14-8c9c-2aeadc2ccb4e",
+        "  0.018s: the app cancelled it.",
+        "  0.024s: attempt 0 stopped: WorkManager interrupted it, and the log does not say why (Processor's "
+          + "\"WorkerWrapper interrupted for\").",
+      ])
+    #expect(
+      RequestHistory(of: "792c6da1-ab12-4ae0-adae-c0f6f25b71eb", in: trace)?.lines == [
+        "work 792c6da1-ab12-4ae0-adae-c0f6f25b71eb",
+        "  0.051s: enqueued.",
+        "  0.051s to the end at 0.051s (0s): still due, not started: this trace records no reasons (recorded on a "
+          + "device or imported from a log), so it cannot tell why.",
+      ])
+  }
+
+  /// `--until` cuts the history: a wait still open there is said to run to that end.
+  @Test func untilCutsTheHistory() throws {
+    let history = try #require(
+      RequestHistory(
+        of: "com.example.refresh", in: trace("examples/refresh-from-a-device.txt"), until: TraceTime(seconds: 200)))
+    #expect(
+      history.lines.last
+        == "  60s to the end at 200s (140s): still due, not started: the app was in the foreground for 40s of it, "
+        + "and scheduled tasks launch only in the background; this trace records no reasons (recorded on a device "
+        + "or imported from a log), so it cannot tell what else held it.")
+  }
+
+  @Test func aNameTheTraceDoesNotHoldHasNoHistory() throws {
+    let trace = try trace("examples/refresh-from-a-device.txt")
+    #expect(RequestHistory(of: "com.example.other", in: trace) == nil)
+    #expect(RequestHistory.names(in: trace) == ["com.example.refresh"])
+  }
+}
