@@ -148,12 +148,12 @@ extension SimulatedSystem: ForegroundServices {
     guard release.limitsDataSyncServices, type == .dataSync || type == .mediaProcessing else { return nil }
     var running = Duration.zero
     for service in services.values where service.type == type {
-      if let since = service.countedSince { running += DailyBudget.elapsed(from: since, to: now) }
+      if let since = service.countedSince { running += RollingBudget.elapsed(from: since, to: now) }
     }
     for item in works.values where item.foregroundType == type {
-      if let since = item.foregroundSince { running += DailyBudget.elapsed(from: since, to: now) }
+      if let since = item.foregroundSince { running += RollingBudget.elapsed(from: since, to: now) }
     }
-    return serviceBudgets[type, default: DailyBudget()].left(
+    return serviceBudgets[type, default: RollingBudget()].left(
       of: configuration.dataSyncServiceBudget, at: now, running: running)
   }
 
@@ -207,7 +207,7 @@ extension SimulatedSystem: ForegroundServices {
 
   /// Adds the time from `since` to now to `type`'s daily budget.
   func charge(_ type: ForegroundServiceType, from since: TraceTime) {
-    serviceBudgets[type, default: DailyBudget()].charge(from: since, to: now)
+    serviceBudgets[type, default: RollingBudget()].charge(from: since, to: now)
   }
 
   private func cancelTimers(of running: SimulatedService) {

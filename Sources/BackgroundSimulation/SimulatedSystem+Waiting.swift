@@ -35,6 +35,7 @@ extension SimulatedSystem {
     var reasons = Set<WaitReason>()
     if item.request.requiresNetwork && !networkAvailable { reasons.insert(.network) }
     if item.request.requiresCharging && !charging { reasons.insert(.power) }
+    if configuration.platform == .android && !item.expedited && !jobQuotaAllowsStart { reasons.insert(.quota) }
     // WorkManager starts the app's process; an iOS in-process queue waits for the app.
     if configuration.platform == .ios && !appRuns { reasons.insert(.notRunning) }
     return reasons

@@ -26,6 +26,9 @@ struct WorkItem {
   var expedited = false
   /// When its running attempt began drawing on the quota.
   var expeditedSince: TraceTime?
+  /// Whether its running attempt runs as a regular job, in the app's timing session
+  /// (``SimulatedSystem/jobSessionSince``).
+  var countsAsJob = false
   /// When its running attempt went foreground (`setForeground`), drawing on its type's
   /// foreground-service budget on Android 15+ (`dataSync`, `mediaProcessing`).
   var foregroundSince: TraceTime?
@@ -177,7 +180,10 @@ extension SimulatedSystem: WorkQueue {
   /// records why it waits.
   private func startIfEligible(_ work: String) {
     guard var item = works[work], item.phase == .waiting, item.timer == nil else { return }
-    guard waitReasons(for: item)?.isEmpty == true else { return noteWaits() }
+    guard let reasons = waitReasons(for: item), reasons.isEmpty else {
+      if waitReasons(for: item)?.contains(.quota) == true { scheduleJobQuotaRecheck() }
+      return noteWaits()
+    }
     recordedWaits[.work(work)] = nil
     // WorkManager (through JobScheduler) starts or wakes the app's process; an iOS
     // in-process queue starts work only while the app runs (a reason above).
@@ -209,18 +215,22 @@ extension SimulatedSystem: WorkQueue {
       return
     }
     if configuration.platform == .android {
-      let quota = item.expedited ? expeditedQuotaLeft : nil
-      if item.expedited { item.expeditedSince = now }
-      if let quota, quota < configuration.workTimeout {
-        // QuotaController: an expedited job runs at most the quota it has left; then it
-        // is stopped, and runs on as regular work.
-        item.timeout = scheduler.schedule(after: max(quota, .zero)) { [self] in
-          stop(work, reason: "quota", reschedule: true)
-        }
+      // QuotaController: an expedited job runs at most the expedited quota it has left,
+      // then it is stopped and runs on as regular work; a regular job runs until the
+      // bucket's job quota is consumed. Either stop is STOP_REASON_QUOTA.
+      let quotaEnd: TraceTime?
+      if item.expedited {
+        quotaEnd = now + TraceInterval(max(expeditedQuotaLeft, .zero))
+        item.expeditedSince = now
       } else {
-        item.timeout = scheduler.schedule(after: configuration.workTimeout) { [self] in
-          stop(work, reason: "timeout", reschedule: true)
-        }
+        quotaEnd = jobQuotaConsumedAt()
+        beginJob(&item)
+      }
+      let timeout = now + TraceInterval(configuration.workTimeout)
+      if let quotaEnd, quotaEnd < timeout {
+        item.timeout = scheduler.schedule(at: quotaEnd) { [self] in stop(work, reason: "quota", reschedule: true) }
+      } else {
+        item.timeout = scheduler.schedule(at: timeout) { [self] in stop(work, reason: "timeout", reschedule: true) }
       }
     }
     item.task = Task(executorPreference: scheduler.executor) { [self] in
@@ -293,6 +303,7 @@ extension SimulatedSystem: WorkQueue {
     if let timeout = item.timeout { scheduler.cancel(timeout) }
     item.timeout = nil
     chargeExpedited(&item)  // a foreground worker runs as a foreground service, not on the quota
+    endJob(&item, of: work)
     item.expedited = false
     item.foregroundType = info.type
     item.foregroundSince = now
@@ -340,6 +351,7 @@ extension SimulatedSystem: WorkQueue {
     item.timeout = nil
     chargeExpedited(&item)
     chargeForeground(&item)
+    endJob(&item, of: work)
     item.task = nil
     defer { suspendIfIdle(after: configuration.suspensionDelay) }
     switch result {
@@ -379,6 +391,7 @@ extension SimulatedSystem: WorkQueue {
       item.timeout = nil
       chargeExpedited(&item)
       chargeForeground(&item)
+      endJob(&item, of: work)
       if reason == "quota" { item.expedited = false }
       item.task?.cancel()
       item.task = nil
@@ -419,7 +432,7 @@ extension SimulatedSystem: WorkQueue {
   var expeditedQuotaLeft: Duration {
     var running = Duration.zero
     for item in works.values {
-      if let since = item.expeditedSince { running += DailyBudget.elapsed(from: since, to: now) }
+      if let since = item.expeditedSince { running += RollingBudget.elapsed(from: since, to: now) }
     }
     return expeditedBudget.left(of: configuration.standbyBucket.expeditedQuota, at: now, running: running)
   }

@@ -83,7 +83,14 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// never reaches its replacement).
   var workRequestCount = 0
   /// The expedited quota used in the current 24 hours (Android).
-  var expeditedBudget = DailyBudget()
+  var expeditedBudget = RollingBudget()
+  /// The regular jobs' execution quota of the app's standby bucket.
+  var jobBudget: RollingBudget
+  /// Since when regular jobs have been running, without a break: QuotaController's
+  /// timing session, charged to ``jobBudget`` when the last of them ends.
+  var jobSessionSince: TraceTime?
+  /// The timer that starts waiting work when the job quota is back.
+  var jobQuotaRecheck: VirtualTimeScheduler.TimerID?
   /// The ids of work enqueued without a unique name (``/BackgroundTrace/WorkQueue/enqueue(_:)``).
   public let workIDs = WorkIDs()
   var workOrder: [String] = []
@@ -116,7 +123,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   // Android's foreground services: the running ones belong to the process; the
   // budgets of the types with a daily limit outlive it.
   var services: [String: SimulatedService] = [:]
-  var serviceBudgets: [ForegroundServiceType: DailyBudget] = [:]
+  var serviceBudgets: [ForegroundServiceType: RollingBudget] = [:]
   /// When the app last left the foreground for the background (the grace for starting
   /// a foreground service after).
   var leftForegroundAt: TraceTime?
@@ -184,6 +191,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     }
     recorder = TraceRecorder(meta: meta)
     networkAvailable = configuration.networkAvailable
+    jobBudget = RollingBudget(window: TraceInterval(configuration.standbyBucket.jobQuotaWindow))
     charging = configuration.charging
     planFaults()
   }

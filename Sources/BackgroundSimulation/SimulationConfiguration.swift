@@ -90,9 +90,14 @@ public struct SimulationConfiguration: Sendable {
   /// 10 s).
   public var serviceStopWait: Duration = .seconds(10)
   /// The app's standby bucket (Android), which sets its expedited-work quota
-  /// (``StandbyBucket/expeditedQuota``). By default the strictest, `restricted`; a test
-  /// of an app the user just used sets `active`.
-  public var standbyBucket = StandbyBucket.restricted
+  /// (``StandbyBucket/expeditedQuota``) and its regular jobs' execution quota
+  /// (``StandbyBucket/jobQuotaWindow``). By default `active`, an app in use; a test of
+  /// an app the user has not opened for a while sets `rare` or `restricted`.
+  public var standbyBucket = StandbyBucket.active
+  /// How much of its job quota an app out of quota needs before its jobs run again:
+  /// AOSP `QuotaController.QcConstants.DEFAULT_IN_QUOTA_BUFFER_MS`, 30 seconds. The
+  /// model asks it of every start, the strict reading.
+  public var inQuotaBuffer: Duration = .seconds(30)
   /// The environment at the start: network connectivity.
   public var networkAvailable = true
   /// The environment at the start: on external power.
@@ -124,4 +129,27 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
     case .restricted: .seconds(5 * 60)
     }
   }
+
+  /// How long the app's regular jobs (WorkManager's work on Android, expedited work
+  /// aside) may run in each ``jobQuotaWindow``: AOSP `QuotaController.QcConstants`
+  /// `DEFAULT_ALLOWED_TIME_PER_PERIOD_*_MS`, 10 minutes in every bucket.
+  public var jobQuota: Duration { .seconds(10 * 60) }
+
+  /// The rolling window ``jobQuota`` applies over: AOSP `DEFAULT_WINDOW_SIZE_ACTIVE_MS`
+  /// 10 minutes (the quota itself: "ACTIVE apps can run jobs at any time"),
+  /// `DEFAULT_WINDOW_SIZE_WORKING_MS` 2 hours, `DEFAULT_WINDOW_SIZE_FREQUENT_MS` 8 hours,
+  /// `DEFAULT_WINDOW_SIZE_RARE_MS` and `DEFAULT_WINDOW_SIZE_RESTRICTED_MS` 24 hours.
+  public var jobQuotaWindow: Duration {
+    switch self {
+    case .active: .seconds(10 * 60)
+    case .workingSet: .seconds(2 * 3600)
+    case .frequent: .seconds(8 * 3600)
+    case .rare, .restricted: .seconds(24 * 3600)
+    }
+  }
+
+  /// Whether the bucket's regular jobs run under a quota at all: not when its window is
+  /// no longer than its quota (`QuotaController.getTimeUntilQuotaConsumedLocked`), the
+  /// `active` bucket.
+  var limitsJobs: Bool { jobQuotaWindow > jobQuota }
 }

@@ -143,3 +143,93 @@ import Testing
       ])
   }
 }
+
+/// The standby bucket's quota on regular jobs (AOSP `QuotaController.QcConstants`:
+/// `DEFAULT_ALLOWED_TIME_PER_PERIOD_RARE_MS` 10 minutes per `DEFAULT_WINDOW_SIZE_RARE_MS`
+/// 24 hours, `DEFAULT_IN_QUOTA_BUFFER_MS` 30 s; JobScheduler `PENDING_JOB_REASON_QUOTA`,
+/// `JobParameters.STOP_REASON_QUOTA`).
+@Suite struct JobQuotaTests {
+  /// In the rare bucket, on battery: `first` runs 8 minutes; `second`, enqueued at
+  /// 600 s, has 2 minutes left and is stopped when they are spent (720.1 s). Its next
+  /// attempt waits until 30 s of quota are back: the first use (0.1–480.1 s) ages out
+  /// of the 24 hours from 86400.1 s on, so at 86430.1 s. While it runs, the old use
+  /// keeps ageing out as fast as the run uses quota, so its 5 minutes fit (to 86730.1 s).
+  @Test func aRareAppsWorkWaitsForItsQuotaAndIsStoppedWhenItIsSpent() throws {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.standbyBucket = .rare
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    try system.enqueue(
+      WorkRequest(work: "first", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(480))),
+      policy: nil)
+    system.advance(to: TraceTime(seconds: 600))
+    try system.enqueue(
+      WorkRequest(work: "second", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(300))),
+      policy: nil)
+    system.advance(to: TraceTime(seconds: 90_000))
+    #expect(
+      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") } == [
+        "0 work.enqueue work=first",
+        "0.1 work.start work=first attempt=0",
+        "480.1 work.result work=first attempt=0 outcome=success",
+        "600 work.enqueue work=second",
+        "600.1 work.start work=second attempt=0",
+        "720.1 work.stop work=second attempt=0 reason=quota",
+        "720.1 work.wait work=second reasons=quota",
+        "86430.1 work.start work=second attempt=1",
+        "86730.1 work.result work=second attempt=1 outcome=success",
+      ])
+    // A regular job's quota stop is not expedited work demoted.
+    #expect(TraceChecker.check(system.trace).isEmpty)
+    #expect(
+      RequestHistory(of: "second", in: system.trace)?.lines == [
+        "work second",
+        "  600s: enqueued.",
+        "  600.1s: attempt 0 started.",
+        "  720.1s: attempt 0 stopped: the app's quota ran out (STOP_REASON_QUOTA: an expedited attempt's quota, "
+          + "then it runs as regular work; a regular one's, its standby bucket's job quota).",
+        "  720.1s to 86430.1s (85710s): waited: the app had spent the job quota of its standby bucket.",
+        "  86430.1s: attempt 1 started.",
+        "  86730.1s: attempt 1 returned success.",
+      ])
+  }
+
+  /// `QuotaController.isQuotaFreeLocked`: while charging, jobs outside the restricted
+  /// bucket are not held by the quota; the same run on the charger is never stopped.
+  @Test func onTheChargerTheRareBucketsJobsAreNotLimited() throws {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.standbyBucket = .rare
+    configuration.charging = true
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    try system.enqueue(
+      WorkRequest(work: "first", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(480))),
+      policy: nil)
+    system.advance(to: TraceTime(seconds: 600))
+    try system.enqueue(
+      WorkRequest(work: "second", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(300))),
+      policy: nil)
+    system.advance(to: TraceTime(seconds: 1000))
+    #expect(
+      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }.suffix(2) == [
+        "600.1 work.start work=second attempt=0",
+        "900.1 work.result work=second attempt=0 outcome=success",
+      ])
+  }
+
+  /// The `active` bucket's window is its quota (10 minutes): its jobs are not limited.
+  @Test func theActiveBucketsJobsAreNotLimited() throws {
+    let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
+    try system.enqueue(
+      WorkRequest(work: "long", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(540))),
+      policy: nil)
+    system.advance(to: TraceTime(seconds: 600))
+    try system.enqueue(
+      WorkRequest(work: "next", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(540))),
+      policy: nil)
+    system.advance(to: TraceTime(seconds: 1200))
+    #expect(
+      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }.suffix(2) == [
+        "600.1 work.start work=next attempt=0",
+        "1140.1 work.result work=next attempt=0 outcome=success",
+      ])
+  }
+}

@@ -35,6 +35,10 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
   case scheduler
   /// iOS: every continued-processing slot is taken; a queued request waits for one.
   case slot
+  /// Android: the app has spent the job quota of its standby bucket (AOSP
+  /// `QuotaController`: 10 minutes per rolling window, 24 hours in the rare bucket;
+  /// JobScheduler `PENDING_JOB_REASON_QUOTA`).
+  case quota
   /// iOS: the work is in the app's own queue, and the app is not running (suspended or
   /// not launched), so nothing can start it.
   case notRunning = "not-running"
@@ -50,6 +54,7 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
     case .quit: "the user had closed the app from the app switcher"
     case .scheduler: "the system had not chosen to launch it yet (it launches minutes to hours after the earliest date)"
     case .slot: "every continued-processing slot was taken"
+    case .quota: "the app had spent the job quota of its standby bucket"
     case .notRunning: "the app was not running, and the work is in its own in-process queue"
     }
   }

@@ -395,7 +395,9 @@ private struct RequestStory {
     switch reason {
     case "constraint": "a constraint it needs was lost (STOP_REASON_CONSTRAINT_*)"
     case "timeout": "it ran past the 10 minutes a worker gets (STOP_REASON_TIMEOUT)"
-    case "quota": "the app's expedited quota ran out; it runs again as regular work (STOP_REASON_QUOTA)"
+    case "quota":
+      "the app's quota ran out (STOP_REASON_QUOTA: an expedited attempt's quota, then it runs as regular work; "
+        + "a regular one's, its standby bucket's job quota)"
     case "cancelled": "the app cancelled or replaced it (STOP_REASON_CANCELLED_BY_APP)"
     case "terminated": "the app's process ended"
     case "interrupted":

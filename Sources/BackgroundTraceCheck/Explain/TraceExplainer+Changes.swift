@@ -84,6 +84,8 @@ extension TraceExplainer {
       return "- file lock \(path)"
     case .suspendedHoldingFileLock(let path, let lockedAt, _):
       return "! file lock \(path): held since \(lockedAt.seconds) at the suspension"
+    case .expeditedDemoted(let work, _):
+      return "~ work \(work): expedited quota ran out, runs as regular work"
     case .requestWaits(let request, let reasons):
       let what = if case .work = request { "work" } else { "request" }
       return "~ \(what) \(request.name): waits (\(WaitReason.field(reasons)))"

@@ -88,6 +88,9 @@ package enum LifecycleTransition: Sendable {
   case resultUnmatched(work: String, attempt: Int, WorkOutcome, WorkResultMismatch)
   /// `work.stop` of the running attempt.
   case attemptStopped(work: String, attempt: Int, reason: String)
+  /// `work.stop reason=quota` of an attempt that ran as expedited work: the expedited
+  /// quota ran out, and the work runs on as regular work (after ``attemptStopped``).
+  case expeditedDemoted(work: String, attempt: Int)
   /// `work.stop` that matches no running attempt.
   case stopUnmatched(work: String, attempt: Int)
   /// A running attempt whose process ended (terminated, relaunched) or that was still
@@ -340,6 +343,9 @@ package struct WorkLife: Sendable {
   package var lastEnqueueAt: TraceTime?
   /// The attempt the system stopped last, until the next start.
   package var stoppedAttempt: Int?
+  /// Whether expedited work runs as regular work now: its expedited quota was spent at
+  /// the enqueue (`work.quota policy=run-as-regular`) or ran out during an attempt.
+  package var runsAsRegular = false
 
   /// The attempt that must wait for a backoff next, and the wait: after a stop, from
   /// androidx's `lastEnqueueTime`; after a `retry`, from the result. `nil` when neither

@@ -142,13 +142,18 @@ extension LifecycleWalker {
       observer.observe(.stopUnmatched(work: work, attempt: attempt), in: process)
       return
     }
-    let cancelled = works.update(at: index) { life in
+    let (cancelled, demoted) = works.update(at: index) { life in
       life.running = nil
       life.lastResult = nil  // a stopped attempt returned nothing
       life.stoppedAttempt = attempt  // the next start still waits for its backoff
-      return life.cancelledAt != nil
+      // STOP_REASON_QUOTA stops expedited work when its quota runs out, and regular
+      // work when the standby bucket's job quota does.
+      let demoted = reason == "quota" && life.enqueue.expedited != nil && !life.runsAsRegular
+      if demoted { life.runsAsRegular = true }
+      return (life.cancelledAt != nil, demoted)
     }
     observer.observe(.attemptStopped(work: work, attempt: attempt, reason: reason), in: process)
+    if demoted { observer.observe(.expeditedDemoted(work: work, attempt: attempt), in: process) }
     if cancelled { finish(work, hash, ending: .cancelled, into: &observer) }
   }
 

@@ -258,6 +258,9 @@ package struct LifecycleWalker: Sendable {
     case .workRefuse(let work, let attempt, let reason):
       observer.observe(.workRefused(work: work, attempt: attempt, reason), in: process)
     case .workQuota(let work, let policy):
+      if let index = works.index(forKey: work, StableHash(work)) {
+        works.update(at: index) { $0.runsAsRegular = true }
+      }
       observer.observe(.expeditedOutOfQuota(work: work, policy: policy), in: process)
     case .appAllowlist(_, let duration): allowlist(for: duration)
     case .fileLock(let path, let shared): lockFile(path, shared: shared, into: &observer)

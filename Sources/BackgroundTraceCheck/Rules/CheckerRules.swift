@@ -236,7 +236,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
     case .workFinished(let work, let finished): observeWorkFinished(work: work, finished, in: process)
     case .periodEnded(let work): forgetRetryLimit(of: work)
     case .queuedWorkReleased(let enqueue): forgetRetryLimit(of: enqueue.work)
-    case .attemptStopped(let work, let attempt, "quota"):
+    case .expeditedDemoted(let work, let attempt):
       report(
         .workExpeditedDemoted,
         "expedited work \(work) attempt \(attempt) was stopped when the app's expedited quota ran out: it runs "

@@ -408,7 +408,7 @@ struct TimelineBuilder {
       if let event { instant(.work(work), .waiting, "waits (\(WaitReason.field(reasons)))", event) }
     case .requestWaits(.taskRequest(let identifier), let reasons):
       if let event { instant(.requests(identifier), .waiting, "waits (\(WaitReason.field(reasons)))", event) }
-    case .serviceStopped(_, nil), .suspendedHoldingFileLock:
+    case .serviceStopped(_, nil), .suspendedHoldingFileLock, .expeditedDemoted:
       break
     }
   }

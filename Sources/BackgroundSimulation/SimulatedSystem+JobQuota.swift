@@ -1,0 +1,74 @@
+import BackgroundTrace
+
+/// The standby bucket's quota on the app's regular jobs (AOSP `QuotaController`;
+/// docs/platform-model.md, "Standby buckets"): WorkManager's work runs as JobScheduler
+/// jobs, whose time running — one timing session while any runs — counts against
+/// ``StandbyBucket/jobQuota`` per rolling ``StandbyBucket/jobQuotaWindow``. Out of
+/// quota, due work waits (`work.wait reasons=quota`); a running job is stopped when
+/// the quota is consumed (`work.stop reason=quota`). Expedited work has its own quota,
+/// and a worker promoted to a foreground service runs outside both.
+extension SimulatedSystem {
+  /// Whether the job quota applies now: on Android, in a bucket that limits jobs, and
+  /// not while charging outside the restricted bucket (`QuotaController.isQuotaFreeLocked`).
+  var jobQuotaApplies: Bool {
+    let bucket = configuration.standbyBucket
+    return configuration.platform == .android && bucket.limitsJobs && !(charging && bucket != .restricted)
+  }
+
+  /// The job quota left now, the running session's time taken off; `nil` when no
+  /// quota applies.
+  var jobQuotaLeft: Duration? {
+    guard jobQuotaApplies else { return nil }
+    let running = jobSessionSince.map { RollingBudget.elapsed(from: $0, to: now) } ?? .zero
+    return jobBudget.left(of: configuration.standbyBucket.jobQuota, at: now, running: running)
+  }
+
+  /// Whether a regular job may start now: at least the in-quota buffer is left
+  /// (``SimulationConfiguration/inQuotaBuffer``), or no quota applies.
+  var jobQuotaAllowsStart: Bool {
+    jobQuotaLeft.map { $0 >= configuration.inQuotaBuffer } ?? true
+  }
+
+  /// When the running session — or one starting now — consumes the job quota, as
+  /// `QuotaController.getTimeUntilQuotaConsumedLocked` counts it (old use ages out of
+  /// the window while the session runs); `nil` when no quota applies.
+  func jobQuotaConsumedAt() -> TraceTime? {
+    guard jobQuotaApplies else { return nil }
+    return jobBudget.firstTime(
+      consuming: configuration.standbyBucket.jobQuota, sessionSince: jobSessionSince ?? now, from: now)
+  }
+
+  /// The attempt starts as a regular job: it joins the timing session, or opens one.
+  func beginJob(_ item: inout WorkItem) {
+    item.countsAsJob = true
+    if jobSessionSince == nil { jobSessionSince = now }
+  }
+
+  /// The attempt of `work` stops running as a job (it ended, or went foreground); the
+  /// last one ends the timing session, which is charged to the quota.
+  func endJob(_ item: inout WorkItem, of work: String) {
+    guard item.countsAsJob else { return }
+    item.countsAsJob = false
+    guard !works.contains(where: { $0.key != work && $0.value.countsAsJob }), let since = jobSessionSince else {
+      return
+    }
+    jobBudget.charge(from: since, to: now)
+    jobSessionSince = nil
+    scheduleJobQuotaRecheck()
+  }
+
+  /// Starts the waiting work again when the job quota has the in-quota buffer back,
+  /// as `QuotaController` re-evaluates an app out of quota when it comes back in.
+  func scheduleJobQuotaRecheck() {
+    guard jobSessionSince == nil, !jobQuotaAllowsStart,
+      works.values.contains(where: { $0.phase == .waiting && !$0.expedited })
+    else { return }
+    let time = jobBudget.firstTime(
+      withLeft: configuration.inQuotaBuffer, of: configuration.standbyBucket.jobQuota, from: now)
+    if let timer = jobQuotaRecheck { scheduler.cancel(timer) }
+    jobQuotaRecheck = scheduler.schedule(at: time) { [self] in
+      jobQuotaRecheck = nil
+      startEligibleWork()
+    }
+  }
+}
