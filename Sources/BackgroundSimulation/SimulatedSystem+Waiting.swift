@@ -36,6 +36,7 @@ extension SimulatedSystem {
     if item.request.requiresNetwork && !networkAvailable { reasons.insert(.network) }
     if item.request.requiresCharging && !charging { reasons.insert(.power) }
     if configuration.platform == .android && !item.expedited && !jobQuotaAllowsStart { reasons.insert(.quota) }
+    if configuration.platform == .android && !item.expedited && dozeDefersJobs { reasons.insert(.doze) }
     // WorkManager starts the app's process; an iOS in-process queue waits for the app.
     if configuration.platform == .ios && !appRuns { reasons.insert(.notRunning) }
     return reasons

@@ -89,6 +89,16 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// Since when regular jobs have been running, without a break: QuotaController's
   /// timing session, charged to ``jobBudget`` when the last of them ends.
   var jobSessionSince: TraceTime?
+  /// Whether the screen is on (Android; ``setDeviceState(screenOn:stationary:)``).
+  var screenOn: Bool
+  /// Since when the device has lain still, or `nil` while it moves.
+  var stationarySince: TraceTime?
+  /// Since when the screen has been off and the device unplugged: the way into Doze.
+  var inactiveSince: TraceTime?
+  /// Where the device is in Doze.
+  var dozePhase = DozePhase.awake
+  /// The timer of the next Doze phase change.
+  var dozeTimer: VirtualTimeScheduler.TimerID?
   /// The timer that starts waiting work when the job quota is back.
   var jobQuotaRecheck: VirtualTimeScheduler.TimerID?
   /// The ids of work enqueued without a unique name (``/BackgroundTrace/WorkQueue/enqueue(_:)``).
@@ -193,7 +203,10 @@ public final class SimulatedSystem: @unchecked Sendable {
     networkAvailable = configuration.networkAvailable
     jobBudget = RollingBudget(window: TraceInterval(configuration.standbyBucket.jobQuotaWindow))
     charging = configuration.charging
+    screenOn = configuration.screenOn
+    stationarySince = configuration.stationary ? TraceTime(nanoseconds: 0) : nil
     planFaults()
+    updateDoze()
   }
 
   /// The trace so far.
@@ -333,6 +346,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// The user returns to the app: `active`. Background time stops counting.
   public func moveToForeground() {
     guard processRunning, appState != .active else { return }
+    if !screenOn { setDeviceState(screenOn: true) }  // the user wakes the device to open the app
     let wasInBackground = appState == .background || appState == .suspended
     if wasInBackground {
       // UIKit calls willEnterForeground during background → inactive, and then
@@ -415,6 +429,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     stopWorkMissingConstraints()
     launchEligibleRequests()
     startEligibleWork()
+    updateDoze()
     noteWaits()
   }
 

@@ -102,6 +102,13 @@ public struct SimulationConfiguration: Sendable {
   public var networkAvailable = true
   /// The environment at the start: on external power.
   public var charging = false
+  /// The device at the start (Android): whether its screen is on. With the screen off
+  /// and the charger out the device dozes (``doze``).
+  public var screenOn = true
+  /// The device at the start (Android): whether it lies still, the way into deep Doze.
+  public var stationary = false
+  /// When the Android device dozes: AOSP's `DeviceIdleController` by default.
+  public var doze = DozePolicy.aosp
   /// Whether the app's main-actor work runs under the simulation's control
   /// (``VirtualTimeScheduler/drivesMainActor``). Off by default: it costs two hops to
   /// the main queue per step, and code that never touches the main actor needs none.

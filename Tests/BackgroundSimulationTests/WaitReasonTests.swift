@@ -233,3 +233,117 @@ import Testing
       ])
   }
 }
+
+/// Doze (AOSP `DeviceIdleController.Constants`: `DEFAULT_LIGHT_IDLE_AFTER_INACTIVE_TIMEOUT`
+/// 1 min, `DEFAULT_LIGHT_IDLE_TIMEOUT` 5 min, `DEFAULT_LIGHT_IDLE_MAINTENANCE_MIN_BUDGET`
+/// 1 min, `DEFAULT_INACTIVE_TIMEOUT` + `DEFAULT_IDLE_AFTER_INACTIVE_TIMEOUT` 60 min,
+/// `DEFAULT_IDLE_TIMEOUT` 1 h, `DEFAULT_IDLE_PENDING_TIMEOUT` 5 min): `DeviceIdleJobsController`
+/// defers regular jobs in light and deep idle and lets them run in maintenance windows.
+@Suite struct DozeTests {
+  private func lines(_ system: SimulatedSystem) -> [String] {
+    system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") || $0.contains(" env.set") }
+  }
+
+  private func android() -> SimulatedSystem {
+    SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
+  }
+
+  /// Screen off on battery at 0: light idle from 60 s to 360 s. Work enqueued at 120 s
+  /// waits for the maintenance window at 360 s, and runs in it.
+  @Test func workEnqueuedInLightDozeWaitsForTheMaintenanceWindow() throws {
+    let system = android()
+    system.setDeviceState(screenOn: false)
+    system.advance(to: TraceTime(seconds: 120))
+    try system.enqueue(
+      WorkRequest(work: "sync", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(30))),
+      policy: nil)
+    system.advance(to: TraceTime(seconds: 400))
+    #expect(
+      lines(system) == [
+        "0 env.set screen=off",
+        "60 env.set doze=light",
+        "120 work.enqueue work=sync",
+        "120 work.wait work=sync reasons=doze",
+        "360 env.set doze=light-maintenance",
+        "360 work.start work=sync attempt=0",
+        "390 work.result work=sync attempt=0 outcome=success",
+      ])
+    #expect(
+      RequestHistory(of: "sync", in: system.trace)?.lines == [
+        "work sync",
+        "  120s: enqueued.",
+        "  120s to 360s (240s): waited: the device was in Doze, and jobs wait for its next maintenance window.",
+        "  360s: attempt 0 started.",
+        "  390s: attempt 0 returned success.",
+      ])
+  }
+
+  /// A job running when light idle begins is stopped (STOP_REASON_DEVICE_STATE); its
+  /// backoff (30 s from the enqueue) has passed, so it waits only for the window, and
+  /// the one-minute window stops it again.
+  @Test func aRunningJobIsStoppedWhenTheDeviceDozes() throws {
+    let system = android()
+    system.setDeviceState(screenOn: false)
+    try system.enqueue(
+      WorkRequest(work: "sync", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(100))),
+      policy: nil)
+    system.advance(to: TraceTime(seconds: 430))
+    #expect(
+      lines(system) == [
+        "0 env.set screen=off",
+        "0 work.enqueue work=sync",
+        "0.1 work.start work=sync attempt=0",
+        "60 env.set doze=light",
+        "60 work.stop work=sync attempt=0 reason=doze",
+        "60 work.wait work=sync reasons=doze",
+        "360 env.set doze=light-maintenance",
+        "360 work.start work=sync attempt=1",
+        "420 env.set doze=light",
+        "420 work.stop work=sync attempt=1 reason=doze",
+        "420 work.wait work=sync reasons=doze",
+      ])
+  }
+
+  /// Stationary too: deep idle from 3600 s (light Doze until then) to 7200 s, then a
+  /// 5-minute maintenance window. Work enqueued at 3700 s runs at 7200 s.
+  @Test func inDeepDozeWorkWaitsAnHour() throws {
+    let system = android()
+    system.setDeviceState(screenOn: false, stationary: true)
+    system.advance(to: TraceTime(seconds: 3700))
+    try system.enqueue(
+      WorkRequest(work: "sync", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(30))),
+      policy: nil)
+    system.advance(to: TraceTime(seconds: 7300))
+    let shown = lines(system).filter { !$0.contains("doze=light") }
+    #expect(
+      shown == [
+        "0 env.set screen=off stationary=true",
+        "3600 env.set doze=deep",
+        "3700 work.enqueue work=sync",
+        "3700 work.wait work=sync reasons=doze",
+        "7200 env.set doze=deep-maintenance",
+        "7200 work.start work=sync attempt=0",
+        "7230 work.result work=sync attempt=0 outcome=success",
+      ])
+  }
+
+  /// Plugging in ends Doze at once, and the waiting work starts.
+  @Test func theChargerEndsDoze() throws {
+    let system = android()
+    system.setDeviceState(screenOn: false)
+    system.advance(to: TraceTime(seconds: 120))
+    try system.enqueue(
+      WorkRequest(work: "sync", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(30))),
+      policy: nil)
+    system.advance(to: TraceTime(seconds: 200))
+    system.setEnvironment(charging: true)
+    system.advance(to: TraceTime(seconds: 300))
+    #expect(
+      lines(system).suffix(4) == [
+        "200 env.set charging=true",
+        "200 env.set doze=off",
+        "200 work.start work=sync attempt=0",
+        "230 work.result work=sync attempt=0 outcome=success",
+      ])
+  }
+}

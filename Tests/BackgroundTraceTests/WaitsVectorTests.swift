@@ -34,20 +34,20 @@ import Testing
   }
 
   /// A word that is not a reason, an empty list and a trailing `+` are errors naming
-  /// the field, at its value (column 31 of `0 work.wait work=sync reasons=doze`).
+  /// the field, at its value (column 31 of `0 work.wait work=sync reasons=sleepy`).
   @Test func reasonsOutsideTheDeclaredWordsAreRefused() {
-    for reasons in ["doze", "network+", "+network", "network++power"] {
+    for reasons in ["sleepy", "network+", "+network", "network++power"] {
       let text = "bgtrace 1\nmeta platform=android\n0 work.wait work=sync reasons=\(reasons)\n"
       #expect(throws: TraceFormatError.self, "\(reasons)") { try RecordedTrace(text: text, file: "w.txt") }
     }
     do {
-      _ = try RecordedTrace(text: "bgtrace 1\n0 work.wait work=sync reasons=doze\n", file: "w.txt")
+      _ = try RecordedTrace(text: "bgtrace 1\n0 work.wait work=sync reasons=sleepy\n", file: "w.txt")
       Issue.record("a reason that is not declared was read")
     } catch {
       #expect(
         error.description
           == "w.txt:2:31: expected words joined by + from network, power, idle, foreground, quit, scheduler, slot, "
-          + "quota, not-running")
+          + "quota, doze, not-running")
     }
   }
 }

@@ -39,6 +39,10 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
   /// `QuotaController`: 10 minutes per rolling window, 24 hours in the rare bucket;
   /// JobScheduler `PENDING_JOB_REASON_QUOTA`).
   case quota
+  /// Android: the device is in light or deep Doze, and regular jobs wait for its next
+  /// maintenance window (AOSP `DeviceIdleJobsController`; JobScheduler
+  /// `PENDING_JOB_REASON_DEVICE_STATE`).
+  case doze
   /// iOS: the work is in the app's own queue, and the app is not running (suspended or
   /// not launched), so nothing can start it.
   case notRunning = "not-running"
@@ -55,6 +59,7 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
     case .scheduler: "the system had not chosen to launch it yet (it launches minutes to hours after the earliest date)"
     case .slot: "every continued-processing slot was taken"
     case .quota: "the app had spent the job quota of its standby bucket"
+    case .doze: "the device was in Doze, and jobs wait for its next maintenance window"
     case .notRunning: "the app was not running, and the work is in its own in-process queue"
     }
   }

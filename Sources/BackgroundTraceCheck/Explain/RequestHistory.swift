@@ -400,6 +400,7 @@ private struct RequestStory {
         + "a regular one's, its standby bucket's job quota)"
     case "cancelled": "the app cancelled or replaced it (STOP_REASON_CANCELLED_BY_APP)"
     case "terminated": "the app's process ended"
+    case "doze": "the device entered Doze (STOP_REASON_DEVICE_STATE)"
     case "interrupted":
       "WorkManager interrupted it, and the log does not say why (Processor's \"WorkerWrapper interrupted for\")"
     case "foreground-timeout":

@@ -1,0 +1,63 @@
+public import BackgroundTrace
+
+/// Doze in the simulated Android device (``DozePolicy``): the screen, motion and the
+/// charger decide when the device dozes; each phase change is recorded (`env.set
+/// doze=…`); entering idle stops the running regular jobs (`work.stop reason=doze`,
+/// JobParameters `STOP_REASON_DEVICE_STATE`), and due work waits for the next
+/// maintenance window (`work.wait reasons=doze`). Expedited work and workers running as
+/// foreground services are exempt, as `DeviceIdleJobsController` exempts them.
+extension SimulatedSystem {
+  /// Changes the device's screen and motion: `env.set screen=on|off stationary=true|false`.
+  /// A screen off on an unplugged device starts the way into Doze; a stationary one
+  /// also the way into deep Doze.
+  public func setDeviceState(screenOn: Bool? = nil, stationary: Bool? = nil) {
+    var settings: [EnvironmentSetting] = []
+    if let screenOn, screenOn != self.screenOn {
+      self.screenOn = screenOn
+      settings.append(EnvironmentSetting(key: "screen", value: screenOn ? "on" : "off"))
+    }
+    if let stationary, stationary != (stationarySince != nil) {
+      stationarySince = stationary ? now : nil
+      settings.append(EnvironmentSetting(key: "stationary", value: stationary ? "true" : "false"))
+    }
+    guard !settings.isEmpty else { return }
+    record(.envSet(settings))
+    updateDoze()
+    scheduler.runPending()
+  }
+
+  /// Whether the device dozes now, deferring regular jobs.
+  var dozeDefersJobs: Bool { dozePhase.defersJobs }
+
+  /// Brings the Doze phase up to date after a change of screen, charger or motion, or
+  /// at a phase's end: records a new phase, stops or starts work, and plans the next
+  /// change.
+  func updateDoze() {
+    guard configuration.platform == .android else { return }
+    let inactive = !screenOn && !charging
+    if inactive && inactiveSince == nil { inactiveSince = now }
+    if !inactive { inactiveSince = nil }
+    let (phase, ends) =
+      inactiveSince.map {
+        configuration.doze.phase(at: now, inactiveSince: $0, stationarySince: stationarySince)
+      } ?? (.awake, nil)
+    if let timer = dozeTimer { scheduler.cancel(timer) }
+    dozeTimer = ends.map { time in
+      scheduler.schedule(at: time) { [self] in
+        dozeTimer = nil
+        updateDoze()
+      }
+    }
+    guard phase != dozePhase else { return }
+    dozePhase = phase
+    record(.envSet([EnvironmentSetting(key: "doze", value: phase.rawValue)]))
+    if phase.defersJobs {
+      for work in workOrder where works[work]?.countsAsJob == true {
+        stop(work, reason: "doze", reschedule: true)
+      }
+      noteWaits()
+    } else {
+      startEligibleWork()
+    }
+  }
+}
