@@ -26,7 +26,7 @@ extension SimulatedSystem {
     let end = now + duration
     allowlistedUntil = max(allowlistedUntil ?? end, end)
     appDelegate?.handleAllowlistedDelivery(reason)
-    suspendIfIdle(after: configuration.suspensionDelay)
+    suspendIfIdle(after: idleSuspensionDelay)
     scheduler.runPending()
   }
 

@@ -112,7 +112,7 @@ extension SimulatedSystem: ForegroundServices {
         crash("Context.startForegroundService() did not then call Service.startForeground(): \(name)")
       }
     }
-    suspendIfIdle(after: configuration.suspensionDelay)
+    suspendIfIdle(after: idleSuspensionDelay)
   }
 
   // MARK: The system's side

@@ -523,7 +523,7 @@ extension SimulatedSystem: TaskScheduling {
         // With no expiration handler the system marks the task complete and unsuccessful.
         task.completed = true
         runningTasks[run] = nil
-        suspendIfIdle(after: configuration.suspensionDelay)
+        suspendIfIdle(after: idleSuspensionDelay)
         if entry.type == .continued { launchEligibleRequests() }
         return
       }
@@ -547,7 +547,7 @@ extension SimulatedSystem: TaskScheduling {
     task.expirationHandler = nil
     let type = runningTasks[task.runNumber]?.type
     if runningTasks[task.runNumber]?.task === task { runningTasks[task.runNumber] = nil }
-    suspendIfIdle(after: configuration.suspensionDelay)
+    suspendIfIdle(after: idleSuspensionDelay)
     // A slot is free: the next queued continued-processing request runs.
     if type == .continued { launchEligibleRequests() }
   }

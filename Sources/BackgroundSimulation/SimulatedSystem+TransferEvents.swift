@@ -70,7 +70,7 @@ extension SimulatedSystem {
       record(.netHandler(session: session))
       guard wokenSessions[session] == wake else { return }
       wokenSessions[session] = nil
-      suspendIfIdle(after: configuration.suspensionDelay)
+      suspendIfIdle(after: idleSuspensionDelay)
     }
     let actions = sessionActions.matching(session)
     if actions.isEmpty {

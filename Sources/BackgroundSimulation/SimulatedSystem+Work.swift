@@ -353,7 +353,7 @@ extension SimulatedSystem: WorkQueue {
     chargeForeground(&item)
     endJob(&item, of: work)
     item.task = nil
-    defer { suspendIfIdle(after: configuration.suspensionDelay) }
+    defer { suspendIfIdle(after: idleSuspensionDelay) }
     switch result {
     case .retry:
       item.phase = .waiting

@@ -338,7 +338,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     leftForegroundAt = now
     appDelegate?.didEnterBackground()
     scheduleExpiration()
-    suspendIfIdle(after: configuration.suspensionDelay)
+    suspendIfIdle(after: idleSuspensionDelay)
     launchEligibleRequests()
     scheduler.runPending()
   }
@@ -447,6 +447,14 @@ public final class SimulatedSystem: @unchecked Sendable {
       cancelBackgroundTimers()
       terminateIfSuspendedHoldingFileLocks()
     }
+  }
+
+  /// How long an app idle in the background runs before it is suspended: iOS's
+  /// ``SimulationConfiguration/suspensionDelay``, or the Android release's cached-apps
+  /// freezer delay.
+  var idleSuspensionDelay: Duration {
+    configuration.platform == .android
+      ? configuration.androidRelease.cachedAppFreezeDelay : configuration.suspensionDelay
   }
 
   /// Whether the app's code can run: a process runs and is not suspended.

@@ -10,7 +10,9 @@ public struct SimulationConfiguration: Sendable {
   public var budget: Duration = .seconds(30)
   /// How long before the budget ends the expiration handlers run.
   public var expirationLead: Duration = .seconds(1)
-  /// How long after entering the background with no task open the app is suspended.
+  /// How long after entering the background with no task open an iOS app is suspended.
+  /// An Android app is frozen after its release's
+  /// ``/BackgroundTrace/AndroidRelease/cachedAppFreezeDelay`` instead.
   public var suspensionDelay: Duration = .seconds(3)
   /// Identifiers in `BGTaskSchedulerPermittedIdentifiers`; `nil` permits every one of
   /// at most 128 UTF-16 units. An entry `<bundle>.<context>.*` (a continued-processing

@@ -117,9 +117,10 @@ import Testing
         "2.1 work.start work=sync-1 attempt=0",
         "5 app.state to=inactive",
         "5 app.state to=background",
-        // The worker kept the process running: suspended 3 s after its result.
+        // The worker kept the process running: frozen 10 s after its result (Android
+        // 14+'s cached-apps freezer, AOSP CachedAppOptimizer DEFAULT_FREEZER_DEBOUNCE_TIMEOUT).
         "22.1 work.result work=sync-1 attempt=0 outcome=retry",
-        "25.1 app.state to=suspended",
+        "32.1 app.state to=suspended",
         // 22.1 + 30 + 0.1: WorkManager wakes the process for attempt 1.
         "52.2 app.state to=background",
         "52.2 work.start work=sync-1 attempt=1",
@@ -130,7 +131,7 @@ import Testing
         "82.2 app.state to=background",
         "82.2 work.start work=sync-1 attempt=2",
         "102.2 work.result work=sync-1 attempt=2 outcome=success",
-        "105.2 app.state to=suspended",
+        "112.2 app.state to=suspended",
       ])
     #expect(TraceChecker.check(trace).isEmpty)
     expectTrace(

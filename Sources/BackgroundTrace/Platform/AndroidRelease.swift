@@ -46,6 +46,15 @@ public struct AndroidRelease: Sendable, Hashable, Comparable, CustomStringConver
   /// Android 14 (API 34) and later have the `shortService` type, 3 minutes a start.
   public var hasShortServices: Bool { major >= 14 }
 
+  /// How long after an app's process becomes cached (no activity visible, no service,
+  /// no job running) the cached-apps freezer freezes it: AOSP `CachedAppOptimizer`
+  /// `DEFAULT_FREEZER_DEBOUNCE_TIMEOUT`, 10 s from Android 14 ("App processes in the
+  /// cached state are frozen 10 seconds after entering the cached state",
+  /// source.android.com, "Cached apps freezer"), 10 minutes in Android 12 and 13.
+  /// Android 11's freezer is off by default and older releases have none; the model
+  /// freezes their apps after 10 minutes too, the strict reading.
+  public var cachedAppFreezeDelay: Duration { major >= 14 ? .seconds(10) : .seconds(600) }
+
   /// How long a service started with `startForegroundService` has to call
   /// `startForeground` before the system stops it: 10 s up to Android 12 (AOSP
   /// `ActiveServices.SERVICE_START_FOREGROUND_TIMEOUT = 10*1000`), 30 s from Android 13
