@@ -45,27 +45,6 @@ struct RollingBudget: Sendable {
     return TraceTime(nanoseconds: high)
   }
 
-  /// The first time from `now` on at which a use running since `sessionSince` has
-  /// consumed `limit`, the finished uses ageing out of the window meanwhile.
-  func firstTime(consuming limit: Duration, sessionSince: TraceTime, from now: TraceTime) -> TraceTime {
-    func left(at time: UInt64) -> Duration {
-      limit - used(at: TraceTime(nanoseconds: time))
-        - Self.elapsed(from: sessionSince, to: TraceTime(nanoseconds: time))
-    }
-    var low = now.nanoseconds
-    // The session alone consumes the limit by then, whatever ages out.
-    var high = max(
-      now.nanoseconds,
-      sessionSince.nanoseconds + UInt64(limit.components.seconds) * 1_000_000_000
-        + UInt64(limit.components.attoseconds / 1_000_000_000))
-    guard left(at: low) > .zero else { return now }
-    while low < high {
-      let middle = low + (high - low) / 2
-      if left(at: middle) <= .zero { high = middle } else { low = middle + 1 }
-    }
-    return TraceTime(nanoseconds: high)
-  }
-
   /// Charges a use that ran from `since` to `now`.
   mutating func charge(from since: TraceTime, to now: TraceTime) {
     if since < now { uses.append((since, now)) }

@@ -4,9 +4,11 @@ import BackgroundTrace
 /// docs/platform-model.md, "Standby buckets"): WorkManager's work runs as JobScheduler
 /// jobs, whose time running — one timing session while any runs — counts against
 /// ``StandbyBucket/jobQuota`` per rolling ``StandbyBucket/jobQuotaWindow``. Out of
-/// quota, due work waits (`work.wait reasons=quota`); a running job is stopped when
-/// the quota is consumed (`work.stop reason=quota`). Expedited work has its own quota,
-/// and a worker promoted to a foreground service runs outside both.
+/// quota, due work waits (`work.wait reasons=quota`). A job that starts runs its
+/// guaranteed time whatever quota is left (`JobServiceContext`: the larger of its
+/// maximum and `RUNTIME_MIN_GUARANTEE_MS`), so the quota decides only when jobs start.
+/// Expedited work has its own quota, and a worker promoted to a foreground service
+/// runs outside both.
 extension SimulatedSystem {
   /// Whether the job quota applies now: on Android, in a bucket that limits jobs, and
   /// not while charging outside the restricted bucket (`QuotaController.isQuotaFreeLocked`).
@@ -27,15 +29,6 @@ extension SimulatedSystem {
   /// (``SimulationConfiguration/inQuotaBuffer``), or no quota applies.
   var jobQuotaAllowsStart: Bool {
     jobQuotaLeft.map { $0 >= configuration.inQuotaBuffer } ?? true
-  }
-
-  /// When the running session — or one starting now — consumes the job quota, as
-  /// `QuotaController.getTimeUntilQuotaConsumedLocked` counts it (old use ages out of
-  /// the window while the session runs); `nil` when no quota applies.
-  func jobQuotaConsumedAt() -> TraceTime? {
-    guard jobQuotaApplies else { return nil }
-    return jobBudget.firstTime(
-      consuming: configuration.standbyBucket.jobQuota, sessionSince: jobSessionSince ?? now, from: now)
   }
 
   /// The attempt starts as a regular job: it joins the timing session, or opens one.

@@ -215,18 +215,23 @@ extension SimulatedSystem: WorkQueue {
       return
     }
     if configuration.platform == .android {
-      // QuotaController: an expedited job runs at most the expedited quota it has left,
-      // then it is stopped and runs on as regular work; a regular job runs until the
-      // bucket's job quota is consumed. Either stop is STOP_REASON_QUOTA.
-      let quotaEnd: TraceTime?
+      // JobServiceContext: a job runs at most the larger of its maximum and its
+      // guarantee. An expedited job's maximum is the expedited quota it has left, with
+      // a 3-minute guarantee from Android 14; then it is stopped (STOP_REASON_QUOTA)
+      // and runs on as regular work. A regular job gets 10 minutes, 30 while charging
+      // from Android 14 (its quota is "free"); the job quota decides only when it starts.
+      let release = configuration.androidRelease
+      var limit = configuration.workTimeout
+      var quotaEnd: TraceTime?
       if item.expedited {
-        quotaEnd = now + TraceInterval(max(expeditedQuotaLeft, .zero))
+        let guarantee = release.hasJobRuntimeGuarantees ? configuration.expeditedGuarantee : .zero
+        quotaEnd = now + TraceInterval(max(expeditedQuotaLeft, guarantee, .zero))
         item.expeditedSince = now
       } else {
-        quotaEnd = jobQuotaConsumedAt()
+        if release.hasJobRuntimeGuarantees && charging { limit = max(limit, configuration.workTimeoutWhileCharging) }
         beginJob(&item)
       }
-      let timeout = now + TraceInterval(configuration.workTimeout)
+      let timeout = now + TraceInterval(limit)
       if let quotaEnd, quotaEnd < timeout {
         item.timeout = scheduler.schedule(at: quotaEnd) { [self] in stop(work, reason: "quota", reschedule: true) }
       } else {

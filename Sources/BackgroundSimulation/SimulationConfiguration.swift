@@ -44,9 +44,19 @@ public struct SimulationConfiguration: Sendable {
   /// ``LaunchPolicy/realistic`` (hours, idle device, short refresh runs);
   /// ``LaunchPolicy/immediate`` for tests that want launches at once.
   public var launchPolicy = LaunchPolicy.realistic
-  /// WorkManager stops a worker after this long (10 minutes; Android only: an iOS
-  /// in-process queue has no system time limit).
+  /// JobScheduler stops a worker's job after this long (Android only: an iOS in-process
+  /// queue has no system time limit): AOSP `JobSchedulerService.Constants`
+  /// `DEFAULT_RUNTIME_MIN_GUARANTEE_MS`, 10 minutes, the guarantee every regular job
+  /// gets, and the limit before Android 14.
   public var workTimeout: Duration = .seconds(600)
+  /// From Android 14, how long a regular job may run while the device charges, when
+  /// its quota does not limit it: `DEFAULT_RUNTIME_FREE_QUOTA_MAX_LIMIT_MS`, 30 minutes
+  /// (`QuotaController.getMaxJobExecutionTimeMsLocked`; the job gets the larger of this
+  /// and ``workTimeout``).
+  public var workTimeoutWhileCharging: Duration = .seconds(30 * 60)
+  /// The least an expedited job runs before its quota can stop it, from Android 14:
+  /// `DEFAULT_RUNTIME_MIN_EJ_GUARANTEE_MS`, 3 minutes.
+  public var expeditedGuarantee: Duration = .seconds(3 * 60)
   /// The delay between work becoming eligible and its start.
   public var workDispatchDelay: Duration = .milliseconds(100)
   /// How long after a scheduler run's expiration handler ran the app is killed

@@ -19,8 +19,8 @@ import Testing
   }
 
   /// Restricted bucket, `DEFAULT_EJ_LIMIT_RESTRICTED_MS` = 5 minutes: a first 4-minute
-  /// expedited work uses 4 of them; the second is stopped when the fifth is spent
-  /// (`work.stop reason=quota`) and runs on as regular work after its backoff; then
+  /// expedited work uses 4 of them; the second is stopped when its 3-minute guarantee
+  /// is spent, the quota being spent before (`work.stop reason=quota`) and runs on as regular work after its backoff; then
   /// with no quota left `DROP_WORK_REQUEST` drops a request ("no work requests are
   /// enqueued") and `RUN_AS_NON_EXPEDITED_WORK_REQUEST` runs one as regular work, each
   /// recorded as `work.quota` (which the checker reports: `work-expedited-dropped`,
@@ -42,14 +42,16 @@ import Testing
       system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") } == [
         "0 work.enqueue work=a expedited=run-as-regular", "0.1 work.start work=a attempt=0",
         "240.1 work.result work=a attempt=0 outcome=success",
-        // 60 s of quota left: stopped at 360.1; the backoff from 300 (30 s) is past.
+        // 60 s of quota left, but Android 14+ guarantees an expedited job 3 minutes
+        // (DEFAULT_RUNTIME_MIN_EJ_GUARANTEE_MS): stopped at 480.1; the backoff from
+        // 300 (30 s) is past, so it runs on as regular work at once.
         "300 work.enqueue work=b expedited=drop", "300.1 work.start work=b attempt=0",
-        "360.1 work.stop work=b attempt=0 reason=quota", "360.2 work.start work=b attempt=1",
-        "600.2 work.result work=b attempt=1 outcome=success",
+        "480.1 work.stop work=b attempt=0 reason=quota", "480.2 work.start work=b attempt=1",
         // No quota left: c is dropped, d runs as regular work, each decision recorded.
         "700 work.enqueue work=c expedited=drop", "700 work.quota work=c policy=drop",
         "700 work.enqueue work=d expedited=run-as-regular", "700 work.quota work=d policy=run-as-regular",
-        "700.1 work.start work=d attempt=0", "940.1 work.result work=d attempt=0 outcome=success",
+        "700.1 work.start work=d attempt=0", "720.2 work.result work=b attempt=1 outcome=success",
+        "940.1 work.result work=d attempt=0 outcome=success",
       ])
   }
 

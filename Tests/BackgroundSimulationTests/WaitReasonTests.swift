@@ -150,21 +150,26 @@ import Testing
 /// `JobParameters.STOP_REASON_QUOTA`).
 @Suite struct JobQuotaTests {
   /// In the rare bucket, on battery: `first` runs 8 minutes; `second`, enqueued at
-  /// 600 s, has 2 minutes left and is stopped when they are spent (720.1 s). Its next
-  /// attempt waits until 30 s of quota are back: the first use (0.1–480.1 s) ages out
-  /// of the 24 hours from 86400.1 s on, so at 86430.1 s. While it runs, the old use
-  /// keeps ageing out as fast as the run uses quota, so its 5 minutes fit (to 86730.1 s).
-  @Test func aRareAppsWorkWaitsForItsQuotaAndIsStoppedWhenItIsSpent() throws {
+  /// 600 s with 2 minutes of quota left (more than the 30 s buffer), starts and runs its
+  /// 5 minutes (a job's 10-minute guarantee, `DEFAULT_RUNTIME_MIN_GUARANTEE_MS`, whatever
+  /// quota is left). That is 13 minutes used: `third`, enqueued at 1000 s, waits until
+  /// the use is down to 9.5 minutes, when 210 s of the first run (0.1–480.1 s) have aged
+  /// out of the 24 hours: 86400.1 + 210 = 86610.1 s.
+  @Test func aRareAppsWorkWaitsForItsQuota() throws {
     var configuration = SimulationConfiguration(platform: .android)
     configuration.standbyBucket = .rare
     let system = SimulatedSystem(seed: 1, configuration: configuration)
-    try system.enqueue(
-      WorkRequest(work: "first", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(480))),
-      policy: nil)
+    func enqueue(_ work: String, running seconds: Int64) throws {
+      try system.enqueue(
+        WorkRequest(
+          work: work, worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(seconds))),
+        policy: nil)
+    }
+    try enqueue("first", running: 480)
     system.advance(to: TraceTime(seconds: 600))
-    try system.enqueue(
-      WorkRequest(work: "second", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(300))),
-      policy: nil)
+    try enqueue("second", running: 300)
+    system.advance(to: TraceTime(seconds: 1000))
+    try enqueue("third", running: 60)
     system.advance(to: TraceTime(seconds: 90_000))
     #expect(
       system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") } == [
@@ -173,23 +178,52 @@ import Testing
         "480.1 work.result work=first attempt=0 outcome=success",
         "600 work.enqueue work=second",
         "600.1 work.start work=second attempt=0",
-        "720.1 work.stop work=second attempt=0 reason=quota",
-        "720.1 work.wait work=second reasons=quota",
-        "86430.1 work.start work=second attempt=1",
-        "86730.1 work.result work=second attempt=1 outcome=success",
+        "900.1 work.result work=second attempt=0 outcome=success",
+        "1000 work.enqueue work=third",
+        "1000 work.wait work=third reasons=quota",
+        "86610.1 work.start work=third attempt=0",
+        "86670.1 work.result work=third attempt=0 outcome=success",
       ])
-    // A regular job's quota stop is not expedited work demoted.
     #expect(TraceChecker.check(system.trace).isEmpty)
     #expect(
-      RequestHistory(of: "second", in: system.trace)?.lines == [
-        "work second",
-        "  600s: enqueued.",
-        "  600.1s: attempt 0 started.",
-        "  720.1s: attempt 0 stopped: the app's quota ran out (STOP_REASON_QUOTA: an expedited attempt's quota, "
-          + "then it runs as regular work; a regular one's, its standby bucket's job quota).",
-        "  720.1s to 86430.1s (85710s): waited: the app had spent the job quota of its standby bucket.",
-        "  86430.1s: attempt 1 started.",
-        "  86730.1s: attempt 1 returned success.",
+      RequestHistory(of: "third", in: system.trace)?.lines == [
+        "work third",
+        "  1000s: enqueued.",
+        "  1000s to 86610.1s (85610.1s): waited: the app had spent the job quota of its standby bucket.",
+        "  86610.1s: attempt 0 started.",
+        "  86670.1s: attempt 0 returned success.",
+      ])
+  }
+
+  /// From Android 14 a regular job runs up to 30 minutes while the device charges
+  /// (`DEFAULT_RUNTIME_FREE_QUOTA_MAX_LIMIT_MS`), 10 on battery
+  /// (`DEFAULT_RUNTIME_MIN_GUARANTEE_MS`); before 14, 10 either way.
+  @Test func onTheChargerAJobRunsThirtyMinutes() throws {
+    func run(charging: Bool, release: Int) throws -> [String] {
+      var configuration = SimulationConfiguration(platform: .android)
+      configuration.charging = charging
+      configuration.androidRelease = AndroidRelease(release)
+      let system = SimulatedSystem(seed: 1, configuration: configuration)
+      try system.enqueue(
+        WorkRequest(work: "long", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(1200))),
+        policy: nil)
+      system.advance(to: TraceTime(seconds: 1300))
+      return system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }.prefix(3).map { $0 }
+    }
+    #expect(
+      try run(charging: true, release: 16) == [
+        "0 work.enqueue work=long", "0.1 work.start work=long attempt=0",
+        "1200.1 work.result work=long attempt=0 outcome=success",
+      ])
+    #expect(
+      try run(charging: false, release: 16) == [
+        "0 work.enqueue work=long", "0.1 work.start work=long attempt=0",
+        "600.1 work.stop work=long attempt=0 reason=timeout",
+      ])
+    #expect(
+      try run(charging: true, release: 13) == [
+        "0 work.enqueue work=long", "0.1 work.start work=long attempt=0",
+        "600.1 work.stop work=long attempt=0 reason=timeout",
       ])
   }
 

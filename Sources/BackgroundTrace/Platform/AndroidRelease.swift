@@ -46,6 +46,11 @@ public struct AndroidRelease: Sendable, Hashable, Comparable, CustomStringConver
   /// Android 14 (API 34) and later have the `shortService` type, 3 minutes a start.
   public var hasShortServices: Bool { major >= 14 }
 
+  /// Whether JobScheduler gives jobs a runtime guarantee and a longer limit while
+  /// charging (`JobSchedulerService.Constants` `RUNTIME_MIN_GUARANTEE_MS`,
+  /// `RUNTIME_FREE_QUOTA_MAX_LIMIT_MS`, `RUNTIME_MIN_EJ_GUARANTEE_MS`): Android 14+.
+  public var hasJobRuntimeGuarantees: Bool { major >= 14 }
+
   /// How long after an app's process becomes cached (no activity visible, no service,
   /// no job running) the cached-apps freezer freezes it: AOSP `CachedAppOptimizer`
   /// `DEFAULT_FREEZER_DEBOUNCE_TIMEOUT`, 10 s from Android 14 ("App processes in the
