@@ -46,14 +46,14 @@ extension SimulatedSystem {
   /// differ from those last recorded for it, and forgets the requests no longer
   /// waiting. Nothing is recorded when nothing changed.
   func noteWaits() {
-    guard !pendingRequests.isEmpty || !works.isEmpty || !recordedWaits.isEmpty else { return }
+    guard !pendingRequests.isEmpty || !unfinishedWorks.isEmpty || !recordedWaits.isEmpty else { return }
     var waiting: [WaitingRequest: Set<WaitReason>] = [:]
     for identifier in pendingRequests.keys.sorted() {
       if let reasons = waitReasons(for: pendingRequests[identifier]!), !reasons.isEmpty {
         waiting[.taskRequest(identifier)] = reasons
       }
     }
-    for work in workOrder {
+    for work in unfinishedWorks {
       guard let item = works[work], item.phase == .waiting else { continue }
       if let reasons = waitReasons(for: item), !reasons.isEmpty { waiting[.work(work)] = reasons }
     }
@@ -62,7 +62,7 @@ extension SimulatedSystem {
       else { continue }
       record(.schedWait(identifier: identifier, reasons: reasons))
     }
-    for work in workOrder {
+    for work in unfinishedWorks {
       guard let reasons = waiting[.work(work)], recordedWaits[.work(work)] != reasons else { continue }
       record(.workWait(work: work, reasons: reasons))
     }

@@ -116,8 +116,12 @@ extension SimulatedSystem: WorkQueue {
         if policy == .drop { return }
       }
     }
-    if !workOrder.contains(request.work) { workOrder.append(request.work) }
+    if workPosition[request.work] == nil {
+      workPosition[request.work] = workOrder.count
+      workOrder.append(request.work)
+    }
     works[request.work] = item
+    markUnfinished(request.work)
     scheduleStart(request.work)
   }
 
@@ -131,6 +135,13 @@ extension SimulatedSystem: WorkQueue {
     stop(work, reason: "cancelled", reschedule: false)
     finish(work, ending: .cancelled)
     noteWaits()
+  }
+
+  /// Adds `work` to ``unfinishedWorks`` in its place, unless it is there.
+  private func markUnfinished(_ work: String) {
+    guard !unfinishedWorks.contains(work), let position = workPosition[work] else { return }
+    let index = unfinishedWorks.firstIndex { workPosition[$0]! > position } ?? unfinishedWorks.endIndex
+    unfinishedWorks.insert(work, at: index)
   }
 
   /// The next request's number (``WorkItem/number``).
@@ -424,7 +435,10 @@ extension SimulatedSystem: WorkQueue {
     let queued = item.queued
     item.queued.removeAll()
     works[work] = item
-    guard ending == .succeeded, let next = queued.first else { return }
+    guard ending == .succeeded, let next = queued.first else {
+      unfinishedWorks.removeAll { $0 == work }
+      return
+    }
     var successor = WorkItem(request: next.request, number: nextWorkRequestNumber(), at: now)
     successor.queued = Array(queued.dropFirst())
     works[work] = successor

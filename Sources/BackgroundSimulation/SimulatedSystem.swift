@@ -104,6 +104,10 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// The ids of work enqueued without a unique name (``/BackgroundTrace/WorkQueue/enqueue(_:)``).
   public let workIDs = WorkIDs()
   var workOrder: [String] = []
+  /// Each work's place in ``workOrder``.
+  var workPosition: [String: Int] = [:]
+  /// The works not finished, in ``workOrder``'s order: what can wait.
+  var unfinishedWorks: [String] = []
 
   // Background URL sessions: transfers run out of process and outlive it; the
   // sessions (their delegates) belong to the process that created them.

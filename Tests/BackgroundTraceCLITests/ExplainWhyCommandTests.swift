@@ -57,4 +57,20 @@ import Testing
     #expect(result.status == .badInput)
     #expect(result.errors.contains("'--why' and '--alive' cannot be used together"))
   }
+
+  /// A device log is imported in memory first: the PingWorker request the paho MQTT
+  /// client enqueues as the capture ends, with what the log cannot tell.
+  @Test func aDeviceLogIsImportedInMemory() {
+    let log = Repository.traces.appendingPathComponent("import/android/studio-new-paho-pingworker-cancelled.log").path
+    let result = run("explain", log, "--why", "792c6da1-ab12-4ae0-adae-c0f6f25b71eb")
+    #expect(result.status == .success)
+    #expect(
+      result.output == """
+        work 792c6da1-ab12-4ae0-adae-c0f6f25b71eb
+          0.051s: enqueued.
+          0.051s to the end at 0.051s (0s): still due, not started: this trace records no reasons (recorded on a device or imported from a log), so it cannot tell why.
+
+        """)
+    #expect(result.errors.hasPrefix("bgtrace: \(log): a device log ("))
+  }
 }

@@ -62,6 +62,25 @@ import Testing
     #expect(svg.contains(">10s</text>") && svg.contains(">20s</text>"))
   }
 
+  /// A due work's wait is drawn on its lane from its `work.wait` to its start, with
+  /// the reasons on hover, and does not count as activity: the idle stretch around it
+  /// is still compressed.
+  @Test func aWaitIsDrawnOnTheWorksLaneWithItsReasons() throws {
+    let path = try write(
+      """
+      bgtrace 1
+      meta platform=android
+      0 work.enqueue work=upload
+      0 work.wait work=upload reasons=network
+      600 work.start work=upload attempt=0
+      660 work.result work=upload attempt=0 outcome=success
+
+      """)
+    let svg = try ExportOutput.run(path, "--format", "svg")
+    #expect(svg.contains("<title>upload waited 0s to 600s ("))
+    #expect(svg.contains("): it needs a network connection and there was none</title>"))
+  }
+
   @Test func aLongSuspensionIsDrawnCompressed() throws {
     let path = ExportChromeTests.shipped("golden/ios/refresh-fetch-within-runtime.txt")
     let svg = try ExportOutput.run(path, "--format", "svg")

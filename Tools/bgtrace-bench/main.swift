@@ -1,7 +1,7 @@
 // bgtrace-bench: measures the binary form and the recorder against baselines taken in
 // the same run. Run it in release mode:
 //
-//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder|codec|checker-cost|checker|explain|import]
+//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder|codec|checker-cost|checker|simulation|explain|import]
 //
 // Every figure is printed with the ratio to its baseline, so results from different
 // machines compare.
@@ -54,18 +54,22 @@ struct Options {
       case "--write-workload": writeWorkload = iterator.next()
       case "--only":
         only = iterator.next()
-        if !["recorder", "codec", "checker-cost", "checker", "explain", "import"].contains(only ?? "") { usage() }
+        if !Self.sections.contains(only ?? "") { usage() }
       default:
         usage()
       }
     }
   }
 
+  /// The sections `--only` runs alone.
+  static let sections = ["recorder", "codec", "checker-cost", "checker", "simulation", "explain", "import"]
+
   private func usage() -> Never {
     FileHandle.standardError.write(
       Data(
-        "usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only recorder|codec|checker-cost|checker|explain|import] [--profile-decode N] [--profile-compact N] [--profile-batch N] [--profile-check N] [--check-by-kind] [--profile-durable N] [--profile-memory N] [--write-workload PATH]\n"
-          .utf8))
+        ("usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only \(Self.sections.joined(separator: "|"))] "
+          + "[--profile-decode N] [--profile-compact N] [--profile-batch N] [--profile-check N] [--check-by-kind] "
+          + "[--profile-durable N] [--profile-memory N] [--write-workload PATH]\n").utf8))
     exit(2)
   }
 }
@@ -234,6 +238,8 @@ case "recorder": try runOnly(runRecorderBenchmark, summary: printRecorderSummary
 case "codec": try runOnly(runCodecBenchmark, summary: printCodecSummary)
 case "checker-cost": try runOnly(runCheckerCostBenchmark, summary: printCheckerCostSummary)
 case "checker": try runOnly(runCheckerBenchmark, summary: printCheckerSummary)
+case "simulation":
+  try runOnly({ _ in runSimulationBenchmark() }) { print("  one simulated day: \(format($0, 3)) s wall (limit 2 s)") }
 case "explain": try runOnly(runExplainBenchmark, summary: printExplainSummary)
 case "import": try runOnly(runImportBenchmark, summary: printImportSummary)
 default: break

@@ -57,12 +57,20 @@ enum ExplainCommand {
   }
 
   /// `bgtrace explain PATH --why NAME`: the history of the work or scheduler request
-  /// `name`, up to `until`.
+  /// `name`, up to `until`; a device log is imported in memory first.
   static func runWhy(request name: String, path: String, until: TraceTime?, console: some Console) throws
     -> ExitStatus
   {
-    var reader = try TraceReader(path: path)
-    let trace = try reader.readAll()
+    let trace: RecordedTrace
+    var damage: [TraceDamage] = []
+    if let imported = try InMemoryImport.trace(at: path) {
+      trace = imported.trace
+      console.writeError("bgtrace: \(imported.note)\n")
+    } else {
+      var reader = try TraceReader(path: path)
+      trace = try reader.readAll()
+      damage = reader.damage
+    }
     guard let history = RequestHistory(of: name, in: trace, until: until) else {
       let names = RequestHistory.names(in: trace)
       let known =
@@ -73,7 +81,7 @@ enum ExplainCommand {
       return .badInput
     }
     for line in history.lines { console.write(line + "\n") }
-    if BGTrace.reportDamage(reader.damage, console: console) != .success { return .badInput }
+    if BGTrace.reportDamage(damage, console: console) != .success { return .badInput }
     return .success
   }
 }

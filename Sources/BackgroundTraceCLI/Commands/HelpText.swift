@@ -145,7 +145,8 @@ enum HelpText {
     or launch, each stop with what its reason means, each result. A trace recorded
     on a device or imported from a log records no reasons: what its other events
     show (the app in the foreground or suspended, the network offline) is said,
-    and what it cannot tell is said as such.
+    and what it cannot tell is said as such. With --why, PATH may also be a device
+    log: it is imported in memory, as 'bgtrace import' would write it.
 
     It runs no app code. To re-run a trace against your app's code, use Replayer in
     Swift (docs/guides/replaying.md). 'bgtrace replay' is the earlier name of

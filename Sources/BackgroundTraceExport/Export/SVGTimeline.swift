@@ -420,7 +420,9 @@ package struct SVGTimeline {
 
   private mutating func drawWork(_ work: TimelineModel.WorkLane, y: Double) {
     laneLabel(work.label, y: y)
-    let times = work.enqueues + work.cancels + work.attempts.flatMap { [$0.start, $0.end] }
+    let times =
+      work.enqueues + work.cancels + work.attempts.flatMap { [$0.start, $0.end] }
+      + work.waits.flatMap { [$0.start, $0.end] }
     if let first = times.min(), let last = times.max(), last > first {
       dashedLine(first, last, y: y + 8, title: "\(work.label): \(first)s to \(last)s")
     }
@@ -428,6 +430,17 @@ package struct SVGTimeline {
       emit(
         "<circle cx=\"\(n(layout.x(time)))\" cy=\"\(n(y + 8))\" r=\"2.5\" fill=\"#616161\">"
           + "<title>\(XMLText.escape("\(work.label) enqueued at \(time)s"))</title></circle>\n")
+    }
+    for wait in work.waits {
+      guard let clipped = layout.window.clip(wait.start, wait.end) else { continue }
+      let reasons = WaitReason.allCases.filter(wait.reasons.contains).map(\.sentence).joined(separator: "; ")
+      let title =
+        "\(work.label) waited \(wait.start)s to \(wait.end)s (\(duration(wait.start, wait.end))): \(reasons)"
+      let x = layout.x(clipped.start)
+      emit(
+        "<rect x=\"\(n(x))\" y=\"\(n(y + 5))\" width=\"\(n(max(layout.x(clipped.end) - x, 1.5)))\" height=\"6\" "
+          + "fill=\"\(SVGPalette.pending)\" stroke=\"#616161\" stroke-width=\"0.6\" stroke-dasharray=\"2,2\">"
+          + "<title>\(XMLText.escape(title))</title></rect>\n")
     }
     for attempt in work.attempts {
       var title = "\(work.label) attempt \(attempt.number): \(attempt.outcome.rawValue)"

@@ -49,6 +49,8 @@ struct TimelineBuilder {
   /// answers it when the lifecycle walker says a request was pending.
   private var latestSubmissions: [String: Int] = [:]
   private var workIndex: [String: Int] = [:]
+  /// Each work's open wait: its index in the lane's waits.
+  private var openWaits: [String: Int] = [:]
   private var attemptSlices: [String: Int] = [:]
   private var sessionLanes: [String: Int] = [:]
   private var serviceLanes: [String: Int] = [:]
@@ -110,6 +112,7 @@ struct TimelineBuilder {
     for index in taskSlices.values { closeTask(index, expired: .cut, otherwise: .cut) }
     for index in runSlices.values { closeRun(index, .cut) }
     for (work, index) in attemptSlices { closeAttempt(work, index, .unfinished) }
+    finishWaits()
     taskSlices.removeAll()
     runSlices.removeAll()
     attemptSlices.removeAll()
@@ -128,6 +131,7 @@ struct TimelineBuilder {
     for transition in transitions { apply(transition, nil) }
     for finding in findings { addFinding(finding, process: findingProcess) }
     finishTransfers()
+    finishWaits()
     for (service, index) in serviceRuns {
       model.services[serviceLanes[service]!].runs[index].end = model.end
     }
@@ -318,6 +322,7 @@ struct TimelineBuilder {
         }
       if let event { instant(.work(enqueue.work), .event, label, event) }
     case .attemptStarted(let work, let attempt, _, let backoff):
+      closeWait(of: work)
       let lane = workLane(work)
       if let running = attemptSlices[work] { closeAttempt(work, running, .interrupted) }  // started again while running
       attemptSlices[work] = model.works[lane].attempts.count
@@ -339,9 +344,11 @@ struct TimelineBuilder {
         closeAttempt(work, index, end == .traceEnded ? .unfinished : .interrupted)
       }
     case .workCancelled(let work):
+      closeWait(of: work)
       model.works[workLane(work)].cancels.append(now)
       if let event { instant(.work(work), .event, "cancel", event) }
     case .workFinished(let work, _):
+      closeWait(of: work)
       if let index = attemptSlices.removeValue(forKey: work) { closeAttempt(work, index, .interrupted) }
     case .resultUnmatched, .stopUnmatched, .periodEnded, .queuedWorkReleased:
       break
@@ -404,7 +411,10 @@ struct TimelineBuilder {
     case .fileUnlocked(let path):
       if let event { instant(.events, .event, "file unlock \(path)", event) }
     case .requestWaits(.work(let work), let reasons):
-      _ = workLane(work)
+      closeWait(of: work)
+      let lane = workLane(work)
+      openWaits[work] = model.works[lane].waits.count
+      model.works[lane].waits.append(.init(start: now, end: now, reasons: reasons))
       if let event { instant(.work(work), .waiting, "waits (\(WaitReason.field(reasons)))", event) }
     case .requestWaits(.taskRequest(let identifier), let reasons):
       if let event { instant(.requests(identifier), .waiting, "waits (\(WaitReason.field(reasons)))", event) }
@@ -462,6 +472,17 @@ struct TimelineBuilder {
   }
 
   /// The index of `session`'s lane, added when it is new.
+  /// Ends the open wait of `work`, if any, now.
+  private mutating func closeWait(of work: String) {
+    guard let index = openWaits.removeValue(forKey: work), let lane = workIndex[work] else { return }
+    model.works[lane].waits[index].end = now
+  }
+
+  /// Runs the waits still open to the last event.
+  private mutating func finishWaits() {
+    for work in openWaits.keys.sorted() { closeWait(of: work) }
+  }
+
   private mutating func sessionLane(_ session: String) -> Int {
     if let index = sessionLanes[session] {
       touch(.session(index))

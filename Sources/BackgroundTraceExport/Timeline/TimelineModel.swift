@@ -229,7 +229,16 @@ extension TimelineModel {
     var followsRetry = false
   }
 
-  /// One work item's lane: its enqueues, cancellations and attempts.
+  /// A stretch a due request waited, from its `work.wait` to its start, its cancel, the
+  /// next `work.wait` or the trace's end.
+  struct Wait {
+    var start: TraceTime
+    var end: TraceTime
+    /// The reasons the trace records for it.
+    var reasons: Set<WaitReason>
+  }
+
+  /// One work item's lane: its enqueues, cancellations, waits and attempts.
   struct WorkLane {
     /// The work identifier.
     var work: String
@@ -241,6 +250,8 @@ extension TimelineModel {
     var cancels: [TraceTime] = []
     /// Its attempts, in start order.
     var attempts: [Attempt] = []
+    /// The stretches it waited while due (`work.wait`), each with its reasons, in order.
+    var waits: [Wait] = []
     /// `sync-1 DataSyncWorker`, or the identifier alone.
     var label: String { name.map { "\(work) \($0)" } ?? work }
   }
