@@ -336,6 +336,8 @@ import Testing
         "420 work.stop work=sync attempt=1 reason=doze",
         "420 work.wait work=sync reasons=doze",
       ])
+    // The second stop in a row is the policy's visible mistake (docs/rules.md).
+    #expect(TraceChecker.check(system.trace).map(\.rule) == [.workOutlastsDozeWindow])
   }
 
   /// Stationary too: deep idle from 3600 s (light Doze until then) to 7200 s, then a

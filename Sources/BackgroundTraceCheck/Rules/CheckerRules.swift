@@ -43,6 +43,9 @@ struct CheckerRules: LifecycleObserver, Sendable {
   var reportedRuns: Set<Int> = []
   /// Continued-processing runs reported as stalled: once per run.
   var stalledRuns: Set<Int> = []
+  /// Each work's attempts stopped by Doze in a row (`work.stop reason=doze`), until one
+  /// returns.
+  var dozeStops: [String: Int] = [:]
   /// A `sched-late-register` finding held until the next event: iOS lets an app register
   /// a continued-processing identifier when the user starts the work, which its
   /// `sched.submit type=continued` then shows (docs/rules.md#sched-late-register).
@@ -230,10 +233,13 @@ struct CheckerRules: LifecycleObserver, Sendable {
     case .startAfterFinish(let work, _, let finished, let first):
       if first { report(.workAfterFinish, "work \(work) started again after \(finished.phrase)") }
     case .attemptResulted(let work, let attempt, let outcome, let life):
+      dozeStops[work] = nil
       observeAttemptResulted(work: work, attempt: attempt, outcome, life, in: process)
     case .resultUnmatched(let work, let attempt, let outcome, let mismatch):
       resultUnmatched(work, attempt: attempt, outcome, mismatch)
-    case .workFinished(let work, let finished): observeWorkFinished(work: work, finished, in: process)
+    case .workFinished(let work, let finished):
+      dozeStops[work] = nil
+      observeWorkFinished(work: work, finished, in: process)
     case .periodEnded(let work): forgetRetryLimit(of: work)
     case .queuedWorkReleased(let enqueue): forgetRetryLimit(of: enqueue.work)
     case .expeditedDemoted(let work, let attempt):
@@ -241,6 +247,14 @@ struct CheckerRules: LifecycleObserver, Sendable {
         .workExpeditedDemoted,
         "expedited work \(work) attempt \(attempt) was stopped when the app's expedited quota ran out: it runs "
           + "again as regular work, deferred (androidx OutOfQuotaPolicy; QuotaController)")
+    case .attemptStopped(let work, let attempt, "doze"):
+      dozeStops[work, default: 0] += 1
+      guard dozeStops[work] == 2 else { break }
+      report(
+        .workOutlastsDozeWindow,
+        "work \(work) attempt \(attempt) was stopped by Doze, as the attempt before it: an attempt longer than a "
+          + "maintenance window (a minute in light Doze) never finishes while the device dozes "
+          + "(DeviceIdleJobsController; STOP_REASON_DEVICE_STATE)")
     case .attemptStopped, .stopUnmatched, .attemptClosed, .workCancelled:
       break
     case .sessionCreated, .transferSubmitted, .transferFinished, .sessionWoken, .sessionEventsDone, .handlerCalled,

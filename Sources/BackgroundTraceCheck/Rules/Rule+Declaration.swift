@@ -356,6 +356,16 @@ extension Rule {
           the lock. Do not keep a transaction or a file lock open across `didEnterBackground`;
           for a database in an app group, hold its lock only for the length of each write.
           """#)
+    case .workOutlastsDozeWindow:
+      Declaration(
+        .warning, "a second `work.stop reason=doze` in a row: the work's attempts outlast Doze's maintenance windows",
+        fix: #"""
+          Make each attempt fit a maintenance window (a minute in light Doze, five in deep
+          Doze): save progress as the worker goes and resume from it on the next attempt, or
+          split the work into shorter requests. Work that must finish while the device dozes
+          should be expedited (`setExpedited`), which Doze does not defer, or run as a
+          long-running worker (`setForeground`) started while the app is in the foreground.
+          """#)
     }
   }
 }

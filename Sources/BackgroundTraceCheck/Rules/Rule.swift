@@ -63,6 +63,8 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   case workExpeditedDemoted = "work-expedited-demoted"
   /// `file-locked-at-suspension`: ``Rule/summary`` says when it fires (docs/rules.md#file-locked-at-suspension).
   case fileLockedAtSuspension = "file-locked-at-suspension"
+  /// `work-outlasts-doze-window`: ``Rule/summary`` says when it fires (docs/rules.md#work-outlasts-doze-window).
+  case workOutlastsDozeWindow = "work-outlasts-doze-window"
 
   /// The rule's id, as printed in brackets after each finding.
   public var id: String { rawValue }

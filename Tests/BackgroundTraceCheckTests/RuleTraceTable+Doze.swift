@@ -1,0 +1,18 @@
+import BackgroundTraceCheck
+
+extension RuleTraceTable {
+  /// `work-outlasts-doze-window` (docs/rules.md): AOSP `DeviceIdleJobsController` defers
+  /// jobs in Doze and stops running ones when idle begins (`STOP_REASON_DEVICE_STATE`);
+  /// a light maintenance window lasts `DEFAULT_LIGHT_IDLE_MAINTENANCE_MIN_BUDGET`, one
+  /// minute.
+  static let dozeCases: [TraceCase] = [
+    TraceCase(
+      file: "work-outlasts-doze-window.fires.txt",
+      expected: [
+        finding(
+          .workOutlastsDozeWindow, line: 16, at: "420 work.stop work=sync attempt=1 reason=doze",
+          "work sync attempt 1 was stopped by Doze, as the attempt before it", "maintenance window")
+      ]),
+    TraceCase(file: "work-outlasts-doze-window.near-miss.txt", expected: []),
+  ]
+}
