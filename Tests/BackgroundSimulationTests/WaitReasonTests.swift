@@ -133,8 +133,7 @@ import Testing
     var configuration = SimulationConfiguration()
     configuration.platform = .android
     let system = SimulatedSystem(seed: 1, configuration: configuration)
-    try system.enqueue(
-      WorkRequest(work: "sync", worker: TimedWorker(clock: system.clock, duration: .seconds(1))), policy: nil)
+    try system.enqueueTimed("sync", seconds: 1)
     system.advance(to: TraceTime(seconds: 10))
     #expect(lines(system.trace, "work.wait").isEmpty)
     #expect(
@@ -159,17 +158,11 @@ import Testing
     var configuration = SimulationConfiguration(platform: .android)
     configuration.standbyBucket = .rare
     let system = SimulatedSystem(seed: 1, configuration: configuration)
-    func enqueue(_ work: String, running seconds: Int64) throws {
-      try system.enqueue(
-        WorkRequest(
-          work: work, worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(seconds))),
-        policy: nil)
-    }
-    try enqueue("first", running: 480)
+    try system.enqueueTimed("first", seconds: 480)
     system.advance(to: TraceTime(seconds: 600))
-    try enqueue("second", running: 300)
+    try system.enqueueTimed("second", seconds: 300)
     system.advance(to: TraceTime(seconds: 1000))
-    try enqueue("third", running: 60)
+    try system.enqueueTimed("third", seconds: 60)
     system.advance(to: TraceTime(seconds: 90_000))
     #expect(
       system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") } == [
@@ -204,9 +197,7 @@ import Testing
       configuration.charging = charging
       configuration.androidRelease = AndroidRelease(release)
       let system = SimulatedSystem(seed: 1, configuration: configuration)
-      try system.enqueue(
-        WorkRequest(work: "long", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(1200))),
-        policy: nil)
+      try system.enqueueTimed("long", seconds: 1200)
       system.advance(to: TraceTime(seconds: 1300))
       return system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }.prefix(3).map { $0 }
     }
@@ -234,13 +225,9 @@ import Testing
     configuration.standbyBucket = .rare
     configuration.charging = true
     let system = SimulatedSystem(seed: 1, configuration: configuration)
-    try system.enqueue(
-      WorkRequest(work: "first", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(480))),
-      policy: nil)
+    try system.enqueueTimed("first", seconds: 480)
     system.advance(to: TraceTime(seconds: 600))
-    try system.enqueue(
-      WorkRequest(work: "second", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(300))),
-      policy: nil)
+    try system.enqueueTimed("second", seconds: 300)
     system.advance(to: TraceTime(seconds: 1000))
     #expect(
       system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }.suffix(2) == [
@@ -252,13 +239,9 @@ import Testing
   /// The `active` bucket's window is its quota (10 minutes): its jobs are not limited.
   @Test func theActiveBucketsJobsAreNotLimited() throws {
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
-    try system.enqueue(
-      WorkRequest(work: "long", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(540))),
-      policy: nil)
+    try system.enqueueTimed("long", seconds: 540)
     system.advance(to: TraceTime(seconds: 600))
-    try system.enqueue(
-      WorkRequest(work: "next", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(540))),
-      policy: nil)
+    try system.enqueueTimed("next", seconds: 540)
     system.advance(to: TraceTime(seconds: 1200))
     #expect(
       system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }.suffix(2) == [
@@ -288,9 +271,7 @@ import Testing
     let system = android()
     system.setDeviceState(screenOn: false)
     system.advance(to: TraceTime(seconds: 120))
-    try system.enqueue(
-      WorkRequest(work: "sync", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(30))),
-      policy: nil)
+    try system.enqueueTimed("sync", seconds: 30)
     system.advance(to: TraceTime(seconds: 400))
     #expect(
       lines(system) == [
@@ -318,9 +299,7 @@ import Testing
   @Test func aRunningJobIsStoppedWhenTheDeviceDozes() throws {
     let system = android()
     system.setDeviceState(screenOn: false)
-    try system.enqueue(
-      WorkRequest(work: "sync", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(100))),
-      policy: nil)
+    try system.enqueueTimed("sync", seconds: 100)
     system.advance(to: TraceTime(seconds: 430))
     #expect(
       lines(system) == [
@@ -346,9 +325,7 @@ import Testing
     let system = android()
     system.setDeviceState(screenOn: false, stationary: true)
     system.advance(to: TraceTime(seconds: 3700))
-    try system.enqueue(
-      WorkRequest(work: "sync", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(30))),
-      policy: nil)
+    try system.enqueueTimed("sync", seconds: 30)
     system.advance(to: TraceTime(seconds: 7300))
     let shown = lines(system).filter { !$0.contains("doze=light") }
     #expect(
@@ -368,9 +345,7 @@ import Testing
     let system = android()
     system.setDeviceState(screenOn: false)
     system.advance(to: TraceTime(seconds: 120))
-    try system.enqueue(
-      WorkRequest(work: "sync", worker: WaitReasonTests.TimedWorker(clock: system.clock, duration: .seconds(30))),
-      policy: nil)
+    try system.enqueueTimed("sync", seconds: 30)
     system.advance(to: TraceTime(seconds: 200))
     system.setEnvironment(charging: true)
     system.advance(to: TraceTime(seconds: 300))
@@ -381,5 +356,14 @@ import Testing
         "200 work.start work=sync attempt=0",
         "230 work.result work=sync attempt=0 outcome=success",
       ])
+  }
+}
+
+extension SimulatedSystem {
+  /// Enqueues the work `work`, whose worker returns success after `seconds` of virtual time.
+  fileprivate func enqueueTimed(_ work: String, seconds: Int64) throws {
+    try enqueue(
+      WorkRequest(work: work, worker: WaitReasonTests.TimedWorker(clock: clock, duration: .seconds(seconds))),
+      policy: nil)
   }
 }

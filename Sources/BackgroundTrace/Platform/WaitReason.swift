@@ -22,7 +22,7 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
   /// iOS `requiresExternalPower`).
   case power
   /// iOS: a processing task launches only while the device is idle (on its charger,
-  /// not in use), whatever the request requires (``/BackgroundSimulation/LaunchPolicy``).
+  /// not in use), whatever the request requires (the simulation's `LaunchPolicy`).
   case idle
   /// iOS: the app is in the foreground; the system launches scheduled tasks only in the
   /// background.
