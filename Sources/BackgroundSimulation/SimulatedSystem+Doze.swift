@@ -53,7 +53,7 @@ extension SimulatedSystem {
     record(.envSet([EnvironmentSetting(key: "doze", value: phase.rawValue)]))
     if phase.defersJobs {
       for work in workOrder where works[work]?.countsAsJob == true {
-        stop(work, reason: "doze", reschedule: true)
+        stop(work, reason: .deviceState, reschedule: true)
       }
       noteWaits()
     } else {

@@ -6,10 +6,16 @@ struct WorkItem {
   /// How a finished work ended.
   enum Ending { case succeeded, failed, cancelled }
 
+  /// The request, its ``WorkRequest/id`` given.
   var request: WorkRequest
   /// The request's number in the queue, its identity: a replacement under the same
   /// unique name is another request (androidx: another id).
   let number: Int
+  /// Whether the attempt numbered ``attempt`` has started: androidx counts a run
+  /// attempt (``WorkInfo/runAttemptCount``) when it starts.
+  var started = false
+  /// Why its last attempt was stopped (``WorkInfo/stopReason``).
+  var stopReason = WorkStopReason.notStopped
   var phase = Phase.waiting
   /// How it ended, once finished.
   var ending: Ending?
@@ -45,22 +51,11 @@ struct WorkItem {
       beforeAttempt: attempt, policy: request.backoff, delay: request.backoffDelay.map(TraceInterval.init))
   }
 
-  /// androidx's smallest periodic interval and flex (`PeriodicWorkRequest`).
-  static let minimumPeriod = Duration.seconds(15 * 60)
-  static let minimumFlex = Duration.seconds(5 * 60)
-
   init(request: WorkRequest, number: Int, at time: TraceTime) {
     self.request = request
     self.number = number
-    self.eligible = time
+    self.eligible = WorkSchedule.firstRun(of: request.enqueueEvent(policy: nil), enqueuedAt: time)
     self.lastEnqueue = time
-    if let period = request.period, let flex = request.flex {
-      // androidx `WorkSpec.calculateNextRunTime`: with a flex shorter than the interval
-      // the first period runs no earlier than interval − flex after the enqueue.
-      let interval = max(period, Self.minimumPeriod)
-      let window = min(max(flex, Self.minimumFlex), interval)
-      eligible = time + TraceInterval(interval - window)
-    }
   }
 }
 
@@ -76,6 +71,8 @@ extension SimulatedSystem: WorkQueue {
   /// throws, and nothing is recorded.
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) {
     try request.validate()
+    var request = request
+    if request.id == nil { request.id = nextWorkRequestID() }
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
     if var existing = works[request.work], existing.phase != .finished {
       switch policy {
@@ -88,7 +85,7 @@ extension SimulatedSystem: WorkQueue {
         return
       case .replace?, nil:
         // androidx stops it with STOP_REASON_CANCELLED_BY_APP (CancelWorkRunnable).
-        stop(request.work, reason: "cancelled", reschedule: false)
+        stop(request.work, reason: .cancelledByApp, reschedule: false)
       }
     } else if let existing = works[request.work], policy == .append,
       let ending = existing.ending, ending != .succeeded
@@ -98,8 +95,18 @@ extension SimulatedSystem: WorkQueue {
       var finished = WorkItem(request: request, number: nextWorkRequestNumber(), at: now)
       finished.phase = .finished
       finished.ending = ending
+      retiredWorks.append(existing)  // androidx keeps the finished prerequisite
       works[request.work] = finished
       return
+    }
+    if let existing = works[request.work], existing.ending == .succeeded,
+      policy == .append || policy == .appendOrReplace
+    {
+      retiredWorks.append(existing)  // androidx keeps the finished prerequisite
+    } else {
+      // androidx EnqueueRunnable: REPLACE, and KEEP or APPEND_OR_REPLACE over finished
+      // work, delete every request of the name before inserting.
+      retiredWorks.removeAll { $0.request.work == request.work }
     }
     var item = WorkItem(request: request, number: nextWorkRequestNumber(), at: now)
     recordedWaits[.work(request.work)] = nil  // a new request: its wait is recorded afresh
@@ -129,10 +136,8 @@ extension SimulatedSystem: WorkQueue {
   /// drops any request appended behind the work.
   public func cancel(work: String) {
     record(.workCancel(work: work))
-    guard var item = works[work], item.phase != .finished else { return }
-    item.queued.removeAll()
-    works[work] = item
-    stop(work, reason: "cancelled", reschedule: false)
+    guard works[work]?.phase != .finished else { return }
+    stop(work, reason: .cancelledByApp, reschedule: false)
     finish(work, ending: .cancelled)
     noteWaits()
   }
@@ -142,6 +147,12 @@ extension SimulatedSystem: WorkQueue {
     guard !unfinishedWorks.contains(work), let position = workPosition[work] else { return }
     let index = unfinishedWorks.firstIndex { workPosition[$0]! > position } ?? unfinishedWorks.endIndex
     unfinishedWorks.insert(work, at: index)
+  }
+
+  /// The next id the queue gives a request that has none: drawn from the run's seed, in
+  /// the order of the enqueues.
+  private func nextWorkRequestID() -> WorkRequestID {
+    WorkRequestID(random: workIDRandom.next(), workIDRandom.next())
   }
 
   /// The next request's number (``WorkItem/number``).
@@ -201,6 +212,7 @@ extension SimulatedSystem: WorkQueue {
     if !appRuns { wakeForBackgroundWork() }
     let attempt = item.attempt
     item.phase = .running
+    item.started = true
     record(.workStart(work: work, attempt: attempt))
     let worker = item.request.worker
     let number = item.number
@@ -244,9 +256,9 @@ extension SimulatedSystem: WorkQueue {
       }
       let timeout = now + TraceInterval(limit)
       if let quotaEnd, quotaEnd < timeout {
-        item.timeout = scheduler.schedule(at: quotaEnd) { [self] in stop(work, reason: "quota", reschedule: true) }
+        item.timeout = scheduler.schedule(at: quotaEnd) { [self] in stop(work, reason: .quota, reschedule: true) }
       } else {
-        item.timeout = scheduler.schedule(at: timeout) { [self] in stop(work, reason: "timeout", reschedule: true) }
+        item.timeout = scheduler.schedule(at: timeout) { [self] in stop(work, reason: .timeout, reschedule: true) }
       }
     }
     item.task = Task(executorPreference: scheduler.executor) { [self] in
@@ -346,7 +358,7 @@ extension SimulatedSystem: WorkQueue {
     }
     if let timeout = item.timeout { scheduler.cancel(timeout) }
     item.timeout = scheduler.schedule(after: max(limit, .zero)) { [self] in
-      stop(work, reason: "foreground-timeout", reschedule: true)
+      stop(work, reason: .foregroundServiceTimeout, reschedule: true)
     }
     works[work] = item
   }
@@ -374,6 +386,7 @@ extension SimulatedSystem: WorkQueue {
     case .retry:
       item.phase = .waiting
       item.attempt += 1
+      item.started = false
       let wait = item.backoff
       item.lastEnqueue = now
       item.eligible = now + wait
@@ -384,8 +397,9 @@ extension SimulatedSystem: WorkQueue {
         // Periodic work: the next period starts afresh (the attempt count resets).
         item.phase = .waiting
         item.attempt = 0
+        item.started = false
         item.lastEnqueue = now
-        item.eligible = now.adding(nanoseconds: TraceTime(max(period, WorkItem.minimumPeriod)).nanoseconds)
+        item.eligible = now + WorkSchedule.interval(TraceInterval(period))
         works[work] = item
         scheduleStart(work)
       } else {
@@ -397,18 +411,20 @@ extension SimulatedSystem: WorkQueue {
 
   /// Stops a running attempt (`work.stop`); with `reschedule` it runs again with the
   /// next attempt number once eligible.
-  func stop(_ work: String, reason: String, reschedule: Bool) {
+  func stop(_ work: String, reason: WorkStopReason, reschedule: Bool) {
     guard var item = works[work] else { return }
     if let timer = item.timer { scheduler.cancel(timer) }
     item.timer = nil
     if item.phase == .running {
-      record(.workStop(work: work, attempt: item.attempt, reason: reason, tags: item.request.traceTags))
+      record(.workStop(work: work, attempt: item.attempt, reason: reason.word!, tags: item.request.traceTags))
       if let timeout = item.timeout { scheduler.cancel(timeout) }
       item.timeout = nil
       chargeExpedited(&item)
       chargeForeground(&item)
       endJob(&item, of: work)
-      if reason == "quota" { item.expedited = false }
+      if reason == .quota { item.expedited = false }
+      item.stopReason = reason
+      item.started = false
       item.task?.cancel()
       item.task = nil
       item.attempt += 1
@@ -437,8 +453,15 @@ extension SimulatedSystem: WorkQueue {
     works[work] = item
     guard ending == .succeeded, let next = queued.first else {
       unfinishedWorks.removeAll { $0 == work }
+      for entry in queued {  // androidx fails or cancels the dependents; they stay to be read
+        var dependent = WorkItem(request: entry.request, number: nextWorkRequestNumber(), at: now)
+        dependent.phase = .finished
+        dependent.ending = ending
+        retiredWorks.append(dependent)
+      }
       return
     }
+    retiredWorks.append(item)
     var successor = WorkItem(request: next.request, number: nextWorkRequestNumber(), at: now)
     successor.queued = Array(queued.dropFirst())
     works[work] = successor
@@ -463,7 +486,7 @@ extension SimulatedSystem: WorkQueue {
     expeditedBudget.charge(from: since, to: now)
   }
 
-  func stopAllWork(reason: String) {
+  func stopAllWork(reason: WorkStopReason) {
     for work in workOrder where works[work]?.phase == .running {
       stop(work, reason: reason, reschedule: true)
     }
@@ -474,7 +497,9 @@ extension SimulatedSystem: WorkQueue {
     if configuration.platform == .ios && !appRuns { return }
     for work in workOrder {
       guard let item = works[work], item.phase == .running, !constraintsHold(item.request) else { continue }
-      stop(work, reason: "constraint", reschedule: true)
+      let lost: WorkStopReason =
+        item.request.requiresNetwork && !networkAvailable ? .constraintConnectivity : .constraintCharging
+      stop(work, reason: lost, reschedule: true)
     }
   }
 }

@@ -82,6 +82,13 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// identity, as androidx's request id: a late call of a replaced request's worker
   /// never reaches its replacement).
   var workRequestCount = 0
+  /// Draws the ids of requests enqueued without one (``/BackgroundTrace/WorkRequest/id``):
+  /// a stream of its own, so ids change no other choice.
+  var workIDRandom: SplitMix64
+  /// Requests no longer in ``works`` that WorkManager still holds: finished work that
+  /// appended work took the place of, and appended work failed or cancelled with what
+  /// it was appended to (``pruneWork()`` drops them).
+  var retiredWorks: [WorkItem] = []
   /// The expedited quota used in the current 24 hours (Android).
   var expeditedBudget = RollingBudget()
   /// The regular jobs' execution quota of the app's standby bucket.
@@ -192,6 +199,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     scheduler = VirtualTimeScheduler(drivesMainActor: configuration.drivesMainActor)
     random = SplitMix64(seed: seed)
     faultRandom = SplitMix64(seed: seed ^ 0xFA01_7FA0_17FA_017F)
+    workIDRandom = SplitMix64(seed: seed ^ 0x3D0B_1D5E_ED1D_5EED)
     var meta = meta
     meta["platform"] = configuration.platform.rawValue
     meta["seed"] = String(seed)
@@ -397,7 +405,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     endServices()
     leftForegroundAt = nil
     if reason == "user" { cancelTransfers() }
-    stopAllWork(reason: "terminated")
+    stopAllWork(reason: .unknown)
     noteWaits()
     // The process is gone: its async code (an upload in flight) never resumes.
     scheduler.retireExecutor()

@@ -111,4 +111,32 @@ import Testing
         """
       ).isEmpty)
   }
+
+  /// androidx `WorkSpec.calculateNextRunTime`: the first attempt waits for the initial
+  /// delay (and a periodic request's flex); a start before it is inconsistent, one after
+  /// it is not, and later attempts no longer wait for it.
+  @Test func aStartBeforeTheInitialDelayIsInconsistent() throws {
+    #expect(
+      try inconsistencies(
+        """
+        bgtrace 1
+        meta platform=android
+        0 app.launch
+        0 work.enqueue work=early initial=900
+        0 work.enqueue work=sync initial=60 period=900 flex=300
+        600 work.start work=early attempt=0
+        600 work.result work=early attempt=0 outcome=success
+        600 work.start work=sync attempt=0
+        600 work.result work=sync attempt=0 outcome=success
+        1500 work.start work=sync attempt=0
+        1500 work.result work=sync attempt=0 outcome=success
+        1500 work.enqueue work=late initial=5
+        1505 work.start work=late attempt=0
+        1505 work.result work=late attempt=0 outcome=retry
+        1535 work.start work=late attempt=1
+        """) == [
+          "early attempt 0 started at 600s, before its enqueue allowed it at 900s",
+          "sync attempt 0 started at 600s, before its enqueue allowed it at 660s",
+        ])
+  }
 }

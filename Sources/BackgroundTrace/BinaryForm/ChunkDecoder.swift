@@ -140,9 +140,10 @@ struct ChunkDecoder {
     case .schedReject: SchedulerRejection.largestWireCode
     case .workResult: WorkOutcome.largestWireCode | WorkTagsFlag.result
     case .workStop: WorkTagsFlag.stop
+    case .workEnqueue: EnqueueFlag.initialDelay
     case .netSubmit: 5  // the transfer kind, and the `discretionary` tri-state
     case .netFinish: TransferOutcome.largestWireCode
-    case .appLaunch, .taskEnd, .taskExpire, .schedLaunch, .workEnqueue, .workStart, .workCancel, .envSet, .input, .mark,
+    case .appLaunch, .taskEnd, .taskExpire, .schedLaunch, .workStart, .workCancel, .envSet, .input, .mark,
       .netCreate, .netWake, .netEventsDone, .netHandler:
       0
     }
@@ -352,6 +353,8 @@ struct ChunkDecoder {
       event.flags = flags & 1
     case .workEnqueue:
       try compactEnqueue(&cursor, into: &event, fail: fail)
+      // After every presence-byte field: a record without it keeps its bytes.
+      if flags & EnqueueFlag.initialDelay != 0 { event.initialDelay = try scaled(&cursor) }
     case .workStart, .workStop:
       event.string = try stringID(&cursor)
       event.number = Int64(try integer(&cursor))

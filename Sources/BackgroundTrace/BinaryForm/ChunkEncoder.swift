@@ -183,6 +183,10 @@ struct ChunkEncoder {
       flags = appendRun(run, predicted: lastRun) | (success ? 1 : 0)
     case .workEnqueue(let enqueue):
       appendEnqueue(enqueue)
+      if let initialDelay = enqueue.initialDelay {  // came later: behind flags bit 0, last
+        flags = EnqueueFlag.initialDelay
+        appendScaled(bounded(initialDelay.nanoseconds))
+      }
     case .workStart(let work, let attempt):
       appendString(work)
       Varint.append(natural(attempt), to: &records)

@@ -22,7 +22,7 @@
 /// | `sched.launch` | ident | | run | |
 /// | `sched.expire` | | | run | ``expirationReason`` |
 /// | `sched.complete` | | | run | ``success`` |
-/// | `work.enqueue` | work | name | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code) |
+/// | `work.enqueue` | work | name | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code; ``initialDelay``) |
 /// | `work.start` | work | | attempt | |
 /// | `work.result` | work | tags | attempt | ``outcome`` |
 /// | `work.stop` | work | reason | attempt | ``workStopTags(strings:)`` (the tags' string id in ``interval``) |
@@ -67,6 +67,12 @@ package struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
   @usableFromInline var period: UInt64 = 0
   /// `work.enqueue`'s flex interval, in nanoseconds.
   @usableFromInline var flex: UInt64 = 0
+  /// `work.enqueue`'s initial delay, in nanoseconds; ``noInterval`` when it has none.
+  @usableFromInline var initialDelay: UInt64 = CompactEvent.noInterval
+
+  /// The value of an interval slot whose field is absent: larger than any interval a
+  /// trace holds (the encoder refuses one over `Int64.max` nanoseconds).
+  @usableFromInline static let noInterval = UInt64.max
 
   /// An event of kind `tag` at `time` with every other field empty.
   @inlinable
@@ -160,7 +166,8 @@ extension CompactEvent {
       period: presence.contains(.period) ? TraceInterval(nanoseconds: period) : nil,
       flex: presence.contains(.flex) ? TraceInterval(nanoseconds: flex) : nil,
       policy: presence.contains(.policy) ? ExistingWorkPolicy(wireCode: policyCode)! : nil,
-      expedited: presence.contains(.expedited) ? ExpeditedPolicy(wireCode: flags)! : nil)
+      expedited: presence.contains(.expedited) ? ExpeditedPolicy(wireCode: flags)! : nil,
+      initialDelay: initialDelay == Self.noInterval ? nil : TraceInterval(nanoseconds: initialDelay))
   }
 
   /// `work.stop`'s tags, when its flags say they are present.

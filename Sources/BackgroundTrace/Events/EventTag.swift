@@ -153,8 +153,10 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
           .optional("backoff", .choice(BackoffPolicy.self)),
           .optional("delay", .interval), .optional("limit", .integer), .optional("period", .interval),
           .optional("flex", .interval), .optional("policy", .choice(ExistingWorkPolicy.self)),
-          .optional("expedited", .choice(ExpeditedPolicy.self)),
-        ], "the app enqueued work (`expedited=`: an expedited request, and its out-of-quota policy)")
+          .optional("expedited", .choice(ExpeditedPolicy.self)), .optional("initial", .interval),
+        ],
+        "the app enqueued work (`expedited=`: an expedited request, and its out-of-quota policy; `initial=`: its initial delay)"
+      )
     case .workStart:
       KindSpec(
         "work.start", .system, [.required("work", .string), .required("attempt", .integer)],

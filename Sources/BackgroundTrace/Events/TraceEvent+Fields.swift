@@ -104,6 +104,7 @@ extension TraceEvent.Kind {
       visit(enqueue.flex.map(FieldValue.interval))
       visit(enqueue.policy.map { .choice($0.rawValue) })
       visit(enqueue.expedited.map { .choice($0.rawValue) })
+      visit(enqueue.initialDelay.map(FieldValue.interval))
     case .workStart(let work, let attempt):
       visit(.string(work))
       visit(.integer(attempt))
@@ -238,7 +239,8 @@ extension TraceEvent.Kind {
           work: try values.string(0), name: try values.optionalString(1), backoff: try values.optionalChoice(2),
           backoffDelay: try values.optionalInterval(3), retryLimit: try values.optionalInteger(4),
           period: try values.optionalInterval(5), flex: try values.optionalInterval(6),
-          policy: try values.optionalChoice(7), expedited: try values.optionalChoice(8)))
+          policy: try values.optionalChoice(7), expedited: try values.optionalChoice(8),
+          initialDelay: try values.optionalInterval(9)))
     case .workStart: self = .workStart(work: try values.string(0), attempt: try values.integer(1))
     case .workResult:
       self = .workResult(

@@ -417,14 +417,18 @@ public struct WorkEnqueue: Sendable, Hashable {
   /// For an expedited request (`setExpedited`), what to do once the expedited quota is
   /// spent; `nil`: not expedited.
   public var expedited: ExpeditedPolicy?
+  /// The initial delay (`initial=`, androidx `setInitialDelay`): the first run waits this
+  /// long after the enqueue; `nil`: none.
+  public var initialDelay: TraceInterval?
 
   /// Creates an enqueue.
   public init(
     work: String, name: String? = nil, backoff: BackoffPolicy? = nil, backoffDelay: TraceInterval? = nil,
     retryLimit: Int? = nil, period: TraceInterval? = nil, flex: TraceInterval? = nil,
-    policy: ExistingWorkPolicy? = nil, expedited: ExpeditedPolicy? = nil
+    policy: ExistingWorkPolicy? = nil, expedited: ExpeditedPolicy? = nil, initialDelay: TraceInterval? = nil
   ) {
     self.expedited = expedited
+    self.initialDelay = initialDelay
     self.work = work
     self.name = name
     self.backoff = backoff

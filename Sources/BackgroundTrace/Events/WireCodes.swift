@@ -280,6 +280,14 @@ package enum WorkTagsFlag: Sendable {
   @usableFromInline package static let stop: UInt8 = 1
 }
 
+/// A `work.enqueue` record's flags: its fields that came after the presence byte was
+/// full, each written after every field the presence byte holds.
+@usableFromInline
+package enum EnqueueFlag: Sendable {
+  /// Bit 0: the initial delay (`initial=`) follows, scaled.
+  @usableFromInline package static let initialDelay: UInt8 = 1
+}
+
 /// A `work.enqueue` record's presence byte: which of its optional fields follow, in
 /// the order of these bits except ``flex`` and then ``expedited``, which came later and
 /// are written last, in that order.

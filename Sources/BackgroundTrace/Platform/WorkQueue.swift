@@ -86,6 +86,9 @@ public struct ForegroundInfo: Sendable, Hashable {
 public struct WorkRequest: Sendable {
   /// The work's unique id (the unique-work name).
   public var work: String
+  /// The request's own id (androidx `WorkRequest.getId()`); `nil`: the queue gives it
+  /// one when it is enqueued (``WorkInfo/id``).
+  public var id: WorkRequestID?
   /// The worker's name, for traces.
   public var name: String?
   /// Linear or exponential backoff (`nil`: exponential).
@@ -100,6 +103,10 @@ public struct WorkRequest: Sendable {
   /// most the period): the first period runs only in its last `flex`, not at once.
   /// `nil`: no flex, the first period runs at once.
   public var flex: Duration?
+  /// The initial delay (androidx `setInitialDelay`): the first run, or a periodic
+  /// request's first period, waits this long after the enqueue (``WorkSchedule``).
+  /// `nil`: none. Expedited work cannot be delayed (``WorkRequestCheck/expeditedDelayed``).
+  public var initialDelay: Duration?
   /// Run only with network connectivity.
   public var requiresNetwork: Bool
   /// Run only while charging.
@@ -118,9 +125,12 @@ public struct WorkRequest: Sendable {
   public init(
     work: String, name: String? = nil, backoff: BackoffPolicy? = nil, backoffDelay: Duration? = nil,
     retryLimit: Int? = nil, period: Duration? = nil, flex: Duration? = nil, requiresNetwork: Bool = false,
-    requiresCharging: Bool = false, expedited: ExpeditedPolicy? = nil, tags: [String] = [], worker: any BackgroundWorker
+    requiresCharging: Bool = false, expedited: ExpeditedPolicy? = nil, tags: [String] = [],
+    initialDelay: Duration? = nil, id: WorkRequestID? = nil, worker: any BackgroundWorker
   ) {
+    self.id = id
     self.expedited = expedited
+    self.initialDelay = initialDelay
     self.tags = tags
     self.work = work
     self.name = name
@@ -197,7 +207,7 @@ extension WorkRequest {
       work: work, name: name, backoff: backoff, backoffDelay: backoffDelay.map(TraceInterval.init),
       retryLimit: retryLimit,
       period: period.map(TraceInterval.init), flex: flex.map(TraceInterval.init), policy: policy,
-      expedited: expedited)
+      expedited: expedited, initialDelay: initialDelay.map(TraceInterval.init))
   }
 }
 

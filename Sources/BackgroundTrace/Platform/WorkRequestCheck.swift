@@ -41,9 +41,15 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
     "expedited-constraints", "Expedited jobs only support network and storage constraints"
   ) { $0.expedited != nil && $0.requiresCharging }
 
+  /// Expedited work cannot be delayed: `WorkRequest.Builder.build()`
+  /// (`require(workSpec.initialDelay <= 0)`), after the constraints' check.
+  public static let expeditedDelayed = WorkRequestCheck(
+    "expedited-delayed", "Expedited jobs cannot be delayed"
+  ) { $0.expedited != nil && ($0.initialDelay ?? .zero) > .zero }
+
   /// Every check, in the order androidx makes them: `build()` calls
   /// `buildInternal()` (the periodic builder's check) before its own.
-  public static let all: [WorkRequestCheck] = [.expeditedPeriodic, .expeditedConstraints]
+  public static let all: [WorkRequestCheck] = [.expeditedPeriodic, .expeditedConstraints, .expeditedDelayed]
 }
 
 /// A request WorkManager refuses to build (``WorkRequestCheck``): androidx throws

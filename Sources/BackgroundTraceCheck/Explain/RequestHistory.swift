@@ -186,7 +186,7 @@ private struct RequestStory {
         becomePending(at: now, due: (now + wait, "its backoff (\(wait)s) had not passed"))
       case .success, .failure:
         if let period = enqueue.period {
-          let interval = max(period, Self.minimumPeriod)
+          let interval = WorkSchedule.interval(period)
           becomePending(at: now, due: (now + interval, "its next period (every \(interval)s) had not begun"))
         }
       }
@@ -371,48 +371,33 @@ private struct RequestStory {
 
   // MARK: Platform facts
 
-  /// androidx `PeriodicWorkRequest.MIN_PERIODIC_INTERVAL_MILLIS`: 15 minutes.
-  static let minimumPeriod = TraceInterval(nanoseconds: 900_000_000_000)
-  /// androidx `PeriodicWorkRequest.MIN_PERIODIC_FLEX_MILLIS`: 5 minutes.
-  static let minimumFlex = TraceInterval(nanoseconds: 300_000_000_000)
   /// How long a due start may take without a recorded reason: the work queue's dispatch.
   static let dispatchSlack = TraceInterval(nanoseconds: 1_000_000_000)
 
-  /// When a fresh enqueue is due: at once, or for periodic work with a flex shorter
-  /// than its interval, interval − flex later (androidx `WorkSpec.calculateNextRunTime`).
+  /// When a fresh enqueue is due (``WorkSchedule/firstRun(of:enqueuedAt:)``), and what
+  /// held it until then.
   private func firstDue(of enqueue: WorkEnqueue, at time: TraceTime) -> (at: TraceTime, until: String) {
-    guard let period = enqueue.period, let flex = enqueue.flex else { return (time, "") }
-    let interval = max(period, Self.minimumPeriod)
-    let window = min(max(flex, Self.minimumFlex), interval)
-    return (
-      time + (interval - window), "its first period's flex window (the last \(window)s of \(interval)s) had not opened"
-    )
+    let due = WorkSchedule.firstRun(of: enqueue, enqueuedAt: time)
+    var held: [String] = []
+    if let delay = enqueue.initialDelay, delay > .zero { held.append("its initial delay (\(delay)s) had not passed") }
+    if let period = enqueue.period, let flex = enqueue.flex {
+      let interval = WorkSchedule.interval(period)
+      let window = WorkSchedule.flexWindow(period: period, flex: flex)
+      if window < interval {
+        held.append("its first period's flex window (the last \(window)s of \(interval)s) had not opened")
+      }
+    }
+    return (due, held.joined(separator: ", then "))
   }
 
-  /// What a `work.stop` reason means (androidx `WorkInfo.STOP_REASON_*`, the JobScheduler
-  /// reason WorkManager passes on).
-  static func stopReason(_ reason: String) -> String {
-    switch reason {
-    case "constraint": "a constraint it needs was lost (STOP_REASON_CONSTRAINT_*)"
-    case "timeout": "it ran past the 10 minutes a worker gets (STOP_REASON_TIMEOUT)"
-    case "quota":
-      "the app's quota ran out (STOP_REASON_QUOTA: an expedited attempt's quota, then it runs as regular work; "
-        + "a regular one's, its standby bucket's job quota)"
-    case "cancelled": "the app cancelled or replaced it (STOP_REASON_CANCELLED_BY_APP)"
-    case "terminated": "the app's process ended"
-    case "doze": "the device entered Doze (STOP_REASON_DEVICE_STATE)"
-    case "interrupted":
-      "WorkManager interrupted it, and the log does not say why (Processor's \"WorkerWrapper interrupted for\")"
-    case "foreground-timeout":
-      "its foreground service type's time was spent (STOP_REASON_FOREGROUND_SERVICE_TIMEOUT)"
-    default: "\(reason) (a reason this model does not know)"
-    }
-  }
+  /// What a `work.stop` reason means (``WorkStopReason/meaning(ofWord:)``).
+  static func stopReason(_ reason: String) -> String { WorkStopReason.meaning(ofWord: reason) }
 
   /// ` (periodic, every 900s; policy replace)`, or nothing.
   static func describe(_ enqueue: WorkEnqueue) -> String {
     var parts: [String] = []
-    if let period = enqueue.period { parts.append("periodic, every \(max(period, minimumPeriod))s") }
+    if let period = enqueue.period { parts.append("periodic, every \(WorkSchedule.interval(period))s") }
+    if let delay = enqueue.initialDelay { parts.append("initial delay \(delay)s") }
     if let expedited = enqueue.expedited { parts.append("expedited (out of quota: \(expedited.rawValue))") }
     if let policy = enqueue.policy { parts.append("policy \(policy.rawValue)") }
     if let limit = enqueue.retryLimit { parts.append("at most \(limit) retries") }

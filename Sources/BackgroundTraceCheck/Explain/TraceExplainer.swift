@@ -143,6 +143,9 @@ public struct TraceExplainer: Sendable {
       if let retry = walker.works[work]?.retryAllowed, retry.attempt == attempt, now < retry.at {
         return ["\(work) attempt \(attempt) started at \(now)s, before its backoff allowed it at \(retry.at)s"]
       }
+      if let due = walker.works[work]?.firstRunAllowed, now < due {
+        return ["\(work) attempt \(attempt) started at \(now)s, before its enqueue allowed it at \(due)s"]
+      }
     case .workWait(let work, _):
       if let attempt = walker.works[work]?.running?.attempt {
         return ["\(work) waits at \(now)s while its attempt \(attempt) runs"]

@@ -365,6 +365,13 @@ package struct WorkLife: Sendable {
     return (attempt, BackoffWait(retriedAt: since, afterStop: afterStop, wait: wait, allowedAt: since + wait))
   }
 
+  /// When the enqueue lets the first attempt start (``WorkSchedule/firstRun(of:enqueuedAt:)``:
+  /// its initial delay, a periodic request's flex), while no attempt has run since it.
+  package var firstRunAllowed: TraceTime? {
+    guard running == nil, lastResult == nil, stoppedAttempt == nil, let enqueuedAt else { return nil }
+    return WorkSchedule.firstRun(of: enqueue, enqueuedAt: enqueuedAt)
+  }
+
   /// The next attempt and when its backoff allows it, while no attempt runs.
   package var retryAllowed: (attempt: Int, at: TraceTime)? {
     guard running == nil, let next = nextBackoff else { return nil }
