@@ -11,14 +11,14 @@ extension SimulatedSystem {
   }
 
   /// The requests of the unique work `name`: the one enqueued last, those appended
-  /// behind it (``WorkInfo/State/blocked``) and the finished ones WorkManager still
+  /// behind it (``/BackgroundTrace/WorkInfo/State/blocked``) and the finished ones WorkManager still
   /// holds, in the order they were enqueued. Work enqueued without a unique name is
   /// read by its id or its tags.
   public func workInfos(forUniqueWork name: String) -> [WorkInfo] {
     heldRequests.filter { $0.work == name }
   }
 
-  /// The requests tagged `tag` (``WorkRequest/tags``), in the order they were enqueued.
+  /// The requests tagged `tag` (``/BackgroundTrace/WorkRequest/tags``), in the order they were enqueued.
   public func workInfos(byTag tag: String) -> [WorkInfo] {
     heldRequests.filter { $0.tags.contains(tag) }
   }
@@ -76,7 +76,7 @@ extension SimulatedSystem {
 
   /// Cancels the requests appended behind `work` from the one at `index` on: they never
   /// run. The trace has no event for them (`work.cancel` names the work's current
-  /// request); their ``WorkInfo`` says ``WorkInfo/State/cancelled``.
+  /// request); their ``/BackgroundTrace/WorkInfo`` says ``/BackgroundTrace/WorkInfo/State/cancelled``.
   private func cancelQueued(of work: String, from index: Int) {
     guard var item = works[work] else { return }
     for entry in item.queued[index...] {
@@ -89,7 +89,7 @@ extension SimulatedSystem {
     works[work] = item
   }
 
-  /// Every request WorkManager holds, as ``WorkInfo``: the retired ones, then each
+  /// Every request WorkManager holds, as ``/BackgroundTrace/WorkInfo``: the retired ones, then each
   /// work's current request and those appended behind it, in the order of enqueue.
   private var heldRequests: [WorkInfo] {
     var infos = retiredWorks.map(\.info)
