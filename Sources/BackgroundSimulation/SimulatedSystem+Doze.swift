@@ -23,6 +23,7 @@ extension SimulatedSystem {
     guard !settings.isEmpty else { return }
     record(.envSet(settings))
     updateDoze()
+    updateIdleForJobs()
     scheduler.runPending()
   }
 

@@ -33,8 +33,8 @@ extension SimulatedSystem {
   func waitReasons(for item: WorkItem) -> Set<WaitReason>? {
     guard now >= item.eligible else { return nil }
     var reasons = Set<WaitReason>()
-    if item.request.requiresNetwork && !networkAvailable { reasons.insert(.network) }
-    if item.request.requiresCharging && !charging { reasons.insert(.power) }
+    let device = deviceConditions
+    for constraint in unmetConstraints(of: item.request) { reasons.insert(constraint.waitReason(on: device)) }
     if configuration.platform == .android && !item.expedited && !jobQuotaAllowsStart { reasons.insert(.quota) }
     if configuration.platform == .android && !item.expedited && dozeDefersJobs { reasons.insert(.doze) }
     // WorkManager starts the app's process; an iOS in-process queue waits for the app.

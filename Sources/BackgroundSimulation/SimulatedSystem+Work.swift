@@ -194,8 +194,12 @@ extension SimulatedSystem: WorkQueue {
     noteWaits()
   }
 
-  private func constraintsHold(_ request: WorkRequest) -> Bool {
-    (!request.requiresNetwork || networkAvailable) && (!request.requiresCharging || charging)
+  /// The constraints of `request` the device does not meet now, in declaration order.
+  func unmetConstraints(of request: WorkRequest) -> [WorkConstraint] {
+    let constraints = request.constraints
+    guard !constraints.isEmpty else { return [] }
+    let device = deviceConditions
+    return WorkConstraint.allCases.filter { constraints.contains($0) && !$0.isMet(by: device) }
   }
 
   /// Starts the work when nothing holds it back (``waitReasons(for:)-(WorkItem)``); otherwise
@@ -496,10 +500,9 @@ extension SimulatedSystem: WorkQueue {
     // An iOS in-process queue notices a lost constraint only while the app runs.
     if configuration.platform == .ios && !appRuns { return }
     for work in workOrder {
-      guard let item = works[work], item.phase == .running, !constraintsHold(item.request) else { continue }
-      let lost: WorkStopReason =
-        item.request.requiresNetwork && !networkAvailable ? .constraintConnectivity : .constraintCharging
-      stop(work, reason: lost, reschedule: true)
+      guard let item = works[work], item.phase == .running, let lost = unmetConstraints(of: item.request).first
+      else { continue }
+      stop(work, reason: lost.stopReason, reschedule: true)
     }
   }
 }

@@ -158,6 +158,19 @@ public final class SimulatedSystem: @unchecked Sendable {
   // The environment.
   var networkAvailable: Bool
   var charging: Bool
+  /// Whether the network is metered, and roaming (``setEnvironment(network:charging:metered:roaming:batteryLevel:storageLow:)``).
+  var networkMetered: Bool
+  var networkRoaming: Bool
+  /// The battery's level, in percent, and whether Android counts it as low (``BatteryLevel``).
+  var batteryLevel: Int
+  var batteryLow: Bool
+  var storageLow: Bool
+  /// Since when the screen has been off (Android), for the idle constraint.
+  var screenOffSince: TraceTime?
+  /// The timer that makes the device idle for jobs.
+  var deviceIdleTimer: VirtualTimeScheduler.TimerID?
+  /// Whether the device was idle for jobs at the last ``updateIdleForJobs()``.
+  var wasIdleForJobs = false
 
   /// Creates a system.
   ///
@@ -215,10 +228,17 @@ public final class SimulatedSystem: @unchecked Sendable {
     networkAvailable = configuration.networkAvailable
     jobBudget = RollingBudget(window: TraceInterval(configuration.standbyBucket.jobQuotaWindow))
     charging = configuration.charging
+    networkMetered = configuration.networkMetered
+    networkRoaming = configuration.networkRoaming
+    batteryLevel = configuration.batteryLevel
+    batteryLow = BatteryLevel.isLow(level: configuration.batteryLevel, wasLow: false, charging: configuration.charging)
+    storageLow = configuration.storageLow
     screenOn = configuration.screenOn
+    screenOffSince = configuration.screenOn ? nil : TraceTime(nanoseconds: 0)
     stationarySince = configuration.stationary ? TraceTime(nanoseconds: 0) : nil
     planFaults()
     updateDoze()
+    updateIdleForJobs()
   }
 
   /// The trace so far.
@@ -419,7 +439,20 @@ public final class SimulatedSystem: @unchecked Sendable {
 
   /// Changes the environment: `env.set`. Waiting requests and work re-check their
   /// requirements; running work whose constraint is lost is stopped.
-  public func setEnvironment(network: Bool? = nil, charging: Bool? = nil) {
+  ///
+  /// - Parameters:
+  ///   - network: whether there is a network connection (`network=online|offline`).
+  ///   - charging: whether the device is on external power (`charging=`).
+  ///   - metered: whether the connection is metered, cellular data rather than Wi-Fi
+  ///     (`metered=`).
+  ///   - roaming: whether the connection is roaming (`roaming=`).
+  ///   - batteryLevel: the battery's level in percent, 0 to 100 (`battery=`); whether
+  ///     it counts as low follows ``/BackgroundTrace/BatteryLevel``.
+  ///   - storageLow: whether the device's storage is low (`storage=low|ok`).
+  public func setEnvironment(
+    network: Bool? = nil, charging: Bool? = nil, metered: Bool? = nil, roaming: Bool? = nil,
+    batteryLevel: Int? = nil, storageLow: Bool? = nil
+  ) {
     var settings: [EnvironmentSetting] = []
     if let network, network != networkAvailable {
       networkAvailable = network
@@ -429,7 +462,24 @@ public final class SimulatedSystem: @unchecked Sendable {
       self.charging = charging
       settings.append(EnvironmentSetting(key: "charging", value: charging ? "true" : "false"))
     }
+    if let metered, metered != networkMetered {
+      networkMetered = metered
+      settings.append(EnvironmentSetting(key: "metered", value: metered ? "true" : "false"))
+    }
+    if let roaming, roaming != networkRoaming {
+      networkRoaming = roaming
+      settings.append(EnvironmentSetting(key: "roaming", value: roaming ? "true" : "false"))
+    }
+    if let batteryLevel, batteryLevel != self.batteryLevel {
+      self.batteryLevel = min(max(batteryLevel, 0), 100)
+      settings.append(EnvironmentSetting(key: "battery", value: String(self.batteryLevel)))
+    }
+    if let storageLow, storageLow != self.storageLow {
+      self.storageLow = storageLow
+      settings.append(EnvironmentSetting(key: "storage", value: storageLow ? "low" : "ok"))
+    }
     guard !settings.isEmpty else { return }
+    batteryLow = BatteryLevel.isLow(level: self.batteryLevel, wasLow: batteryLow, charging: self.charging)
     record(.envSet(settings))
     environmentChanged()
     scheduler.runPending()

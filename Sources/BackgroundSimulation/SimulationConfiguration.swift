@@ -114,6 +114,19 @@ public struct SimulationConfiguration: Sendable {
   public var networkAvailable = true
   /// The environment at the start: on external power.
   public var charging = false
+  /// The environment at the start: whether the network connection is metered (cellular
+  /// data; `false`: Wi-Fi).
+  public var networkMetered = false
+  /// The environment at the start: whether the network connection is roaming.
+  public var networkRoaming = false
+  /// The environment at the start: the battery's level, in percent.
+  public var batteryLevel = 100
+  /// The environment at the start: whether the device's storage is low.
+  public var storageLow = false
+  /// How long the screen must have been off before an Android device counts as idle
+  /// for the idle constraint (``/BackgroundTrace/WorkConstraint/deviceIdle``): AOSP
+  /// `DeviceIdlenessTracker`'s inactivity threshold.
+  public var deviceIdleThreshold: Duration = .seconds(31 * 60)
   /// The device at the start (Android): whether its screen is on. With the screen off
   /// and the charger out the device dozes (``doze``).
   public var screenOn = true

@@ -39,7 +39,7 @@ import Testing
     #expect(ExampleTrace.findings(in: trace).isEmpty)
     #expect(
       ExampleTrace.lines(" work.", in: trace) == [
-        "1 work.enqueue work=sync-1 name=DataSyncWorker limit=3",
+        "1 work.enqueue work=sync-1 name=DataSyncWorker limit=3 needs=network",
         // Attempt 0 starts at 1 + 0.1.
         "1.1 work.start work=sync-1 attempt=0",
         "3.1 work.result work=sync-1 attempt=0 outcome=retry",

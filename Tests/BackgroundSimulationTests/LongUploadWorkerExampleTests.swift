@@ -33,7 +33,7 @@ import Testing
     #expect(ExampleTrace.findings(in: trace).isEmpty)
     #expect(
       ExampleTrace.lines(" work.", in: trace) == [
-        "1 work.enqueue work=upload name=LongUploadWorker", "1.1 work.start work=upload attempt=0",
+        "1 work.enqueue work=upload name=LongUploadWorker needs=network", "1.1 work.start work=upload attempt=0",
         "1.1 work.foreground work=upload attempt=0", "1501.1 work.result work=upload attempt=0 outcome=success",
       ])
     expectTrace(trace, matchesGolden: "long-upload-foreground", directory: ExampleTrace.androidGoldens)
@@ -49,7 +49,7 @@ import Testing
     #expect(ExampleTrace.findings(in: trace).isEmpty)
     #expect(
       ExampleTrace.lines(" work.", in: trace) == [
-        "1 work.enqueue work=upload name=LongUploadWorker", "1.1 work.start work=upload attempt=0",
+        "1 work.enqueue work=upload name=LongUploadWorker needs=network", "1.1 work.start work=upload attempt=0",
         "601.1 work.stop work=upload attempt=0 reason=timeout", "601.2 work.start work=upload attempt=1",
         "1201.2 work.stop work=upload attempt=1 reason=timeout", "1201.3 work.start work=upload attempt=2",
         "1801.3 work.stop work=upload attempt=2 reason=timeout", "1801.4 work.start work=upload attempt=3",
@@ -82,7 +82,7 @@ import Testing
     let trace = system.trace
     #expect(
       ExampleTrace.lines(" work.", in: trace) == [
-        "1 work.enqueue work=upload name=LongUploadWorker",
+        "1 work.enqueue work=upload name=LongUploadWorker needs=network",
         "1 work.wait work=upload reasons=network",  // offline until 60
         "60 work.start work=upload attempt=0",
         "60 work.foreground work=upload attempt=0", "60 work.refuse work=upload attempt=0 reason=background",

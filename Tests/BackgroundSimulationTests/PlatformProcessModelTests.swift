@@ -39,7 +39,7 @@ import Testing
     #expect(
       lines(system.trace, "work.", "app.state to=suspended", "app.state to=active") == [
         "0 app.state to=active",
-        "0 work.enqueue work=sync-1 name=DataSyncWorker limit=3",
+        "0 work.enqueue work=sync-1 name=DataSyncWorker limit=3 needs=network",
         "0.1 work.start work=sync-1 attempt=0",
         "4 app.state to=suspended",
         // The 60 s upload was due at 60.1 s; the app could not run it until it was
@@ -89,7 +89,7 @@ import Testing
     #expect(
       lines(system.trace, "work.", "env.set", "app.state to=suspended", "app.state to=active") == [
         "0 app.state to=active",
-        "0 work.enqueue work=sync-1 name=DataSyncWorker limit=3",
+        "0 work.enqueue work=sync-1 name=DataSyncWorker limit=3 needs=network",
         "0.1 work.start work=sync-1 attempt=0",
         "4 app.state to=suspended",
         "50 env.set network=offline",

@@ -46,7 +46,7 @@ import Testing
     system.advance(to: TraceTime(seconds: 1000))
     #expect(
       lines(system.trace, "work.", "env.") == [
-        "0 work.enqueue work=upload",
+        "0 work.enqueue work=upload needs=network",
         "0 work.wait work=upload reasons=network",
         "600 env.set network=online",
         "600 work.start work=upload attempt=0",

@@ -111,7 +111,7 @@ private struct RecordingWorker: BackgroundWorker {
     #expect(runs.all == ["worker:0", "worker:1"])
     #expect(
       workLines(system.trace) == [
-        "0 work.enqueue work=upload",
+        "0 work.enqueue work=upload needs=network",
         // Due at once, held by the network (JobScheduler PENDING_JOB_REASON_CONSTRAINT_CONNECTIVITY).
         "0 work.wait work=upload reasons=network",
         "3600 work.start work=upload attempt=0",

@@ -78,7 +78,7 @@ private func workLines(_ trace: RecordedTrace) -> [String] {
     system.advance(by: .seconds(1))
     #expect(
       workLines(system.trace) == [
-        "0 work.enqueue work=upload expedited=drop", "0.1 work.start work=upload attempt=0",
+        "0 work.enqueue work=upload expedited=drop needs=network", "0.1 work.start work=upload attempt=0",
         "0.1 work.result work=upload attempt=0 outcome=success",
       ])
   }

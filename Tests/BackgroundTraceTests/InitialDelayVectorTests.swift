@@ -43,10 +43,31 @@ import Testing
     #expect(try RecordedTrace.decode(binary: withField).trace == delayed)
   }
 
-  /// Flags beyond bit 0 make a `work.enqueue` the reader refuses.
+  /// Flags beyond bits 0 and 1 make a `work.enqueue` the reader refuses.
   @Test func unknownFlagsAreMalformed() {
-    let record: [UInt8] = [0x4D, 0x00, 0x00, 0x00]  // flags 2
+    let record: [UInt8] = [0x8D, 0x00, 0x00, 0x00]  // flags 4
     let error = SpecLayoutTests.malformation(ofRecord: record, strings: ["w"])
     #expect(error?.message.contains("unknown flags") == true, "\(String(describing: error))")
+  }
+
+  /// `needs=` (the constraints) is behind flags bit 1, after the initial delay: a varint
+  /// whose bit N is `WorkConstraint`'s case N (network 0, charging 4).
+  @Test func theConstraintsFollowTheInitialDelay() throws {
+    let needs = try RecordedTrace(text: "bgtrace 1\n0 work.enqueue work=w needs=network+charging\n")
+    #expect(try needs.binary().suffix(5) == [0x4D, 0x00, 0x00, 0x00, 0x11])
+    let both = try RecordedTrace(text: "bgtrace 1\n0 work.enqueue work=w initial=0.5 needs=charging+network\n")
+    #expect(try both.binary().suffix(7) == [0x6D, 0x00, 0x00, 0x00, 0xD2, 0x0F, 0x11])
+    #expect(try RecordedTrace.decode(binary: try both.binary()).trace == both)
+    #expect(TextTraceWriter.line(for: both.events[0]) == "0 work.enqueue work=w initial=0.5 needs=network+charging")
+  }
+
+  /// Constraint bits no constraint has, and words that name none, are refused.
+  @Test func unknownConstraintsAreMalformed() {
+    let record: [UInt8] = [0x4D, 0x00, 0x00, 0x00, 0x80, 0x02]  // bit 8
+    let error = SpecLayoutTests.malformation(ofRecord: record, strings: ["w"])
+    #expect(error?.message.hasPrefix("work.enqueue: bad needs") == true, "\(String(describing: error))")
+    #expect(throws: TraceFormatError.self) {
+      try RecordedTrace(text: "bgtrace 1\n0 work.enqueue work=w needs=wifi\n")
+    }
   }
 }

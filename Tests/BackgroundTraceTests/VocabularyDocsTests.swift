@@ -21,6 +21,13 @@ import Testing
     #expect(page.contains(table), "docs/events.md is out of date; its wait-reason table is:\n\(table)")
   }
 
+  @Test func theEventsPageHoldsTheDeclaredWorkConstraints() throws {
+    let url = Repository.root.appendingPathComponent("docs/events.md")
+    let page = try String(contentsOf: url, encoding: .utf8)
+    let table = WorkConstraint.documentationTable
+    #expect(page.contains(table), "docs/events.md is out of date; its constraint table is:\n\(table)")
+  }
+
   /// Each kind's spec names its fields once, in the order its values come, and every
   /// kind's values round-trip through the spec (the vectors of
   /// `FormatVectorTests.everyKindVectors` hold every kind between them).

@@ -140,7 +140,7 @@ struct ChunkDecoder {
     case .schedReject: SchedulerRejection.largestWireCode
     case .workResult: WorkOutcome.largestWireCode | WorkTagsFlag.result
     case .workStop: WorkTagsFlag.stop
-    case .workEnqueue: EnqueueFlag.initialDelay
+    case .workEnqueue: EnqueueFlag.initialDelay | EnqueueFlag.constraints
     case .netSubmit: 5  // the transfer kind, and the `discretionary` tri-state
     case .netFinish: TransferOutcome.largestWireCode
     case .appLaunch, .taskEnd, .taskExpire, .schedLaunch, .workStart, .workCancel, .envSet, .input, .mark,
@@ -355,6 +355,10 @@ struct ChunkDecoder {
       try compactEnqueue(&cursor, into: &event, fail: fail)
       // After every presence-byte field: a record without it keeps its bytes.
       if flags & EnqueueFlag.initialDelay != 0 { event.initialDelay = try scaled(&cursor) }
+      if flags & EnqueueFlag.constraints != 0 {
+        guard let bits = cursor.varint(), WorkConstraint.constraints(bits: bits) != nil else { throw fail("bad needs") }
+        event.constraintBits = UInt16(bits)
+      }
     case .workStart, .workStop:
       event.string = try stringID(&cursor)
       event.number = Int64(try integer(&cursor))

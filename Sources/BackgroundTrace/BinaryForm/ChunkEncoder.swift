@@ -187,6 +187,10 @@ struct ChunkEncoder {
         flags = EnqueueFlag.initialDelay
         appendScaled(bounded(initialDelay.nanoseconds))
       }
+      if let constraints = enqueue.constraints {  // came later still: bit 1, after the delay
+        flags |= EnqueueFlag.constraints
+        Varint.append(WorkConstraint.bits(constraints), to: &records)
+      }
     case .workStart(let work, let attempt):
       appendString(work)
       Varint.append(natural(attempt), to: &records)

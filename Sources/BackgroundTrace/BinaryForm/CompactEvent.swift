@@ -22,7 +22,7 @@
 /// | `sched.launch` | ident | | run | |
 /// | `sched.expire` | | | run | ``expirationReason`` |
 /// | `sched.complete` | | | run | ``success`` |
-/// | `work.enqueue` | work | name | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code; ``initialDelay``) |
+/// | `work.enqueue` | work | name | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code; ``initialDelay``, ``constraintBits``) |
 /// | `work.start` | work | | attempt | |
 /// | `work.result` | work | tags | attempt | ``outcome`` |
 /// | `work.stop` | work | reason | attempt | ``workStopTags(strings:)`` (the tags' string id in ``interval``) |
@@ -69,6 +69,8 @@ package struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
   @usableFromInline var flex: UInt64 = 0
   /// `work.enqueue`'s initial delay, in nanoseconds; ``noInterval`` when it has none.
   @usableFromInline var initialDelay: UInt64 = CompactEvent.noInterval
+  /// `work.enqueue`'s constraints, as the binary form's bits; 0 when it has none.
+  @usableFromInline var constraintBits: UInt16 = 0
 
   /// The value of an interval slot whose field is absent: larger than any interval a
   /// trace holds (the encoder refuses one over `Int64.max` nanoseconds).
@@ -167,7 +169,8 @@ extension CompactEvent {
       flex: presence.contains(.flex) ? TraceInterval(nanoseconds: flex) : nil,
       policy: presence.contains(.policy) ? ExistingWorkPolicy(wireCode: policyCode)! : nil,
       expedited: presence.contains(.expedited) ? ExpeditedPolicy(wireCode: flags)! : nil,
-      initialDelay: initialDelay == Self.noInterval ? nil : TraceInterval(nanoseconds: initialDelay))
+      initialDelay: initialDelay == Self.noInterval ? nil : TraceInterval(nanoseconds: initialDelay),
+      constraints: WorkConstraint.constraints(bits: UInt64(constraintBits)))
   }
 
   /// `work.stop`'s tags, when its flags say they are present.

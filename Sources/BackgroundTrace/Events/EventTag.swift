@@ -154,9 +154,10 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
           .optional("delay", .interval), .optional("limit", .integer), .optional("period", .interval),
           .optional("flex", .interval), .optional("policy", .choice(ExistingWorkPolicy.self)),
           .optional("expedited", .choice(ExpeditedPolicy.self)), .optional("initial", .interval),
+          .optional("needs", .string),
         ],
-        "the app enqueued work (`expedited=`: an expedited request, and its out-of-quota policy; `initial=`: its initial delay)"
-      )
+        "the app enqueued work (`expedited=`: an expedited request, and its out-of-quota policy; `initial=`: its "
+          + "initial delay; `needs=`: its constraints, words joined by `+` (docs/events.md, \"Work constraints\"))")
     case .workStart:
       KindSpec(
         "work.start", .system, [.required("work", .string), .required("attempt", .integer)],

@@ -105,6 +105,7 @@ extension TraceEvent.Kind {
       visit(enqueue.policy.map { .choice($0.rawValue) })
       visit(enqueue.expedited.map { .choice($0.rawValue) })
       visit(enqueue.initialDelay.map(FieldValue.interval))
+      visit(enqueue.constraints.flatMap(WorkConstraint.field).map(FieldValue.string))
     case .workStart(let work, let attempt):
       visit(.string(work))
       visit(.integer(attempt))
@@ -240,7 +241,7 @@ extension TraceEvent.Kind {
           backoffDelay: try values.optionalInterval(3), retryLimit: try values.optionalInteger(4),
           period: try values.optionalInterval(5), flex: try values.optionalInterval(6),
           policy: try values.optionalChoice(7), expedited: try values.optionalChoice(8),
-          initialDelay: try values.optionalInterval(9)))
+          initialDelay: try values.optionalInterval(9), constraints: try values.workConstraints(10)))
     case .workStart: self = .workStart(work: try values.string(0), attempt: try values.integer(1))
     case .workResult:
       self = .workResult(
@@ -368,6 +369,15 @@ private struct FieldValues {
       throw FieldError(field: spec.fields[index].name, message: "expected words joined by + from \(words)")
     }
     return reasons
+  }
+  /// `needs=`: `nil` when absent.
+  func workConstraints(_ index: Int) throws(FieldError) -> Set<WorkConstraint>? {
+    guard let field = try optionalString(index) else { return nil }
+    guard let constraints = WorkConstraint.parse(field) else {
+      let words = WorkConstraint.allCases.map(\.rawValue).joined(separator: ", ")
+      throw FieldError(field: spec.fields[index].name, message: "expected words joined by + from \(words)")
+    }
+    return constraints
   }
   func integer(_ index: Int) throws(FieldError) -> Int { try required(index, optionalInteger) }
   func boolean(_ index: Int) throws(FieldError) -> Bool { try required(index, optionalBoolean) }

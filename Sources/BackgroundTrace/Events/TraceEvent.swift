@@ -420,15 +420,20 @@ public struct WorkEnqueue: Sendable, Hashable {
   /// The initial delay (`initial=`, androidx `setInitialDelay`): the first run waits this
   /// long after the enqueue; `nil`: none.
   public var initialDelay: TraceInterval?
+  /// What the work needs of the device (`needs=`, androidx `Constraints`); `nil`: none
+  /// recorded (never an empty set).
+  public var constraints: Set<WorkConstraint>?
 
   /// Creates an enqueue.
   public init(
     work: String, name: String? = nil, backoff: BackoffPolicy? = nil, backoffDelay: TraceInterval? = nil,
     retryLimit: Int? = nil, period: TraceInterval? = nil, flex: TraceInterval? = nil,
-    policy: ExistingWorkPolicy? = nil, expedited: ExpeditedPolicy? = nil, initialDelay: TraceInterval? = nil
+    policy: ExistingWorkPolicy? = nil, expedited: ExpeditedPolicy? = nil, initialDelay: TraceInterval? = nil,
+    constraints: Set<WorkConstraint>? = nil
   ) {
     self.expedited = expedited
     self.initialDelay = initialDelay
+    self.constraints = constraints?.isEmpty == true ? nil : constraints
     self.work = work
     self.name = name
     self.backoff = backoff

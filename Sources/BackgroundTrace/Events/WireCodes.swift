@@ -286,6 +286,9 @@ package enum WorkTagsFlag: Sendable {
 package enum EnqueueFlag: Sendable {
   /// Bit 0: the initial delay (`initial=`) follows, scaled.
   @usableFromInline package static let initialDelay: UInt8 = 1
+  /// Bit 1: the constraints (`needs=`) follow, after the initial delay: a varint whose
+  /// bit N is ``WorkConstraint``'s case N, in declaration order.
+  @usableFromInline package static let constraints: UInt8 = 2
 }
 
 /// A `work.enqueue` record's presence byte: which of its optional fields follow, in

@@ -13,9 +13,9 @@
 /// each case says which. The words' order is their order in `reasons=`: a new reason
 /// goes last.
 public enum WaitReason: String, Sendable, Hashable, CaseIterable {
-  /// The request needs a network connection and there is none (WorkManager
-  /// `setRequiredNetworkType`, JobScheduler `PENDING_JOB_REASON_CONSTRAINT_CONNECTIVITY`;
-  /// iOS `requiresNetworkConnectivity`).
+  /// The request needs a network connection and there is none, or none of the type
+  /// it requires (WorkManager `setRequiredNetworkType`, JobScheduler
+  /// `PENDING_JOB_REASON_CONSTRAINT_CONNECTIVITY`; iOS `requiresNetworkConnectivity`).
   case network
   /// The request needs the device on external power and it is not (WorkManager
   /// `setRequiresCharging`, JobScheduler `PENDING_JOB_REASON_CONSTRAINT_CHARGING`;
@@ -46,6 +46,18 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
   /// iOS: the work is in the app's own queue, and the app is not running (suspended or
   /// not launched), so nothing can start it.
   case notRunning = "not-running"
+  /// Android: the request needs a battery that is not low, and it is low (WorkManager
+  /// `setRequiresBatteryNotLow`, JobScheduler
+  /// `PENDING_JOB_REASON_CONSTRAINT_BATTERY_NOT_LOW`).
+  case battery
+  /// Android: the request needs storage that is not low, and it is low (WorkManager
+  /// `setRequiresStorageNotLow`, JobScheduler
+  /// `PENDING_JOB_REASON_CONSTRAINT_STORAGE_NOT_LOW`).
+  case storage
+  /// Android: the request needs an idle device, and it is in use or has not been idle
+  /// long enough (WorkManager `setRequiresDeviceIdle`, JobScheduler
+  /// `PENDING_JOB_REASON_CONSTRAINT_DEVICE_IDLE`).
+  case deviceIdle = "device-idle"
 
   /// What the reason says in `bgtrace explain --why`: a clause that completes "it
   /// waited because …".
@@ -61,6 +73,9 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
     case .quota: "the app had spent the job quota of its standby bucket"
     case .doze: "the device was in Doze, and jobs wait for its next maintenance window"
     case .notRunning: "the app was not running, and the work is in its own in-process queue"
+    case .battery: "it needs a battery that is not low, and the battery was low"
+    case .storage: "it needs storage that is not low, and storage was low"
+    case .deviceIdle: "it needs an idle device, and the device was in use or not idle long enough"
     }
   }
 

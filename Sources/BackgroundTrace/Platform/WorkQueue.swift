@@ -107,10 +107,23 @@ public struct WorkRequest: Sendable {
   /// request's first period, waits this long after the enqueue (``WorkSchedule``).
   /// `nil`: none. Expedited work cannot be delayed (``WorkRequestCheck/expeditedDelayed``).
   public var initialDelay: Duration?
-  /// Run only with network connectivity.
-  public var requiresNetwork: Bool
-  /// Run only while charging.
+  /// The network it needs (`setRequiredNetworkType`); `nil`: none.
+  public var requiredNetworkType: NetworkType?
+  /// Run only with network connectivity: ``requiredNetworkType`` is set.
+  /// Setting it `true` asks for ``NetworkType/connected`` (unless a type is set),
+  /// `false` for none.
+  public var requiresNetwork: Bool {
+    get { requiredNetworkType != nil }
+    set { requiredNetworkType = newValue ? requiredNetworkType ?? .connected : nil }
+  }
+  /// Run only while charging (`setRequiresCharging`).
   public var requiresCharging: Bool
+  /// Run only while the battery is not low (`setRequiresBatteryNotLow`).
+  public var requiresBatteryNotLow: Bool
+  /// Run only while storage is not low (`setRequiresStorageNotLow`).
+  public var requiresStorageNotLow: Bool
+  /// Run only while the device is idle (`setRequiresDeviceIdle`).
+  public var requiresDeviceIdle: Bool
   /// An expedited request (`setExpedited(OutOfQuotaPolicy)`): what to do when the app's
   /// expedited quota is spent; `nil`: not expedited.
   public var expedited: ExpeditedPolicy?
@@ -126,8 +139,14 @@ public struct WorkRequest: Sendable {
     work: String, name: String? = nil, backoff: BackoffPolicy? = nil, backoffDelay: Duration? = nil,
     retryLimit: Int? = nil, period: Duration? = nil, flex: Duration? = nil, requiresNetwork: Bool = false,
     requiresCharging: Bool = false, expedited: ExpeditedPolicy? = nil, tags: [String] = [],
-    initialDelay: Duration? = nil, id: WorkRequestID? = nil, worker: any BackgroundWorker
+    initialDelay: Duration? = nil, id: WorkRequestID? = nil, requiredNetworkType: NetworkType? = nil,
+    requiresBatteryNotLow: Bool = false, requiresStorageNotLow: Bool = false, requiresDeviceIdle: Bool = false,
+    worker: any BackgroundWorker
   ) {
+    self.requiredNetworkType = requiredNetworkType ?? (requiresNetwork ? .connected : nil)
+    self.requiresBatteryNotLow = requiresBatteryNotLow
+    self.requiresStorageNotLow = requiresStorageNotLow
+    self.requiresDeviceIdle = requiresDeviceIdle
     self.id = id
     self.expedited = expedited
     self.initialDelay = initialDelay
@@ -139,7 +158,6 @@ public struct WorkRequest: Sendable {
     self.retryLimit = retryLimit
     self.period = period
     self.flex = flex
-    self.requiresNetwork = requiresNetwork
     self.requiresCharging = requiresCharging
     self.worker = worker
   }
@@ -197,6 +215,17 @@ public final class WorkIDs: Sendable {
 }
 
 extension WorkRequest {
+  /// Its constraints (androidx `Constraints`), each declared once in ``WorkConstraint``.
+  public var constraints: Set<WorkConstraint> {
+    var constraints = Set<WorkConstraint>()
+    if let requiredNetworkType { constraints.insert(requiredNetworkType.constraint) }
+    if requiresCharging { constraints.insert(.charging) }
+    if requiresBatteryNotLow { constraints.insert(.batteryNotLow) }
+    if requiresStorageNotLow { constraints.insert(.storageNotLow) }
+    if requiresDeviceIdle { constraints.insert(.deviceIdle) }
+    return constraints
+  }
+
   /// The `tags=` of this request's `work.result` and `work.stop` events: ``tags`` in one
   /// string (``WorkTags/joined(_:)``), `nil` for none.
   public var traceTags: String? { WorkTags.joined(tags) }
@@ -207,7 +236,7 @@ extension WorkRequest {
       work: work, name: name, backoff: backoff, backoffDelay: backoffDelay.map(TraceInterval.init),
       retryLimit: retryLimit,
       period: period.map(TraceInterval.init), flex: flex.map(TraceInterval.init), policy: policy,
-      expedited: expedited, initialDelay: initialDelay.map(TraceInterval.init))
+      expedited: expedited, initialDelay: initialDelay.map(TraceInterval.init), constraints: constraints)
   }
 }
 

@@ -36,10 +36,11 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
 
   /// Expedited work takes only network and storage constraints:
   /// `WorkRequest.Builder.build()` refuses an expedited request that requires charging,
-  /// battery not low, device idle or content URI triggers.
+  /// battery not low, device idle or content URI triggers
+  /// (``WorkConstraint/isAllowedOnExpeditedWork``).
   public static let expeditedConstraints = WorkRequestCheck(
     "expedited-constraints", "Expedited jobs only support network and storage constraints"
-  ) { $0.expedited != nil && $0.requiresCharging }
+  ) { request in request.expedited != nil && !request.constraints.allSatisfy(\.isAllowedOnExpeditedWork) }
 
   /// Expedited work cannot be delayed: `WorkRequest.Builder.build()`
   /// (`require(workSpec.initialDelay <= 0)`), after the constraints' check.

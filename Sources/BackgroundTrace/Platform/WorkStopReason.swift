@@ -39,6 +39,15 @@ public struct WorkStopReason: Sendable, Hashable, CustomStringConvertible {
   /// `STOP_REASON_CONSTRAINT_CONNECTIVITY` (7): the network it needs was lost.
   public static let constraintConnectivity = WorkStopReason(
     7, "STOP_REASON_CONSTRAINT_CONNECTIVITY", "constraint", "a constraint it needs was lost")
+  /// `STOP_REASON_CONSTRAINT_BATTERY_NOT_LOW` (5): the battery became low.
+  public static let constraintBatteryNotLow = WorkStopReason(
+    5, "STOP_REASON_CONSTRAINT_BATTERY_NOT_LOW", "constraint", "a constraint it needs was lost")
+  /// `STOP_REASON_CONSTRAINT_DEVICE_IDLE` (8): the device is no longer idle.
+  public static let constraintDeviceIdle = WorkStopReason(
+    8, "STOP_REASON_CONSTRAINT_DEVICE_IDLE", "constraint", "a constraint it needs was lost")
+  /// `STOP_REASON_CONSTRAINT_STORAGE_NOT_LOW` (9): storage became low.
+  public static let constraintStorageNotLow = WorkStopReason(
+    9, "STOP_REASON_CONSTRAINT_STORAGE_NOT_LOW", "constraint", "a constraint it needs was lost")
   /// `STOP_REASON_QUOTA` (10): the app's quota ran out: an expedited attempt's
   /// expedited quota (it then runs on as regular work), or a regular one's job quota.
   public static let quota = WorkStopReason(
@@ -60,7 +69,8 @@ public struct WorkStopReason: Sendable, Hashable, CustomStringConvertible {
 
   /// Every reason the model gives, in code order of androidx's list.
   public static let all: [WorkStopReason] = [
-    .cancelledByApp, .timeout, .deviceState, .constraintCharging, .constraintConnectivity, .quota,
+    .cancelledByApp, .timeout, .deviceState, .constraintBatteryNotLow, .constraintCharging, .constraintConnectivity,
+    .constraintDeviceIdle, .constraintStorageNotLow, .quota,
     .foregroundServiceTimeout, .unknown, .notStopped,
   ]
 

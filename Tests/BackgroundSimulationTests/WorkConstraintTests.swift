@@ -1,0 +1,209 @@
+import BackgroundSimulation
+import BackgroundTrace
+import Testing
+
+/// Works for `duration` of virtual time, then succeeds.
+private struct TimedWorker: BackgroundWorker {
+  let clock: VirtualClock
+  var duration: Duration = .seconds(60)
+  func doWork(_ context: WorkContext) async -> WorkResult {
+    do { try await clock.sleep(for: duration) } catch { return .retry }
+    return .success
+  }
+}
+
+/// WorkManager's constraints beyond the network and the charger, each waited for, and
+/// stopped for when lost, as JobScheduler decides it on the device; each test cites the
+/// AOSP or androidx source of what it holds. Expected lines are worked out by hand: work
+/// due at an instant starts 0.1 s later; work that was waiting starts at the instant its
+/// constraint is met.
+@Suite struct WorkConstraintTests {
+  private func system(_ configure: (inout SimulationConfiguration) -> Void = { _ in }) -> SimulatedSystem {
+    var configuration = SimulationConfiguration(platform: .android)
+    configure(&configuration)
+    return SimulatedSystem(seed: 1, configuration: configuration)
+  }
+
+  private func lines(_ system: SimulatedSystem) -> [String] {
+    system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") || $0.contains(" env.set") }
+  }
+
+  /// AOSP `BatteryService.processValuesLocked`: unplugged at or below
+  /// `config_lowBatteryWarningLevel` (15 %) the battery is low, and JobScheduler's
+  /// `BatteryStateTracker` (`JobSchedulerService.java`) flips battery-not-low only on
+  /// `ACTION_BATTERY_LOW` and `ACTION_BATTERY_OKAY`, which comes at 15 % +
+  /// `config_lowBatteryCloseWarningBump` (20 %): plugging in does not end it.
+  @Test func batteryNotLowWaitsUntilTheBatteryIsOkayAgain() throws {
+    let system = system { $0.batteryLevel = 14 }
+    try system.enqueue(
+      WorkRequest(work: "backup", requiresBatteryNotLow: true, worker: TimedWorker(clock: system.clock)), policy: nil)
+    system.advance(to: TraceTime(seconds: 100))
+    system.setEnvironment(charging: true)
+    system.advance(to: TraceTime(seconds: 200))
+    system.setEnvironment(batteryLevel: 19)
+    system.advance(to: TraceTime(seconds: 300))
+    system.setEnvironment(batteryLevel: 20)
+    system.advance(to: TraceTime(seconds: 400))
+    #expect(
+      lines(system) == [
+        "0 work.enqueue work=backup needs=battery-not-low",
+        "0 work.wait work=backup reasons=battery",
+        "100 env.set charging=true",
+        "200 env.set battery=19",
+        "300 env.set battery=20",
+        "300 work.start work=backup attempt=0",
+        "360 work.result work=backup attempt=0 outcome=success",
+      ])
+  }
+
+  /// The battery falling to 15 % unplugged stops a running worker that needs it not low:
+  /// `STOP_REASON_CONSTRAINT_BATTERY_NOT_LOW` (5, androidx `WorkInfo.kt`).
+  @Test func aLowBatteryStopsTheWorker() throws {
+    let system = system { $0.batteryLevel = 16 }
+    try system.enqueue(
+      WorkRequest(work: "backup", requiresBatteryNotLow: true, worker: TimedWorker(clock: system.clock)), policy: nil)
+    system.advance(to: TraceTime(seconds: 10))
+    system.setEnvironment(batteryLevel: 15)
+    system.advance(to: TraceTime(seconds: 40))
+    // The stopped attempt's backoff runs from the enqueue (androidx keeps
+    // lastEnqueueTime): due again at 30 s, when it starts to wait for the battery.
+    #expect(
+      lines(system) == [
+        "0 work.enqueue work=backup needs=battery-not-low",
+        "0.1 work.start work=backup attempt=0",
+        "10 env.set battery=15",
+        "10 work.stop work=backup attempt=0 reason=constraint",
+        "30 work.wait work=backup reasons=battery",
+      ])
+    let info = try #require(system.workInfos(forUniqueWork: "backup").first)
+    #expect(info.stopReason == .constraintBatteryNotLow && info.stopReason.code == 5)
+    #expect(info.state == .enqueued && info.runAttemptCount == 1)
+  }
+
+  /// AOSP `BatteryController`: the charging constraint asks for "stable power",
+  /// `isBatteryCharging() && isBatteryNotLow()`: on the charger with a low battery, work
+  /// that needs charging waits for the battery.
+  @Test func chargingOnALowBatteryIsNotStablePower() throws {
+    let system = system {
+      $0.batteryLevel = 10
+      $0.charging = false
+    }
+    system.setEnvironment(charging: true)
+    try system.enqueue(
+      WorkRequest(work: "sync", requiresCharging: true, worker: TimedWorker(clock: system.clock)), policy: nil)
+    system.advance(to: TraceTime(seconds: 100))
+    system.setEnvironment(batteryLevel: 25)
+    system.advance(to: TraceTime(seconds: 200))
+    #expect(
+      lines(system) == [
+        "0 env.set charging=true",
+        "0 work.enqueue work=sync needs=charging",
+        "0 work.wait work=sync reasons=battery",
+        "100 env.set battery=25",
+        "100 work.start work=sync attempt=0",
+        "160 work.result work=sync attempt=0 outcome=success",
+      ])
+  }
+
+  /// AOSP `StorageController`: storage-not-low follows `ACTION_DEVICE_STORAGE_LOW` and
+  /// `_OK`; low storage stops the worker with `STOP_REASON_CONSTRAINT_STORAGE_NOT_LOW` (9).
+  @Test func lowStorageHoldsAndStopsTheWorker() throws {
+    let system = system { $0.storageLow = true }
+    try system.enqueue(
+      WorkRequest(work: "cache", requiresStorageNotLow: true, worker: TimedWorker(clock: system.clock)), policy: nil)
+    system.advance(to: TraceTime(seconds: 50))
+    system.setEnvironment(storageLow: false)
+    system.advance(to: TraceTime(seconds: 70))
+    system.setEnvironment(storageLow: true)
+    #expect(
+      lines(system) == [
+        "0 work.enqueue work=cache needs=storage-not-low",
+        "0 work.wait work=cache reasons=storage",
+        "50 env.set storage=ok",
+        "50 work.start work=cache attempt=0",
+        "70 env.set storage=low",
+        "70 work.stop work=cache attempt=0 reason=constraint",
+        "70 work.wait work=cache reasons=storage",
+      ])
+    #expect(system.workInfos(forUniqueWork: "cache").first?.stopReason.code == 9)
+  }
+
+  /// AOSP `DeviceIdlenessTracker`: the device is idle for jobs 31 minutes
+  /// (`config_jobSchedulerInactivityIdleThreshold`, 1,860,000 ms) after the screen goes
+  /// off, and the screen coming on ends it: `STOP_REASON_CONSTRAINT_DEVICE_IDLE` (8). On
+  /// the charger, so that Doze stays out of it.
+  @Test func deviceIdleWaitsThirtyOneMinutesAfterTheScreenGoesOff() throws {
+    let system = system { $0.charging = true }
+    try system.enqueue(
+      WorkRequest(
+        work: "index", requiresDeviceIdle: true, worker: TimedWorker(clock: system.clock, duration: .seconds(600))),
+      policy: nil)
+    system.advance(to: TraceTime(seconds: 100))
+    system.setDeviceState(screenOn: false)
+    system.advance(to: TraceTime(seconds: 2000))
+    system.setDeviceState(screenOn: true)
+    #expect(
+      lines(system) == [
+        "0 work.enqueue work=index needs=device-idle",
+        "0 work.wait work=index reasons=device-idle",
+        "100 env.set screen=off",
+        "1960 work.start work=index attempt=0",
+        "2000 env.set screen=on",
+        "2000 work.stop work=index attempt=0 reason=constraint",
+        "2000 work.wait work=index reasons=device-idle",
+      ])
+    #expect(system.workInfos(forUniqueWork: "index").first?.stopReason == .constraintDeviceIdle)
+  }
+
+  /// androidx `NetworkType`: `UNMETERED` waits on cellular data and runs on Wi-Fi;
+  /// `METERED` the other way round; `NOT_ROAMING` waits while roaming.
+  @Test func networkTypesWaitForTheirNetwork() throws {
+    let system = system {
+      $0.networkMetered = true
+      $0.networkRoaming = true
+    }
+    let worker = TimedWorker(clock: system.clock, duration: .seconds(5))
+    try system.enqueue(WorkRequest(work: "photos", requiredNetworkType: .unmetered, worker: worker), policy: nil)
+    try system.enqueue(WorkRequest(work: "ping", requiredNetworkType: .metered, worker: worker), policy: nil)
+    try system.enqueue(WorkRequest(work: "feed", requiredNetworkType: .notRoaming, worker: worker), policy: nil)
+    system.advance(to: TraceTime(seconds: 10))
+    system.setEnvironment(metered: false, roaming: false)
+    system.advance(to: TraceTime(seconds: 20))
+    #expect(
+      lines(system) == [
+        "0 work.enqueue work=photos needs=unmetered",
+        "0 work.wait work=photos reasons=network",
+        "0 work.enqueue work=ping needs=metered",
+        "0 work.enqueue work=feed needs=not-roaming",
+        "0 work.wait work=feed reasons=network",
+        "0.1 work.start work=ping attempt=0",
+        "5.1 work.result work=ping attempt=0 outcome=success",
+        "10 env.set metered=false roaming=false",
+        "10 work.start work=photos attempt=0",
+        "10 work.start work=feed attempt=0",
+        "15 work.result work=photos attempt=0 outcome=success",
+        "15 work.result work=feed attempt=0 outcome=success",
+      ])
+  }
+
+  /// androidx `WorkRequest.Builder.build()`: expedited work takes "only network and
+  /// storage constraints"; battery-not-low and device-idle are refused, storage-not-low
+  /// and a network type are not.
+  @Test func expeditedWorkTakesOnlyNetworkAndStorageConstraints() throws {
+    let system = system()
+    let worker = TimedWorker(clock: system.clock)
+    #expect(throws: WorkRequestError(.expeditedConstraints, work: "a")) {
+      try system.enqueue(
+        WorkRequest(work: "a", expedited: .drop, requiresBatteryNotLow: true, worker: worker), policy: nil)
+    }
+    #expect(throws: WorkRequestError(.expeditedConstraints, work: "b")) {
+      try system.enqueue(
+        WorkRequest(work: "b", expedited: .drop, requiresDeviceIdle: true, worker: worker), policy: nil)
+    }
+    try system.enqueue(
+      WorkRequest(
+        work: "c", expedited: .drop, requiredNetworkType: .unmetered, requiresStorageNotLow: true, worker: worker),
+      policy: nil)
+    #expect(system.workInfos(forUniqueWork: "c").count == 1)
+  }
+}
