@@ -129,7 +129,10 @@ extension SimulatedSystem: WorkQueue {
     }
     works[request.work] = item
     markUnfinished(request.work)
-    scheduleStart(request.work)
+    scheduleStart(request.work, notingWaits: false)
+    // The system notes the wait once the app's call has returned: an app that enqueues
+    // several requests in one call records them all first, in a replay as here.
+    scheduler.schedule(after: .zero) { [self] in noteWaits() }
   }
 
   /// Records `work.cancel`, stops a running attempt (`work.stop reason=cancelled`) and
@@ -161,7 +164,7 @@ extension SimulatedSystem: WorkQueue {
     return workRequestCount
   }
 
-  private func scheduleStart(_ work: String) {
+  private func scheduleStart(_ work: String, notingWaits: Bool = true) {
     guard var item = works[work], item.phase == .waiting else { return }
     if let timer = item.timer { scheduler.cancel(timer) }
     let time = max(item.eligible, now).adding(nanoseconds: TraceTime(configuration.workDispatchDelay).nanoseconds)
@@ -170,7 +173,7 @@ extension SimulatedSystem: WorkQueue {
       startIfEligible(work)
     }
     works[work] = item
-    noteWaits()
+    if notingWaits { noteWaits() }
     noteWaits(at: item.eligible)
   }
 

@@ -51,6 +51,8 @@ import Testing
     ("ios/continued-upload-fixed", { ContinuedUploadExampleTests.app(on: $0, fixed: true) }),
     ("android/data-sync-retries-then-fails", { dataSync(on: $0, checksAttemptLimit: true) }),
     ("android/data-sync-retries-forever", { dataSync(on: $0, checksAttemptLimit: false) }),
+    // docs/guides/android.md: the app enqueues its two syncs at launch.
+    ("android/news-sync", AndroidGuideTests.app),
     // The process killed mid-attempt: the replay applies the kill and WorkManager's restart.
     ("android/sync-process-killed", { AndroidSyncScenario.app(on: $0, scheduler: $0.scheduler) }),
     // The seed's SyncService: the crash of its untyped startForeground is the recording's.

@@ -62,11 +62,11 @@ import Testing
     #expect(
       history.lines == [
         "work upload",
-        "  0s: enqueued.",
-        "  0s to 600s (600s): waited: it needs a network connection and there was none.",
+        "  0s: enqueued (needs network).",
+        "  0s to 600s (600s): waited: it needs a network connection of the type it asks for, and there was none.",
         "  600s: attempt 0 started.",
         "  630s: attempt 0 stopped: a constraint it needs was lost (STOP_REASON_CONSTRAINT_*).",
-        "  630s to 900s (270s): waited: it needs a network connection and there was none.",
+        "  630s to 900s (270s): waited: it needs a network connection of the type it asks for, and there was none.",
         "  900s: attempt 1 started.",
         "  960s: attempt 1 returned success.",
       ])

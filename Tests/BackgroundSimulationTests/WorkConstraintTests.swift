@@ -172,9 +172,9 @@ private struct TimedWorker: BackgroundWorker {
     #expect(
       lines(system) == [
         "0 work.enqueue work=photos needs=unmetered",
-        "0 work.wait work=photos reasons=network",
         "0 work.enqueue work=ping needs=metered",
         "0 work.enqueue work=feed needs=not-roaming",
+        "0 work.wait work=photos reasons=network",
         "0 work.wait work=feed reasons=network",
         "0.1 work.start work=ping attempt=0",
         "5.1 work.result work=ping attempt=0 outcome=success",

@@ -31,7 +31,7 @@ import Testing
   @Test func theGuidesAreThere() {
     #expect(
       Self.pages == [
-        "README.md", "CONTRIBUTING.md", "docs/guides/capturing.md", "docs/guides/checking.md",
+        "README.md", "CONTRIBUTING.md", "docs/guides/android.md", "docs/guides/capturing.md", "docs/guides/checking.md",
         "docs/guides/exploration.md",
         "docs/guides/golden-traces.md", "docs/guides/replaying.md",
       ])
@@ -70,7 +70,8 @@ import Testing
   /// How many `bgtrace` invocations each page runs, counted by hand: a block that stops
   /// being run (a lost mark, a misspelt fence) shows here.
   static let invocationCounts = [
-    "README.md": 4, "CONTRIBUTING.md": 0, "docs/guides/capturing.md": 2, "docs/guides/checking.md": 8,
+    "README.md": 4, "CONTRIBUTING.md": 0, "docs/guides/android.md": 1, "docs/guides/capturing.md": 2,
+    "docs/guides/checking.md": 8,
     "docs/guides/exploration.md": 3, "docs/guides/golden-traces.md": 0, "docs/guides/replaying.md": 1,
   ]
 

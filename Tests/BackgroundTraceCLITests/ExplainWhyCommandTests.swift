@@ -17,7 +17,7 @@ import Testing
     #expect(
       result.output == """
         work sync-1
-          2s: enqueued (policy keep; at most 3 retries).
+          2s: enqueued (policy keep; at most 3 retries; needs network).
           2.1s: attempt 0 started.
           4.1s: attempt 0 returned retry.
           4.1s to 34.1s (30s): not due: its backoff (30s) had not passed.

@@ -78,7 +78,7 @@ import Testing
       """)
     let svg = try ExportOutput.run(path, "--format", "svg")
     #expect(svg.contains("<title>upload waited 0s to 600s ("))
-    #expect(svg.contains("): it needs a network connection and there was none</title>"))
+    #expect(svg.contains("): it needs a network connection of the type it asks for, and there was none</title>"))
   }
 
   @Test func aLongSuspensionIsDrawnCompressed() throws {

@@ -63,7 +63,7 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
   /// waited because …".
   public var sentence: String {
     switch self {
-    case .network: "it needs a network connection and there was none"
+    case .network: "it needs a network connection of the type it asks for, and there was none"
     case .power: "it needs external power and the device was not charging"
     case .idle: "a processing task launches only while the device is idle on its charger"
     case .foreground: "the app was in the foreground, and scheduled tasks launch only in the background"

@@ -401,6 +401,7 @@ private struct RequestStory {
     if let expedited = enqueue.expedited { parts.append("expedited (out of quota: \(expedited.rawValue))") }
     if let policy = enqueue.policy { parts.append("policy \(policy.rawValue)") }
     if let limit = enqueue.retryLimit { parts.append("at most \(limit) retries") }
+    if let needs = enqueue.constraints.flatMap(WorkConstraint.field) { parts.append("needs \(needs)") }
     return parts.isEmpty ? "" : " (\(parts.joined(separator: "; ")))"
   }
 
