@@ -238,7 +238,7 @@ extension SimulatedSystem: WorkQueue {
         return
       }
       item.task = Task(executorPreference: scheduler.executor) { [self] in
-        let result = await worker.doWork(context)
+        let result = await worker.result(of: context)
         returned(work, attempt: attempt, result: result)
       }
       works[work] = item
@@ -269,7 +269,7 @@ extension SimulatedSystem: WorkQueue {
       }
     }
     item.task = Task(executorPreference: scheduler.executor) { [self] in
-      let result = await worker.doWork(context)
+      let result = await worker.result(of: context)
       returned(work, attempt: attempt, result: result)
     }
     works[work] = item

@@ -273,7 +273,7 @@ final class StartOnRequestQueue: WorkQueue, @unchecked Sendable {
     for request in enqueued.withLock({ requests in
       defer { requests = [] }; return requests
     }) {
-      _ = await request.worker.doWork(WorkContext(work: request.work, runAttemptCount: 0))
+      _ = await request.worker.result(of: WorkContext(work: request.work, runAttemptCount: 0))
     }
   }
 }

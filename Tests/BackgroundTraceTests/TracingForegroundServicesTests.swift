@@ -59,7 +59,7 @@ private final class SelfStoppingService: ForegroundService {
 
   /// A worker's `setForeground` through a tracing queue's worker records
   /// `work.foreground`, then does what the queue's own `setForeground` does.
-  @Test func aTracedWorkersSetForegroundIsRecorded() async {
+  @Test func aTracedWorkersSetForegroundIsRecorded() async throws {
     struct Promoting: BackgroundWorker {
       func doWork(_ context: WorkContext) async -> WorkResult {
         try? await context.setForeground(ForegroundInfo(type: .dataSync))
@@ -69,7 +69,7 @@ private final class SelfStoppingService: ForegroundService {
     let recorder = TraceRecorder()
     let promoted = Mutex(false)
     let context = WorkContext(work: "upload", runAttemptCount: 0) { _ in promoted.withLock { $0 = true } }
-    let result = await TracingWorker(base: Promoting(), recorder: recorder).doWork(context)
+    let result = try await TracingWorker(base: Promoting(), recorder: recorder).doWork(context)
     #expect(result == .success && promoted.withLock { $0 })
     #expect(
       recorder.trace.events.map(\.kind) == [
@@ -80,7 +80,7 @@ private final class SelfStoppingService: ForegroundService {
 
   /// A `setForeground` the base queue refuses is recorded as `work.refuse` with its
   /// reason, and the error reaches the worker.
-  @Test func aTracedWorkersRefusedSetForegroundIsRecorded() async {
+  @Test func aTracedWorkersRefusedSetForegroundIsRecorded() async throws {
     struct Promoting: BackgroundWorker {
       func doWork(_ context: WorkContext) async -> WorkResult {
         do {
@@ -95,7 +95,7 @@ private final class SelfStoppingService: ForegroundService {
     let context = WorkContext(work: "upload", runAttemptCount: 0) { (_) throws(ForegroundServiceError) in
       throw ForegroundServiceError(.background, service: "upload")
     }
-    let result = await TracingWorker(base: Promoting(), recorder: recorder).doWork(context)
+    let result = try await TracingWorker(base: Promoting(), recorder: recorder).doWork(context)
     #expect(result == .retry)
     #expect(
       recorder.trace.events.map(\.kind) == [

@@ -55,7 +55,9 @@ public struct WorkContext: Sendable {
 public protocol BackgroundWorker: Sendable {
   /// Does the work once. Return `.retry` to run again after the backoff; the app
   /// decides the retry limit (WorkManager has none), usually from `runAttemptCount`.
-  func doWork(_ context: WorkContext) async -> WorkResult
+  /// An error it throws fails the attempt, as an exception from `doWork` does
+  /// (``result(of:)``).
+  func doWork(_ context: WorkContext) async throws -> WorkResult
 
   /// `getForegroundInfo()`: the foreground service the worker runs as when it must run
   /// as one (expedited work on Android 11 and earlier); `nil`, the default, provides
@@ -67,6 +69,13 @@ public protocol BackgroundWorker: Sendable {
 extension BackgroundWorker {
   /// Provides no foreground info, as `CoroutineWorker.getForegroundInfo` does by default.
   public func foregroundInfo() -> ForegroundInfo? { nil }
+
+  /// Runs ``doWork(_:)`` once as WorkManager's `WorkerWrapper` does: an error it throws
+  /// is a `failure` (androidx `WorkerWrapperTest.testException_isTreatedAsFailure`), so
+  /// one-time work fails and is not retried.
+  public func result(of context: WorkContext) async -> WorkResult {
+    do { return try await doWork(context) } catch { return .failure }
+  }
 }
 
 /// What a worker's foreground service is (`androidx.work.ForegroundInfo`), without its

@@ -43,7 +43,7 @@ struct TracingWorker: BackgroundWorker {
   /// The request's tags, in their trace form.
   var tags: String? = nil
 
-  func doWork(_ context: WorkContext) async -> WorkResult {
+  func doWork(_ context: WorkContext) async throws -> WorkResult {
     recorder.record(.workStart(work: context.work, attempt: context.runAttemptCount))
     var traced = context
     let (recorder, work, attempt, foreground) = (recorder, context.work, context.runAttemptCount, context.foreground)
@@ -56,15 +56,20 @@ struct TracingWorker: BackgroundWorker {
         throw error
       }
     }
-    let result = await base.doWork(traced)
+    let outcome: Result<WorkResult, any Error>
+    do { outcome = .success(try await base.doWork(traced)) } catch { outcome = .failure(error) }
     if Task.isCancelled {
       recorder.record(
-        .workStop(work: context.work, attempt: context.runAttemptCount, reason: "cancelled", tags: tags))
+        .workStop(
+          work: context.work, attempt: context.runAttemptCount, reason: WorkStopReason.cancelledByApp.word!, tags: tags)
+      )
     } else {
+      // A thrown error is WorkManager's failure (``BackgroundWorker/result(of:)``).
+      let result = (try? outcome.get()) ?? .failure
       recorder.record(
         .workResult(work: context.work, attempt: context.runAttemptCount, outcome: result.outcome, tags: tags))
     }
-    return result
+    return try outcome.get()
   }
 
   func foregroundInfo() -> ForegroundInfo? { base.foregroundInfo() }

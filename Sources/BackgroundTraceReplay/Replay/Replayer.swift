@@ -270,7 +270,7 @@ public enum Replayer: Sendable {
           [platform] (_) throws(ForegroundServiceError) in
           try platform.promoteWorker(work, attempt: attempt)
         }
-        let result = await worker.doWork(context)
+        let result = await worker.result(of: context)
         guard !Task.isCancelled else { return }
         platform.runningWorkers[work] = nil
         platform.record(.workResult(work: work, attempt: attempt, outcome: result.outcome, tags: tags))
