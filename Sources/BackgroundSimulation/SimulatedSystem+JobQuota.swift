@@ -31,9 +31,37 @@ extension SimulatedSystem {
     jobQuotaLeft.map { $0 >= configuration.inQuotaBuffer } ?? true
   }
 
+  /// Whether the restricted bucket lets `request` run with its quota spent: the
+  /// device meets every one of ``StandbyBucket/constraintsOutsideQuota(needsNetwork:)``.
+  func runsOutsideQuota(_ request: WorkRequest) -> Bool {
+    let constraints = configuration.standbyBucket.constraintsOutsideQuota(needsNetwork: request.requiresNetwork)
+    guard !constraints.isEmpty else { return false }
+    let device = deviceConditions
+    return constraints.allSatisfy { $0.isMet(by: device) }
+  }
+
+  /// Whether a regular job for `request` may start now as far as the bucket decides:
+  /// within its quota, or outside it on the restricted bucket's terms.
+  func jobQuotaAllowsStart(of request: WorkRequest) -> Bool {
+    jobQuotaAllowsStart || runsOutsideQuota(request)
+  }
+
+  /// Stops each running regular job that started outside its quota and no longer
+  /// meets the restricted bucket's terms: JobStatus turns a lost dynamic constraint the
+  /// job did not ask for into `STOP_REASON_APP_STANDBY` (`constraintToStopReason`).
+  func stopJobsOutsideQuotaNoLongerAllowed() {
+    for work in workOrder {
+      guard let item = works[work], item.phase == .running, item.startedOutsideQuota,
+        !runsOutsideQuota(item.request)
+      else { continue }
+      stop(work, reason: .appStandby, reschedule: true)
+    }
+  }
+
   /// The attempt starts as a regular job: it joins the timing session, or opens one.
   func beginJob(_ item: inout WorkItem) {
     item.countsAsJob = true
+    item.startedOutsideQuota = !jobQuotaAllowsStart
     if jobSessionSince == nil { jobSessionSince = now }
   }
 
@@ -42,6 +70,7 @@ extension SimulatedSystem {
   func endJob(_ item: inout WorkItem, of work: String) {
     guard item.countsAsJob else { return }
     item.countsAsJob = false
+    item.startedOutsideQuota = false
     guard !works.contains(where: { $0.key != work && $0.value.countsAsJob }), let since = jobSessionSince else {
       return
     }

@@ -35,7 +35,9 @@ extension SimulatedSystem {
     var reasons = Set<WaitReason>()
     let device = deviceConditions
     for constraint in unmetConstraints(of: item.request) { reasons.insert(constraint.waitReason(on: device)) }
-    if configuration.platform == .android && !item.expedited && !jobQuotaAllowsStart { reasons.insert(.quota) }
+    if configuration.platform == .android && !item.expedited && !jobQuotaAllowsStart(of: item.request) {
+      reasons.insert(.quota)
+    }
     if configuration.platform == .android && !item.expedited && dozeDefersJobs { reasons.insert(.doze) }
     // WorkManager starts the app's process; an iOS in-process queue waits for the app.
     if configuration.platform == .ios && !appRuns { reasons.insert(.notRunning) }

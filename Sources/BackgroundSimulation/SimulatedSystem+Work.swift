@@ -35,6 +35,9 @@ struct WorkItem {
   /// Whether its running attempt runs as a regular job, in the app's timing session
   /// (``SimulatedSystem/jobSessionSince``).
   var countsAsJob = false
+  /// Whether that job started with the quota spent, on the restricted bucket's terms
+  /// (``SimulatedSystem/runsOutsideQuota(_:)``).
+  var startedOutsideQuota = false
   /// When its running attempt went foreground (`setForeground`), drawing on its type's
   /// foreground-service budget on Android 15+ (`dataSync`, `mediaProcessing`).
   var foregroundSince: TraceTime?
@@ -507,5 +510,6 @@ extension SimulatedSystem: WorkQueue {
       else { continue }
       stop(work, reason: lost.stopReason, reschedule: true)
     }
+    stopJobsOutsideQuotaNoLongerAllowed()
   }
 }

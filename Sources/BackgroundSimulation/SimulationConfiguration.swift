@@ -184,4 +184,16 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
   /// no longer than its quota (`QuotaController.getTimeUntilQuotaConsumedLocked`), the
   /// `active` bucket.
   var limitsJobs: Bool { jobQuotaWindow > jobQuota }
+
+  /// What lets a restricted app's regular job run outside its quota: AOSP `JobStatus`
+  /// adds `DYNAMIC_RESTRICTED_CONSTRAINTS` (battery not low, charging, idle, and
+  /// connectivity for a job that needs a network) to every job of an app in this
+  /// bucket, and a job is ready within quota or with all of them met (`isReady`); out of
+  /// quota its network must be unmetered (`ConnectivityController.isStrictSatisfied`).
+  /// Empty for the other buckets.
+  public func constraintsOutsideQuota(needsNetwork: Bool) -> Set<WorkConstraint> {
+    guard self == .restricted else { return [] }
+    return needsNetwork
+      ? [.batteryNotLow, .charging, .deviceIdle, .unmetered] : [.batteryNotLow, .charging, .deviceIdle]
+  }
 }

@@ -206,4 +206,55 @@ private struct TimedWorker: BackgroundWorker {
       policy: nil)
     #expect(system.workInfos(forUniqueWork: "c").count == 1)
   }
+
+  /// AOSP `JobStatus`: a restricted app's regular job is ready within its quota *or*
+  /// with `DYNAMIC_RESTRICTED_CONSTRAINTS` met (battery not low, charging, idle, and
+  /// for a job that needs a network, connectivity, which out of quota must be unmetered:
+  /// `ConnectivityController.isStrictSatisfied`); losing one it did not ask for stops
+  /// it with `STOP_REASON_APP_STANDBY` (12, `constraintToStopReason`). The first job
+  /// leaves 10 s of the 10-minute quota, under the 30 s in-quota buffer; the second
+  /// runs once the device is charging and idle (31 minutes after the screen goes off);
+  /// the third also waits for Wi-Fi, and stops when the charger comes out.
+  @Test func aRestrictedAppsJobRunsOutsideItsQuotaOnlyOnTheRestrictedTerms() throws {
+    let system = system {
+      $0.standbyBucket = .restricted
+      $0.networkMetered = true
+    }
+    func enqueue(_ work: String, seconds: Int64, network: Bool = false) throws {
+      try system.enqueue(
+        WorkRequest(
+          work: work, requiresNetwork: network, worker: TimedWorker(clock: system.clock, duration: .seconds(seconds))),
+        policy: nil)
+    }
+    try enqueue("first", seconds: 590)
+    system.advance(to: TraceTime(seconds: 1000))
+    try enqueue("second", seconds: 300)
+    system.advance(to: TraceTime(seconds: 2000))
+    system.setEnvironment(charging: true)
+    system.advance(to: TraceTime(seconds: 2100))
+    system.setDeviceState(screenOn: false)
+    system.advance(to: TraceTime(seconds: 5000))
+    try enqueue("third", seconds: 300, network: true)
+    system.advance(to: TraceTime(seconds: 5500))
+    system.setEnvironment(metered: false)
+    system.advance(to: TraceTime(seconds: 5600))
+    system.setEnvironment(charging: false)
+    #expect(
+      lines(system).filter { $0.contains(" work.") } == [
+        "0 work.enqueue work=first",
+        "0.1 work.start work=first attempt=0",
+        "590.1 work.result work=first attempt=0 outcome=success",
+        "1000 work.enqueue work=second",
+        "1000 work.wait work=second reasons=quota",
+        "3960 work.start work=second attempt=0",
+        "4260 work.result work=second attempt=0 outcome=success",
+        "5000 work.enqueue work=third needs=network",
+        "5000 work.wait work=third reasons=quota",
+        "5500 work.start work=third attempt=0",
+        "5600 work.stop work=third attempt=0 reason=standby",
+        "5600 work.wait work=third reasons=quota",
+      ])
+    let third = try #require(system.workInfos(forUniqueWork: "third").first)
+    #expect(third.stopReason == .appStandby && third.stopReason.code == 12)
+  }
 }

@@ -54,6 +54,12 @@ public struct WorkStopReason: Sendable, Hashable, CustomStringConvertible {
     10, "STOP_REASON_QUOTA", "quota",
     "the app's quota ran out (an expedited attempt's quota, then it runs as regular work; a regular one's, "
       + "its standby bucket's job quota)")
+  /// `STOP_REASON_APP_STANDBY` (12): the standby bucket requires it to stop: a
+  /// restricted app's job running outside its quota lost the charger, the idle device,
+  /// a battery that is not low or an unmetered network.
+  public static let appStandby = WorkStopReason(
+    12, "STOP_REASON_APP_STANDBY", "standby",
+    "its standby bucket required it to stop (the restricted bucket, outside its quota)")
   /// `STOP_REASON_FOREGROUND_SERVICE_TIMEOUT` (−128): the foreground service it runs as
   /// spent its type's time.
   public static let foregroundServiceTimeout = WorkStopReason(
@@ -70,7 +76,7 @@ public struct WorkStopReason: Sendable, Hashable, CustomStringConvertible {
   /// Every reason the model gives, in code order of androidx's list.
   public static let all: [WorkStopReason] = [
     .cancelledByApp, .timeout, .deviceState, .constraintBatteryNotLow, .constraintCharging, .constraintConnectivity,
-    .constraintDeviceIdle, .constraintStorageNotLow, .quota,
+    .constraintDeviceIdle, .constraintStorageNotLow, .quota, .appStandby,
     .foregroundServiceTimeout, .unknown, .notStopped,
   ]
 
