@@ -16,6 +16,11 @@ struct WorkItem {
   var started = false
   /// Why its last attempt was stopped (``WorkInfo/stopReason``).
   var stopReason = WorkStopReason.notStopped
+  /// How many times it was updated (``WorkInfo/generation``).
+  var generation = 0
+  /// How many periods of periodic work have ended (androidx `periodCount`): the first
+  /// waits for the initial delay and the flex, the later ones for the interval.
+  var periods = 0
   var phase = Phase.waiting
   /// How it ended, once finished.
   var ending: Ending?
@@ -76,6 +81,21 @@ extension SimulatedSystem: WorkQueue {
     try request.validate()
     var request = request
     if request.id == nil { request.id = nextWorkRequestID() }
+    if policy == .update, let existing = works[request.work], existing.ending != .cancelled {
+      // androidx WorkerUpdater.enqueueUniquelyNamedPeriodic: UPDATE acts on the one
+      // request the name holds, of the same type; over cancelled work, or none, it enqueues.
+      guard workInfos(forUniqueWork: request.work).count == 1 else {
+        throw WorkRequestError(.updateChain, work: request.work)
+      }
+      guard (existing.request.period != nil) == (request.period != nil) else {
+        throw WorkRequestError(.updateType, work: request.work)
+      }
+      if existing.phase != .finished {
+        record(.workEnqueue(request.enqueueEvent(policy: .update)))
+        update(request.work, with: request)
+      }
+      return
+    }
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
     if var existing = works[request.work], existing.phase != .finished {
       switch policy {
@@ -86,7 +106,7 @@ extension SimulatedSystem: WorkQueue {
         existing.queued.append((request, policy!))
         works[request.work] = existing
         return
-      case .replace?, nil:
+      case .replace?, nil, .update?:  // `update` of unfinished work returned above
         // androidx stops it with STOP_REASON_CANCELLED_BY_APP (CancelWorkRunnable).
         stop(request.work, reason: .cancelledByApp, reschedule: false)
       }
@@ -136,6 +156,71 @@ extension SimulatedSystem: WorkQueue {
     // The system notes the wait once the app's call has returned: an app that enqueues
     // several requests in one call records them all first, in a replay as here.
     scheduler.schedule(after: .zero) { [self] in noteWaits() }
+  }
+
+  /// Updates the request with `request`'s id to `request`'s settings (androidx
+  /// `updateWork`, `WorkerUpdater.updateWorkImpl`): it keeps its id, state, attempts and
+  /// enqueue time, its generation grows by one, and it records `work.enqueue
+  /// policy=update`. A request appended behind unfinished work is updated in place and
+  /// records nothing, as `work.enqueue` names the work's current request.
+  ///
+  /// - Returns: what the update did: nothing for finished work; the next attempt's
+  ///   settings for a running one; the next run's for a waiting one.
+  /// - Throws: ``/BackgroundTrace/WorkRequestError`` for a request the queue does not
+  ///   hold (``/BackgroundTrace/WorkRequestCheck/updateUnknown``), one that would change
+  ///   one-time work to periodic or back (``/BackgroundTrace/WorkRequestCheck/updateType``),
+  ///   or one WorkManager refuses to build.
+  @discardableResult
+  public func updateWork(_ request: WorkRequest) throws(WorkRequestError) -> WorkUpdateResult {
+    try request.validate()
+    guard let id = request.id, let info = workInfo(id: id) else {
+      throw WorkRequestError(.updateUnknown, work: request.work)
+    }
+    if info.state.isFinished { return .notApplied }
+    guard (info.periodicity != nil) == (request.period != nil) else {
+      throw WorkRequestError(.updateType, work: info.work)
+    }
+    var updated = request
+    updated.work = info.work
+    if var item = works[info.work], let index = item.queued.firstIndex(where: { $0.request.id == id }) {
+      item.queued[index].request = updated
+      works[info.work] = item
+      return .appliedImmediately
+    }
+    record(.workEnqueue(updated.enqueueEvent(policy: .update)))
+    return update(info.work, with: updated)
+  }
+
+  /// Gives the current request of `work` the settings of `request`, as
+  /// `WorkerUpdater.updateWorkImpl` copies them: id, state, run attempt count, last
+  /// enqueue time and period count stay; a running attempt runs on.
+  @discardableResult
+  private func update(_ work: String, with request: WorkRequest) -> WorkUpdateResult {
+    guard var item = works[work] else { return .notApplied }
+    var request = request
+    request.id = item.request.id
+    item.request = request
+    item.generation += 1
+    guard item.phase == .waiting else {
+      works[work] = item
+      return .appliedForNextRun
+    }
+    item.eligible = nextRun(of: item)
+    works[work] = item
+    scheduleStart(work)
+    return .appliedImmediately
+  }
+
+  /// When a waiting request may run next, from its settings (androidx
+  /// `WorkSpec.calculateNextRunTime`): after a retry or a stop, its backoff from the last
+  /// enqueue time; periodic work past its first period, an interval after it; otherwise
+  /// its first run (``/BackgroundTrace/WorkSchedule``).
+  private func nextRun(of item: WorkItem) -> TraceTime {
+    if item.attempt > 0 { return max(now, item.lastEnqueue + item.backoff) }
+    if let period = item.request.period, item.periods > 0 {
+      return item.lastEnqueue + WorkSchedule.interval(TraceInterval(period))
+    }
+    return WorkSchedule.firstRun(of: item.request.enqueueEvent(policy: nil), enqueuedAt: item.lastEnqueue)
   }
 
   /// Records `work.cancel`, stops a running attempt (`work.stop reason=cancelled`) and
@@ -408,6 +493,7 @@ extension SimulatedSystem: WorkQueue {
         item.phase = .waiting
         item.attempt = 0
         item.started = false
+        item.periods += 1
         item.lastEnqueue = now
         item.eligible = now + WorkSchedule.interval(TraceInterval(period))
         works[work] = item

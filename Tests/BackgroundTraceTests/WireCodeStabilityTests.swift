@@ -107,7 +107,7 @@ import Testing
     expectCodes(TransferKind.self, [.upload: 0, .download: 1])
     expectCodes(TransferOutcome.self, [.success: 0, .failed: 1, .cancelled: 2])
     expectCodes(BackoffPolicy.self, [.exponential: 0, .linear: 1])
-    expectCodes(ExistingWorkPolicy.self, [.replace: 0, .keep: 1, .append: 2, .appendOrReplace: 3])
+    expectCodes(ExistingWorkPolicy.self, [.replace: 0, .keep: 1, .append: 2, .appendOrReplace: 3, .update: 4])
     // Continued processing came later, as flag bit 2 (bit 1 is `earliest`'s presence).
     expectCodes(SchedulerRequestType.self, [.refresh: 0, .processing: 1, .continued: 4])
     expectCodes(ContinuedProcessingStrategy.self, [.fail: 0, .queue: 1])

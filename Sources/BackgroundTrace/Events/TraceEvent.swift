@@ -297,8 +297,11 @@ public enum BackoffPolicy: String, Sendable, Hashable, CaseIterable {
 public enum ExistingWorkPolicy: String, Sendable, Hashable, CaseIterable {
   /// For unfinished work with the same id: `replace` stops it and starts the new request
   /// afresh; `keep` ignores the new request; `append` runs the new request after it, and
-  /// not at all if it fails; `appendOrReplace` runs the new request after it either way.
-  case replace, keep, append, appendOrReplace
+  /// not at all if it fails; `appendOrReplace` runs the new request after it either way;
+  /// `update` (androidx `ExistingPeriodicWorkPolicy.UPDATE`, and `updateWork`) gives it
+  /// the new request's settings, keeping its id, attempts and enqueue time, and a running
+  /// attempt runs on.
+  case replace, keep, append, appendOrReplace, update
 }
 
 /// The fields of a `sched.submit` event.

@@ -121,6 +121,7 @@ extension ExistingWorkPolicy: WireCoded {
     case .keep: 1
     case .append: 2
     case .appendOrReplace: 3
+    case .update: 4
     }
   }
 
@@ -131,11 +132,12 @@ extension ExistingWorkPolicy: WireCoded {
     case 1: self = .keep
     case 2: self = .append
     case 3: self = .appendOrReplace
+    case 4: self = .update
     default: return nil
     }
   }
 
-  package static var largestWireCode: UInt8 { 3 }
+  package static var largestWireCode: UInt8 { 4 }
 }
 
 extension SchedulerRequestType: WireCoded {

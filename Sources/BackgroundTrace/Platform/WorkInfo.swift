@@ -52,6 +52,17 @@ public struct WorkRequestID: Sendable, Hashable, Comparable, CustomStringConvert
   public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
 }
 
+/// What an update did (androidx `WorkManager.UpdateResult`).
+public enum WorkUpdateResult: String, Sendable, Hashable, CaseIterable {
+  /// The request had finished: nothing changed (`NOT_APPLIED`).
+  case notApplied = "NOT_APPLIED"
+  /// It was waiting: its next run follows the new settings (`APPLIED_IMMEDIATELY`).
+  case appliedImmediately = "APPLIED_IMMEDIATELY"
+  /// It was running: the attempt runs on, and the next one follows the new settings
+  /// (`APPLIED_FOR_NEXT_RUN`).
+  case appliedForNextRun = "APPLIED_FOR_NEXT_RUN"
+}
+
 /// What WorkManager tells about one request (androidx `WorkInfo`): its state, its run
 /// attempts, when it may run next and why it last stopped. Read from the simulation with
 /// `SimulatedSystem.workInfo(id:)`, `workInfos(forUniqueWork:)` and `workInfos(byTag:)`.
@@ -113,13 +124,16 @@ public struct WorkInfo: Sendable, Hashable {
   /// Why its last attempt was stopped; ``WorkStopReason/notStopped`` if none was, or the
   /// last one returned.
   public var stopReason: WorkStopReason
+  /// How many times it was updated (`updateWork`, or `UPDATE`): 0 as enqueued.
+  public var generation: Int
 
   /// Creates a work info.
   public init(
     id: WorkRequestID, work: String, state: State, tags: Set<String> = [], runAttemptCount: Int = 0,
     initialDelay: TraceInterval = .zero, periodicity: Periodicity? = nil, nextScheduleTime: TraceTime? = nil,
-    stopReason: WorkStopReason = .notStopped
+    stopReason: WorkStopReason = .notStopped, generation: Int = 0
   ) {
+    self.generation = generation
     self.id = id
     self.work = work
     self.state = state

@@ -8,11 +8,18 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
   public let name: String
   /// The exception's message, as androidx words it.
   public let message: String
+  /// The exception androidx throws: `IllegalArgumentException` for the builder's
+  /// checks, `UnsupportedOperationException` for an update the queue cannot make.
+  public let exception: String
   private let violatedBy: @Sendable (WorkRequest) -> Bool
 
-  private init(_ name: String, _ message: String, violatedBy: @escaping @Sendable (WorkRequest) -> Bool) {
+  private init(
+    _ name: String, _ message: String, exception: String = "IllegalArgumentException",
+    violatedBy: @escaping @Sendable (WorkRequest) -> Bool
+  ) {
     self.name = name
     self.message = message
+    self.exception = exception
     self.violatedBy = violatedBy
   }
 
@@ -48,6 +55,26 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
     "expedited-delayed", "Expedited jobs cannot be delayed"
   ) { $0.expedited != nil && ($0.initialDelay ?? .zero) > .zero }
 
+  /// `UPDATE` over a chain of work: androidx `WorkerUpdater.enqueueUniquelyNamedPeriodic`
+  /// refuses it. The queue makes this check, against the work it holds, not ``all``.
+  public static let updateChain = WorkRequestCheck(
+    "update-chain", "Can't apply UPDATE policy to the chains of work.", exception: "UnsupportedOperationException"
+  ) { _ in false }
+
+  /// An update that would turn one-time work into periodic work or back: androidx
+  /// `WorkerUpdater` ("Update operation must preserve worker's type."). The queue makes
+  /// this check, against the work it holds.
+  public static let updateType = WorkRequestCheck(
+    "update-type", "Can't update a worker to another type. Update operation must preserve worker's type.",
+    exception: "UnsupportedOperationException"
+  ) { _ in false }
+
+  /// `updateWork` for an id the queue does not hold: androidx `WorkerUpdater` ("Worker
+  /// with … doesn't exist").
+  public static let updateUnknown = WorkRequestCheck(
+    "update-unknown", "Worker with the request's id doesn't exist"
+  ) { _ in false }
+
   /// Every check, in the order androidx makes them: `build()` calls
   /// `buildInternal()` (the periodic builder's check) before its own.
   public static let all: [WorkRequestCheck] = [.expeditedPeriodic, .expeditedConstraints, .expeditedDelayed]
@@ -75,7 +102,7 @@ public struct WorkRequestError: BackgroundTraceError, Hashable {
   public var position: TracePosition? { nil }
   /// The exception as androidx throws it, and the work it names:
   /// `IllegalArgumentException: PeriodicWorkRequests cannot be expedited (work sync)`.
-  public var message: String { "IllegalArgumentException: \(check.message) (work \(work))" }
+  public var message: String { "\(check.exception): \(check.message) (work \(work))" }
 }
 
 extension WorkRequest {

@@ -154,6 +154,10 @@ private struct RequestStory {
     let now = event.time
     if let subject = event.kind.requestSubject, subject != request { return }
     switch event.kind {
+    case .workEnqueue(let enqueue) where enqueue.policy == .update && self.enqueue != nil:
+      // An update keeps the work's attempts and enqueue time (androidx WorkerUpdater).
+      self.enqueue = enqueue
+      say(now, "updated" + Self.describe(enqueue) + ".")
     case .workEnqueue(let enqueue):
       closeWait(at: now)
       self.enqueue = enqueue

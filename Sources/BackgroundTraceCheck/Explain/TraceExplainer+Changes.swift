@@ -36,6 +36,8 @@ extension TraceExplainer {
       return "+ work \(enqueue.work): enqueued"
     case .workEnqueued(let enqueue, .queued(let position)):
       return "+ work \(enqueue.work): queued, \(position) behind the running work"
+    case .workEnqueued(let enqueue, .updated):
+      return "~ work \(enqueue.work): updated, its attempts and enqueue time kept"
     case .queuedWorkReleased(let enqueue):
       return "+ work \(enqueue.work): released from its queue"
     case .attemptStarted(let work, let attempt, _, _):

@@ -390,6 +390,9 @@ package enum EnqueueEffect: Sendable {
   case queued(position: Int)
   /// `append` behind work that failed or was cancelled: finished at once with it.
   case finishedAtOnce(FinishedWork)
+  /// `update` of unfinished work: it takes this enqueue's settings and keeps its
+  /// attempts, enqueue time and any running attempt (androidx `WorkerUpdater`).
+  case updated
 }
 
 /// The backoff a retried work's next attempt had to wait for.

@@ -30,6 +30,11 @@ extension LifecycleWalker {
         }
         observer.observe(.workEnqueued(enqueue, .queued(position: position)), in: process)
         return
+      case (.update?, nil):
+        let settings = copy enqueue
+        works.update(at: index) { $0.enqueue = settings }
+        observer.observe(.workEnqueued(enqueue, .updated), in: process)
+        return
       case (.append?, let cancelledAt?):
         // Behind work cancelled while its attempt still runs: finished with it.
         let finished = FinishedWork(time: cancelledAt, ending: .cancelled, appended: true)

@@ -319,6 +319,7 @@ struct TimelineBuilder {
         case .kept: "enqueue (kept the existing work)"
         case .queued(let position): "enqueue (queued \(position) behind)"
         case .finishedAtOnce: "enqueue (finished at once: appended to finished work)"
+        case .updated: "enqueue (updated the existing work)"
         }
       if let event { instant(.work(enqueue.work), .event, label, event) }
     case .attemptStarted(let work, let attempt, _, let backoff):
