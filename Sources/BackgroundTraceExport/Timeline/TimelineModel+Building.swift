@@ -202,6 +202,15 @@ struct TimelineBuilder {
 
   // MARK: Transitions
 
+  /// Takes the worker's class from the tags of an attempt's end (``TimelineModel/WorkLane/worker``).
+  private mutating func noteWorkerClass(of work: String, _ event: TraceEvent?) {
+    var tags: String?
+    if case .workResult(_, _, _, let resultTags)? = event?.kind { tags = resultTags }
+    if case .workStop(_, _, _, let stopTags)? = event?.kind { tags = stopTags }
+    guard let tags, let worker = TimelineModel.WorkLane.workerClass(inTags: tags) else { return }
+    model.works[workLane(work)].worker = worker
+  }
+
   private mutating func apply(_ transition: LifecycleTransition, _ event: TraceEvent?) {
     switch transition {
     case .processStarted(let life):
@@ -335,10 +344,12 @@ struct TimelineBuilder {
       _ = workLane(work)
       if let event { instant(.work(work), .event, "start attempt \(attempt) after finish", event) }
     case .attemptResulted(let work, _, let outcome, _):
+      noteWorkerClass(of: work, event)
       if let index = attemptSlices.removeValue(forKey: work) {
         closeAttempt(work, index, TimelineModel.AttemptOutcome(rawValue: outcome.rawValue)!)
       }
     case .attemptStopped(let work, _, let reason):
+      noteWorkerClass(of: work, event)
       if let index = attemptSlices.removeValue(forKey: work) { closeAttempt(work, index, .stopped, reason: reason) }
     case .attemptClosed(let work, _, let end):
       if let index = attemptSlices.removeValue(forKey: work) {

@@ -252,8 +252,26 @@ extension TimelineModel {
     var attempts: [Attempt] = []
     /// The stretches it waited while due (`work.wait`), each with its reasons, in order.
     var waits: [Wait] = []
-    /// `sync-1 DataSyncWorker`, or the identifier alone.
-    var label: String { name.map { "\(work) \($0)" } ?? work }
+    /// The worker's class, from the tags WorkManager prints where an attempt ends
+    /// (`com.example.SyncWorker,sync`: the tag that names a class, its last component),
+    /// for work whose enqueue the trace does not hold.
+    var worker: String?
+    /// `sync-1 DataSyncWorker`; a device's UUID shortened to its first group,
+    /// `SyncWorker 40669dfb…`; or the identifier alone.
+    var label: String {
+      guard let title = name ?? worker else { return work }
+      if work.count == 36, work.split(separator: "-").count == 5 { return "\(title) \(work.prefix(8))…" }
+      return "\(work) \(title)"
+    }
+
+    /// The worker's class a `tags=` value names: its first tag with a dot, the part
+    /// after the last dot (`com.example.SyncWorker` → `SyncWorker`); `nil` for none.
+    static func workerClass(inTags tags: String) -> String? {
+      let names = tags.split(separator: ",").map { $0.drop { $0 == " " } }
+      guard let qualified = names.first(where: { $0.contains(".") }), let simple = qualified.split(separator: ".").last
+      else { return nil }
+      return String(simple)
+    }
   }
 
   /// One background URL session: its transfers and the wakes the system gave the app.
