@@ -5,14 +5,13 @@ import BackgroundTraceCheck
 /// standard error when the meta lines differ and are not compared.
 enum DiffCommand {
   static func run(expected: String, actual: String, options: DiffOptions, console: some Console) throws -> ExitStatus {
-    var expectedReader = try TraceReader(path: expected)
-    let expectedTrace = try expectedReader.readAll()
-    var actualReader = try TraceReader(path: actual)
-    let actualTrace = try actualReader.readAll()
-    let damage = expectedReader.damage + actualReader.damage
+    // Either side may be a device log, imported in memory.
+    let (expectedTrace, expectedDamage) = try InMemoryImport.trace(at: expected, console: console)
+    let (actualTrace, actualDamage) = try InMemoryImport.trace(at: actual, console: console)
+    let damage = expectedDamage + actualDamage
     let diff = TraceDiff(
-      expected: expectedTrace, actual: actualTrace, options: options, expectedName: expectedReader.file,
-      actualName: actualReader.file)
+      expected: expectedTrace, actual: actualTrace, options: options, expectedName: TraceFiles.name(of: expected),
+      actualName: TraceFiles.name(of: actual))
     console.write(diff.unified)
     if let meta = diff.metaDifference {
       console.writeError("bgtrace: note: \(meta); pass --meta to compare them\n")

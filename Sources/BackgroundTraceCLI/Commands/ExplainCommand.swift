@@ -9,8 +9,12 @@ import BackgroundTraceExport
 /// (``RequestHistory``).
 enum ExplainCommand {
   static func run(path: String, until: TraceTime?, alive: Bool, console: some Console) throws -> ExitStatus {
-    var reader = try TraceReader(path: path)
-    var explainer = TraceExplainer(meta: reader.meta)
+    // A device log is imported in memory; its events are at the log's lines.
+    let imported = try InMemoryImport.log(at: path)
+    var reader: TraceReader? = imported == nil ? try TraceReader(path: path) : nil
+    var importedEvents = (imported?.located ?? []).makeIterator()
+    if let imported { console.writeError("bgtrace: \(imported.note); locations are the log's lines\n") }
+    var explainer = TraceExplainer(meta: imported?.trace.meta ?? reader!.meta)
     var failing = false
     var output = StreamedText<Never> { console.write($0) }
     var last: LocatedEvent?
@@ -27,7 +31,7 @@ enum ExplainCommand {
       output.append("alive after \(last.location) (\(last.event.time)s):\(lines.isEmpty ? " nothing" : "")\n")
       for line in lines { output.append("      · \(line)\n") }
     }
-    while let located = try reader.next() {
+    while let located = try reader?.next() ?? importedEvents.next() {
       if let until, located.event.time > until { showAliveAtUntil() }
       last = located
       let step = explainer.explain(located)
@@ -46,13 +50,13 @@ enum ExplainCommand {
       }
     }
     showAliveAtUntil()
-    let findings = explainer.finish(after: reader.damage)
+    let findings = explainer.finish(after: reader?.damage ?? [])
     if !findings.isEmpty, let last {
       if findings.contains(where: { $0.severity == .error }) { failing = true }
       output.append("at the end (\(last.location)):\n" + lines(for: findings))
     }
     output.finish()
-    if BGTrace.reportDamage(reader.damage, console: console) != .success { return .badInput }
+    if BGTrace.reportDamage(reader?.damage ?? [], console: console) != .success { return .badInput }
     return failing ? .findings : .success
   }
 
@@ -61,16 +65,7 @@ enum ExplainCommand {
   static func runWhy(request name: String, path: String, until: TraceTime?, console: some Console) throws
     -> ExitStatus
   {
-    let trace: RecordedTrace
-    var damage: [TraceDamage] = []
-    if let imported = try InMemoryImport.trace(at: path) {
-      trace = imported.trace
-      console.writeError("bgtrace: \(imported.note)\n")
-    } else {
-      var reader = try TraceReader(path: path)
-      trace = try reader.readAll()
-      damage = reader.damage
-    }
+    let (trace, damage) = try InMemoryImport.trace(at: path, console: console)
     guard let history = RequestHistory(of: name, in: trace, until: until) else {
       let names = RequestHistory.names(in: trace)
       let known =

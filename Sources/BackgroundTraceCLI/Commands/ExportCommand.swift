@@ -12,6 +12,18 @@ enum ExportCommand {
     if let from, let to, from > to {
       throw UsageError("'--from' (\(from)s) is after '--to' (\(to)s); give a window that starts before it ends")
     }
+    if let imported = try InMemoryImport.log(at: path) {  // a device log, imported in memory
+      console.writeError("bgtrace: \(imported.note)\n")
+      let text = format.render(imported.trace, named: path, from: from, to: to)
+      guard let output else {
+        console.write(text)
+        return .success
+      }
+      let file = try OutputFile(path: output)
+      try file.write(text)
+      try file.close()
+      return .success
+    }
     var reader = try TraceReader(path: path)
     guard let output else {
       try format.write(&reader, from: from, to: to) { console.write($0) }

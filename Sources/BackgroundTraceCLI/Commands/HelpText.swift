@@ -108,6 +108,8 @@ enum HelpText {
     only EXPECTED has show EXPECTED's times; lines only ACTUAL has show its times.
     The meta lines are not compared unless --meta is given: when they differ, a
     note on standard error says so, and the exit status is not changed by it.
+    Either side may be a device log, imported in memory as 'bgtrace import' would
+    write it (docs/import.md).
 
     \(optionList(.diff))
 
@@ -145,8 +147,11 @@ enum HelpText {
     or launch, each stop with what its reason means, each result. A trace recorded
     on a device or imported from a log records no reasons: what its other events
     show (the app in the foreground or suspended, the network offline) is said,
-    and what it cannot tell is said as such. With --why, PATH may also be a device
-    log: it is imported in memory, as 'bgtrace import' would write it.
+    and what it cannot tell is said as such.
+
+    PATH may also be a device log (docs/import.md): it is imported in memory, as
+    'bgtrace import' would write it, and each event is at the log line it came
+    from.
 
     It runs no app code. To re-run a trace against your app's code, use Replayer in
     Swift (docs/guides/replaying.md). 'bgtrace replay' is the earlier name of
@@ -162,7 +167,8 @@ enum HelpText {
   static let export = """
     \(usage(.export))
 
-    Writes the trace (text or binary) to standard output (or --out PATH) as:
+    Writes the trace (text or binary, or a device log imported in memory as
+    'bgtrace import' would write it) to standard output (or --out PATH) as:
       chrome   Chrome trace-event JSON: open it in Perfetto UI (ui.perfetto.dev) or
                chrome://tracing. Tasks are async slices, app states, scheduler runs,
                worker attempts, background transfers and wakes, and foreground
@@ -223,8 +229,10 @@ enum HelpText {
     For each trace (files, or directories searched as by check):
     events by kind, bytes per event, duration, UIKit tasks, scheduler runs and
     work attempts, and background transfers and foreground services when the
-    trace has them. A file that cannot be read is reported on standard error and
-    the others are still counted, as check does.
+    trace has them. A file that is not a trace is read as a device log, imported
+    in memory as 'bgtrace import' would write it (docs/import.md). A file that
+    cannot be read is reported on standard error and the others are still
+    counted, as check does.
 
     Exit status: 0 success, 2 bad or damaged input (after every file is reported).
 

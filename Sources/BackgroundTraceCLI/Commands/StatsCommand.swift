@@ -13,6 +13,15 @@ enum StatsCommand {
       let report: String
       let damage: [TraceDamage]
       do {
+        if let imported = try InMemoryImport.log(at: path) {  // a device log, imported in memory
+          console.writeError("bgtrace: \(imported.note)\n")
+          var statistics = TraceStatistics()
+          for event in imported.trace.events { statistics.add(event) }
+          if reported > 0 { console.write("\n") }
+          reported += 1
+          console.write(statistics.report(name: path, formatName: "device log", bytes: nil))
+          continue
+        }
         var reader = try TraceReader(path: path)
         var statistics = TraceStatistics()
         while let located = try reader.next() { statistics.add(located.event) }

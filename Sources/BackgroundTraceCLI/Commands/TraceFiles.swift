@@ -59,6 +59,10 @@ enum TraceFiles {
   }
 
   /// Whether the file at `path` starts with the text header or the binary magic.
+  /// The name a reader gives the input at `path` (``TraceReader/file``): the path, or
+  /// `<stdin>` for `-`.
+  static func name(of path: String) -> String { path == "-" ? "<stdin>" : path }
+
   static func startsLikeATrace(_ path: String) -> Bool {
     guard let handle = FileHandle(forReadingAtPath: path) else { return false }
     defer { try? handle.close() }

@@ -95,10 +95,15 @@ package struct TraceStatistics {
   /// event divide it), `unwritten` the bytes of unwritten space after it (docs/FORMAT.md,
   /// "Unwritten space"), named beside it but not counted.
   package func report(name: String, format: TraceReader.Format, bytes: Int?, unwritten: Int = 0) -> String {
+    report(name: name, formatName: format.rawValue, bytes: bytes, unwritten: unwritten)
+  }
+
+  /// The report of a trace read in the form `formatName` (`text`, `binary`, `device log`).
+  package func report(name: String, formatName: String, bytes: Int?, unwritten: Int = 0) -> String {
     var lines: [String] = []
     let size =
       bytes.map { ", \($0) bytes" + (unwritten > 0 ? " and \(unwritten) bytes of unwritten space" : "") } ?? ""
-    lines.append("\(name) (\(format.rawValue)\(size))")
+    lines.append("\(name) (\(formatName)\(size))")
     let perEvent =
       bytes.flatMap { events > 0 ? "  (\(Self.fixed(Double($0) / Double(events), 2)) bytes/event)" : nil } ?? ""
     lines.append(Self.row("events", "\(events)\(perEvent)"))
