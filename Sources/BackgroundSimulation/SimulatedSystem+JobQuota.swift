@@ -50,6 +50,7 @@ extension SimulatedSystem {
   /// meets the restricted bucket's terms: JobStatus turns a lost dynamic constraint the
   /// job did not ask for into `STOP_REASON_APP_STANDBY` (`constraintToStopReason`).
   func stopJobsOutsideQuotaNoLongerAllowed() {
+    guard configuration.platform == .android, configuration.standbyBucket == .restricted else { return }
     for work in workOrder {
       guard let item = works[work], item.phase == .running, item.startedOutsideQuota,
         !runsOutsideQuota(item.request)

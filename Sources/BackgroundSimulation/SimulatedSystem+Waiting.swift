@@ -33,8 +33,7 @@ extension SimulatedSystem {
   func waitReasons(for item: WorkItem) -> Set<WaitReason>? {
     guard now >= item.eligible else { return nil }
     var reasons = Set<WaitReason>()
-    let device = deviceConditions
-    for constraint in unmetConstraints(of: item.request) { reasons.insert(constraint.waitReason(on: device)) }
+    forEachUnmetConstraint(of: item.request) { constraint, device in reasons.insert(constraint.waitReason(on: device)) }
     if configuration.platform == .android && !item.expedited && !jobQuotaAllowsStart(of: item.request) {
       reasons.insert(.quota)
     }

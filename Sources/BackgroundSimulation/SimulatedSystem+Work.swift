@@ -14,8 +14,9 @@ struct WorkItem {
   /// Whether the attempt numbered ``attempt`` has started: androidx counts a run
   /// attempt (``WorkInfo/runAttemptCount``) when it starts.
   var started = false
-  /// Why its last attempt was stopped (``WorkInfo/stopReason``).
-  var stopReason = WorkStopReason.notStopped
+  /// Why its last attempt was stopped (``WorkInfo/stopReason``), as its code: the item
+  /// is copied on every change, and a code copies no strings.
+  var stopReasonCode = WorkStopReason.notStopped.code
   /// How many times it was updated (``WorkInfo/generation``).
   var generation = 0
   /// How many periods of periodic work have ended (androidx `periodCount`): the first
@@ -285,12 +286,24 @@ extension SimulatedSystem: WorkQueue {
     noteWaits()
   }
 
-  /// The constraints of `request` the device does not meet now, in declaration order.
-  func unmetConstraints(of request: WorkRequest) -> [WorkConstraint] {
-    let constraints = request.constraints
-    guard !constraints.isEmpty else { return [] }
+  /// The first constraint of `request` the device does not meet now, in declaration
+  /// order, and each after it to `body`; nothing is built when none is unmet.
+  func forEachUnmetConstraint(of request: WorkRequest, _ body: (WorkConstraint, DeviceConditions) -> Void) {
+    guard
+      request.requiredNetworkType != nil || request.requiresCharging || request.requiresBatteryNotLow
+        || request.requiresStorageNotLow || request.requiresDeviceIdle
+    else { return }
     let device = deviceConditions
-    return WorkConstraint.allCases.filter { constraints.contains($0) && !$0.isMet(by: device) }
+    for constraint in WorkConstraint.allCases where request.needs(constraint) && !constraint.isMet(by: device) {
+      body(constraint, device)
+    }
+  }
+
+  /// The first constraint of `request` the device does not meet now, if any.
+  func firstUnmetConstraint(of request: WorkRequest) -> WorkConstraint? {
+    var first: WorkConstraint?
+    forEachUnmetConstraint(of: request) { constraint, _ in if first == nil { first = constraint } }
+    return first
   }
 
   /// Starts the work when nothing holds it back (``waitReasons(for:)-(WorkItem)``); otherwise
@@ -519,7 +532,7 @@ extension SimulatedSystem: WorkQueue {
       chargeForeground(&item)
       endJob(&item, of: work)
       if reason == .quota { item.expedited = false }
-      item.stopReason = reason
+      item.stopReasonCode = reason.code
       item.started = false
       item.task?.cancel()
       item.task = nil
@@ -592,7 +605,7 @@ extension SimulatedSystem: WorkQueue {
     // An iOS in-process queue notices a lost constraint only while the app runs.
     if configuration.platform == .ios && !appRuns { return }
     for work in workOrder {
-      guard let item = works[work], item.phase == .running, let lost = unmetConstraints(of: item.request).first
+      guard let item = works[work], item.phase == .running, let lost = firstUnmetConstraint(of: item.request)
       else { continue }
       stop(work, reason: lost.stopReason, reschedule: true)
     }

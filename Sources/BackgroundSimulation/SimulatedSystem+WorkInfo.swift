@@ -129,7 +129,8 @@ extension WorkItem {
     return WorkInfo(
       id: request.id!, work: request.work, state: state, tags: Set(request.tags),
       runAttemptCount: attempt + (started ? 1 : 0), initialDelay: request.initialDelay.map(TraceInterval.init) ?? .zero,
-      periodicity: periodicity, nextScheduleTime: state == .enqueued ? eligible : nil, stopReason: stopReason,
+      periodicity: periodicity, nextScheduleTime: state == .enqueued ? eligible : nil,
+      stopReason: WorkStopReason.all.first { $0.code == stopReasonCode } ?? .notStopped,
       generation: generation)
   }
 }

@@ -225,14 +225,18 @@ public final class WorkIDs: Sendable {
 
 extension WorkRequest {
   /// Its constraints (androidx `Constraints`), each declared once in ``WorkConstraint``.
-  public var constraints: Set<WorkConstraint> {
-    var constraints = Set<WorkConstraint>()
-    if let requiredNetworkType { constraints.insert(requiredNetworkType.constraint) }
-    if requiresCharging { constraints.insert(.charging) }
-    if requiresBatteryNotLow { constraints.insert(.batteryNotLow) }
-    if requiresStorageNotLow { constraints.insert(.storageNotLow) }
-    if requiresDeviceIdle { constraints.insert(.deviceIdle) }
-    return constraints
+  public var constraints: Set<WorkConstraint> { Set(WorkConstraint.allCases.filter(needs)) }
+
+  /// Whether it has `constraint`: what ``constraints`` holds, without building the set
+  /// (a queue asks it of every waiting request whenever the device changes).
+  public func needs(_ constraint: WorkConstraint) -> Bool {
+    switch constraint {
+    case .network, .unmetered, .notRoaming, .metered: requiredNetworkType?.constraint == constraint
+    case .charging: requiresCharging
+    case .batteryNotLow: requiresBatteryNotLow
+    case .storageNotLow: requiresStorageNotLow
+    case .deviceIdle: requiresDeviceIdle
+    }
   }
 
   /// The `tags=` of this request's `work.result` and `work.stop` events: ``tags`` in one

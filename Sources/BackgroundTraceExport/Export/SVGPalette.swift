@@ -30,7 +30,8 @@ enum SVGPalette {
 
   /// The app states, in legend order, with their colours.
   static let states: [(name: String, color: String)] = [
-    ("launching", "#eeeeee"), ("active", "#a5d6a7"), ("inactive", "#fff59d"), ("background", "#90caf9"),
+    ("unknown", "#ffffff"), ("launching", "#eeeeee"), ("active", "#a5d6a7"), ("inactive", "#fff59d"),
+    ("background", "#90caf9"),
     ("suspended", "#cfd8dc"),
   ]
 

@@ -216,7 +216,9 @@ struct TimelineBuilder {
     case .processStarted(let life):
       process = model.processes.count
       model.processes.append(.init(start: now, end: now, implicit: life.implicit))
-      state = ("launching", now)
+      // A process the trace did not see start (an imported log's) is in a state the trace
+      // does not say until its first `app.state`.
+      state = (life.implicit ? "unknown" : "launching", now)
     case .stateChanged(_, let to):
       closeState()
       state = (to.rawValue, now)
@@ -444,7 +446,8 @@ struct TimelineBuilder {
     let span = TimelineModel.StateSpan(process: process, state: state.name, start: state.start, end: now)
     if now > state.start {
       model.states.append(span)
-    } else if state.name != "launching", !atTraceEnd {  // every launch's first state follows one at once
+    } else if state.name != "launching", state.name != "unknown", !atTraceEnd {
+      // Every launch's first state follows one at once.
       model.momentaryStates.append(span)
     }
     self.state = nil

@@ -58,11 +58,12 @@ extension TimelineModel {
     var ending = "trace ended"
   }
 
-  /// A span of one app state within a process (`launching` before its first `app.state`).
+  /// A span of one app state within a process (`launching` before its first `app.state`;
+  /// `unknown` before it, in a process the trace did not see start).
   struct StateSpan {
     /// The process (index into ``TimelineModel/processes``).
     var process: Int
-    /// `launching`, `active`, `inactive`, `background` or `suspended`.
+    /// `unknown`, `launching`, `active`, `inactive`, `background` or `suspended`.
     var state: String
     /// When the app entered the state.
     var start: TraceTime
