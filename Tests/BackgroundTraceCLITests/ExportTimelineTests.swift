@@ -81,6 +81,38 @@ import Testing
     #expect(svg.contains("): it needs a network connection of the type it asks for, and there was none</title>"))
   }
 
+  /// A scheduler request's waits are drawn the same way: on its run's lane when a
+  /// launch answers it, on its own lane when none does.
+  @Test func aSchedulerRequestsWaitsAreDrawnWithTheirReasons() throws {
+    let path = try write(
+      """
+      bgtrace 1
+      meta platform=ios
+      0 app.launch
+      0 sched.register ident=refresh
+      0 sched.register ident=clean
+      0 sched.submit ident=refresh type=refresh earliest=60
+      0 sched.submit ident=clean type=processing earliest=60 power=true
+      1 app.state to=background
+      4 app.state to=suspended
+      60 sched.wait ident=refresh reasons=scheduler
+      60 sched.wait ident=clean reasons=power+scheduler
+      500 app.state to=background
+      500 sched.launch ident=refresh run=1
+      505 sched.complete run=1 success=true
+      508 app.state to=suspended
+      900 sched.wait ident=clean reasons=power
+
+      """)
+    let svg = try ExportOutput.run(path, "--format", "svg")
+    #expect(
+      svg.contains(
+        "<title>refresh waited 60s to 500s (440s): the system had not chosen to launch it yet (it launches minutes "
+          + "to hours after the earliest date)</title>"))
+    #expect(svg.contains("<title>clean waited 60s to 900s (840s): it needs external power"))
+    #expect(svg.contains("<title>clean waited 900s to 900s (0s): it needs external power"))
+  }
+
   @Test func aLongSuspensionIsDrawnCompressed() throws {
     let path = ExportChromeTests.shipped("golden/ios/refresh-fetch-within-runtime.txt")
     let svg = try ExportOutput.run(path, "--format", "svg")

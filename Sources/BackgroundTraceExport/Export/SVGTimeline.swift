@@ -374,6 +374,7 @@ package struct SVGTimeline {
               + "<title>\(XMLText.escape(title))</title></circle>\n")
         }
       }
+      drawWaits(submission.waits, of: run.identifier, y: y)
     }
     let type = run.type.map { " (\($0.rawValue))" } ?? ""
     var title =
@@ -385,8 +386,23 @@ package struct SVGTimeline {
     }
   }
 
+  /// The stretches `waits` of the request `label` waited while due, each a band with its
+  /// reasons on hover (`work.wait`, `sched.wait`).
+  private mutating func drawWaits(_ waits: [TimelineModel.Wait], of label: String, y: Double) {
+    for wait in waits {
+      guard let clipped = layout.window.clip(wait.start, wait.end) else { continue }
+      let reasons = WaitReason.allCases.filter(wait.reasons.contains).map(\.sentence).joined(separator: "; ")
+      let title = "\(label) waited \(wait.start)s to \(wait.end)s (\(duration(wait.start, wait.end))): \(reasons)"
+      let x = layout.x(clipped.start)
+      emit(
+        "<rect x=\"\(n(x))\" y=\"\(n(y + 5))\" width=\"\(n(max(layout.x(clipped.end) - x, 1.5)))\" height=\"6\" "
+          + "fill=\"\(SVGPalette.pending)\" stroke=\"#616161\" stroke-width=\"0.6\" stroke-dasharray=\"2,2\">"
+          + "<title>\(XMLText.escape(title))</title></rect>\n")
+    }
+  }
+
   /// A request never launched: pending (hatched) from its submission to its cancellation
-  /// or the end of the trace.
+  /// or the end of the trace, with the stretches it waited while due.
   private mutating func drawRequest(_ index: Int, y: Double) {
     let submission = model.submissions[index]
     let name = "\(processPrefix(submission.process))\(submission.identifier) (never launched)"
@@ -408,6 +424,7 @@ package struct SVGTimeline {
         "<circle cx=\"\(n(layout.x(submission.time)))\" cy=\"\(n(y + 8))\" r=\"2.5\" fill=\"#616161\">"
           + "<title>\(XMLText.escape(title))</title></circle>\n")
     }
+    drawWaits(submission.waits, of: submission.identifier, y: y)
     if submission.fate == .cancelled, layout.window.contains(end) { cross(at: end, y: y, title: title) }
   }
 
@@ -431,17 +448,7 @@ package struct SVGTimeline {
         "<circle cx=\"\(n(layout.x(time)))\" cy=\"\(n(y + 8))\" r=\"2.5\" fill=\"#616161\">"
           + "<title>\(XMLText.escape("\(work.label) enqueued at \(time)s"))</title></circle>\n")
     }
-    for wait in work.waits {
-      guard let clipped = layout.window.clip(wait.start, wait.end) else { continue }
-      let reasons = WaitReason.allCases.filter(wait.reasons.contains).map(\.sentence).joined(separator: "; ")
-      let title =
-        "\(work.label) waited \(wait.start)s to \(wait.end)s (\(duration(wait.start, wait.end))): \(reasons)"
-      let x = layout.x(clipped.start)
-      emit(
-        "<rect x=\"\(n(x))\" y=\"\(n(y + 5))\" width=\"\(n(max(layout.x(clipped.end) - x, 1.5)))\" height=\"6\" "
-          + "fill=\"\(SVGPalette.pending)\" stroke=\"#616161\" stroke-width=\"0.6\" stroke-dasharray=\"2,2\">"
-          + "<title>\(XMLText.escape(title))</title></rect>\n")
-    }
+    drawWaits(work.waits, of: work.label, y: y)
     for attempt in work.attempts {
       var title = "\(work.label) attempt \(attempt.number): \(attempt.outcome.rawValue)"
       if let reason = attempt.stopReason { title += " (\(reason))" }

@@ -51,6 +51,8 @@ struct TimelineBuilder {
   private var workIndex: [String: Int] = [:]
   /// Each work's open wait: its index in the lane's waits.
   private var openWaits: [String: Int] = [:]
+  /// Each identifier's open wait: its latest submission, and the wait's index in it.
+  private var openRequestWaits: [String: (submission: Int, wait: Int)] = [:]
   private var attemptSlices: [String: Int] = [:]
   private var sessionLanes: [String: Int] = [:]
   private var serviceLanes: [String: Int] = [:]
@@ -194,6 +196,7 @@ struct TimelineBuilder {
 
   /// Settles `identifier`'s latest submission, when it is still pending.
   private mutating func settle(_ identifier: String, _ fate: TimelineModel.SubmissionFate, run: Int? = nil) {
+    closeRequestWait(of: identifier)
     guard let index = latestSubmissions[identifier], model.submissions[index].fate == .pending else { return }
     model.submissions[index].fate = fate
     model.submissions[index].settled = now
@@ -431,6 +434,11 @@ struct TimelineBuilder {
       model.works[lane].waits.append(.init(start: now, end: now, reasons: reasons))
       if let event { instant(.work(work), .waiting, "waits (\(WaitReason.field(reasons)))", event) }
     case .requestWaits(.taskRequest(let identifier), let reasons):
+      closeRequestWait(of: identifier)
+      if let index = latestSubmissions[identifier], model.submissions[index].fate == .pending {
+        openRequestWaits[identifier] = (index, model.submissions[index].waits.count)
+        model.submissions[index].waits.append(.init(start: now, end: now, reasons: reasons))
+      }
       if let event { instant(.requests(identifier), .waiting, "waits (\(WaitReason.field(reasons)))", event) }
     case .serviceStopped(_, nil), .suspendedHoldingFileLock, .expeditedDemoted:
       break
@@ -493,9 +501,16 @@ struct TimelineBuilder {
     model.works[lane].waits[index].end = now
   }
 
+  /// Ends the open wait of the request for `identifier`, if any, now.
+  private mutating func closeRequestWait(of identifier: String) {
+    guard let open = openRequestWaits.removeValue(forKey: identifier) else { return }
+    model.submissions[open.submission].waits[open.wait].end = now
+  }
+
   /// Runs the waits still open to the last event.
   private mutating func finishWaits() {
     for work in openWaits.keys.sorted() { closeWait(of: work) }
+    for identifier in openRequestWaits.keys.sorted() { closeRequestWait(of: identifier) }
   }
 
   private mutating func sessionLane(_ session: String) -> Int {

@@ -124,6 +124,8 @@ extension TimelineModel {
     var settled: TraceTime?
     /// The run that answered it (index into ``TimelineModel/runs``).
     var run: Int?
+    /// The stretches it waited while due, with the reasons the trace records (`sched.wait`).
+    var waits: [Wait] = []
   }
 
   /// What became of a submission.
