@@ -1,5 +1,6 @@
 import BackgroundSimulation
 import BackgroundTrace
+import BackgroundTraceCheck
 import Testing
 
 /// Works for `duration` of virtual time, then succeeds.
@@ -256,5 +257,30 @@ private struct TimedWorker: BackgroundWorker {
       ])
     let third = try #require(system.workInfos(forUniqueWork: "third").first)
     #expect(third.stopReason == .appStandby && third.stopReason.code == 12)
+  }
+
+  /// AOSP `QuotaController`: the rare bucket's 10 minutes per 24 hours hold a periodic
+  /// sync of 9-minute runs every 15 minutes. Run 1 (0.1 s to 540.1 s) leaves 60 s of
+  /// quota, so run 2 starts at 1440.2 s and runs 540 s more; run 3, due at 2880.2 s,
+  /// waits until the first run's time ages out of the window far enough to leave the 30 s
+  /// in-quota buffer, at 86910.1 s, and `work-period-outpaced` reports it there.
+  @Test func aRareAppsPeriodicSyncCannotKeepItsPeriod() throws {
+    let system = system { $0.standbyBucket = .rare }
+    try system.enqueue(
+      WorkRequest(
+        work: "sync", period: .seconds(900), worker: TimedWorker(clock: system.clock, duration: .seconds(540))),
+      policy: nil)
+    system.advance(to: TraceTime(seconds: 87_000))
+    let starts = lines(system).filter { $0.contains(" work.start ") }
+    #expect(
+      starts == [
+        "0.1 work.start work=sync attempt=0", "1440.2 work.start work=sync attempt=0",
+        "86910.1 work.start work=sync attempt=0",
+      ])
+    let findings = TraceChecker.check(system.trace)
+    #expect(findings.map(\.rule) == [.workPeriodOutpaced])
+    #expect(
+      findings.first?.message.hasPrefix(
+        "periodic work sync (every 900s) waited 84029.9s for its standby bucket's job quota") == true)
   }
 }

@@ -154,7 +154,7 @@ import Testing
   @Test func anUnknownIgnoredRuleListsTheRules() throws {
     #expect(
       throws: UsageError(
-        "'--ignore' takes a rule id, not 'task-doubled'; the rules are task-leaked, task-double-end, task-unknown-end, task-expired-not-ended, task-over-budget, sched-unregistered, sched-duplicate-register, sched-late-register, sched-not-completed, sched-double-complete, sched-refresh-not-rescheduled, sched-progress-stalled, work-retry-limit, work-backoff-early, work-result-mismatch, work-after-finish, event-after-terminate, net-handler-not-called, net-handler-early, net-handler-unknown, net-session-duplicate, net-not-recreated, fgs-not-promoted, fgs-timeout-ignored, fgs-started-in-background, fgs-untyped, fgs-budget-exhausted, work-foreground-refused, work-expedited-dropped, work-expedited-demoted, file-locked-at-suspension, work-outlasts-doze-window"
+        "'--ignore' takes a rule id, not 'task-doubled'; the rules are task-leaked, task-double-end, task-unknown-end, task-expired-not-ended, task-over-budget, sched-unregistered, sched-duplicate-register, sched-late-register, sched-not-completed, sched-double-complete, sched-refresh-not-rescheduled, sched-progress-stalled, work-retry-limit, work-backoff-early, work-result-mismatch, work-after-finish, event-after-terminate, net-handler-not-called, net-handler-early, net-handler-unknown, net-session-duplicate, net-not-recreated, fgs-not-promoted, fgs-timeout-ignored, fgs-started-in-background, fgs-untyped, fgs-budget-exhausted, work-foreground-refused, work-expedited-dropped, work-expedited-demoted, file-locked-at-suspension, work-outlasts-doze-window, work-period-outpaced"
       )
     ) {
       try CommandLineParser.parse(["check", "--ignore", "task-doubled", "a.txt"])

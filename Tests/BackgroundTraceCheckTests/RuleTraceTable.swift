@@ -502,5 +502,5 @@ enum RuleTraceTable {
 
   static let all =
     taskCases + schedulerCases + workCases + processCases + transferCases + foregroundServiceCases + combinedCases
-    + logCaptureCases + fileLockCases + dozeCases
+    + logCaptureCases + fileLockCases + dozeCases + quotaCases
 }

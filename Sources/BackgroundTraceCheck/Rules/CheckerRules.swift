@@ -46,6 +46,9 @@ struct CheckerRules: LifecycleObserver, Sendable {
   /// Each work's attempts stopped by Doze in a row (`work.stop reason=doze`), until one
   /// returns.
   var dozeStops: [String: Int] = [:]
+  /// When each work began waiting for its bucket's job quota (`work.wait` with `quota`
+  /// among its reasons), until it starts or the quota is no longer a reason.
+  var quotaWaitSince: [String: TraceTime] = [:]
   /// A `sched-late-register` finding held until the next event: iOS lets an app register
   /// a continued-processing identifier when the user starts the work, which its
   /// `sched.submit type=continued` then shows (docs/rules.md#sched-late-register).
@@ -126,6 +129,15 @@ struct CheckerRules: LifecycleObserver, Sendable {
   ) {
     if logCapture.isActive { logCapture.startedWorks.insert(work) }
     attemptStarted(work, attempt: attempt, life, backoff: backoff)
+    if !quotaWaitSince.isEmpty, let since = quotaWaitSince.removeValue(forKey: work), let period = life.enqueue.period {
+      let interval = WorkSchedule.interval(period)
+      if now.interval(since: since) > interval {
+        report(
+          .workPeriodOutpaced,
+          "periodic work \(work) (every \(interval.seconds)) waited \(now.interval(since: since).seconds) for its "
+            + "standby bucket's job quota before this attempt: the bucket cannot keep its period (QuotaController)")
+      }
+    }
   }
 
   /// Checks a `retry` against the attempt's limit.
@@ -239,6 +251,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
       resultUnmatched(work, attempt: attempt, outcome, mismatch)
     case .workFinished(let work, let finished):
       dozeStops[work] = nil
+      quotaWaitSince[work] = nil
       observeWorkFinished(work: work, finished, in: process)
     case .periodEnded(let work): forgetRetryLimit(of: work)
     case .queuedWorkReleased(let enqueue): forgetRetryLimit(of: enqueue.work)
@@ -269,6 +282,12 @@ struct CheckerRules: LifecycleObserver, Sendable {
         "the app was suspended holding the lock it took at \(lockedAt.seconds) on \(path)"
           + (shared ? " (in a shared container)" : "")
           + ": iOS terminates it (0xdead10cc, \"held on to a file lock or SQLite database lock during suspension\")")
+    case .requestWaits(.work(let work), let reasons):
+      if !reasons.contains(.quota) {
+        quotaWaitSince[work] = nil
+      } else if quotaWaitSince[work] == nil {
+        quotaWaitSince[work] = now
+      }
     case .fileLocked, .fileUnlocked, .requestWaits:
       break
     }

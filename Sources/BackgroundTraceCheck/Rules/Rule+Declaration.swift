@@ -356,6 +356,18 @@ extension Rule {
           the lock. Do not keep a transaction or a file lock open across `didEnterBackground`;
           for a database in an app group, hold its lock only for the length of each write.
           """#)
+    case .workPeriodOutpaced:
+      Declaration(
+        .warning,
+        "periodic work waited for its standby bucket's job quota longer than its period: the bucket cannot keep it",
+        fix: #"""
+          The app's standby bucket gives its regular jobs 10 minutes of running per window
+          (2 hours in `working_set`, 8 in `frequent`, 24 in `rare` and `restricted`), and a
+          periodic request that asks for more waits out the window. Ask for no more than
+          the bucket allows: a longer period, shorter runs, or one request doing the work
+          of several; work the user is waiting for should be expedited (`setExpedited`),
+          which draws on its own quota.
+          """#)
     case .workOutlastsDozeWindow:
       Declaration(
         .warning, "a second `work.stop reason=doze` in a row: the work's attempts outlast Doze's maintenance windows",

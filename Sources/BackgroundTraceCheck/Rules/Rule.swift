@@ -65,6 +65,8 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   case fileLockedAtSuspension = "file-locked-at-suspension"
   /// `work-outlasts-doze-window`: ``Rule/summary`` says when it fires (docs/rules.md#work-outlasts-doze-window).
   case workOutlastsDozeWindow = "work-outlasts-doze-window"
+  /// `work-period-outpaced`: ``Rule/summary`` says when it fires (docs/rules.md#work-period-outpaced).
+  case workPeriodOutpaced = "work-period-outpaced"
 
   /// The rule's id, as printed in brackets after each finding.
   public var id: String { rawValue }
