@@ -48,6 +48,46 @@ struct CommandOption: Sendable {
 }
 
 extension CommandName {
+  /// What the command does, in the words of `bgtrace help`'s command list.
+  var summary: String {
+    switch self {
+    case .demo: "run a sample app in the simulator, check and show its trace"
+    case .check: "check traces against the rules; exit 1 on findings"
+    case .diff: "compare two traces' events; exit 1 when they differ"
+    case .explain: "each event, what it changed, findings inline; --why NAME: why one request ran when it did"
+    case .export: "chrome (Perfetto), jsonl, svg or html"
+    case .dump: "print a trace (text or binary) in canonical text form"
+    case .convert: "convert between the text and binary forms"
+    case .stats: "count events, bytes per event, tasks, runs and work"
+    case .explore: "run a scenario under many seeds, shrink each failure"
+    case .import: "read iOS or Android device logs into a trace"
+    case .help: "show this text, or a command's"
+    }
+  }
+
+  /// The command's line in `bgtrace help`'s command list: its operands, the options it
+  /// cannot do without, and its one other option or `[OPTIONS]` for several
+  /// (`check PATH… [OPTIONS]`, `export PATH --format F [OPTIONS]`).
+  var synopsis: String {
+    var words = [rawValue]
+    if !operands.isEmpty { words.append(operands) }
+    var optional: [CommandOption] = []
+    for option in options {
+      guard case .token(let token) = option.usage else { continue }
+      if token.hasPrefix("[") {
+        optional.append(option)
+      } else {
+        words.append(option.value.map { "\(option.name) \($0)" } ?? option.name)
+      }
+    }
+    if optional.count == 1, let option = optional.first {
+      words.append("[" + (option.value.map { "\(option.name) \($0)" } ?? option.name) + "]")
+    } else if optional.count > 1 {
+      words.append("[OPTIONS]")
+    }
+    return words.joined(separator: " ")
+  }
+
   /// The command's options, in the order its help lists them.
   var options: [CommandOption] {
     switch self {

@@ -23,18 +23,7 @@ enum HelpText {
     Usage: bgtrace COMMAND [OPTIONS] [ARGUMENTS]
 
     Commands:
-      demo [--out DIR]            run a sample app in the simulator, check and show its trace
-      check PATH… [OPTIONS]       check traces against the rules; exit 1 on findings
-      diff EXPECTED ACTUAL        compare two traces' events; exit 1 when they differ
-      explain PATH [--until T]    each event, what it changed, findings inline;
-                                  --why NAME: why one request ran when it did
-      export PATH --format F      chrome (Perfetto), jsonl, svg or html
-      dump PATH                   print a trace (text or binary) in canonical text form
-      convert IN OUT [--to F]     convert between the text and binary forms
-      stats PATH…                 count events, bytes per event, tasks, runs and work
-      explore NAME [OPTIONS]      run a scenario under many seeds, shrink each failure
-      import LOG… [OPTIONS]       read iOS or Android device logs into a trace
-      help [COMMAND]              show this text, or a command's
+    \(commandList)
 
     Options:
       -h, --help                  show help (also after a command)
@@ -298,6 +287,36 @@ enum HelpText {
   /// The command's usage line (more than one for a command with an option that stands
   /// alone, `explore --list`), from its operands and its options' usage tokens, wrapped
   /// at 79 columns with each continuation aligned after the operands.
+  /// The overview's command list: each command's synopsis and summary
+  /// (``CommandName/synopsis``, ``CommandName/summary``), the summaries in one column
+  /// and wrapped under themselves at 90 characters; a synopsis too long for its column
+  /// has its summary on the next line.
+  static var commandList: String {
+    let column = 30
+    let width = 90
+    var lines: [String] = []
+    for command in CommandName.allCases {
+      let synopsis = "  " + command.synopsis
+      var line: String
+      if synopsis.count + 2 > column {
+        lines.append(synopsis)
+        line = String(repeating: " ", count: column)
+      } else {
+        line = synopsis + String(repeating: " ", count: column - synopsis.count)
+      }
+      for word in command.summary.split(separator: " ") {
+        if line.count > column, line.count + 1 + word.count > width {
+          lines.append(line)
+          line = String(repeating: " ", count: column) + word
+        } else {
+          line += (line.count == column ? "" : " ") + word
+        }
+      }
+      lines.append(line)
+    }
+    return lines.joined(separator: "\n")
+  }
+
   static func usage(_ command: CommandName) -> String {
     let head = "bgtrace \(command.rawValue)"
     var forms: [String] = []
