@@ -131,6 +131,6 @@ extension WorkItem {
       runAttemptCount: attempt + (started ? 1 : 0), initialDelay: request.initialDelay.map(TraceInterval.init) ?? .zero,
       periodicity: periodicity, nextScheduleTime: state == .enqueued ? eligible : nil,
       stopReason: WorkStopReason.all.first { $0.code == stopReasonCode } ?? .notStopped,
-      generation: generation)
+      generation: generation, constraints: request.constraints)
   }
 }

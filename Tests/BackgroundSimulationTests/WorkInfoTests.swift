@@ -105,7 +105,63 @@ private func interval(_ value: Double) -> TraceInterval { TraceInterval(nanoseco
     #expect(state(2) == .cancelled)
   }
 
+  /// androidx `testEnqueued_work_setsPeriodStartTime`: once enqueued, the work's next
+  /// schedule time is no earlier than the moment of the enqueue.
+  @Test func testEnqueuedWorkSetsPeriodStartTime() throws {
+    system.advance(to: seconds(7))
+    try system.enqueue(request("w", 0, charging: true), policy: nil)
+    #expect(try #require(system.workInfo(id: id(0))?.nextScheduleTime) >= seconds(7))
+  }
+
+  /// androidx `testEnqueued_periodicWork_setsPeriodStartTime`.
+  @Test func testEnqueuedPeriodicWorkSetsPeriodStartTime() throws {
+    system.advance(to: seconds(7))
+    try system.enqueue(request("w", 0, charging: true, period: .seconds(900)), policy: nil)
+    #expect(try #require(system.workInfo(id: id(0))?.nextScheduleTime) >= seconds(7))
+  }
+
+  /// androidx `testGetWorkInfoByIdSync_constraints`: the request's constraints, read back.
+  @Test func testGetWorkInfoByIdSyncConstraints() throws {
+    try system.enqueue(
+      WorkRequest(
+        work: "w", requiresCharging: true, id: id(0), requiredNetworkType: .connected,
+        worker: TimedWorker(clock: system.clock)), policy: nil)
+    #expect(system.workInfo(id: id(0))?.constraints == [.charging, .network])
+  }
+
   // MARK: Unique work
+
+  /// androidx `testBeginUniqueWork_setsUniqueName`: the work is among the name's.
+  @Test func testBeginUniqueWorkSetsUniqueName() throws {
+    try system.enqueue(pending("myname", 0), policy: .replace)
+    try system.enqueue(request("myname", 1), policy: .append)
+    #expect(system.workInfos(forUniqueWork: "myname").map(\.id).contains(id(0)))
+  }
+
+  /// androidx `testEnqueueUniquePeriodicWork_setsUniqueName`.
+  @Test func testEnqueueUniquePeriodicWorkSetsUniqueName() throws {
+    try system.enqueue(request("myname", 0, charging: true, period: .seconds(900)), policy: .replace)
+    #expect(system.workInfos(forUniqueWork: "myname").map(\.id) == [id(0)])
+  }
+
+  /// androidx `testEnqueueUniquePeriodicWork_deletesOldWorkOnReplace`: REPLACE deletes
+  /// the 15-minute original; the 30-minute replacement is what the name holds.
+  @Test func testEnqueueUniquePeriodicWorkDeletesOldWorkOnReplace() throws {
+    try system.enqueue(request("myname", 0, charging: true, period: .seconds(900)), policy: .keep)
+    try system.enqueue(request("myname", 1, charging: true, period: .seconds(1800)), policy: .replace)
+    #expect(system.workInfos(forUniqueWork: "myname").map(\.id) == [id(1)])
+    #expect(system.workInfo(id: id(0)) == nil)
+  }
+
+  /// androidx `testEnqueueUniquePeriodicWork_replacesExistingWorkOnKeepWhenExistingWorkIsDone`:
+  /// periodic work never succeeds, so it is finished here by a cancel; KEEP then replaces it.
+  @Test func testEnqueueUniquePeriodicWorkReplacesExistingWorkOnKeepWhenExistingWorkIsDone() throws {
+    try system.enqueue(request("myname", 0, charging: true, period: .seconds(900)), policy: .keep)
+    system.cancel(work: "myname")
+    try system.enqueue(request("myname", 1, charging: true, period: .seconds(1800)), policy: .keep)
+    #expect(system.workInfos(forUniqueWork: "myname").map(\.id) == [id(1)])
+    #expect(system.workInfo(id: id(0)) == nil)
+  }
 
   /// androidx `testBeginUniqueWork_deletesOldWorkOnReplace`: REPLACE deletes the
   /// original; the replacement and the work appended to it are what the name holds.

@@ -126,14 +126,17 @@ public struct WorkInfo: Sendable, Hashable {
   public var stopReason: WorkStopReason
   /// How many times it was updated (`updateWork`, or `UPDATE`): 0 as enqueued.
   public var generation: Int
+  /// Its constraints (androidx `WorkInfo.constraints`).
+  public var constraints: Set<WorkConstraint>
 
   /// Creates a work info.
   public init(
     id: WorkRequestID, work: String, state: State, tags: Set<String> = [], runAttemptCount: Int = 0,
     initialDelay: TraceInterval = .zero, periodicity: Periodicity? = nil, nextScheduleTime: TraceTime? = nil,
-    stopReason: WorkStopReason = .notStopped, generation: Int = 0
+    stopReason: WorkStopReason = .notStopped, generation: Int = 0, constraints: Set<WorkConstraint> = []
   ) {
     self.generation = generation
+    self.constraints = constraints
     self.id = id
     self.work = work
     self.state = state
