@@ -10,7 +10,8 @@ import Testing
     #expect(CommandName.demo.synopsis == "demo [--out DIR]")
     #expect(CommandName.convert.synopsis == "convert IN OUT [--to F]")
     #expect(CommandName.export.synopsis == "export PATH --format F [OPTIONS]")
-    #expect(CommandName.stats.synopsis == "stats PATH…")
+    #expect(CommandName.stats.synopsis == "stats PATH… [--platform ios|android]")
+    #expect(CommandName.dump.synopsis == "dump PATH")
     #expect(CommandName.help.synopsis == "help [COMMAND]")
   }
 

@@ -52,4 +52,27 @@ import Testing
     #expect(fromLog.output == fromTrace.output)
     #expect(fromLog.errors == note + "\n")
   }
+
+  /// `--platform` forces the log's platform on every command that reads one: the
+  /// detected one reads it as before; the other is an error naming what was expected,
+  /// never a trace of the wrong platform (`import --from` is its earlier name).
+  @Test func platformForcesTheLogsPlatform() {
+    let android = run("stats", log, "--platform", "android")
+    #expect(android.status == .success)
+    #expect(android.output == run("stats", log).output)
+    let expected =
+      "bgtrace: \(log): no line is in a known log style: expected an iOS log (Xcode's console, Console.app's "
+      + "copy, or log show / log stream in any style)\n"
+    for command in [["explain", log], ["check", log], ["stats", log], ["export", log, "--format", "jsonl"]] {
+      let result = run(command + ["--platform", "ios"])
+      #expect(result.status == .badInput, "\(command)")
+      #expect(result.errors.hasSuffix(expected), "\(command): \(result.errors)")
+    }
+    #expect(run("diff", log, imported, "--platform", "ios").status == .badInput)
+    #expect(run("import", log, "--from", "ios").errors == expected)
+    #expect(run("import", log, "--platform", "ios").errors == expected)
+    #expect(
+      run("stats", log, "--platform", "windows").errors
+        == "bgtrace: '--platform' takes 'ios' or 'android', not 'windows'\n")
+  }
 }

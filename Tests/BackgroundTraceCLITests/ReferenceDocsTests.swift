@@ -59,10 +59,11 @@ import Testing
         Usage: bgtrace check PATH… [--retry-limit N] [--budget S] [--grace S]
                                    [--format text|jsonl] [--strict] [--ignore RULE]…
                                    [--baseline FILE | --write-baseline FILE]
+                                   [--platform ios|android]
 
         """))
     #expect(
-      help("help", "check").contains("\n  --write-baseline FILE  write every finding to FILE as a baseline, exit 0\n"))
+      help("help", "check").contains("\n  --write-baseline FILE   write every finding to FILE as a baseline, exit 0\n"))
     #expect(
       help("help", "explore").hasPrefix(
         """
@@ -73,7 +74,7 @@ import Testing
     #expect(
       help("help", "export").hasPrefix(
         "Usage: bgtrace export PATH --format chrome|jsonl|svg|html [--from T] [--to T]\n"))
-    #expect(help("help", "export").contains("\nOptions:\n  --from T, --to T  export only the events between"))
+    #expect(help("help", "export").contains("\nOptions:\n  --from T, --to T        export only the events between"))
   }
 
   @Test func everyCommandHasUsageInItsHelp() {

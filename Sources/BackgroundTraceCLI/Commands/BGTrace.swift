@@ -43,18 +43,20 @@ package enum BGTrace: Sendable {
       return try DumpCommand.run(path: path, console: console)
     case .convert(let input, let output, let format):
       return try ConvertCommand.run(input: input, output: output, format: format, console: console)
-    case .stats(let paths):
-      return try StatsCommand.run(paths: paths, console: console)
+    case .stats(let paths, let platform):
+      return try StatsCommand.run(paths: paths, platform: platform, console: console)
     case .check(let paths, let options):
       return try CheckCommand.run(paths: paths, options: options, console: console)
-    case .diff(let expected, let actual, let options):
-      return try DiffCommand.run(expected: expected, actual: actual, options: options, console: console)
-    case .export(let path, let format, let from, let to, let output):
-      return try ExportCommand.run(path: path, format: format, from: from, to: to, output: output, console: console)
-    case .explain(let path, let until, _, let why?):
-      return try ExplainCommand.runWhy(request: why, path: path, until: until, console: console)
-    case .explain(let path, let until, let alive, nil):
-      return try ExplainCommand.run(path: path, until: until, alive: alive, console: console)
+    case .diff(let expected, let actual, let options, let platform):
+      return try DiffCommand.run(
+        expected: expected, actual: actual, options: options, platform: platform, console: console)
+    case .export(let path, let format, let from, let to, let output, let platform):
+      return try ExportCommand.run(
+        path: path, format: format, from: from, to: to, output: output, platform: platform, console: console)
+    case .explain(let path, let until, _, let why?, let platform):
+      return try ExplainCommand.runWhy(request: why, path: path, until: until, platform: platform, console: console)
+    case .explain(let path, let until, let alive, nil, let platform):
+      return try ExplainCommand.run(path: path, until: until, alive: alive, platform: platform, console: console)
     case .demo(let directory):
       return try DemoCommand.run(outputDirectory: directory, console: console)
     case .exploreList:

@@ -1,7 +1,7 @@
 package import BackgroundTrace
 package import BackgroundTraceCheck
 import BackgroundTraceExport
-import BackgroundTraceImport
+package import BackgroundTraceImport
 import Dispatch
 import Synchronization
 
@@ -34,7 +34,8 @@ package enum CheckCommand {
       defaultRetryLimit: options.retryLimit, budget: options.budget,
       grace: options.grace ?? CheckerConfiguration().grace,
       rules: Set(Rule.allCases).subtracting(options.ignoredRules))
-    let results = checkAll(files, configuration: configuration, progress: isatty(2) == 1 ? console : nil)
+    let results = checkAll(
+      files, configuration: configuration, platform: options.platform, progress: isatty(2) == 1 ? console : nil)
     var status = ExitStatus.success
     var suppressed = 0
     var known: [CheckBaseline.Entry] = []
@@ -93,13 +94,13 @@ package enum CheckCommand {
 
   /// Checks every file, on all cores when there are several.
   package static func checkAll(
-    _ files: [String], configuration: CheckerConfiguration, progress: (any Console)?
+    _ files: [String], configuration: CheckerConfiguration, platform: LogPlatform? = nil, progress: (any Console)?
   ) -> [FileResult] {
-    guard files.count > 1 else { return files.map { check($0, configuration: configuration) } }
+    guard files.count > 1 else { return files.map { check($0, configuration: configuration, platform: platform) } }
     let results = Mutex([FileResult?](repeating: nil, count: files.count))
     let done = Atomic<Int>(0)
     DispatchQueue.concurrentPerform(iterations: files.count) { index in
-      let result = check(files[index], configuration: configuration)
+      let result = check(files[index], configuration: configuration, platform: platform)
       results.withLock { $0[index] = result }
       let finished = done.add(1, ordering: .relaxed).newValue
       if let progress, finished % 16 == 0 || finished == files.count {
@@ -112,13 +113,15 @@ package enum CheckCommand {
 
   /// Checks one file, turning every error into a result: a trace, or a device log
   /// (a file that does not start like a trace), imported in memory.
-  package static func check(_ path: String, configuration: CheckerConfiguration) -> FileResult {
+  package static func check(
+    _ path: String, configuration: CheckerConfiguration, platform: LogPlatform? = nil
+  ) -> FileResult {
     var result = FileResult(name: path == "-" ? "<stdin>" : path)
     if path != "-" && !TraceFiles.startsLikeATrace(path) {
       do {
-        try checkLog(path, configuration: configuration, into: &result)
+        try checkLog(path, configuration: configuration, platform: platform, into: &result)
         return result
-      } catch let error as LogImportError where error.isInNoKnownStyle {
+      } catch let error as LogImportError where error.isInNoKnownStyle && platform == nil {
         // Neither a trace nor a log: the trace reader says what the first line should be.
       } catch {
         result.error = "\(error)"
@@ -140,13 +143,13 @@ package enum CheckCommand {
 
   /// Imports the device log at `path` in memory (docs/import.md) and checks its trace,
   /// each finding at the log line its event came from.
-  private static func checkLog(_ path: String, configuration: CheckerConfiguration, into result: inout FileResult)
-    throws
-  {
+  private static func checkLog(
+    _ path: String, configuration: CheckerConfiguration, platform: LogPlatform?, into result: inout FileResult
+  ) throws {
     var checker: TraceChecker?
     var findings: [Finding] = []
     let summary = try LogImporter.run(
-      [.file(path)], options: LogImportOptions(),
+      [.file(path)], options: LogImportOptions(platform: platform),
       meta: { checker = TraceChecker(configuration: configuration, meta: $0) },
       located: { event, location in
         checker?.check(LocatedEvent(event: event, location: location.line), into: &findings)

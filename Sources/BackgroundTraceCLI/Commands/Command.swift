@@ -18,17 +18,19 @@ package enum Command: Sendable, Hashable {
   /// `bgtrace convert IN OUT [--to text|binary]`.
   case convert(input: String, output: String, format: OutputFormat)
   /// `bgtrace stats PATH…`.
-  case stats(paths: [String])
+  case stats(paths: [String], platform: LogPlatform? = nil)
   /// `bgtrace check PATH… [options]`.
   case check(paths: [String], options: CheckOptions)
   /// `bgtrace export PATH --format chrome|jsonl|svg|html [--from T] [--to T] [--out PATH]`
   /// (`output`: `nil` for standard output).
-  case export(path: String, format: ExportFormat, from: TraceTime?, to: TraceTime?, output: String? = nil)
+  case export(
+    path: String, format: ExportFormat, from: TraceTime?, to: TraceTime?, output: String? = nil,
+    platform: LogPlatform? = nil)
   /// `bgtrace explain PATH [--until T] [--alive | --why NAME]` (also spelled `replay`,
   /// its earlier name).
-  case explain(path: String, until: TraceTime?, alive: Bool = false, why: String? = nil)
+  case explain(path: String, until: TraceTime?, alive: Bool = false, why: String? = nil, platform: LogPlatform? = nil)
   /// `bgtrace diff EXPECTED ACTUAL [--ids exact|renamed] [--time exact|order|tolerance=S] [--meta]`.
-  case diff(expected: String, actual: String, options: DiffOptions)
+  case diff(expected: String, actual: String, options: DiffOptions, platform: LogPlatform? = nil)
   /// `bgtrace explore --list`.
   case exploreList
   /// `bgtrace explore NAME [--runs N] [--seed S] [--out DIR] [--shard K/N]`.
@@ -88,6 +90,8 @@ package struct CheckOptions: Sendable, Hashable {
   package var baseline: String?
   /// `--write-baseline FILE`: write the findings to FILE as a baseline instead of failing.
   package var writeBaseline: String?
+  /// `--platform ios|android`: a device log's platform, instead of detecting it.
+  package var platform: LogPlatform?
 
   /// Creates the default options.
   package init() {}

@@ -83,6 +83,7 @@ package enum CommandLineParser: Sendable {
         }
         options.ignoredRules.insert(rule)
       }
+      options.platform = try platform(&rest, command: name)
       options.baseline = try takeOption("--baseline", from: &rest, command: name)
       options.writeBaseline = try takeOption("--write-baseline", from: &rest, command: name)
       if options.baseline != nil && options.writeBaseline != nil {
@@ -109,13 +110,15 @@ package enum CommandLineParser: Sendable {
         rest.remove(at: index)
         options.comparesMeta = true
       }
+      let platform = try platform(&rest, command: name)
       try expectOperands(rest, count: 2, command: name, names: "EXPECTED and ACTUAL")
-      return .diff(expected: rest[0], actual: rest[1], options: options)
+      return .diff(expected: rest[0], actual: rest[1], options: options, platform: platform)
     case .export:
       let formatText = try takeOption("--format", from: &rest, command: name)
       let from = try seconds(takeOption("--from", from: &rest, command: name), option: "--from")
       let to = try seconds(takeOption("--to", from: &rest, command: name), option: "--to")
       let output = try takeOption("--out", from: &rest, command: name)
+      let platform = try platform(&rest, command: name)
       try rejectOptions(rest, command: name)
       guard let formatText else {
         let missing = rest.isEmpty ? "a PATH and --format chrome|jsonl|svg|html" : "--format chrome|jsonl|svg|html"
@@ -125,10 +128,11 @@ package enum CommandLineParser: Sendable {
         throw UsageError("'--format' takes chrome, jsonl, svg or html, not '\(formatText)'")
       }
       try expectOperands(rest, count: 1, command: name, names: "a PATH")
-      return .export(path: rest[0], format: format, from: from, to: to, output: output)
+      return .export(path: rest[0], format: format, from: from, to: to, output: output, platform: platform)
     case .explain:
       let until = try seconds(takeOption("--until", from: &rest, command: name), option: "--until")
       let why = try takeOption("--why", from: &rest, command: name)
+      let platform = try platform(&rest, command: name)
       var alive = false
       if let index = rest.firstIndex(of: "--alive") {
         rest.remove(at: index)
@@ -136,11 +140,12 @@ package enum CommandLineParser: Sendable {
       }
       try expectOperands(rest, count: 1, command: name, names: "PATH")
       if why != nil && alive { throw UsageError("'--why' and '--alive' cannot be used together") }
-      return .explain(path: rest[0], until: until, alive: alive, why: why)
+      return .explain(path: rest[0], until: until, alive: alive, why: why, platform: platform)
     case .stats:
+      let platform = try platform(&rest, command: name)
       try rejectOptions(rest, command: name)
       guard !rest.isEmpty else { throw UsageError("'bgtrace stats' needs at least one PATH") }
-      return .stats(paths: rest)
+      return .stats(paths: rest, platform: platform)
     case .explore:
       return try explore(rest)
     case .import:
@@ -152,12 +157,7 @@ package enum CommandLineParser: Sendable {
   private static func importLogs(_ arguments: [String]) throws(UsageError) -> Command {
     var rest = arguments
     var options = ImportOptions()
-    if let from = try takeOption("--from", from: &rest, command: .import) {
-      guard let platform = LogPlatform(rawValue: from) else {
-        throw UsageError("'--from' takes 'ios' or 'android', not '\(from)'")
-      }
-      options.log.platform = platform
-    }
+    options.log.platform = try platform(&rest, command: .import)
     options.log.process = try takeOption("--process", from: &rest, command: .import)
     options.output = try takeOption("--out", from: &rest, command: .import)
     if let index = rest.firstIndex(of: "--strict") {
@@ -284,6 +284,22 @@ package enum CommandLineParser: Sendable {
   }
 
   /// Removes `--name VALUE` or `--name=VALUE` from `arguments` and returns VALUE.
+  /// `--platform ios|android`, or for `import` `--from`, its earlier name: a device
+  /// log's platform, instead of detecting it.
+  private static func platform(_ rest: inout [String], command: CommandName) throws(UsageError) -> LogPlatform? {
+    var option = "--platform"
+    var given = try takeOption(option, from: &rest, command: command)
+    if command == .import, let from = try takeOption("--from", from: &rest, command: command) {
+      guard given == nil else { throw UsageError("'--platform' and '--from' name one setting; give one of them") }
+      (option, given) = ("--from", from)
+    }
+    guard let given else { return nil }
+    guard let platform = LogPlatform(rawValue: given) else {
+      throw UsageError("'\(option)' takes 'ios' or 'android', not '\(given)'")
+    }
+    return platform
+  }
+
   private static func takeOption(
     _ option: String, from arguments: inout [String], command: CommandName
   ) throws(UsageError) -> String? {

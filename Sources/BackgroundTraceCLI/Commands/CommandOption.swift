@@ -88,10 +88,16 @@ extension CommandName {
     return words.joined(separator: " ")
   }
 
+  /// `--platform ios|android`: a device log's platform, for every command that reads
+  /// one (docs/import.md).
+  static let platformOption = CommandOption.valued(
+    "--platform", "ios|android", "a device log's platform, instead of detecting it")
+
   /// The command's options, in the order its help lists them.
   var options: [CommandOption] {
     switch self {
-    case .help, .dump, .stats: []
+    case .help, .dump: []
+    case .stats: [Self.platformOption]
     case .demo:
       [
         .valued(
@@ -114,6 +120,7 @@ extension CommandName {
           "known findings: they neither print nor fail; how many", "were suppressed goes to standard error"),
         .valued(
           "--write-baseline", "FILE", usage: .coveredByAnother, "write every finding to FILE as a baseline, exit 0"),
+        Self.platformOption,
       ]
     case .diff:
       [
@@ -142,6 +149,7 @@ extension CommandName {
             .init(label: "--time tolerance=S", lines: ["times, and time fields, may differ by up to S seconds"]),
           ]),
         .flag("--meta", "compare the meta lines too (seed=, platform=, …)"),
+        Self.platformOption,
       ]
     case .explain:
       [
@@ -155,6 +163,7 @@ extension CommandName {
           "--why", "NAME", "instead of the timeline, the history of one request: the work",
           "with unique name NAME, or the scheduler request with identifier NAME,",
           "each wait with its reasons, each start, stop and result (up to --until)"),
+        Self.platformOption,
       ]
     case .export:
       [
@@ -164,6 +173,7 @@ extension CommandName {
           help: [.init(label: "--from T, --to T", lines: ["export only the events between T seconds and T seconds"])]),
         .valued("--to", "T"),
         .valued("--out", "PATH", "write to PATH instead of standard output"),
+        Self.platformOption,
       ]
     case .explore:
       [
@@ -179,7 +189,8 @@ extension CommandName {
       ]
     case .import:
       [
-        .valued("--from", "ios|android", "the platform, instead of detecting it"),
+        Self.platformOption,
+        .valued("--from", "ios|android", usage: .coveredByAnother, "the earlier name of --platform"),
         .valued(
           "--process", "NAME|PID", "the app to import (default: the one with the most",
           "background-work messages)"),

@@ -1,13 +1,16 @@
 import BackgroundTrace
 import BackgroundTraceCheck
+import BackgroundTraceImport
 
 /// `bgtrace diff EXPECTED ACTUAL`: the first divergence and a unified diff; a note on
 /// standard error when the meta lines differ and are not compared.
 enum DiffCommand {
-  static func run(expected: String, actual: String, options: DiffOptions, console: some Console) throws -> ExitStatus {
+  static func run(
+    expected: String, actual: String, options: DiffOptions, platform: LogPlatform? = nil, console: some Console
+  ) throws -> ExitStatus {
     // Either side may be a device log, imported in memory.
-    let (expectedTrace, expectedDamage) = try InMemoryImport.trace(at: expected, console: console)
-    let (actualTrace, actualDamage) = try InMemoryImport.trace(at: actual, console: console)
+    let (expectedTrace, expectedDamage) = try InMemoryImport.trace(at: expected, platform: platform, console: console)
+    let (actualTrace, actualDamage) = try InMemoryImport.trace(at: actual, platform: platform, console: console)
     let damage = expectedDamage + actualDamage
     let diff = TraceDiff(
       expected: expectedTrace, actual: actualTrace, options: options, expectedName: TraceFiles.name(of: expected),

@@ -1,6 +1,7 @@
 import BackgroundTrace
 import BackgroundTraceCheck
 import BackgroundTraceExport
+import BackgroundTraceImport
 
 /// `bgtrace explain PATH`: walks a trace through the platform model and prints each
 /// event, what it changed, the checker's findings where they occur, and decisions the
@@ -8,9 +9,11 @@ import BackgroundTraceExport
 /// `--alive`, and once at `--until`. With `--why NAME`, one request's history instead
 /// (``RequestHistory``).
 enum ExplainCommand {
-  static func run(path: String, until: TraceTime?, alive: Bool, console: some Console) throws -> ExitStatus {
+  static func run(
+    path: String, until: TraceTime?, alive: Bool, platform: LogPlatform? = nil, console: some Console
+  ) throws -> ExitStatus {
     // A device log is imported in memory; its events are at the log's lines.
-    let imported = try InMemoryImport.log(at: path)
+    let imported = try InMemoryImport.log(at: path, platform: platform)
     var reader: TraceReader? = imported == nil ? try TraceReader(path: path) : nil
     var importedEvents = (imported?.located ?? []).makeIterator()
     if let imported { console.writeError("bgtrace: \(imported.note); locations are the log's lines\n") }
@@ -62,10 +65,10 @@ enum ExplainCommand {
 
   /// `bgtrace explain PATH --why NAME`: the history of the work or scheduler request
   /// `name`, up to `until`; a device log is imported in memory first.
-  static func runWhy(request name: String, path: String, until: TraceTime?, console: some Console) throws
-    -> ExitStatus
-  {
-    let (trace, damage) = try InMemoryImport.trace(at: path, console: console)
+  static func runWhy(
+    request name: String, path: String, until: TraceTime?, platform: LogPlatform? = nil, console: some Console
+  ) throws -> ExitStatus {
+    let (trace, damage) = try InMemoryImport.trace(at: path, platform: platform, console: console)
     guard let history = RequestHistory(of: name, in: trace, until: until) else {
       let names = RequestHistory.names(in: trace)
       let known =

@@ -1,5 +1,6 @@
 import BackgroundTrace
 import BackgroundTraceExport
+import BackgroundTraceImport
 
 /// `bgtrace export PATH --format …`: the trace in formats other tools open, written to
 /// standard output or to `--out PATH`. `--from`/`--to` keep the part of the trace
@@ -7,12 +8,12 @@ import BackgroundTraceExport
 enum ExportCommand {
   static func run(
     path: String, format: ExportFormat, from: TraceTime?, to: TraceTime?, output: String? = nil,
-    console: some Console
+    platform: LogPlatform? = nil, console: some Console
   ) throws -> ExitStatus {
     if let from, let to, from > to {
       throw UsageError("'--from' (\(from)s) is after '--to' (\(to)s); give a window that starts before it ends")
     }
-    if let imported = try InMemoryImport.log(at: path) {  // a device log, imported in memory
+    if let imported = try InMemoryImport.log(at: path, platform: platform) {  // a device log, imported in memory
       console.writeError("bgtrace: \(imported.note)\n")
       let text = format.render(imported.trace, named: path, from: from, to: to)
       guard let output else {

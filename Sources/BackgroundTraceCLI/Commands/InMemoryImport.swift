@@ -13,23 +13,24 @@ struct InMemoryImport {
   /// writes: N events of APP`.
   var note: String
 
-  /// The log at `path`, imported; `nil` when `path` is standard input, starts like a
-  /// trace, or holds no line in a known log style (the trace reader then says what a
-  /// trace's first line should be).
+  /// The log at `path`, imported as a log of `platform` (`nil`: detected); `nil` when
+  /// `path` is standard input, starts like a trace, or, with no platform given, holds no
+  /// line in a known log style (the trace reader then says what a trace's first line
+  /// should be).
   ///
   /// - Throws: ``LogImportError`` for a log that cannot be read or holds no background
   ///   work.
-  static func log(at path: String) throws -> InMemoryImport? {
+  static func log(at path: String, platform: LogPlatform? = nil) throws -> InMemoryImport? {
     guard path != "-", !TraceFiles.startsLikeATrace(path) else { return nil }
     var meta = TraceMetadata()
     var located: [LocatedEvent] = []
     let summary: ImportSummary
     do {
       summary = try LogImporter.run(
-        [.file(path)], options: LogImportOptions(), meta: { meta = $0 },
+        [.file(path)], options: LogImportOptions(platform: platform), meta: { meta = $0 },
         located: { event, location in located.append(LocatedEvent(event: event, location: location.line)) })
-    } catch let error as LogImportError where error.isInNoKnownStyle {
-      return nil
+    } catch let error as LogImportError where error.isInNoKnownStyle && platform == nil {
+      return nil  // with a platform given the file is a log, and the importer's error says why not
     }
     guard summary.events > 0 else {
       throw LogImportError(file: path, message: ImportCommand.emptyImportMessage(summary))
@@ -44,8 +45,10 @@ struct InMemoryImport {
 
   /// The trace at `path`: a trace file read whole, or a device log imported (its note
   /// written to standard error), and the damage the reader recovered from.
-  static func trace(at path: String, console: some Console) throws -> (trace: RecordedTrace, damage: [TraceDamage]) {
-    if let imported = try log(at: path) {
+  static func trace(
+    at path: String, platform: LogPlatform? = nil, console: some Console
+  ) throws -> (trace: RecordedTrace, damage: [TraceDamage]) {
+    if let imported = try log(at: path, platform: platform) {
       console.writeError("bgtrace: \(imported.note)\n")
       return (imported.trace, [])
     }

@@ -1,19 +1,20 @@
 import BackgroundTrace
 import BackgroundTraceExport
+import BackgroundTraceImport
 import Foundation
 
 /// `bgtrace stats PATH…`: counts per trace, files or directories. A file that cannot be
 /// read is reported on standard error and the others are still counted, as `check`
 /// does; the exit status is then 2.
 enum StatsCommand {
-  static func run(paths: [String], console: some Console) throws -> ExitStatus {
+  static func run(paths: [String], platform: LogPlatform? = nil, console: some Console) throws -> ExitStatus {
     var status = ExitStatus.success
     var reported = 0
     for path in try TraceFiles.expand(paths) {
       let report: String
       let damage: [TraceDamage]
       do {
-        if let imported = try InMemoryImport.log(at: path) {  // a device log, imported in memory
+        if let imported = try InMemoryImport.log(at: path, platform: platform) {  // a device log, imported in memory
           console.writeError("bgtrace: \(imported.note)\n")
           var statistics = TraceStatistics()
           for event in imported.trace.events { statistics.add(event) }
