@@ -122,7 +122,7 @@ package struct SVGTimeline {
           + "height=\"\(n(bottom - 58))\" fill=\"#eceff1\"/><path d=\"M\(n(gap.left - 3)) 62L\(n(gap.left + 3)) 54"
           + "M\(n(gap.right - 3)) 62L\(n(gap.right + 3)) 54\" stroke=\"#546e7a\" stroke-width=\"1.5\"/>"
           + "<text x=\"\(n((gap.left + gap.right) / 2))\" y=\"53\" text-anchor=\"middle\" font-size=\"9\" "
-          + "fill=\"#546e7a\">\(Self.compact(gap.start, gap.end))</text></g>\n")
+          + "fill=\"#546e7a\">\(Self.gapLength(gap.start, gap.end))</text></g>\n")
     }
     for tick in layout.scale.ticks {
       let x = layout.x(tick.time)
@@ -576,12 +576,9 @@ package struct SVGTimeline {
     return tenths % 10 == 0 ? String(tenths / 10) : "\(tenths / 10).\(tenths % 10)"
   }
 
-  /// A gap's length in the largest whole unit: `50s`, `58m`, `3h`.
-  static func compact(_ start: TraceTime, _ end: TraceTime) -> String {
-    let seconds = (end.nanoseconds - start.nanoseconds) / 1_000_000_000
-    if seconds < 120 { return "\(seconds)s" }
-    if seconds < 7200 { return "\(seconds / 60)m" }
-    return "\(seconds / 3600)h"
+  /// A gap's length in whole seconds (`7492s`): the axis's one unit, as its ticks have it.
+  static func gapLength(_ start: TraceTime, _ end: TraceTime) -> String {
+    "\((end.nanoseconds - start.nanoseconds) / 1_000_000_000)s"
   }
 
   private func duration(_ start: TraceTime, _ end: TraceTime) -> String {
