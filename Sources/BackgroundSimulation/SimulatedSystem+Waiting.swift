@@ -20,6 +20,7 @@ extension SimulatedSystem {
     if pending.timer != nil, let launchAt = pending.launchAt, launchAt > now { reasons.insert(.scheduler) }
     if appInForeground { reasons.insert(.foreground) }
     if request.type == .processing {
+      if !usedRecently { reasons.insert(.unused) }
       if request.requiresNetworkConnectivity && !networkAvailable { reasons.insert(.network) }
       if request.requiresExternalPower && !charging { reasons.insert(.power) }
       if configuration.launchPolicy.processingNeedsIdleDevice && !deviceIdle { reasons.insert(.idle) }
@@ -41,6 +42,25 @@ extension SimulatedSystem {
     // WorkManager starts the app's process; an iOS in-process queue waits for the app.
     if configuration.platform == .ios && !appRuns { reasons.insert(.notRunning) }
     return reasons
+  }
+
+  /// Whether the user has used the app recently enough for its processing tasks to
+  /// launch (``SimulationConfiguration/processingUseWindow``): in the foreground now, or
+  /// within the window.
+  var usedRecently: Bool {
+    guard let window = configuration.processingUseWindow, !appInForeground else { return true }
+    let sinceUse: Duration =
+      lastUsedAt.map { RollingBudget.elapsed(from: $0, to: now) }
+      ?? .nanoseconds(Int64(now.nanoseconds)) + configuration.lastUsedBeforeStart
+    return sinceUse <= window
+  }
+
+  /// Notes the waits again when the app's last use falls out of the processing window.
+  func noteWaitsWhenUseLapses() {
+    guard configuration.platform == .ios, let window = configuration.processingUseWindow else { return }
+    let lapse =
+      (lastUsedAt ?? .zero) + TraceInterval(window - (lastUsedAt == nil ? configuration.lastUsedBeforeStart : .zero))
+    noteWaits(at: lapse.adding(nanoseconds: 1))
   }
 
   /// Records `sched.wait` and `work.wait` for each waiting request whose reasons

@@ -165,6 +165,9 @@ public final class SimulatedSystem: @unchecked Sendable {
   var batteryLevel: Int
   var batteryLow: Bool
   var storageLow: Bool
+  /// When the user last had the app in the foreground; `nil`: not since the simulation
+  /// started (``SimulationConfiguration/lastUsedBeforeStart`` says when before).
+  var lastUsedAt: TraceTime?
   /// Since when the screen has been off (Android), for the idle constraint.
   var screenOffSince: TraceTime?
   /// The timer that makes the device idle for jobs.
@@ -239,6 +242,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     planFaults()
     updateDoze()
     updateIdleForJobs()
+    noteWaitsWhenUseLapses()
   }
 
   /// The trace so far.
@@ -361,6 +365,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// the background budget; with none open the app is suspended shortly.
   public func moveToBackground() {
     guard appInForeground else { return }
+    lastUsedAt = now  // the user has used the app until now
     if appState == .active {
       setState(.inactive)
       appDelegate?.willResignActive()
@@ -368,6 +373,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     setState(.background)
     backgroundSince = now
     leftForegroundAt = now
+    noteWaitsWhenUseLapses()
     appDelegate?.didEnterBackground()
     scheduleExpiration()
     suspendIfIdle(after: idleSuspensionDelay)

@@ -114,6 +114,13 @@ public struct SimulationConfiguration: Sendable {
   public var networkAvailable = true
   /// The environment at the start: on external power.
   public var charging = false
+  /// How recently the user must have used the app for its processing tasks to launch
+  /// (iOS): `BGTaskRequest.h` says the system fulfils a `BGProcessingTaskRequest` "as
+  /// long as the user has used your app within the past week". `nil`: no condition.
+  public var processingUseWindow: Duration? = .seconds(7 * 86_400)
+  /// How long before the simulation starts the user last used the app (iOS): 0, just
+  /// now. A test of an app left unopened for days sets more.
+  public var lastUsedBeforeStart: Duration = .zero
   /// The environment at the start: whether the network connection is metered (cellular
   /// data; `false`: Wi-Fi).
   public var networkMetered = false

@@ -105,6 +105,36 @@ import Testing
       ])
   }
 
+  /// `BGTaskRequest.h` (`BGProcessingTaskRequest`): the system fulfils a processing
+  /// request "as long as the user has used your app within the past week". Left at
+  /// 0 s, the app's request due at 8 days waits (`unused`) until the user opens the app
+  /// at 9 days; in the foreground it waits for the background, and launches when the
+  /// user leaves at 9 days and 10 s.
+  @Test func aProcessingRequestWaitsForAUseInThePastWeek() throws {
+    var configuration = SimulationConfiguration()
+    configuration.launchPolicy = .immediate
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launchApp { LaunchPolicyTests.App(scheduler: $0) }
+    try system.submit(.processing("process", earliestBeginDelay: .seconds(8 * 86_400)))
+    system.moveToBackground()
+    system.advance(to: TraceTime(seconds: 9 * 86_400))
+    system.moveToForeground()
+    system.advance(by: .seconds(10))
+    system.moveToBackground()
+    system.advance(by: .seconds(10))
+    #expect(
+      lines(system.trace, "sched.submit", "sched.wait", "sched.launch") == [
+        "0 sched.submit ident=process type=processing earliest=691200",
+        "691200 sched.wait ident=process reasons=unused",
+        "777600 sched.wait ident=process reasons=foreground",
+        "777610 sched.launch ident=process run=1",
+      ])
+    #expect(
+      RequestHistory(of: "process", in: system.trace)?.lines.contains(
+        "  691200s to 777600s (86400s): waited: the user had not used the app in the past week, and processing "
+          + "tasks launch only for apps used in it.") == true)
+  }
+
   /// A request opened in the foreground and left there past its earliest date waits
   /// for the background; the reasons change when the app leaves, and only then.
   @Test func theReasonsAreWrittenAgainOnlyWhenTheyChange() throws {

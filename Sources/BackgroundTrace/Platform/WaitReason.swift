@@ -58,6 +58,10 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
   /// long enough (WorkManager `setRequiresDeviceIdle`, JobScheduler
   /// `PENDING_JOB_REASON_CONSTRAINT_DEVICE_IDLE`).
   case deviceIdle = "device-idle"
+  /// iOS: a processing task, and the user has not used the app in the past week
+  /// (`BGTaskRequest.h`, `BGProcessingTaskRequest`: the system fulfils the request
+  /// "as long as the user has used your app within the past week").
+  case unused
 
   /// What the reason says in `bgtrace explain --why`: a clause that completes "it
   /// waited because …".
@@ -76,6 +80,7 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
     case .battery: "it needs a battery that is not low, and the battery was low"
     case .storage: "it needs storage that is not low, and storage was low"
     case .deviceIdle: "it needs an idle device, and the device was in use or not idle long enough"
+    case .unused: "the user had not used the app in the past week, and processing tasks launch only for apps used in it"
     }
   }
 
