@@ -466,6 +466,11 @@ struct TimelineBuilder {
   ) {
     model.tasks[index].end = now
     model.tasks[index].outcome = model.tasks[index].expiredAt == nil ? otherwise : expired
+    // A task expired and never ended is over once its grace has passed (the checker's
+    // task-expired-not-ended): drawn to there, not to whatever event comes next.
+    if model.tasks[index].outcome == .killed, let expiredAt = model.tasks[index].expiredAt {
+      model.tasks[index].end = min(now, expiredAt + CheckerConfiguration().grace)
+    }
   }
 
   private mutating func closeRun(_ index: Int, _ outcome: TimelineModel.RunOutcome) {
