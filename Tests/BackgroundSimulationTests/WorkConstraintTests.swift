@@ -283,4 +283,31 @@ private struct TimedWorker: BackgroundWorker {
       findings.first?.message.hasPrefix(
         "periodic work sync (every 900s) waited 84029.9s for its standby bucket's job quota") == true)
   }
+
+  /// A media player running as a foreground service.
+  private final class Player: ForegroundService {
+    func onStartCommand(_ control: ForegroundServiceControl) { _ = try? control.startForeground(type: .mediaPlayback) }
+  }
+
+  /// Android 16 counts the jobs of an app running a foreground service against its
+  /// quota (AOSP flag `enforce_quota_policy_to_fgs_jobs`); before 16 they ran free. The
+  /// model counts them on every release, the strict reading: with a player in the
+  /// foreground and its quota spent, a rare app's second job waits.
+  @Test func aForegroundServiceDoesNotFreeTheJobQuota() throws {
+    let system = system { $0.standbyBucket = .rare }
+    system.launch { _ in }
+    try system.startForegroundService("player", Player())
+    system.moveToBackground()
+    try system.enqueue(
+      WorkRequest(work: "first", worker: TimedWorker(clock: system.clock, duration: .seconds(590))), policy: nil)
+    system.advance(to: TraceTime(seconds: 1000))
+    try system.enqueue(WorkRequest(work: "second", worker: TimedWorker(clock: system.clock)), policy: nil)
+    system.advance(to: TraceTime(seconds: 2000))
+    #expect(
+      lines(system).filter { $0.contains(" work.") } == [
+        "0 work.enqueue work=first", "0.1 work.start work=first attempt=0",
+        "590.1 work.result work=first attempt=0 outcome=success", "1000 work.enqueue work=second",
+        "1000 work.wait work=second reasons=quota",
+      ])
+  }
 }
