@@ -85,11 +85,11 @@ package struct ChromeTraceExporter {
         instant.name, instant.category.rawValue, at: instant.time, pid: instant.process, tid: tid,
         args: [("event", JSONText.string(instant.detail))])
     }
-    for located in model.findings where window.contains(located.finding.time) {
+    for located in model.findings where window.contains(located.time) {
       let finding = located.finding
       let tid = thread(located.process, .findings)
       instant(
-        finding.rule.id, "finding", at: finding.time, pid: located.process, tid: tid,
+        finding.rule.id, "finding", at: located.time, pid: located.process, tid: tid,
         args: [
           ("severity", JSONText.string(finding.severity.rawValue)), ("message", JSONText.string(finding.message)),
           ("location", String(finding.location)),

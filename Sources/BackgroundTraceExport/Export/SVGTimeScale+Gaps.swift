@@ -51,7 +51,7 @@ extension SVGTimeScale {
       for time in work.enqueues + work.cancels { add(time, time) }
     }
     for instant in model.instants where instant.category != .waiting { add(instant.time, instant.time) }
-    for located in model.findings { add(located.finding.time, located.finding.time) }
+    for located in model.findings { add(located.time, located.time) }
     for state in model.states { add(state.start, state.start) }
     for process in model.processes {
       add(process.start, process.start)

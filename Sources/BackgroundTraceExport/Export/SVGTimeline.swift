@@ -49,7 +49,7 @@ package struct SVGTimeline {
   ) -> [SVGLabelLayout.Box] {
     var timeline = SVGTimeline(
       model: model, layout: SVGTimelineLayout(model, window: window),
-      findings: model.findings.filter { window.contains($0.finding.time) }, findingText: findingText,
+      findings: model.findings.filter { window.contains($0.time) }, findingText: findingText,
       output: StreamedText(sink))
     timeline.draw(standalone: standalone)
     return timeline.labels.placed
@@ -226,10 +226,11 @@ package struct SVGTimeline {
       let finding = located.finding
       let row = layout.row(of: located.subject, in: model) ?? Self.findingsRow
       let centreY = row == Self.findingsRow ? Self.findingsTop + 7 : layout.top(ofRow: row) + 8
-      let x = layout.x(finding.time)
+      let x = layout.x(located.time)
       let color = finding.severity == .error ? SVGPalette.error : SVGPalette.warning
+      let found = located.time == finding.time ? "" : " (found at \(finding.time)s)"
       let title =
-        "#\(index + 1) \(finding.severity.rawValue) [\(finding.rule.id)] at \(finding.time)s: \(finding.message)"
+        "#\(index + 1) \(finding.severity.rawValue) [\(finding.rule.id)] at \(located.time)s\(found): \(finding.message)"
       guard index < Self.listedFindings,
         let centre = labels.placeMarker(x: x, y: centreY - 7, width: 14, height: 14, row: row, reach: 400)
       else {

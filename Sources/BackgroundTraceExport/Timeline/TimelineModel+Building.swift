@@ -155,7 +155,13 @@ struct TimelineBuilder {
   /// later event) is not drawn on that event's lane.
   private mutating func addFinding(_ finding: Finding, process: Int) {
     let subject = touched.first { names($0, in: finding.message) } ?? named(in: finding.message)
-    model.findings.append(.init(process: process, finding: finding, subject: subject))
+    var time = finding.time
+    if finding.rule == .taskExpiredNotEnded, case .task(let index)? = subject,
+      let expiredAt = model.tasks[index].expiredAt
+    {
+      time = min(time, expiredAt + CheckerConfiguration().grace)
+    }
+    model.findings.append(.init(process: process, finding: finding, subject: subject, time: time))
   }
 
   /// The latest task, run or work item `message` names as `task N`, `run N` or

@@ -418,6 +418,9 @@ extension TimelineModel {
     var finding: Finding
     /// What it is about, when its event touched a task, run, work item, session or service.
     var subject: Subject?
+    /// Where it is drawn: when it became true. A task or run expired and not ended within
+    /// the grace is found at the next event, but holds from its expiration plus the grace.
+    var time: TraceTime
   }
 }
 
