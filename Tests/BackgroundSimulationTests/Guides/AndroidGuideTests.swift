@@ -76,4 +76,23 @@ import Testing
     }
     expectNoTimingBugs(in: scenario, exploration: Exploration(runs: 50))
   }
+
+  @Test func theSettingsScreenChangesTheSync() throws {
+    let system = SimulatedSystem(seed: 3, configuration: SimulationConfiguration(platform: .android))
+    system.launchApp { system in NewsApp(queue: system) { true } }
+    system.advance(to: TraceTime(seconds: 60))
+
+    // The user picks hourly syncs: UPDATE keeps the request, its id and its enqueue time.
+    try system.enqueue(
+      WorkRequest(
+        work: "news-periodic", name: "NewsSyncWorker", retryLimit: 3, period: .seconds(3600), tags: ["news"],
+        requiredNetworkType: .connected, requiresBatteryNotLow: true, worker: NewsSyncWorker { true }),
+      policy: .update)
+    let periodic = try #require(system.workInfos(forUniqueWork: "news-periodic").first)
+    #expect(periodic.generation == 1 && periodic.periodicity?.repeatInterval == TraceInterval(nanoseconds: 3_600_000_000_000))
+
+    // The user turns news off: every request tagged "news" is cancelled.
+    system.cancelAllWork(byTag: "news")
+    #expect(system.workInfos(byTag: "news").allSatisfy { $0.state.isFinished })
+  }
 }
