@@ -59,7 +59,7 @@ import Testing
   @Test func versionPrintsAndExitsZero() throws {
     let result = try run(["--version"])
     #expect(result.status == 0)
-    #expect(result.output == "bgtrace 0.1.0\n")
+    #expect(result.output == "bgtrace 0.2.0\n")
     #expect(result.errors == "")
   }
 }

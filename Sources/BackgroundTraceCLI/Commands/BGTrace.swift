@@ -4,7 +4,7 @@ import BackgroundTrace
 /// error to one line on standard error and an exit status. No error escapes as a crash.
 package enum BGTrace: Sendable {
   /// The tool's version, printed by `bgtrace --version`.
-  package static let version = "0.1.0"
+  package static let version = "0.2.0"
 
   /// Runs `bgtrace` with `arguments` (without the program name).
   ///
