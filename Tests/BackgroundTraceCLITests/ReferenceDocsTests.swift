@@ -95,21 +95,52 @@ import Testing
     }
   }
 
-  /// The version README.md's install line names (`.package(url: "…BackgroundTrace…", from: "X.Y.Z")`)
-  /// has a CHANGELOG.md section, below `## Unreleased` (docs/releasing.md).
-  @Test func changelogHasASectionForTheInstallLinesVersion() throws {
+  /// The newest row of docs/releasing.md's "Releases" table: `| X.Y.Z | DATE | `COMMIT` |`.
+  static func newestRelease() throws -> (version: String, commit: String) {
+    let releasing = try String(contentsOf: Repository.root.appendingPathComponent("docs/releasing.md"), encoding: .utf8)
+    let row = try Regex(#"^\| ([0-9]+\.[0-9]+\.[0-9]+) \| [0-9]{4}-[0-9]{2}-[0-9]{2} \| `([0-9a-f]{40})` \|$"#)
+    let rows = releasing.split(separator: "\n").compactMap { line in
+      (try? row.wholeMatch(in: line)).flatMap { match in
+        match.output[1].substring.flatMap { version in match.output[2].substring.map { (String(version), String($0)) } }
+      }
+    }
+    return try #require(rows.last, "docs/releasing.md's Releases table has no row")
+  }
+
+  /// README.md's install line and the manifest it shows name the newest release of
+  /// docs/releasing.md by its commit (`revision: "COMMIT")  // X.Y.Z`), the version
+  /// requirement beside it names that version, and CHANGELOG.md has its section
+  /// (docs/releasing.md, "Cutting a release").
+  @Test func installLineNamesTheNewestRelease() throws {
     let root = Repository.root
+    let release = try Self.newestRelease()
+    let pinned = "revision: \"\(release.commit)\")  // \(release.version)"
     let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let manifest = try String(
+      contentsOf: root.appendingPathComponent("Tools/DependentPackage/Package.swift"), encoding: .utf8)
+    #expect(readme.contains(#".package(url: "https://github.com/<owner>/BackgroundTrace.git", "# + pinned))
+    #expect(manifest.contains(".package(url: backgroundTrace, " + pinned))
+    #expect(readme.contains(".upToNextMinor(from: \"\(release.version)\")"))
+    let anyRevision = try Regex(#"revision: "([0-9a-f]{40})""#)
+    for (file, text) in [("README.md", readme), ("Tools/DependentPackage/Package.swift", manifest)] {
+      let named = Set(text.matches(of: anyRevision).compactMap { $0.output[1].substring.map(String.init) })
+      #expect(named == [release.commit], "\(file) names the revisions \(named.sorted())")
+    }
     let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
-    let installLine = try Regex(#"\.package\([^)]*BackgroundTrace[^)]*from: "([0-9]+\.[0-9]+\.[0-9]+)""#)
-    let versions = Set(readme.matches(of: installLine).compactMap { $0.output[1].substring.map(String.init) })
-    #expect(versions.count == 1, "README.md's install lines name \(versions.sorted()) (one version expected)")
     let sections = changelog.split(separator: "\n").filter { $0.hasPrefix("## ") }
     #expect(sections.first == "## Unreleased", "CHANGELOG.md starts with \(sections.first ?? "no section")")
-    for version in versions {
-      #expect(
-        sections.contains { $0 == "## \(version)" || $0.hasPrefix("## \(version) ") },
-        "CHANGELOG.md has no '## \(version) — DATE' section for README.md's install line")
-    }
+    #expect(
+      sections.contains { $0.hasPrefix("## \(release.version) — ") },
+      "CHANGELOG.md has no '## \(release.version) — DATE' section for the newest release")
+  }
+
+  /// `bgtrace --version` names CHANGELOG.md's newest version section, which the release
+  /// commit adds before docs/releasing.md lists it.
+  @Test func versionIsTheNewestRelease() throws {
+    let changelog = try String(
+      contentsOf: Repository.root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+    let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") && $0 != "## Unreleased" }
+    #expect(
+      newest?.hasPrefix("## \(BGTrace.version) — ") == true, "CHANGELOG.md's newest section is \(newest ?? "none")")
   }
 }

@@ -1,10 +1,11 @@
 // swift-tools-version:6.0
-// A package as an app team writes it: it depends on BackgroundTrace by version, puts
-// the recording library into its app code and the simulation and checker into its
-// tests. Tools/check-dependent-package.sh points BGTRACE_PACKAGE_URL at a tagged clone
-// of the checkout and runs `swift test` here, as CI does. README.md's "Installing" and
-// docs/guides/golden-traces.md show this manifest's dependencies and targets (a test
-// keeps them the same).
+// A package as an app team writes it: it depends on BackgroundTrace's latest release
+// by its commit, puts the recording library into its app code and the simulation and
+// checker into its tests. Tools/check-dependent-package.sh points BGTRACE_PACKAGE_URL at
+// a clone of the checkout: it builds this manifest as written, then runs `swift test`
+// with the dependency on the checkout's HEAD by version, as CI does. README.md's
+// "Installing" and docs/guides/golden-traces.md show this manifest's dependencies and
+// targets (a test keeps them the same).
 import PackageDescription
 
 let backgroundTrace = Context.environment["BGTRACE_PACKAGE_URL"] ?? "https://example.invalid/set-BGTRACE_PACKAGE_URL"
@@ -13,7 +14,7 @@ let package = Package(
   name: "DraftSync",
   platforms: [.macOS(.v15), .iOS(.v18)],  // at least BackgroundTrace's, or a Mac build fails
   dependencies: [
-    .package(url: backgroundTrace, from: "0.1.0")
+    .package(url: backgroundTrace, revision: "e452c888dae63d1f39b111e7c11c93bcd2bd5b03")  // 0.2.0
   ],
   targets: [
     // The app's code: the protocols, the tracing wrappers and the recorder.
