@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Renders the timelines `bgtrace export` draws and takes headless-Chromium screenshots
 # of them, to look at by eye after changing the exporters (CONTRIBUTING.md, "Looking
-# at the timelines"): the demo's trace, and a 1,000,000-event workload trace.
+# at the timelines"): the demo's trace (simulated iOS), an Android golden, an imported
+# Xcode console log and a 1,000,000-event workload trace, each page also zoomed in
+# through its address (#zoom=FACTOR,START).
 #   Tools/screenshot-timelines.sh [OUTDIR]        (default .build/screenshots)
-# Writes OUTDIR/{demo,workload}.{svg,html} and OUTDIR/{demo,workload}-{svg,html}.png.
+# Writes OUTDIR/NAME.{svg,html} and OUTDIR/NAME-{svg,html,zoomed}.png for NAME in demo,
+# android, imported and workload.
 # Needs Chromium (Debian: apt-get install chromium; macOS: Google Chrome, or set
 # CHROMIUM to its binary). Not part of CI: it changes nothing and checks nothing, it
 # only draws.
@@ -36,19 +39,26 @@ bin="$(swift build -c release --show-bin-path)"
 "$bin/bgtrace" demo --out "$out/demo-run" > /dev/null
 "$bin/bgtrace-bench" --events 1000000 --write-workload "$out/workload.bgtrace" > /dev/null
 
-shoot() { # NAME WIDTH HEIGHT: OUTDIR/NAME.svg and .html, each to a PNG
-  local name="$1" width="$2" height="$3"
-  for format in svg html; do
+shoot() { # NAME WIDTH HEIGHT ZOOM: OUTDIR/NAME.svg and .html, each to a PNG, and the page zoomed
+  local name="$1" width="$2" height="$3" zoom="$4"
+  for view in svg html zoomed; do
+    local file="$name.$view" address=""
+    if [ "$view" = zoomed ]; then file="$name.html" address="#zoom=$zoom"; fi
     "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-      --window-size="$width,$height" --screenshot="$out/$name-$format.png" \
-      "file://$out/$name.$format" > /dev/null 2>&1
-    echo "$out/$name-$format.png"
+      --window-size="$width,$height" --screenshot="$out/$name-$view.png" \
+      "file://$out/$file$address" > /dev/null 2>&1
+    echo "$out/$name-$view.png"
   done
 }
 
 for format in svg html; do
   "$bin/bgtrace" export "$out/demo-run/demo.bgtrace" --format "$format" > "$out/demo.$format"
+  "$bin/bgtrace" export Traces/golden/android/news-sync.txt --format "$format" > "$out/android.$format"
+  "$bin/bgtrace" export Traces/import/ios/xcode-onesignal-still-not-ended-multi.log --format "$format" \
+    > "$out/imported.$format" 2> /dev/null
   "$bin/bgtrace" export "$out/workload.bgtrace" --format "$format" > "$out/workload.$format"
 done
-shoot demo 1400 900
-shoot workload 1400 2400
+shoot demo 1400 900 20,0
+shoot android 1400 700 30,0.2
+shoot imported 1400 700 40,0.95
+shoot workload 1400 2400 50,0.5

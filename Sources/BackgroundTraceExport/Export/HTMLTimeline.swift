@@ -1,7 +1,9 @@
 /// Writes the SVG timeline inside a self-contained HTML page (well-formed XHTML, so
-/// XML tools read it too), each finding's text written beside its marker: hovering over a bar, marker or lane label shows its details
-/// (its SVG `<title>`) in a panel above the timeline, from a small inline script; with
-/// scripts off the browser's own tooltips still show them.
+/// XML tools read it too), each finding's text written beside its marker. An inline
+/// script (``HTMLTimelineScript``) shows the details of what the pointer is over (its
+/// SVG `<title>`) in a panel above the timeline, and zooms and pans the time axis (the
+/// wheel, a drag, keys), since real traces span hours; with scripts off the browser's
+/// own tooltips still show the details.
 package enum HTMLTimeline {
   /// Writes the page for `model` within `window` to `sink`, in pieces.
   ///
@@ -27,32 +29,13 @@ package enum HTMLTimeline {
       </style>
       </head>
       <body>
-      <pre id="details">Hover over a bar, marker or label for its details.</pre>
+      <pre id="details">\(HTMLTimelineScript.hint)</pre>
       <div class="timeline">
 
       """)
     SVGTimeline.write(model, window: window, standalone: false, findingText: true, to: sink)
-    sink(
-      """
-      </div>
-      <script>
-      //<![CDATA[
-      (function () {
-        var details = document.getElementById("details");
-        var svg = document.querySelector(".timeline svg");
-        if (!details || !svg) { return; }
-        svg.addEventListener("mouseover", function (event) {
-          for (var node = event.target; node && node !== svg; node = node.parentNode) {
-            var title = node.querySelector ? node.querySelector(":scope > title") : null;
-            if (title) { details.textContent = title.textContent; return; }
-          }
-        });
-      })();
-      //]]>
-      </script>
-      </body>
-      </html>
-
-      """)
+    sink("</div>\n<script>\n//<![CDATA[\n")
+    sink(HTMLTimelineScript.source)
+    sink("\n//]]>\n</script>\n</body>\n</html>\n")
   }
 }

@@ -19,6 +19,10 @@ package struct SVGTimeline {
   let findings: [TimelineModel.LocatedFinding]
   /// Whether each finding's text is written beside its marker (the HTML page).
   let findingText: Bool
+  /// Whether the drawing goes inside the HTML page, whose script zooms it: the root then
+  /// carries the plot's box, and each text beside a bar or marker the drawing x of what
+  /// it stands beside (`data-at`), so that it keeps its distance at any zoom.
+  let inPage: Bool
   private var output: StreamedText<Never>
   /// Where the markers and labels went.
   package private(set) var labels = SVGLabelLayout(left: 4, right: SVGTimelineLayout.width - 4)
@@ -38,7 +42,9 @@ package struct SVGTimeline {
   /// Writes the timeline of `model` within `window` to `sink`, in pieces.
   ///
   /// - Parameters:
-  ///   - standalone: whether to start with an XML declaration (false inside HTML).
+  ///   - standalone: whether to start with an XML declaration; inside a page (false)
+  ///     the root carries `data-plot="LEFT RIGHT BOTTOM"` for the page's script
+  ///     (``HTMLTimelineScript``).
   /// - Complexity: O(*n* + *l* log *l*) in the model's size and its number of lanes.
   ///   - findingText: whether to write each finding's text beside its marker.
   /// - Returns: the boxes of the markers and labels placed.
@@ -50,7 +56,7 @@ package struct SVGTimeline {
     var timeline = SVGTimeline(
       model: model, layout: SVGTimelineLayout(model, window: window),
       findings: model.findings.filter { window.contains($0.time) }, findingText: findingText,
-      output: StreamedText(sink))
+      inPage: !standalone, output: StreamedText(sink))
     timeline.draw(standalone: standalone)
     return timeline.labels.placed
   }
@@ -68,7 +74,8 @@ package struct SVGTimeline {
     if standalone { emit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n") }
     emit(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(height))\" "
-        + "viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n")
+        + "viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\""
+        + (inPage ? pageAttributes(lanesBottom: lanesBottom) : "") + ">\n")
     emit("<title>\(XMLText.escape("bgtrace timeline: \(model.name)"))</title>\n")
     emit("<rect width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\" pointer-events=\"none\"/>\n")
     drawHeader()
@@ -126,9 +133,11 @@ package struct SVGTimeline {
     }
     for tick in layout.scale.ticks {
       let x = layout.x(tick.time)
-      emit("<line x1=\"\(n(x))\" y1=\"58\" x2=\"\(n(x))\" y2=\"\(n(bottom))\" stroke=\"#e0e0e0\"/>\n")
+      let tickClass = inPage ? " class=\"tick\"" : ""
+      emit("<line x1=\"\(n(x))\" y1=\"58\" x2=\"\(n(x))\" y2=\"\(n(bottom))\" stroke=\"#e0e0e0\"\(tickClass)/>\n")
       emit(
-        "<text x=\"\(n(x))\" y=\"54\" text-anchor=\"middle\" fill=\"#555555\">\(XMLText.escape(tick.label))</text>\n")
+        "<text x=\"\(n(x))\" y=\"54\" text-anchor=\"middle\" fill=\"#555555\"\(tickClass)>"
+          + "\(XMLText.escape(tick.label))</text>\n")
     }
     emit(
       "<line x1=\"\(n(layout.plotLeft))\" y1=\"58\" x2=\"\(n(layout.plotRight))\" y2=\"58\" stroke=\"#9e9e9e\"/>\n")
@@ -150,8 +159,8 @@ package struct SVGTimeline {
       rect(x, top, width, 18, fill: SVGPalette.state(span.state), title: title)
       if width > Double(span.state.count) * 6.5 + 6 {
         emit(
-          "<text x=\"\(n(x + 3))\" y=\"\(n(top + 13))\" fill=\"#263238\" pointer-events=\"none\">\(span.state)</text>\n"
-        )
+          "<text x=\"\(n(x + 3))\" y=\"\(n(top + 13))\"\(at(x)) fill=\"#263238\" pointer-events=\"none\">"
+            + "\(span.state)</text>\n")
       }
     }
     drawMomentaryStates()
@@ -261,7 +270,9 @@ package struct SVGTimeline {
         minimum: text.minimum)
       {
         sideText(
-          placed.text, x: placed.x, y: text.y + 4, anchorEnd: placed.anchorEnd, color: text.color, title: text.title)
+          placed.text, x: placed.x, y: text.y + 4, anchorEnd: placed.anchorEnd,
+          beside: placed.x == text.centre + (placed.anchorEnd ? -10 : 10) ? text.centre : placed.x,
+          color: text.color, title: text.title)
       }
     }
   }
@@ -297,18 +308,25 @@ package struct SVGTimeline {
         text, after: layout.x(clipped.end) + 4, before: layout.x(clipped.start) - 4, y: y + 2, row: row,
         minimum: text.count, floor: layout.plotLeft)
       {
-        sideText(placed.text, x: placed.x, y: y + 12, anchorEnd: placed.anchorEnd, color: "#424242", title: text)
+        let edge = layout.x(placed.anchorEnd ? clipped.start : clipped.end)
+        let beside = placed.x == edge + (placed.anchorEnd ? -4 : 4) ? edge : placed.x
+        sideText(
+          placed.text, x: placed.x, y: y + 12, anchorEnd: placed.anchorEnd, beside: beside, color: "#424242",
+          title: text)
       }
     }
   }
 
   /// Text beside a marker or a bar, starting at `x` (ending there when `anchorEnd`).
+  /// `beside` is the marker's or the bar edge's x when the text stands right beside it,
+  /// else `x` itself: the page's zoom keeps a text beside what it describes, and one
+  /// that slid past something in the way where it was placed.
   private mutating func sideText(
-    _ text: String, x: Double, y: Double, anchorEnd: Bool, color: String, title: String
+    _ text: String, x: Double, y: Double, anchorEnd: Bool, beside: Double, color: String, title: String
   ) {
     let anchor = anchorEnd ? " text-anchor=\"end\"" : ""
     emit(
-      "<text x=\"\(n(x))\" y=\"\(n(y))\"\(anchor) fill=\"\(color)\"><title>\(XMLText.escape(title))</title>"
+      "<text x=\"\(n(x))\" y=\"\(n(y))\"\(anchor)\(at(beside)) fill=\"\(color)\"><title>\(XMLText.escape(title))</title>"
         + XMLText.escape(text) + "</text>\n")
   }
 
@@ -560,6 +578,23 @@ package struct SVGTimeline {
   }
 
   /// Plain text in the left column or the notes.
+  /// The root's attributes for the page's script: the plot's box
+  /// (`data-plot="LEFT RIGHT BOTTOM"`) and its linear stretches of time
+  /// (`data-scale="LEFT:RIGHT:START:END …"`, drawing x and seconds), from which the
+  /// script labels the axis at any zoom.
+  private func pageAttributes(lanesBottom: Double) -> String {
+    let stretches = layout.scale.segments.filter { !$0.compressed && $0.end > $0.start }.map {
+      "\(n($0.left)):\(n($0.right)):\($0.start):\($0.end)"
+    }
+    return " data-plot=\"\(n(layout.plotLeft)) \(n(layout.plotRight)) \(n(lanesBottom))\" "
+      + "data-scale=\"\(stretches.joined(separator: " "))\""
+  }
+
+  /// ` data-at="X"` inside the page (``inPage``): the drawing x a text stands beside.
+  private func at(_ x: Double) -> String {
+    inPage ? " data-at=\"\(n(x))\"" : ""
+  }
+
   mutating func label(_ text: String, x: Double, y: Double, bold: Bool = false, color: String = "#212121") {
     let weight = bold ? " font-weight=\"bold\"" : ""
     emit("<text x=\"\(n(x))\" y=\"\(n(y))\" fill=\"\(color)\"\(weight)>\(XMLText.escape(text))</text>\n")
