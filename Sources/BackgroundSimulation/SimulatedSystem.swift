@@ -221,6 +221,9 @@ public final class SimulatedSystem: @unchecked Sendable {
     meta["seed"] = String(seed)
     // The background budget is UIKit's: an Android trace carries none.
     if configuration.platform == .ios { meta["budget"] = TraceTime(configuration.budget).description }
+    if configuration.platform == .ios && !configuration.launchEntersBackground {
+      meta[TraceMetadata.launchEntersBackgroundSetting.key] = "false"
+    }
     if configuration.platform == .android && configuration.androidRelease != .current {
       meta["android"] = String(configuration.androidRelease.major)
     }
@@ -340,7 +343,9 @@ public final class SimulatedSystem: @unchecked Sendable {
     guard processRunning else { return }  // killed while launching (a duplicate registration)
     if inBackground {
       setState(.background)
-      appDelegate?.didEnterBackground()
+      if configuration.platform == .android || configuration.launchEntersBackground {
+        appDelegate?.didEnterBackground()
+      }
     } else {
       setState(.active)
       appDelegate?.didBecomeActive()

@@ -78,6 +78,16 @@ public struct SimulationConfiguration: Sendable {
   /// delegate queue; Apple documents no figure, so this is the model's assumption.
   /// While they are delivered another session's wake, or the user, can come in between.
   public var transferEventDelay: ClosedRange<Duration> = .milliseconds(100)...(.seconds(1))
+  /// Whether UIKit calls `applicationDidEnterBackground` (``/BackgroundTrace/BackgroundAppDelegate/didEnterBackground()``)
+  /// when it launches the app straight into the background for a scheduler launch or a
+  /// background session's events (iOS only). Apple's "About the background execution
+  /// sequence" says it does, the default; apps observed on devices (iOS 5, 7 and 11)
+  /// got no such call, and iOS 26.1's UIKitCore launch path
+  /// (`-[UIApplication _runWithMainScene:transitionContext:completion:]`) makes none
+  /// (docs/platform-model.md, "Background launch"). An app whose background-launch
+  /// path must work either way is tested with both. Recorded as
+  /// `meta launch-enters-background=false` when off, which a replay follows.
+  public var launchEntersBackground = true
   /// The Android release modelled (Android only): which foreground-service rules hold
   /// (``/BackgroundTrace/AndroidRelease``). Recorded as `meta android=` when it is not
   /// ``/BackgroundTrace/AndroidRelease/current``, which a trace without it is read as.

@@ -59,11 +59,24 @@ extension TraceMetadata {
   public static let continuedStallSetting = Setting<TraceInterval>(
     key: "continued-stall", expected: "a number of seconds (such as 30)", read: { TraceInterval(decimalSeconds: $0) })
 
+  /// `launch-enters-background=`: whether UIKit calls `applicationDidEnterBackground`
+  /// when it launches the app straight into the background (docs/platform-model.md,
+  /// "Background launch"); absent, it does.
+  public static let launchEntersBackgroundSetting = Setting<Bool>(
+    key: "launch-enters-background", expected: "true or false",
+    read: { $0 == "true" ? true : $0 == "false" ? false : nil })
+
   /// Every typed setting, as the readers check them.
   public static let settings: [SettingRule] = [
     SettingRule(budgetSetting), SettingRule(androidSetting), SettingRule(foregroundServiceDeadlineSetting),
     SettingRule(backgroundStartExemptionsSetting), SettingRule(continuedStallSetting),
+    SettingRule(launchEntersBackgroundSetting),
   ]
+
+  /// Whether a launch straight into the background calls the app delegate's
+  /// `applicationDidEnterBackground` (`meta launch-enters-background=`): Apple's
+  /// documented sequence, and the default, says it does.
+  public var launchEntersBackground: Bool { self[Self.launchEntersBackgroundSetting] ?? true }
 
   /// The value of `setting` in this metadata, or `nil` when it is absent (or, in
   /// metadata no reader checked, malformed).

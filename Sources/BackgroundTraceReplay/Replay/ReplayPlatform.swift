@@ -64,6 +64,9 @@ public final class ReplayPlatform: @unchecked Sendable {
   /// Whether the recording ran expedited work as a foreground service, from the
   /// worker's foreground info: Android 11 and earlier (`meta platform=android android=`).
   let runsExpeditedWorkInForeground: Bool
+  /// Whether a launch into the background calls `didEnterBackground`, as the recording's
+  /// simulation did: always on Android, on iOS unless `meta launch-enters-background=false`.
+  let launchEntersBackground: Bool
   var delegate: (any BackgroundAppDelegate)?
   var makeApp: ((ReplayPlatform) -> any BackgroundAppDelegate)?
 
@@ -73,6 +76,7 @@ public final class ReplayPlatform: @unchecked Sendable {
     budget = meta.budget
     runsExpeditedWorkInForeground =
       meta["platform"] == "android" && meta.androidRelease.runsExpeditedWorkAsForegroundService
+    launchEntersBackground = meta["platform"] == "android" || meta.launchEntersBackground
     recorder = TraceRecorder(meta: meta)
   }
 

@@ -189,11 +189,13 @@ public enum Replayer: Sendable {
         platform.scheduler.executor.resume()
       }
       // The callbacks UIKit makes at this transition, as the simulation makes them:
-      // leaving the foreground, or a launch into the background, enters the background
-      // (waking from suspension does not); leaving the background calls
-      // willEnterForeground, then didBecomeActive once active.
+      // leaving the foreground, or a launch into the background (unless the trace says
+      // `meta launch-enters-background=false`), enters the background (waking from
+      // suspension does not); leaving the background calls willEnterForeground, then
+      // didBecomeActive once active.
       let wasInBackground = previous == .background || previous == .suspended
-      if state == .background && (previous == nil || previous == .active || previous == .inactive) {
+      let entered = previous == nil ? platform.launchEntersBackground : previous == .active || previous == .inactive
+      if state == .background && entered {
         platform.delegate?.didEnterBackground()
       } else if state == .inactive && previous == .active {
         platform.delegate?.willResignActive()
