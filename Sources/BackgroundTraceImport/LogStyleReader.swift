@@ -71,8 +71,10 @@ enum LogRelevance {
   }
 
   /// Whether `line` holds one of Android's words: `WM-`, `ActivityManager`,
-  /// `AndroidRuntime` or `m_on_`, each found by a pair of its bytes that is rare in logs
-  /// (`M-` or `m_`, tested as one: an `M` or `m` followed by `-` or `_`; `vi`; `Ru`): one
+  /// `AndroidRuntime` or `m_on_`, or a WorkManager tag from before the `WM-` prefix
+  /// (`WorkerWrapper`, `SystemJob…`, `GreedyScheduler`, `ForceStopRunnable`), each found
+  /// by a pair of its bytes that is rare in logs (`M-`, `m_`, `mJ`, tested as one: an `M`
+  /// or `m` followed by `-`, `_` or `J`; `vi`; `Ru`; `rW`; `yS`): one
   /// scan for the pairs at once, 16 positions at a time (a `memchr` per word would scan
   /// the line once per word, and a single byte matches far more often than a pair), each
   /// hit compared around it.
@@ -83,6 +85,8 @@ enum LogRelevance {
     func hit(at index: Int) -> Bool {
       matches(line, at: index - 1, "WM-") || matches(line, at: index, "m_on_")
         || matches(line, at: index - 4, "ActivityManager") || matches(line, at: index - 7, "AndroidRuntime")
+        || matches(line, at: index - 5, "WorkerWrapper") || matches(line, at: index - 5, "SystemJob")
+        || matches(line, at: index - 5, "GreedyScheduler") || matches(line, at: index - 9, "ForceStopRunnable")
     }
     typealias Bytes = SIMD16<UInt8>
     let lowercaseBit = Bytes(repeating: 0x20)
@@ -93,6 +97,11 @@ enum LogRelevance {
     let i = Bytes(repeating: 105)
     let r = Bytes(repeating: 82)
     let u = Bytes(repeating: 117)
+    let jUpper = Bytes(repeating: 74)
+    let rLower = Bytes(repeating: 114)
+    let wUpper = Bytes(repeating: 87)
+    let y = Bytes(repeating: 121)
+    let sUpper = Bytes(repeating: 83)
     // A lane's bit within its half, to make the hits' mask a number (summed per half).
     let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
     var index = 0
@@ -100,10 +109,12 @@ enum LogRelevance {
       let here = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
       let next = UnsafeRawPointer(base + index + 1).loadUnaligned(as: SIMD16<UInt8>.self)
       let mHere: SIMDMask<SIMD16<Int8>> = (here | lowercaseBit) .== m
-      let markNext: SIMDMask<SIMD16<Int8>> = (next .== dash) .| (next .== underscore)
+      let markNext: SIMDMask<SIMD16<Int8>> = (next .== dash) .| (next .== underscore) .| (next .== jUpper)
       let viHits: SIMDMask<SIMD16<Int8>> = (here .== v) .& (next .== i)
       let ruHits: SIMDMask<SIMD16<Int8>> = (here .== r) .& (next .== u)
-      let hits = (mHere .& markNext) .| viHits .| ruHits
+      let rwHits: SIMDMask<SIMD16<Int8>> = (here .== rLower) .& (next .== wUpper)
+      let ysHits: SIMDMask<SIMD16<Int8>> = (here .== y) .& (next .== sUpper)
+      let hits = (mHere .& markNext) .| viHits .| ruHits .| rwHits .| ysHits
       if any(hits) {
         let picked = SIMD16<UInt8>(repeating: 0).replacing(with: weights, where: hits)
         var lanes = UInt16(picked.lowHalf.wrappedSum()) | UInt16(picked.highHalf.wrappedSum()) << 8
@@ -146,12 +157,14 @@ enum LogRelevance {
     at >= 0 && at <= line.count && LogBytes(line).starts(at..<line.count, with: word)
   }
 
-  /// A logcat tag the import reads: WorkManager's (`WM-…`), ActivityManager's,
-  /// AndroidRuntime's, or an activity lifecycle event's (`wm_on_…_called`, `am_on_…_called`).
+  /// A logcat tag the import reads: WorkManager's (`WM-…`, or one of
+  /// ``LogcatFields/prefixlessWorkManagerTags``), ActivityManager's, AndroidRuntime's, or
+  /// an activity lifecycle event's (`wm_on_…_called`, `am_on_…_called`).
   static func logcatTag(_ scanner: LogBytes, _ range: Range<Int>) -> Bool {
     scanner.starts(range, with: "WM-") || scanner.equals(range, "ActivityManager")
       || scanner.equals(range, "AndroidRuntime") || scanner.starts(range, with: "wm_on_")
       || scanner.starts(range, with: "am_on_")
+      || LogcatFields.prefixlessWorkManagerTags.contains { scanner.equals(range, $0.prefixless) }
   }
 
   /// An Apple log entry the import may read: its source or message mentions a task

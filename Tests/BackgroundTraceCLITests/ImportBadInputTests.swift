@@ -141,8 +141,8 @@ import Testing
     #expect(strict.status == .badInput)
     #expect(
       strict.errors
-        == "bgtrace: \(path):2:1: a WM-WorkerWrapper message that does not parse: expected 'Worker result SUCCESS|RETRY|FAILURE for Work [ id=ID, tags={ … } ]'\n"
-    )
+        == "bgtrace: \(path):2:1: a WM-WorkerWrapper message that does not parse: expected 'Worker result "
+        + "SUCCESS|RETRY|FAILURE for Work [ id=ID, tags={ … } ]' (or, before 1.0.0-alpha06, '… for ID')\n")
   }
 
   @Test func binaryOutputByExtensionAndUsageErrors() throws {

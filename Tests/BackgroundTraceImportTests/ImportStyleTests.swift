@@ -241,6 +241,44 @@ import Testing
     #expect(result.summary.styles.map(\.style) == [.logcatLong])
   }
 
+  /// WorkManager before 1.0.0-beta01 logged under its class names, without `WM-`
+  /// (androidx commit 38e7c6ab52, 2018-12-13, added the prefix), and until 1.0.0-alpha05
+  /// named a result's work by its id alone (WorkerWrapper:
+  /// `Log.d(TAG, String.format("Worker result %s for %s", …, mWorkSpecId))`). They are
+  /// read as the prefixed tags' in every style; `Processor` is not read. The verbatim
+  /// excerpts are `Traces/import/android/*-prefixless-*`.
+  @Test func workManagerBeforeItsPrefix() throws {
+    let long = """
+      [ 03-02 00:27:58.000  7035: 7050 D/SystemJobScheduler ]
+      Scheduling work ID 9b6d0618-f951-4dfc-92a8-38c1e902c481 Job ID 33
+
+      [ 03-02 00:27:58.500  7035: 7050 D/SystemJobService ]
+      onStartJob for 9b6d0618-f951-4dfc-92a8-38c1e902c481
+
+      [ 03-02 00:27:58.600  7035: 7050 D/Processor ]
+      Processor: processing 9b6d0618-f951-4dfc-92a8-38c1e902c481
+
+      [ 03-02 00:28:00.000  7035: 7051 D/WorkerWrapper ]
+      Worker result RETRY for 9b6d0618-f951-4dfc-92a8-38c1e902c481
+
+      [ 03-02 00:28:01.000  1500: 1510 I/ActivityManager ]
+      Process com.example (pid 7035) has died: cch+5 CEM
+
+      """
+    let result = try imported(long)
+    #expect(
+      result.trace == """
+        bgtrace 1
+        meta platform=android source=android-log process=com.example attempts=from-first-start-seen
+        0 work.enqueue work=9b6d0618-f951-4dfc-92a8-38c1e902c481
+        0.5 work.start work=9b6d0618-f951-4dfc-92a8-38c1e902c481 attempt=0
+        2 work.result work=9b6d0618-f951-4dfc-92a8-38c1e902c481 attempt=0 outcome=retry
+        3 app.terminate reason=died
+
+        """)
+    #expect(result.summary.styles.map(\.style) == [.logcatLong])
+  }
+
   @Test func androidStudioLogcatCopies() throws {
     let studio = """
       2024-11-29 07:48:54.000  7035-7050  WM-SystemJobScheduler   com.example                          D  Scheduling work ID 9b6d0618-f951-4dfc-92a8-38c1e902c481Job ID 33

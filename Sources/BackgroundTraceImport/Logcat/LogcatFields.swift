@@ -55,7 +55,21 @@ enum LogcatFields {
     "am_on_stop_called",
   ]
 
+  /// WorkManager's tags before 1.0.0-beta01, each with the tag it has had since: the
+  /// class name alone (`private static final String TAG = "WorkerWrapper";`) until
+  /// androidx commit 38e7c6ab52 (2018-12-13, "Add a prefix to all WorkManager internal
+  /// log tags") made them `Logger.tagWithPrefix("WorkerWrapper")`, `WM-WorkerWrapper`.
+  /// Their messages are the same, and are read as the prefixed tag's. `Processor` is
+  /// left out: the word is too common a tag, and its lines were DEBUG, hidden by
+  /// default from 1.0.0-alpha06 on (docs/import.md).
+  static let prefixlessWorkManagerTags: [(prefixless: StaticString, tag: String)] = [
+    ("WorkerWrapper", "WM-WorkerWrapper"), ("SystemJobScheduler", "WM-SystemJobScheduler"),
+    ("SystemJobService", "WM-SystemJobService"), ("GreedyScheduler", "WM-GreedyScheduler"),
+    ("ForceStopRunnable", "WM-ForceStopRunnable"),
+  ]
+
   private static func knownTag(_ scanner: LogBytes, _ range: Range<Int>) -> String? {
+    for known in prefixlessWorkManagerTags where scanner.equals(range, known.prefixless) { return known.tag }
     for tag in knownTags where tag.utf8.count == range.count {
       let equal = tag.utf8.withContiguousStorageIfAvailable { known in
         known.indices.allSatisfy { known[$0] == scanner.bytes[range.lowerBound + $0] }

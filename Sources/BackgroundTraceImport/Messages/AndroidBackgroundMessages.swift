@@ -42,7 +42,8 @@ package enum AndroidBackgroundMessages: Sendable {
   private static func read(tag: String, _ message: LogBytes) -> MessageReading {
     var message = message
     switch tag {
-    case "WM-WorkerWrapper": return workerWrapper(message)
+    // Before 1.0.0-beta01 the tags had no `WM-` (LogcatFields.prefixlessWorkManagerTags).
+    case "WM-WorkerWrapper", "WorkerWrapper": return workerWrapper(message)
     case "WM-Processor":
       if message.expect("Processor: processing ") { return work(message) { .workStarted(work: $0) } }
       if message.expect("Processor cancelling ") { return work(message) { .workCancelled(work: $0) } }
@@ -50,17 +51,17 @@ package enum AndroidBackgroundMessages: Sendable {
         return work(message) { .workInterrupted(work: $0, reason: "interrupted", tags: nil) }
       }
       return .unrelated
-    case "WM-GreedyScheduler":
+    case "WM-GreedyScheduler", "GreedyScheduler":
       if message.expect("Starting work for ") { return work(message) { .workStarted(work: $0) } }
       if message.expect("Cancelling work ID ") { return work(message) { .workCancelled(work: $0) } }
       return .unrelated
-    case "WM-SystemJobScheduler":
+    case "WM-SystemJobScheduler", "SystemJobScheduler":
       if message.expect("Scheduling work ID ") { return work(message) { .workScheduled(work: $0) } }
       return .unrelated
-    case "WM-SystemJobService":
+    case "WM-SystemJobService", "SystemJobService":
       if message.expect("onStartJob for ") { return work(message) { .workStarted(work: $0) } }
       return .unrelated
-    case "WM-ForceStopRunnable":
+    case "WM-ForceStopRunnable", "ForceStopRunnable":
       return message.expect("Application was force-stopped") ? .message(.forceStopDetected) : .unrelated
     case "AndroidRuntime":
       return message.expect("FATAL EXCEPTION: ") ? .message(.processCrashed) : .unrelated
@@ -99,12 +100,18 @@ package enum AndroidBackgroundMessages: Sendable {
       let rest = message.index
       guard
         let outcome = WorkResultWord(
-          rawValue: MessageText.leadingLetters(UnsafeBufferPointer(rebasing: message.bytes[rest...]))),
-        let marker = message.find(" for Work [ id=", from: rest)
+          rawValue: MessageText.leadingLetters(UnsafeBufferPointer(rebasing: message.bytes[rest...])))
       else { return .malformed(expected: Self.expectedResult) }
+      if let marker = message.find(" for Work [ id=", from: rest) {
+        message.index = marker.upperBound
+        guard let id = workID(message) else { return .malformed(expected: Self.expectedResult) }
+        return .message(.workResult(work: id, outcome: outcome, tags: tags(message)))
+      }
+      // 1.0.0-alpha01 to alpha05: `Worker result SUCCESS for ID`, the id alone.
+      guard let marker = message.find(" for ", from: rest) else { return .malformed(expected: Self.expectedResult) }
       message.index = marker.upperBound
       guard let id = workID(message) else { return .malformed(expected: Self.expectedResult) }
-      return .message(.workResult(work: id, outcome: outcome, tags: tags(message)))
+      return .message(.workResult(work: id, outcome: outcome, tags: nil))
     }
     guard message.expect("Work [ id=") else { return .unrelated }
     // `$workDescription was cancelled` (logi) and `$workDescription failed because it
@@ -120,7 +127,8 @@ package enum AndroidBackgroundMessages: Sendable {
     return .unrelated
   }
 
-  private static let expectedResult = "'Worker result SUCCESS|RETRY|FAILURE for Work [ id=ID, tags={ … } ]'"
+  private static let expectedResult =
+    "'Worker result SUCCESS|RETRY|FAILURE for Work [ id=ID, tags={ … } ]' (or, before 1.0.0-alpha06, '… for ID')"
 
   /// `tags={ a, b } ]`'s `a, b`, after the scanner's index.
   private static func tags(_ description: LogBytes) -> String? {
