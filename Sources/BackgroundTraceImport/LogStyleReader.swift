@@ -83,10 +83,17 @@ enum LogRelevance {
     guard let base = line.baseAddress else { return false }
     @inline(__always)
     func hit(at index: Int) -> Bool {
-      matches(line, at: index - 1, "WM-") || matches(line, at: index, "m_on_")
-        || matches(line, at: index - 4, "ActivityManager") || matches(line, at: index - 7, "AndroidRuntime")
-        || matches(line, at: index - 5, "WorkerWrapper") || matches(line, at: index - 5, "SystemJob")
-        || matches(line, at: index - 5, "GreedyScheduler") || matches(line, at: index - 9, "ForceStopRunnable")
+      // Only the words whose pair starts with this byte.
+      switch line[index] {
+      case 77, 109:  // M, m
+        matches(line, at: index - 1, "WM-") || matches(line, at: index, "m_on_")
+          || matches(line, at: index - 5, "SystemJob")
+      case 118: matches(line, at: index - 4, "ActivityManager")  // v
+      case 82: matches(line, at: index - 7, "AndroidRuntime") || matches(line, at: index - 9, "ForceStopRunnable")  // R
+      case 114: matches(line, at: index - 5, "WorkerWrapper")  // r
+      case 121: matches(line, at: index - 5, "GreedyScheduler")  // y
+      default: false
+      }
     }
     typealias Bytes = SIMD16<UInt8>
     let lowercaseBit = Bytes(repeating: 0x20)

@@ -69,13 +69,13 @@ enum LogcatFields {
   ]
 
   private static func knownTag(_ scanner: LogBytes, _ range: Range<Int>) -> String? {
-    for known in prefixlessWorkManagerTags where scanner.equals(range, known.prefixless) { return known.tag }
     for tag in knownTags where tag.utf8.count == range.count {
       let equal = tag.utf8.withContiguousStorageIfAvailable { known in
         known.indices.allSatisfy { known[$0] == scanner.bytes[range.lowerBound + $0] }
       }
       if equal ?? tag.utf8.elementsEqual(scanner.bytes[range]) { return tag }
     }
+    for known in prefixlessWorkManagerTags where scanner.equals(range, known.prefixless) { return known.tag }
     return nil
   }
 
