@@ -53,10 +53,14 @@ extension SimulatedSystem {
     guard !appInForeground else { return }
     // The launch for the wake comes first; the results wait for the wake, as on a device
     // (handleEventsForBackgroundURLSession, then the session's delegate).
+    // A wake that resumes or relaunches the app moves the resume rate limiter; nothing
+    // wakes an app that runs ("Not waking up client … since it's already connected").
+    let resumes = !processRunning || appState == .suspended
     wakingSessions.insert(session)
     wakeForBackgroundWork()
     wakingSessions.remove(session)
     guard processRunning else { return }
+    if resumes { noteTransferWake() }
     wakeCount += 1
     let wake = wakeCount
     wokenSessions[session] = wake

@@ -5,7 +5,7 @@ public import BackgroundTrace
 struct SimulatedTransfer {
   enum Phase {
     /// Waiting for what it needs: the network, and for a discretionary one Wi-Fi and
-    /// power (modelled as the network and charging).
+    /// power (an unmetered network, and charging).
     case waiting
     case running(VirtualTimeScheduler.TimerID)
     /// Done, its result not yet delivered to the app.
@@ -16,6 +16,9 @@ struct SimulatedTransfer {
   var session: String
   var task: Int
   var discretionary: Bool
+  /// When the resume rate limiter lets it begin: set for a discretionary transfer
+  /// started while the limiter's delay is running.
+  var notBefore: TraceTime?
   var phase = Phase.waiting
 
   /// Whether it still waits or runs.
@@ -40,7 +43,8 @@ struct SimulatedTransfer {
 ///   seed (``SimulationConfiguration/transferDuration``, or a fault plan's hours), and
 ///   succeed unless the fault plan fails them (``FaultPlan/transferFailurePercent``),
 ///   while the network is up; a discretionary one, and any started while the app is in
-///   the background ("the system assumes this property is true"), also waits for power;
+///   the background ("the system assumes this property is true"), also waits for Wi-Fi
+///   (an unmetered network, `env.set metered=false`) and power;
 /// - they go on while the app is suspended and after the system terminates it; a user's
 ///   force-quit cancels them ("If the user terminates the app from the multitasking
 ///   screen, the system cancels all of the session's background transfers");
@@ -69,7 +73,16 @@ extension SimulatedSystem: BackgroundTransfers {
     // Started in the background, the system treats it as discretionary.
     let discretionary = discretionary || appState == .background
     record(.netSubmit(session: session, task: task, kind: kind, discretionary: discretionary ? true : nil))
-    transfers.append(SimulatedTransfer(session: session, task: task, discretionary: discretionary))
+    var transfer = SimulatedTransfer(session: session, task: task, discretionary: discretionary)
+    // nsurlsessiond adds its request delay to a discretionary task ("When your app
+    // creates a new task while it is in the background, the task does not start until
+    // that delay has expired"), and looks again when it has passed.
+    if discretionary && transferRequestDelay > .zero {
+      let notBefore = now + TraceInterval(transferRequestDelay)
+      transfer.notBefore = notBefore
+      scheduler.schedule(at: notBefore) { [self] in startWaitingTransfers() }
+    }
+    transfers.append(transfer)
     startWaitingTransfers()
     return task
   }
@@ -79,7 +92,9 @@ extension SimulatedSystem: BackgroundTransfers {
   func startWaitingTransfers() {
     for index in transfers.indices {
       let transfer = transfers[index]
-      let mayRun = networkAvailable && (!transfer.discretionary || charging)
+      let mayRun =
+        networkAvailable && (!transfer.discretionary || (charging && !networkMetered))
+        && transfer.notBefore.map { now >= $0 } ?? true
       switch transfer.phase {
       case .waiting where mayRun:
         let duration =
@@ -107,6 +122,32 @@ extension SimulatedSystem: BackgroundTransfers {
     guard let index = transfers.firstIndex(where: { $0.session == session && $0.task == task }) else { return }
     transfers[index].phase = .finished(outcome)
     resultReady(session: session)
+  }
+
+  /// The resume rate limiter at a wake that resumed or relaunched the app: the delay
+  /// starts at ``SimulationConfiguration/transferResumeDelay`` and doubles at each later
+  /// wake up to ``SimulationConfiguration/transferResumeDelayCap`` (iOS 26.1
+  /// `nsurlsessiond`: "Set request delay for %@ to %f", 60 s, then twice the last, at
+  /// most 3600 s), and is reset when twice the delay passes without another wake (its
+  /// timer there; Apple: "It also resets if the delay period elapses without the system
+  /// resuming or relaunching your app", the later reading).
+  func noteTransferWake() {
+    guard let first = configuration.transferResumeDelay else { return }
+    transferRequestDelay =
+      transferRequestDelay == .zero ? first : min(transferRequestDelay * 2, configuration.transferResumeDelayCap)
+    if let timer = transferDelayReset { scheduler.cancel(timer) }
+    transferDelayReset = scheduler.schedule(after: transferRequestDelay * 2) { [self] in
+      transferDelayReset = nil
+      transferRequestDelay = .zero
+    }
+  }
+
+  /// The user brought the app to the front: the limiter's delay is back to zero
+  /// ("The delay is reset to 0 whenever the user brings your app to the foreground").
+  func resetTransferRequestDelay() {
+    transferRequestDelay = .zero
+    if let timer = transferDelayReset { scheduler.cancel(timer) }
+    transferDelayReset = nil
   }
 
   /// A force-quit cancels every transfer not finished; the app learns of it when it

@@ -121,6 +121,10 @@ public final class SimulatedSystem: @unchecked Sendable {
   var transfers: [SimulatedTransfer] = []
   var sessionDelegates: [String: any BackgroundSessionDelegate] = [:]
   var transferCounters: [String: Int] = [:]
+  /// The resume rate limiter's delay (``SimulationConfiguration/transferResumeDelay``):
+  /// zero until the first wake of the app for a session, and its reset timer.
+  var transferRequestDelay = Duration.zero
+  var transferDelayReset: VirtualTimeScheduler.TimerID?
   /// Sessions whose wake is in progress, with the wake's number: their events go to the
   /// delegate once the app creates the session, and the app stays awake until it calls
   /// that wake's handler. The number keeps an earlier wake's handler or background time
@@ -327,7 +331,10 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// Starts a process: in the background when the system launches it for a scheduled
   /// task or work.
   func startProcess(inBackground: Bool) {
-    if !inBackground { quitByUser = false }
+    if !inBackground {
+      quitByUser = false
+      resetTransferRequestDelay()
+    }
     unwindingCrash = false
     record(.appLaunch)
     processNumber += 1
@@ -391,6 +398,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     guard processRunning, appState != .active else { return }
     if !screenOn { setDeviceState(screenOn: true) }  // the user wakes the device to open the app
     let wasInBackground = appState == .background || appState == .suspended
+    resetTransferRequestDelay()  // the user brings the app to the front
     if wasInBackground {
       // UIKit calls willEnterForeground during background → inactive, and then
       // didBecomeActive at active; code that waited while suspended runs as the app

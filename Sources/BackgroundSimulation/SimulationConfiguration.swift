@@ -78,6 +78,18 @@ public struct SimulationConfiguration: Sendable {
   /// delegate queue; Apple documents no figure, so this is the model's assumption.
   /// While they are delivered another session's wake, or the user, can come in between.
   public var transferEventDelay: ClosedRange<Duration> = .milliseconds(100)...(.seconds(1))
+  /// `nsurlsessiond`'s resume rate limiter: the delay set at the first time it resumes
+  /// or relaunches the app in the background for a session's events, doubled at each
+  /// later one up to ``transferResumeDelayCap``, and reset when the user brings the app
+  /// to the foreground or twice the delay passes without such a wake. A discretionary
+  /// transfer the app starts meanwhile does not begin until the delay has passed (docs/platform-model.md,
+  /// "Background URLSession transfers"). 60 s, as iOS 26.1's `nsurlsessiond` sets it
+  /// and as measured on iOS 12.4 (Apple Developer Forums thread 128813); `nil` turns
+  /// the limiter off.
+  public var transferResumeDelay: Duration? = .seconds(60)
+  /// The most the resume rate limiter's delay grows to: 3600 s in iOS 26.1's
+  /// `nsurlsessiond`.
+  public var transferResumeDelayCap: Duration = .seconds(3600)
   /// Whether UIKit calls `applicationDidEnterBackground` (``/BackgroundTrace/BackgroundAppDelegate/didEnterBackground()``)
   /// when it launches the app straight into the background for a scheduler launch or a
   /// background session's events (iOS only). Apple's "About the background execution

@@ -122,6 +122,10 @@ import Testing
   @Test func anEarlierWakesBackgroundTimeDoesNotEndALaterWakeOfTheSameSession() {
     var configuration = SimulationConfiguration()
     configuration.transferDuration = .milliseconds(29_500)...(.milliseconds(29_500))
+    // Without the resume rate limiter, which would hold the second upload 60 s after the
+    // first wake (ResumeRateLimiterTests): the second wake must come within the first's
+    // background time.
+    configuration.transferResumeDelay = nil
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.launchApp { TwoSessionApp(transfers: $0) }
     system.setEnvironment(charging: true)  // so the upload started in the background runs

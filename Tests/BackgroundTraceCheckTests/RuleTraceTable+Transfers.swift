@@ -50,5 +50,16 @@ extension RuleTraceTable {
           "never created it before the app was suspended")
       ]),
     TraceCase(file: "net-not-recreated.near-miss.txt", expected: []),
+    // Apple, "Downloading files in the background": "The delay increases each time the
+    // system resumes or relaunches your app"; iOS 26.1 nsurlsessiond: 60 s, then doubled.
+    TraceCase(
+      file: "net-one-transfer-per-wake.fires.txt",
+      expected: [
+        finding(
+          .netOneTransferPerWake, line: 35, at: "460.3 net.wake session=com.example.downloads",
+          "woke the app for background session com.example.downloads 3 times in a row",
+          "each time the app started one new transfer from the background", "start them together")
+      ]),
+    TraceCase(file: "net-one-transfer-per-wake.near-miss.txt", expected: []),
   ]
 }

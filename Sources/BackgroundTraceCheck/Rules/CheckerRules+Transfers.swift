@@ -16,6 +16,19 @@ extension CheckerRules {
           + "URLSession returns the existing one, with its first delegate")
     case .sessionWoken(let session):
       handlerReported.remove(session)
+      // The wake ends the last one's window: one transfer started in it extends the streak.
+      let streak = wakeStreaks[session].map { $0.started == 1 ? $0.streak + 1 : 0 } ?? 0
+      wakeStreaks[session] = (streak, 0)
+      if streak == Self.oneTransferWakesInARow {
+        report(
+          .netOneTransferPerWake,
+          "the system woke the app for background session \(session) \(streak) times in a row, and each time the "
+            + "app started one new transfer from the background: nsurlsessiond's resume rate limiter doubles its "
+            + "delay at each wake (60s, 120s, 240s, up to 3600s) before such a transfer begins; start them together")
+      }
+    case .transferSubmitted(let session, _, _, let discretionary):
+      let inBackground = discretionary == true || process.state == .background || process.state == .suspended
+      if inBackground, wakeStreaks[session] != nil { wakeStreaks[session]?.started += 1 }
     case .sessionEventsDone(let session, _?):
       insertDeadline(.sessionHandler(process: process.number, session: session, eventsDoneAt: now), at: now + budget)
     case .handlerCalled(let session, nil, _):
@@ -43,6 +56,10 @@ extension CheckerRules {
       break
     }
   }
+
+  /// The wakes in a row, each with one transfer started from the background, that make
+  /// `net-one-transfer-per-wake`.
+  static let oneTransferWakesInARow = 3
 
   /// A wake whose events were done at `eventsDoneAt` must have its handler called within
   /// the budget: reported when the walker's session still owes that call.

@@ -58,6 +58,10 @@ struct CheckerRules: LifecycleObserver, Sendable {
   /// Background sessions whose outstanding wake was reported as not answered: its
   /// closing is quiet, until the next wake.
   var handlerReported: Set<String> = []
+  /// Each background session's wakes in a row in which the app started exactly one
+  /// transfer from the background, and the transfers started since its last wake
+  /// (`net-one-transfer-per-wake`); forgotten when the app comes to the foreground.
+  var wakeStreaks: [String: (streak: Int, started: Int)] = [:]
   /// Services of the current process reported as not promoted or as not stopped after
   /// their timeout: their closing is quiet, until they start again.
   var serviceReported: Set<String> = []
@@ -166,6 +170,8 @@ struct CheckerRules: LifecycleObserver, Sendable {
     from previous: AppLifecycleState?, to state: AppLifecycleState, in process: ProcessLife
   ) {
     if state == .background && previous != .background { budgetsOwed = true }
+    // The user brought the app to the front: nsurlsessiond resets its delay.
+    if state == .active && !wakeStreaks.isEmpty { wakeStreaks.removeAll() }
   }
 
   /// Checks when and how often the identifier was registered.

@@ -368,6 +368,21 @@ extension Rule {
           of several; work the user is waiting for should be expedited (`setExpedited`),
           which draws on its own quota.
           """#)
+    case .netOneTransferPerWake:
+      Declaration(
+        .warning,
+        "the system woke the app for a background session three times in a row, and each time the app started "
+          + "one new transfer from the background: the resume rate limiter delays each more than the last",
+        fix: #"""
+          Each time `nsurlsessiond` resumes or relaunches the app for a session's events it
+          doubles a delay (60 s at first, then 120 s, 240 s, up to an hour), and a transfer
+          started in the background does not begin until the delay has passed: a chain of
+          one download per wake slows to a crawl (Apple, "Downloading files in the
+          background": "use a small number of background sessions — ideally just one —
+          and use these sessions to start many download tasks at once"). Start the
+          transfers together, or while the app is in the foreground, which resets the
+          delay.
+          """#)
     case .workOutlastsDozeWindow:
       Declaration(
         .warning, "a second `work.stop reason=doze` in a row: the work's attempts outlast Doze's maintenance windows",

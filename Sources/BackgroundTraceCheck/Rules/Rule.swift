@@ -67,6 +67,8 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   case workOutlastsDozeWindow = "work-outlasts-doze-window"
   /// `work-period-outpaced`: ``Rule/summary`` says when it fires (docs/rules.md#work-period-outpaced).
   case workPeriodOutpaced = "work-period-outpaced"
+  /// `net-one-transfer-per-wake`: ``Rule/summary`` says when it fires (docs/rules.md#net-one-transfer-per-wake).
+  case netOneTransferPerWake = "net-one-transfer-per-wake"
 
   /// The rule's id, as printed in brackets after each finding.
   public var id: String { rawValue }
