@@ -14,21 +14,28 @@ struct RollingBudget: Sendable {
   /// A day: the expedited quota's and the foreground-service types' window.
   static let day = TraceInterval(.seconds(86_400))
 
-  /// How far back uses count.
-  let window: TraceInterval
+  /// How far back uses count; the job quota's follows the app's standby bucket.
+  var window: TraceInterval
   /// The finished uses that may still count, oldest first.
   private var uses: [(start: TraceTime, end: TraceTime)] = []
 
-  /// A budget over `window` (a day by default).
-  init(window: TraceInterval = Self.day) {
+  /// How far back uses are kept, at least the window: the job quota's keeps a day, the
+  /// longest bucket's window, so that a move to a longer window still counts the uses
+  /// in it (`QuotaController` keeps its timing sessions for `MAX_PERIOD_MS`, 24 hours).
+  let kept: TraceInterval
+
+  /// A budget over `window` (a day by default), keeping uses for `kept` (the window by
+  /// default).
+  init(window: TraceInterval = Self.day, kept: TraceInterval? = nil) {
     self.window = window
+    self.kept = kept ?? window
   }
 
   /// What is left of `limit` at `now`, with `running` already used by uses still under
   /// way (not yet charged).
   mutating func left(of limit: Duration, at now: TraceTime, running: Duration = .zero) -> Duration {
-    let start = windowStart(at: now)
-    uses.removeAll { $0.end <= start }
+    let keptFrom = TraceTime(nanoseconds: now.nanoseconds - min(now.nanoseconds, max(window, kept).nanoseconds))
+    uses.removeAll { $0.end <= keptFrom }
     return limit - used(at: now) - running
   }
 

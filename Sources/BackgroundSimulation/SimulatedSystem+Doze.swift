@@ -13,6 +13,7 @@ extension SimulatedSystem {
   public func setDeviceState(screenOn: Bool? = nil, stationary: Bool? = nil) {
     var settings: [EnvironmentSetting] = []
     if let screenOn, screenOn != self.screenOn {
+      noteScreen(on: screenOn)
       self.screenOn = screenOn
       settings.append(EnvironmentSetting(key: "screen", value: screenOn ? "on" : "off"))
     }
@@ -24,6 +25,7 @@ extension SimulatedSystem {
     record(.envSet(settings))
     updateDoze()
     updateIdleForJobs()
+    updateStandbyBucket()
     scheduler.runPending()
   }
 

@@ -13,7 +13,7 @@ extension SimulatedSystem {
   /// Whether the job quota applies now: on Android, in a bucket that limits jobs, and
   /// not while charging outside the restricted bucket (`QuotaController.isQuotaFreeLocked`).
   var jobQuotaApplies: Bool {
-    let bucket = configuration.standbyBucket
+    let bucket = standbyBucket
     return configuration.platform == .android && bucket.limitsJobs && !(charging && bucket != .restricted)
   }
 
@@ -22,7 +22,7 @@ extension SimulatedSystem {
   var jobQuotaLeft: Duration? {
     guard jobQuotaApplies else { return nil }
     let running = jobSessionSince.map { RollingBudget.elapsed(from: $0, to: now) } ?? .zero
-    return jobBudget.left(of: configuration.standbyBucket.jobQuota, at: now, running: running)
+    return jobBudget.left(of: standbyBucket.jobQuota, at: now, running: running)
   }
 
   /// Whether a regular job may start now: at least the in-quota buffer is left
@@ -34,7 +34,7 @@ extension SimulatedSystem {
   /// Whether the restricted bucket lets `request` run with its quota spent: the
   /// device meets every one of ``StandbyBucket/constraintsOutsideQuota(needsNetwork:)``.
   func runsOutsideQuota(_ request: WorkRequest) -> Bool {
-    let constraints = configuration.standbyBucket.constraintsOutsideQuota(needsNetwork: request.requiresNetwork)
+    let constraints = standbyBucket.constraintsOutsideQuota(needsNetwork: request.requiresNetwork)
     guard !constraints.isEmpty else { return false }
     let device = deviceConditions
     return constraints.allSatisfy { $0.isMet(by: device) }
@@ -50,7 +50,7 @@ extension SimulatedSystem {
   /// meets the restricted bucket's terms: JobStatus turns a lost dynamic constraint the
   /// job did not ask for into `STOP_REASON_APP_STANDBY` (`constraintToStopReason`).
   func stopJobsOutsideQuotaNoLongerAllowed() {
-    guard configuration.platform == .android, configuration.standbyBucket == .restricted else { return }
+    guard configuration.platform == .android, standbyBucket == .restricted else { return }
     for work in workOrder {
       guard let item = works[work], item.phase == .running, item.startedOutsideQuota,
         !runsOutsideQuota(item.request)
@@ -87,7 +87,7 @@ extension SimulatedSystem {
       works.values.contains(where: { $0.phase == .waiting && !$0.expedited })
     else { return }
     let time = jobBudget.firstTime(
-      withLeft: configuration.inQuotaBuffer, of: configuration.standbyBucket.jobQuota, from: now)
+      withLeft: configuration.inQuotaBuffer, of: standbyBucket.jobQuota, from: now)
     if let timer = jobQuotaRecheck { scheduler.cancel(timer) }
     jobQuotaRecheck = scheduler.schedule(at: time) { [self] in
       jobQuotaRecheck = nil

@@ -585,7 +585,7 @@ extension SimulatedSystem: WorkQueue {
     for item in works.values {
       if let since = item.expeditedSince { running += RollingBudget.elapsed(from: since, to: now) }
     }
-    return expeditedBudget.left(of: configuration.standbyBucket.expeditedQuota, at: now, running: running)
+    return expeditedBudget.left(of: standbyBucket.expeditedQuota, at: now, running: running)
   }
 
   /// Adds the running attempt's expedited time to the quota used.

@@ -174,6 +174,15 @@ public final class SimulatedSystem: @unchecked Sendable {
   var lastUsedAt: TraceTime?
   /// Since when the screen has been off (Android), for the idle constraint.
   var screenOffSince: TraceTime?
+  /// The app's standby bucket now (``SimulationConfiguration/standbyBucketFollowsUse``),
+  /// and the timer of its next move.
+  var standbyBucket: StandbyBucket
+  var standbyBucketTimer: VirtualTimeScheduler.TimerID?
+  /// The screen-on time: what went before the screen last came on, since when it is
+  /// on, and the total when the user last used the app.
+  var screenOnAccumulated = Duration.zero
+  var screenOnSince: TraceTime?
+  var screenOnAtLastUse = Duration.zero
   /// The timer that makes the device idle for jobs.
   var deviceIdleTimer: VirtualTimeScheduler.TimerID?
   /// Whether the device was idle for jobs at the last ``updateIdleForJobs()``.
@@ -236,7 +245,10 @@ public final class SimulatedSystem: @unchecked Sendable {
     }
     recorder = TraceRecorder(meta: meta)
     networkAvailable = configuration.networkAvailable
-    jobBudget = RollingBudget(window: TraceInterval(configuration.standbyBucket.jobQuotaWindow))
+    standbyBucket = configuration.standbyBucket
+    jobBudget = RollingBudget(
+      window: TraceInterval(configuration.standbyBucket.jobQuotaWindow), kept: RollingBudget.day)
+    screenOnSince = configuration.screenOn ? TraceTime(nanoseconds: 0) : nil
     charging = configuration.charging
     networkMetered = configuration.networkMetered
     networkRoaming = configuration.networkRoaming
@@ -250,6 +262,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     updateDoze()
     updateIdleForJobs()
     noteWaitsWhenUseLapses()
+    updateStandbyBucket()
   }
 
   /// The trace so far.
@@ -355,6 +368,7 @@ public final class SimulatedSystem: @unchecked Sendable {
       }
     } else {
       setState(.active)
+      updateStandbyBucket()
       appDelegate?.didBecomeActive()
       startInProcessWork()
     }
@@ -378,6 +392,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   public func moveToBackground() {
     guard appInForeground else { return }
     lastUsedAt = now  // the user has used the app until now
+    screenOnAtLastUse = screenOnTotal
     if appState == .active {
       setState(.inactive)
       appDelegate?.willResignActive()
@@ -386,6 +401,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     backgroundSince = now
     leftForegroundAt = now
     noteWaitsWhenUseLapses()
+    updateStandbyBucket()
     appDelegate?.didEnterBackground()
     scheduleExpiration()
     suspendIfIdle(after: idleSuspensionDelay)
@@ -415,6 +431,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     cancelBackgroundTimers()
     resetServiceBudgets()
     expireProcessingRunsIfDeviceBusy()
+    updateStandbyBucket()
     appDelegate?.didBecomeActive()
     startInProcessWork()
     scheduler.runPending()

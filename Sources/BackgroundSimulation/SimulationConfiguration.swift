@@ -125,9 +125,21 @@ public struct SimulationConfiguration: Sendable {
   public var serviceStopWait: Duration = .seconds(10)
   /// The app's standby bucket (Android), which sets its expedited-work quota
   /// (``StandbyBucket/expeditedQuota``) and its regular jobs' execution quota
-  /// (``StandbyBucket/jobQuotaWindow``). By default `active`, an app in use; a test of
-  /// an app the user has not opened for a while sets `rare` or `restricted`.
+  /// (``StandbyBucket/jobQuotaWindow``): the bucket until the user first opens the app,
+  /// after which it follows the app's use (``standbyBucketFollowsUse``). By default
+  /// `active`, an app in use; a test of an app the user has not opened for a while
+  /// sets `rare` or `restricted`, and pins it (``standbyBucketFollowsUse`` off) if the
+  /// test opens the app.
   public var standbyBucket = StandbyBucket.active
+  /// Whether the bucket follows the app's use as AOSP `AppStandbyController` moves it
+  /// (Android only): `active` while the app is in the foreground and for 12 hours after,
+  /// then down by ``StandbyBucket/afterDisuse(elapsed:screenOn:on:)`` (`working_set`
+  /// at 12 hours, `frequent` at 24, `rare` at 48, `restricted` after 8 days), each move
+  /// recorded as `env.set bucket=`; ``standbyBucket`` is the bucket until the user
+  /// first opens the app. On by default, the strict case; off, the bucket stays
+  /// ``standbyBucket``. The model moves the app as each threshold passes, where the
+  /// device looks every 3 hours at most (`mCheckIdleIntervalMillis`).
+  public var standbyBucketFollowsUse = true
   /// How much of its job quota an app out of quota needs before its jobs run again:
   /// AOSP `QuotaController.QcConstants.DEFAULT_IN_QUOTA_BUFFER_MS`, 30 seconds. The
   /// model asks it of every start, the strict reading.
@@ -206,6 +218,56 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
     case .workingSet: .seconds(2 * 3600)
     case .frequent: .seconds(8 * 3600)
     case .rare, .restricted: .seconds(24 * 3600)
+    }
+  }
+
+  /// Its name in the trace (`env.set bucket=`): `UsageStatsManager`'s, in lower case.
+  public var traceName: String {
+    switch self {
+    case .active: "active"
+    case .workingSet: "working_set"
+    case .frequent: "frequent"
+    case .rare: "rare"
+    case .restricted: "restricted"
+    }
+  }
+
+  /// The bucket an app falls to when it has not been used for `elapsed` of device time,
+  /// `screenOn` of it with the screen on: AOSP `AppStandbyController`
+  /// `DEFAULT_ELAPSED_TIME_THRESHOLDS` {0, 12 h, 24 h, 48 h, 8 days} and
+  /// `DEFAULT_SCREEN_TIME_THRESHOLDS` {0, 0, 1 h, 2 h, 6 h} for `THRESHOLD_BUCKETS`
+  /// {active, working_set, frequent, rare, restricted}; the lowest whose two
+  /// thresholds have both passed (`AppIdleHistory.getThresholdIndex`). Restricted
+  /// after 8 days from Android 13, 45 days on 12 and 12L, never before 12
+  /// (``restrictedAfter(on:)``).
+  public static func afterDisuse(elapsed: Duration, screenOn: Duration, on release: AndroidRelease) -> StandbyBucket {
+    disuseThresholds(on: release).first { elapsed >= $0.elapsed && screenOn >= $0.screenOn }?.bucket ?? .active
+  }
+
+  /// The thresholds of ``afterDisuse(elapsed:screenOn:on:)``, the lowest bucket first.
+  static func disuseThresholds(on release: AndroidRelease) -> [(
+    bucket: StandbyBucket, elapsed: Duration, screenOn: Duration
+  )] {
+    let hour = 3600
+    var thresholds: [(bucket: StandbyBucket, elapsed: Duration, screenOn: Duration)] = [
+      (.rare, .seconds(48 * hour), .seconds(2 * hour)), (.frequent, .seconds(24 * hour), .seconds(hour)),
+      (.workingSet, .seconds(12 * hour), .zero),
+    ]
+    if let restricted = restrictedAfter(on: release) {
+      thresholds.insert((.restricted, restricted, .seconds(6 * hour)), at: 0)
+    }
+    return thresholds
+  }
+
+  /// How long without use moves an app to `restricted`: 8 days from Android 13 ("Android
+  /// 13 reduces the number of days to 8", developer.android.com, "App Standby Buckets"),
+  /// 45 days on Android 12 and 12L, and never before 12 (`STANDBY_BUCKET_RESTRICTED`:
+  /// "this bucket is not enabled in Build.VERSION_CODES#R").
+  public static func restrictedAfter(on release: AndroidRelease) -> Duration? {
+    switch release.major {
+    case ..<12: nil
+    case 12: .seconds(45 * 86_400)
+    default: .seconds(8 * 86_400)
     }
   }
 

@@ -28,6 +28,7 @@ import Testing
   @Test func theQuotaIsSpentThenEachOutOfQuotaPolicyApplies() throws {
     var configuration = SimulationConfiguration(platform: .android)
     configuration.standbyBucket = .restricted
+    configuration.standbyBucketFollowsUse = false  // pinned: opening the app would make it active
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.launch { _ in }
     let worker = Timed(clock: system.clock, duration: .seconds(240))
@@ -92,6 +93,7 @@ import Testing
   @Test func aDroppedRequestReplaysAlike() {
     var configuration = SimulationConfiguration(platform: .android)
     configuration.standbyBucket = .restricted
+    configuration.standbyBucketFollowsUse = false  // pinned: opening the app would make it active
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.launchApp { App(queue: $0, clock: $0.clock) }
     system.userAction("first")

@@ -294,7 +294,10 @@ private struct TimedWorker: BackgroundWorker {
   /// model counts them on every release, the strict reading: with a player in the
   /// foreground and its quota spent, a rare app's second job waits.
   @Test func aForegroundServiceDoesNotFreeTheJobQuota() throws {
-    let system = system { $0.standbyBucket = .rare }
+    let system = system {
+      $0.standbyBucket = .rare
+      $0.standbyBucketFollowsUse = false  // pinned: opening the app would make it active
+    }
     system.launch { _ in }
     try system.startForegroundService("player", Player())
     system.moveToBackground()
