@@ -27,6 +27,45 @@ import Testing
     func didEnterBackground() { try? scheduler.submit(.refresh("com.example.refresh")) }
   }
 
+  /// An app whose processing action cleans its cache each night.
+  final class CleanupApp: BackgroundAppDelegate, @unchecked Sendable {
+    let scheduler: any TaskScheduling
+    var actions = 0
+
+    init(_ scheduler: any TaskScheduling) {
+      self.scheduler = scheduler
+    }
+
+    func didFinishLaunching() {
+      scheduler.backgroundTask(.processingTask("com.example.cleanup")) { [self] in actions += 1 }
+    }
+
+    func didEnterBackground() {
+      try? scheduler.submit(.processing("com.example.cleanup", requiresExternalPower: true))
+    }
+  }
+
+  /// iOS 27's `processingTask(_:)`: the action runs when the processing request is
+  /// launched — here once the device is on power, as the request asks — and the run
+  /// completes when the action returns ("The system considers the task completed when
+  /// the action closure that you provide returns").
+  @Test func aProcessingActionRunsOnPowerAndCompletesOnReturn() {
+    var configuration = SimulationConfiguration()
+    configuration.launchPolicy = .immediate
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launchApp { CleanupApp($0) }
+    system.moveToBackground()
+    system.advance(by: .seconds(600))
+    #expect(system.app(as: CleanupApp.self)?.actions == 0, "not on power yet")
+    system.setEnvironment(charging: true)
+    system.advance(by: .seconds(600))
+    #expect(system.app(as: CleanupApp.self)?.actions == 1)
+    let lines = system.trace.events.map(TextTraceWriter.line(for:))
+    #expect(lines.contains("600 sched.launch ident=com.example.cleanup run=1"))
+    #expect(lines.contains("600 sched.complete run=1 success=true"))
+    #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+
   /// SwiftUI registers the identifier and returns `YES` whatever BGTaskScheduler said
   /// (iOS 26.1 SwiftUI, `BGTaskSchedulerProxy registerForTaskWithIdentifier:launchHandler:`
   /// returns 1 after `registerForTaskWithIdentifier:usingQueue:0 launchHandler:`), so an

@@ -22,7 +22,11 @@
     /// ```
     ///
     /// - Parameters:
-    ///   - task: the task kind (``SwiftUIBackgroundTask/appRefresh(_:)``).
+    ///   - task: the task kind: ``SwiftUIBackgroundTask/appRefresh(_:)``. The iOS 26 SDK
+    ///     this adapter is built against has no `processingTask(_:)`, so a processing
+    ///     kind (iOS 27) is registered through `appRefresh`; on iOS 27 use SwiftUI's
+    ///     `.backgroundTask(.processingTask(…))` itself, which the simulation models as
+    ///     ``SwiftUIBackgroundTask/processingTask(_:)``.
     ///   - runs: where the runs are recorded; `nil` records nothing.
     ///   - action: the app's action, as SwiftUI's modifier takes it.
     /// - Returns: the scene with SwiftUI's modifier applied.

@@ -12,8 +12,8 @@ import Synchronization
 public struct SwiftUIBackgroundTask: Sendable, Hashable {
   /// The identifier, listed in `BGTaskSchedulerPermittedIdentifiers`.
   public var identifier: String
-  /// The kind of request that launches it: a refresh for ``appRefresh(_:)`` (iOS 27's
-  /// `processingTask(_:)` is not modelled yet).
+  /// The kind of request that launches it: a refresh for ``appRefresh(_:)``, a
+  /// processing request for ``processingTask(_:)``.
   public var type: SchedulerRequestType
 
   /// Creates a task kind.
@@ -28,6 +28,16 @@ public struct SwiftUIBackgroundTask: Sendable, Hashable {
   /// `static func appRefresh(_ identifier: String) -> BackgroundTask<Void, Void>`.
   public static func appRefresh(_ identifier: String) -> SwiftUIBackgroundTask {
     SwiftUIBackgroundTask(identifier: identifier, type: .refresh)
+  }
+
+  /// SwiftUI's `BackgroundTask.processingTask(_:)`, new in iOS 27.0: the action runs for
+  /// each launch of a `BGProcessingTaskRequest` of the identifier, and the run ends as
+  /// for ``appRefresh(_:)`` (the iOS 27.0 SDK's `SwiftUI.swiftinterface`:
+  /// `@available(iOS 27.0, tvOS 27.0, watchOS 27.0, *) public static func
+  /// processingTask(_ identifier: String) -> BackgroundTask<Void, Void>`; Apple has no
+  /// documentation page for it yet, docs/platform-model.md, "SwiftUI's backgroundTask").
+  public static func processingTask(_ identifier: String) -> SwiftUIBackgroundTask {
+    SwiftUIBackgroundTask(identifier: identifier, type: .processing)
   }
 }
 
