@@ -73,3 +73,30 @@ import Testing
     #expect(RequestHistory.names(in: trace) == ["com.example.refresh"])
   }
 }
+
+/// A wait for the job quota names the standby bucket the trace last recorded
+/// (`env.set bucket=`, docs/platform-model.md, "Standby buckets follow use").
+@Suite struct RequestHistoryBucketTests {
+  /// Rare since 172,860 s: the second period, due at 173,560.2 s, waits until the first
+  /// run's ten minutes age out of the rare bucket's 24-hour window.
+  @Test func aQuotaWaitNamesTheBucket() throws {
+    let trace = try RecordedTrace(
+      text: """
+        bgtrace 1
+        meta platform=android
+        0 app.launch
+        0 work.enqueue work=sync period=900
+        172860 env.set bucket=rare
+        172860.1 work.start work=sync attempt=0
+        173460.1 work.result work=sync attempt=0 outcome=success
+        174360.1 work.wait work=sync reasons=quota
+        259260.1 work.start work=sync attempt=0
+
+        """)
+    let history = try #require(RequestHistory(of: "sync", in: trace))
+    #expect(
+      history.lines.contains(
+        "  174360.1s to 259260.1s (84900s): waited: the app had spent the job quota of its standby bucket "
+          + "(rare since 172860s)."))
+  }
+}

@@ -134,6 +134,8 @@ private struct RequestStory {
   var appInForeground = false
   var appRunning = false
   var networkOffline = false
+  /// The app's standby bucket as the trace last recorded it (`env.set bucket=`), and since when.
+  var standbyBucket: (name: String, since: TraceTime)?
   var foregroundTime = TraceInterval(nanoseconds: 0)
   var notRunningTime = TraceInterval(nanoseconds: 0)
   var offlineTime = TraceInterval(nanoseconds: 0)
@@ -242,7 +244,10 @@ private struct RequestStory {
       appRunning = false
       appInForeground = false
     case .envSet(let settings):
-      for setting in settings where setting.key == "network" { networkOffline = setting.value == "offline" }
+      for setting in settings {
+        if setting.key == "network" { networkOffline = setting.value == "offline" }
+        if setting.key == "bucket" { standbyBucket = (setting.value, now) }
+      }
     case .schedRegister, .schedProgress, .taskBegin, .taskEnd, .taskExpire, .input, .mark, .netCreate, .netSubmit,
       .netFinish, .netWake, .netEventsDone, .netHandler, .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout,
       .appAllowlist, .fileLock, .fileUnlock:
@@ -295,7 +300,11 @@ private struct RequestStory {
       // The stretch from falling due to the first recorded reasons, when they came later.
       if wait.since > waitStart { sayUnrecorded(from: waitStart, to: wait.since) }
       if time > wait.since || stillOpen {
-        let phrase = WaitReason.allCases.filter(reasons.contains).map(\.sentence).joined(separator: "; ")
+        let phrase = WaitReason.allCases.filter(reasons.contains).map { reason in
+          // The quota is the bucket's: name the bucket when the trace recorded it.
+          guard reason == .quota, let standbyBucket else { return reason.sentence }
+          return reason.sentence + " (\(standbyBucket.name) since \(standbyBucket.since)s)"
+        }.joined(separator: "; ")
         steps.append(
           (
             wait.since,
