@@ -54,8 +54,54 @@ import Testing
     #expect(svg.contains(">expired, never ended</text>"))  // the outcome, written beside the bar
     // Numbered in the SVG, the text only in the list; the HTML writes it beside the marker.
     #expect(!svg.contains(">[task-expired-not-ended] task 1"))
+    // The HTML writes it beside the marker where that covers no bar. Here the bar runs up
+    // to the marker and the plot ends right of it: the text is in the list only.
     let (page, _) = Self.draw(model, findingText: true)
-    #expect(page.contains(">[task-expired-not-ended] task 1 (&quot;Upload&quot;) expired at 40s"))
+    #expect(!page.contains(">[task-expired-not-ended] task 1"))
+    #expect(page.contains(">41s  error  [task-expired-not-ended]  task 1 (&quot;Upload&quot;) expired at 40s"))
+  }
+
+  @Test func aFindingsTextNeverCoversABar() throws {
+    // A task ended twice, on a lane with nothing right of the second end: the text stands
+    // there, beside its marker.
+    let model = try Self.model(
+      """
+      0 app.launch
+      0 app.state to=active
+      1 task.begin id=1
+      3 task.end id=1
+      4 task.end id=1
+      5 task.begin id=2
+      40 task.end id=2
+
+      """)
+    let (page, _) = Self.draw(model, findingText: true)
+    #expect(page.contains(">[task-double-end] task 1"))
+    // Every text placed beside a marker or a bar keeps clear of every bar (the 10-pixel
+    // rects), here and where the bar runs up to the marker.
+    for model in [model, try Self.model(Self.expiredTask)] {
+      let (page, boxes) = Self.draw(model, findingText: true)
+      let bars = Self.bars(in: page)
+      #expect(!bars.isEmpty)
+      for box in boxes where box.height == 12 {
+        for bar in bars where box.intersects(bar) {
+          Issue.record("text \(box) covers the bar \(bar)")
+        }
+      }
+    }
+  }
+
+  /// The bars of `svg`: its rects 10 pixels high.
+  static func bars(in svg: String) -> [SVGLabelLayout.Box] {
+    svg.split(separator: "\n").compactMap { line -> SVGLabelLayout.Box? in
+      guard line.hasPrefix("<rect "), line.contains(" height=\"10\"") else { return nil }
+      func number(_ name: String) -> Double? {
+        guard let range = line.range(of: " \(name)=\"") else { return nil }
+        return Double(line[range.upperBound...].prefix { $0 != "\"" })
+      }
+      guard let x = number("x"), let y = number("y"), let width = number("width") else { return nil }
+      return .init(x: x, y: y, width: width, height: 10)
+    }
   }
 
   @Test func aDeadlineNoticedAtAnotherEventIsDrawnOnTheLaneItNames() throws {

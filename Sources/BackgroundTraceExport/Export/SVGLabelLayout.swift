@@ -22,6 +22,9 @@ package struct SVGLabelLayout {
   let right: Double
   /// The boxes placed so far on each row.
   private var rows: [Int: [Box]] = [:]
+  /// The bars drawn on each row: a text is never written over one (a marker may sit on
+  /// its bar, where the event is).
+  private var bars: [Int: [Box]] = [:]
   /// Every box placed, in placing order.
   package private(set) var placed: [Box] = []
 
@@ -37,6 +40,12 @@ package struct SVGLabelLayout {
   /// Whether `box` is free on `row`.
   func isFree(_ box: Box, row: Int) -> Bool {
     box.x >= left && box.x + box.width <= right && !(rows[row] ?? []).contains { $0.intersects(box) }
+  }
+
+  /// Notes a bar drawn on `row`, for ``placeText(_:after:before:y:row:minimum:drift:floor:)``
+  /// to keep clear of.
+  mutating func noteBar(_ box: Box, row: Int) {
+    bars[row, default: []].append(box)
   }
 
   /// Takes `box` on `row` without checking it (a bar's marker that must stay where it is).
@@ -74,7 +83,7 @@ package struct SVGLabelLayout {
     let left = max(self.left, floor ?? self.left)
     let height = 12.0
     let least = Self.width(of: String(text.prefix(minimum)))
-    let boxes = (rows[row] ?? []).filter { $0.y < y + height && y < $0.y + $0.height }
+    let boxes = ((rows[row] ?? []) + (bars[row] ?? [])).filter { $0.y < y + height && y < $0.y + $0.height }
     for anchorEnd in [false, true] {
       // Slide away from the marker past whatever is in the way of the shortest text.
       var edge = anchorEnd ? before : after

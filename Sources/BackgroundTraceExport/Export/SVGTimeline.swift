@@ -546,6 +546,7 @@ package struct SVGTimeline {
   private mutating func bar(_ start: TraceTime, _ end: TraceTime, y: Double, fill: String, title: String) {
     guard let clipped = layout.window.clip(start, end) else { return }
     let x = layout.x(clipped.start)
+    labels.noteBar(.init(x: x, y: y + 3, width: max(layout.x(clipped.end) - x, 1.5), height: 10), row: row)
     emit(
       "<rect x=\"\(n(x))\" y=\"\(n(y + 3))\" width=\"\(n(max(layout.x(clipped.end) - x, 1.5)))\" height=\"10\" "
         + "fill=\"\(fill)\" stroke=\"#000000\" stroke-opacity=\"0.3\" stroke-width=\"0.5\">"
@@ -577,7 +578,6 @@ package struct SVGTimeline {
         + "<title>\(XMLText.escape(title))</title></rect>\n")
   }
 
-  /// Plain text in the left column or the notes.
   /// The root's attributes for the page's script: the plot's box
   /// (`data-plot="LEFT RIGHT BOTTOM"`) and its linear stretches of time
   /// (`data-scale="LEFT:RIGHT:START:END …"`, drawing x and seconds), from which the
@@ -595,6 +595,7 @@ package struct SVGTimeline {
     inPage ? " data-at=\"\(n(x))\"" : ""
   }
 
+  /// Plain text in the left column or the notes.
   mutating func label(_ text: String, x: Double, y: Double, bold: Bool = false, color: String = "#212121") {
     let weight = bold ? " font-weight=\"bold\"" : ""
     emit("<text x=\"\(n(x))\" y=\"\(n(y))\" fill=\"\(color)\"\(weight)>\(XMLText.escape(text))</text>\n")
