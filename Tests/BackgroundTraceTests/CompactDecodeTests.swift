@@ -105,6 +105,53 @@ import TraceWorkloads
     }
   }
 
+  /// Every string field of a compact event is given its trace-wide id, the third slot
+  /// too: in a later chunk, whose own string ids differ from the trace's, a
+  /// continued-processing request's subtitle and a stopped work's tags still read as
+  /// written.
+  @Test func stringsOfALaterChunkReadAsWritten() throws {
+    let text = """
+      bgtrace 1
+      meta app=sample platform=ios
+      0 app.launch
+      0.1 mark label=first-chunk-one
+      0.2 mark label=first-chunk-two
+      0.3 mark label=first-chunk-three
+      1 sched.submit ident=upload type=continued title=video.mov subtitle="About to start..." strategy=fail
+      2 work.stop work=sync attempt=0 reason=cancelled tags=SyncWorker
+
+      """
+    var textReader = try TraceReader(source: MemoryByteSource(Array(text.utf8)), file: "hand.txt")
+    let trace = try textReader.readAll()
+    // Sealed chunks a record or two long, and the crash-durable recorder's log chunks.
+    let directory = try TemporaryDirectory()
+    let path = directory.path("log.bgtrace")
+    let recorder = try TraceRecorder(writingTo: path, clock: ManualClock())
+    for event in trace.events { recorder.record(event.kind, at: event.time) }
+    try recorder.close()
+    for bytes in [
+      try BinaryTraceEncoder.encode(trace, chunkPayloadLimit: 64),
+      [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))),
+    ] {
+      let reading = try #require(try Self.expectSameReading(bytes))
+      #expect(reading.events.map(\.event) == trace.events)
+      guard case .schedSubmit(let submission) = reading.events[4].event.kind,
+        case .workStop(_, _, _, let tags) = reading.events[5].event.kind
+      else {
+        Issue.record("expected the submit and the stop, read \(reading.events.map(\.event))")
+        continue
+      }
+      #expect(submission.subtitle == "About to start...")
+      #expect(tags == "SyncWorker")
+    }
+  }
+
+  /// A batch of compact events stays 72 bytes an event: the third string slot takes the
+  /// padding after the constraint bits (CompactEvent.swift).
+  @Test func aCompactEventIsSeventyTwoBytes() {
+    #expect(MemoryLayout<CompactEvent>.stride == 72)
+  }
+
   /// Strings are interned once per trace: the same string in many chunks has one id.
   @Test func stringsAreInternedOncePerTrace() throws {
     let trace = WorkloadGenerator.trace(eventCount: 5_000, seed: 3)

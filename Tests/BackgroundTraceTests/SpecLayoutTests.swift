@@ -39,30 +39,31 @@ import Testing
       [
         .required("session", .string), .optional("ok", .boolean), .required("mode", .choice(words: ["a", "b", "c"])),
         .optional("at", .seconds), .optional("after", .interval), .required("count", .integer),
-        .optional("label", .string), .optional("flag", .boolean),
+        .optional("label", .string), .optional("flag", .boolean), .optional("note", .string),
       ], "a test kind")
     let layout = try #require(SpecLayout(spec))
     let values: [FieldValue?] = [
       .string("s"), .boolean(true), .choice("c"), nil, .interval(TraceInterval(milliseconds: 250)), .integer(300),
-      .string("t"), nil,
+      .string("t"), nil, .string("u"),
     ]
     var encoder = ChunkEncoder(baseTime: 0)
     encoder.appendSpecFields(values, layout: layout)
-    #expect(encoder.strings == ["s", "t"])
+    #expect(encoder.strings == ["s", "t", "u"])
     #expect(
       encoder.records.array == [
-        0x0D,  // presence: ok (bit 0), after (bit 2), label (bit 3); at (bit 1) and flag (bit 4) absent
+        0x2D,  // presence: ok (bit 0), after (bit 2), label (bit 3), note (bit 5); at (bit 1) and flag (bit 4) absent
         0x00,  // session: string 0
         0x01,  // ok: true
         0x02,  // mode: word 2, "c"
         0xEA, 0x07,  // after: 250 ms (250 << 2 | 2 = 1002)
         0xAC, 0x02,  // count: 300
         0x01,  // label: string 1
+        0x02,  // note: string 2, in the compact event's third string slot
       ])
     var event = CompactEvent(time: 0, tag: .appLaunch)
     let (decoded, atEnd) = try encoder.records.withUnsafeBytes { bytes in
       var cursor = ByteCursor(bytes)
-      let decoder = ChunkDecoder(strings: ["s", "t"], time: 0)
+      let decoder = ChunkDecoder(strings: ["s", "t", "u"], time: 0)
       let values = try decoder.specFields(layout, &cursor, into: &event) {
         ChunkDecoder.Failure(offset: 0, message: $0)
       }
@@ -70,7 +71,8 @@ import Testing
     }
     #expect(decoded == values)
     #expect(atEnd)
-    #expect(event.specFieldValues(layout: layout, strings: ChunkStrings(strings: ["s", "t"])) == values)
+    #expect(event.specFieldValues(layout: layout, strings: ChunkStrings(strings: ["s", "t", "u"])) == values)
+    #expect(event.thirdString != CompactEvent.noString)
   }
 
   /// Why the one record `record` does not decode, or `nil` when it does, with the chunk's
@@ -133,7 +135,7 @@ import Testing
   /// A kind with more fields of one storage class than a compact event holds has no
   /// layout; every kind from code 27 on has one.
   @Test func kindsThatDoNotFitHaveNoLayout() {
-    let strings = KindSpec("test.strings", .app, ["a", "b", "c"].map { .required($0, .string) }, "three strings")
+    let strings = KindSpec("test.strings", .app, ["a", "b", "c", "d"].map { .required($0, .string) }, "four strings")
     #expect(SpecLayout(strings) == nil)
     for kind in EventTag.allCases where kind.rawValue >= SpecLayout.firstCode {
       #expect(SpecLayout(kind.spec) != nil, "\(kind.name)")

@@ -330,7 +330,7 @@ struct ChunkDecoder {
       event.string = try stringID(&cursor)
       if flags & 2 != 0 { event.interval = try scaled(&cursor) }
       if requirements & SubmitRequirements.title != 0 { event.secondString = try stringID(&cursor) }
-      if requirements & SubmitRequirements.subtitle != 0 { event.number = Int64(try stringID(&cursor)) }
+      if requirements & SubmitRequirements.subtitle != 0 { event.thirdString = try stringID(&cursor) }
       if requirements & SubmitRequirements.strategy != 0 {
         event.backoffCode = try Self.code(ContinuedProcessingStrategy.self, "strategy", &cursor, fail: fail).wireCode
       }
@@ -365,7 +365,7 @@ struct ChunkDecoder {
       if kind == .workStop {
         event.secondString = try stringID(&cursor)
         // The tags' string id, kept where a stop has no other use for the slot.
-        if flags & WorkTagsFlag.stop != 0 { event.interval = UInt64(try stringID(&cursor)) }
+        if flags & WorkTagsFlag.stop != 0 { event.thirdString = try stringID(&cursor) }
         event.flags = flags
       }
     case .workCancel, .mark:

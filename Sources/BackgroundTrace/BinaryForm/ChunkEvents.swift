@@ -77,6 +77,7 @@ struct LogChunkEvents: StringTable {
     } else {
       if event.string != CompactEvent.noString { event.string = internedIDs[Int(event.string)] }
       if event.secondString != CompactEvent.noString { event.secondString = internedIDs[Int(event.secondString)] }
+      if event.thirdString != CompactEvent.noString { event.thirdString = internedIDs[Int(event.thirdString)] }
     }
     return event
   }

@@ -9,33 +9,34 @@
 /// binary record's (docs/FORMAT.md, the record table), with identifiers and run
 /// numbers resolved and the "predicted" flag bit dropped:
 ///
-/// | kind | ``string`` | ``secondString`` | ``number`` | other accessors |
-/// |---|---|---|---|---|
-/// | `app.state` | | | | ``appState`` |
-/// | `app.terminate` | reason | | | ``terminateReason(strings:)`` |
-/// | `task.begin` | name | | id | ``taskName(strings:)`` |
-/// | `task.end`, `task.expire` | | | id | |
-/// | `sched.register` | ident | | | ``ok`` |
-/// | `sched.submit` | ident | title | subtitle's string id | ``submission(strings:)`` (strategy and resources codes in ``backoffCode`` and ``policyCode``) |
-/// | `sched.reject` | ident | | | ``rejection`` |
-/// | `sched.cancel` | ident | | | ``cancelTarget(strings:)`` |
-/// | `sched.launch` | ident | | run | |
-/// | `sched.expire` | | | run | ``expirationReason`` |
-/// | `sched.complete` | | | run | ``success`` |
-/// | `work.enqueue` | work | name | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code; ``initialDelay``, ``constraintBits``) |
-/// | `work.start` | work | | attempt | |
-/// | `work.result` | work | tags | attempt | ``outcome`` |
-/// | `work.stop` | work | reason | attempt | ``workStopTags(strings:)`` (the tags' string id in ``interval``) |
-/// | `work.cancel` | work | | | |
-/// | `env.set` | setting list id | | setting count | ``InternedStrings/settings(_:)`` |
-/// | `input` | key | value | | |
-/// | `mark` | label | | | |
-/// | `net.create`, `net.wake`, `net.events-done`, `net.handler` | session | | | |
-/// | `net.submit` | session | | task | ``transferKind``, ``discretionary`` |
-/// | `net.finish` | session | | task | ``transferOutcome`` |
-/// | code 27 on (`sched.progress`, …) | slots of ``SpecLayout`` | | | ``specFieldValues(strings:)`` |
+/// | kind | ``string`` | ``secondString`` | ``thirdString`` | ``number`` | other accessors |
+/// |---|---|---|---|---|---|
+/// | `app.state` | | | | | ``appState`` |
+/// | `app.terminate` | reason | | | | ``terminateReason(strings:)`` |
+/// | `task.begin` | name | | | id | ``taskName(strings:)`` |
+/// | `task.end`, `task.expire` | | | | id | |
+/// | `sched.register` | ident | | | | ``ok`` |
+/// | `sched.submit` | ident | title | subtitle | | ``submission(strings:)`` (strategy and resources codes in ``backoffCode`` and ``policyCode``) |
+/// | `sched.reject` | ident | | | | ``rejection`` |
+/// | `sched.cancel` | ident | | | | ``cancelTarget(strings:)`` |
+/// | `sched.launch` | ident | | | run | |
+/// | `sched.expire` | | | | run | ``expirationReason`` |
+/// | `sched.complete` | | | | run | ``success`` |
+/// | `work.enqueue` | work | name | | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code; ``initialDelay``, ``constraintBits``) |
+/// | `work.start` | work | | | attempt | |
+/// | `work.result` | work | tags | | attempt | ``outcome`` |
+/// | `work.stop` | work | reason | tags | attempt | ``workStopTags(strings:)`` |
+/// | `work.cancel` | work | | | | |
+/// | `env.set` | setting list id | | | setting count | ``InternedStrings/settings(_:)`` |
+/// | `input` | key | value | | | |
+/// | `mark` | label | | | | |
+/// | `net.create`, `net.wake`, `net.events-done`, `net.handler` | session | | | | |
+/// | `net.submit` | session | | | task | ``transferKind``, ``discretionary`` |
+/// | `net.finish` | session | | | task | ``transferOutcome`` |
+/// | code 27 on (`sched.progress`, …) | slots of ``SpecLayout`` | | | | ``specFieldValues(strings:)`` |
 ///
-/// A string field a kind does not use, or leaves out, is ``noString``.
+/// A string field a kind does not use, or leaves out, is ``noString``. Each slot holds
+/// one meaning per kind, the one its column names.
 @usableFromInline
 package struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
   /// The id of a string field that is absent.
@@ -71,6 +72,10 @@ package struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
   @usableFromInline var initialDelay: UInt64 = CompactEvent.noInterval
   /// `work.enqueue`'s constraints, as the binary form's bits; 0 when it has none.
   @usableFromInline var constraintBits: UInt16 = 0
+  /// The third string field's id (`sched.submit`'s subtitle, `work.stop`'s tags). Kept
+  /// last, where it takes the padding after ``constraintBits``: the event's stride stays
+  /// 72 bytes.
+  @usableFromInline package var thirdString: UInt32 = CompactEvent.noString
 
   /// The value of an interval slot whose field is absent: larger than any interval a
   /// trace holds (the encoder refuses one over `Int64.max` nanoseconds).
@@ -129,7 +134,7 @@ extension CompactEvent {
       earliest: flags & 2 != 0 ? TraceTime(nanoseconds: interval) : nil,
       network: Tristate.value(options & 0x3), power: Tristate.value(options >> 2 & 0x3),
       title: options & SubmitRequirements.title != 0 ? strings[secondString] : nil,
-      subtitle: options & SubmitRequirements.subtitle != 0 ? strings[UInt32(number)] : nil,
+      subtitle: options & SubmitRequirements.subtitle != 0 ? strings[thirdString] : nil,
       strategy: options & SubmitRequirements.strategy != 0 ? ContinuedProcessingStrategy(wireCode: backoffCode)! : nil,
       resources: options & SubmitRequirements.resources != 0 ? ContinuedProcessingResource(wireCode: policyCode)! : nil)
   }
@@ -176,7 +181,7 @@ extension CompactEvent {
   /// `work.stop`'s tags, when its flags say they are present.
   @inlinable
   package func workStopTags(strings: borrowing some StringTable) -> String? {
-    flags & WorkTagsFlag.stop != 0 ? strings[UInt32(interval)] : nil
+    flags & WorkTagsFlag.stop != 0 ? strings[thirdString] : nil
   }
 
   /// `work.result`'s outcome.

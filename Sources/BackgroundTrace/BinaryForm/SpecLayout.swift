@@ -8,7 +8,8 @@
 /// or the compact form.
 ///
 /// In a ``CompactEvent`` each field has a slot of its storage class, assigned in spec
-/// order: strings in ``CompactEvent/string`` and ``CompactEvent/secondString``,
+/// order: strings in ``CompactEvent/string``, ``CompactEvent/secondString`` and
+/// ``CompactEvent/thirdString``,
 /// integers and times in the four 64-bit fields, booleans and choices in the three
 /// code bytes, and the presence bits in ``CompactEvent/options``.
 struct SpecLayout: Sendable {
@@ -33,7 +34,7 @@ struct SpecLayout: Sendable {
   /// 31 the log chunk's string definition, so neither is a kind's.
   static let firstExtendedCode: UInt8 = 32
   /// How many slots of each storage class a compact event has.
-  static let capacity: (strings: Int, numbers: Int, codes: Int, optionals: Int) = (2, 4, 3, 8)
+  static let capacity: (strings: Int, numbers: Int, codes: Int, optionals: Int) = (3, 4, 3, 8)
 
   /// The kind's fields.
   let fields: [FieldSpec]
@@ -105,12 +106,22 @@ struct SpecLayout: Sendable {
 extension CompactEvent {
   /// The id of string slot `index` of a spec-layout kind.
   @inlinable
-  package func stringSlot(_ index: Int) -> UInt32 { index == 0 ? string : secondString }
+  package func stringSlot(_ index: Int) -> UInt32 {
+    switch index {
+    case 0: string
+    case 1: secondString
+    default: thirdString
+    }
+  }
 
   /// Sets string slot `index`.
   @inlinable
   mutating func setStringSlot(_ index: Int, _ id: UInt32) {
-    if index == 0 { string = id } else { secondString = id }
+    switch index {
+    case 0: string = id
+    case 1: secondString = id
+    default: thirdString = id
+    }
   }
 
   /// The value of number slot `index` of a spec-layout kind: an integer, or a time or
