@@ -71,7 +71,7 @@ struct ImportPass {
       summary.skippedLines += 1
     case .continuation:
       break
-    case .skipped(let time):
+    case .skipped(let time, _):
       clock.see(time)
       summary.skippedLines += 1
     case .entry(let record):

@@ -50,7 +50,7 @@ package struct ImportTranslator: Sendable {
 
   private var works: [String: WorkState] = [:]
   /// Each work's tags, as the first of its lines that prints them does (``ImportPass``).
-  private let workTags: [String: String]
+  private var workTags: [String: String]
 
   /// The app's state as its activities' lifecycle lines tell it (`nil`: not told yet),
   /// and its activities started and resumed in the current process.
@@ -73,6 +73,12 @@ package struct ImportTranslator: Sendable {
   /// first of the log's lines that names them prints them; a result or stop whose own
   /// line prints none (Processor's `interrupted for`) takes its work's from there.
   package init(workTags: [String: String] = [:]) { self.workTags = workTags }
+
+  /// Takes note of `work`'s tags, from a line that prints them, unless known already:
+  /// how a log read as it arrives (``LogStream``) learns them.
+  mutating func learnTags(_ tags: String, of work: String) {
+    if workTags[work] == nil { workTags[work] = tags }
+  }
 
   /// Appends the events `message` stands for to `events`. `pid` is the process that
   /// wrote the line (for ActivityManager's lines, the system's: not the app's).

@@ -192,6 +192,15 @@ struct ImportClock {
     if base == nil, let time { base = time.nanoseconds }
   }
 
+  /// The trace time a line with `time` has reached, without taking it as an event's:
+  /// `nil` when it has no time, or one before the last event's.
+  func reached(_ time: LogTimestamp?) -> TraceTime? {
+    guard let time, let base else { return nil }
+    let (offset, overflow) = time.nanoseconds.subtractingReportingOverflow(base)
+    guard !overflow, offset >= 0, UInt64(offset) >= last else { return nil }
+    return TraceTime(nanoseconds: UInt64(offset))
+  }
+
   /// The trace time of an event on a line with `time` (the time before when it has none).
   mutating func traceTime(of time: LogTimestamp?) -> TraceTime {
     guard let time, let base else { return TraceTime(nanoseconds: last) }

@@ -17,6 +17,13 @@ package struct LogLineSplitter {
     /// Whether the line was longer than ``LogLineSplitter/maximumLineLength`` (its
     /// bytes are then empty).
     package var isOverlong: Bool
+
+    /// Line `number`, of `bytes` (valid while it is read).
+    package init(number: Int, bytes: UnsafeBufferPointer<UInt8>, isOverlong: Bool) {
+      self.number = number
+      self.bytes = bytes
+      self.isOverlong = isOverlong
+    }
   }
 
   /// The longest line kept, in bytes: longer lines are skipped.

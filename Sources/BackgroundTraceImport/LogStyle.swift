@@ -106,6 +106,16 @@ package struct LogStyleDetector {
   /// Whether the detector has seen enough lines.
   package var isDone: Bool { sampled >= Self.sampleLines }
 
+  /// The style that read the most lines as entries, when it read at least 3 and no
+  /// other read half as many: a log read as it arrives (``LogStream``) need not wait
+  /// for ``sampleLines`` lines then.
+  package var clearLeader: LogStyle? {
+    let ranked = readers.sorted { $0.entries > $1.entries }
+    guard let best = ranked.first, best.entries >= 3 else { return nil }
+    if ranked.count > 1 && ranked[1].entries * 2 >= best.entries { return nil }
+    return best.style
+  }
+
   /// Reads one line of the sample.
   package mutating func sample(_ line: LogLineSplitter.Line) {
     guard !line.isOverlong, !line.bytes.isEmpty else { return }

@@ -11,7 +11,7 @@ enum LineReading {
   /// A whole entry that may matter (its source or message is one the import reads).
   case entry(LogRecord)
   /// An entry of the style that cannot matter: only its time is kept.
-  case skipped(LogTimestamp?)
+  case skipped(LogTimestamp?, line: Int)
   /// A line that belongs to the style without being an entry of its own: a column
   /// header, a blank, a line of a multi-line entry.
   case continuation

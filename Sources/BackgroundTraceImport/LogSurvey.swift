@@ -35,6 +35,15 @@ struct LogSurvey {
     return survey
   }
 
+  /// The survey of one log, `file`, whose style is already known (a log read as it
+  /// arrives, ``LogStream``).
+  init(file: String, style: LogStyle) {
+    styles = [(file, style)]
+    platform = style.platform
+  }
+
+  private init() {}
+
   private struct StopSampling: Error {}
 
   private static func detect(_ input: LogInput, platform: LogPlatform?) throws -> LogStyle {
@@ -48,20 +57,24 @@ struct LogSurvey {
         if detector.isDone || bytes > LogLineSplitter.maximumLineLength { throw StopSampling() }
       }
     } catch is StopSampling {}
-    guard let style = detector.finish() else {
-      let expected: String =
-        switch platform {
-        case .ios?: "an iOS log (Xcode's console, Console.app's copy, or log show / log stream in any style)"
-        case .android?:
-          "an Android log (adb logcat -v threadtime, brief, time, long, epoch or year, or Android Studio's Logcat)"
-        case nil:
-          "an iOS log (Xcode's console, Console.app's copy, log show / log stream) or an Android log (adb logcat, Android Studio's Logcat)"
-        }
-      var error = LogImportError(file: input.name, message: "no line is in a known log style: expected \(expected)")
-      error.isInNoKnownStyle = true
-      throw error
-    }
+    guard let style = detector.finish() else { throw noKnownStyle(input.name, platform: platform) }
     return style
+  }
+
+  /// The error for log `file`, none of whose first lines is in a style of `platform`
+  /// (of either platform when `nil`).
+  static func noKnownStyle(_ file: String, platform: LogPlatform?) -> LogImportError {
+    let expected: String =
+      switch platform {
+      case .ios?: "an iOS log (Xcode's console, Console.app's copy, or log show / log stream in any style)"
+      case .android?:
+        "an Android log (adb logcat -v threadtime, brief, time, long, epoch or year, or Android Studio's Logcat)"
+      case nil:
+        "an iOS log (Xcode's console, Console.app's copy, log show / log stream) or an Android log (adb logcat, Android Studio's Logcat)"
+      }
+    var error = LogImportError(file: file, message: "no line is in a known log style: expected \(expected)")
+    error.isInNoKnownStyle = true
+    return error
   }
 
   /// Counts one entry whose message reads as `reading`. A line of a background-work

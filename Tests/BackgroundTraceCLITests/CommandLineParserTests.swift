@@ -67,7 +67,7 @@ import Testing
     }
     #expect(
       throws: UsageError(
-        "unknown command 'frobnicate'; the commands are demo, check, diff, explain, export, dump, convert, stats, explore, import, help"
+        "unknown command 'frobnicate'; the commands are demo, check, diff, explain, export, dump, convert, stats, explore, import, watch, help"
       )
     ) {
       try CommandLineParser.parse(["frobnicate"])

@@ -65,6 +65,8 @@ package enum BGTrace: Sendable {
       return try ExploreCommand.run(scenario: scenario, options: options, console: console)
     case .importLogs(let paths, let options):
       return try ImportCommand.run(paths: paths, options: options, console: console)
+    case .watch(let path, let options):
+      return try WatchCommand.run(path: path, options: options, console: console)
     }
   }
 

@@ -37,6 +37,8 @@ package enum Command: Sendable, Hashable {
   case explore(scenario: String, options: ExploreOptions)
   /// `bgtrace import LOG… [--from ios|android] [--process NAME|PID] [--out PATH] [--strict]`.
   case importLogs(paths: [String], options: ImportOptions)
+  /// `bgtrace watch [LOG|-] [--platform ios|android] [--process NAME|PID] [--strict]`.
+  case watch(path: String, options: WatchOptions)
 }
 
 /// The options of `bgtrace import` (docs/import.md).
@@ -112,8 +114,9 @@ package enum CommandName: String, Sendable, Hashable, CaseIterable {
   /// for other tools;
   /// `dump` prints its canonical text; `convert` turns text into binary or back; `stats`
   /// counts what it holds; `explore` searches a shipped scenario's timings for bugs;
-  /// `import` reads device logs into a trace; `help` prints usage.
-  case demo, check, diff, explain, export, dump, convert, stats, explore, `import`, help
+  /// `import` reads device logs into a trace; `watch` checks a device log as it is
+  /// written; `help` prints usage.
+  case demo, check, diff, explain, export, dump, convert, stats, explore, `import`, watch, help
 
   /// The command `name` names, accepting `replay` as the earlier name of `explain`.
   init?(spelled name: String) {

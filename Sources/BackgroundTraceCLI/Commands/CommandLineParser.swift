@@ -150,6 +150,19 @@ package enum CommandLineParser: Sendable {
       return try explore(rest)
     case .import:
       return try importLogs(rest)
+    case .watch:
+      var options = WatchOptions()
+      options.log.platform = try platform(&rest, command: name)
+      options.log.process = try takeOption("--process", from: &rest, command: name)
+      if let index = rest.firstIndex(of: "--strict") {
+        rest.remove(at: index)
+        options.strict = true
+      }
+      try rejectOptions(rest, command: name)
+      guard rest.count <= 1 else {
+        throw UsageError("'bgtrace watch' takes at most one LOG (a file, or - for standard input)")
+      }
+      return .watch(path: rest.first ?? "-", options: options)
     }
   }
 

@@ -61,6 +61,7 @@ extension CommandName {
     case .stats: "count events, bytes per event, tasks, runs and work"
     case .explore: "run a scenario under many seeds, shrink each failure"
     case .import: "read iOS or Android device logs into a trace"
+    case .watch: "check a device log as it is written, each finding as it is certain"
     case .help: "show this text, or a command's"
     }
   }
@@ -187,6 +188,14 @@ extension CommandName {
           "--shard", "K/N", "run only runs K-1, K-1+N, K-1+2N, …: N jobs with shards 1/N to",
           "N/N run exactly the runs one job would"),
       ]
+    case .watch:
+      [
+        Self.platformOption,
+        .valued(
+          "--process", "NAME|PID", "the app to check (default: the first whose",
+          "background-work message is read)"),
+        .flag("--strict", "warnings fail too"),
+      ]
     case .import:
       [
         Self.platformOption,
@@ -218,6 +227,7 @@ extension CommandName {
     case .convert: "IN OUT"
     case .explore: "NAME"
     case .import: "LOG…"
+    case .watch: "[LOG|-]"
     }
   }
 }

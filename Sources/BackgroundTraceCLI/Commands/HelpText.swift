@@ -13,6 +13,7 @@ enum HelpText {
     case .stats?: stats
     case .explore?: explore
     case .import?: importLogs
+    case .watch?: watch
     }
   }
 
@@ -281,6 +282,36 @@ enum HelpText {
     Exit status: 0 success, 2 a log in no known style, logs with no background
     work (unless --allow-empty), an unknown --process, a line that does not
     parse under --strict, or OUT cannot be written.
+
+    """
+
+  static let watch = """
+    \(usage(.watch))
+
+    Checks a device log as it is written: LOG is a file, followed as it grows
+    (as tail -f does), or '-' (the default) for standard input, read until it
+    ends:
+
+        xcrun simctl spawn booted log stream --level debug --style ndjson \\
+          --predicate 'subsystem == "com.apple.UIKit" || subsystem == "com.apple.BackgroundTasks"' \\
+          | bgtrace watch -
+        adb logcat -v threadtime | bgtrace watch -
+
+    Each line is imported as 'bgtrace import' reads it (docs/import.md) and its
+    events checked as 'bgtrace check' checks a trace. A finding is printed the
+    moment it is certain, at the log line that made it so: a double end at
+    once, a task left open when the app is suspended, an expiration not ended
+    once the log's clock passes the grace. The style is detected from the first
+    lines; the app is the one --process names, else the first whose
+    background-work message is read. At the end of the input, or on Ctrl-C,
+    what is still open is reported as check does at a trace's end, and a
+    summary goes to standard error; on a terminal a status line shows lines,
+    events and findings as they arrive.
+
+    \(optionList(.watch))
+
+    Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 a log in
+    no known style or with no background work, or LOG cannot be read.
 
     """
 

@@ -64,6 +64,17 @@ public struct TraceChecker: Sendable {
     collect(into: &findings)
   }
 
+  /// Reports the deadlines that passed before `time`, which a source of events reached
+  /// at `location` without an event there: a device log read as it arrives moves the
+  /// clock on every timed line (`bgtrace watch`), so that an expiration not ended is
+  /// found when the grace is over rather than at the app's next event.
+  package mutating func pass(to time: TraceTime, location: Int, into findings: inout [Finding]) {
+    guard rules.nextDeadline < time else { return }
+    rules.location = location
+    passDeadlines(before: time)
+    collect(into: &findings)
+  }
+
   /// The most strings a binary reader keeps across chunks while
   /// ``checkRemainingEvents(of:into:)`` reads it.
   package static var readerStringLimit: Int { 4096 }

@@ -34,7 +34,9 @@ enum AppleLogFields {
       scanner.index = beforeBracket
     }
     let message = scanner.index..<scanner.bytes.count
-    guard LogRelevance.apple(scanner, message) || LogRelevance.apple(scanner, source) else { return .skipped(time) }
+    guard LogRelevance.apple(scanner, message) || LogRelevance.apple(scanner, source) else {
+      return .skipped(time, line: line)
+    }
     return .entry(
       LogRecord(
         time: time, pid: pid, process: process, source: scanner.string(source), message: scanner.string(message),

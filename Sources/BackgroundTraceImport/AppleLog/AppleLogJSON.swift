@@ -67,7 +67,7 @@ struct AppleLogJSONReader: LogStyleReader {
     let subsystem = fields["subsystem"] ?? ""
     let category = fields["category"] ?? ""
     let source = subsystem.isEmpty && category.isEmpty ? "" : "\(subsystem):\(category)"
-    guard LogRelevance.apple(message: message, source: source) else { return .skipped(time) }
+    guard LogRelevance.apple(message: message, source: source) else { return .skipped(time, line: objectLine) }
     let process = fields["processImagePath"].map { path in String(path.split(separator: "/").last ?? "") }
     return .entry(
       LogRecord(

@@ -24,7 +24,7 @@ struct ConsoleAppReader: LogStyleReader {
     scanner.index += 1
     Self.skipLibrary(&scanner)
     let message = scanner.index..<scanner.bytes.count
-    guard LogRelevance.apple(scanner, message) else { return .skipped(time) }
+    guard LogRelevance.apple(scanner, message) else { return .skipped(time, line: line.number) }
     return .entry(
       LogRecord(
         time: time, pid: nil, process: scanner.string(process), source: "", message: scanner.string(message),

@@ -39,7 +39,7 @@ enum LogcatFields {
   static func entry(
     _ scanner: LogBytes, tag: Range<Int>, time: LogTimestamp?, pid: Int?, process: String?, line: Int
   ) -> LineReading {
-    guard LogRelevance.logcatTag(scanner, tag) else { return .skipped(time) }
+    guard LogRelevance.logcatTag(scanner, tag) else { return .skipped(time, line: line) }
     return .entry(
       LogRecord(
         time: time, pid: pid, process: process, source: knownTag(scanner, tag) ?? scanner.string(tag),

@@ -37,7 +37,7 @@ struct LogcatLongReader: LogStyleReader {
   private mutating func flush() -> LineReading? {
     guard let entry = pending else { return nil }
     pending = nil
-    guard let tag = entry.tag else { return .skipped(entry.time) }
+    guard let tag = entry.tag else { return .skipped(entry.time, line: entry.line) }
     return .entry(
       LogRecord(time: entry.time, pid: entry.pid, process: nil, source: tag, message: entry.message, line: entry.line))
   }
