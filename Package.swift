@@ -29,7 +29,7 @@ let package = Package(
 
     // Device logs (iOS's unified log, Android's logcat) read into traces: what
     // `bgtrace import` runs.
-    .target(name: "BackgroundTraceImport", dependencies: ["BackgroundTrace"]),
+    .target(name: "BackgroundTraceImport", dependencies: ["BackgroundTrace", "_BackgroundTraceStorage"]),
 
     // Virtual clock, simulated platform, fault plans.
     .target(name: "BackgroundSimulation", dependencies: ["BackgroundTrace", "_BackgroundTraceStorage"]),

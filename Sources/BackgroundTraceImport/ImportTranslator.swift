@@ -1,4 +1,5 @@
 package import BackgroundTrace
+import _BackgroundTraceStorage
 
 /// Turns one app's platform messages into trace events, in order: it follows the app's
 /// processes, tasks, scheduler runs and work as far as the log shows them, so that each
@@ -33,7 +34,9 @@ package struct ImportTranslator: Sendable {
   private var earlierPids: Set<Int> = []
 
   private var openTasks: [Int: (name: String?, expired: Bool)] = [:]
-  private var knownTasks: Set<Int> = []
+  /// The task ids ended so far: UIKit numbers a process's tasks one by one, so they
+  /// form a few spans, and a long log's millions of tasks take a few words.
+  private var knownTasks = IntervalSet()
   private var lastEnded: Int?
 
   private var openRuns: [String: (run: Int, expired: Bool)] = [:]
@@ -51,6 +54,9 @@ package struct ImportTranslator: Sendable {
   private var works: [String: WorkState] = [:]
   /// Each work's tags, as the first of its lines that prints them does (``ImportPass``).
   private var workTags: [String: String]
+  /// Whether the tags are learnt as lines arrive (``learnTags(_:of:)``), and forgotten
+  /// with the work, rather than given for the whole log.
+  private var learnsTags = false
 
   /// The app's state as its activities' lifecycle lines tell it (`nil`: not told yet),
   /// and its activities started and resumed in the current process.
@@ -77,6 +83,7 @@ package struct ImportTranslator: Sendable {
   /// Takes note of `work`'s tags, from a line that prints them, unless known already:
   /// how a log read as it arrives (``LogStream``) learns them.
   mutating func learnTags(_ tags: String, of work: String) {
+    learnsTags = true
     if workTags[work] == nil { workTags[work] = tags }
   }
 
@@ -339,6 +346,9 @@ package struct ImportTranslator: Sendable {
       let result = WorkState.finish(&works[work], outcome: outcome)
       if !result.started { sawResultWithoutStart = true }
       events.append(.workResult(work: work, attempt: result.attempt, outcome: outcome, tags: tags ?? workTags[work]))
+      // Read as it arrives, a log's tags are learnt from its lines: a work forgotten
+      // takes its tags with it, and its next period's result prints them again.
+      if learnsTags && works[work] == nil { workTags[work] = nil }
     case .workInterrupted(let work, let reason, let tags):
       // Processor's `interrupted for` (no tags) usually comes just before WorkerWrapper's
       // `was cancelled` (with them) for the same stop, which is written once: from the

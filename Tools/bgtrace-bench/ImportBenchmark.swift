@@ -72,7 +72,7 @@ enum GeneratedLog {
     let limit = megabytes * 1_000_000
     if platform == .ios { block += "Timestamp               Ty Process[PID:TID]\n" }
     while written < limit {
-      block += platform == .ios ? appleLine(index) : logcatLine(index)
+      block += line(platform, index)
       index += 1
       if block.utf8.count > 1 << 20 {
         written += block.utf8.count
@@ -83,6 +83,12 @@ enum GeneratedLog {
     written += block.utf8.count
     handle.write(Data(block.utf8))
     return written
+  }
+
+  /// Line `index` of the log (from 0), with its line feed; iOS logs start with a
+  /// column header besides.
+  static func line(_ platform: LogPlatform, _ index: Int) -> String {
+    platform == .ios ? appleLine(index) : logcatLine(index)
   }
 
   private static func clock(_ index: Int) -> (String, String) {

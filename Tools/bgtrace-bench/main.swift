@@ -1,11 +1,12 @@
 // bgtrace-bench: measures the binary form and the recorder against baselines taken in
 // the same run. Run it in release mode:
 //
-//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder|codec|checker-cost|checker|simulation|explain|import]
+//     swift run -c release bgtrace-bench [--events N] [--json-events N] [--only recorder|codec|checker-cost|checker|simulation|explain|import|watch] [--watch-megabytes N]
 //
 // Every figure is printed with the ratio to its baseline, so results from different
 // machines compare.
 import BackgroundTrace
+import BackgroundTraceImport
 import Dispatch
 import Foundation
 import TraceWorkloads
@@ -28,6 +29,10 @@ struct Options {
   var profileMemory: Int?
   /// Child mode: check this file and print the finding count (the parent measures us).
   var checkFile: String?
+  /// Child mode: watch this many MB of the generated stream of a platform.
+  var watchStream: (platform: LogPlatform, megabytes: Int)?
+  /// The long stream of the watch section, in MB.
+  var watchMegabytes = 4_000
   /// Skip the checker's 1M/4M comparison.
   var skipChecker = false
   /// Only write the checker's workload (`--events` events) to this file (for profilers).
@@ -51,6 +56,11 @@ struct Options {
       case "--profile-memory": profileMemory = Int(iterator.next() ?? "") ?? 10
       case "--check-file": checkFile = iterator.next()
       case "--skip-checker": skipChecker = true
+      case "--watch-stream":
+        guard let platform = LogPlatform(rawValue: iterator.next() ?? ""), let megabytes = Int(iterator.next() ?? "")
+        else { usage() }
+        watchStream = (platform, megabytes)
+      case "--watch-megabytes": watchMegabytes = Int(iterator.next() ?? "") ?? watchMegabytes
       case "--write-workload": writeWorkload = iterator.next()
       case "--only":
         only = iterator.next()
@@ -62,14 +72,14 @@ struct Options {
   }
 
   /// The sections `--only` runs alone.
-  static let sections = ["recorder", "codec", "checker-cost", "checker", "simulation", "explain", "import"]
+  static let sections = ["recorder", "codec", "checker-cost", "checker", "simulation", "explain", "import", "watch"]
 
   private func usage() -> Never {
     FileHandle.standardError.write(
       Data(
         ("usage: bgtrace-bench [--events N] [--json-events N] [--skip-checker] [--only \(Self.sections.joined(separator: "|"))] "
           + "[--profile-decode N] [--profile-compact N] [--profile-batch N] [--profile-check N] [--check-by-kind] "
-          + "[--profile-durable N] [--profile-memory N] [--write-workload PATH]\n").utf8))
+          + "[--profile-durable N] [--profile-memory N] [--write-workload PATH] [--watch-megabytes N]\n").utf8))
     exit(2)
   }
 }
@@ -106,6 +116,10 @@ func row(_ label: String, _ value: String, _ note: String = "") {
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 if let path = options.checkFile {
   try runCheckFile(path)
+  exit(0)
+}
+if let (platform, megabytes) = options.watchStream {
+  try runWatchStream(platform, megabytes: megabytes)
   exit(0)
 }
 if let path = options.writeWorkload {
@@ -242,6 +256,7 @@ case "simulation":
   try runOnly({ _ in runSimulationBenchmark() }) { print("  one simulated day: \(format($0, 3)) s wall (limit 2 s)") }
 case "explain": try runOnly(runExplainBenchmark, summary: printExplainSummary)
 case "import": try runOnly(runImportBenchmark, summary: printImportSummary)
+case "watch": try runOnly(runWatchBenchmark, summary: printWatchSummary)
 default: break
 }
 
@@ -253,6 +268,7 @@ let dayWallSeconds = runSimulationBenchmark()
 let directorySpeedup = try runDirectoryCheckBenchmark()
 let explainFigures = try runExplainBenchmark(options)
 let importFigures = try runImportBenchmark(options)
+let watchFigures = try runWatchBenchmark(options)
 
 print("\nsummary:")
 printCodecSummary(codecFigures)
@@ -263,3 +279,4 @@ print("  one simulated day: \(format(dayWallSeconds, 3)) s wall (limit 2 s)")
 if let checkerFigures { printCheckerSummary(checkerFigures) }
 printExplainSummary(explainFigures)
 printImportSummary(importFigures)
+printWatchSummary(watchFigures)

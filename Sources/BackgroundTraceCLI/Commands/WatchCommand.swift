@@ -41,6 +41,15 @@ package struct LogWatch {
     self.configuration = configuration
   }
 
+  /// How `bgtrace watch` checks: as `check` does, remembering the last 10,000 to
+  /// 20,000 finished works (``CheckerConfiguration/finishedWorkMemory``), so that memory
+  /// stays flat on an endless stream.
+  package static var configuration: CheckerConfiguration {
+    var configuration = CheckerConfiguration()
+    configuration.finishedWorkMemory = 10_000
+    return configuration
+  }
+
   /// What was read, as `bgtrace import` summarises it.
   package var summary: ImportSummary { stream.summary }
 
@@ -142,7 +151,7 @@ enum WatchCommand {
   static func watch(
     _ source: some ByteSource, name: String, options: WatchOptions, showsStatus: Bool, console: some Console
   ) throws -> ExitStatus {
-    var watch = LogWatch(name: name, options: options.log, configuration: CheckerConfiguration())
+    var watch = LogWatch(name: name, options: options.log, configuration: LogWatch.configuration)
     var splitter = LogLineSplitter(source)
     var status = ""
     func note(_ note: LogWatch.Note) {

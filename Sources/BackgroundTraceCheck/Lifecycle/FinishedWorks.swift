@@ -11,13 +11,26 @@ import _BackgroundTraceStorage
 /// each hash added: a clear bit says "not finished" from a few kilobytes that stay in
 /// the cache. A set bit may be another hash's, and removing an entry leaves its bit
 /// set; either way the table decides.
+///
+/// With a generation size, only the recent works are kept, as in a ``RecentSet``: when
+/// the table reaches that size it becomes the older table (looked up after it) and the
+/// older one is forgotten.
 struct FinishedWorks: Sendable {
   private var table = IntKeyedTable<FinishedWork>()
   /// The bitmap, a power of two words long (at least 64), at least eight bits per entry.
   private var filter = [UInt64](repeating: 0, count: 64)
+  /// The generation before ``table``'s, when generations are kept.
+  private var older = IntKeyedTable<FinishedWork>()
+  /// How many works a generation holds; `nil`: one table that keeps all.
+  private let generation: Int?
+
+  /// An empty record keeping generations of `generation` works (every work when `nil`).
+  init(generation: Int? = nil) {
+    self.generation = generation
+  }
 
   /// Whether no work has finished.
-  var isEmpty: Bool { table.isEmpty }
+  var isEmpty: Bool { table.isEmpty && older.isEmpty }
 
   /// The bit of `bits` in a bitmap of `wordCount` words: the hash's low bits (the
   /// table places a key by the high half of its product with a constant).
@@ -36,14 +49,26 @@ struct FinishedWorks: Sendable {
 
   /// How the work whose id's hash is `bits` finished; setting `nil` forgets it.
   subscript(bits: Int) -> FinishedWork? {
-    get { mayContain(bits) ? table[bits] : nil }
+    get {
+      if mayContain(bits), let finished = table[bits] { return finished }
+      return older.isEmpty ? nil : older[bits]
+    }
     set {
+      if !older.isEmpty { _ = older.removeValue(forKey: bits) }
       guard let newValue else {
         if mayContain(bits) { table.removeValue(forKey: bits) }
         return
       }
       table.updateValue(newValue, forKey: bits)
-      if table.count &* 8 > filter.count &* 64 { rebuildFilter() } else { setBit(of: bits) }
+      if let generation, table.count >= generation {
+        older = table
+        table = IntKeyedTable()
+        filter = [UInt64](repeating: 0, count: 64)
+      } else if table.count &* 8 > filter.count &* 64 {
+        rebuildFilter()
+      } else {
+        setBit(of: bits)
+      }
     }
   }
 

@@ -11,6 +11,12 @@ public struct CheckerConfiguration: Sendable, Hashable {
   public var grace: TraceInterval
   /// The rules to run.
   public var rules: Set<Rule>
+  /// How many finished works the checker remembers, by generations of this many
+  /// (``/_BackgroundTraceStorage/RecentSet``); `nil`: every one, as a trace's check
+  /// does. A log watched as it is written (`bgtrace watch`) bounds it, so that memory
+  /// stays flat on an endless stream; a work seen again after it was forgotten is then
+  /// taken for a new one.
+  package var finishedWorkMemory: Int?
 
   /// The default budget: 30 s, as on iOS 13 and later.
   public static let defaultBudget = TraceMetadata.defaultBudget

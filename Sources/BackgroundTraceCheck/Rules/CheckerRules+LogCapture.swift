@@ -1,4 +1,5 @@
 import BackgroundTrace
+import _BackgroundTraceStorage
 
 /// What the rules do for a trace imported from a device log (`meta source=ios-log` or
 /// `source=android-log`, docs/rules.md#imported-logs): a log is cut at its first and
@@ -20,17 +21,20 @@ struct LogCapture: Sendable {
   let isActive: Bool
   /// Ids of the implicit process ended with no begin, and when.
   var endsBeforeBegin: [Int: TraceTime] = [:]
-  /// Works the trace started.
-  var startedWorks: Set<String> = []
+  /// Works the trace started (the recent ones, when ``CheckerConfiguration`` bounds what
+  /// finished work is remembered).
+  var startedWorks: RecentSet<String>
   /// Identifiers whose registration failed in the current process.
   var failedRegistrations: Set<String> = []
 
-  init(meta: TraceMetadata) {
+  init(meta: TraceMetadata, workMemory: Int? = nil) {
     isActive = meta["source"].map { TraceMetadata.logSources.contains($0) } ?? false
+    startedWorks = RecentSet(generation: workMemory)
   }
 
   init(isActive: Bool) {
     self.isActive = isActive
+    startedWorks = RecentSet()
   }
 }
 

@@ -87,7 +87,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
     self.init(
       enabled: configuration.rules, defaultRetryLimit: configuration.defaultRetryLimit, budget: budget,
       grace: configuration.grace)
-    logCapture = LogCapture(meta: meta)
+    logCapture = LogCapture(meta: meta, workMemory: configuration.finishedWorkMemory)
     androidRelease = meta.androidRelease
     foregroundDeadline = meta.foregroundServiceDeadline
     backgroundStartExempt = meta.backgroundStartExemptions.exempt(on: androidRelease)

@@ -30,6 +30,7 @@ public struct TraceChecker: Sendable {
   public init(configuration: CheckerConfiguration = CheckerConfiguration(), meta: TraceMetadata = TraceMetadata()) {
     self.configuration = configuration
     walker = LifecycleWalker(meta: meta)
+    walker.finishedWorks = FinishedWorks(generation: configuration.finishedWorkMemory)
     rules = CheckerRules(configuration: configuration, budget: configuration.budget(for: meta), meta: meta)
   }
 
