@@ -39,22 +39,37 @@ struct RollingBudget: Sendable {
     return limit - used(at: now) - running
   }
 
-  /// The first time from `now` on at which at least `needed` of `limit` is left, with
-  /// no new use: the finished uses age out of the window bit by bit.
-  func firstTime(withLeft needed: Duration, of limit: Duration, from now: TraceTime) -> TraceTime {
-    var low = now.nanoseconds
-    var high = now.nanoseconds + window.nanoseconds
-    guard limit - used(at: now) < needed else { return now }
-    while low < high {
-      let middle = low + (high - low) / 2
-      if limit - used(at: TraceTime(nanoseconds: middle)) >= needed { high = middle } else { low = middle + 1 }
-    }
-    return TraceTime(nanoseconds: high)
-  }
-
   /// Charges a use that ran from `since` to `now`.
   mutating func charge(from since: TraceTime, to now: TraceTime) {
     if since < now { uses.append((since, now)) }
+  }
+
+  /// The time used in the `window` that ends at `time` (``window`` by default), as it
+  /// stands with no new use.
+  func used(in window: TraceInterval? = nil, at time: TraceTime) -> Duration {
+    let start = TraceTime(nanoseconds: time.nanoseconds - min(time.nanoseconds, (window ?? self.window).nanoseconds))
+    var used = Duration.zero
+    for use in uses where use.end > start {
+      used += Self.elapsed(from: max(use.start, start), to: min(use.end, time))
+    }
+    return used
+  }
+
+  /// The uses that ended in the window that ends at `time`, those less than `coalescing`
+  /// apart counted as one (QuotaController's timing sessions).
+  func sessions(in window: TraceInterval, at time: TraceTime, coalescing: Duration) -> [TraceTime] {
+    let start = TraceTime(nanoseconds: time.nanoseconds - min(time.nanoseconds, window.nanoseconds))
+    var ends: [TraceTime] = []
+    var previousEnd: TraceTime?
+    for use in uses where use.end > start {
+      if let previousEnd, Self.elapsed(from: previousEnd, to: use.start) <= coalescing {
+        ends[ends.count - 1] = use.end
+      } else {
+        ends.append(use.end)
+      }
+      previousEnd = use.end
+    }
+    return ends
   }
 
   /// The time from `since` to `now` (zero when `since` is later).
@@ -62,15 +77,4 @@ struct RollingBudget: Sendable {
     .nanoseconds(Int64(clamping: now.nanoseconds - min(since.nanoseconds, now.nanoseconds)))
   }
 
-  private func windowStart(at now: TraceTime) -> TraceTime {
-    TraceTime(nanoseconds: now.nanoseconds - min(now.nanoseconds, window.nanoseconds))
-  }
-
-  /// The finished uses' time inside the window that ends at `now`.
-  private func used(at now: TraceTime) -> Duration {
-    let start = windowStart(at: now)
-    var used = Duration.zero
-    for use in uses where use.end > start { used += Self.elapsed(from: max(use.start, start), to: min(use.end, now)) }
-    return used
-  }
 }

@@ -3,32 +3,78 @@ import BackgroundTrace
 /// The standby bucket's quota on the app's regular jobs (AOSP `QuotaController`;
 /// docs/platform-model.md, "Standby buckets"): WorkManager's work runs as JobScheduler
 /// jobs, whose time running — one timing session while any runs — counts against
-/// ``StandbyBucket/jobQuota`` per rolling ``StandbyBucket/jobQuotaWindow``. Out of
-/// quota, due work waits (`work.wait reasons=quota`). A job that starts runs its
+/// ``StandbyBucket/jobQuota`` per rolling ``StandbyBucket/jobQuotaWindow`` and against
+/// ``SimulationConfiguration/maxJobExecutionTime`` per 24 hours, and whose starts and
+/// sessions count against ``StandbyBucket/jobCountLimit``,
+/// ``SimulationConfiguration/jobRateLimit`` and ``StandbyBucket/sessionCountLimit``.
+/// Out of quota, due work waits (`work.wait reasons=quota`, whichever limit it is, as
+/// JobScheduler's `PENDING_JOB_REASON_QUOTA` does not say). A job that starts runs its
 /// guaranteed time whatever quota is left (`JobServiceContext`: the larger of its
 /// maximum and `RUNTIME_MIN_GUARANTEE_MS`), so the quota decides only when jobs start.
 /// Expedited work has its own quota, and a worker promoted to a foreground service
 /// runs outside both.
 extension SimulatedSystem {
-  /// Whether the job quota applies now: on Android, in a bucket that limits jobs, and
-  /// not while charging outside the restricted bucket (`QuotaController.isQuotaFreeLocked`).
+  /// Whether the job quota applies now: on Android, and not while charging outside the
+  /// restricted bucket (`QuotaController.isQuotaFreeLocked`).
   var jobQuotaApplies: Bool {
-    let bucket = standbyBucket
-    return configuration.platform == .android && bucket.limitsJobs && !(charging && bucket != .restricted)
+    configuration.platform == .android && !(charging && standbyBucket != .restricted)
+  }
+
+  /// The job quota's execution time left at `time` (now by default), the running
+  /// session's `running` time taken off: the smaller of what is left of the bucket's
+  /// quota in its window (for a bucket that limits jobs) and of
+  /// ``SimulationConfiguration/maxJobExecutionTime`` in 24 hours
+  /// (`getRemainingExecutionTimeLocked`); `nil` when neither limits it.
+  func jobTimeLeft(at time: TraceTime, running: Duration) -> Duration? {
+    var left: Duration?
+    if standbyBucket.limitsJobs {
+      left = standbyBucket.jobQuota - jobBudget.used(at: time) - running
+    }
+    if let maximum = configuration.maxJobExecutionTime {
+      let day = maximum - jobBudget.used(in: RollingBudget.day, at: time) - running
+      left = min(left ?? day, day)
+    }
+    return left
   }
 
   /// The job quota left now, the running session's time taken off; `nil` when no
   /// quota applies.
   var jobQuotaLeft: Duration? {
     guard jobQuotaApplies else { return nil }
-    let running = jobSessionSince.map { RollingBudget.elapsed(from: $0, to: now) } ?? .zero
-    return jobBudget.left(of: standbyBucket.jobQuota, at: now, running: running)
+    return jobTimeLeft(at: now, running: jobSessionSince.map { RollingBudget.elapsed(from: $0, to: now) } ?? .zero)
   }
 
   /// Whether a regular job may start now: at least the in-quota buffer is left
-  /// (``SimulationConfiguration/inQuotaBuffer``), or no quota applies.
+  /// (``SimulationConfiguration/inQuotaBuffer``) and the job and session counts are
+  /// under their limits, or no quota applies.
   var jobQuotaAllowsStart: Bool {
-    jobQuotaLeft.map { $0 >= configuration.inQuotaBuffer } ?? true
+    guard jobQuotaApplies else { return true }
+    return (jobQuotaLeft.map { $0 >= configuration.inQuotaBuffer } ?? true) && jobCountsReleased(at: now) == now
+  }
+
+  /// When the job and session counts next let a job start, from `time` on with no new
+  /// start: `time` itself when they do now. A count at its limit frees a place when its
+  /// oldest entry leaves the window (an entry at the window's start no longer counts).
+  func jobCountsReleased(at time: TraceTime) -> TraceTime {
+    var release = time
+    func free(_ entries: [TraceTime], limit: Int, window: Duration) {
+      let window = TraceInterval(window)
+      let inWindow = entries.filter { $0 + window > time }
+      guard inWindow.count >= limit else { return }
+      release = max(release, inWindow[inWindow.count - limit] + window)
+    }
+    let bucket = standbyBucket
+    free(jobStarts, limit: bucket.jobCountLimit, window: bucket.jobQuotaWindow)
+    if let rate = configuration.jobRateLimit { free(jobStarts, limit: rate, window: configuration.jobRateLimitWindow) }
+    // A job joining the running session opens no new one.
+    if jobSessionSince == nil {
+      let window = TraceInterval(bucket.jobQuotaWindow)
+      let sessions = jobBudget.sessions(in: window, at: time, coalescing: configuration.sessionCoalescing)
+      // One that ended less than the coalescing time ago is the session a start would continue.
+      let continues = sessions.last.map { RollingBudget.elapsed(from: $0, to: time) <= configuration.sessionCoalescing }
+      if continues != true { free(sessions, limit: bucket.sessionCountLimit, window: bucket.jobQuotaWindow) }
+    }
+    return release
   }
 
   /// Whether the restricted bucket lets `request` run with its quota spent: the
@@ -64,6 +110,8 @@ extension SimulatedSystem {
     item.countsAsJob = true
     item.startedOutsideQuota = !jobQuotaAllowsStart
     if jobSessionSince == nil { jobSessionSince = now }
+    jobStarts.removeAll { $0 + RollingBudget.day <= now }
+    jobStarts.append(now)
   }
 
   /// The attempt of `work` stops running as a job (it ended, or went foreground); the
@@ -80,18 +128,42 @@ extension SimulatedSystem {
     scheduleJobQuotaRecheck()
   }
 
-  /// Starts the waiting work again when the job quota has the in-quota buffer back,
-  /// as `QuotaController` re-evaluates an app out of quota when it comes back in.
+  /// Starts the waiting work again when the job quota lets a job start: the in-quota
+  /// buffer back and the counts under their limits, as `QuotaController` re-evaluates an
+  /// app out of quota when it comes back in. While a session runs, its end reschedules
+  /// this if time is what is short.
   func scheduleJobQuotaRecheck() {
-    guard jobSessionSince == nil, !jobQuotaAllowsStart,
+    guard jobQuotaApplies, !jobQuotaAllowsStart,
       works.values.contains(where: { $0.phase == .waiting && !$0.expedited })
     else { return }
-    let time = jobBudget.firstTime(
-      withLeft: configuration.inQuotaBuffer, of: standbyBucket.jobQuota, from: now)
+    var time = jobCountsReleased(at: now)
+    if let left = jobTimeLeft(at: now, running: .zero), left < configuration.inQuotaBuffer {
+      guard jobSessionSince == nil else { return }
+      time = max(time, firstTimeWithBuffer(from: now))
+      // Counts freed by then may have changed what the time frees: look again from there.
+      time = max(time, jobCountsReleased(at: time))
+    }
     if let timer = jobQuotaRecheck { scheduler.cancel(timer) }
     jobQuotaRecheck = scheduler.schedule(at: time) { [self] in
       jobQuotaRecheck = nil
       startEligibleWork()
     }
+  }
+
+  /// The first time from `time` on at which the in-quota buffer is left of the
+  /// execution time, with no new use: the sessions age out of the windows bit by bit.
+  private func firstTimeWithBuffer(from time: TraceTime) -> TraceTime {
+    let needed = configuration.inQuotaBuffer
+    var low = time.nanoseconds
+    var high = time.nanoseconds + RollingBudget.day.nanoseconds
+    while low < high {
+      let middle = low + (high - low) / 2
+      if (jobTimeLeft(at: TraceTime(nanoseconds: middle), running: .zero) ?? needed) >= needed {
+        high = middle
+      } else {
+        low = middle + 1
+      }
+    }
+    return TraceTime(nanoseconds: high)
   }
 }

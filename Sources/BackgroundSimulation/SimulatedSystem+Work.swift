@@ -317,7 +317,12 @@ extension SimulatedSystem: WorkQueue {
     recordedWaits[.work(work)] = nil
     // WorkManager (through JobScheduler) starts or wakes the app's process; an iOS
     // in-process queue starts work only while the app runs (a reason above).
-    if !appRuns { wakeForBackgroundWork() }
+    if !appRuns {
+      wakeForBackgroundWork()
+      // Starting the process may have started other work, which may have used up what
+      // this start needs (the job counts): decide again, as the process now runs.
+      if appRuns { return startIfEligible(work) }
+    }
     let attempt = item.attempt
     item.phase = .running
     item.started = true

@@ -96,6 +96,9 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// Since when regular jobs have been running, without a break: QuotaController's
   /// timing session, charged to ``jobBudget`` when the last of them ends.
   var jobSessionSince: TraceTime?
+  /// When the app's regular jobs started in the last 24 hours, oldest first: the job
+  /// counts' record (``StandbyBucket/jobCountLimit``, ``SimulationConfiguration/jobRateLimit``).
+  var jobStarts: [TraceTime] = []
   /// Whether the screen is on (Android; ``setDeviceState(screenOn:stationary:)``).
   var screenOn: Bool
   /// Since when the device has lain still, or `nil` while it moves.

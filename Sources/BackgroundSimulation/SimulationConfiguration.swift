@@ -144,6 +144,23 @@ public struct SimulationConfiguration: Sendable {
   /// AOSP `QuotaController.QcConstants.DEFAULT_IN_QUOTA_BUFFER_MS`, 30 seconds. The
   /// model asks it of every start, the strict reading.
   public var inQuotaBuffer: Duration = .seconds(30)
+  /// How long an app's regular jobs may run in any 24 hours, whatever its bucket
+  /// (`active` included): AOSP `QuotaController.QcConstants.DEFAULT_MAX_EXECUTION_TIME_MS`,
+  /// 4 hours, over `MAX_PERIOD_MS`, 24 hours (since Android 10; "an overall time limit
+  /// for all apps, including ACTIVE apps"). `nil` lifts it.
+  public var maxJobExecutionTime: Duration? = .seconds(4 * 3600)
+  /// How many regular jobs an app may start in any ``jobRateLimitWindow``, whatever its
+  /// bucket: AOSP `DEFAULT_MAX_JOB_COUNT_PER_RATE_LIMITING_WINDOW`, 20, over
+  /// `DEFAULT_RATE_LIMITING_WINDOW_MS`, 1 minute (since Android 11). The device resets
+  /// its count when its window expires; the model counts the last minute, the strict
+  /// reading. `nil` lifts it.
+  public var jobRateLimit: Int? = 20
+  /// The window of ``jobRateLimit``: 1 minute.
+  public var jobRateLimitWindow: Duration = .seconds(60)
+  /// How far apart two timing sessions of an app's regular jobs may be and still count
+  /// as one against ``StandbyBucket/sessionCountLimit``: AOSP
+  /// `DEFAULT_TIMING_SESSION_COALESCING_DURATION_MS`, 5 seconds.
+  public var sessionCoalescing: Duration = .seconds(5)
   /// The environment at the start: network connectivity.
   public var networkAvailable = true
   /// The environment at the start: on external power.
@@ -218,6 +235,37 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
     case .workingSet: .seconds(2 * 3600)
     case .frequent: .seconds(8 * 3600)
     case .rare, .restricted: .seconds(24 * 3600)
+    }
+  }
+
+  /// How many regular jobs the app may start in each ``jobQuotaWindow``: AOSP
+  /// `QuotaController.QcConstants` `DEFAULT_MAX_JOB_COUNT_ACTIVE` 75,
+  /// `DEFAULT_MAX_JOB_COUNT_WORKING` 120, `DEFAULT_MAX_JOB_COUNT_FREQUENT` 200,
+  /// `DEFAULT_MAX_JOB_COUNT_RARE` 48 and `DEFAULT_MAX_JOB_COUNT_RESTRICTED` 10
+  /// (`isUnderJobCountQuotaLocked`).
+  public var jobCountLimit: Int {
+    switch self {
+    case .active: 75
+    case .workingSet: 120
+    case .frequent: 200
+    case .rare: 48
+    case .restricted: 10
+    }
+  }
+
+  /// How many timing sessions of its regular jobs the app may have in each
+  /// ``jobQuotaWindow``: AOSP `DEFAULT_MAX_SESSION_COUNT_ACTIVE` 75,
+  /// `DEFAULT_MAX_SESSION_COUNT_WORKING` 10, `DEFAULT_MAX_SESSION_COUNT_FREQUENT` 8,
+  /// `DEFAULT_MAX_SESSION_COUNT_RARE` 3 and `DEFAULT_MAX_SESSION_COUNT_RESTRICTED` 1
+  /// (`isUnderSessionCountQuotaLocked`): a rare app's jobs run in at most three
+  /// sessions a day.
+  public var sessionCountLimit: Int {
+    switch self {
+    case .active: 75
+    case .workingSet: 10
+    case .frequent: 8
+    case .rare: 3
+    case .restricted: 1
     }
   }
 

@@ -266,7 +266,8 @@ import Testing
       ])
   }
 
-  /// The `active` bucket's window is its quota (10 minutes): its jobs are not limited.
+  /// The `active` bucket's window is its quota (10 minutes): its jobs are not limited by
+  /// it (only by the 4 hours a day every bucket has, `JobLimitTests`).
   @Test func theActiveBucketsJobsAreNotLimited() throws {
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     try system.enqueueTimed("long", seconds: 540)

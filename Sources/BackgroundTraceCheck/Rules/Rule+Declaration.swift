@@ -362,11 +362,12 @@ extension Rule {
         "periodic work waited for its standby bucket's job quota longer than its period: the bucket cannot keep it",
         fix: #"""
           The app's standby bucket gives its regular jobs 10 minutes of running per window
-          (2 hours in `working_set`, 8 in `frequent`, 24 in `rare` and `restricted`), and a
-          periodic request that asks for more waits out the window. Ask for no more than
-          the bucket allows: a longer period, shorter runs, or one request doing the work
-          of several; work the user is waiting for should be expedited (`setExpedited`),
-          which draws on its own quota.
+          (2 hours in `working_set`, 8 in `frequent`, 24 in `rare` and `restricted`) in a
+          limited number of sessions (3 a day in `rare`, 1 in `restricted`), and every
+          bucket at most 4 hours a day; a periodic request that asks for more waits out
+          the window. Ask for no more than the bucket allows: a longer period, shorter
+          runs, or one request doing the work of several; work the user is waiting for
+          should be expedited (`setExpedited`), which draws on its own quota.
           """#)
     case .netOneTransferPerWake:
       Declaration(
