@@ -1,4 +1,5 @@
 import BackgroundTrace
+import BackgroundTraceCheck
 import Foundation
 import TestSupport
 import Testing
@@ -102,6 +103,24 @@ import Testing
       guard let x = number("x"), let y = number("y"), let width = number("width") else { return nil }
       return .init(x: x, y: y, width: width, height: 10)
     }
+  }
+
+  /// Three tasks of one name (OneSignal's, Traces/import/ios/xcode-onesignal-still-not-ended-multi),
+  /// each expired and never ended: each finding is drawn on the lane of the task its
+  /// message numbers, not on the first task whose name the message holds.
+  @Test func findingsOfTasksWithOneNameAreDrawnOnTheirOwnLanes() throws {
+    let path = Repository.traces.appendingPathComponent("import/ios/xcode-onesignal-still-not-ended-multi.expected.txt")
+    var reader = try TraceReader(path: path.path)
+    let model = TimelineModel.build(try reader.readAll(), name: "onesignal")
+    #expect(model.findings.count == 3)
+    for located in model.findings {
+      guard case .task(let index)? = located.subject else {
+        Issue.record("\(located.finding.message) has no task lane")
+        continue
+      }
+      #expect(located.finding.message.hasPrefix("task \(model.tasks[index].id) "), "\(located.finding.message)")
+    }
+    #expect(Set(model.findings.compactMap(\.subject)).count == 3)
   }
 
   @Test func aDeadlineNoticedAtAnotherEventIsDrawnOnTheLaneItNames() throws {

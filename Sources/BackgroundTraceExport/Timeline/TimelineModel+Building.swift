@@ -150,11 +150,14 @@ struct TimelineBuilder {
   }
 
   /// Adds `finding` with the first subject its event touched that its message names
-  /// (tasks by `task N`, `id N` or name, the rest by identifier; tasks or runs in general
-  /// always), or none: a finding its event does not concern (a deadline noticed at a
-  /// later event) is not drawn on that event's lane.
+  /// (tasks by `task N` or `id N`, the rest by identifier; tasks or runs in general
+  /// always), else the latest the message names by number, else a touched task it names
+  /// by name (several tasks may share one), or none: a finding its event does not
+  /// concern (a deadline noticed at a later event) is not drawn on that event's lane.
   private mutating func addFinding(_ finding: Finding, process: Int) {
-    let subject = touched.first { names($0, in: finding.message) } ?? named(in: finding.message)
+    let subject =
+      touched.first { names($0, in: finding.message, byName: false) } ?? named(in: finding.message)
+      ?? touched.first { names($0, in: finding.message, byName: true) }
     var time = finding.time
     if finding.rule == .taskExpiredNotEnded, case .task(let index)? = subject,
       let expiredAt = model.tasks[index].expiredAt
@@ -180,13 +183,13 @@ struct TimelineBuilder {
     return nil
   }
 
-  /// Whether `message` names `subject`.
-  private func names(_ subject: TimelineModel.Subject, in message: String) -> Bool {
+  /// Whether `message` names `subject`; a task by its name too when `byName`.
+  private func names(_ subject: TimelineModel.Subject, in message: String, byName: Bool) -> Bool {
     switch subject {
     case .task(let index):
       let task = model.tasks[index]
-      return message.contains("task \(task.id)") || message.contains("id \(task.id)")
-        || task.name.map { message.contains($0) } == true
+      if byName { return task.name.map { message.contains($0) } == true }
+      return Self.mentions("task \(task.id)", in: message) || Self.mentions("id \(task.id)", in: message)
     case .run(let index): return message.contains(model.runs[index].identifier)
     case .work(let index): return message.contains(model.works[index].work)
     case .session(let index): return message.contains(model.sessions[index].session)
@@ -194,6 +197,22 @@ struct TimelineBuilder {
     case .request(let index): return message.contains(model.submissions[index].identifier)
     case .anyTask, .anyRun: return true
     }
+  }
+
+  /// Whether `message` holds `words` not followed by a digit (`task 17` is not in
+  /// `task 171`).
+  private static func mentions(_ words: String, in message: String) -> Bool {
+    let text = Array(message.utf8)
+    let pattern = Array(words.utf8)
+    var start = 0
+    while start + pattern.count <= text.count {
+      if text[start..<start + pattern.count].elementsEqual(pattern) {
+        let next = start + pattern.count
+        if next == text.count || !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text[next]) { return true }
+      }
+      start += 1
+    }
+    return false
   }
 
   private mutating func touch(_ subject: TimelineModel.Subject) {
