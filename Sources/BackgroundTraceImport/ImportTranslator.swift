@@ -45,6 +45,9 @@ package struct ImportTranslator: Sendable {
   private var simulatedLaunch: String?
   /// Whether the log held a registration line (`registerForTaskWithIdentifier:`, DEBUG).
   private(set) var sawRegistrationLine = false
+  /// Whether a registration was written at a launch that implied it (no registration
+  /// line before it).
+  private(set) var wroteImpliedRegistration = false
   /// Whether a simulated task's completion was written, its success unknown.
   private(set) var wroteSimulatedCompletion = false
   /// Identifiers with a launch handler in the current process.
@@ -264,6 +267,7 @@ package struct ImportTranslator: Sendable {
       // (sched-late-register); an imported trace's launch with no registration is quiet.
       if registered.insert(identifier).inserted && state == nil {
         events.append(.schedRegister(identifier: identifier, ok: nil))
+        wroteImpliedRegistration = true
       }
       openRuns[identifier] = (nextRun, false)
       events.append(.schedLaunch(identifier: identifier, run: nextRun))

@@ -17,7 +17,11 @@ enum LogLimits {
         )
       }
       if !translator.sawRegistrationLine {
-        sentences.append("launch handler registrations, unless BackgroundTasks' DEBUG lines are captured")
+        sentences.append(
+          translator.wroteImpliedRegistration
+            ? "launch handler registrations: BackgroundTasks logs them only at DEBUG, so each identifier launched "
+              + "is written registered at its first launch (iOS runs a task only through its handler)"
+            : "launch handler registrations: BackgroundTasks logs them only at DEBUG")
       }
       sentences.append("scheduler run numbers: runs are numbered from 1 in the order of their launches")
       if translator.wroteSimulatedCompletion {
