@@ -25,9 +25,25 @@ extension SimulatedSystem {
     record(.appAllowlist(reason: reason, duration: duration))
     let end = now + duration
     allowlistedUntil = max(allowlistedUntil ?? end, end)
+    if reason == .bootCompleted {
+      bootCompletedAllowlistUntil = max(bootCompletedAllowlistUntil ?? end, end)
+    } else {
+      otherAllowlistUntil = max(otherAllowlistUntil ?? end, end)
+    }
     appDelegate?.handleAllowlistedDelivery(reason)
     suspendIfIdle(after: idleSuspensionDelay)
     scheduler.runPending()
+  }
+
+  /// Android: the device has booted and the user unlocked it, and `BOOT_COMPLETED` is
+  /// delivered to the app's receiver: ``deliverTemporaryAllowlist(_:duration:)`` with
+  /// ``/BackgroundTrace/TemporaryAllowlistReason/bootCompleted`` (20 s). A service the app
+  /// starts from it may take only the types Android 15 allows there
+  /// (``/BackgroundTrace/ForegroundServiceType/mayStartFromBootCompleted``); others are
+  /// refused at `startForeground` (`fgs.refuse reason=boot-completed`). The reboot itself
+  /// is the caller's: end the app's process first (``terminate(reason:)``) to model it.
+  public func deliverBootCompleted() {
+    deliverTemporaryAllowlist(.bootCompleted)
   }
 
   /// Android: a high-priority FCM message arrives (`FirebaseMessagingService.onMessageReceived`):

@@ -15,6 +15,9 @@ struct SimulatedService {
   /// Started with `startForegroundService` and has not called `startForeground` since
   /// (AOSP `ServiceRecord.fgRequired`): stopping it crashes the app.
   var owesStartForeground = false
+  /// Whether its start was allowed only by a `BOOT_COMPLETED` broadcast's allowlist
+  /// (AOSP `mAllowStartForegroundAtEntering == REASON_BOOT_COMPLETED`).
+  var startedFromBootCompleted = false
   /// Its type's time runs out then (`onTimeout`).
   var limitTimer: VirtualTimeScheduler.TimerID?
   /// After `onTimeout`: the app crashes (or gets an ANR) if it still runs then.
@@ -41,6 +44,7 @@ extension SimulatedSystem: ForegroundServices {
     }
     var running = services[name] ?? SimulatedService(code: service)
     running.code = service
+    running.startedFromBootCompleted = startAllowedOnlyByBootCompleted
     if running.foregroundSince == nil && running.promotionTimer == nil {
       running.owesStartForeground = true
       let process = processNumber
@@ -81,6 +85,14 @@ extension SimulatedSystem: ForegroundServices {
     if type == nil && release.requiresServiceType {
       record(.fgsRefuse(service: name, reason: .noType))
       throw ForegroundServiceError(.noType, service: name)
+    }
+    if let type, running.startedFromBootCompleted, release.restrictsBootCompletedServiceTypes,
+      !type.mayStartFromBootCompleted
+    {
+      // ActiveServices.setServiceForegroundInnerLocked (shouldAllowBootCompletedStart):
+      // "FGS type … not allowed to start from BOOT_COMPLETED!".
+      record(.fgsRefuse(service: name, reason: .bootCompleted))
+      throw ForegroundServiceError(.bootCompleted, service: name, type: type)
     }
     if let type {
       resetBudgetIfOnTop(type)
@@ -134,6 +146,19 @@ extension SimulatedSystem: ForegroundServices {
   /// the 5 s grace, off the temporary allowlist (``deliverTemporaryAllowlist(_:duration:)``),
   /// and no exemption of ``SimulationConfiguration/backgroundStartExemptions`` that
   /// holds on the release.
+  /// Whether a service started now from the background is allowed only by the
+  /// `BOOT_COMPLETED` allowlist: nothing else (the foreground, its grace, a standing
+  /// exemption, another delivery's allowlist) allows it.
+  var startAllowedOnlyByBootCompleted: Bool {
+    guard let bootUntil = bootCompletedAllowlistUntil, now < bootUntil, release.forbidsBackgroundServiceStarts else {
+      return false
+    }
+    let visibleLately = leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false
+    let otherAllowlist = otherAllowlistUntil.map { now < $0 } ?? false
+    return !appInForeground && !visibleLately && !otherAllowlist
+      && !configuration.backgroundStartExemptions.exempt(on: release)
+  }
+
   var refusesBackgroundStart: Bool {
     let visibleLately = leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false
     let allowlisted = allowlistedUntil.map { now < $0 } ?? false

@@ -99,6 +99,11 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// When the app's regular jobs started in the last 24 hours, oldest first: the job
   /// counts' record (``StandbyBucket/jobCountLimit``, ``SimulationConfiguration/jobRateLimit``).
   var jobStarts: [TraceTime] = []
+  /// Until when a `BOOT_COMPLETED` broadcast's allowlist lets a foreground service start
+  /// from the background, and until when any other delivery's does (``allowlistedUntil``
+  /// is the later of the two).
+  var bootCompletedAllowlistUntil: TraceTime?
+  var otherAllowlistUntil: TraceTime?
   /// Whether the screen is on (Android; ``setDeviceState(screenOn:stationary:)``).
   var screenOn: Bool
   /// Since when the device has lain still, or `nil` while it moves.

@@ -132,3 +132,85 @@ import Testing
     #expect(Self.lines(system.trace).isEmpty)
   }
 }
+
+/// A `BOOT_COMPLETED` receiver starting a foreground service. Android 15 (API 35),
+/// "Restrictions on BOOT_COMPLETED broadcast receivers launching foreground services":
+/// `dataSync`, `camera`, `mediaPlayback`, `phoneCall`, `mediaProjection` and
+/// `microphone` may not be launched from one (`ForegroundServiceStartNotAllowedException`);
+/// AOSP `ActiveServices.shouldAllowBootCompletedStart` (compat change
+/// `FGS_BOOT_COMPLETED_RESTRICTIONS`, 296558535) allows only `location`,
+/// `connectedDevice`, `remoteMessaging`, `health`, `systemExempted` and `specialUse`.
+/// The broadcast's allowlist lasts `DEFAULT_BOOT_TIME_TEMP_ALLOWLIST_DURATION`, 20 s
+/// (ActivityManagerConstants; `REASON_BOOT_COMPLETED`, 200).
+@Suite struct BootCompletedServiceTests {
+  /// A service that asks for `type` at once; a refusal is caught, as apps must.
+  final class Service: ForegroundService {
+    let type: ForegroundServiceType
+    init(type: ForegroundServiceType) { self.type = type }
+    func onStartCommand(_ control: ForegroundServiceControl) {
+      _ = try? control.startForeground(type: type)
+    }
+  }
+
+  /// Starts its service from the boot broadcast's receiver.
+  final class App: BackgroundAppDelegate {
+    let services: any ForegroundServices
+    let type: ForegroundServiceType
+    init(services: any ForegroundServices, type: ForegroundServiceType) {
+      self.services = services
+      self.type = type
+    }
+
+    func handleAllowlistedDelivery(_ reason: TemporaryAllowlistReason) {
+      guard reason == .bootCompleted else { return }
+      try? services.startForegroundService("sync", Service(type: type))
+    }
+  }
+
+  static func run(release: Int, type: ForegroundServiceType) -> SimulatedSystem {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(release)
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launchApp { App(services: $0, type: type) }
+    system.moveToBackground()
+    system.advance(by: .seconds(60))
+    system.terminate(reason: "reboot")
+    system.advance(by: .seconds(30))
+    system.deliverBootCompleted()
+    system.advance(by: .seconds(5))
+    return system
+  }
+
+  static func lines(_ system: SimulatedSystem) -> [String] {
+    system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" fgs.") || $0.contains(" app.allowlist") }
+  }
+
+  /// On Android 15 a `dataSync` service started from the boot broadcast is refused at
+  /// `startForeground`; the checker reports `fgs-boot-completed-type`.
+  @Test func aDataSyncServiceFromBootCompletedIsRefusedOnAndroid15() throws {
+    let system = Self.run(release: 15, type: .dataSync)
+    #expect(
+      Self.lines(system) == [
+        "90 app.allowlist reason=boot-completed duration=20", "90 fgs.start service=sync",
+        "90 fgs.foreground service=sync type=dataSync", "90 fgs.refuse service=sync reason=boot-completed",
+      ])
+    #expect(TraceChecker.check(system.trace).map(\.rule) == [.fgsBootCompletedType])
+    #expect(
+      ForegroundServiceError(.bootCompleted, service: "sync", type: .dataSync).description
+        == "ForegroundServiceStartNotAllowedException: FGS type dataSync not allowed to start from BOOT_COMPLETED! "
+        + "(service sync)")
+  }
+
+  /// Near misses: a `location` service on 15 is allowed, and a `dataSync` one on 14,
+  /// before the restriction.
+  @Test(arguments: [(15, ForegroundServiceType.location), (14, .dataSync)])
+  func anAllowedTypeOrAnEarlierReleaseRuns(release: Int, type: ForegroundServiceType) throws {
+    let system = Self.run(release: release, type: type)
+    #expect(
+      Self.lines(system) == [
+        "90 app.allowlist reason=boot-completed duration=20", "90 fgs.start service=sync",
+        "90 fgs.foreground service=sync type=\(type.rawValue)",
+      ])
+    #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+}

@@ -10,7 +10,8 @@ import Testing
     #expect(result.status == .success)
     #expect(
       result.output.split(separator: "\n").map(String.init).contains(
-        "  services    started 3, foreground 2, refused 2 (background 1, no-type 1, exhausted 0), timed out 1, "
+        "  services    started 3, foreground 2, refused 2 (background 1, no-type 1, exhausted 0, boot-completed 0), "
+          + "timed out 1, "
           + "stopped 1, workers promoted 1"))
     #expect(!run("stats", Repository.path("Traces/format/minimal.txt")).output.contains("services"))
   }

@@ -94,6 +94,16 @@ extension RuleTraceTable {
           "service sync was refused: its type's daily time is spent")
       ]),
     TraceCase(file: "fgs-budget-exhausted.near-miss.txt", expected: []),
+    // Android 15, "Restrictions on BOOT_COMPLETED broadcast receivers launching foreground
+    // services"; AOSP ActiveServices.shouldAllowBootCompletedStart.
+    TraceCase(
+      file: "fgs-boot-completed-type.fires.txt",
+      expected: [
+        finding(
+          .fgsBootCompletedType, line: 13, at: "0.1 fgs.refuse service=sync reason=boot-completed",
+          "service sync was refused the foreground: it was started from BOOT_COMPLETED", "android 15 bars there")
+      ]),
+    TraceCase(file: "fgs-boot-completed-type.near-miss.txt", expected: []),
     TraceCase(
       file: "work-foreground-refused.fires.txt",
       expected: [

@@ -64,7 +64,7 @@ import Testing
         "fgs.refuse",
         [
           .required("service", .string),
-          .required("reason", .choice(words: ["background", "no-type", "exhausted", "not-running"])),
+          .required("reason", .choice(words: ["background", "no-type", "exhausted", "not-running", "boot-completed"])),
         ]
       ),
       ("fgs.timeout", [.required("service", .string), .required("type", .choice(words: serviceTypes))]),
@@ -73,14 +73,14 @@ import Testing
         "work.refuse",
         [
           .required("work", .string), .required("attempt", .integer),
-          .required("reason", .choice(words: ["background", "no-type", "exhausted", "not-running"])),
+          .required("reason", .choice(words: ["background", "no-type", "exhausted", "not-running", "boot-completed"])),
         ]
       ),
       ("work.quota", [.required("work", .string), .required("policy", .choice(words: ["run-as-regular", "drop"]))]),
       (
         "app.allowlist",
         [
-          .required("reason", .choice(words: ["fcm-high-priority", "exact-alarm", "notification"])),
+          .required("reason", .choice(words: ["fcm-high-priority", "exact-alarm", "notification", "boot-completed"])),
           .required("duration", .interval),
         ]
       ),

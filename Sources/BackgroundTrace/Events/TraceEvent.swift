@@ -150,6 +150,23 @@ public enum ForegroundServiceType: String, Sendable, Hashable, CaseIterable {
   /// critical task (3 minutes); the others as Android names them.
   case dataSync, mediaProcessing, shortService, mediaPlayback, location, connectedDevice, camera, microphone,
     health, phoneCall, remoteMessaging, mediaProjection, specialUse, systemExempted
+
+  /// Whether a service of this type may be brought to the foreground when the start was
+  /// allowed by a `BOOT_COMPLETED` broadcast, on a release that restricts it
+  /// (``AndroidRelease/restrictsBootCompletedServiceTypes``): AOSP
+  /// `ActiveServices.shouldAllowBootCompletedStart` allows `location`,
+  /// `connectedDevice`, `remoteMessaging`, `health`, `systemExempted` and `specialUse`
+  /// only (developer.android.com names `dataSync`, `camera`, `mediaPlayback`,
+  /// `phoneCall`, `mediaProjection` and `microphone` as barred; the code bars
+  /// `shortService` and `mediaProcessing` too).
+  public var mayStartFromBootCompleted: Bool {
+    switch self {
+    case .location, .connectedDevice, .remoteMessaging, .health, .systemExempted, .specialUse: true
+    case .dataSync, .mediaProcessing, .shortService, .mediaPlayback, .camera, .microphone, .phoneCall,
+      .mediaProjection:
+      false
+    }
+  }
 }
 
 /// Why the system refused a foreground service. The words' order is their binary code.
@@ -167,6 +184,11 @@ public enum ForegroundServiceRefusal: String, Sendable, Hashable, CaseIterable {
   /// attempt ended (it returned, was stopped, or its work was replaced or cancelled);
   /// androidx `WorkForegroundUpdater` throws `IllegalStateException`.
   case notRunning = "not-running"
+  /// `boot-completed`: `startForeground` with a type barred from a start that a
+  /// `BOOT_COMPLETED` broadcast allowed (Android 15+, an app targeting 35:
+  /// `ForegroundServiceStartNotAllowedException`, "FGS type … not allowed to start from
+  /// BOOT_COMPLETED!"; ``ForegroundServiceType/mayStartFromBootCompleted``).
+  case bootCompleted = "boot-completed"
 
   /// Whether a foreground service's start can be refused for this reason (all but
   /// `not-running`, which is about a worker's attempt).
@@ -177,7 +199,7 @@ public enum ForegroundServiceRefusal: String, Sendable, Hashable, CaseIterable {
   /// `exhausted` is caught and logged by WorkManager's `SystemForegroundService`.
   public var throwsToCaller: Bool {
     switch self {
-    case .background, .notRunning: true
+    case .background, .notRunning, .bootCompleted: true
     case .noType, .exhausted: false
     }
   }

@@ -45,6 +45,11 @@ public struct AndroidRelease: Sendable, Hashable, Comparable, CustomStringConver
   public var limitsDataSyncServices: Bool { major >= 15 }
   /// Android 14 (API 34) and later have the `shortService` type, 3 minutes a start.
   public var hasShortServices: Bool { major >= 14 }
+  /// Android 15 (API 35) and later bar most foreground service types from a start a
+  /// `BOOT_COMPLETED` broadcast allowed (compat change `FGS_BOOT_COMPLETED_RESTRICTIONS`,
+  /// 296558535, for apps targeting 35; the model's app targets the release it runs on):
+  /// ``ForegroundServiceType/mayStartFromBootCompleted``.
+  public var restrictsBootCompletedServiceTypes: Bool { major >= 15 }
 
   /// Whether JobScheduler gives jobs a runtime guarantee and a longer limit while
   /// charging (`JobSchedulerService.Constants` `RUNTIME_MIN_GUARANTEE_MS`,

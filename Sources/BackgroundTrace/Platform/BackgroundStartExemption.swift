@@ -76,12 +76,20 @@ public enum TemporaryAllowlistReason: String, Sendable, Hashable, CaseIterable {
   /// … a notification": its `PendingIntent` is sent (`REASON_NOTIFICATION_SERVICE`,
   /// 310). DeviceIdleController's `NOTIFICATION_ALLOWLIST_DURATION_MS`, 30 s.
   case notification
+  /// `boot-completed`: the device finished booting and delivered `BOOT_COMPLETED` to the
+  /// app's receiver (`REASON_BOOT_COMPLETED`, 200), once the user has unlocked it and
+  /// unless the app is stopped (never opened, or force-stopped). ActivityManagerConstants'
+  /// `DEFAULT_BOOT_TIME_TEMP_ALLOWLIST_DURATION`, 20 s. From Android 15 a service started
+  /// thanks to it may take only some types
+  /// (``ForegroundServiceType/mayStartFromBootCompleted``).
+  case bootCompleted = "boot-completed"
 
   /// How long the system keeps the app on the allowlist: the figures on the cases.
   public var defaultDuration: Duration {
     switch self {
     case .fcmHighPriority, .exactAlarm: .seconds(10)
     case .notification: .seconds(30)
+    case .bootCompleted: .seconds(20)
     }
   }
 }

@@ -75,11 +75,21 @@ public struct ForegroundServiceError: BackgroundTraceError, Hashable {
   public var reason: ForegroundServiceRefusal
   /// The service refused.
   public var service: String
+  /// The type it asked for, when the refusal names it (`boot-completed`).
+  public var type: ForegroundServiceType?
 
   /// A refusal of `service` for `reason`.
   public init(_ reason: ForegroundServiceRefusal, service: String) {
     self.reason = reason
     self.service = service
+  }
+
+  /// A refusal of `service`, of a service of `type`, for `reason` (one that names the
+  /// type, `boot-completed`).
+  public init(_ reason: ForegroundServiceRefusal, service: String, type: ForegroundServiceType?) {
+    self.reason = reason
+    self.service = service
+    self.type = type
   }
 
   /// Always ``TraceErrorKind/foregroundServiceRefusal``.
@@ -102,6 +112,10 @@ public struct ForegroundServiceError: BackgroundTraceError, Hashable {
     case .notRunning:
       "IllegalStateException: Calls to setForegroundAsync() must complete before a ListenableWorker signals "
         + "completion of work by returning an instance of Result. (work \(service))"
+    case .bootCompleted:
+      // ActiveServices.setServiceForegroundInnerLocked.
+      "ForegroundServiceStartNotAllowedException: FGS type \(type?.rawValue ?? "none") not allowed to start from "
+        + "BOOT_COMPLETED! (service \(service))"
     }
   }
 }

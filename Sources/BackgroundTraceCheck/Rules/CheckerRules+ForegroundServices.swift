@@ -26,6 +26,12 @@ extension CheckerRules {
         .fgsUntyped,
         "foreground service \(service) called startForeground without a type on \(androidRelease): it throws "
           + "MissingForegroundServiceTypeException (\"Starting FGS without a type\")")
+    case .serviceRefused(let service, .bootCompleted):
+      report(
+        .fgsBootCompletedType,
+        "foreground service \(service) was refused the foreground: it was started from BOOT_COMPLETED and asked "
+          + "for a type \(androidRelease) bars there (\"not allowed to start from BOOT_COMPLETED!\", "
+          + "ForegroundServiceStartNotAllowedException)")
     case .serviceRefused(let service, .exhausted):
       report(
         .fgsBudgetExhausted,
@@ -118,6 +124,9 @@ extension CheckerRules {
       case .notRunning:
         "the attempt had already ended: WorkForegroundUpdater throws IllegalStateException (\"Calls to "
           + "setForegroundAsync() must complete before a ListenableWorker signals completion of work\")"
+      case .bootCompleted:
+        "it was started from BOOT_COMPLETED with a type Android 15 bars there: it throws "
+          + "ForegroundServiceStartNotAllowedException"
       }
     return "work \(work) attempt \(attempt) was refused the foreground: " + what
   }

@@ -316,6 +316,20 @@ extension Rule {
           work the user is waiting on. Catch `ForegroundServiceStartNotAllowedException` around
           `startForeground` and reschedule instead of crashing.
           """#)
+    case .fgsBootCompletedType:
+      Declaration(
+        .error,
+        "`fgs.refuse reason=boot-completed`: a service started from `BOOT_COMPLETED` asked for a type Android 15 bars "
+          + "there",
+        fix: #"""
+          From Android 15 a foreground service started from a `BOOT_COMPLETED` receiver may
+          be only `location`, `connectedDevice`, `remoteMessaging`, `health`,
+          `systemExempted` or `specialUse`: `dataSync`, `mediaPlayback`, `camera`,
+          `microphone`, `phoneCall`, `mediaProjection` (and `shortService`,
+          `mediaProcessing`) throw `ForegroundServiceStartNotAllowedException`. Enqueue the
+          work after a boot with WorkManager instead (a worker may still call
+          `setForeground` once it runs), or start the service when the user opens the app.
+          """#)
     case .workForegroundRefused:
       Declaration(
         .error,

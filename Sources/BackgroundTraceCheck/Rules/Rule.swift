@@ -69,6 +69,8 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   case workPeriodOutpaced = "work-period-outpaced"
   /// `net-one-transfer-per-wake`: ``Rule/summary`` says when it fires (docs/rules.md#net-one-transfer-per-wake).
   case netOneTransferPerWake = "net-one-transfer-per-wake"
+  /// `fgs-boot-completed-type`: ``Rule/summary`` says when it fires (docs/rules.md#fgs-boot-completed-type).
+  case fgsBootCompletedType = "fgs-boot-completed-type"
 
   /// The rule's id, as printed in brackets after each finding.
   public var id: String { rawValue }
