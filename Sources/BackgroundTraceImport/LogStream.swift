@@ -103,7 +103,9 @@ package struct LogStream {
 
   /// Decides the style from the lines held, hands over the metadata and reads them.
   private mutating func start(_ output: (Output) throws -> Void) throws {
-    guard let style = detector.finish() else { throw LogSurvey.noKnownStyle(name, platform: options.platform) }
+    guard let style = detector.finish() else {
+      throw LogSurvey.noKnownStyle(name, platform: options.platform, readsAs: detector.otherPlatformStyle)
+    }
     let survey = LogSurvey(file: name, style: style)
     self.survey = survey
     reader = style.makeReader()

@@ -89,18 +89,28 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
 
 /// Tells a log's style from its first lines: each style's reader reads them, and the
 /// style whose reader takes the most lines as entries wins (the first listed on a tie).
+///
+/// With a platform given, only its styles may win, but the other platform's read the
+/// lines too: a log whose lines only the other platform's styles read as entries (with
+/// a time or a process) is in none of the given platform's styles, though Xcode's
+/// console copy takes any line as a bare message, and is refused rather than read as
+/// the wrong platform's (``otherPlatformStyle``).
 package struct LogStyleDetector {
   /// How many non-blank lines the detector looks at.
   package static let sampleLines = 400
 
   private var readers: [(style: LogStyle, reader: any LogStyleReader, entries: Int, bare: Int)]
   private var sampled = 0
+  /// The platform whose styles may win, when given.
+  private let platform: LogPlatform?
+  /// After ``finish()`` returned `nil` with a platform given: the other platform's style
+  /// that read the lines as entries, when one did.
+  package private(set) var otherPlatformStyle: LogStyle?
 
   /// Creates a detector for the styles of `platform` (every style when `nil`).
   package init(platform: LogPlatform?) {
-    readers = LogStyle.allCases.filter { platform == nil || $0.platform == platform }.map {
-      ($0, $0.makeReader(), 0, 0)
-    }
+    self.platform = platform
+    readers = LogStyle.allCases.map { ($0, $0.makeReader(), 0, 0) }
   }
 
   /// Whether the detector has seen enough lines.
@@ -110,10 +120,19 @@ package struct LogStyleDetector {
   /// other read half as many: a log read as it arrives (``LogStream``) need not wait
   /// for ``sampleLines`` lines then.
   package var clearLeader: LogStyle? {
-    let ranked = readers.sorted { $0.entries > $1.entries }
+    let ranked = readers.filter { platform == nil || $0.style.platform == platform }.sorted { $0.entries > $1.entries }
     guard let best = ranked.first, best.entries >= 3 else { return nil }
     if ranked.count > 1 && ranked[1].entries * 2 >= best.entries { return nil }
-    return best.style
+    return otherPlatformReadsMore(than: best) ? nil : best.style
+  }
+
+  /// Whether a style of the other platform than the one given read more lines as
+  /// entries than `best`, of the given one's.
+  private func otherPlatformReadsMore(than best: (style: LogStyle, reader: any LogStyleReader, entries: Int, bare: Int))
+    -> Bool
+  {
+    guard let platform else { return false }
+    return readers.contains { $0.style.platform != platform && $0.entries > best.entries }
   }
 
   /// Reads one line of the sample.
@@ -138,11 +157,17 @@ package struct LogStyleDetector {
   /// breaking a tie), or `nil` when none read any.
   package mutating func finish() -> LogStyle? {
     for index in readers.indices { count(readers[index].reader.finish(), at: index) }
-    var best: (style: LogStyle, entries: Int, bare: Int)?
-    for candidate in readers where (candidate.entries, candidate.bare) > (best?.entries ?? 0, best?.bare ?? 0) {
-      best = (candidate.style, candidate.entries, candidate.bare)
+    var best: (style: LogStyle, reader: any LogStyleReader, entries: Int, bare: Int)?
+    for candidate in readers where platform == nil || candidate.style.platform == platform {
+      guard (candidate.entries, candidate.bare) > (best?.entries ?? 0, best?.bare ?? 0) else { continue }
+      best = candidate
     }
-    return best?.style
+    guard let best else { return nil }
+    if otherPlatformReadsMore(than: best) {
+      otherPlatformStyle = readers.filter { $0.style.platform != platform }.max { $0.entries < $1.entries }?.style
+      return nil
+    }
+    return best.style
   }
 }
 

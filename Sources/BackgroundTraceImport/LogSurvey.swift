@@ -57,13 +57,16 @@ struct LogSurvey {
         if detector.isDone || bytes > LogLineSplitter.maximumLineLength { throw StopSampling() }
       }
     } catch is StopSampling {}
-    guard let style = detector.finish() else { throw noKnownStyle(input.name, platform: platform) }
+    guard let style = detector.finish() else {
+      throw noKnownStyle(input.name, platform: platform, readsAs: detector.otherPlatformStyle)
+    }
     return style
   }
 
   /// The error for log `file`, none of whose first lines is in a style of `platform`
-  /// (of either platform when `nil`).
-  static func noKnownStyle(_ file: String, platform: LogPlatform?) -> LogImportError {
+  /// (of either platform when `nil`); `readsAs`: the other platform's style its lines
+  /// are in, when they are.
+  static func noKnownStyle(_ file: String, platform: LogPlatform?, readsAs other: LogStyle? = nil) -> LogImportError {
     let expected: String =
       switch platform {
       case .ios?: "an iOS log (Xcode's console, Console.app's copy, or log show / log stream in any style)"
@@ -72,7 +75,12 @@ struct LogSurvey {
       case nil:
         "an iOS log (Xcode's console, Console.app's copy, log show / log stream) or an Android log (adb logcat, Android Studio's Logcat)"
       }
-    var error = LogImportError(file: file, message: "no line is in a known log style: expected \(expected)")
+    var message = "no line is in a known log style: expected \(expected)"
+    if let other {
+      let name = other.platform == .ios ? "an iOS" : "an Android"
+      message += "; its lines are \(name) log's (\(other.rawValue)): leave --platform out to read it as one"
+    }
+    var error = LogImportError(file: file, message: message)
     error.isInNoKnownStyle = true
     return error
   }
