@@ -14,14 +14,7 @@ import Testing
 /// hand; work is dispatched the instant it is due (`workDispatchDelay` zero).
 @Suite struct JobLimitTests {
   /// Returns success after `duration` of virtual time.
-  struct TimedWorker: BackgroundWorker {
-    let clock: VirtualClock
-    let duration: Duration
-    func doWork(_ context: WorkContext) async -> WorkResult {
-      try? await clock.sleep(for: duration)
-      return .success
-    }
-  }
+  typealias TimedWorker = WaitReasonTests.TimedWorker
 
   static func android(_ change: (inout SimulationConfiguration) -> Void = { _ in }) -> SimulatedSystem {
     var configuration = SimulationConfiguration(platform: .android)
