@@ -86,6 +86,11 @@ extension SimulatedSystem: ForegroundServices {
       record(.fgsRefuse(service: name, reason: .noType))
       throw ForegroundServiceError(.noType, service: name)
     }
+    if let type, lacksPermission(for: type) {
+      // ActiveServices.validateForegroundServiceType: SecurityException.
+      record(.fgsRefuse(service: name, reason: .permission))
+      throw ForegroundServiceError(.permission, service: name, type: type)
+    }
     if let type, running.startedFromBootCompleted, release.restrictsBootCompletedServiceTypes,
       !type.mayStartFromBootCompleted
     {
@@ -146,6 +151,14 @@ extension SimulatedSystem: ForegroundServices {
   /// the 5 s grace, off the temporary allowlist (``deliverTemporaryAllowlist(_:duration:)``),
   /// and no exemption of ``SimulationConfiguration/backgroundStartExemptions`` that
   /// holds on the release.
+  /// Whether `startForeground` with `type` is refused for a permission the manifest
+  /// does not declare (Android 14+; ``SimulationConfiguration/foregroundServicePermissions``).
+  func lacksPermission(for type: ForegroundServiceType) -> Bool {
+    guard release.requiresServiceType, type.permission != nil, let declared = configuration.foregroundServicePermissions
+    else { return false }
+    return !declared.contains(type)
+  }
+
   /// Whether a service started now from the background is allowed only by the
   /// `BOOT_COMPLETED` allowlist: nothing else (the foreground, its grace, a standing
   /// exemption, another delivery's allowlist) allows it.

@@ -433,6 +433,18 @@ extension SimulatedSystem: WorkQueue {
       }
       return
     }
+    if let type = info.type, lacksPermission(for: type) {
+      // SystemForegroundService's startForeground throws SecurityException, which it
+      // does not catch.
+      record(.workRefuse(work: work, attempt: attempt, reason: .permission))
+      let process = processNumber
+      let error = ForegroundServiceError(.permission, service: work, type: type)
+      scheduler.schedule(after: .zero) { [self] in
+        guard processRunning && processNumber == process else { return }
+        crash(error.description)
+      }
+      return
+    }
     if let type = info.type {
       resetBudgetIfOnTop(type)
       if let left = timeLeft(for: type), left <= .zero {

@@ -144,6 +144,12 @@ public struct SimulationConfiguration: Sendable {
   /// AOSP `QuotaController.QcConstants.DEFAULT_IN_QUOTA_BUFFER_MS`, 30 seconds. The
   /// model asks it of every start, the strict reading.
   public var inQuotaBuffer: Duration = .seconds(30)
+  /// The foreground service types whose permission the app's manifest declares
+  /// (``/BackgroundTrace/ForegroundServiceType/permission``); `nil`: every type's. From
+  /// Android 14 `startForeground` with a type not among them is refused
+  /// (`fgs.refuse reason=permission`; a worker's `work.refuse reason=permission`, and
+  /// the app crashes).
+  public var foregroundServicePermissions: Set<ForegroundServiceType>?
   /// How long an app's regular jobs may run in any 24 hours, whatever its bucket
   /// (`active` included): AOSP `QuotaController.QcConstants.DEFAULT_MAX_EXECUTION_TIME_MS`,
   /// 4 hours, over `MAX_PERIOD_MS`, 24 hours (since Android 10; "an overall time limit

@@ -214,3 +214,72 @@ import Testing
     #expect(TraceChecker.check(system.trace).isEmpty)
   }
 }
+
+/// A foreground service type's manifest permission. Android 14 (API 34), "Foreground
+/// service types are required": each type needs its `FOREGROUND_SERVICE_*` permission
+/// (none for `shortService`); without it `startForeground` throws `SecurityException`
+/// (AOSP `ActiveServices.validateForegroundServiceType`, `ForegroundServiceTypePolicy`,
+/// compat change `FGS_TYPE_PERMISSION_CHANGE_ID` for apps targeting 34).
+@Suite struct ForegroundServicePermissionTests {
+  /// A service that asks for `type` at once; a refusal is caught, as apps must.
+  final class Service: ForegroundService {
+    let type: ForegroundServiceType
+    init(type: ForegroundServiceType) { self.type = type }
+    func onStartCommand(_ control: ForegroundServiceControl) {
+      _ = try? control.startForeground(type: type)
+    }
+  }
+
+  static func run(release: Int, declared: Set<ForegroundServiceType>?, type: ForegroundServiceType) -> SimulatedSystem {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(release)
+    configuration.foregroundServicePermissions = declared
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { _ in }
+    system.advance(by: .seconds(5))
+    try? system.startForegroundService("upload", Service(type: type))
+    system.advance(by: .seconds(1))
+    return system
+  }
+
+  static func lines(_ system: SimulatedSystem) -> [String] {
+    system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" fgs.") }
+  }
+
+  /// Android 14, a manifest with `FOREGROUND_SERVICE_LOCATION` only: a `dataSync`
+  /// service is refused with the permission it lacks named.
+  @Test func aTypeWhosePermissionIsNotDeclaredIsRefused() throws {
+    let system = Self.run(release: 14, declared: [.location], type: .dataSync)
+    #expect(
+      Self.lines(system) == [
+        "5 fgs.start service=upload", "5 fgs.foreground service=upload type=dataSync",
+        "5 fgs.refuse service=upload reason=permission",
+      ])
+    #expect(
+      ForegroundServiceError(.permission, service: "upload", type: .dataSync).description
+        == "SecurityException: Starting FGS with type dataSync callerApp=… requires permissions: all of the "
+        + "permissions allOf=true [android.permission.FOREGROUND_SERVICE_DATA_SYNC] (service upload)")
+    #expect(TraceChecker.check(system.trace).map(\.rule) == [.fgsMissingPermission])
+  }
+
+  /// Near misses: the declared type, `shortService` (no permission of its own), and the
+  /// same `dataSync` on Android 13, before types needed permissions.
+  @Test(arguments: [
+    (14, ForegroundServiceType.location), (14, .shortService), (13, .dataSync),
+  ])
+  func aDeclaredTypeShortServiceOrAnEarlierReleaseRuns(release: Int, type: ForegroundServiceType) {
+    let system = Self.run(release: release, declared: [.location], type: type)
+    #expect(
+      Self.lines(system) == ["5 fgs.start service=upload", "5 fgs.foreground service=upload type=\(type.rawValue)"])
+  }
+
+  /// The permission names, as ForegroundServiceTypePolicy has them.
+  @Test func eachTypeNamesItsPermission() {
+    #expect(ForegroundServiceType.dataSync.permission == "android.permission.FOREGROUND_SERVICE_DATA_SYNC")
+    #expect(ForegroundServiceType.mediaPlayback.permission == "android.permission.FOREGROUND_SERVICE_MEDIA_PLAYBACK")
+    #expect(
+      ForegroundServiceType.remoteMessaging.permission == "android.permission.FOREGROUND_SERVICE_REMOTE_MESSAGING")
+    #expect(ForegroundServiceType.systemExempted.permission == "android.permission.FOREGROUND_SERVICE_SYSTEM_EXEMPTED")
+    #expect(ForegroundServiceType.shortService.permission == nil)
+  }
+}

@@ -104,6 +104,16 @@ extension RuleTraceTable {
           "service sync was refused the foreground: it was started from BOOT_COMPLETED", "android 15 bars there")
       ]),
     TraceCase(file: "fgs-boot-completed-type.near-miss.txt", expected: []),
+    // Android 14, "Foreground service types are required"; AOSP
+    // ActiveServices.validateForegroundServiceType.
+    TraceCase(
+      file: "fgs-missing-permission.fires.txt",
+      expected: [
+        finding(
+          .fgsMissingPermission, line: 11, at: "5.1 fgs.refuse service=upload reason=permission",
+          "service upload was refused the foreground", "FOREGROUND_SERVICE_* permission")
+      ]),
+    TraceCase(file: "fgs-missing-permission.near-miss.txt", expected: []),
     TraceCase(
       file: "work-foreground-refused.fires.txt",
       expected: [

@@ -64,7 +64,9 @@ import Testing
         "fgs.refuse",
         [
           .required("service", .string),
-          .required("reason", .choice(words: ["background", "no-type", "exhausted", "not-running", "boot-completed"])),
+          .required(
+            "reason",
+            .choice(words: ["background", "no-type", "exhausted", "not-running", "boot-completed", "permission"])),
         ]
       ),
       ("fgs.timeout", [.required("service", .string), .required("type", .choice(words: serviceTypes))]),
@@ -73,7 +75,9 @@ import Testing
         "work.refuse",
         [
           .required("work", .string), .required("attempt", .integer),
-          .required("reason", .choice(words: ["background", "no-type", "exhausted", "not-running", "boot-completed"])),
+          .required(
+            "reason",
+            .choice(words: ["background", "no-type", "exhausted", "not-running", "boot-completed", "permission"])),
         ]
       ),
       ("work.quota", [.required("work", .string), .required("policy", .choice(words: ["run-as-regular", "drop"]))]),

@@ -151,6 +151,21 @@ public enum ForegroundServiceType: String, Sendable, Hashable, CaseIterable {
   case dataSync, mediaProcessing, shortService, mediaPlayback, location, connectedDevice, camera, microphone,
     health, phoneCall, remoteMessaging, mediaProjection, specialUse, systemExempted
 
+  /// The manifest permission a service of this type needs from Android 14 (apps
+  /// targeting 34, compat change `FGS_TYPE_PERMISSION_CHANGE_ID`; developer.android.com,
+  /// "Foreground service types"; AOSP `ForegroundServiceTypePolicy`):
+  /// `android.permission.FOREGROUND_SERVICE_` and the type's name in upper snake case;
+  /// none for `shortService`.
+  public var permission: String? {
+    guard self != .shortService else { return nil }
+    var name = ""
+    for character in rawValue {
+      if character.isUppercase { name += "_" }
+      name += character.uppercased()
+    }
+    return "android.permission.FOREGROUND_SERVICE_" + name
+  }
+
   /// Whether a service of this type may be brought to the foreground when the start was
   /// allowed by a `BOOT_COMPLETED` broadcast, on a release that restricts it
   /// (``AndroidRelease/restrictsBootCompletedServiceTypes``): AOSP
@@ -189,6 +204,10 @@ public enum ForegroundServiceRefusal: String, Sendable, Hashable, CaseIterable {
   /// `ForegroundServiceStartNotAllowedException`, "FGS type … not allowed to start from
   /// BOOT_COMPLETED!"; ``ForegroundServiceType/mayStartFromBootCompleted``).
   case bootCompleted = "boot-completed"
+  /// `permission`: `startForeground` with a type whose manifest permission
+  /// (``ForegroundServiceType/permission``) the app does not declare (Android 14+,
+  /// `SecurityException`: "Starting FGS with type … requires permissions: …").
+  case permission
 
   /// Whether a foreground service's start can be refused for this reason (all but
   /// `not-running`, which is about a worker's attempt).
@@ -199,7 +218,7 @@ public enum ForegroundServiceRefusal: String, Sendable, Hashable, CaseIterable {
   /// `exhausted` is caught and logged by WorkManager's `SystemForegroundService`.
   public var throwsToCaller: Bool {
     switch self {
-    case .background, .notRunning, .bootCompleted: true
+    case .background, .notRunning, .bootCompleted, .permission: true
     case .noType, .exhausted: false
     }
   }

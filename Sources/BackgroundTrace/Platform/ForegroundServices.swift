@@ -112,6 +112,10 @@ public struct ForegroundServiceError: BackgroundTraceError, Hashable {
     case .notRunning:
       "IllegalStateException: Calls to setForegroundAsync() must complete before a ListenableWorker signals "
         + "completion of work by returning an instance of Result. (work \(service))"
+    case .permission:
+      // ActiveServices.validateForegroundServiceType, with ForegroundServiceTypePolicy's wording.
+      "SecurityException: Starting FGS with type \(type?.rawValue ?? "none") callerApp=… requires permissions: all "
+        + "of the permissions allOf=true [\(type?.permission ?? "")] (service \(service))"
     case .bootCompleted:
       // ActiveServices.setServiceForegroundInnerLocked.
       "ForegroundServiceStartNotAllowedException: FGS type \(type?.rawValue ?? "none") not allowed to start from "

@@ -26,6 +26,11 @@ extension CheckerRules {
         .fgsUntyped,
         "foreground service \(service) called startForeground without a type on \(androidRelease): it throws "
           + "MissingForegroundServiceTypeException (\"Starting FGS without a type\")")
+    case .serviceRefused(let service, .permission):
+      report(
+        .fgsMissingPermission,
+        "foreground service \(service) was refused the foreground: the app's manifest does not declare its type's "
+          + "FOREGROUND_SERVICE_* permission (SecurityException: \"Starting FGS with type … requires permissions\")")
     case .serviceRefused(let service, .bootCompleted):
       report(
         .fgsBootCompletedType,
@@ -48,7 +53,9 @@ extension CheckerRules {
           + "stopped at ten minutes")
     case .workRefused(let work, let attempt, let reason):
       if workForegroundReported.remove(work) != nil && reason == .background { break }  // reported at work.foreground
-      report(.workForegroundRefused, Self.workRefusal(work, attempt: attempt, reason))
+      report(
+        reason == .permission ? .fgsMissingPermission : .workForegroundRefused,
+        Self.workRefusal(work, attempt: attempt, reason))
     case .expeditedOutOfQuota(let work, .drop):
       report(
         .workExpeditedDropped,
@@ -127,6 +134,9 @@ extension CheckerRules {
       case .bootCompleted:
         "it was started from BOOT_COMPLETED with a type Android 15 bars there: it throws "
           + "ForegroundServiceStartNotAllowedException"
+      case .permission:
+        "the app's manifest does not declare its type's FOREGROUND_SERVICE_* permission: SystemForegroundService's "
+          + "startForeground throws SecurityException, which crashes the app"
       }
     return "work \(work) attempt \(attempt) was refused the foreground: " + what
   }

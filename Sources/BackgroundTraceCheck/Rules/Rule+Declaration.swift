@@ -330,6 +330,19 @@ extension Rule {
           work after a boot with WorkManager instead (a worker may still call
           `setForeground` once it runs), or start the service when the user opens the app.
           """#)
+    case .fgsMissingPermission:
+      Declaration(
+        .error,
+        "`fgs.refuse reason=permission` or `work.refuse reason=permission`: the type's `FOREGROUND_SERVICE_*` "
+          + "permission is not in the manifest",
+        fix: #"""
+          From Android 14 each foreground service type needs its own permission in the
+          manifest besides `FOREGROUND_SERVICE`: `FOREGROUND_SERVICE_DATA_SYNC` for
+          `dataSync`, `FOREGROUND_SERVICE_LOCATION` for `location`, and so on (none for
+          `shortService`). Declare the permission of every type the app starts, a
+          worker's `ForegroundInfo` type included (WorkManager's
+          `SystemForegroundService` starts it).
+          """#)
     case .workForegroundRefused:
       Declaration(
         .error,

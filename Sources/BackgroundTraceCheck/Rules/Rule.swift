@@ -71,6 +71,8 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   case netOneTransferPerWake = "net-one-transfer-per-wake"
   /// `fgs-boot-completed-type`: ``Rule/summary`` says when it fires (docs/rules.md#fgs-boot-completed-type).
   case fgsBootCompletedType = "fgs-boot-completed-type"
+  /// `fgs-missing-permission`: ``Rule/summary`` says when it fires (docs/rules.md#fgs-missing-permission).
+  case fgsMissingPermission = "fgs-missing-permission"
 
   /// The rule's id, as printed in brackets after each finding.
   public var id: String { rawValue }
