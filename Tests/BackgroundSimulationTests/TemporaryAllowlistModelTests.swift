@@ -222,13 +222,7 @@ import Testing
 /// compat change `FGS_TYPE_PERMISSION_CHANGE_ID` for apps targeting 34).
 @Suite struct ForegroundServicePermissionTests {
   /// A service that asks for `type` at once; a refusal is caught, as apps must.
-  final class Service: ForegroundService {
-    let type: ForegroundServiceType
-    init(type: ForegroundServiceType) { self.type = type }
-    func onStartCommand(_ control: ForegroundServiceControl) {
-      _ = try? control.startForeground(type: type)
-    }
-  }
+  typealias Service = BootCompletedServiceTests.Service
 
   static func run(release: Int, declared: Set<ForegroundServiceType>?, type: ForegroundServiceType) -> SimulatedSystem {
     var configuration = SimulationConfiguration(platform: .android)
