@@ -165,6 +165,19 @@ import Testing
         """)
   }
 
+  /// `--ignore` drops a rule's findings, as for `check`: the interrupted watch above with
+  /// `task-expired-not-ended` ignored finds nothing and exits 0.
+  @Test func ignoredRulesAreDropped() throws {
+    let ends = try Self.filledPipe(with: Array((Self.expiredTask[4] + "\n").utf8))
+    var options = WatchOptions()
+    options.checker.ignoredRules = [.taskExpiredNotEnded]
+    let console = CapturingConsole()
+    let input = WatchedInput(descriptor: ends.read, name: "<stdin>", follows: false, interrupted: { false })
+    let status = try WatchCommand.watch(input, name: "<stdin>", options: options, showsStatus: false, console: console)
+    #expect(status == .success)
+    #expect(console.output.isEmpty)
+  }
+
   /// A log with no background work is an error, as for `check`.
   @Test func aLogWithNoBackgroundWorkIsAnError() throws {
     let ends = try Self.filledPipe(with: Array((Self.expiredTask[1] + "\n" + Self.expiredTask[2] + "\n").utf8))
@@ -185,5 +198,11 @@ import Testing
       try CommandLineParser.parse(["watch", "log.txt", "--platform", "android", "--process", "com.example", "--strict"])
         == .watch(path: "log.txt", options: options))
     #expect(throws: UsageError.self) { try CommandLineParser.parse(["watch", "a.log", "b.log"]) }
+    var checked = WatchOptions()
+    checked.checker.grace = TraceInterval(nanoseconds: 5_000_000_000)
+    checked.checker.ignoredRules = [.taskDoubleEnd]
+    #expect(
+      try CommandLineParser.parse(["watch", "-", "--grace", "5", "--ignore", "task-double-end"])
+        == .watch(path: "-", options: checked))
   }
 }

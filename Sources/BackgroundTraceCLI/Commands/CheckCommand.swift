@@ -30,10 +30,7 @@ package enum CheckCommand {
   static func run(paths: [String], options: CheckOptions, console: some Console) throws -> ExitStatus {
     let files = try TraceFiles.expand(paths)
     var baseline = try options.baseline.map { try CheckBaseline.read(path: $0) }
-    let configuration = CheckerConfiguration(
-      defaultRetryLimit: options.retryLimit, budget: options.budget,
-      grace: options.grace ?? CheckerConfiguration().grace,
-      rules: Set(Rule.allCases).subtracting(options.ignoredRules))
+    let configuration = options.checker.applied()
     let results = checkAll(
       files, configuration: configuration, platform: options.platform, progress: isatty(2) == 1 ? console : nil)
     var status = ExitStatus.success

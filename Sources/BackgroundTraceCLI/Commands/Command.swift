@@ -37,7 +37,8 @@ package enum Command: Sendable, Hashable {
   case explore(scenario: String, options: ExploreOptions)
   /// `bgtrace import LOG… [--from ios|android] [--process NAME|PID] [--out PATH] [--strict]`.
   case importLogs(paths: [String], options: ImportOptions)
-  /// `bgtrace watch [LOG|-] [--platform ios|android] [--process NAME|PID] [--strict]`.
+  /// `bgtrace watch [LOG|-] [--platform ios|android] [--process NAME|PID] [--strict]`, and
+  /// `check`'s `--retry-limit`, `--budget`, `--grace` and `--ignore`.
   case watch(path: String, options: WatchOptions)
 }
 
@@ -74,20 +75,40 @@ package struct ExploreOptions: Sendable, Hashable {
   package init() {}
 }
 
-/// The options of `bgtrace check`.
-package struct CheckOptions: Sendable, Hashable {
+/// What the checker assumes, as `check` and `watch` take it
+/// (``CommandOption/checkerOptions``).
+package struct CheckerSettings: Sendable, Hashable {
   /// `--retry-limit N`: the attempt limit for work that declares none.
   package var retryLimit: Int?
   /// `--budget S`: the background budget, overriding `meta budget=`.
   package var budget: TraceInterval?
   /// `--grace S`: how long after an expiration an end is still on time (default 1 s).
   package var grace: TraceInterval?
+  /// `--ignore RULE` (repeatable): rules whose findings are dropped.
+  package var ignoredRules: Set<Rule> = []
+
+  /// Creates the defaults.
+  package init() {}
+
+  /// The checker's configuration with these settings applied to `base`.
+  package func applied(to base: CheckerConfiguration = CheckerConfiguration()) -> CheckerConfiguration {
+    var configuration = base
+    configuration.defaultRetryLimit = retryLimit ?? base.defaultRetryLimit
+    configuration.budget = budget ?? base.budget
+    configuration.grace = grace ?? base.grace
+    configuration.rules = base.rules.subtracting(ignoredRules)
+    return configuration
+  }
+}
+
+/// The options of `bgtrace check`.
+package struct CheckOptions: Sendable, Hashable {
+  /// `--retry-limit`, `--budget`, `--grace` and `--ignore`.
+  package var checker = CheckerSettings()
   /// `--format text|jsonl` (`json` is accepted for `jsonl`).
   package var format: FindingFormat = .text
   /// `--strict`: warnings fail too.
   package var strict = false
-  /// `--ignore RULE` (repeatable): rules whose findings are dropped.
-  package var ignoredRules: Set<Rule> = []
   /// `--baseline FILE`: known findings that neither print nor fail (docs/cli.md, "Baselines").
   package var baseline: String?
   /// `--write-baseline FILE`: write the findings to FILE as a baseline instead of failing.

@@ -57,14 +57,7 @@ package enum CommandLineParser: Sendable {
       return .convert(input: rest[0], output: rest[1], format: try outputFormat(to, output: rest[1]))
     case .check:
       var options = CheckOptions()
-      if let limit = try takeOption("--retry-limit", from: &rest, command: name) {
-        guard let value = Int(limit), value >= 0 else {
-          throw UsageError("'--retry-limit' takes a non-negative integer, not '\(limit)'")
-        }
-        options.retryLimit = value
-      }
-      options.budget = try seconds(takeOption("--budget", from: &rest, command: name), option: "--budget")?.sinceStart
-      options.grace = try seconds(takeOption("--grace", from: &rest, command: name), option: "--grace")?.sinceStart
+      options.checker = try checkerSettings(&rest, command: name)
       if let format = try takeOption("--format", from: &rest, command: name) {
         // `json` is the earlier name of `jsonl`, kept so existing CI scripts work.
         guard let value = format == "json" ? .jsonl : FindingFormat(rawValue: format) else {
@@ -75,13 +68,6 @@ package enum CommandLineParser: Sendable {
       if let index = rest.firstIndex(of: "--strict") {
         rest.remove(at: index)
         options.strict = true
-      }
-      for id in try takeRepeatedOption("--ignore", from: &rest, command: name) {
-        guard let rule = Rule(rawValue: id) else {
-          let known = Rule.allCases.map(\.id).joined(separator: ", ")
-          throw UsageError("'--ignore' takes a rule id, not '\(id)'; the rules are \(known)")
-        }
-        options.ignoredRules.insert(rule)
       }
       options.platform = try platform(&rest, command: name)
       options.baseline = try takeOption("--baseline", from: &rest, command: name)
@@ -152,6 +138,7 @@ package enum CommandLineParser: Sendable {
       return try importLogs(rest)
     case .watch:
       var options = WatchOptions()
+      options.checker = try checkerSettings(&rest, command: name)
       options.log.platform = try platform(&rest, command: name)
       options.log.process = try takeOption("--process", from: &rest, command: name)
       if let index = rest.firstIndex(of: "--strict") {
@@ -164,6 +151,30 @@ package enum CommandLineParser: Sendable {
       }
       return .watch(path: rest.first ?? "-", options: options)
     }
+  }
+
+  /// `--retry-limit N`, `--budget S`, `--grace S` and `--ignore RULE` (repeatable), as
+  /// `check` and `watch` take them (``CommandOption/checkerOptions``).
+  private static func checkerSettings(_ rest: inout [String], command: CommandName) throws(UsageError)
+    -> CheckerSettings
+  {
+    var settings = CheckerSettings()
+    if let limit = try takeOption("--retry-limit", from: &rest, command: command) {
+      guard let value = Int(limit), value >= 0 else {
+        throw UsageError("'--retry-limit' takes a non-negative integer, not '\(limit)'")
+      }
+      settings.retryLimit = value
+    }
+    settings.budget = try seconds(takeOption("--budget", from: &rest, command: command), option: "--budget")?.sinceStart
+    settings.grace = try seconds(takeOption("--grace", from: &rest, command: command), option: "--grace")?.sinceStart
+    for id in try takeRepeatedOption("--ignore", from: &rest, command: command) {
+      guard let rule = Rule(rawValue: id) else {
+        let known = Rule.allCases.map(\.id).joined(separator: ", ")
+        throw UsageError("'--ignore' takes a rule id, not '\(id)'; the rules are \(known)")
+      }
+      settings.ignoredRules.insert(rule)
+    }
+    return settings
   }
 
   /// `import LOG… [--from ios|android] [--process NAME|PID] [--out PATH] [--strict] [--allow-empty]`.

@@ -89,6 +89,16 @@ extension CommandName {
     return words.joined(separator: " ")
   }
 
+  /// What the checker assumes, for `check` and `watch`: `--retry-limit N`, `--budget S`,
+  /// `--grace S` and `--ignore RULE` (parsed by ``CommandLineParser`` into
+  /// ``CheckerSettings``).
+  static let checkerOptions: [CommandOption] = [
+    .valued("--retry-limit", "N", "attempt limit for work whose enqueue declares none"),
+    .valued("--budget", "S", "background budget in seconds (default: meta budget=, else 30)"),
+    .valued("--grace", "S", "time allowed after an expiration (default 1)"),
+    .valued("--ignore", "RULE", usage: .token("[--ignore RULE]…"), "drop this rule's findings (repeatable)"),
+  ]
+
   /// `--platform ios|android`: a device log's platform, for every command that reads
   /// one (docs/import.md).
   static let platformOption = CommandOption.valued(
@@ -107,15 +117,12 @@ extension CommandName {
       ]
     case .convert: [.valued("--to", "F", usage: .token("[--to text|binary]"))]
     case .check:
-      [
-        .valued("--retry-limit", "N", "attempt limit for work whose enqueue declares none"),
-        .valued("--budget", "S", "background budget in seconds (default: meta budget=, else 30)"),
-        .valued("--grace", "S", "time allowed after an expiration (default 1)"),
+      Array(Self.checkerOptions.prefix(3)) + [
         .valued(
           "--format", "F", usage: .token("[--format text|jsonl]"), "text (default) or jsonl (JSON Lines, same fields;",
           "also spelled json)"),
         .flag("--strict", "warnings fail too"),
-        .valued("--ignore", "RULE", usage: .token("[--ignore RULE]…"), "drop this rule's findings (repeatable)"),
+        Self.checkerOptions[3],
         .valued(
           "--baseline", "FILE", usage: .token("[--baseline FILE | --write-baseline FILE]"),
           "known findings: they neither print nor fail; how many", "were suppressed goes to standard error"),
@@ -195,7 +202,7 @@ extension CommandName {
           "--process", "NAME|PID", "the app to check (default: the first whose",
           "background-work message is read)"),
         .flag("--strict", "warnings fail too"),
-      ]
+      ] + Self.checkerOptions
     case .import:
       [
         Self.platformOption,

@@ -116,12 +116,14 @@ package struct WatchOptions: Sendable, Hashable {
   package var log = LogImportOptions()
   /// `--strict`: warnings fail too.
   package var strict = false
+  /// `--retry-limit`, `--budget`, `--grace` and `--ignore`, as `check` takes them.
+  package var checker = CheckerSettings()
 
   /// Creates the default options.
   package init() {}
 }
 
-/// `bgtrace watch [LOG|-]`: checks a device log as it is written (docs/cli.md).
+/// `bgtrace watch [LOG|-] [OPTIONS]`: checks a device log as it is written (docs/cli.md).
 enum WatchCommand {
   /// Set by SIGINT: the watch ends at the next read.
   private static let interrupted = Atomic<Bool>(false)
@@ -151,7 +153,8 @@ enum WatchCommand {
   static func watch(
     _ source: some ByteSource, name: String, options: WatchOptions, showsStatus: Bool, console: some Console
   ) throws -> ExitStatus {
-    var watch = LogWatch(name: name, options: options.log, configuration: LogWatch.configuration)
+    var watch = LogWatch(
+      name: name, options: options.log, configuration: options.checker.applied(to: LogWatch.configuration))
     var splitter = LogLineSplitter(source)
     var status = ""
     func note(_ note: LogWatch.Note) {
