@@ -24,11 +24,10 @@ extension SimulatedSystem {
     let duration = TraceInterval(duration ?? reason.defaultDuration)
     record(.appAllowlist(reason: reason, duration: duration))
     let end = now + duration
-    allowlistedUntil = max(allowlistedUntil ?? end, end)
     if reason == .bootCompleted {
-      bootCompletedAllowlistUntil = max(bootCompletedAllowlistUntil ?? end, end)
+      allowlistedUntil.bootCompleted = max(allowlistedUntil.bootCompleted ?? end, end)
     } else {
-      otherAllowlistUntil = max(otherAllowlistUntil ?? end, end)
+      allowlistedUntil.other = max(allowlistedUntil.other ?? end, end)
     }
     appDelegate?.handleAllowlistedDelivery(reason)
     suspendIfIdle(after: idleSuspensionDelay)

@@ -163,20 +163,27 @@ extension SimulatedSystem: ForegroundServices {
   /// `BOOT_COMPLETED` allowlist: nothing else (the foreground, its grace, a standing
   /// exemption, another delivery's allowlist) allows it.
   var startAllowedOnlyByBootCompleted: Bool {
-    guard let bootUntil = bootCompletedAllowlistUntil, now < bootUntil, release.forbidsBackgroundServiceStarts else {
-      return false
-    }
+    startNeedsAllowlist && isAllowlisted(until: allowlistedUntil.bootCompleted)
+      && !isAllowlisted(until: allowlistedUntil.other)
+  }
+
+  /// Whether Android refuses a foreground service started now from the background.
+  var refusesBackgroundStart: Bool {
+    startNeedsAllowlist && !isAllowlisted(until: allowlistedUntil.bootCompleted)
+      && !isAllowlisted(until: allowlistedUntil.other)
+  }
+
+  /// Whether a foreground service started now needs the temporary allowlist: the release
+  /// forbids starts from the background, and neither the foreground, its 5 s grace, nor
+  /// a standing exemption allows it.
+  private var startNeedsAllowlist: Bool {
     let visibleLately = leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false
-    let otherAllowlist = otherAllowlistUntil.map { now < $0 } ?? false
-    return !appInForeground && !visibleLately && !otherAllowlist
+    return release.forbidsBackgroundServiceStarts && !appInForeground && !visibleLately
       && !configuration.backgroundStartExemptions.exempt(on: release)
   }
 
-  var refusesBackgroundStart: Bool {
-    let visibleLately = leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false
-    let allowlisted = allowlistedUntil.map { now < $0 } ?? false
-    return release.forbidsBackgroundServiceStarts && !appInForeground && !visibleLately && !allowlisted
-      && !configuration.backgroundStartExemptions.exempt(on: release)
+  private func isAllowlisted(until end: TraceTime?) -> Bool {
+    end.map { now < $0 } ?? false
   }
 
   /// How much of `type`'s time is left: its daily budget on Android 15+ for `dataSync`

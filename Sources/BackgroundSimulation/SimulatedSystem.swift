@@ -99,11 +99,6 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// When the app's regular jobs started in the last 24 hours, oldest first: the job
   /// counts' record (``StandbyBucket/jobCountLimit``, ``SimulationConfiguration/jobRateLimit``).
   var jobStarts: [TraceTime] = []
-  /// Until when a `BOOT_COMPLETED` broadcast's allowlist lets a foreground service start
-  /// from the background, and until when any other delivery's does (``allowlistedUntil``
-  /// is the later of the two).
-  var bootCompletedAllowlistUntil: TraceTime?
-  var otherAllowlistUntil: TraceTime?
   /// Whether the screen is on (Android; ``setDeviceState(screenOn:stationary:)``).
   var screenOn: Bool
   /// Since when the device has lain still, or `nil` while it moves.
@@ -160,10 +155,11 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// When the app last left the foreground for the background (the grace for starting
   /// a foreground service after).
   var leftForegroundAt: TraceTime?
-  /// Until when the app is on the temporary allowlist (`app.allowlist`): it may start
-  /// foreground services from the background until then. The system keeps it by the
-  /// app's uid, so it outlives a process.
-  var allowlistedUntil: TraceTime?
+  /// Until when the app is on the temporary allowlist (`app.allowlist`), by whether the
+  /// delivery was `BOOT_COMPLETED` (which allows fewer service types from Android 15):
+  /// it may start foreground services from the background until then. The system keeps
+  /// it by the app's uid, so it outlives a process.
+  var allowlistedUntil: (bootCompleted: TraceTime?, other: TraceTime?) = (nil, nil)
   /// Counts processes, so a timer set in one process does nothing in the next.
   var processNumber = 0
 

@@ -94,11 +94,7 @@ struct ImportPass {
         summary.skippedLines += 1
         return
       }
-      switch message {
-      case .workResult(let work, _, let tags?), .workInterrupted(let work, _, let tags?):
-        if workTags[work] == nil { workTags[work] = tags }
-      default: break
-      }
+      if let printed = message.printedTags, workTags[printed.work] == nil { workTags[printed.work] = printed.tags }
       let processName = record.process.map { index($0) }
       try spool.append(
         SpooledMessage(

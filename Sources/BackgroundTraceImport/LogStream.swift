@@ -157,11 +157,7 @@ package struct LogStream {
         try passTime(record.time, line: record.line, output)
         return
       }
-      switch message {
-      case .workResult(let work, _, let tags?), .workInterrupted(let work, _, let tags?):
-        translator.learnTags(tags, of: work)
-      default: break
-      }
+      if let printed = message.printedTags { translator.learnTags(printed.tags, of: printed.work) }
       let spooled = SpooledMessage(
         time: record.time, pid: record.pid, processName: record.process.map { index($0) }, message: message,
         location: LogLocation(input: 0, line: record.line))
@@ -199,16 +195,27 @@ package struct LogStream {
     return true
   }
 
-  /// Whether `message` is the app's, as ``LogImporter`` tells it.
+  /// Whether `message` is the app's, as ``LogImporter`` tells it: by pid when
+  /// `--process` gives one, else by the app it belongs to.
   private func isApp(_ message: SpooledMessage) -> Bool {
-    if let process = options.process, let pid = Int(process) {
-      return (message.message.subjectProcess?.pid ?? message.pid) == pid
-    }
-    if message.message.subjectProcess == nil, let name = message.processName {
-      return processNames[name] == app
-    }
-    return survey!.app(of: message.message, pid: message.pid) == app
+    if let pid = processPID { return Self.pid(of: message) == pid }
+    return app(of: message) == app
   }
+
+  /// The app `message` belongs to: the process it names (ActivityManager's), else the
+  /// name its line carries, else its pid's name.
+  private func app(of message: SpooledMessage) -> String {
+    if message.message.subjectProcess == nil, let name = message.processName { return processNames[name] }
+    return survey!.app(of: message.message, pid: message.pid)
+  }
+
+  /// The pid `message` is about: the process it names, else the one that wrote it.
+  private static func pid(of message: SpooledMessage) -> Int? {
+    message.message.subjectProcess?.pid ?? message.pid
+  }
+
+  /// `--process`, when it is a pid.
+  private var processPID: Int? { options.process.flatMap { Int($0) } }
 
   /// Keeps `message` until the app is known, or makes its app the one: the one
   /// `--process` names, else the first with a background-work message. Once known, the
@@ -216,21 +223,11 @@ package struct LogStream {
   private mutating func chooseApp(
     after message: SpooledMessage, source: String, _ output: (Output) throws -> Void
   ) throws {
-    let candidate =
-      if message.message.subjectProcess == nil, let name = message.processName {
-        processNames[name]
-      } else {
-        survey!.app(of: message.message, pid: message.pid)
-      }
     hold(message)
+    let candidate = app(of: message)
     if let process = options.process {
-      let matches =
-        if let pid = Int(process) {
-          (message.message.subjectProcess?.pid ?? message.pid) == pid
-        } else {
-          candidate == process
-        }
-      if matches { try choose(Int(process) == nil ? process : candidate, output) }
+      let matches = processPID.map { Self.pid(of: message) == $0 } ?? (candidate == process)
+      if matches { try choose(candidate, output) }
     } else if LogSurvey.isBackgroundSource(source) || message.message.isBackgroundWork {
       try choose(candidate, output)
     }

@@ -157,6 +157,15 @@ package enum MessageReading: Sendable, Hashable {
 }
 
 extension PlatformMessage {
+  /// The work whose tags the message prints, and the tags (WorkerWrapper's lines that
+  /// end an attempt): where the import learns a work's tags.
+  var printedTags: (work: String, tags: String)? {
+    switch self {
+    case .workResult(let work, _, let tags?), .workInterrupted(let work, _, let tags?): (work, tags)
+    default: nil
+    }
+  }
+
   /// Whether the message is about the app's background work (what process selection
   /// counts), rather than about a process.
   package var isBackgroundWork: Bool {

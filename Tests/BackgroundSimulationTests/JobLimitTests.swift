@@ -24,6 +24,13 @@ import Testing
     return SimulatedSystem(seed: 1, configuration: configuration)
   }
 
+  /// Enqueues `sync`, periodic every 15 minutes, whose worker runs `runs`.
+  static func enqueueSync(on system: SimulatedSystem, runs: Duration) throws {
+    try system.enqueue(
+      WorkRequest(work: "sync", period: .seconds(900), worker: TimedWorker(clock: system.clock, duration: runs)),
+      policy: nil)
+  }
+
   static func starts(_ system: SimulatedSystem, of work: String) -> [String] {
     system.trace.events.map(TextTraceWriter.line(for:)).filter {
       $0.contains(" work=\(work) ") && ($0.contains(" work.start ") || $0.contains(" work.wait "))
@@ -39,10 +46,7 @@ import Testing
   /// left.
   @Test func theActiveBucketsJobsStopAtFourHoursADay() throws {
     let system = Self.android()
-    try system.enqueue(
-      WorkRequest(
-        work: "sync", period: .seconds(900), worker: TimedWorker(clock: system.clock, duration: .seconds(540))),
-      policy: nil)
+    try Self.enqueueSync(on: system, runs: .seconds(540))
     system.advance(to: TraceTime(seconds: 87_000))
     let starts = Self.starts(system, of: "sync")
     #expect(starts.count == 29)
@@ -61,10 +65,7 @@ import Testing
   /// every 1440 s, run 27 at 38,880 s.
   @Test func withoutTheDailyCapTheActiveBucketsJobsRunOn() throws {
     let system = Self.android { $0.maxJobExecutionTime = nil }
-    try system.enqueue(
-      WorkRequest(
-        work: "sync", period: .seconds(900), worker: TimedWorker(clock: system.clock, duration: .seconds(540))),
-      policy: nil)
+    try Self.enqueueSync(on: system, runs: .seconds(540))
     system.advance(to: TraceTime(seconds: 40_000))
     let starts = Self.starts(system, of: "sync")
     #expect(starts.count == 28)
@@ -78,9 +79,7 @@ import Testing
   /// session count was modelled it ran at 2703 s.
   @Test func aRareAppsJobsRunInThreeSessionsADay() throws {
     let system = Self.android { $0.standbyBucket = .rare }
-    try system.enqueue(
-      WorkRequest(work: "sync", period: .seconds(900), worker: TimedWorker(clock: system.clock, duration: .seconds(1))),
-      policy: nil)
+    try Self.enqueueSync(on: system, runs: .seconds(1))
     system.advance(to: TraceTime(seconds: 86_500))
     #expect(
       Self.starts(system, of: "sync") == [

@@ -94,6 +94,13 @@ public final class FileByteSource: ByteSource {
     ownsDescriptor = false
   }
 
+  /// Reads the open `descriptor`, named `name`; closes it when done if `owned`.
+  package init(descriptor: Int32, name: String, owned: Bool) {
+    self.name = name
+    self.descriptor = descriptor
+    ownsDescriptor = owned
+  }
+
   deinit {
     if ownsDescriptor { close(descriptor) }
   }

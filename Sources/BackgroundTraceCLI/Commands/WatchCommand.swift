@@ -211,27 +211,25 @@ enum WatchCommand {
 
 /// The log `bgtrace watch` reads: a pipe read until it ends, or a file followed as it
 /// grows (as `tail -f`); either ends when `interrupted` says so, checked at least every
-/// 200 ms while no byte arrives.
+/// 200 ms while no byte arrives. The reads are ``FileByteSource``'s.
 final class WatchedInput: ByteSource {
+  private let file: FileByteSource
   private let descriptor: Int32
   private let name: String
   private let follows: Bool
   private let interrupted: () -> Bool
-  private var scratch: [UInt8] = []
 
-  /// Reads `descriptor`, named `name`; `follows`: at the end of the file, waits for
-  /// more.
+  /// Reads `descriptor`, named `name`, and closes it when done unless it is standard
+  /// input; `follows`: at the end of the file, waits for more.
   init(descriptor: Int32, name: String, follows: Bool, interrupted: @escaping () -> Bool) {
+    file = FileByteSource(descriptor: descriptor, name: name, owned: descriptor != 0)
     self.descriptor = descriptor
     self.name = name
     self.follows = follows
     self.interrupted = interrupted
   }
 
-  deinit { if descriptor != 0 { close(descriptor) } }
-
   func read(into buffer: inout [UInt8], count: Int) throws(ByteSourceError) -> Int {
-    if scratch.count < count { scratch = [UInt8](repeating: 0, count: count) }
     while !interrupted() {
       var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
       let ready = poll(&poller, 1, 200)
@@ -239,24 +237,13 @@ final class WatchedInput: ByteSource {
         throw ByteSourceError(file: name, message: "read failed: \(String(cString: strerror(errno)))")
       }
       guard ready > 0 else { continue }
-      let got = scratch.withUnsafeMutableBytes { raw in systemRead(descriptor, raw.baseAddress!, count) }
-      if got < 0 && errno == EINTR { continue }
-      guard got >= 0 else {
-        throw ByteSourceError(file: name, message: "read failed: \(String(cString: strerror(errno)))")
-      }
-      if got == 0 {
-        guard follows else { return 0 }
+      let got = try file.read(into: &buffer, count: count)
+      if got == 0 && follows {
         usleep(200_000)  // a file at its end: more may be written
         continue
       }
-      buffer.append(contentsOf: scratch[..<got])
       return got
     }
     return 0
   }
-}
-
-/// `read(2)` under a name that does not collide with ``ByteSource/read(into:count:)``.
-private func systemRead(_ fd: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-  read(fd, pointer, count)
 }

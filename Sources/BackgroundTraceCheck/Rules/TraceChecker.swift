@@ -71,8 +71,7 @@ public struct TraceChecker: Sendable {
   /// found when the grace is over rather than at the app's next event.
   package mutating func pass(to time: TraceTime, location: Int, into findings: inout [Finding]) {
     guard rules.nextDeadline < time else { return }
-    rules.location = location
-    passDeadlines(before: time)
+    begin(location: location, time: time)
     collect(into: &findings)
   }
 
