@@ -29,6 +29,12 @@ struct WorkItem {
   var attempt = 0
   /// When the next start may happen.
   var eligible: TraceTime
+  /// Periodic work's next schedule time override (androidx `nextScheduleTimeOverride`):
+  /// the request's, until a run ends with a success, a failure or a retry.
+  var scheduleOverride: TraceTime?
+  /// Whether an update set or cleared the override while an attempt ran: androidx's
+  /// override generation changed, so the attempt's end leaves the new one in place.
+  var overrideChangedInRun = false
   /// androidx's `lastEnqueueTime`: the enqueue, or the last retry. A stopped attempt
   /// keeps it, so the next start waits until it plus the backoff.
   var lastEnqueue: TraceTime
@@ -65,6 +71,15 @@ struct WorkItem {
     self.number = number
     self.eligible = WorkSchedule.firstRun(of: request.enqueueEvent(policy: nil), enqueuedAt: time)
     self.lastEnqueue = time
+    self.scheduleOverride = request.period != nil ? request.nextScheduleTimeOverride : nil
+  }
+
+  /// androidx `WorkerWrapper` at a run's end (success, failure or retry):
+  /// `resetWorkSpecNextScheduleTimeOverride` clears the override unless its generation
+  /// changed since the run began.
+  mutating func endRunClearingOverride() {
+    if !overrideChangedInRun { scheduleOverride = nil }
+    overrideChangedInRun = false
   }
 }
 
@@ -79,7 +94,7 @@ extension SimulatedSystem: WorkQueue {
   /// A request androidx refuses to build (``/BackgroundTrace/WorkRequestCheck``)
   /// throws, and nothing is recorded.
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) {
-    try request.validate()
+    try request.validate(policy: policy)
     var request = request
     if request.id == nil { request.id = nextWorkRequestID() }
     if policy == .update, let existing = works[request.work], existing.ending != .cancelled {
@@ -202,6 +217,12 @@ extension SimulatedSystem: WorkQueue {
     request.id = item.request.id
     item.request = request
     item.generation += 1
+    // androidx updateWorkImpl: a request that set or cleared the override replaces it
+    // (its override generation grows); one that did neither keeps the work's.
+    if request.changesNextScheduleTimeOverride {
+      item.scheduleOverride = request.period != nil ? request.nextScheduleTimeOverride : nil
+      if item.phase == .running { item.overrideChangedInRun = true }
+    }
     guard item.phase == .waiting else {
       works[work] = item
       return .appliedForNextRun
@@ -213,10 +234,14 @@ extension SimulatedSystem: WorkQueue {
   }
 
   /// When a waiting request may run next, from its settings (androidx
-  /// `WorkSpec.calculateNextRunTime`): after a retry or a stop, its backoff from the last
-  /// enqueue time; periodic work past its first period, an interval after it; otherwise
-  /// its first run (``/BackgroundTrace/WorkSchedule``).
+  /// `WorkSpec.calculateNextRunTime`): with a next schedule time override, at it; after
+  /// a retry or a stop, its backoff from the last enqueue time; periodic work past its
+  /// first period, an interval after it; otherwise its first run
+  /// (``/BackgroundTrace/WorkSchedule``).
   private func nextRun(of item: WorkItem) -> TraceTime {
+    if let override = item.scheduleOverride {
+      return WorkSchedule.overriddenRun(at: override, periods: item.periods, lastEnqueue: item.lastEnqueue)
+    }
     if item.attempt > 0 { return max(now, item.lastEnqueue + item.backoff) }
     if let period = item.request.period, item.periods > 0 {
       return item.lastEnqueue + WorkSchedule.interval(TraceInterval(period))
@@ -512,20 +537,21 @@ extension SimulatedSystem: WorkQueue {
       item.phase = .waiting
       item.attempt += 1
       item.started = false
-      let wait = item.backoff
       item.lastEnqueue = now
-      item.eligible = now + wait
+      item.endRunClearingOverride()
+      item.eligible = nextRun(of: item)
       works[work] = item
       scheduleStart(work)
     case .success, .failure:
-      if let period = item.request.period, item.queued.isEmpty {
+      if item.request.period != nil, item.queued.isEmpty {
         // Periodic work: the next period starts afresh (the attempt count resets).
         item.phase = .waiting
         item.attempt = 0
         item.started = false
         item.periods += 1
         item.lastEnqueue = now
-        item.eligible = now + WorkSchedule.interval(TraceInterval(period))
+        item.endRunClearingOverride()
+        item.eligible = nextRun(of: item)
         works[work] = item
         scheduleStart(work)
       } else {
@@ -555,10 +581,10 @@ extension SimulatedSystem: WorkQueue {
       item.task = nil
       item.attempt += 1
       item.phase = .waiting
-      // androidx resetWorkerStatus keeps lastEnqueueTime, and calculateNextRunTime holds
-      // an attempt past the first until lastEnqueueTime + backoff(runAttemptCount).
-      let wait = item.backoff
-      item.eligible = max(now, item.lastEnqueue + wait)
+      // androidx resetWorkerStatus keeps lastEnqueueTime and the override, and
+      // calculateNextRunTime holds an attempt past the first until the override, or
+      // else lastEnqueueTime + backoff(runAttemptCount).
+      item.eligible = nextRun(of: item)
     }
     works[work] = item
     if reschedule { scheduleStart(work) }

@@ -139,4 +139,22 @@ import Testing
           "sync attempt 0 started at 600s, before its enqueue allowed it at 660s",
         ])
   }
+
+  /// androidx `WorkSpec.calculateNextRunTime`: periodic work with a next schedule time
+  /// override runs at it, before its initial delay and flex; a start after the override
+  /// is consistent, one before it is not.
+  @Test func aStartAtTheScheduleOverrideIsConsistent() throws {
+    #expect(
+      try inconsistencies(
+        """
+        bgtrace 1
+        meta platform=android
+        0 app.launch
+        0 work.enqueue work=soon period=900 flex=300 policy=keep initial=600 override=60
+        0 work.enqueue work=later period=900 policy=keep override=300
+        60.1 work.start work=soon attempt=0
+        60.1 work.result work=soon attempt=0 outcome=success
+        200 work.start work=later attempt=0
+        """) == ["later attempt 0 started at 200s, before its enqueue allowed it at 300s"])
+  }
 }

@@ -43,6 +43,32 @@ import Testing
         """)
   }
 
+  /// Periodic work with a next schedule time override waits for the override, not its
+  /// initial delay (androidx `WorkSpec.calculateNextRunTime`).
+  @Test func aScheduleOverrideIsWhatTheFirstRunWaitsFor() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("override.txt")
+    try Data(
+      """
+      bgtrace 1
+      meta platform=android
+      0 app.launch
+      0 work.enqueue work=soon period=900 policy=keep initial=600 override=60
+      60.1 work.start work=soon attempt=0
+
+      """.utf8
+    ).write(to: URL(fileURLWithPath: path))
+    let result = run("explain", path, "--why", "soon")
+    #expect(
+      result.output == """
+        work soon
+          0s: enqueued (periodic, every 900s; initial delay 600s; next schedule time override 60s; policy keep).
+          0s to 60s (60s): not due: its next schedule time override (60s) had not come.
+          60.1s: attempt 0 started.
+
+        """)
+  }
+
   @Test func aNameTheTraceDoesNotHoldIsBadInputNamingTheOnesItDoes() {
     let result = run("explain", demo, "--why", "sync")
     #expect(result.status == .badInput)

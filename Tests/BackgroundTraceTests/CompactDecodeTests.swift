@@ -146,10 +146,11 @@ import TraceWorkloads
     }
   }
 
-  /// A batch of compact events stays 72 bytes an event: the third string slot takes the
-  /// padding after the constraint bits (CompactEvent.swift).
-  @Test func aCompactEventIsSeventyTwoBytes() {
-    #expect(MemoryLayout<CompactEvent>.stride == 72)
+  /// A batch of compact events is 80 bytes an event: the third string slot takes the
+  /// padding after the constraint bits (CompactEvent.swift), and each slot holds one
+  /// meaning.
+  @Test func aCompactEventIsEightyBytes() {
+    #expect(MemoryLayout<CompactEvent>.stride == 80)
   }
 
   /// Strings are interned once per trace: the same string in many chunks has one id.

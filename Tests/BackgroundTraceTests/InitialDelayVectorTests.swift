@@ -43,13 +43,6 @@ import Testing
     #expect(try RecordedTrace.decode(binary: withField).trace == delayed)
   }
 
-  /// Flags beyond bits 0 and 1 make a `work.enqueue` the reader refuses.
-  @Test func unknownFlagsAreMalformed() {
-    let record: [UInt8] = [0x8D, 0x00, 0x00, 0x00]  // flags 4
-    let error = SpecLayoutTests.malformation(ofRecord: record, strings: ["w"])
-    #expect(error?.message.contains("unknown flags") == true, "\(String(describing: error))")
-  }
-
   /// `needs=` (the constraints) is behind flags bit 1, after the initial delay: a varint
   /// whose bit N is `WorkConstraint`'s case N (network 0, charging 4).
   @Test func theConstraintsFollowTheInitialDelay() throws {

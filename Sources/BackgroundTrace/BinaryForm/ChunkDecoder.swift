@@ -140,7 +140,7 @@ struct ChunkDecoder {
     case .schedReject: SchedulerRejection.largestWireCode
     case .workResult: WorkOutcome.largestWireCode | WorkTagsFlag.result
     case .workStop: WorkTagsFlag.stop
-    case .workEnqueue: EnqueueFlag.initialDelay | EnqueueFlag.constraints
+    case .workEnqueue: EnqueueFlag.initialDelay | EnqueueFlag.constraints | EnqueueFlag.scheduleOverride
     case .netSubmit: 5  // the transfer kind, and the `discretionary` tri-state
     case .netFinish: TransferOutcome.largestWireCode
     case .appLaunch, .taskEnd, .taskExpire, .schedLaunch, .workStart, .workCancel, .envSet, .input, .mark,
@@ -359,6 +359,7 @@ struct ChunkDecoder {
         guard let bits = cursor.varint(), WorkConstraint.constraints(bits: bits) != nil else { throw fail("bad needs") }
         event.constraintBits = UInt16(bits)
       }
+      if flags & EnqueueFlag.scheduleOverride != 0 { event.scheduleOverride = try scaled(&cursor) }
     case .workStart, .workStop:
       event.string = try stringID(&cursor)
       event.number = Int64(try integer(&cursor))

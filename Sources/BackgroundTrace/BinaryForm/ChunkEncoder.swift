@@ -191,6 +191,10 @@ struct ChunkEncoder {
         flags |= EnqueueFlag.constraints
         Varint.append(WorkConstraint.bits(constraints), to: &records)
       }
+      if let scheduleOverride = enqueue.nextScheduleTimeOverride {  // bit 2, after the constraints
+        flags |= EnqueueFlag.scheduleOverride
+        appendScaled(bounded(scheduleOverride.nanoseconds))
+      }
     case .workStart(let work, let attempt):
       appendString(work)
       Varint.append(natural(attempt), to: &records)

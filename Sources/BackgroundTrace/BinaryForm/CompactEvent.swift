@@ -22,7 +22,7 @@
 /// | `sched.launch` | ident | | | run | |
 /// | `sched.expire` | | | | run | ``expirationReason`` |
 /// | `sched.complete` | | | | run | ``success`` |
-/// | `work.enqueue` | work | name | | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code; ``initialDelay``, ``constraintBits``) |
+/// | `work.enqueue` | work | name | | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code; ``initialDelay``, ``constraintBits``, ``scheduleOverride``) |
 /// | `work.start` | work | | | attempt | |
 /// | `work.result` | work | tags | | attempt | ``outcome`` |
 /// | `work.stop` | work | reason | tags | attempt | ``workStopTags(strings:)`` |
@@ -72,10 +72,12 @@ package struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
   @usableFromInline var initialDelay: UInt64 = CompactEvent.noInterval
   /// `work.enqueue`'s constraints, as the binary form's bits; 0 when it has none.
   @usableFromInline var constraintBits: UInt16 = 0
-  /// The third string field's id (`sched.submit`'s subtitle, `work.stop`'s tags). Kept
-  /// last, where it takes the padding after ``constraintBits``: the event's stride stays
-  /// 72 bytes.
+  /// The third string field's id (`sched.submit`'s subtitle, `work.stop`'s tags), where
+  /// it takes the padding after ``constraintBits``.
   @usableFromInline package var thirdString: UInt32 = CompactEvent.noString
+  /// `work.enqueue`'s next schedule time override, in nanoseconds; ``noInterval`` when
+  /// it has none.
+  @usableFromInline var scheduleOverride: UInt64 = CompactEvent.noInterval
 
   /// The value of an interval slot whose field is absent: larger than any interval a
   /// trace holds (the encoder refuses one over `Int64.max` nanoseconds).
@@ -175,7 +177,8 @@ extension CompactEvent {
       policy: presence.contains(.policy) ? ExistingWorkPolicy(wireCode: policyCode)! : nil,
       expedited: presence.contains(.expedited) ? ExpeditedPolicy(wireCode: flags)! : nil,
       initialDelay: initialDelay == Self.noInterval ? nil : TraceInterval(nanoseconds: initialDelay),
-      constraints: WorkConstraint.constraints(bits: UInt64(constraintBits)))
+      constraints: WorkConstraint.constraints(bits: UInt64(constraintBits)),
+      nextScheduleTimeOverride: scheduleOverride == Self.noInterval ? nil : TraceTime(nanoseconds: scheduleOverride))
   }
 
   /// `work.stop`'s tags, when its flags say they are present.

@@ -154,10 +154,11 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
           .optional("delay", .interval), .optional("limit", .integer), .optional("period", .interval),
           .optional("flex", .interval), .optional("policy", .choice(ExistingWorkPolicy.self)),
           .optional("expedited", .choice(ExpeditedPolicy.self)), .optional("initial", .interval),
-          .optional("needs", .string),
+          .optional("needs", .string), .optional("override", .seconds),
         ],
         "the app enqueued work (`expedited=`: an expedited request, and its out-of-quota policy; `initial=`: its "
-          + "initial delay; `needs=`: its constraints, words joined by `+` (docs/events.md, \"Work constraints\"))")
+          + "initial delay; `needs=`: its constraints, words joined by `+` (docs/events.md, \"Work constraints\"); "
+          + "`override=`: periodic work's next schedule time override)")
     case .workStart:
       KindSpec(
         "work.start", .system, [.required("work", .string), .required("attempt", .integer)],

@@ -106,6 +106,7 @@ extension TraceEvent.Kind {
       visit(enqueue.expedited.map { .choice($0.rawValue) })
       visit(enqueue.initialDelay.map(FieldValue.interval))
       visit(enqueue.constraints.flatMap(WorkConstraint.field).map(FieldValue.string))
+      visit(enqueue.nextScheduleTimeOverride.map(FieldValue.seconds))
     case .workStart(let work, let attempt):
       visit(.string(work))
       visit(.integer(attempt))
@@ -241,7 +242,8 @@ extension TraceEvent.Kind {
           backoffDelay: try values.optionalInterval(3), retryLimit: try values.optionalInteger(4),
           period: try values.optionalInterval(5), flex: try values.optionalInterval(6),
           policy: try values.optionalChoice(7), expedited: try values.optionalChoice(8),
-          initialDelay: try values.optionalInterval(9), constraints: try values.workConstraints(10)))
+          initialDelay: try values.optionalInterval(9), constraints: try values.workConstraints(10),
+          nextScheduleTimeOverride: try values.optionalSeconds(11)))
     case .workStart: self = .workStart(work: try values.string(0), attempt: try values.integer(1))
     case .workResult:
       self = .workResult(

@@ -467,14 +467,19 @@ public struct WorkEnqueue: Sendable, Hashable {
   /// What the work needs of the device (`needs=`, androidx `Constraints`); `nil`: none
   /// recorded (never an empty set).
   public var constraints: Set<WorkConstraint>?
+  /// Periodic work's next schedule time override (`override=`, androidx
+  /// `PeriodicWorkRequest.Builder.setNextScheduleTimeOverride`): when its next period may
+  /// run, whatever its interval, flex, initial delay or backoff say; `nil`: none.
+  public var nextScheduleTimeOverride: TraceTime?
 
   /// Creates an enqueue.
   public init(
     work: String, name: String? = nil, backoff: BackoffPolicy? = nil, backoffDelay: TraceInterval? = nil,
     retryLimit: Int? = nil, period: TraceInterval? = nil, flex: TraceInterval? = nil,
     policy: ExistingWorkPolicy? = nil, expedited: ExpeditedPolicy? = nil, initialDelay: TraceInterval? = nil,
-    constraints: Set<WorkConstraint>? = nil
+    constraints: Set<WorkConstraint>? = nil, nextScheduleTimeOverride: TraceTime? = nil
   ) {
+    self.nextScheduleTimeOverride = nextScheduleTimeOverride
     self.expedited = expedited
     self.initialDelay = initialDelay
     self.constraints = constraints?.isEmpty == true ? nil : constraints

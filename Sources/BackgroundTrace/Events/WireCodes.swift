@@ -291,6 +291,10 @@ package enum EnqueueFlag: Sendable {
   /// Bit 1: the constraints (`needs=`) follow, after the initial delay: a varint whose
   /// bit N is ``WorkConstraint``'s case N, in declaration order.
   @usableFromInline package static let constraints: UInt8 = 2
+  /// Bit 2: the next schedule time override (`override=`) follows, after the
+  /// constraints: a scaled time, as `sched.submit`'s `earliest`. The last of the three
+  /// flag bits a record has.
+  @usableFromInline package static let scheduleOverride: UInt8 = 4
 }
 
 /// A `work.enqueue` record's presence byte: which of its optional fields follow, in

@@ -142,6 +142,34 @@ public struct WorkRequest: Sendable {
   public var tags: [String]
   /// The worker.
   public var worker: any BackgroundWorker
+  /// Periodic work's next schedule time override (androidx
+  /// `PeriodicWorkRequest.Builder.setNextScheduleTimeOverride`): its next period may run
+  /// at this time, whatever its interval, flex, initial delay or backoff say
+  /// (``WorkSchedule``); set it with ``setNextScheduleTimeOverride(_:)``. `nil`: none.
+  public private(set) var nextScheduleTimeOverride: TraceTime?
+  /// Whether the request sets or clears the override (androidx: the builder's
+  /// `nextScheduleTimeOverrideGeneration` is 1): an update (``ExistingWorkPolicy/update``,
+  /// `updateWork`) that does neither keeps the override the work has.
+  public private(set) var changesNextScheduleTimeOverride = false
+
+  /// Sets the next schedule time override (androidx
+  /// `PeriodicWorkRequest.Builder.setNextScheduleTimeOverride`). Only periodic work
+  /// takes one (``WorkRequestCheck/overrideOneTime``), enqueued as unique work with
+  /// `keep` or `update` (``WorkRequestCheck/overrideReplaced``). The override is cleared
+  /// once a run ends with a success, a failure or a retry; a stop keeps it.
+  public mutating func setNextScheduleTimeOverride(_ time: TraceTime) {
+    nextScheduleTimeOverride = time
+    changesNextScheduleTimeOverride = true
+  }
+
+  /// Clears the next schedule time override (androidx
+  /// `PeriodicWorkRequest.Builder.clearNextScheduleTimeOverride`): an update with this
+  /// request removes the work's override, and its next period is scheduled from its
+  /// interval again.
+  public mutating func clearNextScheduleTimeOverride() {
+    nextScheduleTimeOverride = nil
+    changesNextScheduleTimeOverride = true
+  }
 
   /// Creates a request.
   public init(
@@ -176,8 +204,9 @@ public struct WorkRequest: Sendable {
 public protocol WorkQueue: AnyObject {
   /// Enqueues work as unique work, resolving a conflict with `policy` (`nil`: replace).
   ///
-  /// - Throws: ``WorkRequestError`` for a request WorkManager refuses to build
-  ///   (``WorkRequest/validate()``); nothing is enqueued or recorded.
+  /// - Throws: ``WorkRequestError`` for a request WorkManager refuses to build or to
+  ///   enqueue with `policy` (``WorkRequest/validate(policy:)``); nothing is enqueued or
+  ///   recorded.
   func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError)
   /// Cancels the work; a running attempt is stopped.
   func cancel(work: String)
@@ -249,7 +278,8 @@ extension WorkRequest {
       work: work, name: name, backoff: backoff, backoffDelay: backoffDelay.map(TraceInterval.init),
       retryLimit: retryLimit,
       period: period.map(TraceInterval.init), flex: flex.map(TraceInterval.init), policy: policy,
-      expedited: expedited, initialDelay: initialDelay.map(TraceInterval.init), constraints: constraints)
+      expedited: expedited, initialDelay: initialDelay.map(TraceInterval.init), constraints: constraints,
+      nextScheduleTimeOverride: nextScheduleTimeOverride)
   }
 }
 

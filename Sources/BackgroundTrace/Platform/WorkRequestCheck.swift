@@ -55,6 +55,23 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
     "expedited-delayed", "Expedited jobs cannot be delayed"
   ) { $0.expedited != nil && ($0.initialDelay ?? .zero) > .zero }
 
+  /// A next schedule time override on one-time work: androidx has the setter only on
+  /// `PeriodicWorkRequest.Builder`, and `WorkSpec.calculateNextRunTime` ignores the
+  /// override of one-time work; here such a request is refused rather than silently
+  /// scheduled without it.
+  public static let overrideOneTime = WorkRequestCheck(
+    "override-one-time", "Only PeriodicWorkRequests take a next schedule time override"
+  ) { $0.nextScheduleTimeOverride != nil && $0.period == nil }
+
+  /// A next schedule time override enqueued with `replace`: androidx
+  /// `WorkContinuationImpl` refuses an override under
+  /// `ExistingPeriodicWorkPolicy.REPLACE` or `CANCEL_AND_REENQUEUE` (its message has no
+  /// space before `UPDATE`). ``WorkRequest/validate(policy:)`` makes this check, not ``all``.
+  public static let overrideReplaced = WorkRequestCheck(
+    "override-replaced",
+    "Next Schedule Time Override must be used with ExistingPeriodicWorkPolicyUPDATE (preferably) or KEEP"
+  ) { _ in false }
+
   /// `UPDATE` over a chain of work: androidx `WorkerUpdater.enqueueUniquelyNamedPeriodic`
   /// refuses it. The queue makes this check, against the work it holds, not ``all``.
   public static let updateChain = WorkRequestCheck(
@@ -77,7 +94,9 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
 
   /// Every check, in the order androidx makes them: `build()` calls
   /// `buildInternal()` (the periodic builder's check) before its own.
-  public static let all: [WorkRequestCheck] = [.expeditedPeriodic, .expeditedConstraints, .expeditedDelayed]
+  public static let all: [WorkRequestCheck] = [
+    .expeditedPeriodic, .expeditedConstraints, .expeditedDelayed, .overrideOneTime,
+  ]
 }
 
 /// A request WorkManager refuses to build (``WorkRequestCheck``): androidx throws
@@ -112,6 +131,18 @@ extension WorkRequest {
   public func validate() throws(WorkRequestError) {
     if let failed = WorkRequestCheck.all.first(where: { $0.isViolated(by: self) }) {
       throw WorkRequestError(failed, work: work)
+    }
+  }
+
+  /// Makes the builder's checks and then the enqueue's own: a next schedule time
+  /// override is refused under `replace` (``WorkRequestCheck/overrideReplaced``). An
+  /// enqueue with no policy is androidx's plain `enqueue`, which takes one.
+  ///
+  /// - Throws: ``WorkRequestError`` for the first check the request fails.
+  public func validate(policy: ExistingWorkPolicy?) throws(WorkRequestError) {
+    try validate()
+    if nextScheduleTimeOverride != nil, policy == .replace {
+      throw WorkRequestError(.overrideReplaced, work: work)
     }
   }
 }

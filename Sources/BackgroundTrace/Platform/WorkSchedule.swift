@@ -3,6 +3,8 @@
 /// a one-time request at its enqueue plus its initial delay; a periodic one's first
 /// period at the enqueue plus the initial delay, and with a flex shorter than the
 /// interval, interval − flex later still; each later period an interval after the last.
+/// Periodic work with a next schedule time override runs at the override instead,
+/// before any of these and before its backoff (``overriddenRun(at:periods:lastEnqueue:)``).
 public enum WorkSchedule: Sendable {
   /// The smallest repeat interval (`PeriodicWorkRequest.MIN_PERIODIC_INTERVAL_MILLIS`):
   /// 15 minutes. A shorter one is raised to it.
@@ -23,10 +25,22 @@ public enum WorkSchedule: Sendable {
 
   /// When the request `enqueue` made at `time` may first run.
   public static func firstRun(of enqueue: WorkEnqueue, enqueuedAt time: TraceTime) -> TraceTime {
+    if enqueue.period != nil, let override = enqueue.nextScheduleTimeOverride {
+      return overriddenRun(at: override, periods: 0, lastEnqueue: time)
+    }
     var start = time + (enqueue.initialDelay ?? .zero)
     if let period = enqueue.period, let flex = enqueue.flex {
       start = start + (interval(period) - flexWindow(period: period, flex: flex))
     }
     return start
+  }
+
+  /// When periodic work whose next schedule time override is `override` may run, after
+  /// `periods` periods have ended and last enqueued at `lastEnqueue`: in its first period
+  /// at the override as given, even one in the past; later, no earlier than
+  /// ``minimumPeriod`` after the last enqueue (androidx
+  /// `nextScheduleTimeOverride.coerceAtLeast(lastEnqueueTime + MIN_PERIODIC_INTERVAL_MILLIS)`).
+  public static func overriddenRun(at override: TraceTime, periods: Int, lastEnqueue: TraceTime) -> TraceTime {
+    periods == 0 ? override : max(override, lastEnqueue + minimumPeriod)
   }
 }

@@ -22,7 +22,7 @@ public final class TracingWorkQueue: WorkQueue {
   /// records `work.start` and then `work.result` or `work.stop`. A request WorkManager
   /// refuses to build throws before anything is recorded.
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) {
-    try request.validate()
+    try request.validate(policy: policy)
     recorder.record(.workEnqueue(request.enqueueEvent(policy: policy)))
     var traced = request
     traced.worker = TracingWorker(base: request.worker, recorder: recorder, tags: request.traceTags)

@@ -391,6 +391,9 @@ private struct RequestStory {
   /// held it until then.
   private func firstDue(of enqueue: WorkEnqueue, at time: TraceTime) -> (at: TraceTime, until: String) {
     let due = WorkSchedule.firstRun(of: enqueue, enqueuedAt: time)
+    if enqueue.period != nil, let override = enqueue.nextScheduleTimeOverride {
+      return (due, "its next schedule time override (\(override)s) had not come")
+    }
     var held: [String] = []
     if let delay = enqueue.initialDelay, delay > .zero { held.append("its initial delay (\(delay)s) had not passed") }
     if let period = enqueue.period, let flex = enqueue.flex {
@@ -411,6 +414,7 @@ private struct RequestStory {
     var parts: [String] = []
     if let period = enqueue.period { parts.append("periodic, every \(WorkSchedule.interval(period))s") }
     if let delay = enqueue.initialDelay { parts.append("initial delay \(delay)s") }
+    if let override = enqueue.nextScheduleTimeOverride { parts.append("next schedule time override \(override)s") }
     if let expedited = enqueue.expedited { parts.append("expedited (out of quota: \(expedited.rawValue))") }
     if let policy = enqueue.policy { parts.append("policy \(policy.rawValue)") }
     if let limit = enqueue.retryLimit { parts.append("at most \(limit) retries") }

@@ -346,11 +346,17 @@ package struct WorkLife: Sendable {
   /// Whether expedited work runs as regular work now: its expedited quota was spent at
   /// the enqueue (`work.quota policy=run-as-regular`) or ran out during an attempt.
   package var runsAsRegular = false
+  /// Whether an update set the next schedule time override while an attempt ran, so
+  /// that the attempt's end keeps it (``WorkEnqueue/nextScheduleTimeOverride`` holds the
+  /// override in force).
+  package var overrideChangedInRun = false
 
   /// The attempt that must wait for a backoff next, and the wait: after a stop, from
   /// androidx's `lastEnqueueTime`; after a `retry`, from the result. `nil` when neither
-  /// came last (docs/rules.md#work).
+  /// came last, or for periodic work with a next schedule time override (docs/rules.md#work).
   package var nextBackoff: (attempt: Int, wait: BackoffWait)? {
+    // The override, not the backoff, decides when periodic work with one runs next.
+    if enqueue.period != nil, enqueue.nextScheduleTimeOverride != nil { return nil }
     let attempt: Int
     let since: TraceTime
     let afterStop: Bool

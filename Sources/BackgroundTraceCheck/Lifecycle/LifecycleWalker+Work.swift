@@ -32,7 +32,16 @@ extension LifecycleWalker {
         return
       case (.update?, nil):
         let settings = copy enqueue
-        works.update(at: index) { $0.enqueue = settings }
+        works.update(at: index) { life in
+          // androidx updateWorkImpl: an update without an override keeps the work's.
+          let kept = life.enqueue.nextScheduleTimeOverride
+          life.enqueue = settings
+          if settings.nextScheduleTimeOverride == nil {
+            life.enqueue.nextScheduleTimeOverride = kept
+          } else if life.running != nil {
+            life.overrideChangedInRun = true
+          }
+        }
         observer.observe(.workEnqueued(enqueue, .updated), in: process)
         return
       case (.append?, let cancelledAt?):
@@ -123,6 +132,10 @@ extension LifecycleWalker {
       }
       life.running = nil
       life.lastResult = (attempt, outcome, now)
+      // androidx WorkerWrapper clears the override at a run's end, unless an update
+      // changed it during the run.
+      if !life.overrideChangedInRun { life.enqueue.nextScheduleTimeOverride = nil }
+      life.overrideChangedInRun = false
       if outcome == .retry { life.lastEnqueueAt = now }
       observer.observeAttemptResulted(work: work, attempt: attempt, outcome, life, in: process)
       return (nil, life.cancelledAt != nil)

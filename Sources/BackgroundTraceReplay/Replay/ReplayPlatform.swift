@@ -283,7 +283,7 @@ extension ReplayPlatform: WorkQueue {
   /// with `keep`, a work the app already enqueued stays as it was. A request androidx
   /// refuses to build throws, as in the simulation.
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) {
-    try request.validate()
+    try request.validate(policy: policy)
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
     if policy == .keep, works[request.work] != nil { return }
     works[request.work] = request
