@@ -2,7 +2,8 @@ public import BackgroundTrace
 
 /// One unique work in the simulated queue.
 struct WorkItem {
-  enum Phase { case waiting, running, finished }
+  /// `blocked`: waiting for its prerequisites to succeed (androidx `BLOCKED`).
+  enum Phase { case blocked, waiting, running, finished }
   /// How a finished work ended.
   enum Ending { case succeeded, failed, cancelled }
 
@@ -57,6 +58,11 @@ struct WorkItem {
   /// untyped, before Android 14).
   var foregroundType: ForegroundServiceType?
   var task: Task<Void, Never>?
+  /// The works it was enqueued after (``/BackgroundTrace/WorkContinuation``).
+  var prerequisites: [String] = []
+  /// The prerequisites that have not succeeded yet; the work is ``Phase/blocked``
+  /// until none is left.
+  var blockedOn: [String] = []
   /// `append` and `appendOrReplace` enqueues waiting for this work to finish, in order.
   var queued: [(request: WorkRequest, policy: ExistingWorkPolicy)] = []
 
@@ -147,7 +153,48 @@ extension SimulatedSystem: WorkQueue {
       // work, delete every request of the name before inserting.
       retiredWorks.removeAll { $0.request.work == request.work }
     }
+    admit(WorkItem(request: request, number: nextWorkRequestNumber(), at: now))
+  }
+
+  /// Enqueues `request` as work of its own that runs once every work in
+  /// `prerequisites` has succeeded (androidx `EnqueueRunnable.enqueueWorkWithPrerequisites`):
+  /// blocked while any is unfinished, failed or cancelled at once when one failed or was
+  /// cancelled. Records `work.enqueue` and a `work.after` per prerequisite.
+  public func enqueue(_ request: WorkRequest, after prerequisites: [String]) throws(WorkRequestError) {
+    guard !prerequisites.isEmpty else { return try enqueue(request, policy: nil) }
+    try request.validate(prerequisites: prerequisites)
+    guard prerequisites.allSatisfy({ works[$0] != nil }) else {
+      throw WorkRequestError(.prerequisiteUnknown, work: request.work)
+    }
+    var request = request
+    if request.id == nil { request.id = nextWorkRequestID() }
+    record(.workEnqueue(request.enqueueEvent(policy: nil)))
+    for prerequisite in prerequisites { record(.workAfter(work: request.work, prerequisite: prerequisite)) }
     var item = WorkItem(request: request, number: nextWorkRequestNumber(), at: now)
+    item.prerequisites = prerequisites
+    let endings = prerequisites.compactMap { works[$0]?.ending }
+    if let ending = endings.first(where: { $0 == .failed }) ?? endings.first(where: { $0 == .cancelled }) {
+      item.phase = .finished
+      item.ending = ending
+    } else {
+      item.blockedOn = prerequisites.filter { works[$0]?.phase != .finished }
+      if !item.blockedOn.isEmpty { item.phase = .blocked }
+      for prerequisite in item.blockedOn { workDependents[prerequisite, default: []].append(request.work) }
+    }
+    admit(item)
+  }
+
+  /// Puts a new request in the queue: a waiting one is scheduled, and an expedited one
+  /// draws on the quota; a blocked or finished one only takes its place.
+  private func admit(_ item: WorkItem) {
+    var item = item
+    let request = item.request
+    guard item.phase != .finished else {
+      workPosition[request.work] = workPosition[request.work] ?? workOrder.count
+      if !workOrder.contains(request.work) { workOrder.append(request.work) }
+      works[request.work] = item
+      return
+    }
     recordedWaits[.work(request.work)] = nil  // a new request: its wait is recorded afresh
     if let policy = request.expedited, configuration.platform == .android {
       // androidx OutOfQuotaPolicy: with no expedited quota left, RUN_AS_NON_EXPEDITED_WORK_REQUEST
@@ -596,6 +643,7 @@ extension SimulatedSystem: WorkQueue {
   /// cancels a work's dependents.
   private func finish(_ work: String, ending: WorkItem.Ending) {
     guard var item = works[work] else { return }
+    defer { releaseDependents(of: work, ending: ending) }
     item.phase = .finished
     item.ending = ending
     if let timer = item.timer { scheduler.cancel(timer) }
@@ -618,6 +666,32 @@ extension SimulatedSystem: WorkQueue {
     successor.queued = Array(queued.dropFirst())
     works[work] = successor
     scheduleStart(work)
+  }
+
+  /// A prerequisite ended: after its success each dependent no longer blocked is
+  /// enqueued (androidx `WorkerWrapper`: ENQUEUED, its `lastEnqueueTime` now, so its
+  /// initial delay counts from here); after its failure or cancel each dependent ends
+  /// the same way, and theirs after them (`iterativelyFailWorkAndDependents`,
+  /// `CancelWorkRunnable`). The trace records nothing for them: `work.after` said it.
+  private func releaseDependents(of work: String, ending: WorkItem.Ending) {
+    guard !workDependents.isEmpty, let dependents = workDependents.removeValue(forKey: work) else { return }
+    for dependent in dependents {
+      guard var item = works[dependent], item.phase == .blocked else { continue }
+      guard ending == .succeeded else {
+        finish(dependent, ending: ending)
+        continue
+      }
+      item.blockedOn.removeAll { $0 == work }
+      guard item.blockedOn.isEmpty else {
+        works[dependent] = item
+        continue
+      }
+      item.phase = .waiting
+      item.lastEnqueue = now
+      item.eligible = WorkSchedule.firstRun(of: item.request.enqueueEvent(policy: nil), enqueuedAt: now)
+      works[dependent] = item
+      scheduleStart(dependent)
+    }
   }
 
   /// The expedited quota left in the current 24 hours: the bucket's

@@ -69,7 +69,8 @@ extension SimulatedSystem {
     retiredWorks.removeAll { retired in
       retired.ending != .succeeded || works[retired.request.work].map { $0.phase == .finished } ?? true
     }
-    for (work, item) in works where item.phase == .finished {
+    let needed = Set(works.values.filter { $0.phase != .finished }.flatMap(\.prerequisites))
+    for (work, item) in works where item.phase == .finished && !needed.contains(work) {
       works[work] = nil
     }
   }
@@ -109,6 +110,7 @@ extension WorkItem {
   var info: WorkInfo {
     let state: WorkInfo.State =
       switch (phase, ending) {
+      case (.blocked, _): .blocked
       case (.waiting, _): .enqueued
       case (.running, _): .running
       case (.finished, .succeeded?): .succeeded

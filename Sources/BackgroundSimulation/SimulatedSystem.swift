@@ -73,6 +73,9 @@ public final class SimulatedSystem: @unchecked Sendable {
 
   // Work persists across processes.
   var works: [String: WorkItem] = [:]
+  /// The works blocked on each unfinished prerequisite (``WorkContinuation``), by the
+  /// prerequisite's id.
+  var workDependents: [String: [String]] = [:]
   /// The reasons last recorded (`sched.wait`, `work.wait`) for each request still waiting.
   var recordedWaits: [WaitingRequest: Set<WaitReason>] = [:]
   /// The file locks the running process holds, by path: whether each file is in a

@@ -266,6 +266,10 @@ final class StartOnRequestQueue: WorkQueue, @unchecked Sendable {
     enqueued.withLock { $0.append(request) }
   }
 
+  func enqueue(_ request: WorkRequest, after prerequisites: [String]) {
+    enqueued.withLock { $0.append(request) }
+  }
+
   func cancel(work: String) {}
 
   /// Runs each enqueued request's worker once, in enqueue order.

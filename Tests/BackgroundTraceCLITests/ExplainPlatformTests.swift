@@ -157,4 +157,26 @@ import Testing
         200 work.start work=later attempt=0
         """) == ["later attempt 0 started at 200s, before its enqueue allowed it at 300s"])
   }
+
+  /// androidx `EnqueueRunnable` and `WorkerWrapper`: a work enqueued after another
+  /// (`work.after`) is BLOCKED until it succeeds, so a start before that cannot happen;
+  /// a start after it can.
+  @Test func aStartBeforeItsPrerequisiteSucceededIsInconsistent() throws {
+    #expect(
+      try inconsistencies(
+        """
+        bgtrace 1
+        meta platform=android
+        0 app.launch
+        0 work.enqueue work=a:1
+        0 work.enqueue work=b:1
+        0 work.after work=b:1 prerequisite=a:1
+        0 work.enqueue work=c:1
+        0 work.after work=c:1 prerequisite=a:1
+        0.1 work.start work=a:1 attempt=0
+        0.2 work.start work=b:1 attempt=0
+        5 work.result work=a:1 attempt=0 outcome=success
+        5.1 work.start work=c:1 attempt=0
+        """) == ["b:1 attempt 0 started at 0.2s, before its prerequisite a:1 succeeded"])
+  }
 }

@@ -69,6 +69,46 @@ import Testing
         """)
   }
 
+  /// A work enqueued after others waits for them to succeed (androidx `BLOCKED`), and
+  /// once the last has, for its own initial delay from then.
+  @Test func aBlockedWorkWaitsForItsPrerequisites() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("after.txt")
+    try Data(
+      """
+      bgtrace 1
+      meta platform=android
+      0 app.launch
+      0 work.enqueue work=a:1
+      0 work.enqueue work=b:1
+      0 work.enqueue work=c:1 initial=10
+      0 work.after work=c:1 prerequisite=a:1
+      0 work.after work=c:1 prerequisite=b:1
+      0.1 work.start work=a:1 attempt=0
+      0.1 work.start work=b:1 attempt=0
+      4 work.result work=a:1 attempt=0 outcome=success
+      6 work.result work=b:1 attempt=0 outcome=success
+      16.1 work.start work=c:1 attempt=0
+
+      """.utf8
+    ).write(to: URL(fileURLWithPath: path))
+    let result = run("explain", path, "--why", "c:1")
+    #expect(
+      result.output == """
+        work c:1
+          0s: enqueued (initial delay 10s).
+          0s: runs only once a:1 has succeeded.
+          0s: runs only once b:1 has succeeded.
+          0s to 4s (4s): not due: its prerequisites a:1, b:1 had not succeeded.
+          4s: its prerequisite a:1 succeeded.
+          4s to 6s (2s): not due: its prerequisite b:1 had not succeeded.
+          6s: its prerequisite b:1 succeeded.
+          6s to 16s (10s): not due: its initial delay (10s) had not passed.
+          16.1s: attempt 0 started.
+
+        """)
+  }
+
   @Test func aNameTheTraceDoesNotHoldIsBadInputNamingTheOnesItDoes() {
     let result = run("explain", demo, "--why", "sync")
     #expect(result.status == .badInput)

@@ -92,6 +92,7 @@ import Testing
       ("file.unlock", [.required("path", .string)]),
       ("work.wait", [.required("work", .string), .required("reasons", .string)]),
       ("sched.wait", [.required("ident", .string), .required("reasons", .string)]),
+      ("work.after", [.required("work", .string), .required("prerequisite", .string)]),
     ]
     for (name, fields) in expected {
       let published = EventTag(name: name)?.spec.fields ?? []

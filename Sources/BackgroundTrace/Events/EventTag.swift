@@ -88,6 +88,8 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   case workWait = 41
   /// `sched.wait`: a submitted scheduler request waits to launch, for the reasons named.
   case schedWait = 42
+  /// `work.after`: enqueued work runs only once another work has succeeded.
+  case workAfter = 43
 
   /// The largest kind code (codes run from 0 to it without a gap but for 30 and 31),
   /// found from the cases, so a new kind needs no other edit here.
@@ -287,6 +289,11 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
         "sched.wait", .system, [.required("ident", .string), .required("reasons", .string)],
         "the submitted request waits to launch, for `reasons`: words joined by `+` (docs/events.md, \"Why a "
           + "request waits\"); written when it starts waiting and when its reasons change")
+    case .workAfter:
+      KindSpec(
+        "work.after", .app, [.required("work", .string), .required("prerequisite", .string)],
+        "the work the app just enqueued runs only once `prerequisite` has succeeded, and fails or is cancelled "
+          + "with it (androidx `WorkContinuation`'s `then` and `combine`); one event per prerequisite")
     }
   }
 }
@@ -336,6 +343,7 @@ extension TraceEvent.Kind {
     case .fileUnlock: .fileUnlock
     case .workWait: .workWait
     case .schedWait: .schedWait
+    case .workAfter: .workAfter
     }
   }
 

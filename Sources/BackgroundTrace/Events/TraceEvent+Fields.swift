@@ -174,6 +174,9 @@ extension TraceEvent.Kind {
     case .workWait(let name, let reasons), .schedWait(let name, let reasons):
       visit(.string(name))
       visit(.string(WaitReason.field(reasons)))
+    case .workAfter(let work, let prerequisite):
+      visit(.string(work))
+      visit(.string(prerequisite))
     }
   }
 
@@ -282,6 +285,7 @@ extension TraceEvent.Kind {
     case .fileLock: self = .fileLock(path: try values.string(0), shared: try values.boolean(1))
     case .fileUnlock: self = .fileUnlock(path: try values.string(0))
     case .workWait: self = .workWait(work: try values.string(0), reasons: try values.waitReasons(1))
+    case .workAfter: self = .workAfter(work: try values.string(0), prerequisite: try values.string(1))
     case .schedWait: self = .schedWait(identifier: try values.string(0), reasons: try values.waitReasons(1))
     }
   }

@@ -138,6 +138,9 @@ extension TraceEvent {
     /// launch, for `reasons` (never empty), written as ``workWait(work:reasons:)`` is;
     /// its launch or cancel ends the wait.
     case schedWait(identifier: String, reasons: Set<WaitReason>)
+    /// `work.after work=… prerequisite=…`: `work`, just enqueued, runs only once
+    /// `prerequisite` has succeeded (androidx `WorkContinuation.then`, `combine`).
+    case workAfter(work: String, prerequisite: String)
   }
 }
 

@@ -208,6 +208,16 @@ public protocol WorkQueue: AnyObject {
   ///   enqueue with `policy` (``WorkRequest/validate(policy:)``); nothing is enqueued or
   ///   recorded.
   func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError)
+  /// Enqueues `request` as work of its own (its ``WorkRequest/work`` is its id) that
+  /// runs only once every work in `prerequisites` has succeeded, and fails or is
+  /// cancelled with any of them (androidx `EnqueueRunnable`); with none it is
+  /// ``enqueue(_:policy:)`` with no policy. ``WorkContinuation`` calls it; the trace
+  /// records `work.enqueue` and a `work.after` per prerequisite.
+  ///
+  /// - Throws: ``WorkRequestError`` for a request WorkManager refuses to build, for
+  ///   periodic work with prerequisites, or for a prerequisite the queue does not hold
+  ///   (``WorkRequestCheck/prerequisiteUnknown``); nothing is enqueued or recorded.
+  func enqueue(_ request: WorkRequest, after prerequisites: [String]) throws(WorkRequestError)
   /// Cancels the work; a running attempt is stopped.
   func cancel(work: String)
   /// The ids this queue gives work enqueued with ``enqueue(_:)`` (keep one per queue).

@@ -72,6 +72,26 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
     "Next Schedule Time Override must be used with ExistingPeriodicWorkPolicyUPDATE (preferably) or KEEP"
   ) { _ in false }
 
+  /// Periodic work in a continuation: androidx's `beginWith` and `then` take only
+  /// `OneTimeWorkRequest`s, so its compiler refuses it; here it is refused when the
+  /// continuation is enqueued.
+  public static let continuationPeriodic = WorkRequestCheck(
+    "continuation-periodic", "A WorkContinuation takes only OneTimeWorkRequests"
+  ) { _ in false }
+
+  /// A continuation in which a request is its own prerequisite: androidx
+  /// `EnqueueRunnable` throws `IllegalStateException` ("WorkContinuation has cycles").
+  public static let continuationCycle = WorkRequestCheck(
+    "continuation-cycle", "WorkContinuation has cycles", exception: "IllegalStateException"
+  ) { _ in false }
+
+  /// A prerequisite the queue does not hold: androidx `EnqueueRunnable` logs
+  /// "Prerequisite … doesn't exist; not enqueuing" and enqueues nothing; here that is
+  /// an error, not a silent no-op.
+  public static let prerequisiteUnknown = WorkRequestCheck(
+    "prerequisite-unknown", "Prerequisite doesn't exist; not enqueuing", exception: "not enqueued"
+  ) { _ in false }
+
   /// `UPDATE` over a chain of work: androidx `WorkerUpdater.enqueueUniquelyNamedPeriodic`
   /// refuses it. The queue makes this check, against the work it holds, not ``all``.
   public static let updateChain = WorkRequestCheck(
@@ -132,6 +152,15 @@ extension WorkRequest {
     if let failed = WorkRequestCheck.all.first(where: { $0.isViolated(by: self) }) {
       throw WorkRequestError(failed, work: work)
     }
+  }
+
+  /// Makes the builder's checks and then that a request with prerequisites is one-time
+  /// work (``WorkRequestCheck/continuationPeriodic``).
+  ///
+  /// - Throws: ``WorkRequestError`` for the first check the request fails.
+  public func validate(prerequisites: [String]) throws(WorkRequestError) {
+    try validate()
+    if !prerequisites.isEmpty, period != nil { throw WorkRequestError(.continuationPeriodic, work: work) }
   }
 
   /// Makes the builder's checks and then the enqueue's own: a next schedule time

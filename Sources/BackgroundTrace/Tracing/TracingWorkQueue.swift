@@ -29,6 +29,19 @@ public final class TracingWorkQueue: WorkQueue {
     try base.enqueue(traced, policy: policy)
   }
 
+  /// Records `work.enqueue` and a `work.after` per prerequisite, and forwards the
+  /// request with its worker wrapped, as ``enqueue(_:policy:)`` does.
+  public func enqueue(_ request: WorkRequest, after prerequisites: [String]) throws(WorkRequestError) {
+    try request.validate(prerequisites: prerequisites)
+    recorder.record(.workEnqueue(request.enqueueEvent(policy: nil)))
+    for prerequisite in prerequisites {
+      recorder.record(.workAfter(work: request.work, prerequisite: prerequisite))
+    }
+    var traced = request
+    traced.worker = TracingWorker(base: request.worker, recorder: recorder, tags: request.traceTags)
+    try base.enqueue(traced, after: prerequisites)
+  }
+
   /// Records `work.cancel` and forwards to the base queue.
   public func cancel(work: String) {
     recorder.record(.workCancel(work: work))

@@ -32,6 +32,7 @@ struct IdentifierRenaming {
       return .workStop(work: work(id), attempt: attempt, reason: reason, tags: tags)
     case .workCancel(let id): return .workCancel(work: work(id))
     case .workWait(let id, let reasons): return .workWait(work: work(id), reasons: reasons)
+    case .workAfter(let id, let prerequisite): return .workAfter(work: work(id), prerequisite: work(prerequisite))
     case .appState, .appTerminate, .schedRegister, .schedSubmit, .schedReject, .schedCancel, .envSet, .input, .mark,
       .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
       .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist,

@@ -87,7 +87,7 @@ extension TraceEvent.Kind {
     case .workEnqueue(let enqueue): .work(enqueue.work)
     case .workStart(let work, _), .workResult(let work, _, _, _), .workStop(let work, _, _, _),
       .workCancel(let work), .workForeground(let work, _), .workRefuse(let work, _, _), .workQuota(let work, _),
-      .workWait(let work, _):
+      .workWait(let work, _), .workAfter(let work, _):
       .work(work)
     case .schedRegister(let ident, _), .schedReject(let ident, _), .schedLaunch(let ident, _),
       .schedWait(let ident, _), .schedCancel(.identifier(let ident)):
@@ -127,6 +127,8 @@ private struct RequestStory {
   var enqueue: WorkEnqueue?
   var lastEnqueueAt: TraceTime?
   var runningAttempt: Int?
+  /// The prerequisites (`work.after`) that have not succeeded yet, in the order recorded.
+  var blockedOn: [String] = []
   /// The scheduler runs launched for the request.
   var runs: Set<Int> = []
 
@@ -154,6 +156,7 @@ private struct RequestStory {
   mutating func apply(_ event: TraceEvent) {
     advance(to: event.time)
     let now = event.time
+    if !blockedOn.isEmpty { prerequisiteEvent(event.kind, at: now) }
     if let subject = event.kind.requestSubject, subject != request { return }
     switch event.kind {
     case .workEnqueue(let enqueue) where enqueue.policy == .update && self.enqueue != nil:
@@ -176,6 +179,11 @@ private struct RequestStory {
     case .workWait(_, let reasons), .schedWait(_, let reasons):
       closeWait(at: now)
       wait = (now, reasons)
+    case .workAfter(_, let prerequisite):
+      closeWait(at: now)
+      blockedOn.append(prerequisite)
+      say(now, "runs only once \(prerequisite) has succeeded.")
+      becomeBlocked(at: now)
     case .workStart(_, let attempt):
       closeWait(at: now)
       endPending()
@@ -253,6 +261,46 @@ private struct RequestStory {
       .appAllowlist, .fileLock, .fileUnlock:
       break
     }
+  }
+
+  /// A prerequisite's end, for a work blocked on it (androidx `WorkerWrapper`): its
+  /// success unblocks the work once it was the last; its failure or cancel ends the
+  /// work with it.
+  private mutating func prerequisiteEvent(_ kind: TraceEvent.Kind, at now: TraceTime) {
+    let prerequisite: String
+    let ending: String?
+    switch kind {
+    case .workResult(let work, _, .success, _): (prerequisite, ending) = (work, nil)
+    case .workResult(let work, _, .failure, _): (prerequisite, ending) = (work, "failed")
+    case .workCancel(let work): (prerequisite, ending) = (work, "was cancelled")
+    default: return
+    }
+    guard blockedOn.contains(prerequisite) else { return }
+    closeWait(at: now)
+    if let ending {
+      blockedOn.removeAll()
+      endPending()
+      say(now, "its prerequisite \(prerequisite) \(ending): so did it, never run.")
+      return
+    }
+    blockedOn.removeAll { $0 == prerequisite }
+    say(now, "its prerequisite \(prerequisite) succeeded.")
+    guard blockedOn.isEmpty, let enqueue else { return becomeBlocked(at: now) }
+    // androidx enqueues the dependent afresh: its initial delay counts from now.
+    lastEnqueueAt = now
+    becomePending(at: now, due: firstDue(of: enqueue, at: now))
+  }
+
+  /// Pending until every prerequisite has succeeded.
+  private mutating func becomeBlocked(at now: TraceTime) {
+    let names = blockedOn.joined(separator: ", ")
+    becomePending(
+      at: now,
+      due: (
+        .max,
+        blockedOn.count == 1
+          ? "its prerequisite \(names) had not succeeded" : "its prerequisites \(names) had not succeeded"
+      ))
   }
 
   /// Ends the walk at `end`: a wait or a pending stretch still open is said as such.

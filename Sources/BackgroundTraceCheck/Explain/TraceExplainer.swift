@@ -140,6 +140,9 @@ public struct TraceExplainer: Sendable {
         return ["\(ident) launched at \(now)s, before its earliest begin date \(earliest)s"]
       }
     case .workStart(let work, let attempt):
+      if let prerequisite = walker.works[work]?.blockedOn.first {
+        return ["\(work) attempt \(attempt) started at \(now)s, before its prerequisite \(prerequisite) succeeded"]
+      }
       if let retry = walker.works[work]?.retryAllowed, retry.attempt == attempt, now < retry.at {
         return ["\(work) attempt \(attempt) started at \(now)s, before its backoff allowed it at \(retry.at)s"]
       }
@@ -156,7 +159,7 @@ public struct TraceExplainer: Sendable {
       .schedCancel, .schedExpire, .schedComplete, .workEnqueue, .workResult, .workStop, .workCancel, .envSet, .input,
       .mark, .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
       .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist,
-      .fileLock, .fileUnlock:
+      .fileLock, .fileUnlock, .workAfter:
       break
     }
     return []
@@ -190,7 +193,7 @@ public struct TraceExplainer: Sendable {
       .schedExpire, .schedComplete, .workEnqueue, .workResult, .workStop, .workCancel, .envSet, .input, .mark,
       .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
       .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist,
-      .fileLock, .fileUnlock, .workWait, .schedWait:
+      .fileLock, .fileUnlock, .workWait, .schedWait, .workAfter:
       return nil
     }
   }

@@ -343,6 +343,9 @@ package struct WorkLife: Sendable {
   package var lastEnqueueAt: TraceTime?
   /// The attempt the system stopped last, until the next start.
   package var stoppedAttempt: Int?
+  /// The prerequisites (`work.after`) that have not succeeded yet: until they have,
+  /// the work is blocked (androidx `BLOCKED`).
+  package var blockedOn: [String] = []
   /// Whether expedited work runs as regular work now: its expedited quota was spent at
   /// the enqueue (`work.quota policy=run-as-regular`) or ran out during an attempt.
   package var runsAsRegular = false

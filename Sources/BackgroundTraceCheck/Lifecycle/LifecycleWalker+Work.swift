@@ -235,5 +235,50 @@ extension LifecycleWalker {
     let finished = FinishedWork(time: cancelledAt ?? now, ending: ending)
     finishedWorks[hash.bits] = finished
     observer.observeWorkFinished(work: work, finished, in: process)
+    if !blockedDependents.isEmpty, let dependents = blockedDependents.removeValue(forKey: work) {
+      release(dependents, of: work, ending: ending, into: &observer)
+    }
+  }
+
+  /// `work.after`: `work`, just enqueued, is blocked until `prerequisite` succeeds. A
+  /// prerequisite that already failed or was cancelled ends it the same way at once,
+  /// as androidx `EnqueueRunnable` inserts it; one that succeeded, or that the trace
+  /// does not know, blocks nothing.
+  mutating func block(
+    _ work: String, _ hash: StableHash, on prerequisite: String, into observer: inout some LifecycleObserver
+  ) {
+    guard let index = works.index(forKey: work, hash) else { return }
+    let prerequisiteHash = StableHash(prerequisite)
+    if works.index(forKey: prerequisite, prerequisiteHash) != nil {
+      works.update(at: index) { $0.blockedOn.append(prerequisite) }
+      blockedDependents[prerequisite, default: []].append(work)
+    } else if let finished = finishedWorks[prerequisiteHash.bits], finished.ending != .succeeded {
+      finish(work, hash, at: index, ending: finished.ending, into: &observer)
+    }
+  }
+
+  /// A prerequisite ended: after its success, each dependent no longer blocked is
+  /// enqueued afresh (androidx `WorkerWrapper`: ENQUEUED, `lastEnqueueTime` now); after
+  /// its failure or cancel, each dependent ends the same way, and theirs after them.
+  private mutating func release(
+    _ dependents: [String], of prerequisite: String, ending: FinishedWork.Ending,
+    into observer: inout some LifecycleObserver
+  ) {
+    for dependent in dependents {
+      let hash = StableHash(dependent)
+      guard let index = works.index(forKey: dependent, hash) else { continue }
+      if ending == .succeeded {
+        let now = now
+        works.update(at: index) { life in
+          life.blockedOn.removeAll { $0 == prerequisite }
+          if life.blockedOn.isEmpty, life.running == nil {
+            life.enqueuedAt = now
+            life.lastEnqueueAt = now
+          }
+        }
+      } else {
+        finish(dependent, hash, at: index, ending: ending, into: &observer)
+      }
+    }
   }
 }

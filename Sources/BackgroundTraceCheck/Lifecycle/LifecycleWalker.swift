@@ -60,6 +60,9 @@ package struct LifecycleWalker: Sendable {
   /// Finished work by the ``StableHash`` of its id (its ``StableHash/bits``): a record
   /// of 16 bytes per finished work, whatever the length of its id.
   var finishedWorks = FinishedWorks()
+  /// Works blocked on each unfinished prerequisite (`work.after`), by the
+  /// prerequisite's id; empty in a trace without continuations.
+  var blockedDependents: [String: [String]] = [:]
 
   /// Whether work requests' backoff settings are unknown, as in a trace imported from a
   /// device log (the log does not print them): then a request that declares no backoff
@@ -268,6 +271,7 @@ package struct LifecycleWalker: Sendable {
     case .workWait(let work, let reasons): observer.observe(.requestWaits(.work(work), reasons: reasons), in: process)
     case .schedWait(let ident, let reasons):
       observer.observe(.requestWaits(.taskRequest(ident), reasons: reasons), in: process)
+    case .workAfter(let work, let prerequisite): block(work, StableHash(work), on: prerequisite, into: &observer)
     }
   }
 

@@ -95,7 +95,7 @@ struct TimelineBuilder {
       .schedCancel, .schedLaunch, .schedExpire, .schedComplete, .workEnqueue, .workStart, .workResult, .workStop,
       .workCancel, .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
       .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist,
-      .fileLock, .fileUnlock, .workWait, .schedWait:
+      .fileLock, .fileUnlock, .workWait, .schedWait, .workAfter:
       break
     }
   }

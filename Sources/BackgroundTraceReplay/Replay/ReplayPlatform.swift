@@ -289,6 +289,15 @@ extension ReplayPlatform: WorkQueue {
     works[request.work] = request
   }
 
+  /// Records `work.enqueue` and a `work.after` per prerequisite, and keeps the request
+  /// for the recorded `work.start` events: the recording says when it ran.
+  public func enqueue(_ request: WorkRequest, after prerequisites: [String]) throws(WorkRequestError) {
+    try request.validate(prerequisites: prerequisites)
+    record(.workEnqueue(request.enqueueEvent(policy: nil)))
+    for prerequisite in prerequisites { record(.workAfter(work: request.work, prerequisite: prerequisite)) }
+    works[request.work] = request
+  }
+
   /// Records `work.cancel`; a running attempt stops at the recorded `work.stop`.
   public func cancel(work: String) {
     record(.workCancel(work: work))

@@ -291,7 +291,7 @@ public enum Replayer: Sendable {
         platform.delegate?.perform(userAction: String(label.dropFirst(userActionMarkPrefix.count)))
       }
     case .envSet, .schedReject, .input, .taskBegin, .taskEnd, .schedRegister, .schedSubmit, .schedCancel,
-      .schedComplete, .workEnqueue, .workResult, .workCancel:
+      .schedComplete, .workEnqueue, .workResult, .workCancel, .workAfter:
       platform.record(event.kind)
     case .netFinish(let session, let task, let outcome):
       guard let delegate = platform.sessions[session] else {

@@ -1,0 +1,145 @@
+/// Work requests that run in steps (androidx `WorkContinuation`): each request of a
+/// step runs only once every request of the steps before it has succeeded, and fails
+/// or is cancelled with any of them. Begin one with ``WorkQueue/beginWith(_:)``, add
+/// steps with ``then(_:)``, join several with ``combine(_:_:)``, and ``enqueue()``.
+///
+/// Each request is enqueued as non-unique work (``WorkQueue/enqueue(_:)``: `TAG:N`),
+/// and the trace records `work.enqueue` and then one `work.after` per prerequisite
+/// (docs/events.md). A continuation is enqueued once: enqueueing it again, or a
+/// step after it, leaves the requests already enqueued as they are.
+public final class WorkContinuation {
+  /// The queue the requests go to.
+  public let queue: any WorkQueue
+  /// This step's requests, which run side by side.
+  public let requests: [WorkRequest]
+  /// The steps before this one: their requests are this step's prerequisites.
+  public let parents: [WorkContinuation]
+  /// The work ids this step's requests were enqueued as, in order; empty until
+  /// ``isEnqueued``.
+  public private(set) var works: [String] = []
+  /// Whether this step has been enqueued.
+  public private(set) var isEnqueued = false
+
+  init(queue: any WorkQueue, requests: [WorkRequest], parents: [WorkContinuation]) {
+    self.queue = queue
+    self.requests = requests
+    self.parents = parents
+  }
+
+  /// A step after this one: `requests` run side by side once every request of this
+  /// step (and so of every step before it) has succeeded (androidx `then`). With no
+  /// requests it is this continuation, as androidx returns it.
+  public func then(_ requests: [WorkRequest]) -> WorkContinuation {
+    requests.isEmpty ? self : WorkContinuation(queue: queue, requests: requests, parents: [self])
+  }
+
+  /// A step of one request after this one (androidx `then(OneTimeWorkRequest)`).
+  public func then(_ request: WorkRequest) -> WorkContinuation { then([request]) }
+
+  /// A step after all of `first` and `others`, as androidx `WorkContinuation.combine`
+  /// makes it: one request of androidx's `CombineContinuationsWorker`, which succeeds
+  /// at once, with each of their last steps' requests as prerequisites. Steps added
+  /// after it wait for all of them.
+  public static func combine(_ first: WorkContinuation, _ others: WorkContinuation...) -> WorkContinuation {
+    let combining = WorkRequest(work: CombineContinuationsWorker.className, worker: CombineContinuationsWorker())
+    return WorkContinuation(queue: first.queue, requests: [combining], parents: [first] + others)
+  }
+
+  /// Enqueues the steps before this one that are not enqueued yet, then this one
+  /// (androidx `EnqueueRunnable`), and returns the work ids of this step's requests.
+  ///
+  /// - Throws: ``WorkRequestError`` for a request WorkManager refuses to build, or
+  ///   periodic work in a continuation (``WorkRequestCheck/continuationPeriodic``), or a
+  ///   request that is its own prerequisite (``WorkRequestCheck/continuationCycle``):
+  ///   the whole graph is checked first, and nothing is enqueued.
+  @discardableResult
+  public func enqueue() throws(WorkRequestError) -> [String] {
+    try validate()
+    var visited = Set<WorkRequestID>()
+    if hasCycles(&visited) {
+      throw WorkRequestError(.continuationCycle, work: requests.first?.work ?? CombineContinuationsWorker.className)
+    }
+    try enqueueSteps()
+    return works
+  }
+
+  /// The work ids of every request of this step and the steps before it, once enqueued:
+  /// parents first (androidx `getAllIds`).
+  public var allWorks: [String] {
+    var seen = Set<ObjectIdentifier>()
+    var all: [String] = []
+    func visit(_ step: WorkContinuation) {
+      guard seen.insert(ObjectIdentifier(step)).inserted else { return }
+      step.parents.forEach(visit)
+      all += step.works
+    }
+    visit(self)
+    return all
+  }
+
+  /// Whether a request is among its own prerequisites, as androidx
+  /// `WorkContinuationImpl.hasCycles` finds it: a request with an id
+  /// (``WorkRequest/id``) in a step after one that holds it. Requests without an id
+  /// are each their own request and cannot repeat.
+  func hasCycles(_ visited: inout Set<WorkRequestID>) -> Bool {
+    let ids = requests.compactMap(\.id)
+    visited.formUnion(ids)
+    let prerequisites = Set(parents.flatMap { $0.requests.compactMap(\.id) })
+    if !visited.isDisjoint(with: prerequisites) { return true }
+    for parent in parents where parent.hasCycles(&visited) { return true }
+    visited.subtract(ids)
+    return false
+  }
+
+  /// Makes every check of every request not enqueued yet, in this step and those before.
+  private func validate() throws(WorkRequestError) {
+    guard !isEnqueued else { return }
+    for parent in parents { try parent.validate() }
+    for request in requests {  // beginWith and then take only one-time requests, the first step's too
+      try request.validate()
+      if request.period != nil { throw WorkRequestError(.continuationPeriodic, work: request.work) }
+    }
+  }
+
+  private func enqueueSteps() throws(WorkRequestError) {
+    guard !isEnqueued else { return }
+    for parent in parents { try parent.enqueueSteps() }
+    let prerequisites = parents.flatMap(\.works)
+    for request in requests {
+      var named = request
+      named.work = queue.workIDs.next(for: request.work)
+      try queue.enqueue(named, after: prerequisites)
+      works.append(named.work)
+    }
+    isEnqueued = true
+  }
+}
+
+/// The worker androidx `WorkContinuation.combine` enqueues: it succeeds at once (its
+/// `ArrayCreatingInputMerger` passes the outputs on, which the model does not have).
+public struct CombineContinuationsWorker: BackgroundWorker {
+  /// Its class name, the tag of its work ids (`CombineContinuationsWorker:1`).
+  public static let className = "CombineContinuationsWorker"
+
+  /// Creates the worker.
+  public init() {}
+
+  /// Succeeds.
+  public func doWork(_ context: WorkContext) async -> WorkResult { .success }
+}
+
+extension WorkQueue {
+  /// A continuation whose first step is `requests`, run side by side (androidx
+  /// `WorkManager.beginWith`).
+  public func beginWith(_ requests: [WorkRequest]) -> WorkContinuation {
+    WorkContinuation(queue: self, requests: requests, parents: [])
+  }
+
+  /// A continuation whose first step is `request`.
+  public func beginWith(_ request: WorkRequest) -> WorkContinuation { beginWith([request]) }
+}
+
+/// Not Sendable: ``WorkContinuation/enqueue()`` marks the steps it enqueues, and the
+/// queue it holds is the app's.
+@available(*, unavailable)
+extension WorkContinuation: Sendable {}
