@@ -14,7 +14,12 @@ package final class BackgroundTaskManager: @unchecked Sendable {
   }
 
   /// Starts a named task; `expiration` runs if its time runs out, then the task ends.
-  package func startTask(name: String, expiration: @escaping () -> Void = {}) {
+  ///
+  /// The seed takes `expiration: @escaping () -> Void` and calls it from UIKit's
+  /// handler; against the iOS 26 SDK in Swift 6 that does not compile ("sending
+  /// 'expiration' risks causing data races": UIKit's handler is `@MainActor @Sendable`),
+  /// so it takes what UIKit's handler may call.
+  package func startTask(name: String, expiration: @escaping @MainActor @Sendable () -> Void = {}) {
     remainingAtStart.append(host.backgroundTimeRemaining)
     let task = host.beginBackgroundTask(withName: name) { [weak self] in
       expiration()

@@ -3,7 +3,7 @@ public import BackgroundTrace
 /// A UIKit background task the app has begun and not ended.
 struct OpenTask {
   var name: String?
-  var handler: (() -> Void)?
+  var handler: MainThreadHandler?
   var expired = false
 }
 
@@ -18,9 +18,9 @@ extension SimulatedSystem: BackgroundTaskHost {
   ///   - handler: run shortly before the budget runs out (`task.expire`).
   /// - Returns: the new id; ``/BackgroundTrace/BackgroundTaskID/invalid`` (recorded as `id=0`) when the
   ///   process is not running or is suspended, or on Android, which has no UIKit tasks.
-  public func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (() -> Void)?)
-    -> BackgroundTaskID
-  {
+  public func beginBackgroundTask(
+    withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)?
+  ) -> BackgroundTaskID {
     // No background time for a process that is not running or is suspended, and no
     // UIKit tasks at all on Android.
     guard appRuns, configuration.platform == .ios else {
@@ -29,7 +29,7 @@ extension SimulatedSystem: BackgroundTaskHost {
     }
     let id = nextTaskID
     nextTaskID += 1
-    openTasks[id] = OpenTask(name: taskName, handler: handler)
+    openTasks[id] = OpenTask(name: taskName, handler: handler.map(MainThreadHandler.init))
     record(.taskBegin(id: id, name: taskName))
     if let timer = suspensionTimer {
       scheduler.cancel(timer)
@@ -111,7 +111,7 @@ extension SimulatedSystem: BackgroundTaskHost {
     task.expired = true
     openTasks[id] = task
     record(.taskExpire(id: id))
-    task.handler?()
+    task.handler?.callOnVirtualMainThread()
   }
 
   func cancelBackgroundTimers() {

@@ -73,7 +73,7 @@ enum ExampleActions {
   /// `start:NAME`, `start-noting:NAME` (its expiration handler calls `noteExpiration`),
   /// `end:NAME`: the seed's `BackgroundTaskManager`.
   static func taskManager(
-    _ action: String, _ manager: BackgroundTaskManager, noteExpiration: @escaping (String) -> Void
+    _ action: String, _ manager: BackgroundTaskManager, noteExpiration: @escaping @Sendable (String) -> Void
   ) {
     let parts = action.split(separator: ":", maxSplits: 1).map(String.init)
     guard parts.count == 2 else { return }

@@ -266,7 +266,7 @@ private func registerNonisolated(
     faults.backgroundTaskAssertionFailurePercent = 100
     let system = system(faults: faults)
     system.launch { system in
-      var id = BackgroundTaskID.invalid
+      nonisolated(unsafe) var id = BackgroundTaskID.invalid  // read by UIKit's handler on the main thread
       id = system.beginBackgroundTask(withName: "upload") { system.endBackgroundTask(id) }
     }
     #expect(

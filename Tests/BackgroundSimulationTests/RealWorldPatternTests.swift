@@ -36,7 +36,9 @@ final class WalletConnectBackgroundTaskRegistrar: @unchecked Sendable {
   private var backgroundTaskID = BackgroundTaskID.invalid
   init(host: any BackgroundTaskHost) { self.host = host }
 
-  func register(name: String, completion: @escaping () -> Void) {
+  /// `completion` is `@Sendable` here: UIKit's handler, `@MainActor @Sendable`, calls it,
+  /// and Swift 6 refuses a plain closure there.
+  func register(name: String, completion: @escaping @Sendable () -> Void) {
     backgroundTaskID = .invalid
     backgroundTaskID = host.beginBackgroundTask(withName: name) { [unowned self] in
       host.endBackgroundTask(backgroundTaskID)

@@ -25,9 +25,12 @@ import Testing
     }
   }
 
-  /// The local `var bgTask` pattern in a function.
+  /// The local `var bgTask` pattern in a function. Written plain (`var bgTask`), Swift 6
+  /// refuses it here as it refuses it against UIKit ("sending 'bgTask' risks causing data
+  /// races": the handler is `@MainActor @Sendable` in both); apps mark the variable
+  /// `nonisolated(unsafe)`, the handler and the completion running on the main thread.
   static func upload(host: any BackgroundTaskHost, done: @escaping (@escaping () -> Void) -> Void) {
-    var bgTask = BackgroundTaskID.invalid
+    nonisolated(unsafe) var bgTask = BackgroundTaskID.invalid
     bgTask = host.beginBackgroundTask(withName: "Upload") {
       host.endBackgroundTask(bgTask)
       bgTask = .invalid

@@ -1,6 +1,7 @@
 import BackgroundExamples
 import BackgroundSimulation
 import BackgroundTraceTesting
+import Synchronization
 import Testing
 
 /// The seed's `BackgroundTaskManager` (articles 000, 002, 003, 004): named UIKit
@@ -14,9 +15,9 @@ import Testing
   @Test func namedTasksEachEndOnceAndTheExpirationHandlerEndsTheLast() {
     let system = SimulatedSystem(seed: 1)
     let manager = BackgroundTaskManager(host: system)
-    var expired: [String] = []
+    let expired = Mutex<[String]>([])  // appended to by a sendable expiration handler
     system.launchApp { _ in
-      UserActionApp { ExampleActions.taskManager($0, manager) { expired.append($0) } }
+      UserActionApp { ExampleActions.taskManager($0, manager) { name in expired.withLock { $0.append(name) } } }
     }
     system.advance(by: .seconds(1))
     system.userAction("start:Upload")
@@ -49,7 +50,7 @@ import Testing
         "34 task.end id=4",
       ])
     #expect(ExampleTrace.lines(" app.", in: trace).last == "34 app.state to=suspended")
-    #expect(expired == ["Cleanup"])
+    #expect(expired.withLock { $0 } == ["Cleanup"])
     // Effectively infinite in the foreground; in the background the budget left
     // since entering it at 5 s: 30 s at 5 s, 26 s at 9 s.
     #expect(manager.remainingAtStart == [.greatestFiniteMagnitude, .greatestFiniteMagnitude, 30, 26])

@@ -21,7 +21,7 @@ private func launchedSystem(
   @Test func expirationHandlerRunsOneSecondBeforeTheThirtySecondBudgetEnds() {
     let system = launchedSystem()
     system.advance(by: .seconds(10))
-    var id = BackgroundTaskID.invalid
+    nonisolated(unsafe) var id = BackgroundTaskID.invalid  // UIKit's handler is @MainActor @Sendable
     id = system.beginBackgroundTask(withName: "Save") { system.endBackgroundTask(id) }
     system.moveToBackground()
     system.advance(by: .seconds(120))
@@ -56,7 +56,7 @@ private func launchedSystem(
   @Test func aTaskNotEndedAfterItsExpirationHandlerGetsTheAppKilledByTheWatchdogAtTheBudget() {
     let system = launchedSystem()
     system.advance(by: .seconds(10))
-    var handlerRuns = 0
+    nonisolated(unsafe) var handlerRuns = 0  // UIKit's handler is @MainActor @Sendable
     _ = system.beginBackgroundTask(withName: "Upload") { handlerRuns += 1 }
     system.moveToBackground()
     system.advance(by: .seconds(120))
@@ -191,7 +191,7 @@ private func launchedSystem(
     faults.earlyExpiration = .seconds(10)
     let system = launchedSystem(faults: faults)
     system.advance(by: .seconds(10))
-    var id = BackgroundTaskID.invalid
+    nonisolated(unsafe) var id = BackgroundTaskID.invalid  // UIKit's handler is @MainActor @Sendable
     id = system.beginBackgroundTask(withName: "Save") { system.endBackgroundTask(id) }
     system.moveToBackground()
     system.advance(by: .seconds(120))

@@ -67,7 +67,9 @@ final class ThreadedTaskHost: BackgroundTaskHost, Sendable {
     self.onEnd = onEnd
   }
 
-  func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (() -> Void)?) -> BackgroundTaskID {
+  func beginBackgroundTask(
+    withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)?
+  ) -> BackgroundTaskID {
     BackgroundTaskID(rawValue: nextID.add(1, ordering: .relaxed).oldValue)
   }
 

@@ -31,15 +31,9 @@
     ///   - handler: run by UIKit shortly before the background time runs out.
     /// - Returns: UIKit's identifier, or ``BackgroundTaskID/invalid`` when UIKit refuses.
     public func beginBackgroundTask(
-      withName taskName: String?, expirationHandler handler: (() -> Void)?
+      withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)?
     ) -> BackgroundTaskID {
-      // UIKit takes a main-actor, sendable handler; the protocol's handler is a plain
-      // closure the app wrote for exactly this call, which UIKit runs once on the main thread.
-      let uikitHandler: (@MainActor @Sendable () -> Void)? = handler.map { handler in
-        nonisolated(unsafe) let handler = handler
-        return { handler() }
-      }
-      let identifier = application.beginBackgroundTask(withName: taskName, expirationHandler: uikitHandler)
+      let identifier = application.beginBackgroundTask(withName: taskName, expirationHandler: handler)
       return identifier == .invalid ? .invalid : BackgroundTaskID(rawValue: identifier.rawValue)
     }
 

@@ -20,9 +20,16 @@ public struct BackgroundTaskID: RawRepresentable, Sendable, Hashable, CustomStri
 /// simulation alike.
 public protocol BackgroundTaskHost: AnyObject, Sendable {
   /// Asks for background running time; returns ``BackgroundTaskID/invalid`` when it is
-  /// not possible. The system calls `handler` shortly before the time runs out; the
-  /// app must end the task then.
-  func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (() -> Void)?) -> BackgroundTaskID
+  /// not possible. The system calls `handler` shortly before the time runs out, on the
+  /// main thread; the app must end the task then.
+  ///
+  /// `handler` is main-actor isolated and sendable, as UIKit declares it
+  /// (`UIApplication.beginBackgroundTask(withName:expirationHandler:)`, iOS 26 SDK:
+  /// `(@MainActor @Sendable () -> Void)?`), so that a handler UIKit refuses is refused
+  /// here too: one that captures a non-sendable value, or mutates a local variable.
+  func beginBackgroundTask(
+    withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)?
+  ) -> BackgroundTaskID
 
   /// Ends a task. Ending an unknown or already ended id is harmless to the app (a
   /// console warning) but a bug `bgtrace check` reports.
@@ -34,7 +41,7 @@ public protocol BackgroundTaskHost: AnyObject, Sendable {
 
 extension BackgroundTaskHost {
   /// Asks for background running time without a name.
-  public func beginBackgroundTask(expirationHandler handler: (() -> Void)?) -> BackgroundTaskID {
+  public func beginBackgroundTask(expirationHandler handler: (@MainActor @Sendable () -> Void)?) -> BackgroundTaskID {
     beginBackgroundTask(withName: nil, expirationHandler: handler)
   }
 }

@@ -24,9 +24,9 @@ public final class TracingBackgroundTaskHost: BackgroundTaskHost, Sendable {
   ///   - taskName: the task's name, recorded as `name=`.
   ///   - handler: the app's expiration handler.
   /// - Returns: the base host's id (recorded as `id=0` when ``BackgroundTaskID/invalid``).
-  public func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (() -> Void)?)
-    -> BackgroundTaskID
-  {
+  public func beginBackgroundTask(
+    withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)?
+  ) -> BackgroundTaskID {
     // The id is known only after `begin` returns; the handler runs later, so it reads it then.
     let box = IdentifierBox()
     let recorder = self.recorder

@@ -21,7 +21,7 @@ public final class ReplayPlatform: @unchecked Sendable {
   private var inputIndex: [String: Int] = [:]
 
   // What the app set up.
-  var expirationHandlers: [Int: () -> Void] = [:]
+  var expirationHandlers: [Int: MainThreadHandler] = [:]
   var launchHandlers: [String: LaunchRegistration] = [:]
   /// The requests the app submitted and the recording did not reject, by identifier,
   /// until the recording launches or the app cancels them: what ``pendingTaskRequests()``
@@ -118,13 +118,13 @@ extension ReplayPlatform: BackgroundTaskHost {
   ///   - handler: run when the replay reaches the recorded `task.expire` for this id.
   /// - Returns: the recorded id; ``/BackgroundTrace/BackgroundTaskID/invalid`` when the system refused
   ///   the task in the recording.
-  public func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (() -> Void)?)
-    -> BackgroundTaskID
-  {
+  public func beginBackgroundTask(
+    withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)?
+  ) -> BackgroundTaskID {
     let id = Self.recorded(script.beginIDs, call: beginIndex)
     beginIndex += 1
     record(.taskBegin(id: id, name: taskName))
-    if id != 0, let handler { expirationHandlers[id] = handler }
+    if id != 0, let handler { expirationHandlers[id] = MainThreadHandler(handler) }
     return BackgroundTaskID(rawValue: id)
   }
 

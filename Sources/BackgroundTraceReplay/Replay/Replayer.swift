@@ -232,7 +232,7 @@ public enum Replayer: Sendable {
     case .taskExpire(let id):
       guard platform.lifecycle.tasks[id] != nil else { return skip("the app has no open task \(id)") }
       platform.record(event.kind)
-      platform.expirationHandlers[id]?()
+      platform.expirationHandlers[id]?.callOnVirtualMainThread()
     case .schedLaunch(let ident, let run):
       // With no handler registered the launch still happens: iOS then crashes the app,
       // which the recording has as the next decision.

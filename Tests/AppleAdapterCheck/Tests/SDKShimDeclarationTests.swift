@@ -46,6 +46,22 @@ import Testing
     #expect(task is BGHealthResearchTask && task is BGProcessingTask)
   }
 
+  /// The adapters compiled here are the library's own (Sources/BackgroundTrace/Apple):
+  /// each file of Tests/AppleAdapterCheck/Adapters is a symlink to the file of the same
+  /// name there, so a copy that drifts from it is checked in its stead only if this fails.
+  @Test func theAdaptersCheckedAreTheLibrarys() throws {
+    let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let adapters = tests.appendingPathComponent("Adapters")
+    let library = tests.deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Sources/BackgroundTrace/Apple")
+    let names = try FileManager.default.contentsOfDirectory(atPath: library.path).sorted()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: adapters.path).sorted() == names)
+    for name in names {
+      let checked = try Data(contentsOf: adapters.appendingPathComponent(name))
+      #expect(checked == (try Data(contentsOf: library.appendingPathComponent(name))), "\(name)")
+    }
+  }
+
   /// BGTask.h and BGTaskRequest.h, iOS 26.0 SDK: the continued-processing classes are
   /// `API_AVAILABLE(ios(26.0))`, and the package runs from iOS 18 (Package.swift), so on
   /// a device every adapter line that names one needs an `@available(iOS 26.0, *)` or
