@@ -24,11 +24,7 @@ extension SimulatedSystem {
     let duration = TraceInterval(duration ?? reason.defaultDuration)
     record(.appAllowlist(reason: reason, duration: duration))
     let end = now + duration
-    if reason == .bootCompleted {
-      allowlistedUntil.bootCompleted = max(allowlistedUntil.bootCompleted ?? end, end)
-    } else {
-      allowlistedUntil.other = max(allowlistedUntil.other ?? end, end)
-    }
+    allowlistedUntil[reason] = max(allowlistedUntil[reason] ?? end, end)
     appDelegate?.handleAllowlistedDelivery(reason)
     suspendIfIdle(after: idleSuspensionDelay)
     scheduler.runPending()

@@ -18,6 +18,10 @@ struct SimulatedService {
   /// Whether its start was allowed only by a `BOOT_COMPLETED` broadcast's allowlist
   /// (AOSP `mAllowStartForegroundAtEntering == REASON_BOOT_COMPLETED`).
   var startedFromBootCompleted = false
+  /// Whether it was started where the app holds its while-in-use permissions (AOSP
+  /// `ServiceRecord.mAllowWhileInUsePermissionInFgs`): in the foreground or just after,
+  /// or from a tapped notification.
+  var startedWhileInUse = false
   /// Its type's time runs out then (`onTimeout`).
   var limitTimer: VirtualTimeScheduler.TimerID?
   /// After `onTimeout`: the app crashes (or gets an ANR) if it still runs then.
@@ -45,6 +49,7 @@ extension SimulatedSystem: ForegroundServices {
     var running = services[name] ?? SimulatedService(code: service)
     running.code = service
     running.startedFromBootCompleted = startAllowedOnlyByBootCompleted
+    running.startedWhileInUse = holdsWhileInUsePermissions
     if running.foregroundSince == nil && running.promotionTimer == nil {
       running.owesStartForeground = true
       let process = processNumber
@@ -90,6 +95,11 @@ extension SimulatedSystem: ForegroundServices {
       // ActiveServices.validateForegroundServiceType: SecurityException.
       record(.fgsRefuse(service: name, reason: .permission))
       throw ForegroundServiceError(.permission, service: name, type: type)
+    }
+    if let type, lacksWhileInUsePermission(for: type, held: running.startedWhileInUse) {
+      // The same check, on the type's runtime permission.
+      record(.fgsRefuse(service: name, reason: .whileInUse))
+      throw ForegroundServiceError(.whileInUse, service: name, type: type)
     }
     if let type, running.startedFromBootCompleted, release.restrictsBootCompletedServiceTypes,
       !type.mayStartFromBootCompleted
@@ -163,27 +173,53 @@ extension SimulatedSystem: ForegroundServices {
   /// `BOOT_COMPLETED` allowlist: nothing else (the foreground, its grace, a standing
   /// exemption, another delivery's allowlist) allows it.
   var startAllowedOnlyByBootCompleted: Bool {
-    startNeedsAllowlist && isAllowlisted(until: allowlistedUntil.bootCompleted)
-      && !isAllowlisted(until: allowlistedUntil.other)
+    startNeedsAllowlist && isAllowlisted { $0 == .bootCompleted } && !isAllowlisted { $0 != .bootCompleted }
+  }
+
+  /// Whether the app holds its while-in-use permissions now: in the foreground, or
+  /// within the grace after it left it, or allowlisted by a tapped notification
+  /// (``/BackgroundTrace/TemporaryAllowlistReason/grantsWhileInUsePermissions``).
+  var holdsWhileInUsePermissions: Bool {
+    appInForeground || visibleLately || isAllowlisted(\.grantsWhileInUsePermissions)
+  }
+
+  /// The permission a foreground service of `type` started now lacks, as the refusal it
+  /// gets: its manifest permission, or else its while-in-use one; `nil` for none.
+  func missingPermission(for type: ForegroundServiceType) -> ForegroundServiceRefusal? {
+    if lacksPermission(for: type) { return .permission }
+    return lacksWhileInUsePermission(for: type, held: holdsWhileInUsePermissions) ? .whileInUse : nil
+  }
+
+  /// Whether a service of `type` is refused for a while-in-use permission on Android 14+
+  /// (``/BackgroundTrace/AndroidRelease/checksWhileInUsePermissions``): its type needs one,
+  /// the app did not hold it (`held`), and for `location` the user has not granted
+  /// background location.
+  func lacksWhileInUsePermission(for type: ForegroundServiceType, held: Bool) -> Bool {
+    guard release.checksWhileInUsePermissions, type.needsWhileInUsePermission, !held else { return false }
+    return !(type == .location && configuration.backgroundLocationGranted)
   }
 
   /// Whether Android refuses a foreground service started now from the background.
   var refusesBackgroundStart: Bool {
-    startNeedsAllowlist && !isAllowlisted(until: allowlistedUntil.bootCompleted)
-      && !isAllowlisted(until: allowlistedUntil.other)
+    startNeedsAllowlist && !isAllowlisted { _ in true }
   }
 
   /// Whether a foreground service started now needs the temporary allowlist: the release
   /// forbids starts from the background, and neither the foreground, its 5 s grace, nor
   /// a standing exemption allows it.
   private var startNeedsAllowlist: Bool {
-    let visibleLately = leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false
-    return release.forbidsBackgroundServiceStarts && !appInForeground && !visibleLately
+    release.forbidsBackgroundServiceStarts && !appInForeground && !visibleLately
       && !configuration.backgroundStartExemptions.exempt(on: release)
   }
 
-  private func isAllowlisted(until end: TraceTime?) -> Bool {
-    end.map { now < $0 } ?? false
+  /// Whether the app left the foreground within the grace before now.
+  private var visibleLately: Bool {
+    leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false
+  }
+
+  /// Whether the app is on the temporary allowlist now for a reason that `reasons` takes.
+  private func isAllowlisted(_ reasons: (TemporaryAllowlistReason) -> Bool) -> Bool {
+    allowlistedUntil.contains { reason, end in reasons(reason) && now < end }
   }
 
   /// How much of `type`'s time is left: its daily budget on Android 15+ for `dataSync`

@@ -505,12 +505,12 @@ extension SimulatedSystem: WorkQueue {
       }
       return
     }
-    if let type = info.type, lacksPermission(for: type) {
+    if let type = info.type, let reason = missingPermission(for: type) {
       // SystemForegroundService's startForeground throws SecurityException, which it
       // does not catch.
-      record(.workRefuse(work: work, attempt: attempt, reason: .permission))
+      record(.workRefuse(work: work, attempt: attempt, reason: reason))
       let process = processNumber
-      let error = ForegroundServiceError(.permission, service: work, type: type)
+      let error = ForegroundServiceError(reason, service: work, type: type)
       scheduler.schedule(after: .zero) { [self] in
         guard processRunning && processNumber == process else { return }
         crash(error.description)

@@ -158,11 +158,12 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// When the app last left the foreground for the background (the grace for starting
   /// a foreground service after).
   var leftForegroundAt: TraceTime?
-  /// Until when the app is on the temporary allowlist (`app.allowlist`), by whether the
-  /// delivery was `BOOT_COMPLETED` (which allows fewer service types from Android 15):
-  /// it may start foreground services from the background until then. The system keeps
-  /// it by the app's uid, so it outlives a process.
-  var allowlistedUntil: (bootCompleted: TraceTime?, other: TraceTime?) = (nil, nil)
+  /// Until when the app is on the temporary allowlist (`app.allowlist`), by the reason
+  /// of the delivery: it may start foreground services from the background until then
+  /// (`BOOT_COMPLETED` allows fewer types from Android 15, and only a tapped notification
+  /// lends the while-in-use permissions). The system keeps it by the app's uid, so it
+  /// outlives a process.
+  var allowlistedUntil: [TemporaryAllowlistReason: TraceTime] = [:]
   /// Counts processes, so a timer set in one process does nothing in the next.
   var processNumber = 0
 

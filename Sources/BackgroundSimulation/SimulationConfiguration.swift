@@ -150,6 +150,12 @@ public struct SimulationConfiguration: Sendable {
   /// (`fgs.refuse reason=permission`; a worker's `work.refuse reason=permission`, and
   /// the app crashes).
   public var foregroundServicePermissions: Set<ForegroundServiceType>?
+  /// Whether the user granted the app `ACCESS_BACKGROUND_LOCATION`: then a `location`
+  /// foreground service may be created from the background on Android 14+ (its
+  /// location permission is not a while-in-use one). `false`, the strict default: the
+  /// app holds location only while in use
+  /// (``/BackgroundTrace/AndroidRelease/checksWhileInUsePermissions``).
+  public var backgroundLocationGranted = false
   /// How long an app's regular jobs may run in any 24 hours, whatever its bucket
   /// (`active` included): AOSP `QuotaController.QcConstants.DEFAULT_MAX_EXECUTION_TIME_MS`,
   /// 4 hours, over `MAX_PERIOD_MS`, 24 hours (since Android 10; "an overall time limit

@@ -201,9 +201,10 @@ import Testing
         + "(service sync)")
   }
 
-  /// Near misses: a `location` service on 15 is allowed, and a `dataSync` one on 14,
-  /// before the restriction.
-  @Test(arguments: [(15, ForegroundServiceType.location), (14, .dataSync)])
+  /// Near misses: a `connectedDevice` service on 15 is allowed, and a `dataSync` one on
+  /// 14, before the restriction. (A `location` one on 15 passes this check and then needs
+  /// background location: `WhileInUsePermissionTests`.)
+  @Test(arguments: [(15, ForegroundServiceType.connectedDevice), (14, .dataSync)])
   func anAllowedTypeOrAnEarlierReleaseRuns(release: Int, type: ForegroundServiceType) throws {
     let system = Self.run(release: release, type: type)
     #expect(

@@ -114,6 +114,16 @@ extension RuleTraceTable {
           "service upload was refused the foreground", "FOREGROUND_SERVICE_* permission")
       ]),
     TraceCase(file: "fgs-missing-permission.near-miss.txt", expected: []),
+    // developer.android.com, "Restrictions on starting foreground services that need
+    // while-in-use permissions" (Android 14).
+    TraceCase(
+      file: "fgs-while-in-use-from-background.fires.txt",
+      expected: [
+        finding(
+          .fgsWhileInUseFromBackground, line: 13, at: "90.1 fgs.refuse service=tracker reason=while-in-use",
+          "service tracker was refused the foreground", "only while in use")
+      ]),
+    TraceCase(file: "fgs-while-in-use-from-background.near-miss.txt", expected: []),
     TraceCase(
       file: "work-foreground-refused.fires.txt",
       expected: [

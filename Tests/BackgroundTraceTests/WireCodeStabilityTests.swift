@@ -66,7 +66,9 @@ import Testing
           .required("service", .string),
           .required(
             "reason",
-            .choice(words: ["background", "no-type", "exhausted", "not-running", "boot-completed", "permission"])),
+            .choice(words: [
+              "background", "no-type", "exhausted", "not-running", "boot-completed", "permission", "while-in-use",
+            ])),
         ]
       ),
       ("fgs.timeout", [.required("service", .string), .required("type", .choice(words: serviceTypes))]),
@@ -77,7 +79,9 @@ import Testing
           .required("work", .string), .required("attempt", .integer),
           .required(
             "reason",
-            .choice(words: ["background", "no-type", "exhausted", "not-running", "boot-completed", "permission"])),
+            .choice(words: [
+              "background", "no-type", "exhausted", "not-running", "boot-completed", "permission", "while-in-use",
+            ])),
         ]
       ),
       ("work.quota", [.required("work", .string), .required("policy", .choice(words: ["run-as-regular", "drop"]))]),

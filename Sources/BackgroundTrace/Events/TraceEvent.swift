@@ -169,6 +169,29 @@ public enum ForegroundServiceType: String, Sendable, Hashable, CaseIterable {
     return "android.permission.FOREGROUND_SERVICE_" + name
   }
 
+  /// Whether the type's runtime permission is a *while-in-use* one, held only while the
+  /// app is in the foreground: `camera` (`CAMERA`), `microphone` (`RECORD_AUDIO`) and
+  /// `location` (`ACCESS_FINE_LOCATION` or `ACCESS_COARSE_LOCATION`, unless the app also
+  /// holds `ACCESS_BACKGROUND_LOCATION`); developer.android.com, "Restrictions on
+  /// starting foreground services that need while-in-use permissions". A `health`
+  /// service that needs `BODY_SENSORS` is one too; the model does not know which
+  /// permission a health service needs, and lets it start.
+  public var needsWhileInUsePermission: Bool { !whileInUsePermissions.isEmpty }
+
+  /// The while-in-use permissions of which a service of this type needs one
+  /// (``needsWhileInUsePermission``), as ForegroundServiceTypePolicy lists them; none
+  /// for the other types.
+  public var whileInUsePermissions: [String] {
+    switch self {
+    case .camera: ["android.permission.CAMERA"]
+    case .microphone: ["android.permission.RECORD_AUDIO"]
+    case .location: ["android.permission.ACCESS_COARSE_LOCATION", "android.permission.ACCESS_FINE_LOCATION"]
+    case .dataSync, .mediaProcessing, .shortService, .mediaPlayback, .connectedDevice, .health, .phoneCall,
+      .remoteMessaging, .mediaProjection, .specialUse, .systemExempted:
+      []
+    }
+  }
+
   /// Whether a service of this type may be brought to the foreground when the start was
   /// allowed by a `BOOT_COMPLETED` broadcast, on a release that restricts it
   /// (``AndroidRelease/restrictsBootCompletedServiceTypes``): AOSP
@@ -211,6 +234,11 @@ public enum ForegroundServiceRefusal: String, Sendable, Hashable, CaseIterable {
   /// (``ForegroundServiceType/permission``) the app does not declare (Android 14+,
   /// `SecurityException`: "Starting FGS with type … requires permissions: …").
   case permission
+  /// `while-in-use`: `startForeground` with a `camera`, `microphone` or `location` type
+  /// for a service created from the background, where the app does not hold the type's
+  /// while-in-use permission (Android 14+, `SecurityException`;
+  /// ``ForegroundServiceType/needsWhileInUsePermission``).
+  case whileInUse = "while-in-use"
 
   /// Whether a foreground service's start can be refused for this reason (all but
   /// `not-running`, which is about a worker's attempt).
@@ -221,7 +249,7 @@ public enum ForegroundServiceRefusal: String, Sendable, Hashable, CaseIterable {
   /// `exhausted` is caught and logged by WorkManager's `SystemForegroundService`.
   public var throwsToCaller: Bool {
     switch self {
-    case .background, .notRunning, .bootCompleted, .permission: true
+    case .background, .notRunning, .bootCompleted, .permission, .whileInUse: true
     case .noType, .exhausted: false
     }
   }

@@ -40,6 +40,15 @@ public struct AndroidRelease: Sendable, Hashable, Comparable, CustomStringConver
   /// Android 14 (API 34) and later refuse `startForeground` without a type
   /// (`MissingForegroundServiceTypeException`, "Starting FGS without a type").
   public var requiresServiceType: Bool { major >= 14 }
+  /// Android 14 (API 34) and later check, at `startForeground`, that the app holds the
+  /// runtime permissions of the service's type now: a *while-in-use* permission
+  /// (``ForegroundServiceType/needsWhileInUsePermission``) is held only while the app is
+  /// in the foreground, so a service of such a type created from the background is
+  /// refused with a `SecurityException` (developer.android.com, "Restrictions on starting
+  /// foreground services that need while-in-use permissions"). Android 11 to 13 let the
+  /// service start and silently deny it the camera, microphone and location, which the
+  /// model does not show.
+  public var checksWhileInUsePermissions: Bool { major >= 14 }
   /// Android 15 (API 35) and later give `dataSync` and `mediaProcessing` services
   /// 6 hours in 24, then call `Service.onTimeout`.
   public var limitsDataSyncServices: Bool { major >= 15 }

@@ -84,6 +84,16 @@ public enum TemporaryAllowlistReason: String, Sendable, Hashable, CaseIterable {
   /// (``ForegroundServiceType/mayStartFromBootCompleted``).
   case bootCompleted = "boot-completed"
 
+  /// Whether a foreground service started thanks to it may use the *while-in-use*
+  /// permissions (location, camera, microphone) as if the app were in the foreground:
+  /// only a tapped notification's ("The service is started by interacting with a
+  /// notification", developer.android.com, Android 11 "Foreground services", exemptions
+  /// from the while-in-use restrictions). A high-priority message, an exact alarm or
+  /// `BOOT_COMPLETED` lets a service start, not use them ("even if the app falls into
+  /// one of the exemptions from background start restrictions", "Restrictions on
+  /// starting foreground services that need while-in-use permissions").
+  public var grantsWhileInUsePermissions: Bool { self == .notification }
+
   /// How long the system keeps the app on the allowlist: the figures on the cases.
   public var defaultDuration: Duration {
     switch self {

@@ -116,6 +116,12 @@ public struct ForegroundServiceError: BackgroundTraceError, Hashable {
       // ActiveServices.validateForegroundServiceType, with ForegroundServiceTypePolicy's wording.
       "SecurityException: Starting FGS with type \(type?.rawValue ?? "none") callerApp=… requires permissions: all "
         + "of the permissions allOf=true [\(type?.permission ?? "")] (service \(service))"
+    case .whileInUse:
+      // ActiveServices.validateForegroundServiceType: the type's runtime permission, held
+      // only while the app is in use.
+      "SecurityException: Starting FGS with type \(type?.rawValue ?? "none") callerApp=… requires permissions: any "
+        + "of the permissions allOf=false [\(type?.whileInUsePermissions.joined(separator: ", ") ?? "")] "
+        + "(service \(service))"
     case .bootCompleted:
       // ActiveServices.setServiceForegroundInnerLocked.
       "ForegroundServiceStartNotAllowedException: FGS type \(type?.rawValue ?? "none") not allowed to start from "

@@ -1,7 +1,7 @@
 /// Work requests that run in steps (androidx `WorkContinuation`): each request of a
 /// step runs only once every request of the steps before it has succeeded, and fails
-/// or is cancelled with any of them. Begin one with ``WorkQueue/beginWith(_:)``, add
-/// steps with ``then(_:)``, join several with ``combine(_:_:)``, and ``enqueue()``.
+/// or is cancelled with any of them. Begin one with ``WorkQueue/beginWith(_:)-([WorkRequest])``, add
+/// steps with ``then(_:)-([WorkRequest])``, join several with ``combine(_:_:)``, and ``enqueue()``.
 ///
 /// Each request is enqueued as non-unique work (``WorkQueue/enqueue(_:)``: `TAG:N`),
 /// and the trace records `work.enqueue` and then one `work.after` per prerequisite

@@ -31,6 +31,12 @@ extension CheckerRules {
         .fgsMissingPermission,
         "foreground service \(service) was refused the foreground: the app's manifest does not declare its type's "
           + "FOREGROUND_SERVICE_* permission (SecurityException: \"Starting FGS with type … requires permissions\")")
+    case .serviceRefused(let service, .whileInUse):
+      report(
+        .fgsWhileInUseFromBackground,
+        "foreground service \(service) was refused the foreground: it was created from the background with a type "
+          + "whose permission the app holds only while in use (SecurityException: \"Starting FGS with type … requires "
+          + "permissions\")")
     case .serviceRefused(let service, .bootCompleted):
       report(
         .fgsBootCompletedType,
@@ -54,7 +60,8 @@ extension CheckerRules {
     case .workRefused(let work, let attempt, let reason):
       if workForegroundReported.remove(work) != nil && reason == .background { break }  // reported at work.foreground
       report(
-        reason == .permission ? .fgsMissingPermission : .workForegroundRefused,
+        reason == .permission
+          ? .fgsMissingPermission : reason == .whileInUse ? .fgsWhileInUseFromBackground : .workForegroundRefused,
         Self.workRefusal(work, attempt: attempt, reason))
     case .expeditedOutOfQuota(let work, .drop):
       report(
@@ -137,6 +144,9 @@ extension CheckerRules {
       case .permission:
         "the app's manifest does not declare its type's FOREGROUND_SERVICE_* permission: SystemForegroundService's "
           + "startForeground throws SecurityException, which crashes the app"
+      case .whileInUse:
+        "its type needs a permission the app holds only while in use, and the app is in the background: "
+          + "SystemForegroundService's startForeground throws SecurityException, which crashes the app"
       }
     return "work \(work) attempt \(attempt) was refused the foreground: " + what
   }

@@ -343,6 +343,19 @@ extension Rule {
           worker's `ForegroundInfo` type included (WorkManager's
           `SystemForegroundService` starts it).
           """#)
+    case .fgsWhileInUseFromBackground:
+      Declaration(
+        .error,
+        "`fgs.refuse reason=while-in-use` or `work.refuse reason=while-in-use`: a `camera`, `microphone` or "
+          + "`location` service created from the background on Android 14+",
+        fix: #"""
+          The camera, microphone and location permissions are *while-in-use*: the app holds
+          them only while it is in the foreground, so from Android 14 a service of these
+          types created from the background is refused, even where a background start is
+          allowed (a high-priority message, an exact alarm, `BOOT_COMPLETED`). Start the
+          service while an activity is visible, or from a notification the user taps; for
+          `location`, ask the user for `ACCESS_BACKGROUND_LOCATION`.
+          """#)
     case .workForegroundRefused:
       Declaration(
         .error,

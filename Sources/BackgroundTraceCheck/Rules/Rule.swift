@@ -73,6 +73,8 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   case fgsBootCompletedType = "fgs-boot-completed-type"
   /// `fgs-missing-permission`: ``Rule/summary`` says when it fires (docs/rules.md#fgs-missing-permission).
   case fgsMissingPermission = "fgs-missing-permission"
+  /// `fgs-while-in-use-from-background`: ``Rule/summary`` says when it fires (docs/rules.md#fgs-while-in-use-from-background).
+  case fgsWhileInUseFromBackground = "fgs-while-in-use-from-background"
 
   /// The rule's id, as printed in brackets after each finding.
   public var id: String { rawValue }

@@ -1,0 +1,112 @@
+import BackgroundSimulation
+import BackgroundTrace
+import BackgroundTraceCheck
+import Testing
+
+/// Android 14 (API 34), developer.android.com, "Restrictions on starting foreground
+/// services that need while-in-use permissions": `startForeground` checks the type's
+/// runtime permission when the service is created; `camera` (`CAMERA`), `microphone`
+/// (`RECORD_AUDIO`) and `location` (`ACCESS_FINE_LOCATION`) are held only while the app
+/// is in use, so "if your app is in the background, and tries to create a foreground
+/// service of type camera, location, or microphone, the system … throws
+/// SecurityException", "even if the app falls into one of the exemptions from
+/// background start restrictions". Android 11's "Foreground services" page exempts a
+/// service "started by interacting with a notification"; background location
+/// (`ACCESS_BACKGROUND_LOCATION`) makes location not a while-in-use permission.
+@Suite struct WhileInUsePermissionTests {
+  typealias Service = BootCompletedServiceTests.Service
+
+  /// Starts its service from each delivery of `reason`.
+  final class App: BackgroundAppDelegate {
+    let services: any ForegroundServices
+    let type: ForegroundServiceType
+    init(services: any ForegroundServices, type: ForegroundServiceType) {
+      self.services = services
+      self.type = type
+    }
+
+    func handleAllowlistedDelivery(_ reason: TemporaryAllowlistReason) {
+      try? services.startForegroundService("tracker", Service(type: type))
+    }
+  }
+
+  /// The app goes to the background at 30 s; at 90 s `delivery` starts its service.
+  static func run(
+    release: Int = 14, type: ForegroundServiceType, delivery: TemporaryAllowlistReason,
+    backgroundLocation: Bool = false
+  ) -> SimulatedSystem {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(release)
+    configuration.backgroundLocationGranted = backgroundLocation
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launchApp { App(services: $0, type: type) }
+    system.advance(by: .seconds(30))
+    system.moveToBackground()
+    system.advance(by: .seconds(60))
+    system.deliverTemporaryAllowlist(delivery)
+    system.advance(by: .seconds(5))
+    return system
+  }
+
+  static func lines(_ system: SimulatedSystem) -> [String] {
+    system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" fgs.") }
+  }
+
+  /// A high-priority message lets a `camera` (or `microphone`, `location`) service
+  /// start from the background, but `startForeground` is refused:
+  /// `fgs-while-in-use-from-background`.
+  @Test(arguments: [ForegroundServiceType.camera, .microphone, .location])
+  func aServiceCreatedFromAHighPriorityMessageIsRefused(type: ForegroundServiceType) {
+    let system = Self.run(type: type, delivery: .fcmHighPriority)
+    #expect(
+      Self.lines(system) == [
+        "90 fgs.start service=tracker", "90 fgs.foreground service=tracker type=\(type.rawValue)",
+        "90 fgs.refuse service=tracker reason=while-in-use",
+      ])
+    #expect(TraceChecker.check(system.trace).map(\.rule) == [.fgsWhileInUseFromBackground])
+    #expect(
+      ForegroundServiceError(.whileInUse, service: "tracker", type: .microphone).description
+        == "SecurityException: Starting FGS with type microphone callerApp=… requires permissions: any of the "
+        + "permissions allOf=false [android.permission.RECORD_AUDIO] (service tracker)")
+  }
+
+  /// Android 14 and `BOOT_COMPLETED`: the broadcast allows a start, not the microphone.
+  /// (Android 15 bars `microphone` from `BOOT_COMPLETED` by type as well, a check that
+  /// comes after this one.)
+  @Test func aMicrophoneServiceFromBootCompletedIsRefusedOnAndroid14() {
+    let system = Self.run(type: .microphone, delivery: .bootCompleted)
+    #expect(Self.lines(system).last == "90 fgs.refuse service=tracker reason=while-in-use")
+  }
+
+  /// Near misses: the tapped notification lends the while-in-use permissions; location
+  /// with background location granted; a type without a while-in-use permission; and
+  /// Android 13, which lets the service start (and silently denies it the camera).
+  @Test(arguments: [
+    (14, ForegroundServiceType.camera, TemporaryAllowlistReason.notification, false),
+    (14, .location, .fcmHighPriority, true), (15, .location, .bootCompleted, true),
+    (14, .connectedDevice, .fcmHighPriority, false), (13, .camera, .fcmHighPriority, false),
+  ])
+  func theNearMissesRun(release: Int, type: ForegroundServiceType, delivery: TemporaryAllowlistReason, background: Bool)
+  {
+    let system = Self.run(release: release, type: type, delivery: delivery, backgroundLocation: background)
+    #expect(
+      Self.lines(system) == ["90 fgs.start service=tracker", "90 fgs.foreground service=tracker type=\(type.rawValue)"])
+    #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+
+  /// A service created in the foreground keeps its permission into the background: the
+  /// check is at creation, and a later `startForeground` of the same service passes.
+  @Test func aServiceCreatedInTheForegroundKeepsItsPermission() throws {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(14)
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { _ in }
+    system.advance(by: .seconds(5))
+    try system.startForegroundService("tracker", Service(type: .location))
+    system.advance(by: .seconds(25))
+    system.moveToBackground()
+    system.advance(by: .seconds(60))
+    try system.startForeground("tracker", type: .location)
+    #expect(Self.lines(system).allSatisfy { !$0.contains("fgs.refuse") })
+  }
+}
