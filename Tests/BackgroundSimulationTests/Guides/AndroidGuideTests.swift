@@ -96,4 +96,26 @@ import Testing
     system.cancelAllWork(byTag: "news")
     #expect(system.workInfos(byTag: "news").allSatisfy { $0.state.isFinished })
   }
+
+  @Test func theDigestRunsInStepsAndAtSeven() throws {
+    let system = SimulatedSystem(seed: 3, configuration: SimulationConfiguration(platform: .android))
+    system.launch { _ in }
+
+    // Two feeds are fetched side by side, then merged, then the digest is posted.
+    func step(_ name: String) -> WorkRequest {
+      WorkRequest(work: name, tags: ["digest"], requiredNetworkType: .connected, worker: NewsSyncWorker { true })
+    }
+    try system.beginWith([step("fetch-world"), step("fetch-sport")]).then(step("merge")).then(step("post")).enqueue()
+    system.advance(to: TraceTime(seconds: 60))
+    #expect(system.workInfos(byTag: "digest").map(\.state) == Array(repeating: .succeeded, count: 4))
+
+    // The morning refresh runs at 7:00 (25,200 s), not a day after it was enqueued.
+    var morning = WorkRequest(work: "morning", period: .seconds(86_400), worker: NewsSyncWorker { true })
+    morning.setNextScheduleTimeOverride(TraceTime(seconds: 25_200))
+    try system.enqueue(morning, policy: .update)
+    system.advance(to: TraceTime(seconds: 26_000))
+    // The override is spent by the run: the next one is a period after it.
+    let next = try #require(system.workInfos(forUniqueWork: "morning").first?.nextScheduleTime)
+    #expect(next == TraceTime(seconds: 111_600.1))
+  }
 }
