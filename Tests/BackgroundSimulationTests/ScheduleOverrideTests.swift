@@ -3,19 +3,6 @@ import BackgroundTrace
 import BackgroundTraceCheck
 import Testing
 
-/// Works for `duration` of virtual time, then returns `result`.
-private struct TimedWorker: BackgroundWorker {
-  let clock: VirtualClock
-  var duration: Duration = .zero
-  var result: WorkResult = .success
-  func doWork(_ context: WorkContext) async -> WorkResult {
-    if duration > .zero {
-      do { try await clock.sleep(for: duration) } catch { return .retry }
-    }
-    return result
-  }
-}
-
 /// A worker that, while it runs, enqueues its own work again under `policy` with a next
 /// schedule time override at `override` (androidx `WorkManagerImplTest`'s mocked worker).
 private struct SelfReschedulingWorker: BackgroundWorker {

@@ -152,7 +152,7 @@ import Testing
     }
   }
 
-  /// Starts its service from the boot broadcast's receiver.
+  /// Starts its service from the receiver of each delivery (here the boot broadcast's).
   final class App: BackgroundAppDelegate {
     let services: any ForegroundServices
     let type: ForegroundServiceType
@@ -162,7 +162,6 @@ import Testing
     }
 
     func handleAllowlistedDelivery(_ reason: TemporaryAllowlistReason) {
-      guard reason == .bootCompleted else { return }
       try? services.startForegroundService("sync", Service(type: type))
     }
   }

@@ -16,19 +16,7 @@ import Testing
 @Suite struct WhileInUsePermissionTests {
   typealias Service = BootCompletedServiceTests.Service
 
-  /// Starts its service from each delivery of `reason`.
-  final class App: BackgroundAppDelegate {
-    let services: any ForegroundServices
-    let type: ForegroundServiceType
-    init(services: any ForegroundServices, type: ForegroundServiceType) {
-      self.services = services
-      self.type = type
-    }
-
-    func handleAllowlistedDelivery(_ reason: TemporaryAllowlistReason) {
-      try? services.startForegroundService("tracker", Service(type: type))
-    }
-  }
+  typealias App = BootCompletedServiceTests.App
 
   /// The app goes to the background at 30 s; at 90 s `delivery` starts its service.
   static func run(
@@ -60,14 +48,14 @@ import Testing
     let system = Self.run(type: type, delivery: .fcmHighPriority)
     #expect(
       Self.lines(system) == [
-        "90 fgs.start service=tracker", "90 fgs.foreground service=tracker type=\(type.rawValue)",
-        "90 fgs.refuse service=tracker reason=while-in-use",
+        "90 fgs.start service=sync", "90 fgs.foreground service=sync type=\(type.rawValue)",
+        "90 fgs.refuse service=sync reason=while-in-use",
       ])
     #expect(TraceChecker.check(system.trace).map(\.rule) == [.fgsWhileInUseFromBackground])
     #expect(
-      ForegroundServiceError(.whileInUse, service: "tracker", type: .microphone).description
+      ForegroundServiceError(.whileInUse, service: "sync", type: .microphone).description
         == "SecurityException: Starting FGS with type microphone callerApp=… requires permissions: any of the "
-        + "permissions allOf=false [android.permission.RECORD_AUDIO] (service tracker)")
+        + "permissions allOf=false [android.permission.RECORD_AUDIO] (service sync)")
   }
 
   /// Android 14 and `BOOT_COMPLETED`: the broadcast allows a start, not the microphone.
@@ -75,7 +63,7 @@ import Testing
   /// comes after this one.)
   @Test func aMicrophoneServiceFromBootCompletedIsRefusedOnAndroid14() {
     let system = Self.run(type: .microphone, delivery: .bootCompleted)
-    #expect(Self.lines(system).last == "90 fgs.refuse service=tracker reason=while-in-use")
+    #expect(Self.lines(system).last == "90 fgs.refuse service=sync reason=while-in-use")
   }
 
   /// Near misses: the tapped notification lends the while-in-use permissions; location
@@ -90,7 +78,7 @@ import Testing
   {
     let system = Self.run(release: release, type: type, delivery: delivery, backgroundLocation: background)
     #expect(
-      Self.lines(system) == ["90 fgs.start service=tracker", "90 fgs.foreground service=tracker type=\(type.rawValue)"])
+      Self.lines(system) == ["90 fgs.start service=sync", "90 fgs.foreground service=sync type=\(type.rawValue)"])
     #expect(TraceChecker.check(system.trace).isEmpty)
   }
 
@@ -102,11 +90,11 @@ import Testing
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.launch { _ in }
     system.advance(by: .seconds(5))
-    try system.startForegroundService("tracker", Service(type: .location))
+    try system.startForegroundService("sync", Service(type: .location))
     system.advance(by: .seconds(25))
     system.moveToBackground()
     system.advance(by: .seconds(60))
-    try system.startForeground("tracker", type: .location)
+    try system.startForeground("sync", type: .location)
     #expect(Self.lines(system).allSatisfy { !$0.contains("fgs.refuse") })
   }
 }

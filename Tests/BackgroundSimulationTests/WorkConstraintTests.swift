@@ -3,16 +3,6 @@ import BackgroundTrace
 import BackgroundTraceCheck
 import Testing
 
-/// Works for `duration` of virtual time, then succeeds.
-private struct TimedWorker: BackgroundWorker {
-  let clock: VirtualClock
-  var duration: Duration = .seconds(60)
-  func doWork(_ context: WorkContext) async -> WorkResult {
-    do { try await clock.sleep(for: duration) } catch { return .retry }
-    return .success
-  }
-}
-
 /// WorkManager's constraints beyond the network and the charger, each waited for, and
 /// stopped for when lost, as JobScheduler decides it on the device; each test cites the
 /// AOSP or androidx source of what it holds. Expected lines are worked out by hand: work
@@ -37,7 +27,9 @@ private struct TimedWorker: BackgroundWorker {
   @Test func batteryNotLowWaitsUntilTheBatteryIsOkayAgain() throws {
     let system = system { $0.batteryLevel = 14 }
     try system.enqueue(
-      WorkRequest(work: "backup", requiresBatteryNotLow: true, worker: TimedWorker(clock: system.clock)), policy: nil)
+      WorkRequest(
+        work: "backup", requiresBatteryNotLow: true, worker: TimedWorker(clock: system.clock, duration: .seconds(60))),
+      policy: nil)
     system.advance(to: TraceTime(seconds: 100))
     system.setEnvironment(charging: true)
     system.advance(to: TraceTime(seconds: 200))
@@ -62,7 +54,9 @@ private struct TimedWorker: BackgroundWorker {
   @Test func aLowBatteryStopsTheWorker() throws {
     let system = system { $0.batteryLevel = 16 }
     try system.enqueue(
-      WorkRequest(work: "backup", requiresBatteryNotLow: true, worker: TimedWorker(clock: system.clock)), policy: nil)
+      WorkRequest(
+        work: "backup", requiresBatteryNotLow: true, worker: TimedWorker(clock: system.clock, duration: .seconds(60))),
+      policy: nil)
     system.advance(to: TraceTime(seconds: 10))
     system.setEnvironment(batteryLevel: 15)
     system.advance(to: TraceTime(seconds: 40))
@@ -91,7 +85,9 @@ private struct TimedWorker: BackgroundWorker {
     }
     system.setEnvironment(charging: true)
     try system.enqueue(
-      WorkRequest(work: "sync", requiresCharging: true, worker: TimedWorker(clock: system.clock)), policy: nil)
+      WorkRequest(
+        work: "sync", requiresCharging: true, worker: TimedWorker(clock: system.clock, duration: .seconds(60))),
+      policy: nil)
     system.advance(to: TraceTime(seconds: 100))
     system.setEnvironment(batteryLevel: 25)
     system.advance(to: TraceTime(seconds: 200))
@@ -111,7 +107,9 @@ private struct TimedWorker: BackgroundWorker {
   @Test func lowStorageHoldsAndStopsTheWorker() throws {
     let system = system { $0.storageLow = true }
     try system.enqueue(
-      WorkRequest(work: "cache", requiresStorageNotLow: true, worker: TimedWorker(clock: system.clock)), policy: nil)
+      WorkRequest(
+        work: "cache", requiresStorageNotLow: true, worker: TimedWorker(clock: system.clock, duration: .seconds(60))),
+      policy: nil)
     system.advance(to: TraceTime(seconds: 50))
     system.setEnvironment(storageLow: false)
     system.advance(to: TraceTime(seconds: 70))
@@ -192,7 +190,7 @@ private struct TimedWorker: BackgroundWorker {
   /// and a network type are not.
   @Test func expeditedWorkTakesOnlyNetworkAndStorageConstraints() throws {
     let system = system()
-    let worker = TimedWorker(clock: system.clock)
+    let worker = TimedWorker(clock: system.clock, duration: .seconds(60))
     #expect(throws: WorkRequestError(.expeditedConstraints, work: "a")) {
       try system.enqueue(
         WorkRequest(work: "a", expedited: .drop, requiresBatteryNotLow: true, worker: worker), policy: nil)
@@ -304,7 +302,8 @@ private struct TimedWorker: BackgroundWorker {
     try system.enqueue(
       WorkRequest(work: "first", worker: TimedWorker(clock: system.clock, duration: .seconds(590))), policy: nil)
     system.advance(to: TraceTime(seconds: 1000))
-    try system.enqueue(WorkRequest(work: "second", worker: TimedWorker(clock: system.clock)), policy: nil)
+    try system.enqueue(
+      WorkRequest(work: "second", worker: TimedWorker(clock: system.clock, duration: .seconds(60))), policy: nil)
     system.advance(to: TraceTime(seconds: 2000))
     #expect(
       lines(system).filter { $0.contains(" work.") } == [

@@ -4,19 +4,6 @@ import Testing
 
 @testable import BackgroundTrace
 
-/// Works for `duration` of virtual time, then returns `result`.
-private struct TimedWorker: BackgroundWorker {
-  let clock: VirtualClock
-  var duration: Duration = .zero
-  var result: WorkResult = .success
-  func doWork(_ context: WorkContext) async -> WorkResult {
-    if duration > .zero {
-      do { try await clock.sleep(for: duration) } catch { return .retry }
-    }
-    return result
-  }
-}
-
 private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0xD, low: number) }
 
 /// Continuations (androidx `WorkContinuation`: `beginWith`, `then`, `combine`), each

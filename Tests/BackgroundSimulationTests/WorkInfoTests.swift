@@ -2,19 +2,6 @@ import BackgroundSimulation
 import BackgroundTrace
 import Testing
 
-/// Works for `duration` of virtual time, then returns `result`.
-private struct TimedWorker: BackgroundWorker {
-  let clock: VirtualClock
-  var duration: Duration = .zero
-  var result: WorkResult = .success
-  func doWork(_ context: WorkContext) async -> WorkResult {
-    if duration > .zero {
-      do { try await clock.sleep(for: duration) } catch { return .retry }
-    }
-    return result
-  }
-}
-
 /// The ids the tests give their requests (androidx tests read `request.getId()`).
 private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0xA, low: number) }
 

@@ -3,18 +3,6 @@ import BackgroundTrace
 import BackgroundTraceCheck
 import Testing
 
-/// Works for `duration` of virtual time, then succeeds.
-private struct TimedWorker: BackgroundWorker {
-  let clock: VirtualClock
-  var duration: Duration = .zero
-  func doWork(_ context: WorkContext) async -> WorkResult {
-    if duration > .zero {
-      do { try await clock.sleep(for: duration) } catch { return .retry }
-    }
-    return .success
-  }
-}
-
 private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0xB, low: number) }
 
 /// `ExistingPeriodicWorkPolicy.UPDATE` and `updateWork` (androidx `WorkerUpdater`), each
