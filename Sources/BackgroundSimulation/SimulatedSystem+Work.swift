@@ -189,24 +189,20 @@ extension SimulatedSystem: WorkQueue {
   private func admit(_ item: WorkItem) {
     var item = item
     let request = item.request
-    guard item.phase != .finished else {
-      workPosition[request.work] = workPosition[request.work] ?? workOrder.count
-      if !workOrder.contains(request.work) { workOrder.append(request.work) }
-      works[request.work] = item
-      return
-    }
-    recordedWaits[.work(request.work)] = nil  // a new request: its wait is recorded afresh
-    if let policy = request.expedited, configuration.platform == .android {
-      // androidx OutOfQuotaPolicy: with no expedited quota left, RUN_AS_NON_EXPEDITED_WORK_REQUEST
-      // "will fallback to a regular work request"; DROP_WORK_REQUEST "will be dropped and no
-      // work requests are enqueued".
-      // Android 11 and earlier have no expedited jobs: WorkManager runs the work as a
-      // foreground service instead, with no quota.
-      if expeditedQuotaLeft > .zero || configuration.androidRelease.runsExpeditedWorkAsForegroundService {
-        item.expedited = true
-      } else {
-        record(.workQuota(work: request.work, policy: policy))
-        if policy == .drop { return }
+    if item.phase != .finished {
+      recordedWaits[.work(request.work)] = nil  // a new request: its wait is recorded afresh
+      if let policy = request.expedited, configuration.platform == .android {
+        // androidx OutOfQuotaPolicy: with no expedited quota left, RUN_AS_NON_EXPEDITED_WORK_REQUEST
+        // "will fallback to a regular work request"; DROP_WORK_REQUEST "will be dropped and no
+        // work requests are enqueued".
+        // Android 11 and earlier have no expedited jobs: WorkManager runs the work as a
+        // foreground service instead, with no quota.
+        if expeditedQuotaLeft > .zero || configuration.androidRelease.runsExpeditedWorkAsForegroundService {
+          item.expedited = true
+        } else {
+          record(.workQuota(work: request.work, policy: policy))
+          if policy == .drop { return }
+        }
       }
     }
     if workPosition[request.work] == nil {
@@ -214,6 +210,7 @@ extension SimulatedSystem: WorkQueue {
       workOrder.append(request.work)
     }
     works[request.work] = item
+    guard item.phase != .finished else { return }
     markUnfinished(request.work)
     scheduleStart(request.work, notingWaits: false)
     // The system notes the wait once the app's call has returned: an app that enqueues

@@ -213,6 +213,7 @@ private struct RequestStory {
     case .workCancel:
       closeWait(at: now)
       endPending()
+      blockedOn.removeAll()
       say(now, "the app cancelled it.")
     case .workForeground(_, let attempt):
       say(now, "attempt \(attempt) called setForeground.")
@@ -269,11 +270,12 @@ private struct RequestStory {
   private mutating func prerequisiteEvent(_ kind: TraceEvent.Kind, at now: TraceTime) {
     let prerequisite: String
     let ending: String?
-    switch kind {
-    case .workResult(let work, _, .success, _): (prerequisite, ending) = (work, nil)
-    case .workResult(let work, _, .failure, _): (prerequisite, ending) = (work, "failed")
-    case .workCancel(let work): (prerequisite, ending) = (work, "was cancelled")
-    default: return
+    if case .workResult(let work, _, let outcome, _) = kind, outcome != .retry {
+      (prerequisite, ending) = (work, outcome == .success ? nil : "failed")
+    } else if case .workCancel(let work) = kind {
+      (prerequisite, ending) = (work, "was cancelled")
+    } else {
+      return
     }
     guard blockedOn.contains(prerequisite) else { return }
     closeWait(at: now)
