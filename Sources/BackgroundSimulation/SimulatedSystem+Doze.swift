@@ -29,8 +29,9 @@ extension SimulatedSystem {
     scheduler.runPending()
   }
 
-  /// Whether the device dozes now, deferring regular jobs.
-  var dozeDefersJobs: Bool { dozePhase.defersJobs }
+  /// Whether the device dozes now, deferring the app's regular jobs: not those of an app
+  /// on the power allowlist (``SimulationConfiguration/onPowerAllowlist``).
+  var dozeDefersJobs: Bool { dozePhase.defersJobs && !configuration.onPowerAllowlist }
 
   /// Brings the Doze phase up to date after a change of screen, charger or motion, or
   /// at a phase's end: records a new phase, stops or starts work, and plans the next
@@ -54,7 +55,7 @@ extension SimulatedSystem {
     guard phase != dozePhase else { return }
     dozePhase = phase
     record(.envSet([EnvironmentSetting(key: "doze", value: phase.rawValue)]))
-    if phase.defersJobs {
+    if dozeDefersJobs {
       for work in workOrder where works[work]?.countsAsJob == true {
         stop(work, reason: .deviceState, reschedule: true)
       }

@@ -41,11 +41,12 @@ extension SimulatedSystem {
       bucket = configuration.standbyBucket
     }
     if appInForeground { bucket = .active }
+    if configuration.onPowerAllowlist { bucket = .exempted }  // its minimum, above every other
     if bucket != standbyBucket { moveToBucket(bucket) }
     planNextBucketMove(from: used, elapsed: elapsed, screen: screen)
   }
 
-  /// How restricted a bucket is: `active` 0 to `restricted` 4.
+  /// How restricted a bucket is: `exempted` 0 to `restricted` 5.
   static func rank(_ bucket: StandbyBucket) -> Int { StandbyBucket.allCases.firstIndex(of: bucket) ?? 0 }
 
   private func moveToBucket(_ bucket: StandbyBucket) {
@@ -61,7 +62,7 @@ extension SimulatedSystem {
   /// Schedules the next threshold the app will pass without use: when both its device
   /// time and, with the screen on, its screen-on time have passed.
   private func planNextBucketMove(from used: TraceTime, elapsed: Duration, screen: Duration) {
-    guard !appInForeground else { return }
+    guard !appInForeground, !configuration.onPowerAllowlist else { return }
     let lower = StandbyBucket.disuseThresholds(on: configuration.androidRelease).filter {
       Self.rank($0.bucket) > Self.rank(standbyBucket)
     }

@@ -692,14 +692,15 @@ extension SimulatedSystem: WorkQueue {
   }
 
   /// The expedited quota left in the current 24 hours: the bucket's
-  /// (``StandbyBucket/expeditedQuota``) less what expedited work used, the running
+  /// (``StandbyBucket/expeditedQuota(on:)``) less what expedited work used, the running
   /// attempts included.
   var expeditedQuotaLeft: Duration {
     var running = Duration.zero
     for item in works.values {
       if let since = item.expeditedSince { running += RollingBudget.elapsed(from: since, to: now) }
     }
-    return expeditedBudget.left(of: standbyBucket.expeditedQuota, at: now, running: running)
+    return expeditedBudget.left(
+      of: standbyBucket.expeditedQuota(on: configuration.androidRelease), at: now, running: running)
   }
 
   /// Adds the running attempt's expedited time to the quota used.

@@ -253,9 +253,9 @@ public final class SimulatedSystem: @unchecked Sendable {
     }
     recorder = TraceRecorder(meta: meta)
     networkAvailable = configuration.networkAvailable
-    standbyBucket = configuration.standbyBucket
+    standbyBucket = configuration.initialStandbyBucket
     jobBudget = RollingBudget(
-      window: TraceInterval(configuration.standbyBucket.jobQuotaWindow), kept: RollingBudget.day)
+      window: TraceInterval(configuration.initialStandbyBucket.jobQuotaWindow), kept: RollingBudget.day)
     screenOnSince = configuration.screenOn ? TraceTime(nanoseconds: 0) : nil
     charging = configuration.charging
     networkMetered = configuration.networkMetered

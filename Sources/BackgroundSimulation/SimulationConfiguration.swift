@@ -124,7 +124,7 @@ public struct SimulationConfiguration: Sendable {
   /// 10 s).
   public var serviceStopWait: Duration = .seconds(10)
   /// The app's standby bucket (Android), which sets its expedited-work quota
-  /// (``StandbyBucket/expeditedQuota``) and its regular jobs' execution quota
+  /// (``StandbyBucket/expeditedQuota(on:)``) and its regular jobs' execution quota
   /// (``StandbyBucket/jobQuotaWindow``): the bucket until the user first opens the app,
   /// after which it follows the app's use (``standbyBucketFollowsUse``). By default
   /// `active`, an app in use; a test of an app the user has not opened for a while
@@ -213,19 +213,38 @@ public struct SimulationConfiguration: Sendable {
   public init(platform: SimulatedPlatform = .ios) {
     self.platform = platform
   }
+
+  /// Whether the app is on the power allowlist (its battery optimizations off,
+  /// ``/BackgroundTrace/BackgroundStartExemption/batteryUnrestricted``): AOSP puts it in
+  /// the `exempted` standby bucket (`AppStandbyController.getAppMinBucket`), and
+  /// `DeviceIdleJobsController` lets its jobs run in Doze (`isWhitelistedLocked`).
+  var onPowerAllowlist: Bool { backgroundStartExemptions.contains(.batteryUnrestricted) }
+
+  /// The bucket the app starts in: ``standbyBucket``, or `exempted` on the power
+  /// allowlist.
+  var initialStandbyBucket: StandbyBucket { onPowerAllowlist ? .exempted : standbyBucket }
 }
 
 /// An Android app standby bucket (`UsageStatsManager.STANDBY_BUCKET_*`): how recently the
-/// user used the app, which sets its JobScheduler quotas.
+/// user used the app, which sets its JobScheduler quotas; from the most to the least
+/// favoured.
 public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
+  /// `exempted`: the app is on the power allowlist, its battery optimizations turned off
+  /// (``/BackgroundTrace/BackgroundStartExemption/batteryUnrestricted``), and never falls
+  /// lower (AOSP `AppStandbyController.getAppMinBucket`: `isNonIdleWhitelisted` gives
+  /// `STANDBY_BUCKET_EXEMPTED`).
+  case exempted
   case active, workingSet, frequent, rare, restricted
 
-  /// How much expedited work the app may run per 24 hours in this bucket: AOSP
-  /// `QuotaController.QcConstants` `DEFAULT_EJ_LIMIT_ACTIVE_MS` and
-  /// `DEFAULT_EJ_LIMIT_WORKING_MS` 30 minutes, `DEFAULT_EJ_LIMIT_FREQUENT_MS` and
-  /// `DEFAULT_EJ_LIMIT_RARE_MS` 10 minutes, `DEFAULT_EJ_LIMIT_RESTRICTED_MS` 5 minutes.
-  public var expeditedQuota: Duration {
+  /// How much expedited work the app may run per 24 hours in this bucket on `release`:
+  /// AOSP `QuotaController.QcConstants` `DEFAULT_EJ_LIMIT_EXEMPTED_MS` 45 minutes (60
+  /// from Android 16, beside its `DEFAULT_LEGACY_*` constants),
+  /// `DEFAULT_EJ_LIMIT_ACTIVE_MS` and `DEFAULT_EJ_LIMIT_WORKING_MS` 30 minutes,
+  /// `DEFAULT_EJ_LIMIT_FREQUENT_MS` and `DEFAULT_EJ_LIMIT_RARE_MS` 10 minutes,
+  /// `DEFAULT_EJ_LIMIT_RESTRICTED_MS` 5 minutes.
+  public func expeditedQuota(on release: AndroidRelease) -> Duration {
     switch self {
+    case .exempted: .seconds((release.major >= 16 ? 60 : 45) * 60)
     case .active, .workingSet: .seconds(30 * 60)
     case .frequent, .rare: .seconds(10 * 60)
     case .restricted: .seconds(5 * 60)
@@ -238,12 +257,13 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
   public var jobQuota: Duration { .seconds(10 * 60) }
 
   /// The rolling window ``jobQuota`` applies over: AOSP `DEFAULT_WINDOW_SIZE_ACTIVE_MS`
-  /// 10 minutes (the quota itself: "ACTIVE apps can run jobs at any time"),
+  /// and `DEFAULT_WINDOW_SIZE_EXEMPTED_MS` 10 minutes (the quota itself: "ACTIVE apps
+  /// can run jobs at any time"),
   /// `DEFAULT_WINDOW_SIZE_WORKING_MS` 2 hours, `DEFAULT_WINDOW_SIZE_FREQUENT_MS` 8 hours,
   /// `DEFAULT_WINDOW_SIZE_RARE_MS` and `DEFAULT_WINDOW_SIZE_RESTRICTED_MS` 24 hours.
   public var jobQuotaWindow: Duration {
     switch self {
-    case .active: .seconds(10 * 60)
+    case .exempted, .active: .seconds(10 * 60)
     case .workingSet: .seconds(2 * 3600)
     case .frequent: .seconds(8 * 3600)
     case .rare, .restricted: .seconds(24 * 3600)
@@ -251,13 +271,14 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
   }
 
   /// How many regular jobs the app may start in each ``jobQuotaWindow``: AOSP
-  /// `QuotaController.QcConstants` `DEFAULT_MAX_JOB_COUNT_ACTIVE` 75,
+  /// `QuotaController.QcConstants` `DEFAULT_MAX_JOB_COUNT_EXEMPTED` and
+  /// `DEFAULT_MAX_JOB_COUNT_ACTIVE` 75,
   /// `DEFAULT_MAX_JOB_COUNT_WORKING` 120, `DEFAULT_MAX_JOB_COUNT_FREQUENT` 200,
   /// `DEFAULT_MAX_JOB_COUNT_RARE` 48 and `DEFAULT_MAX_JOB_COUNT_RESTRICTED` 10
   /// (`isUnderJobCountQuotaLocked`).
   public var jobCountLimit: Int {
     switch self {
-    case .active: 75
+    case .exempted, .active: 75
     case .workingSet: 120
     case .frequent: 200
     case .rare: 48
@@ -266,14 +287,15 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
   }
 
   /// How many timing sessions of its regular jobs the app may have in each
-  /// ``jobQuotaWindow``: AOSP `DEFAULT_MAX_SESSION_COUNT_ACTIVE` 75,
+  /// ``jobQuotaWindow``: AOSP `DEFAULT_MAX_SESSION_COUNT_EXEMPTED` and
+  /// `DEFAULT_MAX_SESSION_COUNT_ACTIVE` 75,
   /// `DEFAULT_MAX_SESSION_COUNT_WORKING` 10, `DEFAULT_MAX_SESSION_COUNT_FREQUENT` 8,
   /// `DEFAULT_MAX_SESSION_COUNT_RARE` 3 and `DEFAULT_MAX_SESSION_COUNT_RESTRICTED` 1
   /// (`isUnderSessionCountQuotaLocked`): a rare app's jobs run in at most three
   /// sessions a day.
   public var sessionCountLimit: Int {
     switch self {
-    case .active: 75
+    case .exempted, .active: 75
     case .workingSet: 10
     case .frequent: 8
     case .rare: 3
@@ -284,6 +306,7 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
   /// Its name in the trace (`env.set bucket=`): `UsageStatsManager`'s, in lower case.
   public var traceName: String {
     switch self {
+    case .exempted: "exempted"
     case .active: "active"
     case .workingSet: "working_set"
     case .frequent: "frequent"

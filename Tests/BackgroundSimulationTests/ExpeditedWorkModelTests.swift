@@ -71,7 +71,10 @@ import Testing
       system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.stop") } == [
         "600.1 work.stop work=a attempt=0 reason=timeout"
       ])
-    #expect(StandbyBucket.allCases.map(\.expeditedQuota) == [1800, 1800, 600, 600, 300].map { .seconds($0) })
+    #expect(
+      StandbyBucket.allCases.map { $0.expeditedQuota(on: AndroidRelease(15)) }
+        == [2700, 1800, 1800, 600, 600, 300].map { .seconds($0) })
+    #expect(StandbyBucket.exempted.expeditedQuota(on: AndroidRelease(16)) == .seconds(3600))
   }
 }
 
