@@ -35,10 +35,33 @@ extension SimulatedSystem {
   /// ``/BackgroundTrace/TemporaryAllowlistReason/bootCompleted`` (20 s). A service the app
   /// starts from it may take only the types Android 15 allows there
   /// (``/BackgroundTrace/ForegroundServiceType/mayStartFromBootCompleted``); others are
-  /// refused at `startForeground` (`fgs.refuse reason=boot-completed`). The reboot itself
-  /// is the caller's: end the app's process first (``terminate(reason:)``) to model it.
+  /// refused at `startForeground` (`fgs.refuse reason=boot-completed`). ``reboot(downtime:)``
+  /// delivers it after the device has rebooted.
   public func deliverBootCompleted() {
     deliverTemporaryAllowlist(.bootCompleted)
+  }
+
+  /// Android: the device reboots. The app's process ends (`app.terminate reason=reboot`;
+  /// a running worker is stopped, `work.stop reason=terminated`, and runs again with its
+  /// next attempt, as androidx `ForceStopRunnable.cleanUp` sets RUNNING work back to
+  /// ENQUEUED with `STOP_REASON_UNKNOWN`); the temporary allowlist, kept in memory, is
+  /// gone; and no work runs until a process of the app has run again, since WorkManager
+  /// does not persist its jobs (`work.wait reasons=rebooted`). After `downtime` the
+  /// device is up and unlocked, and `BOOT_COMPLETED` is delivered
+  /// (``deliverBootCompleted()``), which starts the app's process: WorkManager keeps
+  /// its `RescheduleReceiver` enabled while work is unfinished. Work's schedule is kept
+  /// (`calculateNextRunTime` counts from the stored `lastEnqueueTime`): what fell due
+  /// while the device was down runs at once. On iOS it does nothing.
+  public func reboot(downtime: Duration = .seconds(60)) {
+    guard configuration.platform == .android else { return }
+    terminate(reason: "reboot")
+    workAwaitsReschedule = true
+    allowlistedUntil.removeAll()
+    noteWaits()
+    scheduler.schedule(after: downtime) { [self] in
+      if !screenOn { setDeviceState(screenOn: true) }  // the user unlocks the device
+      deliverBootCompleted()
+    }
   }
 
   /// Android: a high-priority FCM message arrives (`FirebaseMessagingService.onMessageReceived`):

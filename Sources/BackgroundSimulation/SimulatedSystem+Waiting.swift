@@ -39,6 +39,7 @@ extension SimulatedSystem {
       reasons.insert(.quota)
     }
     if configuration.platform == .android && !item.expedited && dozeDefersJobs { reasons.insert(.doze) }
+    if workAwaitsReschedule { reasons.insert(.rebooted) }
     // WorkManager starts the app's process; an iOS in-process queue waits for the app.
     if configuration.platform == .ios && !appRuns { reasons.insert(.notRunning) }
     return reasons

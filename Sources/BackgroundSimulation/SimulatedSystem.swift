@@ -76,6 +76,9 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// The works blocked on each unfinished prerequisite (``WorkContinuation``), by the
   /// prerequisite's id.
   var workDependents: [String: [String]] = [:]
+  /// Android: the device rebooted (``reboot(downtime:)``) and no process of the app has
+  /// run since, so WorkManager has not scheduled its work again.
+  var workAwaitsReschedule = false
   /// The reasons last recorded (`sched.wait`, `work.wait`) for each request still waiting.
   var recordedWaits: [WaitingRequest: Set<WaitReason>] = [:]
   /// The file locks the running process holds, by path: whether each file is in a
@@ -358,6 +361,12 @@ public final class SimulatedSystem: @unchecked Sendable {
     }
     unwindingCrash = false
     record(.appLaunch)
+    if workAwaitsReschedule {
+      // WorkManager initializes in every new process, and its ForceStopRunnable
+      // schedules the unfinished work again.
+      workAwaitsReschedule = false
+      scheduler.schedule(after: .zero) { [self] in startEligibleWork() }
+    }
     processNumber += 1
     processRunning = true
     launching = true

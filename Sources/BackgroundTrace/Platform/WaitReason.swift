@@ -62,6 +62,13 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
   /// (`BGTaskRequest.h`, `BGProcessingTaskRequest`: the system fulfils the request
   /// "as long as the user has used your app within the past week").
   case unused
+  /// Android: the device rebooted and the app's process has not run since, so
+  /// WorkManager has not scheduled its work again: its JobScheduler jobs are not
+  /// persisted (androidx `SystemJobInfoConverter`: `setPersisted(false)`, "we reschedule
+  /// these jobs on BOOT_COMPLETED"), and `ForceStopRunnable` reschedules them when the
+  /// process starts (`RescheduleReceiver` on `BOOT_COMPLETED`, or the user opening the
+  /// app).
+  case rebooted
 
   /// What the reason says in `bgtrace explain --why`: a clause that completes "it
   /// waited because …".
@@ -81,6 +88,8 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
     case .storage: "it needs storage that is not low, and storage was low"
     case .deviceIdle: "it needs an idle device, and the device was in use or not idle long enough"
     case .unused: "the user had not used the app in the past week, and processing tasks launch only for apps used in it"
+    case .rebooted:
+      "the device had rebooted, and WorkManager schedules work again only once the app's process runs (BOOT_COMPLETED)"
     }
   }
 
