@@ -1,9 +1,10 @@
 package import BackgroundTrace
 
-/// A long upload (25 minutes) as a WorkManager worker: WorkManager
-/// stops a worker after ten minutes, so an upload this long never finishes unless the
-/// worker first calls `setForeground` (androidx's long-running workers), which runs it
-/// as a foreground service with no such limit. The upload restarts from the beginning
+/// A long upload (45 minutes) as a WorkManager worker: JobScheduler stops a job after 10
+/// minutes, or 30 from Android 14 while its quota is free (the app on top or in the
+/// active bucket), so an upload this long never finishes unless the worker first calls
+/// `setForeground` (androidx's long-running workers), which runs it as a foreground
+/// service with no such limit. The upload restarts from the beginning
 /// on each attempt.
 package struct LongUploadWorker: BackgroundWorker {
   /// How long the whole upload takes.
@@ -13,7 +14,7 @@ package struct LongUploadWorker: BackgroundWorker {
   private let sleep: @Sendable (Duration) async throws -> Void
 
   /// Creates the worker.
-  package init(context: AsyncContext, uploadDuration: Duration = .seconds(25 * 60), goesForeground: Bool) {
+  package init(context: AsyncContext, uploadDuration: Duration = .seconds(45 * 60), goesForeground: Bool) {
     self.uploadDuration = uploadDuration
     self.goesForeground = goesForeground
     self.sleep = context.sleep

@@ -9,7 +9,7 @@
 ///   while it is suspended or not running — does not keep it running, and has no
 ///   system time limit.
 /// - ``android``: WorkManager. The system starts the app's process to run work, a
-///   running worker keeps the process alive, a worker is stopped after 10 minutes, and
+///   running worker keeps the process alive, a worker is stopped at its job time limit, and
 ///   work running when the process dies is run again, with its next attempt number,
 ///   after its backoff. Android has no UIKit tasks (a begin is refused with
 ///   `.invalid`) and no BGTaskScheduler (registration is refused, a submit fails with

@@ -37,6 +37,34 @@ extension SimulatedSystem {
     return left
   }
 
+  /// How long a regular job starting now may run (`JobServiceContext`: the larger of its
+  /// maximum and its guarantee, ``SimulationConfiguration/workTimeout``). From Android 14
+  /// its maximum is `QuotaController.getMaxJobExecutionTimeMsLocked`'s, at most
+  /// `RUNTIME_FREE_QUOTA_MAX_LIMIT_MS` (``SimulationConfiguration/workTimeoutWhileCharging``):
+  /// all of that while the quota is free (charging, the app on top, or in the foreground
+  /// by a foreground service: AOSP `QuotaControllerTest.testGetMaxJobExecutionTimeLocked_Regular`);
+  /// in a bucket whose window is its quota (`active`, `exempted`), what is left of the
+  /// 24-hour maximum (`testGetMaxJobExecutionTimeLocked_Regular_Active`); in another, what
+  /// is left of the bucket's 10 minutes, so the guarantee. Before Android 14, 10 minutes.
+  var regularJobLimit: Duration {
+    let guarantee = configuration.workTimeout
+    guard configuration.platform == .android, configuration.androidRelease.hasJobRuntimeGuarantees else {
+      return guarantee
+    }
+    let freeLimit = configuration.workTimeoutWhileCharging
+    if charging || appInForeground || runsForegroundService { return max(guarantee, freeLimit) }
+    guard !standbyBucket.limitsJobs else { return guarantee }
+    let running = jobSessionSince.map { RollingBudget.elapsed(from: $0, to: now) } ?? .zero
+    return max(guarantee, min(freeLimit, jobTimeLeft(at: now, running: running) ?? freeLimit))
+  }
+
+  /// Whether a foreground service of the app is in the foreground (a started service
+  /// after `startForeground`, or a worker after `setForeground`): its process state is
+  /// `PROCESS_STATE_FOREGROUND_SERVICE`, which `QuotaController.isUidInForeground` counts.
+  var runsForegroundService: Bool {
+    services.values.contains { $0.foregroundSince != nil } || works.values.contains { $0.foregroundSince != nil }
+  }
+
   /// The job quota left now, the running session's time taken off; `nil` when no
   /// quota applies.
   var jobQuotaLeft: Duration? {

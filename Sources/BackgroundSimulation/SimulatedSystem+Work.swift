@@ -91,7 +91,7 @@ struct WorkItem {
 
 /// A WorkManager-style queue: attempts, backoff as androidx computes it, constraints,
 /// periodic work and unique-work policies. On Android it is WorkManager itself (it
-/// starts the app's process, keeps it running and stops a worker after 10 minutes); on
+/// starts the app's process, keeps it running and stops a worker at its job time limit); on
 /// iOS an in-process queue that runs only while the app runs (``SimulatedPlatform``).
 extension SimulatedSystem: WorkQueue {
   /// Records `work.enqueue` and schedules the work's first start. When unfinished work
@@ -423,8 +423,7 @@ extension SimulatedSystem: WorkQueue {
       // JobServiceContext: a job runs at most the larger of its maximum and its
       // guarantee. An expedited job's maximum is the expedited quota it has left, with
       // a 3-minute guarantee from Android 14; then it is stopped (STOP_REASON_QUOTA)
-      // and runs on as regular work. A regular job gets 10 minutes, 30 while charging
-      // from Android 14 (its quota is "free"); the job quota decides only when it starts.
+      // and runs on as regular work. A regular job's is regularJobLimit.
       let release = configuration.androidRelease
       var limit = configuration.workTimeout
       var quotaEnd: TraceTime?
@@ -433,7 +432,7 @@ extension SimulatedSystem: WorkQueue {
         quotaEnd = now + TraceInterval(max(expeditedQuotaLeft, guarantee, .zero))
         item.expeditedSince = now
       } else {
-        if release.hasJobRuntimeGuarantees && charging { limit = max(limit, configuration.workTimeoutWhileCharging) }
+        limit = regularJobLimit
         beginJob(&item)
       }
       let timeout = now + TraceInterval(limit)
@@ -468,12 +467,12 @@ extension SimulatedSystem: WorkQueue {
   /// - with the type's daily time spent `startForeground` throws "Time limit already
   ///   exhausted", which `SystemForegroundService` catches and logs ("Unable to start
   ///   foreground service"): `work.refuse reason=exhausted`, and the worker stays a job;
-  /// - otherwise it runs as a foreground service, no longer stopped at ten minutes:
+  /// - otherwise it runs as a foreground service, no longer stopped at its job time limit:
   ///   androidx `Processor.stopWork` ignores the job's stop for it ("Ignored stopWork.
   ///   WorkerWrapper … is in foreground"); on Android 15+ a `dataSync` or
   ///   `mediaProcessing` worker draws on its type's daily time.
   ///
-  /// A refused worker keeps its ten minutes and its quota. A call after the attempt
+  /// A refused worker keeps its job time limit and its quota. A call after the attempt
   /// ended — the worker returned, was stopped, or its request was replaced or cancelled
   /// (the request's number, not its unique name, says which) — is refused
   /// `not-running` and throws, as androidx `WorkForegroundUpdater` throws

@@ -49,8 +49,10 @@ public struct SimulationConfiguration: Sendable {
   /// `DEFAULT_RUNTIME_MIN_GUARANTEE_MS`, 10 minutes, the guarantee every regular job
   /// gets, and the limit before Android 14.
   public var workTimeout: Duration = .seconds(600)
-  /// From Android 14, how long a regular job may run while the device charges, when
-  /// its quota does not limit it: `DEFAULT_RUNTIME_FREE_QUOTA_MAX_LIMIT_MS`, 30 minutes
+  /// From Android 14, how long a regular job may run when its quota does not limit it
+  /// (while the device charges, with the app on top or running a foreground service,
+  /// and in the `active` and `exempted` buckets):
+  /// `DEFAULT_RUNTIME_FREE_QUOTA_MAX_LIMIT_MS`, 30 minutes
   /// (`QuotaController.getMaxJobExecutionTimeMsLocked`; the job gets the larger of this
   /// and ``workTimeout``).
   public var workTimeoutWhileCharging: Duration = .seconds(30 * 60)

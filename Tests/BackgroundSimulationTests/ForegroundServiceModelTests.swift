@@ -131,8 +131,7 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
 
   /// Android's "Exemptions from background start restrictions": an app holding
   /// SYSTEM_ALERT_WINDOW may start a foreground service from the background; from
-  /// Android 15 only with a visible overlay window, which the model does not have. The
-  /// model refused every such start before.
+  /// Android 15 only with a visible overlay window, which the model does not have.
   @Test func aStandingExemptionAllowsAStartFromTheBackground() throws {
     for (release, allowed) in [(14, true), (15, false)] {
       var configuration = android(release)
@@ -234,8 +233,8 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
 
   /// AOSP ActiveServices.setServiceForegroundInnerLocked resets a type's time at
   /// startForeground "if the app is currently in the TOP state": an app that spent its
-  /// dataSync time while on top and starts the service again, still on top, is allowed.
-  /// The model refused it before ("Time limit already exhausted").
+  /// dataSync time while on top and starts the service again, still on top, is allowed,
+  /// not refused ("Time limit already exhausted").
   @Test func aStartForegroundWhileOnTopResetsTheTypesTime() throws {
     let system = SimulatedSystem(seed: 1, configuration: android(15))
     system.launch { _ in }
@@ -258,8 +257,7 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   /// ActiveServices.setServiceForegroundInnerLocked clears `r.fgRequired` and calls
   /// `mServiceFGAnrTimer.cancel(r)` before it throws "Time limit already exhausted for
   /// foreground service type". So the refused service gets the app no ANR at the
-  /// deadline, and stopping it later is no SERVICE_FOREGROUND_CRASH_MSG crash. The model
-  /// did both before.
+  /// deadline, and stopping it later is no SERVICE_FOREGROUND_CRASH_MSG crash.
   @Test func aServiceRefusedForItsSpentTimeOwesNoStartForeground() throws {
     for stops in [false, true] {
       var configuration = android(15)
@@ -300,14 +298,16 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   }
 
   /// androidx Processor.stopWork: "Ignored stopWork. WorkerWrapper … is in foreground":
-  /// a worker that called setForeground is not stopped at WorkManager's ten minutes.
-  @Test func setForegroundLiftsTheTenMinuteStop() {
+  /// a worker that called setForeground is not stopped at its job time limit (here 30
+  /// minutes: it starts with the app on top, `JobRuntimeLimitTests`); one that did not
+  /// is stopped there.
+  @Test func setForegroundLiftsTheJobTimeLimit() {
     struct LongUpload: BackgroundWorker {
       let clock: VirtualClock
       let goesForeground: Bool
       func doWork(_ context: WorkContext) async -> WorkResult {
         if goesForeground { try? await context.setForeground(ForegroundInfo(type: .dataSync)) }
-        do { try await clock.sleep(for: .seconds(1200)) } catch { return .retry }
+        do { try await clock.sleep(for: .seconds(3600)) } catch { return .retry }
         return .success
       }
     }
@@ -317,19 +317,19 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
       try! system.enqueue(
         WorkRequest(work: "upload", worker: LongUpload(clock: system.clock, goesForeground: goesForeground)),
         policy: nil)
-      system.advance(by: .seconds(1300))
+      system.advance(by: .seconds(3700))
       let lines = serviceLines(system.trace)
       if goesForeground {
         #expect(
           lines == [
             "0 work.enqueue work=upload", "0.1 work.start work=upload attempt=0",
-            "0.1 work.foreground work=upload attempt=0", "1200.1 work.result work=upload attempt=0 outcome=success",
+            "0.1 work.foreground work=upload attempt=0", "3600.1 work.result work=upload attempt=0 outcome=success",
           ])
       } else {
         #expect(
           lines.prefix(3) == [
             "0 work.enqueue work=upload", "0.1 work.start work=upload attempt=0",
-            "600.1 work.stop work=upload attempt=0 reason=timeout",
+            "1800.1 work.stop work=upload attempt=0 reason=timeout",
           ])
       }
     }
@@ -341,10 +341,11 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   /// with STOP_REASON_FOREGROUND_SERVICE_TIMEOUT; its next attempt cannot go foreground:
   /// SystemForegroundService's startForeground throws "Time limit already exhausted",
   /// which it catches ("Unable to start foreground service"), recorded as `work.refuse
-  /// reason=exhausted` (the model left it unrecorded before), and WorkManager stops it
-  /// at ten minutes. The app is in the background (with a standing exemption, so the
-  /// worker may go foreground there): on top, ActiveServices would reset the time at the
-  /// next startForeground.
+  /// reason=exhausted`, and JobScheduler stops it
+  /// at its job time limit: 30 minutes, as the app is on the power allowlist and so in
+  /// the exempted bucket (`JobRuntimeLimitTests`). The app is in the background (with
+  /// that standing exemption, so the worker may go foreground there): on top,
+  /// ActiveServices would reset the time at the next startForeground.
   @Test func aPromotedWorkerDrawsOnTheDataSyncBudget() throws {
     struct Endless: BackgroundWorker {
       let clock: VirtualClock
@@ -360,7 +361,7 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
     system.launch { _ in }
     system.moveToBackground()
     try system.enqueue(WorkRequest(work: "upload", worker: Endless(clock: system.clock)), policy: nil)
-    system.advance(by: .seconds(6 * 3600 + 700))
+    system.advance(by: .seconds(6 * 3600 + 1900))
     #expect(
       serviceLines(system.trace) == [
         "0 work.enqueue work=upload", "0.1 work.start work=upload attempt=0",
@@ -368,8 +369,8 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
         "21600.1 work.stop work=upload attempt=0 reason=foreground-timeout",
         "21600.2 work.start work=upload attempt=1", "21600.2 work.foreground work=upload attempt=1",
         "21600.2 work.refuse work=upload attempt=1 reason=exhausted",
-        "22200.2 work.stop work=upload attempt=1 reason=timeout", "22200.3 work.start work=upload attempt=2",
-        "22200.3 work.foreground work=upload attempt=2", "22200.3 work.refuse work=upload attempt=2 reason=exhausted",
+        "23400.2 work.stop work=upload attempt=1 reason=timeout", "23400.3 work.start work=upload attempt=2",
+        "23400.3 work.foreground work=upload attempt=2", "23400.3 work.refuse work=upload attempt=2 reason=exhausted",
       ])
     #expect(Set(TraceChecker.check(system.trace).map(\.rule)) == [.workForegroundRefused])
   }
@@ -428,12 +429,11 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   /// 2.7.0-alpha04 release notes: setForegroundAsync "will throw the
   /// ForegroundServiceStartNotAllowedException". A worker promoting itself a minute after
   /// the user left the app, on Android 12+, is refused (`work.refuse reason=background`,
-  /// a throw) and stays a job, stopped at ten minutes; the model let it go foreground
-  /// before. Android 11 lets it.
+  /// a throw) and stays a job, stopped at its job time limit. Android 11 lets it.
   /// Inside a temporary allowlist window (a high-priority FCM message at 55 s, 10 s,
   /// REASON_PUSH_MESSAGING) the service WorkManager starts for the worker may start from
   /// the background: the worker's setForeground at 60.1 s is allowed, and it runs past
-  /// ten minutes as a foreground service. The model refused it before.
+  /// its job time limit as a foreground service.
   @Test func setForegroundInsideAnAllowlistWindowIsAllowed() throws {
     let system = SimulatedSystem(seed: 1, configuration: android(14))
     system.launch { _ in }
@@ -518,7 +518,7 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   /// androidx SystemForegroundDispatcher.onTimeout stops the works whose type timed out
   /// (STOP_REASON_FOREGROUND_SERVICE_TIMEOUT) and stops the service: a worker promoted
   /// as a shortService (Android 14+, DEFAULT_SHORT_FGS_TIMEOUT_DURATION = 3 minutes) is
-  /// stopped after 3 minutes, where the model let it run on before.
+  /// stopped after 3 minutes.
   @Test func aShortServiceWorkerIsStoppedAfterThreeMinutes() {
     let (system, _) = Self.run(android(16), span: .seconds(300)) {
       Promoting(clock: $0.clock, info: ForegroundInfo(type: .shortService))

@@ -33,7 +33,7 @@ private func registerNonisolated(
 
 /// BGTaskScheduler and UIKit as the decompiled iOS 26.1 frameworks have them, in the
 /// public restore dump EthanArbuckle/iPhone18-3_26.1_23B85_Restore (paths below are in
-/// it): each test names the code it follows, and each failed against the model before.
+/// it): each test names the code it follows.
 @Suite struct FrameworkFidelityTests {
   /// System/Library/Frameworks/BackgroundTasks.framework/BackgroundTasks/BGTaskScheduler.mm,
   /// `_handleSubmissionWithoutRegistrationForTaskRequest:error:`: a submit for a permitted

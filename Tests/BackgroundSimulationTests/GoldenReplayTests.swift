@@ -62,13 +62,13 @@ import Testing
     ),
     ("android/sync-service-android-13", { SyncServiceExampleTests.app(on: $0, scheduler: $0.scheduler, type: nil) }),
     ("android/sync-service-typed", { SyncServiceExampleTests.app(on: $0, scheduler: $0.scheduler, type: .dataSync) }),
-    // A 25-minute upload worker, promoted with setForeground or stopped at ten minutes.
+    // A 45-minute upload worker, promoted with setForeground or stopped at its job time limit.
     (
       "android/long-upload-foreground",
       { LongUploadWorkerExampleTests.app(on: $0, scheduler: $0.scheduler, goesForeground: true) }
     ),
     (
-      "android/long-upload-stopped-at-ten-minutes",
+      "android/long-upload-stopped-as-a-job",
       { LongUploadWorkerExampleTests.app(on: $0, scheduler: $0.scheduler, goesForeground: false) }
     ),
     // Its setForeground from the background refused: the recording's work.refuse answers it.

@@ -9,7 +9,7 @@ import Testing
 /// background until the window ends. Android, "Restrictions on starting a foreground
 /// service from the background", "Exemptions from background start restrictions"; AOSP
 /// `PowerExemptionManager` (`REASON_PUSH_MESSAGING` 101, `REASON_ALARM_MANAGER_WHILE_IDLE`
-/// 302, `REASON_NOTIFICATION_SERVICE` 310). The model refused every such start before.
+/// 302, `REASON_NOTIFICATION_SERVICE` 310).
 @Suite struct TemporaryAllowlistModelTests {
   /// A service that calls `startForeground(dataSync)` at once and stops after `sync`.
   final class SyncService: ForegroundService {

@@ -219,13 +219,16 @@ import Testing
   }
 
   /// From Android 14 a regular job runs up to 30 minutes while the device charges
-  /// (`DEFAULT_RUNTIME_FREE_QUOTA_MAX_LIMIT_MS`), 10 on battery
-  /// (`DEFAULT_RUNTIME_MIN_GUARANTEE_MS`); before 14, 10 either way.
+  /// (`DEFAULT_RUNTIME_FREE_QUOTA_MAX_LIMIT_MS`), 10 on battery in a bucket whose quota
+  /// limits it (`DEFAULT_RUNTIME_MIN_GUARANTEE_MS`; here `working_set`, pinned); before
+  /// 14, 10 either way. (`JobRuntimeLimitTests` has the other cases.)
   @Test func onTheChargerAJobRunsThirtyMinutes() throws {
     func run(charging: Bool, release: Int) throws -> [String] {
       var configuration = SimulationConfiguration(platform: .android)
       configuration.charging = charging
       configuration.androidRelease = AndroidRelease(release)
+      configuration.standbyBucket = .workingSet
+      configuration.standbyBucketFollowsUse = false
       let system = SimulatedSystem(seed: 1, configuration: configuration)
       try system.enqueueTimed("long", seconds: 1200)
       system.advance(to: TraceTime(seconds: 1300))

@@ -64,8 +64,11 @@ private struct RecordingWorker: BackgroundWorker {
       ])
   }
 
+  /// On Android 13, where every job has 10 minutes (`JobRuntimeLimitTests`).
   @Test func aWorkerStillRunningAfterTenMinutesIsStoppedAndRunsAgainWithTheNextAttempt() throws {
-    let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(13)
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
     let runs = Runs()
     let worker = RecordingWorker(
       clock: system.clock, runs: runs, duration: { $0 == 0 ? .seconds(3600) : .seconds(1) })

@@ -37,7 +37,7 @@ private func workLines(_ trace: RecordedTrace) -> [String] {
 
   /// androidx `WorkRequestTest.periodicWorkRequest_expedited_throwsException`:
   /// `PeriodicWorkRequest.Builder.buildInternal()` throws "PeriodicWorkRequests cannot be
-  /// expedited". The simulation used to enqueue it and run it every 15 minutes.
+  /// expedited": nothing is enqueued, recorded or run.
   @Test func periodicWorkRequestExpeditedThrowsException() {
     let system = SimulatedSystem(seed: 1, configuration: Self.android)
     let request = WorkRequest(
@@ -50,8 +50,8 @@ private func workLines(_ trace: RecordedTrace) -> [String] {
   }
 
   /// androidx `WorkRequest.Builder.build()`: an expedited request that requires charging
-  /// throws "Expedited jobs only support network and storage constraints". The
-  /// simulation used to enqueue it and run it.
+  /// throws "Expedited jobs only support network and storage constraints": nothing is
+  /// enqueued or run.
   @Test func expeditedRequestRequiringChargingThrowsException() {
     let system = SimulatedSystem(seed: 1, configuration: Self.android)
     let request = WorkRequest(
@@ -121,8 +121,8 @@ private func workLines(_ trace: RecordedTrace) -> [String] {
   /// androidx `WorkForegroundUpdaterTest.setForeground_whenWorkFinished`: a
   /// `setForeground` after the worker returned throws `IllegalStateException` ("Calls to
   /// setForegroundAsync() must complete before a ListenableWorker signals completion of
-  /// work"). The simulation used to do nothing and record nothing; now the call is
-  /// `work.foreground`, refused `not-running`, it throws, and the checker reports it.
+  /// work"): the call is `work.foreground`, refused `not-running`, it throws, and the
+  /// checker reports it.
   @Test func setForegroundWhenWorkFinished() async throws {
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     system.launch { _ in }
@@ -150,9 +150,10 @@ private func workLines(_ trace: RecordedTrace) -> [String] {
 
   /// androidx `WorkForegroundUpdaterTest.setForeground_whenWorkReplaced`: the replaced
   /// request's worker calls `setForeground` late; WorkManager finds no running WorkSpec
-  /// for its id and throws. The simulation used to find the worker by unique name and
-  /// attempt, and promoted the replacement, which then ran past its ten minutes; now the
-  /// replacement stays a job and is stopped at ten minutes.
+  /// for its id and throws. The simulation finds the attempt by its request, not by the
+  /// unique name, so the replacement is not promoted: it stays a job and is stopped at
+  /// its job time limit, 30 minutes, the app being on top when it started
+  /// (`JobRuntimeLimitTests`).
   @Test func setForegroundWhenWorkReplaced() async throws {
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     system.launch { _ in }
@@ -160,21 +161,21 @@ private func workLines(_ trace: RecordedTrace) -> [String] {
     try system.enqueue(WorkRequest(work: "upload", worker: replaced), policy: nil)
     system.advance(by: .seconds(10))
     try system.enqueue(
-      WorkRequest(work: "upload", worker: KeepingWorker(clock: system.clock, duration: .seconds(1200))),
+      WorkRequest(work: "upload", worker: KeepingWorker(clock: system.clock, duration: .seconds(3600))),
       policy: .replace)
     system.advance(by: .seconds(10))
     let context = try #require(replaced.context.withLock { $0 })
     await #expect(throws: ForegroundServiceError(.notRunning, service: "upload")) {
       try await context.setForeground(ForegroundInfo(type: .dataSync))
     }
-    system.advance(by: .seconds(590) + .milliseconds(150))  // to 610.15 s, past the replacement's ten minutes
+    system.advance(by: .seconds(1790) + .milliseconds(150))  // to 1810.15 s, past the replacement's 30 minutes
     #expect(
       workLines(system.trace) == [
         "0 work.enqueue work=upload", "0.1 work.start work=upload attempt=0",
         "10 work.enqueue work=upload policy=replace",
         "10 work.stop work=upload attempt=0 reason=cancelled", "10.1 work.start work=upload attempt=0",
         "20 work.foreground work=upload attempt=0", "20 work.refuse work=upload attempt=0 reason=not-running",
-        "610.1 work.stop work=upload attempt=0 reason=timeout",
+        "1810.1 work.stop work=upload attempt=0 reason=timeout",
       ])
   }
 }

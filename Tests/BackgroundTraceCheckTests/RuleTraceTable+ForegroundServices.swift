@@ -130,7 +130,7 @@ extension RuleTraceTable {
         finding(
           .workForegroundRefused, line: 14, at: "61.5 work.foreground work=upload attempt=0",
           "work upload attempt 0 called setForeground while the app was in the background on android 12",
-          "stopped at ten minutes")
+          "stopped at its job time limit")
       ]),
     TraceCase(
       file: "work-foreground-refused.fires-no-type.txt",

@@ -10,7 +10,7 @@ import Synchronization
 /// sometimes. The fixed worker goes foreground only while the app is visible (as
 /// apps check `ProcessLifecycleOwner`'s state before starting a foreground service) and
 /// otherwise uploads as a job, resumably, in one-minute parts that survive its
-/// ten-minute stops.
+/// stops at its job time limit.
 ///
 /// Drawn from the run's choices: when the user taps Upload (after 0–10 s), how long the
 /// upload takes (5–25 minutes), and when the user leaves the app (after 0–30 s, or

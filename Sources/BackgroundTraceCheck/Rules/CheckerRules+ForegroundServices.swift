@@ -56,7 +56,7 @@ extension CheckerRules {
         .workForegroundRefused,
         "work \(work) attempt \(attempt) called setForeground while the app was in the background on "
           + "\(androidRelease): it throws ForegroundServiceStartNotAllowedException, and the worker stays a job, "
-          + "stopped at ten minutes")
+          + "stopped at its job time limit")
     case .workRefused(let work, let attempt, let reason):
       if workForegroundReported.remove(work) != nil && reason == .background { break }  // reported at work.foreground
       report(
@@ -128,13 +128,13 @@ extension CheckerRules {
       switch reason {
       case .background:
         "the app was in the background: it throws ForegroundServiceStartNotAllowedException, and the worker stays a "
-          + "job, stopped at ten minutes"
+          + "job, stopped at its job time limit"
       case .noType:
         "its ForegroundInfo has no type: SystemForegroundService's startForeground throws "
           + "MissingForegroundServiceTypeException, which crashes the app"
       case .exhausted:
         "its type's daily time is spent (\"Time limit already exhausted\"): WorkManager logs \"Unable to start "
-          + "foreground service\", and the worker stays a job, stopped at ten minutes"
+          + "foreground service\", and the worker stays a job, stopped at its job time limit"
       case .notRunning:
         "the attempt had already ended: WorkForegroundUpdater throws IllegalStateException (\"Calls to "
           + "setForegroundAsync() must complete before a ListenableWorker signals completion of work\")"

@@ -366,7 +366,8 @@ extension Rule {
           is still in the foreground (for example at the start of work the user asked for). Give
           the `ForegroundInfo` a type and declare it on `androidx.work.impl.foreground.SystemForegroundService`
           in the manifest (`tools:node="merge"`, with its `FOREGROUND_SERVICE_*` permission).
-          Catch the exception and let the worker split its work into runs of under ten minutes.
+          Catch the exception and let the worker split its work into runs shorter than its job
+          time limit (10 minutes; up to 30 from Android 14 while its quota is free).
           """#)
     case .workExpeditedDropped:
       Declaration(

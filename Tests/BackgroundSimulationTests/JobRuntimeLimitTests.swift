@@ -1,0 +1,63 @@
+import BackgroundSimulation
+import BackgroundTrace
+import Testing
+
+/// How long a regular job may run, as JobScheduler decides it when the job starts:
+/// `JobServiceContext` takes the larger of the job's maximum and its guarantee
+/// (`DEFAULT_RUNTIME_MIN_GUARANTEE_MS`, 10 minutes); from Android 14 the maximum is
+/// `QuotaController.getMaxJobExecutionTimeMsLocked`'s, at most
+/// `DEFAULT_RUNTIME_FREE_QUOTA_MAX_LIMIT_MS` (30 minutes). AOSP `QuotaControllerTest`:
+/// `testGetMaxJobExecutionTimeLocked_Regular` (charging, a foreground service, a job
+/// started on top: the free 30 minutes; otherwise what is left of the bucket's quota)
+/// and `testGetMaxJobExecutionTimeLocked_Regular_Active` (an ACTIVE app, whose window is
+/// its quota: what is left of the 24-hour maximum). A worker here runs an hour; work
+/// starts 0.1 s after it is due.
+@Suite struct JobRuntimeLimitTests {
+  /// When the hour-long worker enqueued at 100 s was stopped, or nil if it finished.
+  private func stop(
+    release: Int = 16, bucket: StandbyBucket = .workingSet, onTop: Bool = false, foregroundService: Bool = false
+  ) throws -> String? {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(release)
+    configuration.standbyBucket = bucket
+    configuration.standbyBucketFollowsUse = false
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { _ in }
+    if foregroundService {
+      try system.startForegroundService("player", BootCompletedServiceTests.Service(type: .dataSync))
+    }
+    if !onTop { system.moveToBackground() }
+    system.advance(to: TraceTime(seconds: 100))
+    try system.enqueue(WorkRequest(work: "hour", worker: TimedWorker(clock: system.clock, duration: .seconds(3600))))
+    system.advance(by: .seconds(3700))
+    return system.trace.events.map(TextTraceWriter.line(for:)).first { $0.contains("work.stop work=hour:1") }
+  }
+
+  /// In a bucket whose quota limits jobs, in the background on battery: the guarantee,
+  /// 10 minutes (the 7 minutes `testGetMaxJobExecutionTimeLocked_Regular` leaves a rare
+  /// app are under it).
+  @Test func aLimitedBucketsJobGetsItsTenMinutes() throws {
+    #expect(try stop(bucket: .workingSet) == "700.1 work.stop work=hour:1 attempt=0 reason=timeout")
+    #expect(try stop(bucket: .rare) == "700.1 work.stop work=hour:1 attempt=0 reason=timeout")
+  }
+
+  /// A job started with the app on top, or while it runs a foreground service: the free
+  /// 30 minutes, whatever its bucket.
+  @Test func onTopOrWithAForegroundServiceAJobGetsThirtyMinutes() throws {
+    #expect(try stop(onTop: true) == "1900.1 work.stop work=hour:1 attempt=0 reason=timeout")
+    #expect(try stop(foregroundService: true) == "1900.1 work.stop work=hour:1 attempt=0 reason=timeout")
+  }
+
+  /// An app in the active (or exempted) bucket: what is left of its 4 hours a day, at
+  /// most 30 minutes.
+  @Test func anActiveAppsJobGetsWhatIsLeftOfItsDayUpToThirtyMinutes() throws {
+    #expect(try stop(bucket: .active) == "1900.1 work.stop work=hour:1 attempt=0 reason=timeout")
+    #expect(try stop(bucket: .exempted) == "1900.1 work.stop work=hour:1 attempt=0 reason=timeout")
+  }
+
+  /// Android 13 and earlier: 10 minutes, whatever the quota.
+  @Test func beforeAndroid14EveryJobGetsTenMinutes() throws {
+    #expect(
+      try stop(release: 13, bucket: .active, onTop: true) == "700.1 work.stop work=hour:1 attempt=0 reason=timeout")
+  }
+}
