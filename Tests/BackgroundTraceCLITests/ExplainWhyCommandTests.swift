@@ -43,22 +43,29 @@ import Testing
         """)
   }
 
+  /// `bgtrace explain PATH --why name` on `trace`, written to a file of its own.
+  private func why(_ name: String, in trace: String) throws -> (
+    status: BackgroundTraceCLI.ExitStatus, output: String, errors: String
+  ) {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("trace.txt")
+    try Data(trace.utf8).write(to: URL(fileURLWithPath: path))
+    return run("explain", path, "--why", name)
+  }
+
   /// Periodic work with a next schedule time override waits for the override, not its
   /// initial delay (androidx `WorkSpec.calculateNextRunTime`).
   @Test func aScheduleOverrideIsWhatTheFirstRunWaitsFor() throws {
-    let directory = try TemporaryDirectory()
-    let path = directory.path("override.txt")
-    try Data(
-      """
-      bgtrace 1
-      meta platform=android
-      0 app.launch
-      0 work.enqueue work=soon period=900 policy=keep initial=600 override=60
-      60.1 work.start work=soon attempt=0
+    let result = try why(
+      "soon",
+      in: """
+        bgtrace 1
+        meta platform=android
+        0 app.launch
+        0 work.enqueue work=soon period=900 policy=keep initial=600 override=60
+        60.1 work.start work=soon attempt=0
 
-      """.utf8
-    ).write(to: URL(fileURLWithPath: path))
-    let result = run("explain", path, "--why", "soon")
+        """)
     #expect(
       result.output == """
         work soon
@@ -72,27 +79,24 @@ import Testing
   /// A work enqueued after others waits for them to succeed (androidx `BLOCKED`), and
   /// once the last has, for its own initial delay from then.
   @Test func aBlockedWorkWaitsForItsPrerequisites() throws {
-    let directory = try TemporaryDirectory()
-    let path = directory.path("after.txt")
-    try Data(
-      """
-      bgtrace 1
-      meta platform=android
-      0 app.launch
-      0 work.enqueue work=a:1
-      0 work.enqueue work=b:1
-      0 work.enqueue work=c:1 initial=10
-      0 work.after work=c:1 prerequisite=a:1
-      0 work.after work=c:1 prerequisite=b:1
-      0.1 work.start work=a:1 attempt=0
-      0.1 work.start work=b:1 attempt=0
-      4 work.result work=a:1 attempt=0 outcome=success
-      6 work.result work=b:1 attempt=0 outcome=success
-      16.1 work.start work=c:1 attempt=0
+    let result = try why(
+      "c:1",
+      in: """
+        bgtrace 1
+        meta platform=android
+        0 app.launch
+        0 work.enqueue work=a:1
+        0 work.enqueue work=b:1
+        0 work.enqueue work=c:1 initial=10
+        0 work.after work=c:1 prerequisite=a:1
+        0 work.after work=c:1 prerequisite=b:1
+        0.1 work.start work=a:1 attempt=0
+        0.1 work.start work=b:1 attempt=0
+        4 work.result work=a:1 attempt=0 outcome=success
+        6 work.result work=b:1 attempt=0 outcome=success
+        16.1 work.start work=c:1 attempt=0
 
-      """.utf8
-    ).write(to: URL(fileURLWithPath: path))
-    let result = run("explain", path, "--why", "c:1")
+        """)
     #expect(
       result.output == """
         work c:1
