@@ -6,6 +6,8 @@ import Testing
 /// The real log excerpts under `Traces/import/` (copied verbatim from public sources,
 /// each with its `NAME.source.md`): each imports to its hand-written `NAME.expected.txt`,
 /// and `bgtrace check` on that trace prints exactly `NAME.findings` (no `.txt`: the tests that read every trace under Traces/ would take it for one).
+/// Each event of an expected trace notes its log line (`# from LOG:LINE`), and the
+/// findings cite it beside the trace's line, as `check LOG` does.
 @Suite struct ImportExcerptTests {
   static let excerpts: [String] = Repository.files(
     under: Repository.traces.appendingPathComponent("import"), suffix: "log"
@@ -30,7 +32,7 @@ import Testing
     }
     let result = empty ? run("import", Repository.path(log), "--allow-empty") : run("import", Repository.path(log))
     #expect(result.status == .success, "\(result.errors)")
-    #expect(result.output == expected, "\(log)")
+    #expect(result.output.replacingOccurrences(of: Repository.root.path + "/", with: "") == expected, "\(log)")
 
     let check = run("check", Repository.path(stem + ".expected.txt"))
     let findings = try String(contentsOfFile: Repository.path(stem + ".findings"), encoding: .utf8)
@@ -55,8 +57,16 @@ import Testing
       }
     }
     let fromLog = split(checkLog.output, path: Repository.path(log))
-    let fromTrace = split(check.output, path: Repository.path(stem + ".expected.txt"))
+    let checkTrace = check.output.split(separator: "\n")
+    let fromTrace = split(
+      checkTrace.filter { !$0.contains(": note: ") }.joined(separator: "\n"),
+      path: Repository.path(stem + ".expected.txt"))
     #expect(fromLog.map(\.rest) == fromTrace.map(\.rest), "\(log)")
     #expect(fromLog.allSatisfy { (1...lineCount).contains($0.line) }, "\(log): \(checkLog.output)")
+    // Checked later, the imported trace cites the same log line for each finding.
+    let notes = split(
+      checkTrace.filter { $0.contains(": note: the log line this event was imported from") }.joined(separator: "\n"),
+      path: log)
+    #expect(notes.map(\.line) == fromLog.map(\.line), "\(log): \(check.output)")
   }
 }

@@ -18,6 +18,9 @@ public struct TextTraceParser: Sendable {
   public let file: String?
   /// The `meta` pairs seen so far.
   public private(set) var meta = TraceMetadata()
+  /// The log line the last event parsed notes it came from (`# from FILE:LINE` after
+  /// its fields); `nil` when it notes none.
+  public private(set) var eventSource: EventSource?
   private var sawHeader = false
   private var sawEvent = false
   private var lastTime = TraceTime.zero
@@ -123,6 +126,7 @@ public struct TextTraceParser: Sendable {
     let fields = FieldReader(
       kind: kind, fields: try scanner.fields(), kindColumn: kindToken.column, scanner: scanner)
     let event = TraceEvent(time: time, try fields.build())
+    eventSource = scanner.comment().flatMap { EventSource(comment: $0) }
     lastTime = time
     sawEvent = true
     return event
@@ -208,6 +212,16 @@ struct LineScanner {
     while index < bytes.endIndex, Self.isBlank(bytes[index]) { index += 1 }
   }
 
+  /// The text of the comment that ends the line, after its `#` with blanks trimmed,
+  /// when the scanner stands at one; `nil` otherwise.
+  func comment() -> String? {
+    guard !atEnd, peek == UInt8(ascii: "#") else { return nil }
+    var text = bytes[(index + 1)...]
+    while let first = text.first, Self.isBlank(first) { text.removeFirst() }
+    while let last = text.last, Self.isBlank(last) { text.removeLast() }
+    return String(decoding: text, as: UTF8.self)
+  }
+
   /// The run of non-blank bytes at the current position.
   mutating func token() -> Token {
     let start = index
@@ -215,12 +229,13 @@ struct LineScanner {
     return Token(bytes: bytes[start..<index], column: start - bytes.startIndex + 1)
   }
 
-  /// The `key=value` fields up to the end of the line; keys must be unique.
+  /// The `key=value` fields up to the end of the line or a comment (`#` after a
+  /// blank); keys must be unique.
   mutating func fields() throws(TraceFormatError) -> [Field] {
     var fields: [Field] = []
     while true {
       skipBlanks()
-      if atEnd { return fields }
+      if atEnd || peek == UInt8(ascii: "#") { return fields }
       let field = try self.field()
       if fields.contains(where: { $0.key == field.key }) {
         throw error(at: field.keyColumn, "field '\(field.key)' appears twice")

@@ -32,7 +32,7 @@ public struct TextTraceReader {
   private mutating func readUntilFirstEvent() throws {
     while let (line, number) = try nextLine() {
       if case .event(let event) = try parser.parse(line: line, number: number) {
-        pendingEvent = LocatedEvent(event: event, location: number)
+        pendingEvent = LocatedEvent(event: event, location: number, source: parser.eventSource)
         return
       }
     }
@@ -49,7 +49,7 @@ public struct TextTraceReader {
     }
     while let (line, number) = try nextLine() {
       if case .event(let event) = try parser.parse(line: line, number: number) {
-        return LocatedEvent(event: event, location: number)
+        return LocatedEvent(event: event, location: number, source: parser.eventSource)
       }
     }
     try finish()
@@ -89,11 +89,20 @@ public struct LocatedEvent: Sendable, Hashable {
   public var event: TraceEvent
   /// Its line (text) or event number (binary), 1-based.
   public var location: Int
+  /// The device-log line it was imported from, when its text line notes one
+  /// (``EventSource``); `nil` otherwise, and always in a binary trace.
+  public var source: EventSource?
 
-  /// Creates a located event.
+  /// Creates a located event that notes no source.
   public init(event: TraceEvent, location: Int) {
+    self.init(event: event, location: location, source: nil)
+  }
+
+  /// Creates a located event imported from the log line `source`.
+  public init(event: TraceEvent, location: Int, source: EventSource?) {
     self.event = event
     self.location = location
+    self.source = source
   }
 }
 

@@ -41,10 +41,22 @@ public enum TextTraceWriter: Sendable {
 
   /// Appends the canonical line of `event`, with its LF, to `output`.
   public static func appendLine(for event: TraceEvent, to output: inout String) {
+    appendLine(for: event, source: nil, to: &output)
+  }
+
+  /// Appends the canonical line of `event`, noting the log line it was imported from
+  /// after its fields (`# from FILE:LINE`, ``EventSource``) when `source` is given
+  /// (and its file's name has no line break, which a line cannot hold), with its LF,
+  /// to `output`.
+  public static func appendLine(for event: TraceEvent, source: EventSource?, to output: inout String) {
     output += event.time.description
     output += " "
     output += event.kind.tag.name
     appendFields(of: event.kind, to: &output)
+    if let source, !source.file.contains(where: \.isNewline) {
+      output += " # "
+      output += source.comment
+    }
     output += "\n"
   }
 

@@ -25,6 +25,9 @@ package enum CheckCommand {
     package var error: String?
     /// For a device log, checked as the trace it imports to: what was imported.
     package var note: String?
+    /// The log lines a text trace's events note they were imported from
+    /// (``EventSource``), by the trace line of the event.
+    package var sources: [Int: EventSource] = [:]
   }
 
   static func run(paths: [String], options: CheckOptions, console: some Console) throws -> ExitStatus {
@@ -54,9 +57,12 @@ package enum CheckCommand {
           suppressed += 1
           continue
         }
+        let source = result.sources[finding.location]
         switch options.format {
-        case .text: text += finding.line(path: result.name) + "\n"
-        case .jsonl: text += json(finding, path: result.name) + "\n"
+        case .text:
+          text += finding.line(path: result.name) + "\n"
+          if let source { text += "\(source): note: the log line this event was imported from\n" }
+        case .jsonl: text += json(finding, path: result.name, source: source) + "\n"
         }
         if status == .success && (finding.severity == .error || options.strict) { status = .findings }
       }
@@ -129,7 +135,14 @@ package enum CheckCommand {
       var reader = try TraceReader(path: path)
       result.name = reader.file
       var checker = TraceChecker(configuration: configuration, meta: reader.meta)
-      try checker.checkRemainingEvents(of: &reader, into: &result.findings)
+      if reader.format == .text {
+        while let located = try reader.next() {
+          if let source = located.source { result.sources[located.location] = source }
+          checker.check(located, into: &result.findings)
+        }
+      } else {
+        try checker.checkRemainingEvents(of: &reader, into: &result.findings)
+      }
       result.damage = reader.damage
       checker.finish(into: &result.findings, after: reader.damage)
     } catch {
@@ -163,14 +176,18 @@ package enum CheckCommand {
       + "findings cite the log's lines"
   }
 
-  static func json(_ finding: Finding, path: String) -> String {
-    JSONText.object([
+  /// A finding as one JSON object; `source` is the log line its event was imported
+  /// from, when the trace notes one.
+  static func json(_ finding: Finding, path: String, source: EventSource? = nil) -> String {
+    var members = [
       ("path", JSONText.string(path)),
       ("location", String(finding.location)),
       ("time", finding.time.description),
       ("severity", JSONText.string(finding.severity.rawValue)),
       ("rule", JSONText.string(finding.rule.id)),
       ("message", JSONText.string(finding.message)),
-    ])
+    ]
+    if let source { members.append(("source", JSONText.string(source.description))) }
+    return JSONText.object(members)
   }
 }

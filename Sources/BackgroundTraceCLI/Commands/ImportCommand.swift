@@ -22,8 +22,14 @@ enum ImportCommand {
       }
     }
     let sink = try TraceSink(path: options.output, console: console)
+    let names = inputs.map(\.name)
     let summary = try LogImporter.run(
-      inputs, options: options.log, meta: { try sink.begin($0) }, event: { try sink.append($0) })
+      inputs, options: options.log, meta: { try sink.begin($0) },
+      located: { event, location in
+        // An event no single line told (line 0) notes none.
+        let source = location.line > 0 ? EventSource(file: names[location.input], line: location.line) : nil
+        try sink.append(event, source: source)
+      })
     try sink.close()
     console.writeError(summary.text)
     if summary.events == 0 && !options.allowsEmpty {
@@ -107,10 +113,12 @@ private final class TraceSink {
     }
   }
 
-  func append(_ event: TraceEvent) throws {
+  /// Appends `event`; the text form notes the log line it came from, the binary form
+  /// has no place for it (docs/import.md).
+  func append(_ event: TraceEvent, source: EventSource?) throws {
     switch form {
     case .console, .text:
-      TextTraceWriter.appendLine(for: event, to: &text)
+      TextTraceWriter.appendLine(for: event, source: source, to: &text)
       if text.utf8.count >= 256 * 1024 { try drain() }
     case .binary(let file):
       try encoder!.append(event, into: &bytes)
