@@ -23,6 +23,8 @@ struct ImportPass {
   private(set) var workTags: [String: String] = [:]
   private var processIndex: [String: Int] = [:]
   private var lastProcess: Int?
+  /// Whether the line of the entry the reader holds had a word the import looks for.
+  private var heldMayMatter = true
   /// With `--strict`, the first message that does not parse, and how many messages were
   /// spooled before it: the events of those are written before the error is thrown, as
   /// they would be by a reader that stopped there.
@@ -50,20 +52,36 @@ struct ImportPass {
       // the first time is known, it is skipped unread. Before, it is read for its time
       // only (the survey never counted such lines).
       let mayMatter = !skipsByWord || LogRelevance.mayMatter(line.bytes, platform: platform)
-      if !mayMatter && clock.hasBase {
+      if !mayMatter && clock.hasBase && reader.heldEntryLine == nil {
         summary.skippedLines += 1
         return
       }
-      try take(reader.read(line), surveyed: mayMatter, input: input, index: inputIndex, strict: strict)
+      // An entry held for its continuations (``WrappedLineJoining``) comes out a line
+      // late: it is surveyed as its own line was.
+      let heldLineMattered = heldMayMatter
+      try take(
+        reader.read(line), surveyed: mayMatter, heldSurveyed: heldLineMattered, line: line.number, input: input,
+        index: inputIndex, strict: strict)
       while let more = reader.nextPending() {
-        try take(more, surveyed: mayMatter, input: input, index: inputIndex, strict: strict)
+        try take(
+          more, surveyed: mayMatter, heldSurveyed: heldLineMattered, line: line.number, input: input,
+          index: inputIndex, strict: strict)
       }
+      if reader.heldEntryLine == line.number { heldMayMatter = mayMatter }
     }
-    if let last = reader.finish() { try take(last, surveyed: true, input: input, index: inputIndex, strict: strict) }
+    if let last = reader.finish() {
+      try take(
+        last, surveyed: true, heldSurveyed: heldMayMatter, line: nil, input: input, index: inputIndex, strict: strict)
+    }
+    while let more = reader.nextPending() {
+      try take(
+        more, surveyed: true, heldSurveyed: heldMayMatter, line: nil, input: input, index: inputIndex, strict: strict)
+    }
   }
 
   private mutating func take(
-    _ reading: LineReading, surveyed: Bool, input: LogInput, index inputIndex: Int, strict: Bool
+    _ reading: LineReading, surveyed lineSurveyed: Bool, heldSurveyed: Bool, line: Int?, input: LogInput,
+    index inputIndex: Int, strict: Bool
   ) throws {
     switch reading {
     case .notInStyle:
@@ -77,7 +95,7 @@ struct ImportPass {
     case .entry(let record):
       clock.see(record.time)
       let reading = LogMessages.read(record, platform: survey.platform)
-      if surveyed { survey.take(record, reading) }
+      if record.line == line ? lineSurveyed : heldSurveyed { survey.take(record, reading) }
       guard case .message(let message) = reading else {
         if case .malformed(let expected) = reading {
           summary.malformedLines += 1

@@ -87,6 +87,7 @@ package struct LogStream {
   package mutating func finish(_ output: (Output) throws -> Void) throws {
     if reader == nil { try start(output) }
     if let last = reader?.finish() { try take(last, output) }
+    while let more = reader?.nextPending() { try take(more, output) }
     if app == nil, let chosen = try survey?.chooseApp(options.process) {
       // No background work named the app: the importer's choice, over what was kept.
       try choose(chosen, output)

@@ -66,23 +66,24 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
     }
   }
 
-  /// A reader for the style.
+  /// A reader for the style; one whose entries are one line each reads hard-wrapped
+  /// lines as its entries' continuations (``WrappedLineJoining``).
   func makeReader() -> any LogStyleReader {
     switch self {
     case .xcodeConsole: XcodeConsoleReader()
-    case .logShowDefault: AppleLogShowDefaultReader()
-    case .logShowCompact: AppleLogShowCompactReader()
-    case .logShowSyslog: AppleLogShowSyslogReader()
+    case .logShowDefault: WrappedLineJoining(AppleLogShowDefaultReader())
+    case .logShowCompact: WrappedLineJoining(AppleLogShowCompactReader())
+    case .logShowSyslog: WrappedLineJoining(AppleLogShowSyslogReader())
     case .logShowJSON: AppleLogJSONReader()
-    case .consoleApp: ConsoleAppReader()
-    case .logcatThreadtime: LogcatThreadtimeReader()
-    case .logcatYear: LogcatYearReader()
-    case .logcatEpoch: LogcatEpochReader()
-    case .logcatBrief: LogcatBriefReader()
-    case .logcatTime: LogcatTimeReader()
+    case .consoleApp: WrappedLineJoining(ConsoleAppReader())
+    case .logcatThreadtime: WrappedLineJoining(LogcatThreadtimeReader())
+    case .logcatYear: WrappedLineJoining(LogcatYearReader())
+    case .logcatEpoch: WrappedLineJoining(LogcatEpochReader())
+    case .logcatBrief: WrappedLineJoining(LogcatBriefReader())
+    case .logcatTime: WrappedLineJoining(LogcatTimeReader())
     case .logcatLong: LogcatLongReader()
-    case .androidStudio: AndroidStudioLogcatReader()
-    case .androidStudioLegacy: AndroidStudioLegacyLogcatReader()
+    case .androidStudio: WrappedLineJoining(AndroidStudioLogcatReader())
+    case .androidStudioLegacy: WrappedLineJoining(AndroidStudioLegacyLogcatReader())
     }
   }
 }
@@ -139,7 +140,10 @@ package struct LogStyleDetector {
   package mutating func sample(_ line: LogLineSplitter.Line) {
     guard !line.isOverlong, !line.bytes.isEmpty else { return }
     sampled += 1
-    for index in readers.indices { count(readers[index].reader.read(line), at: index) }
+    for index in readers.indices {
+      count(readers[index].reader.read(line), at: index)
+      while let more = readers[index].reader.nextPending() { count(more, at: index) }
+    }
   }
 
   /// Counts a reading: an entry with neither time nor process (a bare message, which
@@ -156,7 +160,10 @@ package struct LogStyleDetector {
   /// Ends the sample: the style that read the most lines as entries (bare messages
   /// breaking a tie), or `nil` when none read any.
   package mutating func finish() -> LogStyle? {
-    for index in readers.indices { count(readers[index].reader.finish(), at: index) }
+    for index in readers.indices {
+      count(readers[index].reader.finish(), at: index)
+      while let more = readers[index].reader.nextPending() { count(more, at: index) }
+    }
     var best: (style: LogStyle, reader: any LogStyleReader, entries: Int, bare: Int)?
     for candidate in readers where platform == nil || candidate.style.platform == platform {
       guard (candidate.entries, candidate.bare) > (best?.entries ?? 0, best?.bare ?? 0) else { continue }

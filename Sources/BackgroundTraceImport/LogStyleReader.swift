@@ -28,11 +28,15 @@ protocol LogStyleReader {
   /// The next of the further entries the last line read holds (a style whose line may
   /// end several), if any: the caller takes them after ``read(_:)``'s.
   mutating func nextPending() -> LineReading?
+  /// The line of the entry held for the lines that may continue it, if one is: the
+  /// next line must be read, even one with none of the words the import looks for.
+  var heldEntryLine: Int? { get }
 }
 
 extension LogStyleReader {
   mutating func finish() -> LineReading? { nil }
   mutating func nextPending() -> LineReading? { nil }
+  var heldEntryLine: Int? { nil }
 }
 
 /// Which entries can matter, tested on bytes before any string is built.

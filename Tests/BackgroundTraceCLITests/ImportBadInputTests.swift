@@ -44,6 +44,9 @@ import Testing
     bytes += Array(" } ]\n".utf8)
     // A line of invalid UTF-8 naming WorkManager's tag (so it is read, not skipped
     // unread as a line with none of the words messages hold): in no style, counted.
+    // Another app's line comes first, so that it does not continue the result's message
+    // as a hard-wrapped line would.
+    bytes += Array("04-26 20:30:09.500  4171  4194 I Choreographer: Skipped 31 frames!\n".utf8)
     bytes += Array("WM-".utf8) + [0xC3, 0x28, 0x0A]
     let result = try imported(bytes)
     // The tags keep the three bytes as three replacement characters.

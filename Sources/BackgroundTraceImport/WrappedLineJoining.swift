@@ -1,0 +1,63 @@
+/// Reads a style whose entries are one line each when the log was hard-wrapped, as a
+/// log pasted into an issue or a forum often is: a line that is not in the style,
+/// right after an entry the import reads, continues that entry's message.
+///
+/// The entry is held until the next line shows whether it goes on, so each entry is
+/// handed over one line late (at once at the end of the log). The continuation is
+/// joined with one blank, or none where the line before ended in one (a wrap at a
+/// blank keeps it there). A blank line, a line of the style or its header ends the
+/// entry. A line not in the style after an entry the import skips stays a line not in
+/// the style: nothing says it belongs to that entry.
+struct WrappedLineJoining<Base: LogStyleReader>: LogStyleReader {
+  private var base: Base
+  private var held: LogRecord?
+  /// What the last line gave besides the reading ``read(_:)`` returned, in order.
+  private var pending: [LineReading] = []
+
+  /// Joins wrapped lines of `base`'s style.
+  init(_ base: Base) {
+    self.base = base
+  }
+
+  var heldEntryLine: Int? { held?.line }
+
+  mutating func read(_ line: LogLineSplitter.Line) -> LineReading {
+    var readings = [base.read(line)]
+    while let more = base.nextPending() { readings.append(more) }
+    for reading in readings { take(reading, line: line) }
+    return pending.isEmpty ? .continuation : pending.removeFirst()
+  }
+
+  mutating func nextPending() -> LineReading? {
+    pending.isEmpty ? nil : pending.removeFirst()
+  }
+
+  mutating func finish() -> LineReading? {
+    if let last = base.finish() { take(last, line: nil) }
+    if let held { pending.append(.entry(held)) }
+    held = nil
+    return pending.isEmpty ? nil : pending.removeFirst()
+  }
+
+  private mutating func take(_ reading: LineReading, line: LogLineSplitter.Line?) {
+    if case .notInStyle = reading, let line, !line.bytes.isEmpty, held != nil {
+      // A message is kept up to the longest line: memory stays flat however many
+      // lines follow one.
+      if held!.message.utf8.count + line.bytes.count < LogLineSplitter.maximumLineLength {
+        let text = String(decoding: line.bytes, as: UTF8.self)
+        held!.message += held!.message.last.map { $0 == " " || $0 == "\t" } == true ? text : " " + text
+      }
+      pending.append(.continuation)
+      return
+    }
+    if let entry = held {
+      pending.append(.entry(entry))
+      held = nil
+    }
+    if case .entry(let record) = reading {
+      held = record
+    } else {
+      pending.append(reading)
+    }
+  }
+}

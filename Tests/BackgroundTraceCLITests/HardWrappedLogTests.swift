@@ -1,0 +1,84 @@
+import BackgroundTraceCLI
+import Foundation
+import TestSupport
+import Testing
+
+/// A log pasted into an issue or a forum often arrives hard-wrapped: each long line
+/// cut at a blank into several, the blank left at the end of the first part (as a text
+/// box wraps it on copy, or `fold -s`). In a style whose entries are one line each, a
+/// line not in the style right after an entry continues its message (docs/import.md,
+/// "Hard-wrapped logs").
+@Suite struct HardWrappedLogTests {
+  /// `text` with each line longer than `width` cut after its last blank within the
+  /// width (a word longer than the width is cut at the width), as `fold -s -w WIDTH`.
+  static func wrapped(_ text: String, width: Int) -> String {
+    var output: [Substring] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      var rest = line
+      while rest.count > width {
+        let window = rest.prefix(width)
+        let cut = window.lastIndex(of: " ").map { rest.index(after: $0) } ?? window.endIndex
+        output.append(rest[..<cut])
+        rest = rest[cut...]
+      }
+      output.append(rest)
+    }
+    return output.joined(separator: "\n")
+  }
+
+  /// The events of `arguments`' import, without the log lines they note.
+  static func events(_ arguments: String...) -> String {
+    run(["import", "--allow-empty"] + arguments).output.split(separator: "\n").map { line in
+      line.range(of: " # from ").map { line[..<$0.lowerBound] } ?? line
+    }.joined(separator: "\n")
+  }
+
+  @Test func wrappingCutsAtTheLastBlankAndKeepsIt() {
+    #expect(Self.wrapped("aaa bbb ccc", width: 8) == "aaa bbb \nccc")
+    #expect(Self.wrapped("aaaaaaaaaaaa b", width: 5) == "aaaaa\naaaaa\naa b")
+  }
+
+  /// Every excerpt under `Traces/import/`, wrapped at 100 columns, imports to the events
+  /// the excerpt does: the wrapped lines of WorkManager's, ActivityManager's and UIKit's
+  /// messages are read whole, whatever the style.
+  @Test(arguments: ImportExcerptTests.excerpts.filter { !Self.unrecoverable.contains($0) })
+  func aWrappedExcerptImportsToTheSameEvents(_ log: String) throws {
+    let text = try String(contentsOfFile: Repository.path(log), encoding: .utf8)
+    let folder = try TraceFolder()
+    let wrapped = try folder.write(Self.wrapped(text, width: 100), to: "wrapped.log")
+    let expected = Self.events(Repository.path(log))
+    let read = Self.events(wrapped)
+    if Self.firstLineLacksTheWords.contains(log) {
+      withKnownIssue("issue 43: the first part of a wrapped RunningBoard line lacks the words the import looks for") {
+        #expect(read == expected, "\(log)")
+      }
+    } else {
+      #expect(read == expected, "\(log)")
+    }
+  }
+
+  /// Bare messages (no header: Xcode's console without metadata): a wrapped line and a
+  /// new message look the same, so each part is a message of its own.
+  static let unrecoverable: Set<String> = ["Traces/import/ios/bare-onesignal-created-over-30s.log"]
+
+  /// RunningBoard's `Calculated state for ` cut before `application<…>: running-active`:
+  /// the first part holds none of the words a line must hold to be read
+  /// (`LogRelevance`), so it is skipped unread before its continuation shows up.
+  static let firstLineLacksTheWords: Set<String> = [
+    "Traces/import/ios/consoleapp-intune-frontboard-foreground.log",
+    "Traces/import/ios/consoleapp-livekit-suspended-observers.log",
+  ]
+
+  /// A verbatim threadtime excerpt wrapped at 100 columns: WorkManager's `Starting work
+  /// for ` ends its line, and the work's id is the next line's whole text.
+  @Test func aWorkIdOnTheNextLineIsTheWorks() throws {
+    let log = Repository.path("Traces/import/android/threadtime-lavender-cancel-reschedule.log")
+    let text = try String(contentsOfFile: log, encoding: .utf8)
+    let wrapped = Self.wrapped(text, width: 100)
+    #expect(wrapped.hasPrefix("03-10 10:31:50.407 24754 25552 D WM-GreedyScheduler: Starting work for \n0f0f7aa0-"))
+    let folder = try TraceFolder()
+    let path = try folder.write(wrapped, to: "wrapped.log")
+    let lines = run("import", path).output.split(separator: "\n")
+    #expect(lines[2] == "0 work.start work=0f0f7aa0-5012-4479-a593-58b2cc1cc621 attempt=0 # from \(path):1")
+  }
+}
