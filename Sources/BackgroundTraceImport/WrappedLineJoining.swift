@@ -22,9 +22,8 @@ struct WrappedLineJoining<Base: LogStyleReader>: LogStyleReader {
   var heldEntryLine: Int? { held?.line }
 
   mutating func read(_ line: LogLineSplitter.Line) -> LineReading {
-    var readings = [base.read(line)]
-    while let more = base.nextPending() { readings.append(more) }
-    for reading in readings { take(reading, line: line) }
+    take(base.read(line), line: line)
+    while let more = base.nextPending() { take(more, line: line) }
     return pending.isEmpty ? .continuation : pending.removeFirst()
   }
 
