@@ -44,6 +44,25 @@ struct RollingBudget: Sendable {
     if since < now { uses.append((since, now)) }
   }
 
+  /// Pays back up to `credit` of the time used, the latest uses first, and returns what
+  /// was left over. As `QuotaController`'s `ShrinkableDebits`: the debit never goes
+  /// below zero, and when an older use ages out of the window all of it leaves the
+  /// debit, so a credit taken off the later uses still counts then.
+  mutating func forgive(_ credit: Duration) -> Duration {
+    var left = credit
+    while left > .zero, let last = uses.last {
+      let length = Self.elapsed(from: last.start, to: last.end)
+      if length <= left {
+        left -= length
+        uses.removeLast()
+      } else {
+        uses[uses.count - 1].end = last.end - TraceInterval(left)
+        left = .zero
+      }
+    }
+    return left
+  }
+
   /// The time used in the `window` that ends at `time` (``window`` by default), as it
   /// stands with no new use.
   func used(in window: TraceInterval? = nil, at time: TraceTime) -> Duration {

@@ -700,6 +700,7 @@ extension SimulatedSystem: WorkQueue {
     }
     return expeditedBudget.left(
       of: standbyBucket.expeditedQuota(on: configuration.androidRelease), at: now, running: running)
+      + pendingTopAppReward
   }
 
   /// Adds the running attempt's expedited time to the quota used.

@@ -161,6 +161,8 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// When the app last left the foreground for the background (the grace for starting
   /// a foreground service after).
   var leftForegroundAt: TraceTime?
+  /// Since when the app is on top (`active`), for the expedited quota's rewards.
+  var onTopSince: TraceTime?
   /// Until when the app is on the temporary allowlist (`app.allowlist`), by the reason
   /// of the delivery: it may start foreground services from the background until then
   /// (`BOOT_COMPLETED` allows fewer types from Android 15, and only a tapped notification
@@ -344,6 +346,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// performs the same action at the same time.
   public func userAction(_ action: String) {
     record(.mark(label: userActionMarkPrefix + action))
+    noteUserInteraction()
     appDelegate?.perform(userAction: action)
     scheduler.runPending()
   }
@@ -395,6 +398,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   func setState(_ state: AppLifecycleState) {
     record(.appState(to: state))
     appState = state
+    noteOnTop(state == .active)
     noteWaits()
     // A suspended app runs no code: its async work waits until it is woken.
     if state == .suspended {
@@ -468,6 +472,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     processRunning = false
     appDelegate = nil
     appState = nil
+    noteOnTop(false)  // its activities are destroyed
     backgroundSince = nil
     cancelBackgroundTimers()
     openTasks.removeAll()

@@ -142,6 +142,16 @@ public struct SimulationConfiguration: Sendable {
   /// ``standbyBucket``. The model moves the app as each threshold passes, where the
   /// device looks every 3 hours at most (`mCheckIdleIntervalMillis`).
   public var standbyBucketFollowsUse = true
+  /// Whether the expedited quota earns back time as AOSP `QuotaController` gives it
+  /// (Android): 10 s for each 30 s the app is on top, the last part rounded up from
+  /// 1 s (`DEFAULT_EJ_REWARD_TOP_APP_MS`, `DEFAULT_EJ_TOP_APP_TIME_CHUNK_SIZE_MS`),
+  /// credited when it leaves the top and counted while it is there, and 15 s for each
+  /// user action in the app (`DEFAULT_EJ_REWARD_INTERACTION_MS`, a `USER_INTERACTION`).
+  /// A reward pays back quota used, never more (`ShrinkableDebits`); credit beyond it
+  /// is lost, and a running expedited job keeps the stop time its start set. Off by
+  /// default, the strict case: an app runs out of expedited quota no later than on a
+  /// device (``ExpeditedQuotaReward``).
+  public var expeditedQuotaRewards = false
   /// How much of its job quota an app out of quota needs before its jobs run again:
   /// AOSP `QuotaController.QcConstants.DEFAULT_IN_QUOTA_BUFFER_MS`, 30 seconds. The
   /// model asks it of every start, the strict reading.

@@ -1,0 +1,82 @@
+import BackgroundSimulation
+import BackgroundTrace
+import Testing
+
+/// The expedited quota's rewards, with ``SimulationConfiguration/expeditedQuotaRewards``
+/// on: AOSP `QuotaController` (Android 12 to 16, `QcConstants`) pays back
+/// `DEFAULT_EJ_REWARD_TOP_APP_MS` (10 s) per `DEFAULT_EJ_TOP_APP_TIME_CHUNK_SIZE_MS`
+/// (30 s) on top when the app leaves it (`TopAppTimer`), and
+/// `DEFAULT_EJ_REWARD_INTERACTION_MS` (15 s) per `USER_INTERACTION`
+/// (`grantRewardForInstantEvent`), into `ShrinkableDebits`, which never go below zero.
+/// The restricted bucket earns them too (no reward path looks at the bucket); its
+/// quota is `DEFAULT_EJ_LIMIT_RESTRICTED_MS`, 5 minutes, and Android 14+ guarantees an
+/// expedited job 3 minutes (`DEFAULT_RUNTIME_MIN_EJ_GUARANTEE_MS`).
+@Suite struct ExpeditedQuotaRewardTests {
+  static func system(rewards: Bool) -> SimulatedSystem {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.standbyBucket = .restricted
+    configuration.standbyBucketFollowsUse = false  // pinned: opening the app would make it active
+    configuration.expeditedQuotaRewards = rewards
+    return SimulatedSystem(seed: 1, configuration: configuration)
+  }
+
+  static func stops(_ system: SimulatedSystem) -> [String] {
+    system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.stop") }
+  }
+
+  /// A 240-second expedited job uses 240 s of the 300 while the app is on top (the
+  /// model charges it there too). The app stays on top until 900 s: 30 chunks, 300 s
+  /// of reward, which pays back all 240 s and loses the rest. A 20-minute expedited
+  /// job enqueued then has the whole 5 minutes and is stopped at 900.1 + 300. Without
+  /// rewards, 60 s are left and the 3-minute guarantee stops it at 900.1 + 180.
+  @Test(arguments: [(true, "1200.1"), (false, "1080.1")])
+  func timeOnTopPaysBackTheQuota(rewards: Bool, stopAt: String) throws {
+    let system = Self.system(rewards: rewards)
+    system.launch { _ in }
+    try system.enqueue(
+      WorkRequest(work: "a", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(240))),
+      policy: nil)
+    system.advance(to: TraceTime(.seconds(900)))
+    system.moveToBackground()
+    try system.enqueue(
+      WorkRequest(work: "b", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(1200))),
+      policy: nil)
+    system.advance(to: TraceTime(.seconds(1300)))
+    #expect(Self.stops(system) == ["\(stopAt) work.stop work=b attempt=0 reason=quota"])
+  }
+
+  /// Twelve taps in the app (`userAction`) earn 12 × 15 s = 180 s: after a 270-second
+  /// job left 30 s, 210 s are left, and the next job is stopped at 600.1 + 210; without
+  /// rewards, at the 3-minute guarantee. The app was on top for 0 s each time: no
+  /// chunk, no reward.
+  @Test(arguments: [(true, "810.1"), (false, "780.1")])
+  func eachInteractionPaysBackFifteenSeconds(rewards: Bool, stopAt: String) throws {
+    let system = Self.system(rewards: rewards)
+    system.launch { _ in }
+    system.moveToBackground()
+    try system.enqueue(
+      WorkRequest(work: "a", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(270))),
+      policy: nil)
+    system.advance(to: TraceTime(.seconds(600)))
+    system.moveToForeground()
+    for tap in 1...12 { system.userAction("tap-\(tap)") }
+    system.moveToBackground()
+    try system.enqueue(
+      WorkRequest(work: "b", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(1200))),
+      policy: nil)
+    system.advance(to: TraceTime(.seconds(1000)))
+    #expect(Self.stops(system) == ["\(stopAt) work.stop work=b attempt=0 reason=quota"])
+  }
+
+  /// `TopAppTimer.calculateTimeChunks`: whole chunks, and a last part of at least a
+  /// second counts as one.
+  @Test func timeOnTopIsCountedInChunksRoundedUpFromASecond() {
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.zero) == .zero)
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.milliseconds(999)) == .zero)
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(1)) == .seconds(10))
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(30)) == .seconds(10))
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.milliseconds(30_999)) == .seconds(10))
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(31)) == .seconds(20))
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(900)) == .seconds(300))
+  }
+}
