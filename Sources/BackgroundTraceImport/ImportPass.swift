@@ -25,6 +25,11 @@ struct ImportPass {
   private var lastProcess: Int?
   /// Whether the line of the entry the reader holds had a word the import looks for.
   private var heldMayMatter = true
+  /// The process exits of `dumpsys activity exit-info` inputs (``DumpsysExitInfoReader``),
+  /// kept apart from the spool: the writing merges them by time with the logs' messages.
+  private(set) var exits: [SpooledMessage] = []
+  /// The time of the last message spooled, for putting the exits in the logs' frame.
+  private(set) var lastSpooledTime: LogTimestamp?
   /// With `--strict`, the first message that does not parse, and how many messages were
   /// spooled before it: the events of those are written before the error is thrown, as
   /// they would be by a reader that stopped there.
@@ -32,6 +37,36 @@ struct ImportPass {
 
   /// A pass over logs of the styles `survey` detected.
   init(survey: LogSurvey) { self.survey = survey }
+
+  /// The process exits read, oldest first, in the frame of the logs' times: a yearless
+  /// log's (the newest exit put in the year the log ends in), or their own. With no
+  /// other log, the first is the trace's 0; with one, those before its first line are
+  /// left out.
+  mutating func exitsInTheLogsFrame() -> [SpooledMessage] {
+    var moved = exits
+    if let last = lastSpooledTime, !last.hasYear,
+      let newest = exits.compactMap(\.time).filter(\.hasYear).max()
+    {
+      let nanosecondsPerDay: Int64 = 86_400 * 1_000_000_000
+      let yearOf = { (time: Int64) in LogCalendar.date(days: Int(time / nanosecondsPerDay)).year }
+      let years = yearOf(last.nanoseconds) - yearOf(newest.nanoseconds)
+      for index in moved.indices {
+        guard let time = moved[index].time, time.hasYear else { continue }
+        moved[index].time = LogTimestamp(
+          nanoseconds: LogCalendar.moving(time.nanoseconds, byYears: years), hasYear: false)
+      }
+    }
+    moved.sort { ($0.time?.nanoseconds ?? .min) < ($1.time?.nanoseconds ?? .min) }
+    if clock.hasBase {
+      // An exit before the logs' first line is outside the capture: skipped, as a line.
+      let before = moved.count
+      moved.removeAll { clock.reached($0.time) == nil }
+      summary.skippedLines += before - moved.count
+    } else {
+      clock.see(moved.first?.time)
+    }
+    return moved
+  }
 
   /// Reads `input`, the import's log number `inputIndex` (from 0), in `style` to its end.
   ///
@@ -93,7 +128,8 @@ struct ImportPass {
       clock.see(time)
       summary.skippedLines += 1
     case .entry(let record):
-      clock.see(record.time)
+      let isExit = record.source == ExitInfoReason.source
+      if !isExit { clock.see(record.time) }
       let reading = LogMessages.read(record, platform: survey.platform)
       if record.line == line ? lineSurveyed : heldSurveyed { survey.take(record, reading) }
       guard case .message(let message) = reading else {
@@ -114,10 +150,15 @@ struct ImportPass {
       }
       if let printed = message.printedTags, workTags[printed.work] == nil { workTags[printed.work] = printed.tags }
       let processName = record.process.map { index($0) }
-      try spool.append(
-        SpooledMessage(
-          time: record.time, pid: record.pid, processName: processName, message: message,
-          location: LogLocation(input: inputIndex, line: record.line)))
+      let spooled = SpooledMessage(
+        time: record.time, pid: record.pid, processName: processName, message: message,
+        location: LogLocation(input: inputIndex, line: record.line))
+      if isExit {
+        exits.append(spooled)
+        return
+      }
+      if let time = record.time { lastSpooledTime = time }
+      try spool.append(spooled)
     }
   }
 

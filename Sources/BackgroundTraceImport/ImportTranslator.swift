@@ -100,6 +100,14 @@ package struct ImportTranslator: Sendable {
     case .processEnded(let pid, _, let reason):
       endProcess(pid, reason: reason, into: &events)
       return
+    case .processExited(let pid, _, let reason):
+      // A record of a process the log showed ending is already told; one the log never
+      // showed ran until then.
+      if started && (pid == self.pid ? terminated : earlierPids.contains(pid)) { return }
+      if !(started && pid == self.pid) { relaunch(pid, into: &events) }
+      started = true
+      endProcess(pid, reason: reason, into: &events)
+      return
     case .processCrashed:
       endProcess(linePid, reason: "crash", into: &events)
       return

@@ -154,6 +154,30 @@ enum LogCalendar {
     return era * 146_097 + dayOfEra - 719_468
   }
 
+  /// The date `days` after 1970-01-01 (the inverse of ``days(year:month:day:)``).
+  static func date(days: Int) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+
+  /// `time` with its year moved by `years`, the month, day and time of day kept (a
+  /// dated time put in a yearless log's frame, ``YearlessClock``).
+  static func moving(_ time: Int64, byYears years: Int) -> Int64 {
+    let nanosecondsPerDay: Int64 = 86_400 * 1_000_000_000
+    let days = Int(time >= 0 ? time / nanosecondsPerDay : (time - nanosecondsPerDay + 1) / nanosecondsPerDay)
+    let date = date(days: days)
+    let withinDay = time - Int64(days) * nanosecondsPerDay
+    let moved = Self.days(year: date.year + years, month: date.month, day: date.day)
+    return Int64(moved) * nanosecondsPerDay + withinDay
+  }
+
   /// Nanoseconds since the epoch of a wall-clock time, less `offsetSeconds` (the zone's
   /// offset east of UTC); nil for an impossible date or time, or a year outside
   /// 1900–2200.

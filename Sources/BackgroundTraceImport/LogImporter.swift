@@ -132,10 +132,7 @@ public enum LogImporter: Sendable {
     var kindCounts = [Int](repeating: 0, count: Int(EventTag.allCases.map(\.rawValue).max() ?? 0) + 1)
     // Whether each process name lines carry is the app's, worked out once per name.
     let isAppName = pass.processNames.map { $0 == app }
-    var read = 0
-    try pass.spool.replay { spooled in
-      if let failure = pass.strictFailure, read == failure.before { throw failure.error }
-      read += 1
+    func write(_ spooled: SpooledMessage) throws {
       let isApp: Bool =
         if spooled.message.subjectProcess == nil, let name = spooled.processName {
           isAppName[name]
@@ -155,7 +152,23 @@ public enum LogImporter: Sendable {
         try event(TraceEvent(time: time, kind), spooled.location)
       }
     }
+    // The exits `dumpsys activity exit-info` kept, merged by time with the logs' messages.
+    let exits = pass.exitsInTheLogsFrame()
+    var nextExit = 0
+    var read = 0
+    try pass.spool.replay { spooled in
+      if let failure = pass.strictFailure, read == failure.before { throw failure.error }
+      read += 1
+      while nextExit < exits.count, let exit = exits[nextExit].time, let line = spooled.time,
+        exit.nanoseconds <= line.nanoseconds
+      {
+        try write(exits[nextExit])
+        nextExit += 1
+      }
+      try write(spooled)
+    }
     if let failure = pass.strictFailure { throw failure.error }
+    for exit in exits[nextExit...] { try write(exit) }
     for tag in EventTag.allCases where kindCounts[Int(tag.rawValue)] > 0 {
       summary.eventsByKind[tag] = kindCounts[Int(tag.rawValue)]
     }

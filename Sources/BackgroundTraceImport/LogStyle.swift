@@ -47,6 +47,8 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
   case androidStudio = "android-studio"
   /// Android Studio's earlier Logcat window, copied.
   case androidStudioLegacy = "android-studio-legacy"
+  /// `adb shell dumpsys activity exit-info`: the process exits the system kept.
+  case dumpsysExitInfo = "dumpsys-exit-info"
 
   /// The platform whose logs have this style.
   public var platform: LogPlatform {
@@ -61,7 +63,7 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
   /// for the styles whose entries are one line each.
   var skipsLinesByWord: Bool {
     switch self {
-    case .xcodeConsole, .logShowJSON, .logcatLong: false
+    case .xcodeConsole, .logShowJSON, .logcatLong, .dumpsysExitInfo: false
     default: true
     }
   }
@@ -84,6 +86,7 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
     case .logcatLong: LogcatLongReader()
     case .androidStudio: WrappedLineJoining(AndroidStudioLogcatReader())
     case .androidStudioLegacy: WrappedLineJoining(AndroidStudioLegacyLogcatReader())
+    case .dumpsysExitInfo: DumpsysExitInfoReader()
     }
   }
 }

@@ -102,6 +102,9 @@ package enum PlatformMessage: Sendable, Hashable {
   case processStarted(pid: Int, name: String)
   /// `Process NAME (pid PID) has died…`, `Killing PID:NAME/UID (adj N): REASON`.
   case processEnded(pid: Int?, name: String, reason: String)
+  /// An `ApplicationExitInfo` record of `dumpsys activity exit-info`: process `pid`
+  /// ended, for `reason` (``ExitInfoReason``).
+  case processExited(pid: Int, name: String, reason: String)
   /// `startForegroundService() not allowed due to mAllowStartForeground false: service
   /// SERVICE` (ActiveServices, Android 12 and later): the start threw
   /// `ForegroundServiceStartNotAllowedException`.
@@ -170,7 +173,7 @@ extension PlatformMessage {
   /// counts), rather than about a process.
   package var isBackgroundWork: Bool {
     switch self {
-    case .processStarted, .processEnded, .forceStopDetected, .activityLifecycle, .processStateChanged,
+    case .processStarted, .processEnded, .processExited, .forceStopDetected, .activityLifecycle, .processStateChanged,
       .processVisibilityChanged, .processTaskStateChanged:
       false
     default: true
@@ -183,6 +186,7 @@ extension PlatformMessage {
     switch self {
     case .processStarted(let pid, let name): (pid, name)
     case .processEnded(let pid, let name, _): (pid, name)
+    case .processExited(let pid, let name, _): (pid, name)
     case .processStateChanged(let pid, let name, _), .processVisibilityChanged(let pid, let name, _),
       .processTaskStateChanged(let pid, let name, _):
       (pid, name)

@@ -136,6 +136,11 @@ struct SpoolWriter {
       optionalInteger(pid)
       string(name)
       string(reason)
+    case .processExited(let pid, let name, let reason):
+      byte(34)
+      integer(pid)
+      string(name)
+      string(reason)
     case .foregroundStartRefused(let service): named(23, service)
     case .foregroundPromotionRefused(let service): named(24, service)
     case .foregroundServiceStoppedUnpromoted(let service): named(25, service)
@@ -293,6 +298,10 @@ struct SpoolReader {
     case 31: return .simulatedTaskStarted
     case 32: return .simulatedTaskCompleted(identifier: optionalString())
     case 33: return .simulatedLaunchFoundNoRequest
+    case 34:
+      let pid = Int(integer())
+      let name = string()
+      return .processExited(pid: pid, name: name, reason: string())
     default:
       preconditionFailure("spooled message case \(number): not one SpoolWriter writes")
     }
