@@ -28,7 +28,10 @@ struct ImportPass {
   /// The process exits of `dumpsys activity exit-info` inputs (``DumpsysExitInfoReader``),
   /// kept apart from the spool: the writing merges them by time with the logs' messages.
   private(set) var exits: [SpooledMessage] = []
-  /// The time of the last message spooled, for putting the exits in the logs' frame.
+  /// The jobs of `dumpsys jobscheduler` inputs (``DumpsysJobSchedulerReader``), kept
+  /// apart as the exits are.
+  private(set) var jobs: [SpooledMessage] = []
+  /// The time of the last message spooled, for putting the dumps in the logs' frame.
   private(set) var lastSpooledTime: LogTimestamp?
   /// With `--strict`, the first message that does not parse, and how many messages were
   /// spooled before it: the events of those are written before the error is thrown, as
@@ -38,11 +41,13 @@ struct ImportPass {
   /// A pass over logs of the styles `survey` detected.
   init(survey: LogSurvey) { self.survey = survey }
 
-  /// The process exits read, oldest first, in the frame of the logs' times: a yearless
-  /// log's (the newest exit put in the year the log ends in), or their own. With no
-  /// other log, the first is the trace's 0; with one, those before its first line are
-  /// left out.
-  mutating func exitsInTheLogsFrame() -> [SpooledMessage] {
+  /// The dumps' records, oldest first, in the frame of the logs' times. An exit is put
+  /// in a yearless log's frame (the newest exit in the year the log ends in), or kept in
+  /// its own; a job's times, offsets from the dump's moment, count from the logs' last
+  /// line (the dump taken as the capture ended). With no log, the first record is the
+  /// trace's 0; with one, exits before its first line are left out, and a job enqueued
+  /// before it is written at its start.
+  mutating func dumpsInTheLogsFrame() -> [SpooledMessage] {
     var moved = exits
     if let last = lastSpooledTime, !last.hasYear,
       let newest = exits.compactMap(\.time).filter(\.hasYear).max()
@@ -56,16 +61,27 @@ struct ImportPass {
           nanoseconds: LogCalendar.moving(time.nanoseconds, byYears: years), hasYear: false)
       }
     }
-    moved.sort { ($0.time?.nanoseconds ?? .min) < ($1.time?.nanoseconds ?? .min) }
+    var movedJobs = jobs
+    if let last = lastSpooledTime {
+      for index in movedJobs.indices {
+        guard let time = movedJobs[index].time else { continue }
+        movedJobs[index].time = LogTimestamp(
+          nanoseconds: time.nanoseconds - DumpsysJobSchedulerReader.dumpTime + last.nanoseconds, hasYear: last.hasYear)
+      }
+    }
     if clock.hasBase {
       // An exit before the logs' first line is outside the capture: skipped, as a line.
       let before = moved.count
       moved.removeAll { clock.reached($0.time) == nil }
       summary.skippedLines += before - moved.count
-    } else {
-      clock.see(moved.first?.time)
+      for index in movedJobs.indices where clock.reached(movedJobs[index].time) == nil {
+        movedJobs[index].time = nil  // written at the time reached, the log's start
+      }
     }
-    return moved
+    var all = moved + movedJobs
+    all.sort { ($0.time?.nanoseconds ?? .min) < ($1.time?.nanoseconds ?? .min) }
+    if !clock.hasBase { clock.see(all.first?.time) }
+    return all
   }
 
   /// Reads `input`, the import's log number `inputIndex` (from 0), in `style` to its end.
@@ -129,7 +145,8 @@ struct ImportPass {
       summary.skippedLines += 1
     case .entry(let record):
       let isExit = record.source == ExitInfoReason.source
-      if !isExit { clock.see(record.time) }
+      let isJob = record.source == JobSchedulerJob.source
+      if !isExit && !isJob { clock.see(record.time) }
       let reading = LogMessages.read(record, platform: survey.platform)
       if record.line == line ? lineSurveyed : heldSurveyed { survey.take(record, reading) }
       guard case .message(let message) = reading else {
@@ -153,8 +170,8 @@ struct ImportPass {
       let spooled = SpooledMessage(
         time: record.time, pid: record.pid, processName: processName, message: message,
         location: LogLocation(input: inputIndex, line: record.line))
-      if isExit {
-        exits.append(spooled)
+      if isExit || isJob {
+        if isExit { exits.append(spooled) } else { jobs.append(spooled) }
         return
       }
       if let time = record.time { lastSpooledTime = time }

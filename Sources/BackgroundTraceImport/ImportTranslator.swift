@@ -138,7 +138,7 @@ package struct ImportTranslator: Sendable {
     switch message {
     case .taskCreated, .taskEnded, .taskEndRefused, .taskExpiring, .taskStillNotEnded, .taskOld:
       translateTask(message, into: &events)
-    case .workScheduled, .workStarted, .workResult, .workInterrupted, .workCancelled:
+    case .workScheduled, .workStarted, .workResult, .workInterrupted, .workCancelled, .workWaiting:
       translateWork(message, into: &events)
     case .activityLifecycle(let activity, let step):
       translateActivity(activity, step, into: &events)
@@ -346,6 +346,8 @@ package struct ImportTranslator: Sendable {
     switch message {
     case .workScheduled(let work):
       if WorkState.schedule(&works[work]) { events.append(.workEnqueue(WorkEnqueue(work: work))) }
+    case .workWaiting(let work, let reasons):
+      if works[work] != nil, !reasons.isEmpty { events.append(.workWait(work: work, reasons: reasons)) }
     case .workStarted(let work):
       if let attempt = WorkState.start(&works[work]) { events.append(.workStart(work: work, attempt: attempt)) }
     case .workResult(let work, let word, let tags):

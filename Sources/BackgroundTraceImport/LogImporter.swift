@@ -152,8 +152,8 @@ public enum LogImporter: Sendable {
         try event(TraceEvent(time: time, kind), spooled.location)
       }
     }
-    // The exits `dumpsys activity exit-info` kept, merged by time with the logs' messages.
-    let exits = pass.exitsInTheLogsFrame()
+    // The records of `dumpsys` dumps, merged by time with the logs' messages.
+    let exits = pass.dumpsInTheLogsFrame()
     var nextExit = 0
     var read = 0
     try pass.spool.replay { spooled in

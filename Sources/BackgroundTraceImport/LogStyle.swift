@@ -49,6 +49,8 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
   case androidStudioLegacy = "android-studio-legacy"
   /// `adb shell dumpsys activity exit-info`: the process exits the system kept.
   case dumpsysExitInfo = "dumpsys-exit-info"
+  /// `adb shell dumpsys jobscheduler`: the jobs JobScheduler holds.
+  case dumpsysJobScheduler = "dumpsys-jobscheduler"
 
   /// The platform whose logs have this style.
   public var platform: LogPlatform {
@@ -63,7 +65,7 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
   /// for the styles whose entries are one line each.
   var skipsLinesByWord: Bool {
     switch self {
-    case .xcodeConsole, .logShowJSON, .logcatLong, .dumpsysExitInfo: false
+    case .xcodeConsole, .logShowJSON, .logcatLong, .dumpsysExitInfo, .dumpsysJobScheduler: false
     default: true
     }
   }
@@ -87,6 +89,7 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
     case .androidStudio: WrappedLineJoining(AndroidStudioLogcatReader())
     case .androidStudioLegacy: WrappedLineJoining(AndroidStudioLegacyLogcatReader())
     case .dumpsysExitInfo: DumpsysExitInfoReader()
+    case .dumpsysJobScheduler: DumpsysJobSchedulerReader()
     }
   }
 }

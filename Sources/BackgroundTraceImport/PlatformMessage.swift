@@ -105,6 +105,9 @@ package enum PlatformMessage: Sendable, Hashable {
   /// An `ApplicationExitInfo` record of `dumpsys activity exit-info`: process `pid`
   /// ended, for `reason` (``ExitInfoReason``).
   case processExited(pid: Int, name: String, reason: String)
+  /// A job of `dumpsys jobscheduler` that is due waits for `reasons` (its unsatisfied
+  /// constraints).
+  case workWaiting(work: String, reasons: Set<WaitReason>)
   /// `startForegroundService() not allowed due to mAllowStartForeground false: service
   /// SERVICE` (ActiveServices, Android 12 and later): the start threw
   /// `ForegroundServiceStartNotAllowedException`.

@@ -141,6 +141,10 @@ struct SpoolWriter {
       integer(pid)
       string(name)
       string(reason)
+    case .workWaiting(let work, let reasons):
+      byte(35)
+      string(work)
+      string(WaitReason.field(reasons))
     case .foregroundStartRefused(let service): named(23, service)
     case .foregroundPromotionRefused(let service): named(24, service)
     case .foregroundServiceStoppedUnpromoted(let service): named(25, service)
@@ -302,6 +306,9 @@ struct SpoolReader {
       let pid = Int(integer())
       let name = string()
       return .processExited(pid: pid, name: name, reason: string())
+    case 35:
+      let work = string()
+      return .workWaiting(work: work, reasons: WaitReason.parse(string()) ?? [])
     default:
       preconditionFailure("spooled message case \(number): not one SpoolWriter writes")
     }

@@ -34,6 +34,7 @@ package enum AndroidBackgroundMessages: Sendable {
   /// Reads one message of the record's tag (`source`).
   package static func read(_ record: LogRecord) -> MessageReading {
     if record.source == ExitInfoReason.source { return ExitInfoReason.message(of: record) }
+    if record.source == JobSchedulerJob.source { return JobSchedulerJob.message(of: record) }
     var text = record.message
     return text.withUTF8 { bytes in
       MessageText.withNormalized(bytes) { read(tag: record.source, LogBytes($0)) }

@@ -1,0 +1,163 @@
+import BackgroundTrace
+
+/// `adb shell dumpsys jobscheduler`: the jobs JobScheduler holds, each as a `JOB
+/// #UID/ID: HASH PACKAGE/SERVICE` block (AOSP `JobSchedulerService.dumpInternal`,
+/// `JobStatus.dump`), read into records when the dump ends: each job's enqueue, and,
+/// for a due job that waits, its wait at the dump's time. Its times are offsets from
+/// the dump's moment (`Enqueue time: -1h4m36s59ms`), which the dump does not print:
+/// the records are timed as if it was taken at ``dumpTime``.
+struct DumpsysJobSchedulerReader: LogStyleReader {
+  /// The moment the records' offsets count from: far enough past the epoch that a
+  /// day-long offset stays positive; only differences reach a trace.
+  static let dumpTime: Int64 = 1 << 50
+
+  private struct Job {
+    var line: Int
+    var id: String
+    var package: String?
+    var unsatisfied: [Substring] = []
+    var enqueuedAgo: Int64?
+  }
+
+  private var job: Job?
+  private var records: [LogRecord] = []
+  private var finished: [LineReading] = []
+
+  mutating func read(_ line: LogLineSplitter.Line) -> LineReading {
+    let text = String(decoding: line.bytes, as: UTF8.self)
+    let trimmed = text.drop { $0 == " " || $0 == "\t" }
+    if let id = Self.jobID(trimmed) {
+      endJob()
+      job = Job(line: line.number, id: id)
+      return .continuation
+    }
+    guard job != nil else { return .notInStyle }
+    if trimmed.hasPrefix("Source: "), let package = trimmed.firstRange(of: " pkg=") {
+      job!.package = String(trimmed[package.upperBound...].prefix { $0 != " " })
+    } else if trimmed.hasPrefix("Unsatisfied constraints:") {
+      job!.unsatisfied = trimmed.dropFirst("Unsatisfied constraints:".count).split(separator: " ").filter {
+        !$0.hasPrefix("[")
+      }
+    } else if trimmed.hasPrefix("Enqueue time: ") {
+      job!.enqueuedAgo = Self.offset(trimmed.dropFirst("Enqueue time: ".count)).map { -$0 }
+    } else if !text.hasPrefix(" ") && !text.hasPrefix("\t") && trimmed.hasSuffix(":") {
+      endJob()  // a section of its own (`Job history:`, `Pending queue:`)
+      return .notInStyle
+    }
+    return .continuation
+  }
+
+  mutating func finish() -> LineReading? {
+    endJob()
+    finished = records.sorted { ($0.time?.nanoseconds ?? 0, $0.line) < ($1.time?.nanoseconds ?? 0, $1.line) }.map {
+      .entry($0)
+    }
+    records.removeAll()
+    return finished.isEmpty ? nil : finished.removeFirst()
+  }
+
+  mutating func nextPending() -> LineReading? {
+    finished.isEmpty ? nil : finished.removeFirst()
+  }
+
+  /// The job's id in a `JOB #u0a231/5: a2826a0 …` header (`JOB NAMESPACE:u0a231/5: …`
+  /// from Android 14).
+  static func jobID(_ line: Substring) -> String? {
+    guard line.hasPrefix("JOB "), let colon = line.firstRange(of: ": ") else { return nil }
+    let unique = line[line.index(line.startIndex, offsetBy: 4)..<colon.lowerBound]
+    guard let slash = unique.lastIndex(of: "/") else { return nil }
+    let id = unique[unique.index(after: slash)...]
+    return !id.isEmpty && id.allSatisfy(\.isNumber) ? String(id) : nil
+  }
+
+  /// An offset as `TimeUtils.formatDuration` prints it (`-1h4m36s59ms`, `+30s0ms`), in
+  /// nanoseconds; `nil` for `none` or anything else.
+  static func offset(_ text: Substring) -> Int64? {
+    var rest = text.prefix { $0 != "," && $0 != " " }
+    var sign: Int64 = 1
+    if rest.first == "-" { sign = -1 }
+    if rest.first == "-" || rest.first == "+" { rest = rest.dropFirst() }
+    var total: Int64 = 0
+    var sawUnit = false
+    while !rest.isEmpty {
+      let digits = rest.prefix(while: \.isNumber)
+      guard let value = Int64(digits) else { return nil }
+      rest = rest.dropFirst(digits.count)
+      let unit = rest.prefix(while: \.isLetter)
+      rest = rest.dropFirst(unit.count)
+      let scale: Int64
+      switch unit {
+      case "d": scale = 86_400_000_000_000
+      case "h": scale = 3_600_000_000_000
+      case "m": scale = 60_000_000_000
+      case "s": scale = 1_000_000_000
+      case "ms": scale = 1_000_000
+      default: return nil
+      }
+      total += value * scale
+      sawUnit = true
+    }
+    return sawUnit ? sign * total : nil
+  }
+
+  private mutating func endJob() {
+    defer { job = nil }
+    guard let job, let package = job.package else { return }
+    let enqueued = Self.dumpTime - (job.enqueuedAgo ?? 0)
+    records.append(
+      LogRecord(
+        time: LogTimestamp(nanoseconds: enqueued, hasYear: false), pid: nil, process: package,
+        source: JobSchedulerJob.source, message: "enqueued \(job.id)", line: job.line))
+    // A job not yet due waits for its time, which the enqueue already says.
+    guard !job.unsatisfied.contains("TIMING_DELAY") else { return }
+    let reasons = JobSchedulerJob.waitReasons(job.unsatisfied)
+    guard !reasons.isEmpty else { return }
+    records.append(
+      LogRecord(
+        time: LogTimestamp(nanoseconds: Self.dumpTime, hasYear: false), pid: nil, process: package,
+        source: JobSchedulerJob.source, message: "waits \(job.id) \(WaitReason.field(reasons))", line: job.line))
+  }
+}
+
+/// What the trace says of a job in `dumpsys jobscheduler`: its work is `job-ID` (the
+/// dump prints the job's id, not the WorkManager work it runs), and its unsatisfied
+/// constraints are the reasons it waits.
+enum JobSchedulerJob {
+  /// The records' ``LogRecord/source``.
+  static let source = "jobscheduler"
+
+  /// The work id of job `id`.
+  static func work(_ id: Substring) -> String { "job-\(id)" }
+
+  /// The wait reasons of JobStatus's constraint names (`dumpConstraints`); the names
+  /// with no reason of the vocabulary (`BACKGROUND_NOT_RESTRICTED`, `CONTENT_TRIGGER`,
+  /// `DEADLINE`, `PREFETCH`, `FLEXIBILITY`, `TARE_WEALTH`) give none.
+  static func waitReasons(_ names: [Substring]) -> Set<WaitReason> {
+    var reasons = Set<WaitReason>()
+    for name in names {
+      switch name {
+      case "CONNECTIVITY": reasons.insert(.network)
+      case "CHARGING": reasons.insert(.power)
+      case "BATTERY_NOT_LOW": reasons.insert(.battery)
+      case "STORAGE_NOT_LOW": reasons.insert(.storage)
+      case "IDLE": reasons.insert(.deviceIdle)
+      case "DEVICE_NOT_DOZING": reasons.insert(.doze)
+      case "WITHIN_QUOTA": reasons.insert(.quota)
+      default: break
+      }
+    }
+    return reasons
+  }
+
+  /// The reading of a record: `enqueued ID` or `waits ID REASONS`.
+  static func message(of record: LogRecord) -> MessageReading {
+    let words = record.message.split(separator: " ")
+    switch (words.first, words.count) {
+    case ("enqueued"?, 2): return .message(.workScheduled(work: work(words[1])))
+    case ("waits"?, 3):
+      guard let reasons = WaitReason.parse(String(words[2])) else { return .malformed(expected: "wait reasons") }
+      return .message(.workWaiting(work: work(words[1]), reasons: reasons))
+    default: return .malformed(expected: "a job's enqueue or wait")
+    }
+  }
+}
