@@ -44,10 +44,12 @@ struct RollingBudget: Sendable {
     if since < now { uses.append((since, now)) }
   }
 
-  /// Pays back up to `credit` of the time used, the latest uses first, and returns what
-  /// was left over. As `QuotaController`'s `ShrinkableDebits`: the debit never goes
-  /// below zero, and when an older use ages out of the window all of it leaves the
-  /// debit, so a credit taken off the later uses still counts then.
+  /// Pays back up to `credit` of the time used, the latest uses first (each shortened at
+  /// its start), and returns what was left over. As `QuotaController`'s
+  /// `ShrinkableDebits`, the debit never goes below zero, and a credit taken off the
+  /// later uses still counts when an older use ages out. Where AOSP takes a session off
+  /// the debit whole once it has left the window, the model ages a use out bit by bit,
+  /// as it does every use (the strict reading).
   mutating func forgive(_ credit: Duration) -> Duration {
     var left = credit
     while left > .zero, let last = uses.last {
@@ -56,7 +58,7 @@ struct RollingBudget: Sendable {
         left -= length
         uses.removeLast()
       } else {
-        uses[uses.count - 1].end = last.end - TraceInterval(left)
+        uses[uses.count - 1].start = last.start + TraceInterval(left)
         left = .zero
       }
     }

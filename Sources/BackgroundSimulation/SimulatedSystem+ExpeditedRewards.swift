@@ -23,7 +23,8 @@ public enum ExpeditedQuotaReward: Sendable {
 }
 
 extension SimulatedSystem {
-  /// Whether the app's expedited quota earns rewards now.
+  /// Whether the app's expedited quota earns rewards: an Android app, with
+  /// ``SimulationConfiguration/expeditedQuotaRewards`` on.
   var earnsExpeditedRewards: Bool {
     configuration.platform == .android && configuration.expeditedQuotaRewards
   }

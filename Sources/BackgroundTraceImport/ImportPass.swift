@@ -31,8 +31,9 @@ struct ImportPass {
   /// The jobs of `dumpsys jobscheduler` inputs (``DumpsysJobSchedulerReader``), kept
   /// apart as the exits are.
   private(set) var jobs: [SpooledMessage] = []
-  /// The time of the last message spooled, for putting the dumps in the logs' frame.
-  private(set) var lastSpooledTime: LogTimestamp?
+  /// The latest time of a line the pass read of the logs (the dumps aside), for putting
+  /// the dumps in the logs' frame.
+  private(set) var lastLineTime: LogTimestamp?
   /// With `--strict`, the first message that does not parse, and how many messages were
   /// spooled before it: the events of those are written before the error is thrown, as
   /// they would be by a reader that stopped there.
@@ -42,19 +43,20 @@ struct ImportPass {
   init(survey: LogSurvey) { self.survey = survey }
 
   /// The dumps' records, oldest first, in the frame of the logs' times. An exit is put
-  /// in a yearless log's frame (the newest exit in the year the log ends in), or kept in
-  /// its own; a job's times, offsets from the dump's moment, count from the logs' last
-  /// line (the dump taken as the capture ended). With no log, the first record is the
-  /// trace's 0; with one, exits before its first line are left out, and a job enqueued
-  /// before it is written at its start.
+  /// in a yearless log's frame (its year moved so that the newest exit is within half a
+  /// year of the logs' last line, as ``YearlessClock`` counts years), or kept in its own;
+  /// a job's times, offsets from the dump's moment, count from the logs' last line read
+  /// (the dump taken as the capture ended). With no log, the first record is the trace's
+  /// 0; with one, exits before its first line are left out (counted as skipped lines),
+  /// and a job enqueued before it is written at its start.
   mutating func dumpsInTheLogsFrame() -> [SpooledMessage] {
     var moved = exits
-    if let last = lastSpooledTime, !last.hasYear,
-      let newest = exits.compactMap(\.time).filter(\.hasYear).max()
-    {
-      let nanosecondsPerDay: Int64 = 86_400 * 1_000_000_000
-      let yearOf = { (time: Int64) in LogCalendar.date(days: Int(time / nanosecondsPerDay)).year }
-      let years = yearOf(last.nanoseconds) - yearOf(newest.nanoseconds)
+    if let last = lastLineTime, !last.hasYear, let newest = exits.compactMap(\.time).filter(\.hasYear).max() {
+      let halfYear: Int64 = 183 * 86_400 * 1_000_000_000
+      var years = LogCalendar.year(of: last.nanoseconds) - LogCalendar.year(of: newest.nanoseconds)
+      let newestMoved = LogCalendar.moving(newest.nanoseconds, byYears: years)
+      if newestMoved > last.nanoseconds + halfYear { years -= 1 }
+      if newestMoved < last.nanoseconds - halfYear { years += 1 }
       for index in moved.indices {
         guard let time = moved[index].time, time.hasYear else { continue }
         moved[index].time = LogTimestamp(
@@ -62,26 +64,34 @@ struct ImportPass {
       }
     }
     var movedJobs = jobs
-    if let last = lastSpooledTime {
+    if let last = lastLineTime {
       for index in movedJobs.indices {
         guard let time = movedJobs[index].time else { continue }
         movedJobs[index].time = LogTimestamp(
           nanoseconds: time.nanoseconds - DumpsysJobSchedulerReader.dumpTime + last.nanoseconds, hasYear: last.hasYear)
       }
     }
-    if clock.hasBase {
+    if let start = clock.start {
       // An exit before the logs' first line is outside the capture: skipped, as a line.
       let before = moved.count
       moved.removeAll { clock.reached($0.time) == nil }
       summary.skippedLines += before - moved.count
       for index in movedJobs.indices where clock.reached(movedJobs[index].time) == nil {
-        movedJobs[index].time = nil  // written at the time reached, the log's start
+        movedJobs[index].time = LogTimestamp(nanoseconds: start, hasYear: movedJobs[index].time?.hasYear ?? false)
       }
     }
-    var all = moved + movedJobs
-    all.sort { ($0.time?.nanoseconds ?? .min) < ($1.time?.nanoseconds ?? .min) }
-    if !clock.hasBase { clock.see(all.first?.time) }
+    // Oldest first; of one time, in the order the dumps gave them (a job's enqueue before
+    // its wait).
+    let all = (moved + movedJobs).enumerated().sorted {
+      ($0.element.time?.nanoseconds ?? .min, $0.offset) < ($1.element.time?.nanoseconds ?? .min, $1.offset)
+    }.map(\.element)
+    if !clock.hasBase { clock.see(all.first { $0.time != nil }?.time) }
     return all
+  }
+
+  /// Takes note of the time of a line read of the logs.
+  private mutating func noteLineTime(_ time: LogTimestamp?) {
+    if let time, lastLineTime.map({ time.nanoseconds > $0.nanoseconds }) ?? true { lastLineTime = time }
   }
 
   /// Reads `input`, the import's log number `inputIndex` (from 0), in `style` to its end.
@@ -142,11 +152,15 @@ struct ImportPass {
       break
     case .skipped(let time, _):
       clock.see(time)
+      noteLineTime(time)
       summary.skippedLines += 1
     case .entry(let record):
-      let isExit = record.source == ExitInfoReason.source
-      let isJob = record.source == JobSchedulerJob.source
-      if !isExit && !isJob { clock.see(record.time) }
+      let isExit = record.origin == .exitInfo
+      let isJob = record.origin == .jobScheduler
+      if !isExit && !isJob {
+        clock.see(record.time)
+        noteLineTime(record.time)
+      }
       let reading = LogMessages.read(record, platform: survey.platform)
       if record.line == line ? lineSurveyed : heldSurveyed { survey.take(record, reading) }
       guard case .message(let message) = reading else {
@@ -174,7 +188,6 @@ struct ImportPass {
         if isExit { exits.append(spooled) } else { jobs.append(spooled) }
         return
       }
-      if let time = record.time { lastSpooledTime = time }
       try spool.append(spooled)
     }
   }

@@ -167,6 +167,13 @@ enum LogCalendar {
     return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 
+  /// The year of `time`, nanoseconds since the epoch.
+  static func year(of time: Int64) -> Int {
+    let nanosecondsPerDay: Int64 = 86_400 * 1_000_000_000
+    let days = time >= 0 ? time / nanosecondsPerDay : (time - nanosecondsPerDay + 1) / nanosecondsPerDay
+    return date(days: Int(days)).year
+  }
+
   /// `time` with its year moved by `years`, the month, day and time of day kept (a
   /// dated time put in a yearless log's frame, ``YearlessClock``).
   static func moving(_ time: Int64, byYears years: Int) -> Int64 {

@@ -116,6 +116,8 @@ public enum LogImporter: Sendable {
     }
     let survey = pass.survey
     let app = try survey.chooseApp(options.process)
+    // The records of `dumpsys` dumps, merged by time with the logs' messages.
+    let dumpRecords = pass.dumpsInTheLogsFrame()
     var summary = pass.summary
     summary.platform = survey.platform
     summary.styles = survey.styles
@@ -152,23 +154,21 @@ public enum LogImporter: Sendable {
         try event(TraceEvent(time: time, kind), spooled.location)
       }
     }
-    // The records of `dumpsys` dumps, merged by time with the logs' messages.
-    let exits = pass.dumpsInTheLogsFrame()
-    var nextExit = 0
+    var nextDumpRecord = 0
     var read = 0
     try pass.spool.replay { spooled in
       if let failure = pass.strictFailure, read == failure.before { throw failure.error }
       read += 1
-      while nextExit < exits.count, let exit = exits[nextExit].time, let line = spooled.time,
-        exit.nanoseconds <= line.nanoseconds
+      while nextDumpRecord < dumpRecords.count, let record = dumpRecords[nextDumpRecord].time,
+        let line = spooled.time, record.nanoseconds <= line.nanoseconds
       {
-        try write(exits[nextExit])
-        nextExit += 1
+        try write(dumpRecords[nextDumpRecord])
+        nextDumpRecord += 1
       }
       try write(spooled)
     }
     if let failure = pass.strictFailure { throw failure.error }
-    for exit in exits[nextExit...] { try write(exit) }
+    for record in dumpRecords[nextDumpRecord...] { try write(record) }
     for tag in EventTag.allCases where kindCounts[Int(tag.rawValue)] > 0 {
       summary.eventsByKind[tag] = kindCounts[Int(tag.rawValue)]
     }
@@ -198,6 +198,8 @@ struct ImportClock {
   private var last: UInt64 = 0
   /// Whether the log's first time is known.
   var hasBase: Bool { base != nil }
+  /// The log's first time, the trace's 0, once known.
+  var start: Int64? { base }
   private(set) var outOfOrder = 0
 
   /// Takes note of a line's time (the first timed line is the trace's 0).

@@ -15,15 +15,31 @@ package struct LogRecord: Sendable, Hashable {
   package var message: String
   /// The line the entry starts on, from 1.
   package var line: Int
+  /// What wrote it: a log, or a `dumpsys` dump read whole.
+  package var origin: Origin
+
+  /// What wrote a record.
+  package enum Origin: Sendable, Hashable {
+    /// A log's line (logcat, Apple's unified log): the source is its tag or subsystem.
+    case log
+    /// A record of `dumpsys activity exit-info` (``DumpsysExitInfoReader``).
+    case exitInfo
+    /// A job of `dumpsys jobscheduler` (``DumpsysJobSchedulerReader``).
+    case jobScheduler
+  }
 
   /// Creates a record.
-  package init(time: LogTimestamp?, pid: Int?, process: String?, source: String, message: String, line: Int) {
+  package init(
+    time: LogTimestamp?, pid: Int?, process: String?, source: String, message: String, line: Int,
+    origin: Origin = .log
+  ) {
     self.time = time
     self.pid = pid
     self.process = process
     self.source = source
     self.message = message
     self.line = line
+    self.origin = origin
   }
 }
 

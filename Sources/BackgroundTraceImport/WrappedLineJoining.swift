@@ -5,12 +5,15 @@
 /// The entry is held until the next line shows whether it goes on, so each entry is
 /// handed over one line late (at once at the end of the log). The continuation is
 /// joined with one blank, or none where the line before ended in one (a wrap at a
-/// blank keeps it there). A blank line, a line of the style or its header ends the
-/// entry. A line not in the style after an entry the import skips stays a line not in
-/// the style: nothing says it belongs to that entry.
+/// blank keeps it there). A line of blanks, a line of the style or its header ends the
+/// entry. The lines not in the style after an entry the import skips go on with that
+/// entry, and are skipped with it; before any entry they are lines not in the style.
 struct WrappedLineJoining<Base: LogStyleReader>: LogStyleReader {
   private var base: Base
   private var held: LogRecord?
+  /// Whether the last entry was one the import skips: the lines that go on with it are
+  /// skipped too.
+  private var inSkippedEntry = false
   /// What the last line gave besides the reading ``read(_:)`` returned, in order.
   private var pending: [LineReading] = []
 
@@ -33,13 +36,24 @@ struct WrappedLineJoining<Base: LogStyleReader>: LogStyleReader {
 
   mutating func finish() -> LineReading? {
     if let last = base.finish() { take(last, line: nil) }
+    while let more = base.nextPending() { take(more, line: nil) }
     if let held { pending.append(.entry(held)) }
     held = nil
     return pending.isEmpty ? nil : pending.removeFirst()
   }
 
   private mutating func take(_ reading: LineReading, line: LogLineSplitter.Line?) {
-    if case .notInStyle = reading, let line, !line.bytes.isEmpty, held != nil {
+    let goesOn: Bool =
+      if case .notInStyle = reading, let line {
+        line.bytes.contains { $0 != 32 && $0 != 9 }
+      } else {
+        false
+      }
+    if goesOn && held == nil && inSkippedEntry {
+      pending.append(.continuation)
+      return
+    }
+    if goesOn, let line, held != nil {
       // A message is kept up to the longest line: memory stays flat however many
       // lines follow one.
       if held!.message.utf8.count + line.bytes.count < LogLineSplitter.maximumLineLength {
@@ -53,6 +67,7 @@ struct WrappedLineJoining<Base: LogStyleReader>: LogStyleReader {
       pending.append(.entry(entry))
       held = nil
     }
+    if case .skipped = reading { inSkippedEntry = true } else { inSkippedEntry = false }
     if case .entry(let record) = reading {
       held = record
     } else {

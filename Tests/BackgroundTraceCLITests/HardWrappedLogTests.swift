@@ -65,8 +65,7 @@ import Testing
   /// the first part holds none of the words a line must hold to be read
   /// (`LogRelevance`), so it is skipped unread before its continuation shows up.
   static let firstLineLacksTheWords: Set<String> = [
-    "Traces/import/ios/consoleapp-intune-frontboard-foreground.log",
-    "Traces/import/ios/consoleapp-livekit-suspended-observers.log",
+    "Traces/import/ios/consoleapp-intune-frontboard-foreground.log"
   ]
 
   /// A verbatim threadtime excerpt wrapped at 100 columns: WorkManager's `Starting work

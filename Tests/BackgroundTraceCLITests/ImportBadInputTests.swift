@@ -37,17 +37,16 @@ import Testing
   }
 
   @Test func invalidUTF8InAMessageIsReadWithReplacementCharacters() throws {
-    var bytes = Array(
+    // A line of invalid UTF-8 naming WorkManager's tag (so it is read, not skipped
+    // unread as a line with none of the words messages hold): in no style, counted. It
+    // comes first: after an entry it would go on with that entry, as a hard-wrapped
+    // line does.
+    var bytes = Array("WM-".utf8) + [0xC3, 0x28, 0x0A]
+    bytes += Array(
       "04-26 20:30:09.422  4171  4194 I WM-WorkerWrapper: Worker result SUCCESS for Work [ id=70191183-9898-4996-8a3c-14668628fb66, tags={ com."
         .utf8)
     bytes += [0xFF, 0xFE, 0xC3]
     bytes += Array(" } ]\n".utf8)
-    // A line of invalid UTF-8 naming WorkManager's tag (so it is read, not skipped
-    // unread as a line with none of the words messages hold): in no style, counted.
-    // Another app's line comes first, so that it does not continue the result's message
-    // as a hard-wrapped line would.
-    bytes += Array("04-26 20:30:09.500  4171  4194 I Choreographer: Skipped 31 frames!\n".utf8)
-    bytes += Array("WM-".utf8) + [0xC3, 0x28, 0x0A]
     let result = try imported(bytes)
     // The tags keep the three bytes as three replacement characters.
     #expect(

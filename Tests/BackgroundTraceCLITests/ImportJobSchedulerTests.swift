@@ -55,14 +55,18 @@ import Testing
         """)
   }
 
-  /// Beside a logcat, the dump is taken as the capture ended: its moment is the last
-  /// line the import read of the logcat (ActivityManager's `Start proc` at 23:11:46.892,
-  /// 10,281.561 s in; the lines after it hold none of the words the import looks for),
-  /// and the job was enqueued 2 min before it. The wait comes before the launch of the
-  /// same moment: a dump's record before a log's message.
+  /// Beside a logcat, the dump is taken as the capture ended: its moment is the time of
+  /// the last line the import read of the logcat (PackageManager's at 23:11:47.129,
+  /// 10,281.798 s in; the two after it are skipped unread). Job 3 was enqueued 2 min
+  /// before it; job 2, 4 h before, before the logcat's first line (20:20:25.331), is
+  /// written at its start.
   @Test func besideALogcatTheDumpIsTakenAsTheCaptureEnded() throws {
     let logcat = "Traces/import/android/time-nextcloud-start-proc-for-jobservice.log"
     let dump = """
+      JOB #u0a396/2: 1a2b3c4 com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService
+        Source: uid=u0a396 user=0 pkg=com.nextcloud.talk2
+        Unsatisfied constraints: WITHIN_QUOTA [0x1000000]
+        Enqueue time: -4h0m0s0ms
       JOB #u0a396/3: 9f8e7d6 com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService
         Source: uid=u0a396 user=0 pkg=com.nextcloud.talk2
         Unsatisfied constraints: CONNECTIVITY [0x10000000]
@@ -77,9 +81,41 @@ import Testing
       result.output.replacingOccurrences(of: Repository.root.path + "/", with: "") == """
         bgtrace 1
         meta platform=android source=android-log process=com.nextcloud.talk2 attempts=from-first-start-seen
-        10161.561 work.enqueue work=job-3 # from \(path):1
-        10281.561 work.wait work=job-3 reasons=network # from \(path):1
+        0 work.enqueue work=job-2 # from \(path):1
+        10161.798 work.enqueue work=job-3 # from \(path):5
         10281.561 app.launch # from \(logcat):3
+        10281.798 work.wait work=job-2 reasons=quota # from \(path):1
+        10281.798 work.wait work=job-3 reasons=network # from \(path):5
+
+        """)
+  }
+
+  /// An offset past ten years, or one whose digits overflow, is not read: the job counts
+  /// as enqueued at the dump's moment, and nothing traps.
+  @Test func anOffsetBeyondTenYearsIsNotRead() throws {
+    let dump = """
+      JOB #u0a396/3: 9f8e7d6 com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService
+        Source: uid=u0a396 user=0 pkg=com.nextcloud.talk2
+        Unsatisfied constraints: CONNECTIVITY [0x10000000]
+        Enqueue time: -200000d0ms
+      JOB #u0a396/4: 9f8e7d7 com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService
+        Source: uid=u0a396 user=0 pkg=com.nextcloud.talk2
+        Unsatisfied constraints: CONNECTIVITY [0x10000000]
+        Enqueue time: -99999999999999999999ms
+
+      """
+    let folder = try TraceFolder()
+    let path = try folder.write(dump, to: "jobscheduler.txt")
+    let result = run("import", path)
+    #expect(result.status == .success, "\(result.errors)")
+    #expect(
+      result.output == """
+        bgtrace 1
+        meta platform=android source=android-log process=com.nextcloud.talk2 attempts=from-first-start-seen
+        0 work.enqueue work=job-3 # from \(path):1
+        0 work.wait work=job-3 reasons=network # from \(path):1
+        0 work.enqueue work=job-4 # from \(path):5
+        0 work.wait work=job-4 reasons=network # from \(path):5
 
         """)
   }

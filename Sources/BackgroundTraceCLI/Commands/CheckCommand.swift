@@ -25,7 +25,7 @@ package enum CheckCommand {
     package var error: String?
     /// For a device log, checked as the trace it imports to: what was imported.
     package var note: String?
-    /// The log lines a text trace's events note they were imported from
+    /// The log lines the events of a text trace's findings note they were imported from
     /// (``EventSource``), by the trace line of the event.
     package var sources: [Int: EventSource] = [:]
   }
@@ -135,20 +135,28 @@ package enum CheckCommand {
       var reader = try TraceReader(path: path)
       result.name = reader.file
       var checker = TraceChecker(configuration: configuration, meta: reader.meta)
-      if reader.format == .text {
-        while let located = try reader.next() {
-          if let source = located.source { result.sources[located.location] = source }
-          checker.check(located, into: &result.findings)
-        }
-      } else {
-        try checker.checkRemainingEvents(of: &reader, into: &result.findings)
-      }
+      try checker.checkRemainingEvents(of: &reader, into: &result.findings)
       result.damage = reader.damage
       checker.finish(into: &result.findings, after: reader.damage)
+      if reader.format == .text && path != "-" && !result.findings.isEmpty {
+        result.sources = try sources(in: path, atLines: Set(result.findings.map(\.location)))
+      }
     } catch {
       result.error = "\(error)"
     }
     return result
+  }
+
+  /// The log lines the events at `lines` of the text trace at `path` note they were
+  /// imported from: a second read, for the findings' lines only, so that checking keeps
+  /// no note of the events it passes (standard input, read once, gets none).
+  private static func sources(in path: String, atLines lines: Set<Int>) throws -> [Int: EventSource] {
+    var reader = try TraceReader(path: path)
+    var sources: [Int: EventSource] = [:]
+    while let located = try reader.next() {
+      if lines.contains(located.location), let source = located.source { sources[located.location] = source }
+    }
+    return sources
   }
 
   /// Imports the device log at `path` in memory (docs/import.md) and checks its trace,

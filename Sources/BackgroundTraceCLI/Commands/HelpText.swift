@@ -73,10 +73,10 @@ enum HelpText {
         PATH:LOCATION: SEVERITY: MESSAGE [RULE-ID]
 
     LOCATION is the line for text traces and logs, and the event number for
-    binary traces. When the event's line in a text trace notes the log line it
-    was imported from ('# from LOG:LINE', as 'bgtrace import' writes), a note
-    follows: 'LOG:LINE: note: the log line this event was imported from'
-    (jsonl: a "source" member).
+    binary traces. When the event's line in a text trace file notes the log
+    line it was imported from ('# from LOG:LINE', as 'bgtrace import' writes),
+    a note follows: 'LOG:LINE: note: the log line this event was imported
+    from' (jsonl: a "source" member).
 
     \(optionList(.check))
 

@@ -8,19 +8,18 @@
 /// (docs/import.md).
 ///
 /// A message of several lines (a descriptor, a dictionary) goes on in lines with no
-/// header: after an entry they are read as part of it and skipped. The entries carry no
+/// header, which are not in the style: ``WrappedLineJoining`` joins them to the entry
+/// they follow, as it joins a hard-wrapped line's parts. The entries carry no
 /// process id. A time with no date is counted from 2000-01-01, a day more each time it is
 /// more than 12 hours earlier than the one before (the copy passed midnight).
 struct ConsoleAppReader: LogStyleReader {
   private var clock = DatelessClock()
-  private var sawEntry = false
 
   mutating func read(_ line: LogLineSplitter.Line) -> LineReading {
     var scanner = LogBytes(line.bytes)
     guard Self.type(&scanner), scanner.expect(9), let time = timestamp(&scanner), scanner.expect(9),
       let process = scanner.upTo(9), !process.isEmpty
-    else { return sawEntry ? .continuation : .notInStyle }
-    sawEntry = true
+    else { return .notInStyle }
     scanner.index += 1
     Self.skipLibrary(&scanner)
     let message = scanner.index..<scanner.bytes.count

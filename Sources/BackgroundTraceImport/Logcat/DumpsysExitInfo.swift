@@ -8,8 +8,7 @@
 struct DumpsysExitInfoReader: LogStyleReader {
   private var fields: [String: String] = [:]
   private var recordLine: Int?
-  private var records: [LogRecord] = []
-  private var finished: [LineReading] = []
+  private var records = DumpRecords()
 
   /// The keys of a record's fields, as `ApplicationExitInfo.dump` prints them: a value
   /// runs to the next of them on its line.
@@ -43,17 +42,10 @@ struct DumpsysExitInfoReader: LogStyleReader {
 
   mutating func finish() -> LineReading? {
     endRecord()
-    // Newest first in the dump, oldest first in a trace.
-    finished = records.sorted { ($0.time?.nanoseconds ?? 0, $1.line) < ($1.time?.nanoseconds ?? 0, $0.line) }.map {
-      .entry($0)
-    }
-    records.removeAll()
-    return finished.isEmpty ? nil : finished.removeFirst()
+    return records.finish()
   }
 
-  mutating func nextPending() -> LineReading? {
-    finished.isEmpty ? nil : finished.removeFirst()
-  }
+  mutating func nextPending() -> LineReading? { records.next() }
 
   /// The `key=value` fields of one line of a record; `nil` when the line does not start
   /// with one of ``keys``.
@@ -96,8 +88,12 @@ struct DumpsysExitInfoReader: LogStyleReader {
       }
     }
     let message = "reason=\(reason)" + (fields["subreason"].map { " subreason=\($0)" } ?? "")
-    records.append(
-      LogRecord(time: time, pid: pid, process: process, source: ExitInfoReason.source, message: message, line: line))
+    // Newest first in the dump: of two records of one time, the later one is older.
+    records.add(
+      LogRecord(
+        time: time, pid: pid, process: process, source: ExitInfoReason.source, message: message, line: line,
+        origin: .exitInfo),
+      order: -line)
   }
 }
 
@@ -105,7 +101,7 @@ struct DumpsysExitInfoReader: LogStyleReader {
 /// (`app.terminate reason=`), from `REASON_*` and `SUBREASON_*` as
 /// `ApplicationExitInfo.reasonCodeToString` and `subreasonToString` print them.
 enum ExitInfoReason {
-  /// The records' ``LogRecord/source``.
+  /// The records' ``LogRecord/source``, as a message names it.
   static let source = "exit-info"
 
   /// The reading of a record's `reason=N (NAME) subreason=M (NAME)`.

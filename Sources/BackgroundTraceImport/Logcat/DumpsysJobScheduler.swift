@@ -7,8 +7,8 @@ import BackgroundTrace
 /// the dump's moment (`Enqueue time: -1h4m36s59ms`), which the dump does not print:
 /// the records are timed as if it was taken at ``dumpTime``.
 struct DumpsysJobSchedulerReader: LogStyleReader {
-  /// The moment the records' offsets count from: far enough past the epoch that a
-  /// day-long offset stays positive; only differences reach a trace.
+  /// The moment the records' offsets count from, an arbitrary one (about 13 days past
+  /// the epoch): only differences reach a trace, and an offset is at most ten years.
   static let dumpTime: Int64 = 1 << 50
 
   private struct Job {
@@ -20,8 +20,8 @@ struct DumpsysJobSchedulerReader: LogStyleReader {
   }
 
   private var job: Job?
-  private var records: [LogRecord] = []
-  private var finished: [LineReading] = []
+  private var records = DumpRecords()
+  private var added = 0
 
   mutating func read(_ line: LogLineSplitter.Line) -> LineReading {
     let text = String(decoding: line.bytes, as: UTF8.self)
@@ -49,15 +49,16 @@ struct DumpsysJobSchedulerReader: LogStyleReader {
 
   mutating func finish() -> LineReading? {
     endJob()
-    finished = records.sorted { ($0.time?.nanoseconds ?? 0, $0.line) < ($1.time?.nanoseconds ?? 0, $1.line) }.map {
-      .entry($0)
-    }
-    records.removeAll()
-    return finished.isEmpty ? nil : finished.removeFirst()
+    return records.finish()
   }
 
-  mutating func nextPending() -> LineReading? {
-    finished.isEmpty ? nil : finished.removeFirst()
+  mutating func nextPending() -> LineReading? { records.next() }
+
+  /// Adds a record; records of one time keep the order they were added in (a job's
+  /// enqueue before its wait).
+  private mutating func add(_ record: LogRecord) {
+    records.add(record, order: added)
+    added += 1
   }
 
   /// The job's id in a `JOB #u0a231/5: a2826a0 …` header (`JOB NAMESPACE:u0a231/5: …`
@@ -71,8 +72,9 @@ struct DumpsysJobSchedulerReader: LogStyleReader {
   }
 
   /// An offset as `TimeUtils.formatDuration` prints it (`-1h4m36s59ms`, `+30s0ms`), in
-  /// nanoseconds; `nil` for `none` or anything else.
+  /// nanoseconds; `nil` for `none`, one of more than ten years, or anything else.
   static func offset(_ text: Substring) -> Int64? {
+    let tenYears: Int64 = 3653 * 86_400_000_000_000
     var rest = text.prefix { $0 != "," && $0 != " " }
     var sign: Int64 = 1
     if rest.first == "-" { sign = -1 }
@@ -94,7 +96,10 @@ struct DumpsysJobSchedulerReader: LogStyleReader {
       case "ms": scale = 1_000_000
       default: return nil
       }
-      total += value * scale
+      let (part, overflow) = value.multipliedReportingOverflow(by: scale)
+      guard !overflow else { return nil }
+      total += part
+      guard total <= tenYears else { return nil }
       sawUnit = true
     }
     return sawUnit ? sign * total : nil
@@ -104,18 +109,19 @@ struct DumpsysJobSchedulerReader: LogStyleReader {
     defer { job = nil }
     guard let job, let package = job.package else { return }
     let enqueued = Self.dumpTime - (job.enqueuedAgo ?? 0)
-    records.append(
+    add(
       LogRecord(
         time: LogTimestamp(nanoseconds: enqueued, hasYear: false), pid: nil, process: package,
-        source: JobSchedulerJob.source, message: "enqueued \(job.id)", line: job.line))
+        source: JobSchedulerJob.source, message: "enqueued \(job.id)", line: job.line, origin: .jobScheduler))
     // A job not yet due waits for its time, which the enqueue already says.
     guard !job.unsatisfied.contains("TIMING_DELAY") else { return }
     let reasons = JobSchedulerJob.waitReasons(job.unsatisfied)
     guard !reasons.isEmpty else { return }
-    records.append(
+    add(
       LogRecord(
         time: LogTimestamp(nanoseconds: Self.dumpTime, hasYear: false), pid: nil, process: package,
-        source: JobSchedulerJob.source, message: "waits \(job.id) \(WaitReason.field(reasons))", line: job.line))
+        source: JobSchedulerJob.source, message: "waits \(job.id) \(WaitReason.field(reasons))", line: job.line,
+        origin: .jobScheduler))
   }
 }
 

@@ -33,8 +33,11 @@
 package enum AndroidBackgroundMessages: Sendable {
   /// Reads one message of the record's tag (`source`).
   package static func read(_ record: LogRecord) -> MessageReading {
-    if record.source == ExitInfoReason.source { return ExitInfoReason.message(of: record) }
-    if record.source == JobSchedulerJob.source { return JobSchedulerJob.message(of: record) }
+    switch record.origin {
+    case .exitInfo: return ExitInfoReason.message(of: record)
+    case .jobScheduler: return JobSchedulerJob.message(of: record)
+    case .log: break
+    }
     var text = record.message
     return text.withUTF8 { bytes in
       MessageText.withNormalized(bytes) { read(tag: record.source, LogBytes($0)) }
