@@ -28,10 +28,14 @@ package struct LogRecord: Sendable, Hashable {
     case jobScheduler
   }
 
-  /// Creates a record.
+  /// Creates a record of a log's line.
+  package init(time: LogTimestamp?, pid: Int?, process: String?, source: String, message: String, line: Int) {
+    self.init(time: time, pid: pid, process: process, source: source, message: message, line: line, origin: .log)
+  }
+
+  /// Creates a record written by `origin`.
   package init(
-    time: LogTimestamp?, pid: Int?, process: String?, source: String, message: String, line: Int,
-    origin: Origin = .log
+    time: LogTimestamp?, pid: Int?, process: String?, source: String, message: String, line: Int, origin: Origin
   ) {
     self.time = time
     self.pid = pid
