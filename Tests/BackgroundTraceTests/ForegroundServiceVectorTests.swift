@@ -9,7 +9,6 @@ import Testing
 /// (presence bit 7, after `flex`), written out here by hand from docs/FORMAT.md.
 @Suite struct ForegroundServiceVectorTests {
   static let vector: [UInt8] = {
-    let body: [UInt8] = [0x01, 0x08] + Array("platform".utf8) + [0x07] + Array("android".utf8)
     let payload: [UInt8] =
       [0x04, 0x06] + Array("upload".utf8) + [0x04] + Array("sync".utf8) + [0x06] + Array("player".utf8)
       + [0x06] + Array("beacon".utf8)  // string table: upload 0, sync 1, player 2, beacon 3
@@ -28,9 +27,7 @@ import Testing
         0x1E, 0x22, 0xBA, 0x17, 0x01, 0x00,  // fgs.timeout (34), +750 ms (3002); service 1; dataSync 0
         0x1E, 0x20, 0xD2, 0x0F, 0x01,  // fgs.stop (32), +500 ms; service 1
       ]
-    let chunk = FormatVectorTests.chunkHeader(
-      payload: payload, sequence: 0, firstEvent: 0, events: 13, baseTime: [0, 0, 0, 0, 0, 0, 0, 0])
-    return FormatV4VectorTests.header(flags: 0x02, body: body) + chunk + payload
+    return FormatV4VectorTests.androidFile(payload: payload, events: 13)
   }()
 
   @Test func theVectorIsLaidOutFromTheKindsSpecs() throws {

@@ -15,6 +15,16 @@ import Testing
   }
 
   /// A version 4 file header: the CRC covers the version and flags bytes, then the body.
+  /// A version-4 file (flags `02`) with the metadata `platform=android` and one sealed
+  /// chunk of `payload`, holding `events` events from time 0: the frame the Android
+  /// vectors share.
+  static func androidFile(payload: [UInt8], events: UInt8) -> [UInt8] {
+    let body: [UInt8] = [0x01, 0x08] + Array("platform".utf8) + [0x07] + Array("android".utf8)
+    let chunk = FormatVectorTests.chunkHeader(
+      payload: payload, sequence: 0, firstEvent: 0, events: events, baseTime: [0, 0, 0, 0, 0, 0, 0, 0])
+    return header(flags: 0x02, body: body) + chunk + payload
+  }
+
   static func header(flags: UInt8, body: [UInt8]) -> [UInt8] {
     [0x89, 0x42, 0x47, 0x54, 0x0D, 0x0A, 0x1A, 0x0A, 0x04, flags]
       + [UInt8(body.count), 0, 0, 0] + crcBytes([0x04, flags] + body) + body

@@ -10,7 +10,6 @@ import Testing
 /// without it keeps the bytes it had before.
 @Suite struct InitialDelayVectorTests {
   static let vector: [UInt8] = {
-    let body: [UInt8] = [0x01, 0x08] + Array("platform".utf8) + [0x07] + Array("android".utf8)
     let payload: [UInt8] =
       [0x01, 0x01] + Array("w".utf8)  // string table: w 0
       + [
@@ -20,9 +19,7 @@ import Testing
         0x2D, 0x07, 0x00, 0x00, 0x93, 0x1C,
         0x0E, 0x93, 0x1C, 0x00, 0x00,  // work.start, +900 s; work 0, attempt 0
       ]
-    let chunk = FormatVectorTests.chunkHeader(
-      payload: payload, sequence: 0, firstEvent: 0, events: 3, baseTime: [0, 0, 0, 0, 0, 0, 0, 0])
-    return FormatV4VectorTests.header(flags: 0x02, body: body) + chunk + payload
+    return FormatV4VectorTests.androidFile(payload: payload, events: 3)
   }()
 
   @Test func theVectorIsLaidOutAsTheFormatSays() throws {

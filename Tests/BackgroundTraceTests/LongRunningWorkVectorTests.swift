@@ -8,7 +8,6 @@ import Testing
 /// out from their specs, written out here by hand from docs/FORMAT.md ("Spec layout").
 @Suite struct LongRunningWorkVectorTests {
   static let vector: [UInt8] = {
-    let body: [UInt8] = [0x01, 0x08] + Array("platform".utf8) + [0x07] + Array("android".utf8)
     let payload: [UInt8] =
       [0x02, 0x06] + Array("upload".utf8) + [0x04] + Array("sync".utf8)  // string table: upload 0, sync 1
       + [
@@ -19,9 +18,7 @@ import Testing
         0x1E, 0x23, 0x00, 0x01, 0x00,  // work.foreground (35), +0; work 1, attempt 0
         0x1E, 0x24, 0x00, 0x01, 0x00, 0x00,  // work.refuse (36), +0; work 1, attempt 0, background = 0
       ]
-    let chunk = FormatVectorTests.chunkHeader(
-      payload: payload, sequence: 0, firstEvent: 0, events: 6, baseTime: [0, 0, 0, 0, 0, 0, 0, 0])
-    return FormatV4VectorTests.header(flags: 0x02, body: body) + chunk + payload
+    return FormatV4VectorTests.androidFile(payload: payload, events: 6)
   }()
 
   @Test func theVectorIsLaidOutFromTheKindsSpecs() throws {

@@ -10,7 +10,6 @@ import Testing
 /// docs/FORMAT.md. An enqueue without it keeps the bytes it had before.
 @Suite struct ScheduleOverrideVectorTests {
   static let vector: [UInt8] = {
-    let body: [UInt8] = [0x01, 0x08] + Array("platform".utf8) + [0x07] + Array("android".utf8)
     let payload: [UInt8] =
       [0x01, 0x01] + Array("w".utf8)  // string table: w 0
       + [
@@ -22,9 +21,7 @@ import Testing
         // work.start, +7199 s: (7199 << 2) | 3 = 28799, 0xFF 0xE0 0x01; work 0, attempt 0
         0x0E, 0xFF, 0xE0, 0x01, 0x00, 0x00,
       ]
-    let chunk = FormatVectorTests.chunkHeader(
-      payload: payload, sequence: 0, firstEvent: 0, events: 3, baseTime: [0, 0, 0, 0, 0, 0, 0, 0])
-    return FormatV4VectorTests.header(flags: 0x02, body: body) + chunk + payload
+    return FormatV4VectorTests.androidFile(payload: payload, events: 3)
   }()
 
   @Test func theVectorIsLaidOutAsTheFormatSays() throws {

@@ -8,16 +8,13 @@ import Testing
 /// written out here by hand from docs/FORMAT.md ("Spec layout").
 @Suite struct TemporaryAllowlistVectorTests {
   static let vector: [UInt8] = {
-    let body: [UInt8] = [0x01, 0x08] + Array("platform".utf8) + [0x07] + Array("android".utf8)
     let payload: [UInt8] = [
       0x00,  // string table: empty
       0x00, 0x00,  // app.launch at 0
       0x1E, 0x26, 0x07, 0x00, 0x2B,  // app.allowlist: tag 30, code 38, +1 s; fcm-high-priority = 0; 10 s = 10<<2|3
       0x1E, 0x26, 0x00, 0x02, 0x7B,  // app.allowlist, +0; notification = 2; 30 s = 30<<2|3
     ]
-    let chunk = FormatVectorTests.chunkHeader(
-      payload: payload, sequence: 0, firstEvent: 0, events: 3, baseTime: [0, 0, 0, 0, 0, 0, 0, 0])
-    return FormatV4VectorTests.header(flags: 0x02, body: body) + chunk + payload
+    return FormatV4VectorTests.androidFile(payload: payload, events: 3)
   }()
 
   @Test func theVectorIsLaidOutFromTheKindsSpec() throws {

@@ -9,7 +9,6 @@ import Testing
 /// presence bits.
 @Suite struct WorkAfterVectorTests {
   static let vector: [UInt8] = {
-    let body: [UInt8] = [0x01, 0x08] + Array("platform".utf8) + [0x07] + Array("android".utf8)
     let payload: [UInt8] =
       [0x02]  // string table: 2 strings, in the order first used
       + [0x03] + Array("a:1".utf8) + [0x03] + Array("b:1".utf8)
@@ -19,9 +18,7 @@ import Testing
         0x0D, 0x00, 0x00, 0x01,  // work.enqueue, +0; presence 0; work 1
         0x1E, 0x2B, 0x00, 0x01, 0x00,  // work.after: tag 30, code 43, +0; work 1; prerequisite 0
       ]
-    let chunk = FormatVectorTests.chunkHeader(
-      payload: payload, sequence: 0, firstEvent: 0, events: 4, baseTime: [0, 0, 0, 0, 0, 0, 0, 0])
-    return FormatV4VectorTests.header(flags: 0x02, body: body) + chunk + payload
+    return FormatV4VectorTests.androidFile(payload: payload, events: 4)
   }()
 
   @Test func theVectorIsLaidOutFromTheKindsSpec() throws {

@@ -10,7 +10,6 @@ import Testing
 /// keeps the bytes it had before.
 @Suite struct WorkTagsVectorTests {
   static let vector: [UInt8] = {
-    let body: [UInt8] = [0x01, 0x08] + Array("platform".utf8) + [0x07] + Array("android".utf8)
     let payload: [UInt8] =
       [0x03, 0x01] + Array("w".utf8) + [0x1B] + Array("com.example.SyncWorker,sync".utf8) + [0x09]
       + Array("cancelled".utf8)
@@ -25,9 +24,7 @@ import Testing
         0x0E, 0xD2, 0x0F, 0x00, 0x02,  // work.start, +500 ms; work 0, attempt 2
         0x0F, 0x00, 0x00, 0x02,  // work.result, flags 0 (success, no tags), +0; work 0, attempt 2
       ]
-    let chunk = FormatVectorTests.chunkHeader(
-      payload: payload, sequence: 0, firstEvent: 0, events: 7, baseTime: [0, 0, 0, 0, 0, 0, 0, 0])
-    return FormatV4VectorTests.header(flags: 0x02, body: body) + chunk + payload
+    return FormatV4VectorTests.androidFile(payload: payload, events: 7)
   }()
 
   @Test func theVectorIsLaidOutAsTheFormatSays() throws {
