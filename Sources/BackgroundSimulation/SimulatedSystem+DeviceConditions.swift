@@ -8,7 +8,25 @@ extension SimulatedSystem {
   var deviceConditions: DeviceConditions {
     DeviceConditions(
       networkConnected: networkAvailable, networkMetered: networkMetered, networkRoaming: networkRoaming,
-      charging: charging, batteryLow: batteryLow, storageLow: storageLow, idle: idleForJobs)
+      charging: charging, batteryLow: batteryLow, storageLow: storageLow, idle: idleForJobs,
+      // androidx `SystemJobInfoConverter.setRequiredNetwork`: from API 30 a request for
+      // `NET_CAPABILITY_TEMPORARILY_NOT_METERED`; before, `convertNetworkType` falls back
+      // to `NETWORK_TYPE_ANY`.
+      networkTemporarilyUnmetered: networkTemporarilyUnmetered
+        || (configuration.platform == .android && configuration.androidRelease.major < 11))
+  }
+
+  /// The network connection becomes temporarily unmetered, or stops being so
+  /// (`NET_CAPABILITY_TEMPORARILY_NOT_METERED`: a carrier lifts its metering for a
+  /// while), recorded as `env.set temporarily-unmetered=true|false`. Work that needs
+  /// ``/BackgroundTrace/WorkConstraint/temporarilyUnmetered`` starts, or is stopped
+  /// (`STOP_REASON_CONSTRAINT_CONNECTIVITY`).
+  public func setNetworkTemporarilyUnmetered(_ unmetered: Bool) {
+    guard unmetered != networkTemporarilyUnmetered else { return }
+    networkTemporarilyUnmetered = unmetered
+    record(.envSet([EnvironmentSetting(key: "temporarily-unmetered", value: unmetered ? "true" : "false")]))
+    environmentChanged()
+    scheduler.runPending()
   }
 
   /// Whether the Android device counts as idle for the idle constraint: its screen has

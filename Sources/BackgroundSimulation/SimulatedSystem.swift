@@ -178,6 +178,8 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// Whether the network is metered, and roaming (``setEnvironment(network:charging:metered:roaming:batteryLevel:storageLow:)``).
   var networkMetered: Bool
   var networkRoaming: Bool
+  /// Whether the connection is temporarily not metered (``setNetworkTemporarilyUnmetered(_:)``).
+  var networkTemporarilyUnmetered: Bool
   /// The battery's level, in percent, and whether Android counts it as low (``BatteryLevel``).
   var batteryLevel: Int
   var batteryLow: Bool
@@ -265,6 +267,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     charging = configuration.charging
     networkMetered = configuration.networkMetered
     networkRoaming = configuration.networkRoaming
+    networkTemporarilyUnmetered = configuration.networkTemporarilyUnmetered
     batteryLevel = configuration.batteryLevel
     batteryLow = BatteryLevel.isLow(level: configuration.batteryLevel, wasLow: false, charging: configuration.charging)
     storageLow = configuration.storageLow

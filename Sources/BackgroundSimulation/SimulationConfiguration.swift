@@ -201,6 +201,10 @@ public struct SimulationConfiguration: Sendable {
   public var networkMetered = false
   /// The environment at the start: whether the network connection is roaming.
   public var networkRoaming = false
+  /// The environment at the start: whether the network connection is temporarily not
+  /// metered (`NET_CAPABILITY_TEMPORARILY_NOT_METERED`: a carrier's network, metered in
+  /// general, unmetered for now), which ``/BackgroundTrace/WorkConstraint/temporarilyUnmetered`` asks for.
+  public var networkTemporarilyUnmetered = false
   /// The environment at the start: the battery's level, in percent.
   public var batteryLevel = 100
   /// The environment at the start: whether the device's storage is low.

@@ -53,7 +53,7 @@ import Testing
 
   /// Constraint bits no constraint has, and words that name none, are refused.
   @Test func unknownConstraintsAreMalformed() {
-    let record: [UInt8] = [0x4D, 0x00, 0x00, 0x00, 0x80, 0x02]  // bit 8
+    let record: [UInt8] = [0x4D, 0x00, 0x00, 0x00, 0x80, 0x04]  // bit 9
     let error = SpecLayoutTests.malformation(ofRecord: record, strings: ["w"])
     #expect(error?.message.hasPrefix("work.enqueue: bad needs") == true, "\(String(describing: error))")
     #expect(throws: TraceFormatError.self) {

@@ -9,6 +9,9 @@ public enum NetworkType: String, Sendable, Hashable, CaseIterable {
   case notRoaming = "not-roaming"
   /// A metered one, such as cellular data (`METERED`).
   case metered
+  /// One that is metered in general but not for now (`TEMPORARILY_UNMETERED`, a carrier's
+  /// network with `NET_CAPABILITY_TEMPORARILY_NOT_METERED`).
+  case temporarilyUnmetered = "temporarily-unmetered"
 
   /// The constraint it makes.
   public var constraint: WorkConstraint {
@@ -17,6 +20,7 @@ public enum NetworkType: String, Sendable, Hashable, CaseIterable {
     case .unmetered: .unmetered
     case .notRoaming: .notRoaming
     case .metered: .metered
+    case .temporarilyUnmetered: .temporarilyUnmetered
     }
   }
 }
@@ -38,11 +42,27 @@ public struct DeviceConditions: Sendable, Hashable {
   public var storageLow: Bool
   /// Whether it is idle: not in use for a while (``WorkConstraint/deviceIdle``).
   public var idle: Bool
+  /// Whether the connection counts as temporarily not metered for
+  /// ``WorkConstraint/temporarilyUnmetered``: it has `NET_CAPABILITY_TEMPORARILY_NOT_METERED`
+  /// (Android 11 and later), or, on earlier releases, where WorkManager asks
+  /// JobScheduler for any network instead, it is connected.
+  public var networkTemporarilyUnmetered: Bool
 
-  /// Conditions of the values given.
+  /// Conditions of the values given, a connection never temporarily unmetered.
   public init(
     networkConnected: Bool = true, networkMetered: Bool = false, networkRoaming: Bool = false, charging: Bool = false,
     batteryLow: Bool = false, storageLow: Bool = false, idle: Bool = false
+  ) {
+    self.init(
+      networkConnected: networkConnected, networkMetered: networkMetered, networkRoaming: networkRoaming,
+      charging: charging, batteryLow: batteryLow, storageLow: storageLow, idle: idle,
+      networkTemporarilyUnmetered: false)
+  }
+
+  /// Conditions of the values given.
+  public init(
+    networkConnected: Bool, networkMetered: Bool, networkRoaming: Bool, charging: Bool, batteryLow: Bool,
+    storageLow: Bool, idle: Bool, networkTemporarilyUnmetered: Bool
   ) {
     self.networkConnected = networkConnected
     self.networkMetered = networkMetered
@@ -51,6 +71,7 @@ public struct DeviceConditions: Sendable, Hashable {
     self.batteryLow = batteryLow
     self.storageLow = storageLow
     self.idle = idle
+    self.networkTemporarilyUnmetered = networkTemporarilyUnmetered
   }
 }
 
@@ -76,6 +97,8 @@ public enum WorkConstraint: String, Sendable, Hashable, CaseIterable {
   case storageNotLow = "storage-not-low"
   /// An idle device (`setRequiresDeviceIdle`).
   case deviceIdle = "device-idle"
+  /// A temporarily unmetered network connection (`NetworkType.TEMPORARILY_UNMETERED`).
+  case temporarilyUnmetered = "temporarily-unmetered"
 
   /// Whether `device` meets it.
   public func isMet(by device: DeviceConditions) -> Bool {
@@ -88,6 +111,7 @@ public enum WorkConstraint: String, Sendable, Hashable, CaseIterable {
     case .batteryNotLow: !device.batteryLow
     case .storageNotLow: !device.storageLow
     case .deviceIdle: device.idle
+    case .temporarilyUnmetered: device.networkConnected && device.networkTemporarilyUnmetered
     }
   }
 
@@ -102,6 +126,7 @@ public enum WorkConstraint: String, Sendable, Hashable, CaseIterable {
     case .batteryNotLow: "setRequiresBatteryNotLow(true)"
     case .storageNotLow: "setRequiresStorageNotLow(true)"
     case .deviceIdle: "setRequiresDeviceIdle(true)"
+    case .temporarilyUnmetered: "setRequiredNetworkType(NetworkType.TEMPORARILY_UNMETERED)"
     }
   }
 
@@ -117,6 +142,8 @@ public enum WorkConstraint: String, Sendable, Hashable, CaseIterable {
       "the battery is not low: low from 15 % unplugged until it is back at 20 %, plugging in or not (`BatteryLevel`)"
     case .storageNotLow: "storage is not low"
     case .deviceIdle: "the screen has been off for 31 minutes (`SimulationConfiguration.deviceIdleThreshold`)"
+    case .temporarilyUnmetered:
+      "a connection with `NET_CAPABILITY_TEMPORARILY_NOT_METERED` (`SimulatedSystem.setNetworkTemporarilyUnmetered`); before Android 11, any connection, as WorkManager asks JobScheduler for any network there"
     }
   }
 
@@ -136,7 +163,7 @@ public enum WorkConstraint: String, Sendable, Hashable, CaseIterable {
   /// not the stable power the charging constraint asks for, so it waits for the battery.
   public func waitReason(on device: DeviceConditions) -> WaitReason {
     switch self {
-    case .network, .unmetered, .notRoaming, .metered: .network
+    case .network, .unmetered, .notRoaming, .metered, .temporarilyUnmetered: .network
     case .charging: device.charging ? .battery : .power
     case .batteryNotLow: .battery
     case .storageNotLow: .storage
@@ -148,7 +175,7 @@ public enum WorkConstraint: String, Sendable, Hashable, CaseIterable {
   /// `STOP_REASON_CONSTRAINT_*`).
   public var stopReason: WorkStopReason {
     switch self {
-    case .network, .unmetered, .notRoaming, .metered: .constraintConnectivity
+    case .network, .unmetered, .notRoaming, .metered, .temporarilyUnmetered: .constraintConnectivity
     case .charging: .constraintCharging
     case .batteryNotLow: .constraintBatteryNotLow
     case .storageNotLow: .constraintStorageNotLow
@@ -160,7 +187,7 @@ public enum WorkConstraint: String, Sendable, Hashable, CaseIterable {
   /// allows "only network and storage constraints" on expedited work.
   public var isAllowedOnExpeditedWork: Bool {
     switch self {
-    case .network, .unmetered, .notRoaming, .metered, .storageNotLow: true
+    case .network, .unmetered, .notRoaming, .metered, .temporarilyUnmetered, .storageNotLow: true
     case .charging, .batteryNotLow, .deviceIdle: false
     }
   }

@@ -270,7 +270,8 @@ extension WorkRequest {
   /// (a queue asks it of every waiting request whenever the device changes).
   public func needs(_ constraint: WorkConstraint) -> Bool {
     switch constraint {
-    case .network, .unmetered, .notRoaming, .metered: requiredNetworkType?.constraint == constraint
+    case .network, .unmetered, .notRoaming, .metered, .temporarilyUnmetered:
+      requiredNetworkType?.constraint == constraint
     case .charging: requiresCharging
     case .batteryNotLow: requiresBatteryNotLow
     case .storageNotLow: requiresStorageNotLow
