@@ -75,6 +75,9 @@ package struct ImportTranslator: Sendable {
   public private(set) var sawForceStop = false
   /// Whether a work result came with no start before it (WorkManager logs starts at DEBUG).
   public private(set) var sawResultWithoutStart = false
+  /// Whether an attempt ended with no result told (a job history's `app called
+  /// jobFinished`), so that the summary says results are missing.
+  public private(set) var sawEndWithoutResult = false
   /// Whether an `app.state` was written from RunningBoard's state updates.
   public private(set) var wroteProcessState = false
 
@@ -138,7 +141,7 @@ package struct ImportTranslator: Sendable {
     switch message {
     case .taskCreated, .taskEnded, .taskEndRefused, .taskExpiring, .taskStillNotEnded, .taskOld:
       translateTask(message, into: &events)
-    case .workScheduled, .workStarted, .workResult, .workInterrupted, .workCancelled, .workWaiting:
+    case .workScheduled, .workStarted, .workResult, .workInterrupted, .workCancelled, .workWaiting, .workEnded:
       translateWork(message, into: &events)
     case .activityLifecycle(let activity, let step):
       translateActivity(activity, step, into: &events)
@@ -372,6 +375,9 @@ package struct ImportTranslator: Sendable {
       }
     case .workCancelled(let work):
       if WorkState.cancel(&works[work]) { events.append(.workCancel(work: work)) }
+    case .workEnded(let work):
+      // The trace has no word for a result it was not told: the attempt ends unwritten.
+      if WorkState.end(&works[work]) { sawEndWithoutResult = true }
     default:
       break
     }
@@ -509,6 +515,13 @@ extension ImportTranslator.WorkState {
     // state would.
     state = outcome == .retry || current.cancelled ? current : nil
     return result
+  }
+
+  /// The running attempt ended with no result told: whether one was running.
+  static func end(_ state: inout Self?) -> Bool {
+    guard state?.running != nil else { return false }
+    state!.running = nil
+    return true
   }
 
   /// A stop, once per attempt (`interrupted for`, then `was cancelled`): its attempt.

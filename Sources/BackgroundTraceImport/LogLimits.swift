@@ -40,6 +40,11 @@ enum LogLimits {
         sentences.append(
           "worker starts: WorkManager writes them at DEBUG (Configuration.Builder().setMinimumLoggingLevel(Log.DEBUG))")
       }
+      if translator.sawEndWithoutResult {
+        sentences.append(
+          "the results of job runs the app finished: dumpsys jobscheduler's job history says only `app called jobFinished`"
+        )
+      }
       if translator.sawForceStop {
         sentences.append("the app was force-stopped before the log's process started (WM-ForceStopRunnable)")
       }

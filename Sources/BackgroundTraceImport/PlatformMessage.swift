@@ -108,6 +108,10 @@ package enum PlatformMessage: Sendable, Hashable {
   /// A job of `dumpsys jobscheduler` that is due waits for `reasons` (its unsatisfied
   /// constraints).
   case workWaiting(work: String, reasons: Set<WaitReason>)
+  /// A run of a job of `dumpsys jobscheduler`'s job history ended as the app finished
+  /// it (`app called jobFinished`): the attempt is over, and the history does not say
+  /// with what result.
+  case workEnded(work: String)
   /// `startForegroundService() not allowed due to mAllowStartForeground false: service
   /// SERVICE` (ActiveServices, Android 12 and later): the start threw
   /// `ForegroundServiceStartNotAllowedException`.

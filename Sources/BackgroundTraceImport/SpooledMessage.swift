@@ -145,6 +145,7 @@ struct SpoolWriter {
       byte(35)
       string(work)
       string(WaitReason.field(reasons))
+    case .workEnded(let work): named(36, work)
     case .foregroundStartRefused(let service): named(23, service)
     case .foregroundPromotionRefused(let service): named(24, service)
     case .foregroundServiceStoppedUnpromoted(let service): named(25, service)
@@ -309,6 +310,7 @@ struct SpoolReader {
     case 35:
       let work = string()
       return .workWaiting(work: work, reasons: WaitReason.parse(string()) ?? [])
+    case 36: return .workEnded(work: string())
     default:
       preconditionFailure("spooled message case \(number): not one SpoolWriter writes")
     }

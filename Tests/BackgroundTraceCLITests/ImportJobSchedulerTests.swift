@@ -14,8 +14,7 @@ import Testing
   /// (`TIMING_DELAY`: not due, so no reason is written, the enqueue says until when it
   /// is not due) and a network; job 7, enqueued 10 min before the dump and due, waits
   /// for `CONNECTIVITY` and `DEVICE_NOT_DOZING`: a network and the end of Doze. Job 4
-  /// was enqueued 51 min 29.853 s before the dump: the trace's 0. The job history after
-  /// the jobs is not read.
+  /// was enqueued 51 min 29.853 s before the dump: the trace's 0.
   @Test func aJobNotYetDueHasNoReasonAndADueOneWaits() throws {
     let dump = """
       JOB #u0a172/4: 6412553 com.google.android.youtube/androidx.work.impl.background.systemjob.SystemJobService
@@ -36,8 +35,6 @@ import Testing
         Standby bucket: RARE
         Enqueue time: -10m0s0ms
         Run time: earliest=none, latest=none, original latest=none
-      Job history:
-           -1h35m26s440ms   START: #u0a107/9008 com.google.android.youtube/androidx.work.impl.background.systemjob.SystemJobService
 
       """
     let folder = try TraceFolder()
@@ -119,4 +116,100 @@ import Testing
 
         """)
   }
+
+  /// The job history (AOSP `JobPackageTracker.dumpHistory`): each `START` is a start of
+  /// the job's work, each `STOP` a stop with the reason it names, and a stop the app made
+  /// (`app called jobFinished`) ends the attempt with no event, the result being untold.
+  /// The first two entries are verbatim from developer.android.com's "Debug WorkManager"
+  /// page; the rest follow its layout (the time right-aligned to 19 characters). `STOP-P`
+  /// marks a one-time job's stop, as `noteInactive` swaps the labels. The history starts
+  /// 1 h 35 min 26.440 s before the dump: the trace's 0. Job 9009, stopped at its time
+  /// limit 10 min before the dump, is enqueued again 2 min before it (a reschedule, not
+  /// written) and waits for a network; `com.other.app`'s entry is another app's.
+  @Test func theJobHistoryGivesStartsAndStops() throws {
+    let dump = """
+      JOB #u0a107/9009: 1b2c3d4 \(Self.youtube)
+        Source: uid=u0a107 user=0 pkg=com.google.android.youtube
+        Unsatisfied constraints: CONNECTIVITY [0x10000000]
+        Enqueue time: -2m0s0ms
+      Job history:
+           -1h35m26s440ms   START: #u0a107/9008 \(Self.youtube)
+           -1h35m26s362ms  STOP-P: #u0a107/9008 \(Self.youtube) app called jobFinished
+                -20m0s0ms   START: #u0a107/9009 \(Self.youtube)
+                -10m0s0ms  STOP-P: #u0a107/9009 \(Self.youtube) timeout
+                 -5m0s0ms   START: #u0a107/9008 \(Self.youtube)
+                 -4m0s0ms  STOP-P: #u0a107/9008 \(Self.youtube) constraints
+                 -3m0s0ms   START: #u0a108/12 com.other.app/.SyncService
+      Pending queue:
+
+      """
+    let folder = try TraceFolder()
+    let path = try folder.write(dump, to: "jobscheduler.txt")
+    let result = run("import", path)
+    #expect(result.status == .success, "\(result.errors)")
+    #expect(
+      result.output == """
+        bgtrace 1
+        meta platform=android source=android-log process=com.google.android.youtube attempts=from-first-start-seen
+        0 work.start work=job-9008 attempt=0 # from \(path):6
+        4526.44 work.start work=job-9009 attempt=0 # from \(path):8
+        5126.44 work.stop work=job-9009 attempt=0 reason=timeout # from \(path):9
+        5426.44 work.start work=job-9008 attempt=1 # from \(path):10
+        5486.44 work.stop work=job-9008 attempt=1 reason=constraint # from \(path):11
+        5726.44 work.wait work=job-9009 reasons=network # from \(path):1
+
+        """)
+    #expect(
+      result.errors.contains(
+        "the log could not tell: the results of job runs the app finished: dumpsys jobscheduler's job history says "
+          + "only `app called jobFinished`"))
+  }
+
+  /// A stop's reason as JobScheduler prints it (`getInternalReasonCodeDescription` from
+  /// Android 12, or the string `JobServiceContext` closed the job with): `canceled` is
+  /// the app's cancel, `device_idle` Doze, `restricted_bucket` the standby bucket;
+  /// `thermal` and `timed out while starting` name no reason of the vocabulary
+  /// (`interrupted`), and `onStartJob returned false` is the app finishing the job.
+  @Test func eachStopReasonIsReadAsJobSchedulerMeansIt() throws {
+    let dump = """
+      Job history:
+                 -9m0s0ms   START: #u0a50/3 \(Self.sync)
+                 -8m0s0ms    STOP: #u0a50/3 \(Self.sync) canceled
+                 -7m0s0ms   START: #u0a50/3 \(Self.sync)
+                 -6m0s0ms    STOP: #u0a50/3 \(Self.sync) device_idle
+                 -5m0s0ms   START: #u0a50/3 \(Self.sync)
+                 -4m0s0ms    STOP: #u0a50/3 \(Self.sync) restricted_bucket
+                 -3m0s0ms   START: #u0a50/3 \(Self.sync)
+                 -2m0s0ms    STOP: #u0a50/3 \(Self.sync) thermal
+                 -1m0s0ms   START: #u0a50/3 \(Self.sync)
+                  -30s0ms    STOP: #u0a50/3 \(Self.sync) onStartJob returned false
+                  -10s0ms   START: #u0a50/3 \(Self.sync)
+                   -5s0ms    STOP: #u0a50/3 \(Self.sync) timed out while starting
+
+      """
+    let folder = try TraceFolder()
+    let path = try folder.write(dump, to: "jobscheduler.txt")
+    let result = run("import", path)
+    #expect(result.status == .success, "\(result.errors)")
+    #expect(
+      result.output == """
+        bgtrace 1
+        meta platform=android source=android-log process=com.example.sync attempts=from-first-start-seen
+        0 work.start work=job-3 attempt=0 # from \(path):2
+        60 work.stop work=job-3 attempt=0 reason=cancelled # from \(path):3
+        120 work.start work=job-3 attempt=1 # from \(path):4
+        180 work.stop work=job-3 attempt=1 reason=doze # from \(path):5
+        240 work.start work=job-3 attempt=2 # from \(path):6
+        300 work.stop work=job-3 attempt=2 reason=standby # from \(path):7
+        360 work.start work=job-3 attempt=3 # from \(path):8
+        420 work.stop work=job-3 attempt=3 reason=interrupted # from \(path):9
+        480 work.start work=job-3 attempt=4 # from \(path):10
+        530 work.start work=job-3 attempt=5 # from \(path):12
+        535 work.stop work=job-3 attempt=5 reason=interrupted # from \(path):13
+
+        """)
+  }
+
+  private static let youtube = "com.google.android.youtube/androidx.work.impl.background.systemjob.SystemJobService"
+  private static let sync = "com.example.sync/androidx.work.impl.background.systemjob.SystemJobService"
 }

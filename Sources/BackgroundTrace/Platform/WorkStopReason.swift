@@ -66,12 +66,18 @@ public struct WorkStopReason: Sendable, Hashable, CustomStringConvertible {
     -128, "STOP_REASON_FOREGROUND_SERVICE_TIMEOUT", "foreground-timeout",
     "its foreground service type's time was spent")
   /// `STOP_REASON_UNKNOWN` (−512): it stopped and the reason is not known — the app's
-  /// process ended (`terminated`), or a device log says only that WorkManager
-  /// interrupted it (`interrupted`, androidx `Processor`'s "WorkerWrapper interrupted for").
+  /// process ended (`terminated`), or a device log says only that it was stopped
+  /// (``interruptedWord``).
   public static let unknown = WorkStopReason(
     -512, "STOP_REASON_UNKNOWN", "terminated", "the app's process ended")
   /// `STOP_REASON_NOT_STOPPED` (−256): never stopped, or it returned `retry`.
   public static let notStopped = WorkStopReason(-256, "STOP_REASON_NOT_STOPPED", nil, "it was not stopped")
+
+  /// The word an imported trace's `work.stop reason=` records for a stop whose log says
+  /// it happened but not why: androidx `Processor`'s "WorkerWrapper interrupted for", or
+  /// a `dumpsys jobscheduler` job history stop whose reason names no one
+  /// `STOP_REASON_*` (docs/import.md).
+  public static let interruptedWord = "interrupted"
 
   /// Every reason the model gives, in code order of androidx's list.
   public static let all: [WorkStopReason] = [
@@ -84,8 +90,9 @@ public struct WorkStopReason: Sendable, Hashable, CustomStringConvertible {
   /// "the device entered Doze (STOP_REASON_DEVICE_STATE)". A word no reason records is
   /// said to be unknown to the model.
   public static func meaning(ofWord word: String) -> String {
-    if word == "interrupted" {
-      return "WorkManager interrupted it, and the log does not say why (Processor's \"WorkerWrapper interrupted for\")"
+    if word == interruptedWord {
+      return "the log says it was stopped, not why (Processor's \"WorkerWrapper interrupted for\", "
+        + "or a job history stop that names no STOP_REASON)"
     }
     let reasons = all.filter { $0.word == word }
     guard let first = reasons.first else { return "\(word) (a reason this model does not know)" }

@@ -20,12 +20,26 @@ struct DumpsysJobSchedulerReader: LogStyleReader {
   }
 
   private var job: Job?
+  /// Whether the lines are `Job history:`'s entries.
+  private var inHistory = false
   private var records = DumpRecords()
   private var added = 0
 
   mutating func read(_ line: LogLineSplitter.Line) -> LineReading {
     let text = String(decoding: line.bytes, as: UTF8.self)
     let trimmed = text.drop { $0 == " " || $0 == "\t" }
+    if inHistory {
+      if let entry = JobHistoryEntry(trimmed) {
+        add(entry.record(line: line.number))
+        return .continuation
+      }
+      inHistory = false
+    }
+    if trimmed.hasPrefix("Job history:") {
+      endJob()
+      inHistory = true
+      return .continuation
+    }
     if let id = Self.jobID(trimmed) {
       endJob()
       job = Job(line: line.number, id: id)
@@ -155,7 +169,39 @@ enum JobSchedulerJob {
     return reasons
   }
 
-  /// The reading of a record: `enqueued ID` or `waits ID REASONS`.
+  /// The package of a job history entry's tag: the job's battery name, `PACKAGE/CLASS`
+  /// (`JobStatus.batteryName`: its service's short component name), after a namespace
+  /// `@NAMESPACE@` (Android 14) or a source tag and `:` (a job scheduled for another
+  /// package).
+  static func package(ofTag tag: Substring) -> String {
+    var name = tag
+    if name.first == "@", let end = name.dropFirst().firstIndex(of: "@") { name = name[name.index(after: end)...] }
+    name = name.prefix { $0 != "/" }
+    if let colon = name.lastIndex(of: ":") { name = name[name.index(after: colon)...] }
+    return String(name)
+  }
+
+  /// The trace's `work.stop reason=` word for a job history stop's reason (docs/import.md,
+  /// "Android: dumpsys jobscheduler"); `nil` when the app finished the job, which is no
+  /// stop. The reason is the string `JobServiceContext` closed the job with, or, when
+  /// the app answered `onStopJob`, the name of JobScheduler's reason code
+  /// (`JobParameters.getReasonName` on Android 9 and 10, `getReasonCodeDescription` on
+  /// 11, `getInternalReasonCodeDescription` from 12). A reason that does not tell one
+  /// `STOP_REASON_*` apart is `interrupted`, as a log's stop without one is.
+  static func stopWord(_ reason: Substring) -> String? {
+    switch reason {
+    case "app called jobFinished", "last work dequeued", "onStartJob returned false", "successful_finish": nil
+    case "canceled": WorkStopReason.cancelledByApp.word
+    case "constraints": WorkStopReason.constraintConnectivity.word
+    case "timeout": WorkStopReason.timeout.word
+    case "device_idle": WorkStopReason.deviceState.word
+    case "restricted_bucket": WorkStopReason.appStandby.word
+    default: WorkStopReason.interruptedWord
+    }
+  }
+
+  /// The reading of a record: `enqueued ID`, `waits ID REASONS`, `started ID`, `ended
+  /// ID` or `stopped ID REASON`.
   static func message(of record: LogRecord) -> MessageReading {
     let words = record.message.split(separator: " ")
     switch (words.first, words.count) {
@@ -163,7 +209,60 @@ enum JobSchedulerJob {
     case ("waits"?, 3):
       guard let reasons = WaitReason.parse(String(words[2])) else { return .malformed(expected: "wait reasons") }
       return .message(.workWaiting(work: work(words[1]), reasons: reasons))
-    default: return .malformed(expected: "a job's enqueue or wait")
+    case ("started"?, 2): return .message(.workStarted(work: work(words[1])))
+    case ("ended"?, 2): return .message(.workEnded(work: work(words[1])))
+    case ("stopped"?, 3): return .message(.workInterrupted(work: work(words[1]), reason: String(words[2]), tags: nil))
+    default: return .malformed(expected: "a job's enqueue, wait, start or stop")
     }
+  }
+}
+
+/// An entry of `dumpsys jobscheduler`'s `Job history:` (AOSP
+/// `JobPackageTracker.dumpHistory`): `-1h35m26s440ms   START: #u0a107/9008 TAG`, and
+/// for a stop, the reason after the tag: `-1h35m26s362ms  STOP-P: #u0a107/9008 TAG app
+/// called jobFinished` (`-P`: a periodic job's). TAG is the job's battery name, its
+/// service's component (`PACKAGE/CLASS`), which names the app.
+struct JobHistoryEntry {
+  /// The entry's offset from the dump's moment, in nanoseconds (negative: before it).
+  var offset: Int64
+  /// The job's id.
+  var id: Substring
+  /// The app's package.
+  var package: String
+  /// `nil` for a start; for a stop, the trace's `work.stop reason=` word, or `nil` in
+  /// ``stopWord`` when the app finished the job.
+  var stop: (reason: Substring, word: String?)?
+
+  /// The entry a line (without its indent) is, or `nil` when it is none.
+  init?(_ line: Substring) {
+    let words = line.split(separator: " ", maxSplits: 4)
+    guard words.count >= 4, let offset = DumpsysJobSchedulerReader.offset(words[0]), words[2].hasPrefix("#"),
+      let slash = words[2].lastIndex(of: "/")
+    else { return nil }
+    let id = words[2][words[2].index(after: slash)...]
+    guard !id.isEmpty, id.allSatisfy(\.isNumber) else { return nil }
+    switch words[1] {
+    case "START:", "START-P:": stop = nil
+    case "STOP:", "STOP-P:":
+      let reason = words.count == 5 ? words[4].drop { $0 == " " } : ""
+      stop = (reason, JobSchedulerJob.stopWord(reason))
+    default: return nil
+    }
+    self.offset = offset
+    self.id = id
+    package = JobSchedulerJob.package(ofTag: words[3])
+  }
+
+  /// The record of the entry, read from line `line`.
+  func record(line: Int) -> LogRecord {
+    let message: String
+    switch stop {
+    case nil: message = "started \(id)"
+    case (_, let word?)?: message = "stopped \(id) \(word)"
+    case (_, nil)?: message = "ended \(id)"
+    }
+    return LogRecord(
+      time: LogTimestamp(nanoseconds: DumpsysJobSchedulerReader.dumpTime + offset, hasYear: false), pid: nil,
+      process: package, source: JobSchedulerJob.source, message: message, line: line, origin: .jobScheduler)
   }
 }

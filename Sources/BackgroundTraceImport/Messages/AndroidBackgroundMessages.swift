@@ -1,3 +1,5 @@
+import BackgroundTrace
+
 /// WorkManager's, ActivityManager's and AndroidRuntime's messages about background
 /// work and processes, read into ``PlatformMessage``s. Each message's format, source
 /// and event are in docs/import.md.
@@ -53,7 +55,7 @@ package enum AndroidBackgroundMessages: Sendable {
       if message.expect("Processor: processing ") { return work(message) { .workStarted(work: $0) } }
       if message.expect("Processor cancelling ") { return work(message) { .workCancelled(work: $0) } }
       if message.expect("WorkerWrapper interrupted for ") {
-        return work(message) { .workInterrupted(work: $0, reason: "interrupted", tags: nil) }
+        return work(message) { .workInterrupted(work: $0, reason: WorkStopReason.interruptedWord, tags: nil) }
       }
       return .unrelated
     case "WM-GreedyScheduler", "GreedyScheduler":
