@@ -25,6 +25,7 @@ extension SimulatedSystem {
     record(.appAllowlist(reason: reason, duration: duration))
     let end = now + duration
     allowlistedUntil[reason] = max(allowlistedUntil[reason] ?? end, end)
+    reviseExpeditedCharging()
     appDelegate?.handleAllowlistedDelivery(reason)
     suspendIfIdle(after: idleSuspensionDelay)
     scheduler.runPending()

@@ -37,15 +37,21 @@ extension SimulatedSystem {
   }
 
   /// The app comes to the top, or leaves it (its last activity paused): the time on top
-  /// is rewarded as it leaves.
+  /// is rewarded as it leaves, and its expedited time stays free for the grace after
+  /// (``ExpeditedQuotaExemption/topAppGrace``).
   func noteOnTop(_ onTop: Bool) {
     if onTop {
-      if onTopSince == nil { onTopSince = now }
+      guard onTopSince == nil else { return }
+      onTopSince = now
+      reviseExpeditedCharging()
       return
     }
+    guard onTopSince != nil else { return }
     let reward = pendingTopAppReward
     onTopSince = nil
+    topGraceEnd = now + TraceInterval(ExpeditedQuotaExemption.topAppGrace)
     grantExpeditedReward(reward)
+    reviseExpeditedCharging()
   }
 
   /// A user interaction in the app (`UsageEvents.Event.USER_INTERACTION`).
@@ -59,5 +65,6 @@ extension SimulatedSystem {
   private func grantExpeditedReward(_ reward: Duration) {
     guard earnsExpeditedRewards, reward > .zero else { return }
     _ = expeditedBudget.forgive(reward)
+    reviseExpeditedCharging()
   }
 }

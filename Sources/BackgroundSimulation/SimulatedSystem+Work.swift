@@ -43,8 +43,14 @@ struct WorkItem {
   var timeout: VirtualTimeScheduler.TimerID?
   /// Whether it runs as expedited work, drawing on the app's expedited quota.
   var expedited = false
-  /// When its running attempt began drawing on the quota.
+  /// When its running attempt began drawing on the quota (`nil` while its time is
+  /// free, ``SimulatedSystem/expeditedTimeIsFree``).
   var expeditedSince: TraceTime?
+  /// When its running attempt reaches its time limit as a job (`nil` when it runs as
+  /// none: on iOS, or as a foreground service).
+  var limitEnd: TraceTime?
+  /// When its running expedited attempt's guarantee ends: the quota stops it no sooner.
+  var guaranteeEnd: TraceTime?
   /// Whether its running attempt runs as a regular job, in the app's timing session
   /// (``SimulatedSystem/jobSessionSince``).
   var countsAsJob = false
@@ -196,8 +202,11 @@ extension SimulatedSystem: WorkQueue {
         // "will fallback to a regular work request"; DROP_WORK_REQUEST "will be dropped and no
         // work requests are enqueued".
         // Android 11 and earlier have no expedited jobs: WorkManager runs the work as a
-        // foreground service instead, with no quota.
-        if expeditedQuotaLeft > .zero || configuration.androidRelease.runsExpeditedWorkAsForegroundService {
+        // foreground service instead, with no quota. JobScheduler takes an expedited job
+        // while its time is free as well (QuotaController.isWithinEJQuotaLocked).
+        if expeditedQuotaLeft > .zero || expeditedTimeIsFree
+          || configuration.androidRelease.runsExpeditedWorkAsForegroundService
+        {
           item.expedited = true
         } else {
           record(.workQuota(work: request.work, policy: policy))
@@ -426,26 +435,45 @@ extension SimulatedSystem: WorkQueue {
       // and runs on as regular work. A regular job's is regularJobLimit.
       let release = configuration.androidRelease
       var limit = configuration.workTimeout
-      var quotaEnd: TraceTime?
       if item.expedited {
         let guarantee = release.hasJobRuntimeGuarantees ? configuration.expeditedGuarantee : .zero
-        quotaEnd = now + TraceInterval(max(expeditedQuotaLeft, guarantee, .zero))
-        item.expeditedSince = now
+        item.guaranteeEnd = now + TraceInterval(guarantee)
+        item.expeditedSince = expeditedTimeIsFree ? nil : now
       } else {
         limit = regularJobLimit
         beginJob(&item)
       }
-      let timeout = now + TraceInterval(limit)
-      if let quotaEnd, quotaEnd < timeout {
-        item.timeout = scheduler.schedule(at: quotaEnd) { [self] in stop(work, reason: .quota, reschedule: true) }
-      } else {
-        item.timeout = scheduler.schedule(at: timeout) { [self] in stop(work, reason: .timeout, reschedule: true) }
-      }
+      item.limitEnd = now + TraceInterval(limit)
     }
     item.task = Task(executorPreference: scheduler.executor) { [self] in
       let result = await worker.result(of: context)
       returned(work, attempt: attempt, result: result)
     }
+    works[work] = item
+    if item.expedited {
+      reviseExpeditedCharging()
+    } else {
+      scheduleJobLimit(work)
+    }
+  }
+
+  /// Schedules the running attempt's stop as a job: at its time limit (`timeout`), or,
+  /// for expedited work whose time is charged, when the quota left runs out, no sooner
+  /// than its guarantee (`quota`; it then runs on as regular work), whichever comes
+  /// first.
+  func scheduleJobLimit(_ work: String) {
+    guard var item = works[work], item.phase == .running, let limitEnd = item.limitEnd else { return }
+    if let timeout = item.timeout { scheduler.cancel(timeout) }
+    var end = limitEnd
+    var reason = WorkStopReason.timeout
+    if item.expedited, item.expeditedSince != nil {
+      let quotaEnd = max(item.guaranteeEnd ?? now, now + TraceInterval(max(expeditedQuotaLeft, .zero)))
+      if quotaEnd < limitEnd {
+        end = quotaEnd
+        reason = .quota
+      }
+    }
+    item.timeout = scheduler.schedule(at: end) { [self, reason] in stop(work, reason: reason, reschedule: true) }
     works[work] = item
   }
 
@@ -523,6 +551,7 @@ extension SimulatedSystem: WorkQueue {
     }
     if let timeout = item.timeout { scheduler.cancel(timeout) }
     item.timeout = nil
+    item.limitEnd = nil
     chargeExpedited(&item)  // a foreground worker runs as a foreground service, not on the quota
     endJob(&item, of: work)
     item.expedited = false
@@ -688,26 +717,6 @@ extension SimulatedSystem: WorkQueue {
       works[dependent] = item
       scheduleStart(dependent)
     }
-  }
-
-  /// The expedited quota left in the current 24 hours: the bucket's
-  /// (``StandbyBucket/expeditedQuota(on:)``) less what expedited work used, the running
-  /// attempts included.
-  var expeditedQuotaLeft: Duration {
-    var running = Duration.zero
-    for item in works.values {
-      if let since = item.expeditedSince { running += RollingBudget.elapsed(from: since, to: now) }
-    }
-    return expeditedBudget.left(
-      of: standbyBucket.expeditedQuota(on: configuration.androidRelease), at: now, running: running)
-      + pendingTopAppReward
-  }
-
-  /// Adds the running attempt's expedited time to the quota used.
-  private func chargeExpedited(_ item: inout WorkItem) {
-    guard let since = item.expeditedSince else { return }
-    item.expeditedSince = nil
-    expeditedBudget.charge(from: since, to: now)
   }
 
   func stopAllWork(reason: WorkStopReason) {

@@ -97,6 +97,12 @@ public final class SimulatedSystem: @unchecked Sendable {
   var retiredWorks: [WorkItem] = []
   /// The expedited quota used in the current 24 hours (Android).
   var expeditedBudget = RollingBudget()
+  /// Until when the app's expedited time is free after it left the top
+  /// (``ExpeditedQuotaExemption/topAppGrace``).
+  var topGraceEnd: TraceTime?
+  /// The next moment a grace of ``ExpeditedQuotaExemption`` ends while expedited work
+  /// runs free, when its time starts to be charged.
+  var expeditedRevision: VirtualTimeScheduler.TimerID?
   /// The regular jobs' execution quota of the app's standby bucket.
   var jobBudget: RollingBudget
   /// Since when regular jobs have been running, without a break: QuotaController's
@@ -553,6 +559,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     launchEligibleRequests()
     startEligibleWork()
     updateDoze()
+    reviseExpeditedCharging()
     noteWaits()
   }
 

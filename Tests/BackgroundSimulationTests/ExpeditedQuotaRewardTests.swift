@@ -24,36 +24,44 @@ import Testing
     system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.stop") }
   }
 
-  /// A 240-second expedited job uses 240 s of the 300 while the app is on top (the
-  /// model charges it there too). The app stays on top until 900 s: 30 chunks, 300 s
-  /// of reward, which pays back all 240 s and loses the rest. A 20-minute expedited
-  /// job enqueued then has the whole 5 minutes and is stopped at 900.1 + 300. Without
-  /// rewards, 60 s are left and the 3-minute guarantee stops it at 900.1 + 180.
-  @Test(arguments: [(true, "1200.1"), (false, "1080.1")])
+  /// The user leaves the app at once; past the minute's grace
+  /// (``ExpeditedQuotaExemption/topAppGrace``), a 240-second expedited job uses 240 s of
+  /// the 300 (100.1 to 340.1). The user then keeps the app on top from 400 s to 1300 s:
+  /// 30 chunks, 300 s of reward, which pays back all 240 s and loses the rest. A
+  /// 20-minute expedited job enqueued as the user leaves runs free until 1360 (the
+  /// grace), then has the whole 5 minutes and is stopped at 1660. Without rewards, 60 s
+  /// are left, and the 3-minute guarantee stops it at 1300.1 + 180.
+  @Test(arguments: [(true, "1660"), (false, "1480.1")])
   func timeOnTopPaysBackTheQuota(rewards: Bool, stopAt: String) throws {
     let system = Self.system(rewards: rewards)
     system.launch { _ in }
+    system.moveToBackground()
+    system.advance(to: TraceTime(.seconds(100)))
     try system.enqueue(
       WorkRequest(work: "a", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(240))),
       policy: nil)
-    system.advance(to: TraceTime(.seconds(900)))
+    system.advance(to: TraceTime(.seconds(400)))
+    system.moveToForeground()
+    system.advance(to: TraceTime(.seconds(1300)))
     system.moveToBackground()
     try system.enqueue(
       WorkRequest(work: "b", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(1200))),
       policy: nil)
-    system.advance(to: TraceTime(.seconds(1300)))
+    system.advance(to: TraceTime(.seconds(1800)))
     #expect(Self.stops(system) == ["\(stopAt) work.stop work=b attempt=0 reason=quota"])
   }
 
   /// Twelve taps in the app (`userAction`) earn 12 × 15 s = 180 s: after a 270-second
-  /// job left 30 s, 210 s are left, and the next job is stopped at 600.1 + 210; without
-  /// rewards, at the 3-minute guarantee. The app was on top for 0 s each time: no
+  /// job (from 100.1, past the grace) left 30 s, 210 s are left; the next job runs free
+  /// until 660, the minute after the user left, and is stopped at 660 + 210; without
+  /// rewards, at the 3-minute guarantee, 600.1 + 180. The app was on top for 0 s: no
   /// chunk, no reward.
-  @Test(arguments: [(true, "810.1"), (false, "780.1")])
+  @Test(arguments: [(true, "870"), (false, "780.1")])
   func eachInteractionPaysBackFifteenSeconds(rewards: Bool, stopAt: String) throws {
     let system = Self.system(rewards: rewards)
     system.launch { _ in }
     system.moveToBackground()
+    system.advance(to: TraceTime(.seconds(100)))
     try system.enqueue(
       WorkRequest(work: "a", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(270))),
       policy: nil)

@@ -24,13 +24,13 @@ import Testing
   /// with no quota left `DROP_WORK_REQUEST` drops a request ("no work requests are
   /// enqueued") and `RUN_AS_NON_EXPEDITED_WORK_REQUEST` runs one as regular work, each
   /// recorded as `work.quota` (which the checker reports: `work-expedited-dropped`,
-  /// `work-expedited-demoted`).
+  /// `work-expedited-demoted`). The user never opens the app: on top, and for a minute
+  /// after, its expedited time would be free (``ExpeditedQuotaExemption``).
   @Test func theQuotaIsSpentThenEachOutOfQuotaPolicyApplies() throws {
     var configuration = SimulationConfiguration(platform: .android)
     configuration.standbyBucket = .restricted
-    configuration.standbyBucketFollowsUse = false  // pinned: opening the app would make it active
+    configuration.standbyBucketFollowsUse = false
     let system = SimulatedSystem(seed: 1, configuration: configuration)
-    system.launch { _ in }
     let worker = Timed(clock: system.clock, duration: .seconds(240))
     try system.enqueue(WorkRequest(work: "a", expedited: .runAsRegular, worker: worker), policy: nil)
     system.advance(to: TraceTime(.seconds(300)))
@@ -80,6 +80,9 @@ import Testing
 
 /// The recorded `work.quota` is a decision a replay hands back as recorded.
 @Suite struct ExpeditedQuotaReplayTests {
+  /// Enqueues a 400-second expedited work named after each delivery that puts the app
+  /// on the temporary allowlist, which frees no expedited time in the restricted bucket
+  /// (`QuotaController.hasTempAllowlistExemptionLocked`).
   final class App: BackgroundAppDelegate {
     let queue: any WorkQueue
     let clock: VirtualClock
@@ -87,23 +90,28 @@ import Testing
       self.queue = queue
       self.clock = clock
     }
-    func perform(userAction action: String) {
+    func handleAllowlistedDelivery(_ reason: TemporaryAllowlistReason) {
       let worker = ExpeditedWorkModelTests.Timed(clock: clock, duration: .seconds(400))
-      try! queue.enqueue(WorkRequest(work: action, expedited: .drop, worker: worker), policy: nil)
+      try! queue.enqueue(WorkRequest(work: reason.rawValue, expedited: .drop, worker: worker), policy: nil)
     }
   }
 
+  /// Past the minute's grace after the user leaves the app, an FCM message's work
+  /// spends the restricted bucket's 5 minutes; an exact alarm's, later that day, is
+  /// dropped.
   @Test func aDroppedRequestReplaysAlike() {
     var configuration = SimulationConfiguration(platform: .android)
     configuration.standbyBucket = .restricted
     configuration.standbyBucketFollowsUse = false  // pinned: opening the app would make it active
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.launchApp { App(queue: $0, clock: $0.clock) }
-    system.userAction("first")
-    system.advance(by: .seconds(800))
-    system.userAction("second")
+    system.moveToBackground()
     system.advance(by: .seconds(100))
-    #expect(system.trace.events.map(TextTraceWriter.line(for:)).contains("800 work.quota work=second policy=drop"))
+    system.deliverHighPriorityMessage()
+    system.advance(by: .seconds(800))
+    system.deliverTemporaryAllowlist(.exactAlarm)
+    system.advance(by: .seconds(100))
+    #expect(system.trace.events.map(TextTraceWriter.line(for:)).contains("900 work.quota work=exact-alarm policy=drop"))
     let replay = Replayer.replay(system.trace, timing: .exact) { App(queue: $0, clock: $0.clock) }
     #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
     #expect(replay.trace.events == system.trace.events)
