@@ -120,4 +120,9 @@ public enum DozePhase: String, Sendable, Hashable, CaseIterable {
 
   /// Whether regular jobs wait in this phase.
   public var defersJobs: Bool { self == .lightIdle || self == .deepIdle }
+
+  /// Whether alarms that do not go off in Doze (``/BackgroundTrace/AlarmType/goesOffInDoze``)
+  /// wait in this phase: deep idle only (AOSP `AlarmManagerService` holds them until
+  /// `DeviceIdleController`'s `setIdleUntil` alarm, set for deep idle alone).
+  public var defersAlarms: Bool { self == .deepIdle }
 }

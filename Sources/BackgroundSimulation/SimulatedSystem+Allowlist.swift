@@ -58,6 +58,7 @@ extension SimulatedSystem {
     terminate(reason: "reboot")
     workAwaitsReschedule = true
     allowlistedUntil.removeAll()
+    dropAlarms()
     noteWaits()
     scheduler.schedule(after: downtime) { [self] in
       if !screenOn { setDeviceState(screenOn: true) }  // the user unlocks the device

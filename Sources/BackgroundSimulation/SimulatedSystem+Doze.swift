@@ -55,6 +55,7 @@ extension SimulatedSystem {
     guard phase != dozePhase else { return }
     dozePhase = phase
     record(.envSet([EnvironmentSetting(key: "doze", value: phase.rawValue)]))
+    if !phase.defersAlarms { deliverAlarmsHeldByDoze() }
     if dozeDefersJobs {
       for work in workOrder where works[work]?.countsAsJob == true {
         stop(work, reason: .deviceState, reschedule: true)

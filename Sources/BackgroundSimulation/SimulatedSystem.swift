@@ -175,6 +175,15 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// lends the while-in-use permissions). The system keeps it by the app's uid, so it
   /// outlives a process.
   var allowlistedUntil: [TemporaryAllowlistReason: TraceTime] = [:]
+  /// The alarms set and not yet gone off, by name (``AlarmScheduling``): the system
+  /// keeps them across processes, until a reboot.
+  var alarms: [String: SimulatedAlarm] = [:]
+  /// When the app's alarms that count against its standby bucket's alarm quota went off
+  /// in the last day, oldest first.
+  var alarmDeliveries: [TraceTime] = []
+  /// When its allow-while-idle alarms went off in deep Doze in the last hour, oldest
+  /// first, and whether each was exact: their idle quotas' record.
+  var idleAlarmDeliveries: [(time: TraceTime, exact: Bool)] = []
   /// Counts processes, so a timer set in one process does nothing in the next.
   var processNumber = 0
 

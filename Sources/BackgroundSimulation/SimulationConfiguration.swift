@@ -286,6 +286,23 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
     }
   }
 
+  /// How many of the app's alarms may go off per window in this bucket (AOSP
+  /// `AlarmManagerService`, Android 10 and later: `DEFAULT_APP_STANDBY_QUOTAS` 720, 10,
+  /// 2 and 1 per `DEFAULT_APP_STANDBY_WINDOW`, an hour, from `active` to `rare`;
+  /// `DEFAULT_APP_STANDBY_RESTRICTED_QUOTA` 1 per `DEFAULT_APP_STANDBY_RESTRICTED_WINDOW`,
+  /// a day); `nil`: not limited (`exempted`). Alarm clocks and allow-while-idle alarms are
+  /// exempt, and every alarm while the device charges.
+  public var alarmQuota: (count: Int, window: Duration)? {
+    switch self {
+    case .exempted: nil
+    case .active: (720, .seconds(3600))
+    case .workingSet: (10, .seconds(3600))
+    case .frequent: (2, .seconds(3600))
+    case .rare: (1, .seconds(3600))
+    case .restricted: (1, .seconds(86_400))
+    }
+  }
+
   /// How many regular jobs the app may start in each ``jobQuotaWindow``: AOSP
   /// `QuotaController.QcConstants` `DEFAULT_MAX_JOB_COUNT_EXEMPTED` and
   /// `DEFAULT_MAX_JOB_COUNT_ACTIVE` 75,

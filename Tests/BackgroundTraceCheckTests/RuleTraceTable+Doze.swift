@@ -14,5 +14,17 @@ extension RuleTraceTable {
           "work sync attempt 1 was stopped by Doze, as the attempt before it", "maintenance window")
       ]),
     TraceCase(file: "work-outlasts-doze-window.near-miss.txt", expected: []),
+
+    // `alarm-exact-deferred`: AOSP `AlarmManagerService` holds an alarm without
+    // `FLAG_ALLOW_WHILE_IDLE` or `FLAG_WAKE_FROM_IDLE` in deep Doze until
+    // `DeviceIdleController`'s idle-until alarm (`mPendingIdleUntil`).
+    TraceCase(
+      file: "alarm-exact-deferred.fires.txt",
+      expected: [
+        finding(
+          .alarmExactDeferred, line: 12, at: "7200 alarm.fire alarm=backup",
+          "exact alarm backup was due at 4000s and went off at 7200s", "deep Doze")
+      ]),
+    TraceCase(file: "alarm-exact-deferred.near-miss.txt", expected: []),
   ]
 }

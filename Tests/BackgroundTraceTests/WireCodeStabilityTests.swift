@@ -97,6 +97,16 @@ import Testing
       ("work.wait", [.required("work", .string), .required("reasons", .string)]),
       ("sched.wait", [.required("ident", .string), .required("reasons", .string)]),
       ("work.after", [.required("work", .string), .required("prerequisite", .string)]),
+      (
+        "alarm.set",
+        [
+          .required("alarm", .string), .required("at", .seconds),
+          .required(
+            "type", .choice(words: ["inexact", "exact", "allow-while-idle", "exact-allow-while-idle", "alarm-clock"])),
+        ]
+      ),
+      ("alarm.fire", [.required("alarm", .string)]),
+      ("alarm.cancel", [.required("alarm", .string)]),
     ]
     for (name, fields) in expected {
       let published = EventTag(name: name)?.spec.fields ?? []

@@ -90,6 +90,12 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   case schedWait = 42
   /// `work.after`: enqueued work runs only once another work has succeeded.
   case workAfter = 43
+  /// `alarm.set`: the app set an alarm (Android `AlarmManager`).
+  case alarmSet = 44
+  /// `alarm.fire`: the system delivered an alarm.
+  case alarmFire = 45
+  /// `alarm.cancel`: the app cancelled an alarm.
+  case alarmCancel = 46
 
   /// The largest kind code (codes run from 0 to it without a gap but for 30 and 31),
   /// found from the cases, so a new kind needs no other edit here.
@@ -294,6 +300,18 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
         "work.after", .app, [.required("work", .string), .required("prerequisite", .string)],
         "the work the app just enqueued runs only once `prerequisite` has succeeded, and fails or is cancelled "
           + "with it (androidx `WorkContinuation`'s `then` and `combine`); one event per prerequisite")
+    case .alarmSet:
+      KindSpec(
+        "alarm.set", .app,
+        [.required("alarm", .string), .required("at", .seconds), .required("type", .choice(AlarmType.self))],
+        "the app set the alarm `alarm` to go off at `at` (Android `AlarmManager`: `type=` names the call, "
+          + "docs/events.md, \"Alarms\"), replacing an alarm of that name")
+    case .alarmFire:
+      KindSpec(
+        "alarm.fire", .system, [.required("alarm", .string)],
+        "the system delivered the alarm: the app's receiver runs (the app's process is started if none runs)")
+    case .alarmCancel:
+      KindSpec("alarm.cancel", .app, [.required("alarm", .string)], "the app cancelled the alarm before it went off")
     }
   }
 }
@@ -344,6 +362,9 @@ extension TraceEvent.Kind {
     case .workWait: .workWait
     case .schedWait: .schedWait
     case .workAfter: .workAfter
+    case .alarmSet: .alarmSet
+    case .alarmFire: .alarmFire
+    case .alarmCancel: .alarmCancel
     }
   }
 

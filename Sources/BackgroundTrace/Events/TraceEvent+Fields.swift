@@ -177,6 +177,12 @@ extension TraceEvent.Kind {
     case .workAfter(let work, let prerequisite):
       visit(.string(work))
       visit(.string(prerequisite))
+    case .alarmSet(let alarm, let time, let type):
+      visit(.string(alarm))
+      visit(.seconds(time))
+      visit(.choice(type.rawValue))
+    case .alarmFire(let alarm), .alarmCancel(let alarm):
+      visit(.string(alarm))
     }
   }
 
@@ -286,6 +292,10 @@ extension TraceEvent.Kind {
     case .fileUnlock: self = .fileUnlock(path: try values.string(0))
     case .workWait: self = .workWait(work: try values.string(0), reasons: try values.waitReasons(1))
     case .workAfter: self = .workAfter(work: try values.string(0), prerequisite: try values.string(1))
+    case .alarmSet:
+      self = .alarmSet(alarm: try values.string(0), at: try values.seconds(1), type: try values.choice(2))
+    case .alarmFire: self = .alarmFire(alarm: try values.string(0))
+    case .alarmCancel: self = .alarmCancel(alarm: try values.string(0))
     case .schedWait: self = .schedWait(identifier: try values.string(0), reasons: try values.waitReasons(1))
     }
   }
@@ -387,6 +397,7 @@ private struct FieldValues {
   }
   func integer(_ index: Int) throws(FieldError) -> Int { try required(index, optionalInteger) }
   func boolean(_ index: Int) throws(FieldError) -> Bool { try required(index, optionalBoolean) }
+  func seconds(_ index: Int) throws(FieldError) -> TraceTime { try required(index, optionalSeconds) }
   func choice<T: RawRepresentable>(_ index: Int) throws(FieldError) -> T where T.RawValue == String {
     guard let value: T = try optionalChoice(index) else { throw missing(index) }
     return value

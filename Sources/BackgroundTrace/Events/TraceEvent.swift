@@ -141,6 +141,13 @@ extension TraceEvent {
     /// `work.after work=… prerequisite=…`: `work`, just enqueued, runs only once
     /// `prerequisite` has succeeded (androidx `WorkContinuation.then`, `combine`).
     case workAfter(work: String, prerequisite: String)
+    /// `alarm.set alarm=… at=… type=…`: the app set the alarm `alarm` to go off at `at`
+    /// (Android `AlarmManager`, the call `type` names), replacing one of that name.
+    case alarmSet(alarm: String, at: TraceTime, type: AlarmType)
+    /// `alarm.fire alarm=…`: the system delivered the alarm; the app's receiver runs.
+    case alarmFire(alarm: String)
+    /// `alarm.cancel alarm=…`: the app cancelled the alarm.
+    case alarmCancel(alarm: String)
   }
 }
 

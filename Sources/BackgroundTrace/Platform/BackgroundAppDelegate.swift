@@ -39,6 +39,9 @@ public protocol BackgroundAppDelegate: AnyObject {
   /// for a high-priority FCM message, the receiver of an exact alarm, the `PendingIntent`
   /// of a tapped notification. A foreground service may be started from here.
   func handleAllowlistedDelivery(_ reason: TemporaryAllowlistReason)
+  /// Android: the alarm `name` went off (``AlarmScheduling``), and its receiver's
+  /// `onReceive` runs: the app's process was started for it if none ran.
+  func handleAlarm(_ name: String)
 }
 
 extension BackgroundAppDelegate {
@@ -65,6 +68,8 @@ extension BackgroundAppDelegate {
   ) {}
   /// Does nothing: an app that receives no such delivery need not implement it.
   public func handleAllowlistedDelivery(_ reason: TemporaryAllowlistReason) {}
+  /// Does nothing: an app that sets no alarms need not implement it.
+  public func handleAlarm(_ name: String) {}
 }
 
 /// The `mark` label prefix that records a user action (`mark label=user:sync`).

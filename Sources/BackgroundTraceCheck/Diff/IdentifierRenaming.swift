@@ -36,7 +36,7 @@ struct IdentifierRenaming {
     case .appState, .appTerminate, .schedRegister, .schedSubmit, .schedReject, .schedCancel, .envSet, .input, .mark,
       .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
       .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist,
-      .fileLock, .fileUnlock, .schedWait:
+      .fileLock, .fileUnlock, .schedWait, .alarmSet, .alarmFire, .alarmCancel:
       return kind
     }
   }

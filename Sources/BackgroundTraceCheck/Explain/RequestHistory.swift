@@ -96,7 +96,7 @@ extension TraceEvent.Kind {
     case .appLaunch, .appState, .appTerminate, .taskBegin, .taskEnd, .taskExpire, .schedCancel(.all), .schedExpire,
       .schedComplete, .schedProgress, .envSet, .input, .mark, .netCreate, .netSubmit, .netFinish, .netWake,
       .netEventsDone, .netHandler, .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .appAllowlist,
-      .fileLock, .fileUnlock:
+      .fileLock, .fileUnlock, .alarmSet, .alarmFire, .alarmCancel:
       nil
     }
   }
@@ -259,7 +259,7 @@ private struct RequestStory {
       }
     case .schedRegister, .schedProgress, .taskBegin, .taskEnd, .taskExpire, .input, .mark, .netCreate, .netSubmit,
       .netFinish, .netWake, .netEventsDone, .netHandler, .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout,
-      .appAllowlist, .fileLock, .fileUnlock:
+      .appAllowlist, .fileLock, .fileUnlock, .alarmSet, .alarmFire, .alarmCancel:
       break
     }
   }

@@ -86,6 +86,9 @@ extension TraceExplainer {
       return "- file lock \(path)"
     case .suspendedHoldingFileLock(let path, let lockedAt, _):
       return "! file lock \(path): held since \(lockedAt.seconds) at the suspension"
+    case .alarmWentOff(let alarm, let due, _):
+      guard let due, now > due else { return "- alarm \(alarm): went off" }
+      return "- alarm \(alarm): went off \(seconds(due, now)) after it was due"
     case .expeditedDemoted(let work, _):
       return "~ work \(work): expedited quota ran out, runs as regular work"
     case .requestWaits(let request, let reasons):

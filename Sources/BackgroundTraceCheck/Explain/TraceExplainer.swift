@@ -159,7 +159,7 @@ public struct TraceExplainer: Sendable {
       .schedCancel, .schedExpire, .schedComplete, .workEnqueue, .workResult, .workStop, .workCancel, .envSet, .input,
       .mark, .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
       .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist,
-      .fileLock, .fileUnlock, .workAfter:
+      .fileLock, .fileUnlock, .workAfter, .alarmSet, .alarmFire, .alarmCancel:
       break
     }
     return []
@@ -183,6 +183,9 @@ public struct TraceExplainer: Sendable {
     case .schedLaunch(let ident, _):
       guard processModel == .android else { return nil }
       return "\(ident) launched on Android, which has no BGTaskScheduler"
+    case .alarmSet(let alarm, _, _):
+      guard processModel == .ios else { return nil }
+      return "alarm \(alarm) set on iOS, which has no AlarmManager"
     case .appState(let state):
       guard processModel == .android, state == .suspended else { return nil }
       let running = walker.works.keys.sorted().filter { walker.works[$0]?.running != nil }
@@ -193,7 +196,7 @@ public struct TraceExplainer: Sendable {
       .schedExpire, .schedComplete, .workEnqueue, .workResult, .workStop, .workCancel, .envSet, .input, .mark,
       .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
       .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout, .workForeground, .workRefuse, .workQuota, .appAllowlist,
-      .fileLock, .fileUnlock, .workWait, .schedWait, .workAfter:
+      .fileLock, .fileUnlock, .workWait, .schedWait, .workAfter, .alarmFire, .alarmCancel:
       return nil
     }
   }

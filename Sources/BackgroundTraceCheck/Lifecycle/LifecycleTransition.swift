@@ -160,6 +160,9 @@ package enum LifecycleTransition: Sendable {
   case requestWaits(WaitingRequest, reasons: Set<WaitReason>)
   /// A service still running when its process ended: it ends with it.
   case serviceClosed(service: String, ServiceLife, ProcessEnd)
+  /// `alarm.fire`: the alarm went off; `due` and `type` as its `alarm.set` said (`nil`
+  /// when the trace shows no set).
+  case alarmWentOff(alarm: String, due: TraceTime?, type: AlarmType?)
 }
 
 /// A service of the current process that was started to go foreground or runs in the

@@ -54,6 +54,9 @@ package struct LifecycleWalker: Sendable {
   /// The locks the current process holds on files, by path: when each was taken and
   /// whether the file is in a shared container.
   var fileLocks: [String: (since: TraceTime, shared: Bool)] = [:]
+  /// The alarms set and not yet gone off, by name: when each is due and which call set
+  /// it. The system keeps them across the app's processes.
+  var alarms: [String: (due: TraceTime, type: AlarmType)] = [:]
 
   /// Unfinished work, by id (work outlives processes).
   package internal(set) var works = StringKeyedTable<WorkLife>()
@@ -272,6 +275,15 @@ package struct LifecycleWalker: Sendable {
     case .schedWait(let ident, let reasons):
       observer.observe(.requestWaits(.taskRequest(ident), reasons: reasons), in: process)
     case .workAfter(let work, let prerequisite): block(work, StableHash(work), on: prerequisite, into: &observer)
+    case .alarmSet(let alarm, let due, let type): alarms[alarm] = (due, type)
+    case .alarmCancel(let alarm): alarms[alarm] = nil
+    case .alarmFire(let alarm):
+      let set = alarms.removeValue(forKey: alarm)
+      // An exact alarm's delivery puts the app on the temporary allowlist (Android 12+).
+      if set?.type.isExact == true {
+        allowlist(for: TraceInterval(TemporaryAllowlistReason.exactAlarm.defaultDuration))
+      }
+      observer.observe(.alarmWentOff(alarm: alarm, due: set?.due, type: set?.type), in: process)
     }
   }
 

@@ -200,6 +200,10 @@ struct CheckerRules: LifecycleObserver, Sendable {
     runCompleted(run, life)
   }
 
+  /// How late an exact alarm may go off before `alarm-exact-deferred` says Doze held it:
+  /// a minute, far past a device's delivery delay and short of any Doze idle stretch.
+  static let exactAlarmLateness = TraceInterval(.seconds(60))
+
   /// Applies the rules to one transition.
   mutating func observe(_ transition: LifecycleTransition, in process: ProcessLife) {
     switch transition {
@@ -294,7 +298,12 @@ struct CheckerRules: LifecycleObserver, Sendable {
       } else if quotaWaitSince[work] == nil {
         quotaWaitSince[work] = now
       }
-    case .fileLocked, .fileUnlocked, .requestWaits:
+    case .alarmWentOff(let alarm, let due?, .exact?) where now > due + Self.exactAlarmLateness:
+      report(
+        .alarmExactDeferred,
+        "exact alarm \(alarm) was due at \(due)s and went off at \(now)s: setExact does not go off in deep Doze, "
+          + "and the alarm waited for its maintenance window or its end (AlarmManagerService: mPendingIdleUntil)")
+    case .fileLocked, .fileUnlocked, .requestWaits, .alarmWentOff:
       break
     }
   }

@@ -410,6 +410,17 @@ extension Rule {
           runs, or one request doing the work of several; work the user is waiting for
           should be expedited (`setExpedited`), which draws on its own quota.
           """#)
+    case .alarmExactDeferred:
+      Declaration(
+        .warning,
+        "`alarm.fire` more than a minute after its `alarm.set type=exact`'s `at`: Doze held an exact alarm",
+        fix: #"""
+          `setExact` is exact only while the device is awake: in Doze the alarm waits for the
+          next maintenance window, or for the device to wake, which can be hours. An alarm that
+          must go off on time while the device dozes needs `setExactAndAllowWhileIdle` (limited
+          to a few an hour per app in Doze) or, for an alarm the user set, `setAlarmClock`; work
+          that may wait should be a WorkManager request instead of an alarm.
+          """#)
     case .netOneTransferPerWake:
       Declaration(
         .warning,

@@ -67,6 +67,8 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   case workOutlastsDozeWindow = "work-outlasts-doze-window"
   /// `work-period-outpaced`: ``Rule/summary`` says when it fires (docs/rules.md#work-period-outpaced).
   case workPeriodOutpaced = "work-period-outpaced"
+  /// `alarm-exact-deferred`: ``Rule/summary`` says when it fires (docs/rules.md#alarm-exact-deferred).
+  case alarmExactDeferred = "alarm-exact-deferred"
   /// `net-one-transfer-per-wake`: ``Rule/summary`` says when it fires (docs/rules.md#net-one-transfer-per-wake).
   case netOneTransferPerWake = "net-one-transfer-per-wake"
   /// `fgs-boot-completed-type`: ``Rule/summary`` says when it fires (docs/rules.md#fgs-boot-completed-type).

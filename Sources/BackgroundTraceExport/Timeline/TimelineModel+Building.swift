@@ -91,6 +91,10 @@ struct TimelineBuilder {
       instant(.events, .event, settings.map { "\($0.key)=\($0.value)" }.joined(separator: " "), event)
     case .input(let key, _): instant(.events, .event, "input \(key)", event)
     case .mark(let label): instant(.events, .event, label, event)
+    case .alarmSet(let alarm, let due, let type):
+      instant(.events, .event, "alarm \(alarm) set (\(type.rawValue), due \(due)s)", event)
+    case .alarmFire(let alarm): instant(.events, .event, "alarm \(alarm) went off", event)
+    case .alarmCancel(let alarm): instant(.events, .event, "alarm \(alarm) cancelled", event)
     case .appLaunch, .appState, .taskBegin, .taskEnd, .taskExpire, .schedRegister, .schedSubmit, .schedReject,
       .schedCancel, .schedLaunch, .schedExpire, .schedComplete, .workEnqueue, .workStart, .workResult, .workStop,
       .workCancel, .netCreate, .netSubmit, .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStart,
@@ -465,7 +469,7 @@ struct TimelineBuilder {
         model.submissions[index].waits.append(.init(start: now, end: now, reasons: reasons))
       }
       if let event { instant(.requests(identifier), .waiting, "waits (\(WaitReason.field(reasons)))", event) }
-    case .serviceStopped(_, nil), .suspendedHoldingFileLock, .expeditedDemoted:
+    case .serviceStopped(_, nil), .suspendedHoldingFileLock, .expeditedDemoted, .alarmWentOff:
       break
     }
   }

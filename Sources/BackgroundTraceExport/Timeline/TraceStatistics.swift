@@ -86,7 +86,7 @@ package struct TraceStatistics {
     case .workForeground: workersPromoted += 1
     case .appLaunch, .appState, .appTerminate, .schedRegister, .schedCancel, .workCancel, .envSet, .input, .mark,
       .netEventsDone, .schedProgress, .workRefuse, .workQuota, .appAllowlist, .fileLock, .fileUnlock, .workWait,
-      .schedWait, .workAfter:
+      .schedWait, .workAfter, .alarmSet, .alarmFire, .alarmCancel:
       break
     }
   }

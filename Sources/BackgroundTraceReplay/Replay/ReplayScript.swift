@@ -87,7 +87,7 @@ struct ReplayScript {
       case .appLaunch, .appState, .appTerminate, .taskEnd, .taskExpire, .schedCancel, .schedLaunch, .schedExpire,
         .schedComplete, .workEnqueue, .workStart, .workResult, .workStop, .workCancel, .envSet, .mark, .netCreate,
         .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStop, .fgsTimeout, .workQuota,
-        .appAllowlist, .fileLock, .fileUnlock, .workWait, .schedWait, .workAfter:
+        .appAllowlist, .fileLock, .fileUnlock, .workWait, .schedWait, .workAfter, .alarmSet, .alarmFire, .alarmCancel:
         break
       }
       switch event.kind.side {

@@ -291,7 +291,7 @@ public enum Replayer: Sendable {
         platform.delegate?.perform(userAction: String(label.dropFirst(userActionMarkPrefix.count)))
       }
     case .envSet, .schedReject, .input, .taskBegin, .taskEnd, .schedRegister, .schedSubmit, .schedCancel,
-      .schedComplete, .workEnqueue, .workResult, .workCancel, .workAfter:
+      .schedComplete, .workEnqueue, .workResult, .workCancel, .workAfter, .alarmSet, .alarmCancel:
       platform.record(event.kind)
     case .netFinish(let session, let task, let outcome):
       guard let delegate = platform.sessions[session] else {
@@ -329,6 +329,10 @@ public enum Replayer: Sendable {
       // The recorded window: the replayed app runs its code for the delivery.
       platform.record(event.kind)
       platform.delegate?.handleAllowlistedDelivery(reason)
+    case .alarmFire(let alarm):
+      // The recorded delivery: the replayed app's receiver runs.
+      platform.record(event.kind)
+      platform.delegate?.handleAlarm(alarm)
     }
   }
 

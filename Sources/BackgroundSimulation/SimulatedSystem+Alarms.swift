@@ -1,0 +1,167 @@
+public import BackgroundTrace
+
+/// The limits AOSP `AlarmManagerService` puts on an app's alarms (docs/platform-model.md,
+/// "Alarms"), beside Doze (``DozePhase/defersAlarms``) and the standby bucket's quota
+/// (``StandbyBucket/alarmQuota``).
+public enum AlarmPolicy: Sendable {
+  /// `MIN_FUTURITY`: an alarm goes off no sooner than this after it is set.
+  public static let minimumFuturity: Duration = .seconds(5)
+  /// `MIN_FUZZABLE_INTERVAL`: an inexact alarm set less than this ahead is delivered on
+  /// time.
+  public static let minimumFuzzableInterval: Duration = .seconds(10)
+  /// `WINDOW_HEURISTIC`: an inexact alarm may go off up to this fraction of its distance
+  /// after its time, in quarters (three quarters), and from Android 12 at most
+  /// ``inexactWindowCap`` after it ("within one hour of the supplied trigger time").
+  public static let inexactWindowQuarters: Int64 = 3
+  /// The longest an inexact alarm may go off late from Android 12.
+  public static let inexactWindowCap: Duration = .seconds(3600)
+  /// `DEFAULT_ALLOW_WHILE_IDLE_QUOTA` per `DEFAULT_ALLOW_WHILE_IDLE_WINDOW`: exact
+  /// allow-while-idle alarms in deep Doze from Android 12.
+  public static let exactIdleQuota: (count: Int, window: Duration) = (72, .seconds(3600))
+  /// `allow_while_idle_compat_quota` per its window: inexact allow-while-idle alarms in
+  /// deep Doze from Android 12 (1 per 9 minutes in Android 12 and 13's copies, 7 an
+  /// hour in later ones; the stricter is kept), and every allow-while-idle alarm before
+  /// Android 12 (`ALLOW_WHILE_IDLE_LONG_TIME`, 9 minutes).
+  public static let compatIdleQuota: (count: Int, window: Duration) = (1, .seconds(9 * 60))
+}
+
+/// An alarm the simulated `AlarmManager` holds.
+struct SimulatedAlarm {
+  var type: AlarmType
+  /// When it may go off at the latest, Doze and quotas aside: its time, or an inexact
+  /// alarm's window's end.
+  var deliverAt: TraceTime
+  var timer: VirtualTimeScheduler.TimerID?
+}
+
+/// Android's `AlarmManager` in the simulated device: an alarm goes off at its time (an
+/// inexact one at the end of its window, the strict reading), unless deep Doze holds
+/// it, an idle quota or the standby bucket's quota defers it; then the app's process is
+/// started if none runs, `alarm.fire` is recorded and the app's receiver runs
+/// (``/BackgroundTrace/BackgroundAppDelegate/handleAlarm(_:)``). On iOS it does nothing.
+extension SimulatedSystem: AlarmScheduling {
+  /// Records `alarm.set` and schedules the alarm, replacing one of the same name.
+  public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) {
+    guard configuration.platform == .android else { return }
+    let asked = now + TraceInterval(max(delay, .zero))
+    record(.alarmSet(alarm: name, at: asked, type: type))
+    if let timer = alarms[name]?.timer { scheduler.cancel(timer) }
+    let trigger = max(asked, now + TraceInterval(AlarmPolicy.minimumFuturity))
+    var deliverAt = trigger
+    if !type.isExact {
+      let distance = RollingBudget.elapsed(from: now, to: trigger)
+      if distance >= AlarmPolicy.minimumFuzzableInterval {
+        var window = distance * Int(AlarmPolicy.inexactWindowQuarters) / 4
+        if configuration.androidRelease.major >= 12 { window = min(window, AlarmPolicy.inexactWindowCap) }
+        deliverAt = trigger + TraceInterval(window)
+      }
+    }
+    alarms[name] = SimulatedAlarm(type: type, deliverAt: deliverAt, timer: nil)
+    scheduleAlarm(name, at: deliverAt)
+  }
+
+  /// Records `alarm.cancel`; the alarm does not go off.
+  public func cancelAlarm(_ name: String) {
+    guard configuration.platform == .android else { return }
+    record(.alarmCancel(alarm: name))
+    if let timer = alarms.removeValue(forKey: name)?.timer { scheduler.cancel(timer) }
+  }
+
+  private func scheduleAlarm(_ name: String, at time: TraceTime) {
+    alarms[name]?.timer = scheduler.schedule(at: max(time, now)) { [self] in
+      alarms[name]?.timer = nil
+      alarmDue(name)
+    }
+  }
+
+  /// The alarm's time has come: it goes off, or waits for what holds it.
+  private func alarmDue(_ name: String) {
+    guard let alarm = alarms[name] else { return }
+    if let later = alarmDeferral(of: alarm) {
+      scheduleAlarm(name, at: later)
+      return
+    }
+    if dozePhase.defersAlarms && !alarm.type.goesOffInDoze { return }  // Doze's end delivers it
+    deliverAlarm(name)
+  }
+
+  /// When a quota lets the alarm go off, if one holds it now: the idle quotas in deep
+  /// Doze, and the standby bucket's alarm quota.
+  private func alarmDeferral(of alarm: SimulatedAlarm) -> TraceTime? {
+    if alarm.type.goesOffInDoze && alarm.type != .alarmClock && dozePhase.defersAlarms
+      && !configuration.onPowerAllowlist
+    {
+      let quota =
+        alarm.type == .exactAllowWhileIdle && configuration.androidRelease.major >= 12
+        ? AlarmPolicy.exactIdleQuota : AlarmPolicy.compatIdleQuota
+      let counted = configuration.androidRelease.major >= 12 ? alarm.type == .exactAllowWhileIdle : nil
+      let times = idleAlarmDeliveries.filter { counted == nil || $0.exact == counted }.map(\.time)
+      if let free = Self.quotaFrees(times, quota, at: now) { return free }
+    }
+    if countsAgainstAlarmQuota(alarm.type), let quota = standbyBucket.alarmQuota {
+      return Self.quotaFrees(alarmDeliveries, quota, at: now)
+    }
+    return nil
+  }
+
+  /// Whether an alarm of `type` going off now counts against the standby bucket's
+  /// alarm quota: not an alarm clock, not allow-while-idle from Android 12, not while
+  /// charging (`AlarmManagerService.isExemptFromAppStandby`, the charging parole).
+  private func countsAgainstAlarmQuota(_ type: AlarmType) -> Bool {
+    if type == .alarmClock || charging { return false }
+    return !(type.goesOffInDoze && configuration.androidRelease.major >= 12)
+  }
+
+  /// When `times` (oldest first) next leave room under `quota` at `now`, if they fill it:
+  /// the `count`-th latest plus the window.
+  private static func quotaFrees(
+    _ times: [TraceTime], _ quota: (count: Int, window: Duration), at now: TraceTime
+  ) -> TraceTime? {
+    let window = TraceInterval(quota.window)
+    let recent = times.filter { $0 + window > now }
+    guard recent.count >= quota.count else { return nil }
+    return recent[recent.count - quota.count] + window
+  }
+
+  /// The alarm goes off: the app's process is started (or thawed), `alarm.fire` is
+  /// recorded and its receiver runs. An exact alarm puts the app on the temporary
+  /// allowlist from Android 12 (``/BackgroundTrace/TemporaryAllowlistReason/exactAlarm``),
+  /// which its `alarm.fire` says: no `app.allowlist` is recorded.
+  private func deliverAlarm(_ name: String) {
+    guard let alarm = alarms.removeValue(forKey: name) else { return }
+    let day = TraceInterval(.seconds(86_400))
+    if countsAgainstAlarmQuota(alarm.type) {
+      alarmDeliveries.removeAll { $0 + day <= now }
+      alarmDeliveries.append(now)
+    }
+    if alarm.type.goesOffInDoze && alarm.type != .alarmClock && dozePhase.defersAlarms {
+      idleAlarmDeliveries.removeAll { $0.time + TraceInterval(.seconds(3600)) <= now }
+      idleAlarmDeliveries.append((now, alarm.type == .exactAllowWhileIdle))
+    }
+    wakeForBackgroundWork()
+    record(.alarmFire(alarm: name))
+    if alarm.type.isExact && configuration.androidRelease.major >= 12 {
+      let end = now + TraceInterval(TemporaryAllowlistReason.exactAlarm.defaultDuration)
+      allowlistedUntil[.exactAlarm] = max(allowlistedUntil[.exactAlarm] ?? end, end)
+      reviseExpeditedCharging()
+    }
+    appDelegate?.handleAlarm(name)
+    suspendIfIdle(after: idleSuspensionDelay)
+    scheduler.runPending()
+  }
+
+  /// Deep Doze ended (a maintenance window, or the device woke): the alarms it held go
+  /// off, in the order of their times.
+  func deliverAlarmsHeldByDoze() {
+    let held = alarms.filter { $0.value.timer == nil && $0.value.deliverAt <= now }
+    for name in held.keys.sorted(by: { (held[$0]!.deliverAt, $0) < (held[$1]!.deliverAt, $1) }) {
+      deliverAlarm(name)
+    }
+  }
+
+  /// The device rebooted: `AlarmManager` keeps no alarm across a boot.
+  func dropAlarms() {
+    for alarm in alarms.values { if let timer = alarm.timer { scheduler.cancel(timer) } }
+    alarms.removeAll()
+  }
+}

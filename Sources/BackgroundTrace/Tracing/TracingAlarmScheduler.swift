@@ -1,0 +1,39 @@
+/// ``AlarmScheduling`` that forwards to a base (an Android adapter, or a fake) and
+/// records each call: `alarm.set` at the recorder's clock, its `at` that clock plus the
+/// delay, and `alarm.cancel`. The app's receiver records the delivery by calling
+/// ``receive(_:)`` first thing in `onReceive`.
+///
+/// ```swift
+/// let alarms = TracingAlarmScheduler(base: androidAlarms, recorder: recorder)
+/// alarms.setAlarm("refresh", after: .seconds(900), type: .exactAllowWhileIdle)
+/// // in the receiver: alarms.receive("refresh")
+/// ```
+public final class TracingAlarmScheduler: AlarmScheduling {
+  /// The alarm manager that sets the alarms.
+  public let base: any AlarmScheduling
+  /// Where events go.
+  public let recorder: TraceRecorder
+
+  /// Wraps `base`, recording into `recorder`.
+  public init(base: any AlarmScheduling, recorder: TraceRecorder) {
+    self.base = base
+    self.recorder = recorder
+  }
+
+  /// Records `alarm.set` and forwards.
+  public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) {
+    recorder.record(.alarmSet(alarm: name, at: recorder.currentTime + TraceInterval(delay), type: type))
+    base.setAlarm(name, after: delay, type: type)
+  }
+
+  /// Records `alarm.cancel` and forwards.
+  public func cancelAlarm(_ name: String) {
+    recorder.record(.alarmCancel(alarm: name))
+    base.cancelAlarm(name)
+  }
+
+  /// Records `alarm.fire`: the alarm `name` went off and its receiver runs.
+  public func receive(_ name: String) {
+    recorder.record(.alarmFire(alarm: name))
+  }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import BackgroundTrace
+
+/// Traces/format-v4/alarms: `alarm.set` (44), `alarm.cancel` (46) and `alarm.fire` (45),
+/// laid out from their specs, written out here by hand from docs/FORMAT.md ("Spec
+/// layout"): required fields only, so no presence bits; `at` a scaled varint, `type`
+/// its word's index.
+@Suite struct AlarmVectorTests {
+  static let vector: [UInt8] = {
+    let payload: [UInt8] =
+      [0x02]  // string table: 2 strings, in the order first used
+      + [0x06] + Array("backup".utf8) + [0x08] + Array("reminder".utf8)
+      + [
+        0x00, 0x00,  // app.launch at 0
+        0x1E, 0x2C, 0x00, 0x00, 0x93, 0x1C, 0x03,  // alarm.set: code 44, +0; alarm 0; at 900 s; exact-allow-while-idle
+        0x1E, 0x2C, 0x00, 0x01, 0xF3, 0x01, 0x00,  // alarm.set, +0; alarm 1; at 60 s; inexact
+        0x1E, 0x2E, 0x2B, 0x01,  // alarm.cancel: code 46, +10 s; alarm 1
+        0x1E, 0x2D, 0xEB, 0x1B, 0x00,  // alarm.fire: code 45, +890 s; alarm 0
+      ]
+    return FormatV4VectorTests.androidFile(payload: payload, events: 5)
+  }()
+
+  @Test func theVectorIsLaidOutFromTheKindsSpecs() throws {
+    let trace = try FormatV4VectorTests.expectVector("alarms", isLaidOutAs: Self.vector)
+    #expect(
+      trace.events.map(\.kind) == [
+        .appLaunch,
+        .alarmSet(alarm: "backup", at: TraceTime(.seconds(900)), type: .exactAllowWhileIdle),
+        .alarmSet(alarm: "reminder", at: TraceTime(.seconds(60)), type: .inexact),
+        .alarmCancel(alarm: "reminder"), .alarmFire(alarm: "backup"),
+      ])
+  }
+}
