@@ -31,6 +31,59 @@ import Testing
         """)
   }
 
+  /// An alarm: `alarm-exact-deferred`'s trace, a `setExact` alarm due at 4,000 s in deep
+  /// Doze (from 3,600 s), which goes off when the maintenance window opens at 7,200 s;
+  /// up to 5,000 s it has not gone off yet. AOSP `AlarmManagerService` holds it until
+  /// `mPendingIdleUntil` (docs/platform-model.md, "Alarms").
+  @Test func anAlarmDeepDozeHeldSaysWhy() {
+    let fires = Repository.traces.appendingPathComponent("rules/alarm-exact-deferred.fires.txt").path
+    let held =
+      "deep Doze holds an alarm set with setExact (exact) until its maintenance window or its end "
+      + "(AlarmManagerService: mPendingIdleUntil)."
+    let result = run("explain", fires, "--why", "backup")
+    #expect(result.status == .success)
+    #expect(
+      result.output == """
+        alarm backup
+          0s: set with setExact (exact), to go off at 4000s.
+          4000s to 7200s (3200s): held: \(held)
+          7200s: went off, 3200s after its time.
+
+        """)
+    let until = run("explain", fires, "--why", "backup", "--until", "5000")
+    #expect(
+      until.output == """
+        alarm backup
+          0s: set with setExact (exact), to go off at 4000s.
+          4000s to the end at 5000s (1000s): not gone off: \(held)
+
+        """)
+  }
+
+  /// The near miss's alarms: the allow-while-idle one goes off on time in deep Doze;
+  /// the inexact one, due at 3,700 s, goes off at the window: its own window and deep
+  /// Doze both held it.
+  @Test func anInexactAlarmsWindowAndDozeAreBothSaid() {
+    let nearMiss = Repository.traces.appendingPathComponent("rules/alarm-exact-deferred.near-miss.txt").path
+    #expect(
+      run("explain", nearMiss, "--why", "backup").output == """
+        alarm backup
+          0s: set with setExactAndAllowWhileIdle (exact-allow-while-idle), to go off at 4000s.
+          4000s: went off on time.
+
+        """)
+    #expect(
+      run("explain", nearMiss, "--why", "reminder").output == """
+        alarm reminder
+          0s: set with set (inexact), to go off at 3700s.
+          3700s to 7200s (3500s): held: an inexact alarm may go off up to three quarters of the 3700s it was set \
+        ahead after its time (at most an hour from Android 12); deep Doze holds an alarm set with set (inexact) until \
+        its maintenance window or its end (AlarmManagerService: mPendingIdleUntil).
+          7200s: went off, 3500s after its time.
+
+        """)
+  }
+
   @Test func untilStopsTheHistory() {
     let result = run("explain", demo, "--why", "com.example.refresh", "--until", "100")
     #expect(result.status == .success)
@@ -119,7 +172,8 @@ import Testing
     #expect(result.output == "")
     #expect(
       result.errors
-        == "bgtrace: \(demo) has no work and no scheduler request named 'sync'; it names com.example.refresh, sync-1\n")
+        == "bgtrace: \(demo) has no work, scheduler request or alarm named 'sync'; it names com.example.refresh, sync-1\n"
+    )
   }
 
   @Test func whyAndAliveDoNotGoTogether() {

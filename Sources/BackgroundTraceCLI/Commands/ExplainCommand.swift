@@ -63,22 +63,25 @@ enum ExplainCommand {
     return failing ? .findings : .success
   }
 
-  /// `bgtrace explain PATH --why NAME`: the history of the work or scheduler request
-  /// `name`, up to `until`; a device log is imported in memory first.
+  /// `bgtrace explain PATH --why NAME`: the history of the work, scheduler request or
+  /// alarm `name`, up to `until`; a device log is imported in memory first.
   static func runWhy(
     request name: String, path: String, until: TraceTime?, platform: LogPlatform? = nil, console: some Console
   ) throws -> ExitStatus {
     let (trace, damage) = try InMemoryImport.trace(at: path, platform: platform, console: console)
-    guard let history = RequestHistory(of: name, in: trace, until: until) else {
-      let names = RequestHistory.names(in: trace)
+    guard
+      let lines = RequestHistory(of: name, in: trace, until: until)?.lines
+        ?? AlarmHistory(of: name, in: trace, until: until)?.lines
+    else {
+      let names = RequestHistory.names(in: trace) + AlarmHistory.names(in: trace)
       let known =
         names.isEmpty
-        ? "it names no work and no scheduler request"
+        ? "it names no work, scheduler request or alarm"
         : "it names \(names.prefix(10).joined(separator: ", "))\(names.count > 10 ? ", …" : "")"
-      console.writeError("bgtrace: \(path) has no work and no scheduler request named '\(name)'; \(known)\n")
+      console.writeError("bgtrace: \(path) has no work, scheduler request or alarm named '\(name)'; \(known)\n")
       return .badInput
     }
-    for line in history.lines { console.write(line + "\n") }
+    for line in lines { console.write(line + "\n") }
     if BGTrace.reportDamage(damage, console: console) != .success { return .badInput }
     return .success
   }

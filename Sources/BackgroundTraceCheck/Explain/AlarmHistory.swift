@@ -1,0 +1,175 @@
+public import BackgroundTrace
+
+/// What happened to one alarm, and why it went off when it did: `bgtrace explain PATH
+/// --why NAME` for an alarm's name (docs/platform-model.md, "Alarms").
+///
+/// One sentence per step, each with its time: each `alarm.set` (the call, and when it
+/// asked to go off), each cancel, each delivery with how late it was, and for a late
+/// one the stretch it was held and what held it, as far as the trace tells: the
+/// window of an inexact alarm, deep Doze (`env.set doze=deep`) for an alarm that does
+/// not go off in it, an allow-while-idle alarm's idle quota, the standby bucket's alarm
+/// quota (`env.set bucket=`). What the trace does not tell is said as such.
+///
+/// ```swift
+/// if let history = AlarmHistory(of: "backup", in: trace) {
+///   print(history.lines.joined(separator: "\n"))
+/// }
+/// ```
+public struct AlarmHistory: Sendable, Hashable {
+  /// The alarm's name.
+  public let alarm: String
+  /// The header (`alarm backup`), then one sentence per step, in time order.
+  public let lines: [String]
+
+  /// The history of the alarm `name` in `trace`, up to `until` (the trace's end by
+  /// default).
+  ///
+  /// - Returns: `nil` when no event of the trace names that alarm.
+  public init?(of name: String, in trace: RecordedTrace, until: TraceTime? = nil) {
+    guard trace.events.contains(where: { $0.kind.alarmName == name }) else { return nil }
+    var story = AlarmStory(alarm: name)
+    for event in trace.events where until == nil || event.time <= until! { story.apply(event) }
+    story.finish(at: until ?? trace.events.last?.time ?? TraceTime(nanoseconds: 0))
+    alarm = name
+    lines = ["alarm \(name)"] + story.steps
+  }
+
+  /// The alarm names `--why` takes in `trace`, each once, in the order they first appear.
+  public static func names(in trace: RecordedTrace) -> [String] {
+    var seen = Set<String>()
+    return trace.events.compactMap { event in
+      guard let name = event.kind.alarmName, seen.insert(name).inserted else { return nil }
+      return name
+    }
+  }
+}
+
+extension TraceEvent.Kind {
+  /// The alarm this event is about, if it is about one.
+  fileprivate var alarmName: String? {
+    switch self {
+    case .alarmSet(let alarm, _, _), .alarmFire(let alarm), .alarmCancel(let alarm): alarm
+    default: nil
+    }
+  }
+}
+
+/// The walk that writes an ``AlarmHistory``.
+private struct AlarmStory {
+  let alarm: String
+  var steps: [String] = []
+  /// The pending alarm: when it was set, when it was asked to go off, and its type.
+  var pending: (setAt: TraceTime, due: TraceTime, type: AlarmType)?
+  /// Since when the device has been in deep Doze, if it is.
+  var deepDozeSince: TraceTime?
+  /// Whether the device was in deep Doze at some moment since the alarm fell due.
+  var dozedSinceDue = false
+  /// The standby bucket the trace last recorded.
+  var bucket: String?
+  var charging = false
+
+  init(alarm: String) { self.alarm = alarm }
+
+  mutating func apply(_ event: TraceEvent) {
+    let now = event.time
+    // Deep Doze in force up to now, past the alarm's time: it held the alarm.
+    if let pending, deepDozeSince != nil, now > pending.due { dozedSinceDue = true }
+    switch event.kind {
+    case .envSet(let settings):
+      for setting in settings {
+        switch setting.key {
+        case "doze":
+          if setting.value == DozePhase.deepIdle.rawValue {
+            if deepDozeSince == nil { deepDozeSince = now }
+          } else {
+            deepDozeSince = nil
+          }
+        case "bucket": bucket = setting.value
+        case "charging": charging = setting.value == "true"
+        default: break
+        }
+      }
+    case .alarmSet(alarm, let due, let type):
+      let replacing = pending.map { ", replacing the alarm due at \($0.due)s" } ?? ""
+      steps.append("  \(now)s: set with \(Self.call(type)), to go off at \(due)s\(replacing).")
+      pending = (now, due, type)
+      dozedSinceDue = false
+    case .alarmCancel(alarm):
+      guard let pending else {
+        steps.append("  \(now)s: cancelled, with no alarm of that name set.")
+        return
+      }
+      steps.append("  \(now)s: cancelled; it was due at \(pending.due)s.")
+      self.pending = nil
+    case .alarmFire(alarm):
+      guard let pending else {
+        steps.append("  \(now)s: went off; the trace shows no alarm.set before it.")
+        return
+      }
+      let due = pending.due
+      if now <= due + AlarmStory.onTime {
+        steps.append("  \(now)s: went off on time.")
+      } else {
+        steps.append("  \(due)s to \(now)s (\(now.interval(since: due))s): held: \(held(pending, until: now)).")
+        steps.append("  \(now)s: went off, \(now.interval(since: due))s after its time.")
+      }
+      self.pending = nil
+    default:
+      break
+    }
+  }
+
+  mutating func finish(at end: TraceTime) {
+    guard let pending else { return }
+    if deepDozeSince != nil, end > pending.due { dozedSinceDue = true }
+    guard end > pending.due else {
+      steps.append("  at the end (\(end)s): still set, due at \(pending.due)s.")
+      return
+    }
+    steps.append(
+      "  \(pending.due)s to the end at \(end)s (\(end.interval(since: pending.due))s): not gone off: "
+        + "\(held(pending, until: end)).")
+  }
+
+  /// What the trace says held an alarm from its time until `time`.
+  private func held(_ alarm: (setAt: TraceTime, due: TraceTime, type: AlarmType), until time: TraceTime) -> String {
+    var reasons: [String] = []
+    if !alarm.type.isExact {
+      reasons.append(
+        "an inexact alarm may go off up to three quarters of the \(alarm.due.interval(since: alarm.setAt))s it was "
+          + "set ahead after its time (at most an hour from Android 12)")
+    }
+    if dozedSinceDue && !alarm.type.goesOffInDoze {
+      reasons.append(
+        "deep Doze holds an alarm set with \(Self.call(alarm.type)) until its maintenance window or its end "
+          + "(AlarmManagerService: mPendingIdleUntil)")
+    } else if dozedSinceDue && alarm.type != .alarmClock {
+      reasons.append(
+        "in deep Doze, allow-while-idle alarms go off within an idle quota (9 minutes apart, or 72 an hour)")
+    }
+    if !charging, alarm.type != .alarmClock, let bucket, bucket != "active", bucket != "exempted" {
+      reasons.append("the \(bucket) standby bucket limits how many of the app's alarms go off an hour")
+    }
+    if reasons.isEmpty {
+      return "the trace records nothing that held it (on a device: the standby bucket's alarm quota, or the batching "
+        + "of alarms while the screen is off)"
+    }
+    return reasons.joined(separator: "; ")
+  }
+
+  /// A delivery this close to its time is on time.
+  static let onTime = TraceInterval(nanoseconds: 1_000_000_000)
+
+  /// `setExact (exact)`.
+  static func call(_ type: AlarmType) -> String {
+    let name =
+      switch type {
+      case .inexact: "set"
+      case .exact: "setExact"
+      case .allowWhileIdle: "setAndAllowWhileIdle"
+      case .exactAllowWhileIdle: "setExactAndAllowWhileIdle"
+      case .alarmClock: "setAlarmClock"
+      }
+    return "\(name) (\(type.rawValue))"
+  }
+}
