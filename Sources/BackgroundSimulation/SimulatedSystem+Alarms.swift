@@ -41,8 +41,16 @@ struct SimulatedAlarm {
 /// (``/BackgroundTrace/BackgroundAppDelegate/handleAlarm(_:)``). On iOS it does nothing.
 extension SimulatedSystem: AlarmScheduling {
   /// Records `alarm.set` and schedules the alarm, replacing one of the same name.
-  public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) {
+  ///
+  /// - Throws: ``/BackgroundTrace/AlarmPermissionError`` for an exact alarm from Android
+  ///   12 unless ``SimulationConfiguration/exactAlarmsPermitted``; nothing is recorded.
+  public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) throws(AlarmPermissionError) {
     guard configuration.platform == .android else { return }
+    if type.needsExactAlarmPermission && configuration.androidRelease.requiresExactAlarmPermission
+      && !configuration.exactAlarmsPermitted
+    {
+      throw AlarmPermissionError(alarm: name, type: type)
+    }
     let asked = now + TraceInterval(max(delay, .zero))
     record(.alarmSet(alarm: name, at: asked, type: type))
     if let timer = alarms[name]?.timer { scheduler.cancel(timer) }

@@ -168,6 +168,13 @@ public struct SimulationConfiguration: Sendable {
   /// app holds location only while in use
   /// (``/BackgroundTrace/AndroidRelease/checksWhileInUsePermissions``).
   public var backgroundLocationGranted = false
+  /// Whether the app may set exact alarms on Android 12 and later: it holds
+  /// `SCHEDULE_EXACT_ALARM` (granted by the user) or `USE_EXACT_ALARM` (alarm and
+  /// calendar apps). `false` by default, the strict case: Android 14 no longer
+  /// pre-grants `SCHEDULE_EXACT_ALARM` to apps targeting Android 13, and without it
+  /// `setExact`, `setExactAndAllowWhileIdle` and `setAlarmClock` throw
+  /// (``/BackgroundTrace/AlarmPermissionError``).
+  public var exactAlarmsPermitted = false
   /// How long an app's regular jobs may run in any 24 hours, whatever its bucket
   /// (`active` included): AOSP `QuotaController.QcConstants.DEFAULT_MAX_EXECUTION_TIME_MS`,
   /// 4 hours, over `MAX_PERIOD_MS`, 24 hours (since Android 10; "an overall time limit

@@ -17,6 +17,7 @@ import Testing
     configuration.androidRelease = AndroidRelease(release)
     configuration.standbyBucket = bucket
     configuration.standbyBucketFollowsUse = false
+    configuration.exactAlarmsPermitted = true  // the app holds SCHEDULE_EXACT_ALARM
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     if dozing { system.setDeviceState(screenOn: false, stationary: true) }
     return system
@@ -32,12 +33,12 @@ import Testing
   /// on time. Light Doze holds no alarm (`DeviceIdleController` calls `setIdleUntil` for
   /// deep idle alone): an exact alarm at 100 s goes off then. The late exact alarm is
   /// `alarm-exact-deferred`.
-  @Test func deepDozeHoldsAlarmsThatDoNotGoOffWhileIdle() {
+  @Test func deepDozeHoldsAlarmsThatDoNotGoOffWhileIdle() throws {
     let system = Self.system(dozing: true)
-    system.setAlarm("light", after: .seconds(100), type: .exact)
-    system.setAlarm("exact", after: .seconds(4000), type: .exact)
-    system.setAlarm("idle", after: .seconds(4000), type: .exactAllowWhileIdle)
-    system.setAlarm("clock", after: .seconds(5000), type: .alarmClock)
+    try system.setAlarm("light", after: .seconds(100), type: .exact)
+    try system.setAlarm("exact", after: .seconds(4000), type: .exact)
+    try system.setAlarm("idle", after: .seconds(4000), type: .exactAllowWhileIdle)
+    try system.setAlarm("clock", after: .seconds(5000), type: .alarmClock)
     system.advance(to: TraceTime(.seconds(8000)))
     #expect(
       Self.fired(system) == [
@@ -52,12 +53,12 @@ import Testing
   /// most an hour late; one set less than `MIN_FUZZABLE_INTERVAL` (10 s) ahead has no
   /// window; and none goes off sooner than `MIN_FUTURITY` (5 s) after it is set.
   @Test(arguments: [(14, "11600"), (11, "14000")])
-  func anInexactAlarmGoesOffAtItsWindowsEnd(release: Int, far: String) {
+  func anInexactAlarmGoesOffAtItsWindowsEnd(release: Int, far: String) throws {
     let system = Self.system(release: release)
-    system.setAlarm("soon", after: .seconds(8), type: .inexact)
-    system.setAlarm("later", after: .seconds(400), type: .inexact)
-    system.setAlarm("far", after: .seconds(8000), type: .allowWhileIdle)
-    system.setAlarm("now", after: .seconds(1), type: .exact)
+    try system.setAlarm("soon", after: .seconds(8), type: .inexact)
+    try system.setAlarm("later", after: .seconds(400), type: .inexact)
+    try system.setAlarm("far", after: .seconds(8000), type: .allowWhileIdle)
+    try system.setAlarm("now", after: .seconds(1), type: .exact)
     system.advance(to: TraceTime(.seconds(15_000)))
     #expect(
       Self.fired(system) == [
@@ -71,10 +72,10 @@ import Testing
   /// waits until 4,540 s. From Android 12 exact ones have `DEFAULT_ALLOW_WHILE_IDLE_QUOTA`,
   /// 72 an hour: both go off on time.
   @Test(arguments: [(11, "4540"), (14, "4060")])
-  func allowWhileIdleAlarmsHaveAnIdleQuota(release: Int, second: String) {
+  func allowWhileIdleAlarmsHaveAnIdleQuota(release: Int, second: String) throws {
     let system = Self.system(release: release, dozing: true)
-    system.setAlarm("first", after: .seconds(4000), type: .exactAllowWhileIdle)
-    system.setAlarm("second", after: .seconds(4060), type: .exactAllowWhileIdle)
+    try system.setAlarm("first", after: .seconds(4000), type: .exactAllowWhileIdle)
+    try system.setAlarm("second", after: .seconds(4060), type: .exactAllowWhileIdle)
     system.advance(to: TraceTime(.seconds(5000)))
     #expect(Self.fired(system) == ["4000 alarm.fire alarm=first", "\(second) alarm.fire alarm=second"])
   }
@@ -82,12 +83,12 @@ import Testing
   /// From Android 12 an inexact allow-while-idle alarm has the compat quota in deep Doze,
   /// 1 per 9 minutes (`allow_while_idle_compat_quota` in Android 12 and 13): set 8 s
   /// ahead (no window) at 3,700 and 3,710 s, the second waits until 3,708 + 540.
-  @Test func inexactAllowWhileIdleAlarmsHaveTheCompatQuota() {
+  @Test func inexactAllowWhileIdleAlarmsHaveTheCompatQuota() throws {
     let system = Self.system(dozing: true)
     system.advance(to: TraceTime(.seconds(3700)))
-    system.setAlarm("first", after: .seconds(8), type: .allowWhileIdle)
+    try system.setAlarm("first", after: .seconds(8), type: .allowWhileIdle)
     system.advance(to: TraceTime(.seconds(3710)))
-    system.setAlarm("second", after: .seconds(8), type: .allowWhileIdle)
+    try system.setAlarm("second", after: .seconds(8), type: .allowWhileIdle)
     system.advance(to: TraceTime(.seconds(5000)))
     #expect(Self.fired(system) == ["3708 alarm.fire alarm=first", "4248 alarm.fire alarm=second"])
   }
@@ -96,24 +97,24 @@ import Testing
   /// second, due at 200 s, waits until the first's delivery plus the hour, 3,700 s.
   /// While charging the quota does not apply (the parole).
   @Test(arguments: [(false, "3700"), (true, "200")])
-  func theStandbyBucketLimitsAlarms(charging: Bool, second: String) {
+  func theStandbyBucketLimitsAlarms(charging: Bool, second: String) throws {
     let system = Self.system(bucket: .rare)
     system.setEnvironment(charging: charging)
-    system.setAlarm("first", after: .seconds(100), type: .exact)
-    system.setAlarm("second", after: .seconds(200), type: .exact)
+    try system.setAlarm("first", after: .seconds(100), type: .exact)
+    try system.setAlarm("second", after: .seconds(200), type: .exact)
     system.advance(to: TraceTime(.seconds(4000)))
     #expect(Self.fired(system) == ["100 alarm.fire alarm=first", "\(second) alarm.fire alarm=second"])
   }
 
   /// Setting an alarm's name again replaces it; a cancelled alarm, and every alarm at a
   /// reboot (`AlarmManager` keeps none across a boot), never goes off.
-  @Test func aNameIsOneAlarmUntilCancelledOrRebooted() {
+  @Test func aNameIsOneAlarmUntilCancelledOrRebooted() throws {
     let system = Self.system()
-    system.setAlarm("sync", after: .seconds(100), type: .exact)
-    system.setAlarm("sync", after: .seconds(300), type: .exact)
-    system.setAlarm("gone", after: .seconds(200), type: .exact)
+    try system.setAlarm("sync", after: .seconds(100), type: .exact)
+    try system.setAlarm("sync", after: .seconds(300), type: .exact)
+    try system.setAlarm("gone", after: .seconds(200), type: .exact)
     system.cancelAlarm("gone")
-    system.setAlarm("lost", after: .seconds(2000), type: .exact)
+    try system.setAlarm("lost", after: .seconds(2000), type: .exact)
     system.advance(to: TraceTime(.seconds(1000)))
     system.reboot()
     system.advance(to: TraceTime(.seconds(3000)))
@@ -134,11 +135,11 @@ import Testing
   /// `TEMPORARY_ALLOWLIST_TYPE_FOREGROUND_SERVICE_ALLOWED`), so its service may start; an
   /// inexact alarm's does not, and the start is refused.
   @Test(arguments: [(AlarmType.exact, "fgs.foreground"), (.inexact, "fgs.refuse")])
-  func anExactAlarmsReceiverMayStartAForegroundService(type: AlarmType, outcome: String) {
+  func anExactAlarmsReceiverMayStartAForegroundService(type: AlarmType, outcome: String) throws {
     let system = Self.system()
     system.launchApp { App(services: $0) }
     system.moveToBackground()
-    system.setAlarm("sync", after: .seconds(8), type: type)
+    try system.setAlarm("sync", after: .seconds(8), type: type)
     system.advance(to: TraceTime(.seconds(60)))
     let lines = system.trace.events.map(TextTraceWriter.line(for:)).filter {
       $0.contains("alarm.fire") || $0.contains("fgs.")
@@ -147,16 +148,40 @@ import Testing
     #expect(lines.dropFirst(2).first?.contains(outcome) == true, "\(lines)")
   }
 
+  /// From Android 12 an exact alarm needs `SCHEDULE_EXACT_ALARM` or `USE_EXACT_ALARM`
+  /// (AOSP `AlarmManagerService`: "Caller … needs to hold
+  /// android.permission.SCHEDULE_EXACT_ALARM or android.permission.USE_EXACT_ALARM to
+  /// set exact alarms"), which Android 14 no longer pre-grants to apps targeting 13
+  /// (developer.android.com, "Schedule exact alarms are denied by default"): without it
+  /// `setExact` throws and records nothing, while `set` needs none; Android 11 asks
+  /// for none.
+  @Test(arguments: [(14, false), (11, true)])
+  func anExactAlarmNeedsThePermissionFromAndroid12(release: Int, set: Bool) throws {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(release)
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    var refusal: AlarmPermissionError?
+    do { try system.setAlarm("exact", after: .seconds(100), type: .exact) } catch { refusal = error }
+    #expect(refusal == (set ? nil : AlarmPermissionError(alarm: "exact", type: .exact)))
+    try system.setAlarm("inexact", after: .seconds(100), type: .inexact)
+    system.advance(to: TraceTime(.seconds(1000)))
+    #expect(Self.fired(system).count == (set ? 2 : 1))
+    #expect(
+      AlarmPermissionError(alarm: "exact", type: .exact).description
+        == "SecurityException: Caller needs to hold android.permission.SCHEDULE_EXACT_ALARM or "
+        + "android.permission.USE_EXACT_ALARM to set exact alarms (alarm exact, exact)")
+  }
+
   /// Sets the next sync from each delivery, in the process the alarm started.
   final class ChainApp: BackgroundAppDelegate {
     let alarms: any AlarmScheduling
     init(alarms: any AlarmScheduling) { self.alarms = alarms }
     func didFinishLaunching() {}
     func perform(userAction action: String) {
-      alarms.setAlarm("sync", after: .seconds(900), type: .exact)
+      try? alarms.setAlarm("sync", after: .seconds(900), type: .exact)
     }
     func handleAlarm(_ name: String) {
-      alarms.setAlarm(name, after: .seconds(900), type: .exact)
+      try? alarms.setAlarm(name, after: .seconds(900), type: .exact)
     }
   }
 
@@ -171,6 +196,38 @@ import Testing
     system.advance(to: TraceTime(.seconds(9000)))
     #expect(Self.fired(system).count > 2)
     let replay = Replayer.replay(system.trace, timing: .exact) { ChainApp(alarms: $0) }
+    #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
+    #expect(replay.trace.events == system.trace.events)
+  }
+
+  /// Falls back to an inexact alarm when it may not set an exact one.
+  final class FallbackApp: BackgroundAppDelegate {
+    let alarms: any AlarmScheduling
+    init(alarms: any AlarmScheduling) { self.alarms = alarms }
+    func perform(userAction action: String) {
+      do {
+        try alarms.setAlarm("sync", after: .seconds(900), type: .exact)
+      } catch {
+        try? alarms.setAlarm("sync", after: .seconds(900), type: .inexact)
+      }
+    }
+  }
+
+  /// An app refused an exact alarm (the default on Android 14) falls back to an inexact
+  /// one, which goes off at its window's end (900 + 675 s); its replay is refused too,
+  /// as the recording sets no exact alarm, and takes the same fallback.
+  @Test func aRefusedExactAlarmReplaysAlike() {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(14)
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launchApp { FallbackApp(alarms: $0) }
+    system.userAction("start")
+    system.advance(to: TraceTime(.seconds(2000)))
+    #expect(
+      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains("alarm.") } == [
+        "0 alarm.set alarm=sync at=900 type=inexact", "1575 alarm.fire alarm=sync",
+      ])
+    let replay = Replayer.replay(system.trace, timing: .exact) { FallbackApp(alarms: $0) }
     #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
     #expect(replay.trace.events == system.trace.events)
   }

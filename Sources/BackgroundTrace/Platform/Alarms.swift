@@ -20,6 +20,40 @@ public enum AlarmType: String, Sendable, Hashable, CaseIterable {
   /// Whether it goes off while the device is in Doze (`FLAG_ALLOW_WHILE_IDLE`, or
   /// `FLAG_WAKE_FROM_IDLE` for an alarm clock).
   public var goesOffInDoze: Bool { self != .inexact && self != .exact }
+
+  /// Whether setting it needs the exact-alarm permission from Android 12 (API 31):
+  /// `setExact`, `setExactAndAllowWhileIdle` and `setAlarmClock` with a `PendingIntent`
+  /// (AOSP `AlarmManagerService`, `REQUIRE_EXACT_ALARM_PERMISSION`).
+  public var needsExactAlarmPermission: Bool { isExact }
+}
+
+/// Android refused to set an exact alarm (`SecurityException`): from Android 12 an app
+/// targeting it needs `SCHEDULE_EXACT_ALARM` (which the user grants, and which Android 14
+/// no longer pre-grants to apps targeting 13) or `USE_EXACT_ALARM` (alarm and calendar
+/// apps) to call `setExact`, `setExactAndAllowWhileIdle` or `setAlarmClock`.
+public struct AlarmPermissionError: BackgroundTraceError, Hashable {
+  /// The alarm refused.
+  public var alarm: String
+  /// The call refused.
+  public var type: AlarmType
+
+  /// A refusal of the alarm `alarm`, set with `type`.
+  public init(alarm: String, type: AlarmType) {
+    self.alarm = alarm
+    self.type = type
+  }
+
+  /// Always ``TraceErrorKind/alarmRefusal``.
+  public var kind: TraceErrorKind { .alarmRefusal }
+  /// `nil`: the refusal is in no input.
+  public var file: String? { nil }
+  /// `nil`: the refusal is in no input.
+  public var position: TracePosition? { nil }
+  /// The exception's message, as AOSP `AlarmManagerService` words it.
+  public var message: String {
+    "SecurityException: Caller needs to hold android.permission.SCHEDULE_EXACT_ALARM or "
+      + "android.permission.USE_EXACT_ALARM to set exact alarms (alarm \(alarm), \(type.rawValue))"
+  }
 }
 
 /// Android's `AlarmManager` as app code uses it: an alarm named by the app (its
@@ -29,12 +63,16 @@ public enum AlarmType: String, Sendable, Hashable, CaseIterable {
 /// is equal does.
 ///
 /// ```swift
-/// alarms.setAlarm("refresh", after: .seconds(15 * 60), type: .exactAllowWhileIdle)
+/// try alarms.setAlarm("refresh", after: .seconds(15 * 60), type: .exactAllowWhileIdle)
 /// // alarm.set alarm=refresh at=900 type=exact-allow-while-idle; later alarm.fire alarm=refresh
 /// ```
 public protocol AlarmScheduling: AnyObject, Sendable {
   /// `AlarmManager.set…(RTC_WAKEUP, now + delay, pendingIntent)`, the call `type` names.
-  func setAlarm(_ name: String, after delay: Duration, type: AlarmType)
+  ///
+  /// - Throws: ``AlarmPermissionError`` for an exact alarm
+  ///   (``AlarmType/needsExactAlarmPermission``) from Android 12 when the app may not set
+  ///   one; the alarm is then not set.
+  func setAlarm(_ name: String, after delay: Duration, type: AlarmType) throws(AlarmPermissionError)
   /// `AlarmManager.cancel(pendingIntent)`: the alarm `name` does not go off.
   func cancelAlarm(_ name: String)
 }

@@ -65,6 +65,10 @@ public struct AndroidRelease: Sendable, Hashable, Comparable, CustomStringConver
   /// `RUNTIME_FREE_QUOTA_MAX_LIMIT_MS`, `RUNTIME_MIN_EJ_GUARANTEE_MS`): Android 14+.
   public var hasJobRuntimeGuarantees: Bool { major >= 14 }
 
+  /// Whether exact alarms need `SCHEDULE_EXACT_ALARM` or `USE_EXACT_ALARM`: from
+  /// Android 12 (API 31, AOSP `REQUIRE_EXACT_ALARM_PERMISSION` for apps targeting it).
+  public var requiresExactAlarmPermission: Bool { major >= 12 }
+
   /// How long after an app's process becomes cached (no activity visible, no service,
   /// no job running) the cached-apps freezer freezes it: AOSP `CachedAppOptimizer`
   /// `DEFAULT_FREEZER_DEBOUNCE_TIMEOUT`, 10 s from Android 14 ("App processes in the

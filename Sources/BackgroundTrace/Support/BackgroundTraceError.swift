@@ -36,6 +36,9 @@ public struct TraceErrorKind: RawRepresentable, Sendable, Hashable, CustomString
   /// A work request WorkManager's builder refuses (``WorkRequestError``):
   /// `WorkRequest.Builder.build()` throws `IllegalArgumentException`.
   public static let invalidWorkRequest = TraceErrorKind(rawValue: "invalidWorkRequest")
+  /// Android refused to set an exact alarm: the app holds neither
+  /// `SCHEDULE_EXACT_ALARM` nor `USE_EXACT_ALARM` (``AlarmPermissionError``).
+  public static let alarmRefusal = TraceErrorKind(rawValue: "alarmRefusal")
 }
 
 /// The one shape every error of the library has: what kind of problem, in which input,

@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let alarms = TracingAlarmScheduler(base: androidAlarms, recorder: recorder)
-/// alarms.setAlarm("refresh", after: .seconds(900), type: .exactAllowWhileIdle)
+/// try alarms.setAlarm("refresh", after: .seconds(900), type: .exactAllowWhileIdle)
 /// // in the receiver: alarms.receive("refresh")
 /// ```
 public final class TracingAlarmScheduler: AlarmScheduling {
@@ -20,10 +20,12 @@ public final class TracingAlarmScheduler: AlarmScheduling {
     self.recorder = recorder
   }
 
-  /// Records `alarm.set` and forwards.
-  public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) {
-    recorder.record(.alarmSet(alarm: name, at: recorder.currentTime + TraceInterval(delay), type: type))
-    base.setAlarm(name, after: delay, type: type)
+  /// Forwards, and records `alarm.set` once the base has set the alarm; a refusal is
+  /// rethrown and records nothing, as no alarm was set.
+  public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) throws(AlarmPermissionError) {
+    let asked = recorder.currentTime + TraceInterval(delay)
+    try base.setAlarm(name, after: delay, type: type)
+    recorder.record(.alarmSet(alarm: name, at: asked, type: type))
   }
 
   /// Records `alarm.cancel` and forwards.

@@ -4,8 +4,20 @@ public import BackgroundTrace
 extension ReplayPlatform: AlarmScheduling {
   /// Records `alarm.set`, an app action the replay compares with the recording's; the
   /// alarm goes off when the recording's `alarm.fire` says.
-  public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) {
+  ///
+  /// - Throws: ``/BackgroundTrace/AlarmPermissionError`` for an exact alarm on Android
+  ///   12 and later when the recording sets none: the app could not then, as the
+  ///   simulation without ``/BackgroundSimulation/SimulationConfiguration/exactAlarmsPermitted``
+  ///   and a device without the permission refuse it.
+  public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) throws(AlarmPermissionError) {
+    if type.needsExactAlarmPermission && refusesExactAlarms { throw AlarmPermissionError(alarm: name, type: type) }
     record(.alarmSet(alarm: name, at: scheduler.now + TraceInterval(delay), type: type))
+  }
+
+  /// Whether an exact alarm is refused: on Android 12 and later, when the recording
+  /// sets none.
+  private var refusesExactAlarms: Bool {
+    !script.setsExactAlarms && recordedPlatform == "android" && recordedAndroidRelease.requiresExactAlarmPermission
   }
 
   /// Records `alarm.cancel`.

@@ -67,6 +67,9 @@ public final class ReplayPlatform: @unchecked Sendable {
   /// Whether a launch into the background calls `didEnterBackground`, as the recording's
   /// simulation did: always on Android, on iOS unless `meta launch-enters-background=false`.
   let launchEntersBackground: Bool
+  /// The recording's platform (`meta platform=`) and Android release (`meta android=`).
+  let recordedPlatform: String?
+  let recordedAndroidRelease: AndroidRelease
   var delegate: (any BackgroundAppDelegate)?
   var makeApp: ((ReplayPlatform) -> any BackgroundAppDelegate)?
 
@@ -77,6 +80,8 @@ public final class ReplayPlatform: @unchecked Sendable {
     runsExpeditedWorkInForeground =
       meta["platform"] == "android" && meta.androidRelease.runsExpeditedWorkAsForegroundService
     launchEntersBackground = meta["platform"] == "android" || meta.launchEntersBackground
+    recordedPlatform = meta["platform"]
+    recordedAndroidRelease = meta.androidRelease
     recorder = TraceRecorder(meta: meta)
   }
 

@@ -13,6 +13,9 @@ struct ReplayScript {
 
   /// System decisions injected on a timer at their recorded times.
   var decisions: [Numbered] = []
+  /// Whether the app set an exact alarm in the recording: it could, so the replay lets
+  /// it (``/BackgroundTrace/AlarmPermissionError`` otherwise, from Android 12).
+  var setsExactAlarms = false
   /// The app actions the replay is compared with.
   var actions: [Numbered] = []
   /// The ids `beginBackgroundTask` returned, in call order.
@@ -84,10 +87,12 @@ struct ReplayScript {
         if let call = lastWorkForeground, call.work == work { workForegroundAnswers[call.index] = reason }
         lastWorkForeground = nil
         continue
+      case .alarmSet(_, _, let type):
+        if type.needsExactAlarmPermission { setsExactAlarms = true }
       case .appLaunch, .appState, .appTerminate, .taskEnd, .taskExpire, .schedCancel, .schedLaunch, .schedExpire,
         .schedComplete, .workEnqueue, .workStart, .workResult, .workStop, .workCancel, .envSet, .mark, .netCreate,
         .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStop, .fgsTimeout, .workQuota,
-        .appAllowlist, .fileLock, .fileUnlock, .workWait, .schedWait, .workAfter, .alarmSet, .alarmFire, .alarmCancel:
+        .appAllowlist, .fileLock, .fileUnlock, .workWait, .schedWait, .workAfter, .alarmFire, .alarmCancel:
         break
       }
       switch event.kind.side {
