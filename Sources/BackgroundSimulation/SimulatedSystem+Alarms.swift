@@ -1,7 +1,7 @@
 public import BackgroundTrace
 
 /// The limits AOSP `AlarmManagerService` puts on an app's alarms (docs/platform-model.md,
-/// "Alarms"), beside Doze (``DozePhase/defersAlarms``) and the standby bucket's quota
+/// "Alarms"), beside Doze (``/BackgroundTrace/DozePhase/defersAlarms``) and the standby bucket's quota
 /// (``StandbyBucket/alarmQuota``).
 public enum AlarmPolicy: Sendable {
   /// `MIN_FUTURITY`: an alarm goes off no sooner than this after it is set.
