@@ -1,4 +1,4 @@
-public import BackgroundTrace
+import BackgroundTrace
 
 /// The device's conditions as work constraints read them (``/BackgroundTrace/DeviceConditions``):
 /// the network, power, battery and storage ``setEnvironment(network:charging:metered:roaming:batteryLevel:storageLow:)``

@@ -1,4 +1,4 @@
-public import BackgroundTrace
+import BackgroundTrace
 
 /// Doze in the simulated Android device (``DozePolicy``): the screen, motion and the
 /// charger decide when the device dozes; each phase change is recorded (`env.set

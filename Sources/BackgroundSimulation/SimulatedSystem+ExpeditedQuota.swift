@@ -1,4 +1,4 @@
-public import BackgroundTrace
+import BackgroundTrace
 
 /// The graces after which AOSP `QuotaController` charges an Android app's expedited
 /// work to its quota again (`QcConstants`, Android 12 and later): while the app is on

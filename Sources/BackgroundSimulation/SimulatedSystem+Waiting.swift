@@ -1,4 +1,4 @@
-public import BackgroundTrace
+import BackgroundTrace
 
 /// Why each request waits (``/BackgroundTrace/WaitReason``): the conditions the
 /// simulated scheduler and work queue launch and start by, declared once here, and the

@@ -1,4 +1,4 @@
-package import BackgroundTrace
+import BackgroundTrace
 package import BackgroundTraceCheck
 package import BackgroundTraceImport
 import Dispatch

@@ -118,4 +118,34 @@ import Testing
     let next = try #require(system.workInfos(forUniqueWork: "morning").first?.nextScheduleTime)
     #expect(next == TraceTime(seconds: 111_600.1))
   }
+
+  /// Sets the morning briefing's alarm when the user asks for it, with `type`.
+  final class BriefingApp: BackgroundAppDelegate {
+    let alarms: any AlarmScheduling
+    let type: AlarmType
+    init(alarms: any AlarmScheduling, type: AlarmType) {
+      self.alarms = alarms
+      self.type = type
+    }
+    func perform(userAction action: String) {
+      try? alarms.setAlarm("briefing", after: .seconds(4000), type: type)
+    }
+  }
+
+  @Test func theBriefingGoesOffInDozeOnlyIfAllowedWhileIdle() throws {
+    for type in [AlarmType.exact, .exactAllowWhileIdle] {
+      var configuration = SimulationConfiguration(platform: .android)
+      configuration.exactAlarmsPermitted = true  // the user granted "Alarms & reminders"
+      let system = SimulatedSystem(seed: 3, configuration: configuration)
+      system.launchApp { system in BriefingApp(alarms: system, type: type) }
+      system.userAction("remind-me")
+      system.moveToBackground()
+      system.setDeviceState(screenOn: false, stationary: true)  // the phone lies on the desk
+      system.advance(to: TraceTime(seconds: 8000))
+      let fired = system.trace.events.first { $0.kind == .alarmFire(alarm: "briefing") }?.time
+      // setExact waits for deep Doze's maintenance window; setExactAndAllowWhileIdle does not.
+      #expect(fired == TraceTime(seconds: type == .exact ? 7200 : 4000))
+      #expect(TraceChecker.check(system.trace).map(\.rule) == (type == .exact ? [.alarmExactDeferred] : []))
+    }
+  }
 }
