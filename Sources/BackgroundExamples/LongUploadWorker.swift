@@ -1,8 +1,9 @@
 package import BackgroundTrace
 
 /// A long upload (45 minutes) as a WorkManager worker: JobScheduler stops a job after 10
-/// minutes, or 30 from Android 14 while its quota is free (the app on top or in the
-/// active bucket), so an upload this long never finishes unless the worker first calls
+/// minutes, or from Android 14 after 30 while its quota is free (the app on top) and
+/// after what is left of the active bucket's quota (its day before Android 16, 20
+/// minutes an hour from 16), so an upload this long never finishes unless the worker first calls
 /// `setForeground` (androidx's long-running workers), which runs it as a foreground
 /// service with no such limit. The upload restarts from the beginning
 /// on each attempt.

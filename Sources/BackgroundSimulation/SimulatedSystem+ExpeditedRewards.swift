@@ -1,23 +1,30 @@
-import BackgroundTrace
+public import BackgroundTrace
 
 /// What AOSP `QuotaController` pays back into an Android app's expedited quota, when
 /// ``SimulationConfiguration/expeditedQuotaRewards`` is on: its `QcConstants` defaults
-/// from Android 12, where expedited jobs came (Android 16 has other values behind the
-/// `adjust_quota_default_constants` flag: a 5-minute chunk and 5 s per interaction).
+/// from Android 12, where expedited jobs came, and from Android 16 the values of its
+/// `adjust_quota_default_constants` (``/BackgroundTrace/AndroidRelease/hasAdjustedJobQuotas``).
 public enum ExpeditedQuotaReward: Sendable {
-  /// `DEFAULT_EJ_TOP_APP_TIME_CHUNK_SIZE_MS`: the time on top each reward pays for.
-  public static let topAppChunk: Duration = .seconds(30)
-  /// `DEFAULT_EJ_REWARD_TOP_APP_MS`: the reward per chunk on top.
+  /// `DEFAULT_EJ_TOP_APP_TIME_CHUNK_SIZE_MS`: the time on top each reward pays for, 30 s;
+  /// from Android 16 `DEFAULT_CURRENT_EJ_TOP_APP_TIME_CHUNK_SIZE_MS`, 5 minutes.
+  public static func topAppChunk(on release: AndroidRelease) -> Duration {
+    release.hasAdjustedJobQuotas ? .seconds(300) : .seconds(30)
+  }
+  /// `DEFAULT_EJ_REWARD_TOP_APP_MS`: the reward per chunk on top, 10 s.
   public static let topApp: Duration = .seconds(10)
-  /// `DEFAULT_EJ_REWARD_INTERACTION_MS`: the reward per user interaction.
-  public static let interaction: Duration = .seconds(15)
+  /// `DEFAULT_EJ_REWARD_INTERACTION_MS`: the reward per user interaction, 15 s; from
+  /// Android 16 `DEFAULT_CURRENT_EJ_REWARD_INTERACTION_MS`, 5 s.
+  public static func interaction(on release: AndroidRelease) -> Duration {
+    release.hasAdjustedJobQuotas ? .seconds(5) : .seconds(15)
+  }
 
-  /// The reward for `time` on top: one ``topApp`` per ``topAppChunk``, a last part of
-  /// at least a second counted as a chunk (`TopAppTimer.calculateTimeChunks`, "round
-  /// up").
-  public static func forTimeOnTop(_ time: Duration) -> Duration {
-    var chunks = Int(time / topAppChunk)
-    if time - topAppChunk * chunks >= .seconds(1) { chunks += 1 }
+  /// The reward for `time` on top on `release`: one ``topApp`` per
+  /// ``topAppChunk(on:)``, a last part of at least a second counted as a chunk
+  /// (`TopAppTimer.calculateTimeChunks`, "round up").
+  public static func forTimeOnTop(_ time: Duration, on release: AndroidRelease) -> Duration {
+    let chunk = topAppChunk(on: release)
+    var chunks = Int(time / chunk)
+    if time - chunk * chunks >= .seconds(1) { chunks += 1 }
     return topApp * chunks
   }
 }
@@ -33,7 +40,8 @@ extension SimulatedSystem {
   /// counts it in the quota left meanwhile: `getPendingReward`).
   var pendingTopAppReward: Duration {
     guard earnsExpeditedRewards, let since = onTopSince else { return .zero }
-    return ExpeditedQuotaReward.forTimeOnTop(RollingBudget.elapsed(from: since, to: now))
+    return ExpeditedQuotaReward.forTimeOnTop(
+      RollingBudget.elapsed(from: since, to: now), on: configuration.androidRelease)
   }
 
   /// The app comes to the top, or leaves it (its last activity paused): the time on top
@@ -57,7 +65,7 @@ extension SimulatedSystem {
   /// A user interaction in the app (`UsageEvents.Event.USER_INTERACTION`).
   func noteUserInteraction() {
     guard earnsExpeditedRewards, appInForeground else { return }
-    grantExpeditedReward(ExpeditedQuotaReward.interaction)
+    grantExpeditedReward(ExpeditedQuotaReward.interaction(on: configuration.androidRelease))
   }
 
   /// Pays `reward` back into the expedited quota used (`grantRewardForInstantEvent`);

@@ -27,8 +27,9 @@ extension SimulatedSystem {
   /// (`getRemainingExecutionTimeLocked`); `nil` when neither limits it.
   func jobTimeLeft(at time: TraceTime, running: Duration) -> Duration? {
     var left: Duration?
-    if standbyBucket.limitsJobs {
-      left = standbyBucket.jobQuota - jobBudget.used(at: time) - running
+    let release = configuration.androidRelease
+    if standbyBucket.limitsJobs(on: release) {
+      left = standbyBucket.jobQuota(on: release) - jobBudget.used(at: time) - running
     }
     if let maximum = configuration.maxJobExecutionTime {
       let day = maximum - jobBudget.used(in: RollingBudget.day, at: time) - running
@@ -43,9 +44,10 @@ extension SimulatedSystem {
   /// `RUNTIME_FREE_QUOTA_MAX_LIMIT_MS` (``SimulationConfiguration/workTimeoutWhileCharging``):
   /// all of that while the quota is free (charging, the app on top, or in the foreground
   /// by a foreground service: AOSP `QuotaControllerTest.testGetMaxJobExecutionTimeLocked_Regular`);
-  /// in a bucket whose window is its quota (`active`, `exempted`), what is left of the
-  /// 24-hour maximum (`testGetMaxJobExecutionTimeLocked_Regular_Active`); in another, what
-  /// is left of the bucket's 10 minutes, so the guarantee. Before Android 14, 10 minutes.
+  /// in a bucket whose window is its quota (`active` and `exempted` before Android 16),
+  /// what is left of the 24-hour maximum (`testGetMaxJobExecutionTimeLocked_Regular_Active`);
+  /// in another, what is left of the bucket's quota (``StandbyBucket/jobQuota(on:)``), and
+  /// at least the guarantee. Before Android 14, 10 minutes.
   var regularJobLimit: Duration {
     let guarantee = configuration.workTimeout
     guard configuration.platform == .android, configuration.androidRelease.hasJobRuntimeGuarantees else {
@@ -53,7 +55,6 @@ extension SimulatedSystem {
     }
     let freeLimit = configuration.workTimeoutWhileCharging
     if charging || appInForeground || runsForegroundService { return max(guarantee, freeLimit) }
-    guard !standbyBucket.limitsJobs else { return guarantee }
     let running = jobSessionSince.map { RollingBudget.elapsed(from: $0, to: now) } ?? .zero
     return max(guarantee, min(freeLimit, jobTimeLeft(at: now, running: running) ?? freeLimit))
   }
@@ -74,9 +75,12 @@ extension SimulatedSystem {
 
   /// Whether a regular job may start now: at least the in-quota buffer is left
   /// (``SimulationConfiguration/inQuotaBuffer``) and the job and session counts are
-  /// under their limits, or no quota applies.
+  /// under their limits, or no quota applies, or the app is on top
+  /// (`QuotaController.isWithinQuotaLocked`: `isUidInForeground`, which every release
+  /// counts the top app as; a foreground service does not free it here, the strict
+  /// reading of Android 16's `enforce_quota_policy_to_fgs_jobs`).
   var jobQuotaAllowsStart: Bool {
-    guard jobQuotaApplies else { return true }
+    guard jobQuotaApplies, !appInForeground else { return true }
     return (jobQuotaLeft.map { $0 >= configuration.inQuotaBuffer } ?? true) && jobCountsReleased(at: now) == now
   }
 
@@ -92,15 +96,16 @@ extension SimulatedSystem {
       release = max(release, inWindow[inWindow.count - limit] + window)
     }
     let bucket = standbyBucket
-    free(jobStarts, limit: bucket.jobCountLimit, window: bucket.jobQuotaWindow)
+    let bucketWindow = bucket.jobQuotaWindow(on: configuration.androidRelease)
+    free(jobStarts, limit: bucket.jobCountLimit, window: bucketWindow)
     if let rate = configuration.jobRateLimit { free(jobStarts, limit: rate, window: configuration.jobRateLimitWindow) }
     // A job joining the running session opens no new one.
     if jobSessionSince == nil {
-      let window = TraceInterval(bucket.jobQuotaWindow)
+      let window = TraceInterval(bucketWindow)
       let sessions = jobBudget.sessions(in: window, at: time, coalescing: configuration.sessionCoalescing)
       // One that ended less than the coalescing time ago is the session a start would continue.
       let continues = sessions.last.map { RollingBudget.elapsed(from: $0, to: time) <= configuration.sessionCoalescing }
-      if continues != true { free(sessions, limit: bucket.sessionCountLimit, window: bucket.jobQuotaWindow) }
+      if continues != true { free(sessions, limit: bucket.sessionCountLimit, window: bucketWindow) }
     }
     return release
   }

@@ -51,7 +51,7 @@ extension SimulatedSystem {
 
   private func moveToBucket(_ bucket: StandbyBucket) {
     standbyBucket = bucket
-    jobBudget.window = TraceInterval(bucket.jobQuotaWindow)
+    jobBudget.window = TraceInterval(bucket.jobQuotaWindow(on: configuration.androidRelease))
     record(.envSet([EnvironmentSetting(key: "bucket", value: bucket.traceName)]))
     stopJobsOutsideQuotaNoLongerAllowed()
     startEligibleWork()

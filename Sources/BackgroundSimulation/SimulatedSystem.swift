@@ -277,7 +277,8 @@ public final class SimulatedSystem: @unchecked Sendable {
     networkAvailable = configuration.networkAvailable
     standbyBucket = configuration.initialStandbyBucket
     jobBudget = RollingBudget(
-      window: TraceInterval(configuration.initialStandbyBucket.jobQuotaWindow), kept: RollingBudget.day)
+      window: TraceInterval(configuration.initialStandbyBucket.jobQuotaWindow(on: configuration.androidRelease)),
+      kept: RollingBudget.day)
     screenOnSince = configuration.screenOn ? TraceTime(nanoseconds: 0) : nil
     charging = configuration.charging
     networkMetered = configuration.networkMetered

@@ -262,36 +262,57 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
   /// How much expedited work the app may run per 24 hours in this bucket on `release`:
   /// AOSP `QuotaController.QcConstants` `DEFAULT_EJ_LIMIT_EXEMPTED_MS` 45 minutes (60
   /// from Android 16, beside its `DEFAULT_LEGACY_*` constants),
-  /// `DEFAULT_EJ_LIMIT_ACTIVE_MS` and `DEFAULT_EJ_LIMIT_WORKING_MS` 30 minutes,
+  /// `DEFAULT_EJ_LIMIT_ACTIVE_MS` 30 minutes, `DEFAULT_EJ_LIMIT_WORKING_MS` 30 minutes
+  /// (15 from Android 16, `DEFAULT_CURRENT_EJ_LIMIT_WORKING_MS`),
   /// `DEFAULT_EJ_LIMIT_FREQUENT_MS` and `DEFAULT_EJ_LIMIT_RARE_MS` 10 minutes,
   /// `DEFAULT_EJ_LIMIT_RESTRICTED_MS` 5 minutes.
   public func expeditedQuota(on release: AndroidRelease) -> Duration {
-    switch self {
-    case .exempted: .seconds((release.major >= 16 ? 60 : 45) * 60)
-    case .active, .workingSet: .seconds(30 * 60)
+    let adjusted = release.hasAdjustedJobQuotas
+    return switch self {
+    case .exempted: .seconds((adjusted ? 60 : 45) * 60)
+    case .active: .seconds(30 * 60)
+    case .workingSet: .seconds((adjusted ? 15 : 30) * 60)
     case .frequent, .rare: .seconds(10 * 60)
     case .restricted: .seconds(5 * 60)
     }
   }
 
   /// How long the app's regular jobs (WorkManager's work on Android, expedited work
-  /// aside) may run in each ``jobQuotaWindow``: AOSP `QuotaController.QcConstants`
-  /// `DEFAULT_ALLOWED_TIME_PER_PERIOD_*_MS`, 10 minutes in every bucket.
-  public var jobQuota: Duration { .seconds(10 * 60) }
-
-  /// The rolling window ``jobQuota`` applies over: AOSP `DEFAULT_WINDOW_SIZE_ACTIVE_MS`
-  /// and `DEFAULT_WINDOW_SIZE_EXEMPTED_MS` 10 minutes (the quota itself: "ACTIVE apps
-  /// can run jobs at any time"),
-  /// `DEFAULT_WINDOW_SIZE_WORKING_MS` 2 hours, `DEFAULT_WINDOW_SIZE_FREQUENT_MS` 8 hours,
-  /// `DEFAULT_WINDOW_SIZE_RARE_MS` and `DEFAULT_WINDOW_SIZE_RESTRICTED_MS` 24 hours.
-  public var jobQuotaWindow: Duration {
+  /// aside) may run in each ``jobQuotaWindow(on:)`` on `release`: AOSP
+  /// `QuotaController.QcConstants` `DEFAULT_ALLOWED_TIME_PER_PERIOD_*_MS`, 10 minutes in
+  /// every bucket; from Android 16 20 in `exempted` and `active`
+  /// (`DEFAULT_CURRENT_ALLOWED_TIME_PER_PERIOD_EXEMPTED_MS`, `_ACTIVE_MS`).
+  public func jobQuota(on release: AndroidRelease) -> Duration {
     switch self {
-    case .exempted, .active: .seconds(10 * 60)
-    case .workingSet: .seconds(2 * 3600)
-    case .frequent: .seconds(8 * 3600)
+    case .exempted, .active: .seconds((release.hasAdjustedJobQuotas ? 20 : 10) * 60)
+    case .workingSet, .frequent, .rare, .restricted: .seconds(10 * 60)
+    }
+  }
+
+  /// The rolling window ``jobQuota(on:)`` applies over on `release`: AOSP
+  /// `DEFAULT_WINDOW_SIZE_ACTIVE_MS` and `DEFAULT_WINDOW_SIZE_EXEMPTED_MS` 10 minutes
+  /// (the quota itself: "ACTIVE apps can run jobs at any time"),
+  /// `DEFAULT_WINDOW_SIZE_WORKING_MS` 2 hours, `DEFAULT_WINDOW_SIZE_FREQUENT_MS` 8 hours,
+  /// `DEFAULT_WINDOW_SIZE_RARE_MS` and `DEFAULT_WINDOW_SIZE_RESTRICTED_MS` 24 hours; from
+  /// Android 16 `DEFAULT_LATEST_WINDOW_SIZE_EXEMPTED_MS` 40 minutes and `_ACTIVE_MS` 60
+  /// (so `active` is limited too), `DEFAULT_CURRENT_WINDOW_SIZE_WORKING_MS` 4 hours and
+  /// `_FREQUENT_MS` 12.
+  public func jobQuotaWindow(on release: AndroidRelease) -> Duration {
+    let adjusted = release.hasAdjustedJobQuotas
+    return switch self {
+    case .exempted: .seconds((adjusted ? 40 : 10) * 60)
+    case .active: .seconds((adjusted ? 60 : 10) * 60)
+    case .workingSet: .seconds((adjusted ? 4 : 2) * 3600)
+    case .frequent: .seconds((adjusted ? 12 : 8) * 3600)
     case .rare, .restricted: .seconds(24 * 3600)
     }
   }
+
+  /// ``jobQuota(on:)`` on Android 15 and earlier.
+  public var jobQuota: Duration { jobQuota(on: AndroidRelease(15)) }
+
+  /// ``jobQuotaWindow(on:)`` on Android 15 and earlier.
+  public var jobQuotaWindow: Duration { jobQuotaWindow(on: AndroidRelease(15)) }
 
   /// How many of the app's alarms may go off per window in this bucket (AOSP
   /// `AlarmManagerService`, Android 10 and later: `DEFAULT_APP_STANDBY_QUOTAS` 720, 10,
@@ -394,10 +415,10 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
     }
   }
 
-  /// Whether the bucket's regular jobs run under a quota at all: not when its window is
-  /// no longer than its quota (`QuotaController.getTimeUntilQuotaConsumedLocked`), the
-  /// `active` bucket.
-  var limitsJobs: Bool { jobQuotaWindow > jobQuota }
+  /// Whether the bucket's regular jobs run under a quota at all on `release`: not when
+  /// its window is no longer than its quota (`QuotaController.getTimeUntilQuotaConsumedLocked`),
+  /// the `active` and `exempted` buckets before Android 16.
+  func limitsJobs(on release: AndroidRelease) -> Bool { jobQuotaWindow(on: release) > jobQuota(on: release) }
 
   /// What lets a restricted app's regular job run outside its quota: AOSP `JobStatus`
   /// adds `DYNAMIC_RESTRICTED_CONSTRAINTS` (battery not low, charging, idle, and

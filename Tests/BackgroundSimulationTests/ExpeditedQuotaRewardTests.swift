@@ -3,7 +3,7 @@ import BackgroundTrace
 import Testing
 
 /// The expedited quota's rewards, with ``SimulationConfiguration/expeditedQuotaRewards``
-/// on: AOSP `QuotaController` (Android 12 to 16, `QcConstants`) pays back
+/// on: AOSP `QuotaController` (Android 12 to 15, `QcConstants`; 16's below) pays back
 /// `DEFAULT_EJ_REWARD_TOP_APP_MS` (10 s) per `DEFAULT_EJ_TOP_APP_TIME_CHUNK_SIZE_MS`
 /// (30 s) on top when the app leaves it (`TopAppTimer`), and
 /// `DEFAULT_EJ_REWARD_INTERACTION_MS` (15 s) per `USER_INTERACTION`
@@ -12,8 +12,9 @@ import Testing
 /// quota is `DEFAULT_EJ_LIMIT_RESTRICTED_MS`, 5 minutes, and Android 14+ guarantees an
 /// expedited job 3 minutes (`DEFAULT_RUNTIME_MIN_EJ_GUARANTEE_MS`).
 @Suite struct ExpeditedQuotaRewardTests {
-  static func system(rewards: Bool) -> SimulatedSystem {
+  static func system(rewards: Bool, release: Int = 15) -> SimulatedSystem {
     var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(release)
     configuration.standbyBucket = .restricted
     configuration.standbyBucketFollowsUse = false  // pinned: opening the app would make it active
     configuration.expeditedQuotaRewards = rewards
@@ -76,15 +77,47 @@ import Testing
     #expect(Self.stops(system) == ["\(stopAt) work.stop work=b attempt=0 reason=quota"])
   }
 
+  /// Android 16's smaller rewards (`adjust_quota_default_constants`:
+  /// `DEFAULT_CURRENT_EJ_REWARD_INTERACTION_MS`, 5 s): 40 taps earn 200 s there, so after
+  /// a 270-second job (from 100.1 s) the next has 30 + 200 s, charged from 660, and is
+  /// stopped at 890; on Android 15 they earn 600 s, which pays back all 270 (the debit
+  /// goes no lower), and it is stopped at 660 + 300.
+  @Test(arguments: [(16, "890"), (15, "960")])
+  func android16PaysLessPerInteraction(release: Int, stopAt: String) throws {
+    let system = Self.system(rewards: true, release: release)
+    system.launch { _ in }
+    system.moveToBackground()
+    system.advance(to: TraceTime(.seconds(100)))
+    try system.enqueue(
+      WorkRequest(work: "a", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(270))),
+      policy: nil)
+    system.advance(to: TraceTime(.seconds(600)))
+    system.moveToForeground()
+    for tap in 1...40 { system.userAction("tap-\(tap)") }
+    system.moveToBackground()
+    try system.enqueue(
+      WorkRequest(work: "b", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(1200))),
+      policy: nil)
+    system.advance(to: TraceTime(.seconds(1200)))
+    #expect(Self.stops(system) == ["\(stopAt) work.stop work=b attempt=0 reason=quota"])
+  }
+
   /// `TopAppTimer.calculateTimeChunks`: whole chunks, and a last part of at least a
-  /// second counts as one.
+  /// second counts as one: chunks of 30 s, and of 5 minutes from Android 16
+  /// (`DEFAULT_CURRENT_EJ_TOP_APP_TIME_CHUNK_SIZE_MS`).
   @Test func timeOnTopIsCountedInChunksRoundedUpFromASecond() {
-    #expect(ExpeditedQuotaReward.forTimeOnTop(.zero) == .zero)
-    #expect(ExpeditedQuotaReward.forTimeOnTop(.milliseconds(999)) == .zero)
-    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(1)) == .seconds(10))
-    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(30)) == .seconds(10))
-    #expect(ExpeditedQuotaReward.forTimeOnTop(.milliseconds(30_999)) == .seconds(10))
-    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(31)) == .seconds(20))
-    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(900)) == .seconds(300))
+    let legacy = AndroidRelease(15)
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.zero, on: legacy) == .zero)
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.milliseconds(999), on: legacy) == .zero)
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(1), on: legacy) == .seconds(10))
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(30), on: legacy) == .seconds(10))
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.milliseconds(30_999), on: legacy) == .seconds(10))
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(31), on: legacy) == .seconds(20))
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(900), on: legacy) == .seconds(300))
+    let adjusted = AndroidRelease(16)
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(1), on: adjusted) == .seconds(10))
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(300), on: adjusted) == .seconds(10))
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(301), on: adjusted) == .seconds(20))
+    #expect(ExpeditedQuotaReward.forTimeOnTop(.seconds(900), on: adjusted) == .seconds(30))
   }
 }

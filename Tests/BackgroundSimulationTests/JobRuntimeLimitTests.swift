@@ -48,11 +48,20 @@ import Testing
     #expect(try stop(foregroundService: true) == "1900.1 work.stop work=hour:1 attempt=0 reason=timeout")
   }
 
-  /// An app in the active (or exempted) bucket: what is left of its 4 hours a day, at
-  /// most 30 minutes.
+  /// Android 14 and 15: an app in the active (or exempted) bucket, whose window is its
+  /// quota, gets what is left of its 4 hours a day, at most 30 minutes.
   @Test func anActiveAppsJobGetsWhatIsLeftOfItsDayUpToThirtyMinutes() throws {
-    #expect(try stop(bucket: .active) == "1900.1 work.stop work=hour:1 attempt=0 reason=timeout")
-    #expect(try stop(bucket: .exempted) == "1900.1 work.stop work=hour:1 attempt=0 reason=timeout")
+    #expect(try stop(release: 15, bucket: .active) == "1900.1 work.stop work=hour:1 attempt=0 reason=timeout")
+    #expect(try stop(release: 15, bucket: .exempted) == "1900.1 work.stop work=hour:1 attempt=0 reason=timeout")
+  }
+
+  /// Android 16 (`adjust_quota_default_constants`) gives the active bucket 20 minutes per
+  /// hour and the exempted one 20 per 40 minutes
+  /// (`DEFAULT_CURRENT_ALLOWED_TIME_PER_PERIOD_ACTIVE_MS`, `DEFAULT_LATEST_WINDOW_SIZE_ACTIVE_MS`):
+  /// a window longer than the quota, so the job gets what is left of the 20 minutes.
+  @Test func onAndroid16AnActiveAppsJobGetsItsTwentyMinutes() throws {
+    #expect(try stop(bucket: .active) == "1300.1 work.stop work=hour:1 attempt=0 reason=timeout")
+    #expect(try stop(bucket: .exempted) == "1300.1 work.stop work=hour:1 attempt=0 reason=timeout")
   }
 
   /// Android 13 and earlier: 10 minutes, whatever the quota.

@@ -65,6 +65,13 @@ public struct AndroidRelease: Sendable, Hashable, Comparable, CustomStringConver
   /// `RUNTIME_FREE_QUOTA_MAX_LIMIT_MS`, `RUNTIME_MIN_EJ_GUARANTEE_MS`): Android 14+.
   public var hasJobRuntimeGuarantees: Bool { major >= 14 }
 
+  /// Whether JobScheduler's quotas take the values Android 16 adjusted (AOSP
+  /// `QuotaController`, flag `adjust_quota_default_constants`: the `DEFAULT_CURRENT_*`
+  /// and `DEFAULT_LATEST_*` constants beside the `DEFAULT_LEGACY_*` ones): longer
+  /// windows, a limited `active` bucket, less expedited time in `working_set`, smaller
+  /// expedited rewards.
+  public var hasAdjustedJobQuotas: Bool { major >= 16 }
+
   /// Whether exact alarms need `SCHEDULE_EXACT_ALARM` or `USE_EXACT_ALARM`: from
   /// Android 12 (API 31, AOSP `REQUIRE_EXACT_ALARM_PERMISSION` for apps targeting it).
   public var requiresExactAlarmPermission: Bool { major >= 12 }
