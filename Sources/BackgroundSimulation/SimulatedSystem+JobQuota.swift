@@ -138,13 +138,28 @@ extension SimulatedSystem {
     }
   }
 
-  /// The attempt starts as a regular job: it joins the timing session, or opens one.
+  /// Whether the regular jobs' time is free now, as `QuotaController`'s regular
+  /// `Timer.shouldTrackLocked` finds it untracked: the device charging outside the
+  /// restricted bucket (`isQuotaFreeLocked`), or the app in the foreground
+  /// (`mForegroundUids`: on top; a foreground service frees nothing, the strict reading
+  /// of Android 16's `enforce_quota_policy_to_fgs_jobs`).
+  var jobTimeIsFree: Bool {
+    configuration.platform == .android && ((charging && standbyBucket != .restricted) || appInForeground)
+  }
+
+  /// The attempt starts as a regular job: it joins the timing session, or opens one,
+  /// unless the jobs' time is free; a start counts against the job counts only then.
   func beginJob(_ item: inout WorkItem) {
     item.countsAsJob = true
     item.startedOutsideQuota = !jobQuotaAllowsStart
+    guard !jobTimeIsFree else { return }
     if jobSessionSince == nil { jobSessionSince = now }
+    countJobStarts(1)
+  }
+
+  private func countJobStarts(_ count: Int) {
     jobStarts.removeAll { $0 + RollingBudget.day <= now }
-    jobStarts.append(now)
+    jobStarts.append(contentsOf: repeatElement(now, count: count))
   }
 
   /// The attempt of `work` stops running as a job (it ended, or went foreground); the
@@ -153,12 +168,29 @@ extension SimulatedSystem {
     guard item.countsAsJob else { return }
     item.countsAsJob = false
     item.startedOutsideQuota = false
-    guard !works.contains(where: { $0.key != work && $0.value.countsAsJob }), let since = jobSessionSince else {
-      return
+    guard !works.contains(where: { $0.key != work && $0.value.countsAsJob }) else { return }
+    if let since = jobSessionSince {
+      jobBudget.charge(from: since, to: now)
+      jobSessionSince = nil
     }
-    jobBudget.charge(from: since, to: now)
-    jobSessionSince = nil
     scheduleJobQuotaRecheck()
+  }
+
+  /// Whether the jobs' time is free changed (the app came to the foreground or left it,
+  /// the charger, the standby bucket): the running jobs' timing session ends and is
+  /// charged, or a new one begins and counts the running jobs as started, as
+  /// `QuotaController`'s timer does on `onStateChangedLocked` ("Start timing from
+  /// unplug").
+  func reviseJobCharging() {
+    guard configuration.platform == .android else { return }
+    let running = works.values.filter(\.countsAsJob).count
+    if jobTimeIsFree, let since = jobSessionSince {
+      jobBudget.charge(from: since, to: now)
+      jobSessionSince = nil
+    } else if !jobTimeIsFree, jobSessionSince == nil, running > 0 {
+      jobSessionSince = now
+      countJobStarts(running)
+    }
   }
 
   /// Starts the waiting work again when the job quota lets a job start: the in-quota

@@ -56,6 +56,7 @@ extension SimulatedSystem {
     stopJobsOutsideQuotaNoLongerAllowed()
     startEligibleWork()
     scheduleJobQuotaRecheck()
+    reviseJobCharging()
     reviseExpeditedCharging()
     noteWaits()
   }

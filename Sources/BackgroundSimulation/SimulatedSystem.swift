@@ -417,6 +417,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   func setState(_ state: AppLifecycleState) {
     record(.appState(to: state))
     appState = state
+    reviseJobCharging()
     noteOnTop(state == .active)
     noteWaits()
     // A suspended app runs no code: its async work waits until it is woken.
@@ -491,6 +492,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     processRunning = false
     appDelegate = nil
     appState = nil
+    reviseJobCharging()
     noteOnTop(false)  // its activities are destroyed
     backgroundSince = nil
     cancelBackgroundTimers()
@@ -569,6 +571,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     launchEligibleRequests()
     startEligibleWork()
     updateDoze()
+    reviseJobCharging()
     reviseExpeditedCharging()
     noteWaits()
   }

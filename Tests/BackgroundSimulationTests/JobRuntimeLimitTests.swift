@@ -70,3 +70,57 @@ import Testing
       try stop(release: 13, bucket: .active, onTop: true) == "700.1 work.stop work=hour:1 attempt=0 reason=timeout")
   }
 }
+
+/// What the regular jobs' quota is charged: AOSP `QuotaController`'s regular timer does
+/// not track while the app is in the foreground (`Timer.shouldTrackLocked`:
+/// `mForegroundUids`) or the device charges outside the restricted bucket
+/// (`isQuotaFreeLocked`), and a job may start then whatever its quota
+/// (`isWithinQuotaLocked`). On Android 16 the active bucket has 20 minutes an hour.
+@Suite struct JobQuotaChargingTests {
+  /// A 25-minute job runs with the app on top (0.1 to 1500.1 s, under its free 30
+  /// minutes) and is charged nothing; the user leaves at 1600 s, and a 15-minute job
+  /// started then has the whole 20 minutes: it finishes at 2500.1 s. Charged, the first
+  /// would have spent them, and the second waited for the quota.
+  @Test func timeOnTopIsNotCharged() throws {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.standbyBucketFollowsUse = false
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { _ in }
+    try system.enqueue(WorkRequest(work: "a", worker: TimedWorker(clock: system.clock, duration: .seconds(1500))))
+    system.advance(to: TraceTime(seconds: 1600))
+    system.moveToBackground()
+    try system.enqueue(WorkRequest(work: "b", worker: TimedWorker(clock: system.clock, duration: .seconds(900))))
+    system.advance(to: TraceTime(seconds: 3000))
+    #expect(
+      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") && !$0.contains("enqueue") }
+        == [
+          "0.1 work.start work=a:1 attempt=0", "1500.1 work.result work=a:1 attempt=0 outcome=success",
+          "1600.1 work.start work=b:1 attempt=0", "2500.1 work.result work=b:1 attempt=0 outcome=success",
+        ])
+  }
+
+  /// In the background a 15-minute job runs from 100.1 s; plugged in at 400 s, its time
+  /// from then is free: 299.9 s are charged, so a second 15-minute job at 2000 s, on
+  /// battery again, has 900.1 s left of the 20 minutes and finishes (its limit is that,
+  /// over the 10-minute guarantee); charged whole, it would have had 300 s and been
+  /// stopped at the guarantee, 2600.1 s.
+  @Test func timeWhileChargingIsNotCharged() throws {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.standbyBucketFollowsUse = false
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { _ in }
+    system.moveToBackground()
+    system.advance(to: TraceTime(seconds: 100))
+    try system.enqueue(WorkRequest(work: "a", worker: TimedWorker(clock: system.clock, duration: .seconds(900))))
+    system.advance(to: TraceTime(seconds: 400))
+    system.setEnvironment(charging: true)
+    system.advance(to: TraceTime(seconds: 1500))
+    system.setEnvironment(charging: false)
+    system.advance(to: TraceTime(seconds: 2000))
+    try system.enqueue(WorkRequest(work: "b", worker: TimedWorker(clock: system.clock, duration: .seconds(900))))
+    system.advance(to: TraceTime(seconds: 3000))
+    #expect(
+      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains("work=b") && !$0.contains("enqueue") }
+        == ["2000.1 work.start work=b:1 attempt=0", "2900.1 work.result work=b:1 attempt=0 outcome=success"])
+  }
+}
