@@ -60,6 +60,14 @@ import Testing
   @Test(arguments: [(true, "870"), (false, "780.1")])
   func eachInteractionPaysBackFifteenSeconds(rewards: Bool, stopAt: String) throws {
     let system = Self.system(rewards: rewards)
+    try Self.tapThenRunAgain(taps: 12, on: system)
+    #expect(Self.stops(system) == ["\(stopAt) work.stop work=b attempt=0 reason=quota"])
+  }
+
+  /// The user leaves the app at once; from 100 s (past the grace) a 270-second expedited
+  /// job runs; at 600 s the user opens the app, taps `taps` times and leaves, and a
+  /// 20-minute expedited job is enqueued; the run goes on to 1200 s.
+  static func tapThenRunAgain(taps: Int, on system: SimulatedSystem) throws {
     system.launch { _ in }
     system.moveToBackground()
     system.advance(to: TraceTime(.seconds(100)))
@@ -68,13 +76,12 @@ import Testing
       policy: nil)
     system.advance(to: TraceTime(.seconds(600)))
     system.moveToForeground()
-    for tap in 1...12 { system.userAction("tap-\(tap)") }
+    for tap in 1...taps { system.userAction("tap-\(tap)") }
     system.moveToBackground()
     try system.enqueue(
       WorkRequest(work: "b", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(1200))),
       policy: nil)
-    system.advance(to: TraceTime(.seconds(1000)))
-    #expect(Self.stops(system) == ["\(stopAt) work.stop work=b attempt=0 reason=quota"])
+    system.advance(to: TraceTime(.seconds(1200)))
   }
 
   /// Android 16's smaller rewards (`adjust_quota_default_constants`:
@@ -85,20 +92,7 @@ import Testing
   @Test(arguments: [(16, "890"), (15, "960")])
   func android16PaysLessPerInteraction(release: Int, stopAt: String) throws {
     let system = Self.system(rewards: true, release: release)
-    system.launch { _ in }
-    system.moveToBackground()
-    system.advance(to: TraceTime(.seconds(100)))
-    try system.enqueue(
-      WorkRequest(work: "a", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(270))),
-      policy: nil)
-    system.advance(to: TraceTime(.seconds(600)))
-    system.moveToForeground()
-    for tap in 1...40 { system.userAction("tap-\(tap)") }
-    system.moveToBackground()
-    try system.enqueue(
-      WorkRequest(work: "b", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(1200))),
-      policy: nil)
-    system.advance(to: TraceTime(.seconds(1200)))
+    try Self.tapThenRunAgain(taps: 40, on: system)
     #expect(Self.stops(system) == ["\(stopAt) work.stop work=b attempt=0 reason=quota"])
   }
 
