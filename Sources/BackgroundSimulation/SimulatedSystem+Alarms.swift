@@ -158,12 +158,19 @@ extension SimulatedSystem: AlarmScheduling {
     scheduler.runPending()
   }
 
-  /// Deep Doze ended (a maintenance window, or the device woke): the alarms it held go
-  /// off, in the order of their times.
+  /// Deep Doze ended (a maintenance window, or the device woke): the alarms due by now
+  /// — held by Doze, or deferred by an idle quota that no longer applies — are due
+  /// again, in the order of their times, each as its own time would find it (the
+  /// standby bucket's quota still applies, and a receiver may set or cancel another).
   func deliverAlarmsHeldByDoze() {
-    let held = alarms.filter { $0.value.timer == nil && $0.value.deliverAt <= now }
-    for name in held.keys.sorted(by: { (held[$0]!.deliverAt, $0) < (held[$1]!.deliverAt, $1) }) {
-      deliverAlarm(name)
+    let due = alarms.filter { $0.value.deliverAt <= now }
+    for name in due.keys.sorted(by: { (due[$0]!.deliverAt, $0) < (due[$1]!.deliverAt, $1) }) {
+      guard let alarm = alarms[name], alarm.deliverAt <= now else { continue }
+      if let timer = alarm.timer {
+        scheduler.cancel(timer)
+        alarms[name]?.timer = nil
+      }
+      alarmDue(name)
     }
   }
 

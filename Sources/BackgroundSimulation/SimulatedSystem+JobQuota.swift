@@ -3,7 +3,7 @@ import BackgroundTrace
 /// The standby bucket's quota on the app's regular jobs (AOSP `QuotaController`;
 /// docs/platform-model.md, "Standby buckets"): WorkManager's work runs as JobScheduler
 /// jobs, whose time running — one timing session while any runs — counts against
-/// ``StandbyBucket/jobQuota`` per rolling ``StandbyBucket/jobQuotaWindow`` and against
+/// ``StandbyBucket/jobQuota(on:)`` per rolling ``StandbyBucket/jobQuotaWindow(on:)`` and against
 /// ``SimulationConfiguration/maxJobExecutionTime`` per 24 hours, and whose starts and
 /// sessions count against ``StandbyBucket/jobCountLimit``,
 /// ``SimulationConfiguration/jobRateLimit`` and ``StandbyBucket/sessionCountLimit``.
@@ -190,6 +190,18 @@ extension SimulatedSystem {
     } else if !jobTimeIsFree, jobSessionSince == nil, running > 0 {
       jobSessionSince = now
       countJobStarts(running)
+    }
+  }
+
+  /// The app came to the foreground or left it: on top, work the quota held may start
+  /// (``jobQuotaAllowsStart``); leaving, work that waits for the quota is rechecked
+  /// when it frees.
+  func noteForegroundForJobs() {
+    guard configuration.platform == .android else { return }
+    if appInForeground {
+      startEligibleWork()
+    } else {
+      scheduleJobQuotaRecheck()
     }
   }
 

@@ -52,11 +52,11 @@ extension SimulatedSystem {
   private func moveToBucket(_ bucket: StandbyBucket) {
     standbyBucket = bucket
     jobBudget.window = TraceInterval(bucket.jobQuotaWindow(on: configuration.androidRelease))
+    reviseJobCharging()
     record(.envSet([EnvironmentSetting(key: "bucket", value: bucket.traceName)]))
     stopJobsOutsideQuotaNoLongerAllowed()
     startEligibleWork()
     scheduleJobQuotaRecheck()
-    reviseJobCharging()
     reviseExpeditedCharging()
     noteWaits()
   }

@@ -419,6 +419,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     appState = state
     reviseJobCharging()
     noteOnTop(state == .active)
+    if processRunning { noteForegroundForJobs() }
     noteWaits()
     // A suspended app runs no code: its async work waits until it is woken.
     if state == .suspended {
@@ -492,7 +493,6 @@ public final class SimulatedSystem: @unchecked Sendable {
     processRunning = false
     appDelegate = nil
     appState = nil
-    reviseJobCharging()
     noteOnTop(false)  // its activities are destroyed
     backgroundSince = nil
     cancelBackgroundTimers()
@@ -565,13 +565,13 @@ public final class SimulatedSystem: @unchecked Sendable {
   }
 
   func environmentChanged() {
+    reviseJobCharging()
     startWaitingTransfers()
     expireProcessingRunsIfDeviceBusy()
     stopWorkMissingConstraints()
     launchEligibleRequests()
     startEligibleWork()
     updateDoze()
-    reviseJobCharging()
     reviseExpeditedCharging()
     noteWaits()
   }

@@ -231,4 +231,29 @@ import Testing
     #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
     #expect(replay.trace.events == system.trace.events)
   }
+
+  /// When deep Doze ends each alarm it held is due again as its own time would find it:
+  /// in the rare bucket (one alarm an hour) the first goes off at the maintenance window
+  /// (7,200 s) and the second waits for the hour, by then in deep Doze again, until the
+  /// next window at 14,700 s.
+  @Test func heldAlarmsMeetTheBucketsQuotaWhenDozeEnds() throws {
+    let system = Self.system(bucket: .rare, dozing: true)
+    try system.setAlarm("first", after: .seconds(4000), type: .exact)
+    try system.setAlarm("second", after: .seconds(4100), type: .exact)
+    system.advance(to: TraceTime(.seconds(15_000)))
+    #expect(Self.fired(system) == ["7200 alarm.fire alarm=first", "14700 alarm.fire alarm=second"])
+  }
+
+  /// An alarm the idle quota deferred (Android 11: the second allow-while-idle alarm,
+  /// due at 4,060 s, held to 4,540 s) goes off as soon as Doze ends, when the user wakes
+  /// the device at 4,100 s: the quota applies only in Doze.
+  @Test func anAlarmTheIdleQuotaDeferredGoesOffWhenDozeEnds() throws {
+    let system = Self.system(release: 11, dozing: true)
+    try system.setAlarm("first", after: .seconds(4000), type: .exactAllowWhileIdle)
+    try system.setAlarm("second", after: .seconds(4060), type: .exactAllowWhileIdle)
+    system.advance(to: TraceTime(.seconds(4100)))
+    system.setDeviceState(screenOn: true)
+    system.advance(to: TraceTime(.seconds(5000)))
+    #expect(Self.fired(system) == ["4000 alarm.fire alarm=first", "4100 alarm.fire alarm=second"])
+  }
 }

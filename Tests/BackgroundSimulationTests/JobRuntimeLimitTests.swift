@@ -123,4 +123,28 @@ import Testing
       system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains("work=b") && !$0.contains("enqueue") }
         == ["2000.1 work.start work=b:1 attempt=0", "2900.1 work.result work=b:1 attempt=0 outcome=success"])
   }
+
+  /// A job started in the background on Android 16 gets the active bucket's 20 minutes
+  /// and is stopped at 1210.1 s; its next attempt waits for the quota. When the user
+  /// opens the app at 1300 s it starts at once (`isWithinQuotaLocked`: the app is on
+  /// top) and runs its 25 minutes, free.
+  @Test func openingTheAppStartsWorkTheQuotaHeld() throws {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.standbyBucketFollowsUse = false
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { _ in }
+    system.moveToBackground()
+    system.advance(to: TraceTime(seconds: 10))
+    try system.enqueue(WorkRequest(work: "a", worker: TimedWorker(clock: system.clock, duration: .seconds(1500))))
+    system.advance(to: TraceTime(seconds: 1300))
+    system.moveToForeground()
+    system.advance(to: TraceTime(seconds: 3000))
+    #expect(
+      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") && !$0.contains("enqueue") }
+        == [
+          "10.1 work.start work=a:1 attempt=0", "1210.1 work.stop work=a:1 attempt=0 reason=timeout",
+          "1210.1 work.wait work=a:1 reasons=quota", "1300 work.start work=a:1 attempt=1",
+          "2800 work.result work=a:1 attempt=1 outcome=success",
+        ])
+  }
 }

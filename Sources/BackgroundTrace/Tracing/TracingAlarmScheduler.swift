@@ -23,7 +23,7 @@ public final class TracingAlarmScheduler: AlarmScheduling {
   /// Forwards, and records `alarm.set` once the base has set the alarm; a refusal is
   /// rethrown and records nothing, as no alarm was set.
   public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) throws(AlarmPermissionError) {
-    let asked = recorder.currentTime + TraceInterval(delay)
+    let asked = recorder.currentTime + TraceInterval(max(delay, .zero))
     try base.setAlarm(name, after: delay, type: type)
     recorder.record(.alarmSet(alarm: name, at: asked, type: type))
   }

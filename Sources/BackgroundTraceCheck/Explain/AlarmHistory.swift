@@ -89,6 +89,11 @@ private struct AlarmStory {
         default: break
         }
       }
+    case .appTerminate("reboot"?):
+      guard let pending else { return }
+      steps.append(
+        "  \(now)s: dropped by the reboot; it was due at \(pending.due)s (AlarmManager keeps no alarm across a boot).")
+      self.pending = nil
     case .alarmSet(alarm, let due, let type):
       let replacing = pending.map { ", replacing the alarm due at \($0.due)s" } ?? ""
       steps.append("  \(now)s: set with \(Self.call(type)), to go off at \(due)s\(replacing).")

@@ -301,8 +301,9 @@ struct CheckerRules: LifecycleObserver, Sendable {
     case .alarmWentOff(let alarm, let due?, .exact?) where now > due + Self.exactAlarmLateness:
       report(
         .alarmExactDeferred,
-        "exact alarm \(alarm) was due at \(due)s and went off at \(now)s: setExact does not go off in deep Doze, "
-          + "and the alarm waited for its maintenance window or its end (AlarmManagerService: mPendingIdleUntil)")
+        "exact alarm \(alarm) was due at \(due)s and went off at \(now)s: setExact does not go off in deep Doze "
+          + "(it waits for the maintenance window, AlarmManagerService's mPendingIdleUntil) nor past the standby "
+          + "bucket's alarm quota")
     case .fileLocked, .fileUnlocked, .requestWaits, .alarmWentOff:
       break
     }

@@ -413,7 +413,7 @@ extension Rule {
     case .alarmExactDeferred:
       Declaration(
         .warning,
-        "`alarm.fire` more than a minute after its `alarm.set type=exact`'s `at`: Doze held an exact alarm",
+        "`alarm.fire` more than a minute after its `alarm.set type=exact`'s `at`: Doze or a quota held an exact alarm",
         fix: #"""
           `setExact` is exact only while the device is awake: in Doze the alarm waits for the
           next maintenance window, or for the device to wake, which can be hours. An alarm that

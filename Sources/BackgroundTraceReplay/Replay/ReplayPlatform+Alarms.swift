@@ -10,8 +10,9 @@ extension ReplayPlatform: AlarmScheduling {
   ///   simulation without ``/BackgroundSimulation/SimulationConfiguration/exactAlarmsPermitted``
   ///   and a device without the permission refuse it.
   public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) throws(AlarmPermissionError) {
+    guard recordedPlatform == "android" else { return }  // as the simulation: iOS has no AlarmManager
     if type.needsExactAlarmPermission && refusesExactAlarms { throw AlarmPermissionError(alarm: name, type: type) }
-    record(.alarmSet(alarm: name, at: scheduler.now + TraceInterval(delay), type: type))
+    record(.alarmSet(alarm: name, at: scheduler.now + TraceInterval(max(delay, .zero)), type: type))
   }
 
   /// Whether an exact alarm is refused: on Android 12 and later, when the recording
@@ -20,6 +21,9 @@ extension ReplayPlatform: AlarmScheduling {
     !script.setsExactAlarms && recordedPlatform == "android" && recordedAndroidRelease.requiresExactAlarmPermission
   }
 
-  /// Records `alarm.cancel`.
-  public func cancelAlarm(_ name: String) { record(.alarmCancel(alarm: name)) }
+  /// Records `alarm.cancel` (on Android, as the simulation does).
+  public func cancelAlarm(_ name: String) {
+    guard recordedPlatform == "android" else { return }
+    record(.alarmCancel(alarm: name))
+  }
 }
