@@ -77,15 +77,21 @@ import Testing
 /// (`isQuotaFreeLocked`), and a job may start then whatever its quota
 /// (`isWithinQuotaLocked`). On Android 16 the active bucket has 20 minutes an hour.
 @Suite struct JobQuotaChargingTests {
+  /// An Android 16 simulation of an app in the active bucket, launched on top.
+  static func activeApp() -> SimulatedSystem {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.standbyBucketFollowsUse = false
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { _ in }
+    return system
+  }
+
   /// A 25-minute job runs with the app on top (0.1 to 1500.1 s, under its free 30
   /// minutes) and is charged nothing; the user leaves at 1600 s, and a 15-minute job
   /// started then has the whole 20 minutes: it finishes at 2500.1 s. Charged, the first
   /// would have spent them, and the second waited for the quota.
   @Test func timeOnTopIsNotCharged() throws {
-    var configuration = SimulationConfiguration(platform: .android)
-    configuration.standbyBucketFollowsUse = false
-    let system = SimulatedSystem(seed: 1, configuration: configuration)
-    system.launch { _ in }
+    let system = Self.activeApp()
     try system.enqueue(WorkRequest(work: "a", worker: TimedWorker(clock: system.clock, duration: .seconds(1500))))
     system.advance(to: TraceTime(seconds: 1600))
     system.moveToBackground()
@@ -105,10 +111,7 @@ import Testing
   /// over the 10-minute guarantee); charged whole, it would have had 300 s and been
   /// stopped at the guarantee, 2600.1 s.
   @Test func timeWhileChargingIsNotCharged() throws {
-    var configuration = SimulationConfiguration(platform: .android)
-    configuration.standbyBucketFollowsUse = false
-    let system = SimulatedSystem(seed: 1, configuration: configuration)
-    system.launch { _ in }
+    let system = Self.activeApp()
     system.moveToBackground()
     system.advance(to: TraceTime(seconds: 100))
     try system.enqueue(WorkRequest(work: "a", worker: TimedWorker(clock: system.clock, duration: .seconds(900))))
@@ -129,10 +132,7 @@ import Testing
   /// opens the app at 1300 s it starts at once (`isWithinQuotaLocked`: the app is on
   /// top) and runs its 25 minutes, free.
   @Test func openingTheAppStartsWorkTheQuotaHeld() throws {
-    var configuration = SimulationConfiguration(platform: .android)
-    configuration.standbyBucketFollowsUse = false
-    let system = SimulatedSystem(seed: 1, configuration: configuration)
-    system.launch { _ in }
+    let system = Self.activeApp()
     system.moveToBackground()
     system.advance(to: TraceTime(seconds: 10))
     try system.enqueue(WorkRequest(work: "a", worker: TimedWorker(clock: system.clock, duration: .seconds(1500))))

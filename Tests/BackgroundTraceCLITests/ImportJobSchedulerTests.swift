@@ -37,10 +37,7 @@ import Testing
         Run time: earliest=none, latest=none, original latest=none
 
       """
-    let folder = try TraceFolder()
-    let path = try folder.write(dump, to: "jobscheduler.txt")
-    let result = run("import", path)
-    #expect(result.status == .success, "\(result.errors)")
+    let (path, result) = try Self.importDump(dump)
     #expect(
       result.output == """
         bgtrace 1
@@ -70,10 +67,7 @@ import Testing
         Enqueue time: -2m0s0ms
 
       """
-    let folder = try TraceFolder()
-    let path = try folder.write(dump, to: "jobscheduler.txt")
-    let result = run("import", Repository.path(logcat), path)
-    #expect(result.status == .success, "\(result.errors)")
+    let (path, result) = try Self.importDump(dump, beside: Repository.path(logcat))
     #expect(
       result.output.replacingOccurrences(of: Repository.root.path + "/", with: "") == """
         bgtrace 1
@@ -101,10 +95,7 @@ import Testing
         Enqueue time: -99999999999999999999ms
 
       """
-    let folder = try TraceFolder()
-    let path = try folder.write(dump, to: "jobscheduler.txt")
-    let result = run("import", path)
-    #expect(result.status == .success, "\(result.errors)")
+    let (path, result) = try Self.importDump(dump)
     #expect(
       result.output == """
         bgtrace 1
@@ -143,10 +134,7 @@ import Testing
       Pending queue:
 
       """
-    let folder = try TraceFolder()
-    let path = try folder.write(dump, to: "jobscheduler.txt")
-    let result = run("import", path)
-    #expect(result.status == .success, "\(result.errors)")
+    let (path, result) = try Self.importDump(dump)
     #expect(
       result.output == """
         bgtrace 1
@@ -187,10 +175,7 @@ import Testing
                    -5s0ms    STOP: #u0a50/3 \(Self.sync) timed out while starting
 
       """
-    let folder = try TraceFolder()
-    let path = try folder.write(dump, to: "jobscheduler.txt")
-    let result = run("import", path)
-    #expect(result.status == .success, "\(result.errors)")
+    let (path, result) = try Self.importDump(dump)
     #expect(
       result.output == """
         bgtrace 1
@@ -212,4 +197,16 @@ import Testing
 
   private static let youtube = "com.google.android.youtube/androidx.work.impl.background.systemjob.SystemJobService"
   private static let sync = "com.example.sync/androidx.work.impl.background.systemjob.SystemJobService"
+
+  /// Writes `dump` to a file and imports it (after `logcat`, when given), expecting
+  /// success: the dump's path, and the command's result.
+  static func importDump(_ dump: String, beside logcat: String? = nil) throws -> (
+    path: String, result: (status: BackgroundTraceCLI.ExitStatus, output: String, errors: String)
+  ) {
+    let folder = try TraceFolder()
+    let path = try folder.write(dump, to: "jobscheduler.txt")
+    let result = run(["import"] + (logcat.map { [$0] } ?? []) + [path])
+    #expect(result.status == .success, "\(result.errors)")
+    return (path, result)
+  }
 }
