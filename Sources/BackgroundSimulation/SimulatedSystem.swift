@@ -378,6 +378,7 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// task or work.
   func startProcess(inBackground: Bool) {
     if !inBackground {
+      if !screenOn { setDeviceState(screenOn: true) }  // the user wakes the device to open the app
       quitByUser = false
       resetTransferRequestDelay()
     }

@@ -256,4 +256,20 @@ import Testing
     system.advance(to: TraceTime(.seconds(5000)))
     #expect(Self.fired(system) == ["4000 alarm.fire alarm=first", "4100 alarm.fire alarm=second"])
   }
+
+  /// The user opening the app wakes the device, also when the app is not running
+  /// (`relaunch`): deep Doze ends at 5,000 s, and the exact alarm it held since 4,000 s
+  /// goes off then.
+  @Test func openingTheAppEndsDozeAndItsHold() throws {
+    let system = Self.system()
+    system.launch { _ in }
+    system.terminate(reason: "user")
+    system.setDeviceState(screenOn: false, stationary: true)  // deep Doze from 3,600 s
+    try system.setAlarm("exact", after: .seconds(4000), type: .exact)
+    system.advance(to: TraceTime(.seconds(5000)))
+    system.relaunch()
+    system.advance(to: TraceTime(.seconds(5100)))
+    #expect(Self.fired(system) == ["5000 alarm.fire alarm=exact"])
+  }
 }
+
