@@ -272,4 +272,3 @@ import Testing
     #expect(Self.fired(system) == ["5000 alarm.fire alarm=exact"])
   }
 }
-
