@@ -96,7 +96,7 @@ extension SimulatedSystem: AlarmScheduling {
   /// When a quota lets the alarm go off, if one holds it now: the idle quotas in deep
   /// Doze, and the standby bucket's alarm quota.
   private func alarmDeferral(of alarm: SimulatedAlarm) -> TraceTime? {
-    if alarm.type.goesOffInDoze && alarm.type != .alarmClock && dozePhase.defersAlarms
+    if alarm.type.hasIdleQuota && dozePhase.defersAlarms
       && !configuration.onPowerAllowlist
     {
       let quota =
@@ -117,7 +117,7 @@ extension SimulatedSystem: AlarmScheduling {
   /// charging (`AlarmManagerService.isExemptFromAppStandby`, the charging parole).
   private func countsAgainstAlarmQuota(_ type: AlarmType) -> Bool {
     if type == .alarmClock || charging { return false }
-    return !(type.goesOffInDoze && configuration.androidRelease.major >= 12)
+    return !(type.hasIdleQuota && configuration.androidRelease.major >= 12)
   }
 
   /// When `times` (oldest first) next leave room under `quota` at `now`, if they fill it:
@@ -137,13 +137,12 @@ extension SimulatedSystem: AlarmScheduling {
   /// which its `alarm.fire` says: no `app.allowlist` is recorded.
   private func deliverAlarm(_ name: String) {
     guard let alarm = alarms.removeValue(forKey: name) else { return }
-    let day = TraceInterval(.seconds(86_400))
     if countsAgainstAlarmQuota(alarm.type) {
-      alarmDeliveries.removeAll { $0 + day <= now }
+      alarmDeliveries.removeAll { $0 + RollingBudget.day <= now }
       alarmDeliveries.append(now)
     }
-    if alarm.type.goesOffInDoze && alarm.type != .alarmClock && dozePhase.defersAlarms {
-      idleAlarmDeliveries.removeAll { $0.time + TraceInterval(.seconds(3600)) <= now }
+    if alarm.type.hasIdleQuota && dozePhase.defersAlarms {
+      idleAlarmDeliveries.removeAll { $0.time + TraceInterval(AlarmPolicy.exactIdleQuota.window) <= now }
       idleAlarmDeliveries.append((now, alarm.type == .exactAllowWhileIdle))
     }
     wakeForBackgroundWork()

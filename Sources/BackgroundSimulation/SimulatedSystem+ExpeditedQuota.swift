@@ -27,17 +27,15 @@ extension SimulatedSystem {
   /// reading).
   var expeditedTimeIsFree: Bool {
     guard configuration.platform == .android else { return false }
-    let restricted = standbyBucket == .restricted
-    if charging && !restricted { return true }
-    if onTopSince != nil { return true }
-    if let end = topGraceEnd, now < end { return true }
-    if !restricted, let end = temporaryAllowlistGraceEnd, now < end { return true }
-    return false
+    if quotaIsFree || onTopSince != nil { return true }
+    return [topGraceEnd, temporaryAllowlistGraceEnd].contains { $0.map { now < $0 } ?? false }
   }
 
-  /// When the temporary allowlist's grace ends: its latest end, plus the grace.
+  /// When the temporary allowlist's exemption ends: its latest end, plus the grace;
+  /// `nil` in the restricted bucket, which it does not exempt.
   private var temporaryAllowlistGraceEnd: TraceTime? {
-    allowlistedUntil.values.max().map { $0 + TraceInterval(ExpeditedQuotaExemption.temporaryAllowlistGrace) }
+    guard standbyBucket != .restricted else { return nil }
+    return allowlistedUntil.values.max().map { $0 + TraceInterval(ExpeditedQuotaExemption.temporaryAllowlistGrace) }
   }
 
   /// The expedited quota left in the current 24 hours: the bucket's
@@ -86,8 +84,9 @@ extension SimulatedSystem {
       scheduleJobLimit(work)
     }
     guard running, free else { return }
-    let ends = [topGraceEnd, standbyBucket == .restricted ? nil : temporaryAllowlistGraceEnd].compactMap { $0 }
-    guard let next = ends.filter({ $0 > now }).min() else { return }
+    guard let next = [topGraceEnd, temporaryAllowlistGraceEnd].compactMap({ $0 }).filter({ $0 > now }).min() else {
+      return
+    }
     expeditedRevision = scheduler.schedule(at: next) { [self] in
       expeditedRevision = nil
       reviseExpeditedCharging()

@@ -14,11 +14,12 @@ import BackgroundTrace
 /// Expedited work has its own quota, and a worker promoted to a foreground service
 /// runs outside both.
 extension SimulatedSystem {
-  /// Whether the job quota applies now: on Android, and not while charging outside the
-  /// restricted bucket (`QuotaController.isQuotaFreeLocked`).
-  var jobQuotaApplies: Bool {
-    configuration.platform == .android && !(charging && standbyBucket != .restricted)
-  }
+  /// Whether the device charges outside the restricted bucket, where `QuotaController`
+  /// enforces no quota (`isQuotaFreeLocked`): the regular and the expedited timers stop.
+  var quotaIsFree: Bool { charging && standbyBucket != .restricted }
+
+  /// Whether the job quota applies now: on Android, and not while ``quotaIsFree``.
+  var jobQuotaApplies: Bool { configuration.platform == .android && !quotaIsFree }
 
   /// The job quota's execution time left at `time` (now by default), the running
   /// session's `running` time taken off: the smaller of what is left of the bucket's
@@ -139,12 +140,11 @@ extension SimulatedSystem {
   }
 
   /// Whether the regular jobs' time is free now, as `QuotaController`'s regular
-  /// `Timer.shouldTrackLocked` finds it untracked: the device charging outside the
-  /// restricted bucket (`isQuotaFreeLocked`), or the app in the foreground
+  /// `Timer.shouldTrackLocked` finds it untracked: ``quotaIsFree``, or the app in the foreground
   /// (`mForegroundUids`: on top; a foreground service frees nothing, the strict reading
   /// of Android 16's `enforce_quota_policy_to_fgs_jobs`).
   var jobTimeIsFree: Bool {
-    configuration.platform == .android && ((charging && standbyBucket != .restricted) || appInForeground)
+    configuration.platform == .android && (quotaIsFree || appInForeground)
   }
 
   /// The attempt starts as a regular job: it joins the timing session, or opens one,
@@ -183,11 +183,13 @@ extension SimulatedSystem {
   /// unplug").
   func reviseJobCharging() {
     guard configuration.platform == .android else { return }
-    let running = works.values.filter(\.countsAsJob).count
-    if jobTimeIsFree, let since = jobSessionSince {
+    if jobTimeIsFree {
+      guard let since = jobSessionSince else { return }
       jobBudget.charge(from: since, to: now)
       jobSessionSince = nil
-    } else if !jobTimeIsFree, jobSessionSince == nil, running > 0 {
+    } else if jobSessionSince == nil {
+      let running = works.values.reduce(0) { $0 + ($1.countsAsJob ? 1 : 0) }
+      guard running > 0 else { return }
       jobSessionSince = now
       countJobStarts(running)
     }

@@ -21,6 +21,21 @@ public enum AlarmType: String, Sendable, Hashable, CaseIterable {
   /// `FLAG_WAKE_FROM_IDLE` for an alarm clock).
   public var goesOffInDoze: Bool { self != .inexact && self != .exact }
 
+  /// Whether it goes off in Doze within an idle quota (`FLAG_ALLOW_WHILE_IDLE`): the
+  /// allow-while-idle calls; an alarm clock has none.
+  public var hasIdleQuota: Bool { self == .allowWhileIdle || self == .exactAllowWhileIdle }
+
+  /// The `AlarmManager` method that sets it: `setExact`.
+  public var call: String {
+    switch self {
+    case .inexact: "set"
+    case .exact: "setExact"
+    case .allowWhileIdle: "setAndAllowWhileIdle"
+    case .exactAllowWhileIdle: "setExactAndAllowWhileIdle"
+    case .alarmClock: "setAlarmClock"
+    }
+  }
+
   /// Whether setting it needs the exact-alarm permission from Android 12 (API 31):
   /// `setExact`, `setExactAndAllowWhileIdle` and `setAlarmClock` with a `PendingIntent`
   /// (AOSP `AlarmManagerService`, `REQUIRE_EXACT_ALARM_PERMISSION`).

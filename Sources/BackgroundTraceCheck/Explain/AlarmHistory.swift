@@ -166,15 +166,5 @@ private struct AlarmStory {
   static let onTime = TraceInterval(nanoseconds: 1_000_000_000)
 
   /// `setExact (exact)`.
-  static func call(_ type: AlarmType) -> String {
-    let name =
-      switch type {
-      case .inexact: "set"
-      case .exact: "setExact"
-      case .allowWhileIdle: "setAndAllowWhileIdle"
-      case .exactAllowWhileIdle: "setExactAndAllowWhileIdle"
-      case .alarmClock: "setAlarmClock"
-      }
-    return "\(name) (\(type.rawValue))"
-  }
+  static func call(_ type: AlarmType) -> String { "\(type.call) (\(type.rawValue))" }
 }
