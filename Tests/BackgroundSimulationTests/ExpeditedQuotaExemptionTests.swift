@@ -27,13 +27,6 @@ import Testing
     return system
   }
 
-  static func enqueue(_ work: String, for seconds: Int64, in system: SimulatedSystem) throws {
-    try system.enqueue(
-      WorkRequest(
-        work: work, expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(seconds))),
-      policy: nil)
-  }
-
   static func lines(_ system: SimulatedSystem, _ filter: (String) -> Bool) -> [String] {
     system.trace.events.map(TextTraceWriter.line(for:)).filter(filter)
   }
@@ -45,11 +38,11 @@ import Testing
   /// and `testEJTimerTracking_TopAndTempAllowlisting`.
   @Test func timeOnTopAndTheMinuteAfterAreFree() throws {
     let system = Self.system(.rare)
-    try Self.enqueue("a", for: 400, in: system)
+    try system.enqueueExpedited("a", for: 400)
     system.advance(to: TraceTime(.seconds(100)))
     system.moveToBackground()
     system.advance(to: TraceTime(.seconds(1000)))
-    try Self.enqueue("b", for: 600, in: system)
+    try system.enqueueExpedited("b", for: 600)
     system.advance(to: TraceTime(.seconds(1400)))
     #expect(
       Self.lines(system) { $0.contains("work.stop") } == ["1360 work.stop work=b attempt=0 reason=quota"])
@@ -63,11 +56,11 @@ import Testing
     system.moveToBackground()
     system.advance(to: TraceTime(.seconds(100)))
     system.setEnvironment(charging: true)
-    try Self.enqueue("a", for: 400, in: system)
+    try system.enqueueExpedited("a", for: 400)
     system.advance(to: TraceTime(.seconds(300)))
     system.setEnvironment(charging: false)
     system.advance(to: TraceTime(.seconds(1000)))
-    try Self.enqueue("b", for: 600, in: system)
+    try system.enqueueExpedited("b", for: 600)
     system.advance(to: TraceTime(.seconds(1450)))
     #expect(
       Self.lines(system) { $0.contains("work.stop") } == ["1400 work.stop work=b attempt=0 reason=quota"])
@@ -88,9 +81,9 @@ import Testing
     system.moveToBackground()
     system.advance(to: TraceTime(.seconds(100)))
     system.deliverHighPriorityMessage()
-    try Self.enqueue("a", for: 400, in: system)
+    try system.enqueueExpedited("a", for: 400)
     system.advance(to: TraceTime(.seconds(1000)))
-    if bucket != .restricted { try Self.enqueue("b", for: 600, in: system) }
+    if bucket != .restricted { try system.enqueueExpedited("b", for: 600) }
     system.advance(to: TraceTime(.seconds(1450)))
     #expect(
       Self.lines(system) { $0.contains("work.stop") && $0.contains("attempt=0") } == ["\(stop) attempt=0 reason=quota"])
@@ -106,15 +99,15 @@ import Testing
     let system = Self.system(.restricted)
     system.moveToBackground()
     system.advance(to: TraceTime(.seconds(100)))
-    try Self.enqueue("a", for: 290, in: system)
+    try system.enqueueExpedited("a", for: 290)
     system.advance(to: TraceTime(.seconds(1000)))
     system.moveToForeground()
-    try Self.enqueue("b", for: 600, in: system)
+    try system.enqueueExpedited("b", for: 600)
     system.advance(to: TraceTime(.seconds(1100)))
     system.moveToBackground()
-    try Self.enqueue("c", for: 600, in: system)
+    try system.enqueueExpedited("c", for: 600)
     system.advance(to: TraceTime(.seconds(1200)))
-    try Self.enqueue("d", for: 600, in: system)
+    try system.enqueueExpedited("d", for: 600)
     system.advance(to: TraceTime(.seconds(1300)))
     #expect(
       Self.lines(system) { $0.contains("work.quota") || ($0.contains("work.stop") && $0.contains("attempt=0")) } == [

@@ -38,16 +38,12 @@ import Testing
     system.launch { _ in }
     system.moveToBackground()
     system.advance(to: TraceTime(.seconds(100)))
-    try system.enqueue(
-      WorkRequest(work: "a", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(240))),
-      policy: nil)
+    try system.enqueueExpedited("a", for: 240)
     system.advance(to: TraceTime(.seconds(400)))
     system.moveToForeground()
     system.advance(to: TraceTime(.seconds(1300)))
     system.moveToBackground()
-    try system.enqueue(
-      WorkRequest(work: "b", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(1200))),
-      policy: nil)
+    try system.enqueueExpedited("b", for: 1200)
     system.advance(to: TraceTime(.seconds(1800)))
     #expect(Self.stops(system) == ["\(stopAt) work.stop work=b attempt=0 reason=quota"])
   }
@@ -71,16 +67,12 @@ import Testing
     system.launch { _ in }
     system.moveToBackground()
     system.advance(to: TraceTime(.seconds(100)))
-    try system.enqueue(
-      WorkRequest(work: "a", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(270))),
-      policy: nil)
+    try system.enqueueExpedited("a", for: 270)
     system.advance(to: TraceTime(.seconds(600)))
     system.moveToForeground()
     for tap in 1...taps { system.userAction("tap-\(tap)") }
     system.moveToBackground()
-    try system.enqueue(
-      WorkRequest(work: "b", expedited: .drop, worker: TimedWorker(clock: system.clock, duration: .seconds(1200))),
-      policy: nil)
+    try system.enqueueExpedited("b", for: 1200)
     system.advance(to: TraceTime(.seconds(1200)))
   }
 

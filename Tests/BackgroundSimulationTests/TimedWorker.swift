@@ -16,3 +16,13 @@ struct TimedWorker: BackgroundWorker {
     return result
   }
 }
+
+extension SimulatedSystem {
+  /// Enqueues `work` as expedited work that drops when the quota is spent, a
+  /// ``TimedWorker`` of `seconds`.
+  func enqueueExpedited(_ work: String, for seconds: Int64) throws {
+    try enqueue(
+      WorkRequest(work: work, expedited: .drop, worker: TimedWorker(clock: clock, duration: .seconds(seconds))),
+      policy: nil)
+  }
+}
