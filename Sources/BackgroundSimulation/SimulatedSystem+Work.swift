@@ -119,6 +119,8 @@ extension SimulatedSystem: WorkQueue {
         throw WorkRequestError(.updateType, work: request.work)
       }
       if existing.phase != .finished {
+        // The update keeps the current request's id (androidx copies the WorkSpec with it).
+        request.id = existing.request.id
         record(.workEnqueue(request.enqueueEvent(policy: .update)))
         update(request.work, with: request)
       }
@@ -230,8 +232,8 @@ extension SimulatedSystem: WorkQueue {
   /// Updates the request with `request`'s id to `request`'s settings (androidx
   /// `updateWork`, `WorkerUpdater.updateWorkImpl`): it keeps its id, state, attempts and
   /// enqueue time, its generation grows by one, and it records `work.enqueue
-  /// policy=update`. A request appended behind unfinished work is updated in place and
-  /// records nothing, as `work.enqueue` names the work's current request.
+  /// policy=update` with the request's id. A request appended behind unfinished work is
+  /// updated where it waits.
   ///
   /// - Returns: what the update did: nothing for finished work; the next attempt's
   ///   settings for a running one; the next run's for a waiting one.
@@ -251,12 +253,12 @@ extension SimulatedSystem: WorkQueue {
     }
     var updated = request
     updated.work = info.work
+    record(.workEnqueue(updated.enqueueEvent(policy: .update)))
     if var item = works[info.work], let index = item.queued.firstIndex(where: { $0.request.id == id }) {
       item.queued[index].request = updated
       works[info.work] = item
       return .appliedImmediately
     }
-    record(.workEnqueue(updated.enqueueEvent(policy: .update)))
     return update(info.work, with: updated)
   }
 

@@ -40,7 +40,7 @@ private func uploadTrace(upload: Duration, timeout: Duration) -> String {
   let worker = UploadWithTimeoutWorker(clock: system.clock, upload: upload, timeout: timeout)
   try! system.enqueue(WorkRequest(work: "upload", retryLimit: worker.limit, worker: worker), policy: nil)
   system.advance(by: .seconds(3600))
-  return system.trace.text
+  return system.trace.handWrittenText
 }
 
 /// Async workers on the virtual clock (docs/guides/capturing.md: a `VirtualClock` driven by the

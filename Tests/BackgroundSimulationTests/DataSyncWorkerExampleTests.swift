@@ -55,7 +55,7 @@ import Testing
       ])
     // Nothing is scheduled after the failure: the trace ends with it.
     #expect(
-      trace.events.last.map(TextTraceWriter.line(for:)) == "219.4 work.result work=sync-1 attempt=3 outcome=failure")
+      trace.events.last.map(handWrittenLine(for:)) == "219.4 work.result work=sync-1 attempt=3 outcome=failure")
     expectTrace(
       trace, matchesGolden: "data-sync-retries-then-fails", directory: ExampleTrace.androidGoldens)
   }

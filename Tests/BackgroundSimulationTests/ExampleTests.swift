@@ -27,7 +27,7 @@ enum ExampleTrace {
   /// EVENT is the text line of the event the finding is located at.
   static func findings(in trace: RecordedTrace) -> [String] {
     TraceChecker.check(trace).map { finding in
-      "\(finding.rule.id) @ \(TextTraceWriter.line(for: trace.events[finding.location - 1]))"
+      "\(finding.rule.id) @ \(handWrittenLine(for: trace.events[finding.location - 1]))"
     }
   }
 
@@ -44,7 +44,7 @@ enum ExampleTrace {
   /// The text lines of the events whose line contains `fragment` (such as
   /// `" task.expire "` or `" work.start "`), in trace order.
   static func lines(_ fragment: String, in trace: RecordedTrace) -> [String] {
-    trace.events.map(TextTraceWriter.line(for:)).filter { ($0 + " ").contains(fragment) }
+    trace.events.map(handWrittenLine(for:)).filter { ($0 + " ").contains(fragment) }
   }
 }
 

@@ -40,7 +40,7 @@ import Testing
     try system.enqueue(WorkRequest(work: "d", expedited: .runAsRegular, worker: worker), policy: nil)
     system.advance(to: TraceTime(.seconds(1000)))
     #expect(
-      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") } == [
+      system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") } == [
         "0 work.enqueue work=a expedited=run-as-regular", "0.1 work.start work=a attempt=0",
         "240.1 work.result work=a attempt=0 outcome=success",
         // 60 s of quota left, but Android 14+ guarantees an expedited job 3 minutes
@@ -68,7 +68,7 @@ import Testing
       policy: nil)
     system.advance(to: TraceTime(.seconds(700)))
     #expect(
-      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.stop") } == [
+      system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.stop") } == [
         "600.1 work.stop work=a attempt=0 reason=timeout"
       ])
     #expect(
@@ -111,7 +111,7 @@ import Testing
     system.advance(by: .seconds(800))
     system.deliverTemporaryAllowlist(.exactAlarm)
     system.advance(by: .seconds(100))
-    #expect(system.trace.events.map(TextTraceWriter.line(for:)).contains("900 work.quota work=exact-alarm policy=drop"))
+    #expect(system.trace.events.map(handWrittenLine(for:)).contains("900 work.quota work=exact-alarm policy=drop"))
     let replay = Replayer.replay(system.trace, timing: .exact) { App(queue: $0, clock: $0.clock) }
     #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
     #expect(replay.trace.events == system.trace.events)
@@ -156,7 +156,7 @@ import Testing
     system.userAction("with-info")
     system.userAction("without-info")
     system.advance(by: .seconds(1000))
-    let lines = system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }
+    let lines = system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") }
     #expect(
       lines == [
         "0 work.enqueue work=with-info expedited=drop", "0 work.enqueue work=without-info expedited=drop",

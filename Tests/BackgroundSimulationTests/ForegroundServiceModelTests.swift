@@ -8,7 +8,7 @@ import Testing
 /// The lines of a trace from its first `fgs.*` event or `app.terminate` on, and its
 /// `work.*` events: what the foreground-service model decided.
 private func serviceLines(_ trace: RecordedTrace) -> [String] {
-  trace.events.map(TextTraceWriter.line(for:)).filter {
+  trace.events.map(handWrittenLine(for:)).filter {
     $0.contains(" fgs.") || $0.contains(" app.terminate") || $0.contains(" work.")
   }
 }

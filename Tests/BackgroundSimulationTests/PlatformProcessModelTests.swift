@@ -13,7 +13,7 @@ import Testing
 @Suite struct PlatformProcessModelTests {
   /// The event lines of `trace` that contain any of `parts`.
   private func lines(_ trace: RecordedTrace, _ parts: String...) -> [String] {
-    trace.events.map(TextTraceWriter.line(for:)).filter { line in parts.contains { line.contains($0) } }
+    trace.events.map(handWrittenLine(for:)).filter { line in parts.contains { line.contains($0) } }
   }
 
   /// A sync whose uploads take `upload` and succeed from attempt `succeedsFrom` on.

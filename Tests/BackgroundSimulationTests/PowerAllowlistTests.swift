@@ -19,7 +19,7 @@ import Testing
   }
 
   private func lines(_ system: SimulatedSystem) -> [String] {
-    system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") || $0.contains(" env.set") }
+    system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") || $0.contains(" env.set") }
   }
 
   /// Deep Doze from 3600 s: the allowlisted app's work enqueued at 3700 s runs at once
@@ -49,7 +49,7 @@ import Testing
       system.advance(by: .seconds(60))
       system.moveToBackground()
       system.advance(by: .seconds(3 * 86_400))
-      let buckets = system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains("bucket=") }
+      let buckets = system.trace.events.map(handWrittenLine(for:)).filter { $0.contains("bucket=") }
       #expect(
         buckets.map { $0.split(separator: "=").last.map(String.init) ?? "" }
           == (allowlisted ? [] : ["working_set", "frequent", "rare"]), "allowlisted: \(allowlisted)")

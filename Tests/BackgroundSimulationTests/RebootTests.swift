@@ -14,7 +14,7 @@ import Testing
 /// process starts, before the broadcast reaches the receiver (`app.allowlist`).
 @Suite struct RebootTests {
   private func lines(_ system: SimulatedSystem) -> [String] {
-    system.trace.events.map(TextTraceWriter.line(for:)).filter {
+    system.trace.events.map(handWrittenLine(for:)).filter {
       $0.contains(" work.") || $0.contains(" app.terminate") || $0.contains(" app.allowlist")
         || $0.contains(" app.launch")
     }

@@ -149,7 +149,7 @@ private func hours(_ hours: Double) -> TraceTime { TraceTime(seconds: hours * 36
     system.advance(to: hours(14) + TraceInterval(seconds: 1))
     #expect(info?.nextScheduleTime == hours(15) + TraceInterval(seconds: 0.1))
     #expect(
-      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") } == [
+      system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") } == [
         "14400 work.enqueue work=myname period=3600 policy=keep override=50400",
         "50400.1 work.start work=myname attempt=0", "50400.1 work.result work=myname attempt=0 outcome=success",
       ])
@@ -376,7 +376,7 @@ private func hours(_ hours: Double) -> TraceTime { TraceTime(seconds: hours * 36
       periodic(0, every: .seconds(3600), initialDelay: .seconds(7200), override: TraceTime(seconds: 60)),
       policy: .keep)
     system.advance(to: TraceTime(seconds: 120))
-    let lines = system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }
+    let lines = system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") }
     #expect(
       lines == [
         "0 work.enqueue work=myname period=3600 policy=keep initial=7200 override=60",

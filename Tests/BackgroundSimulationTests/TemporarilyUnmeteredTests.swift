@@ -17,7 +17,7 @@ import Testing
   }
 
   static func lines(_ system: SimulatedSystem) -> [String] {
-    system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") || $0.contains(" env.set") }
+    system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") || $0.contains(" env.set") }
   }
 
   static func sync(_ system: SimulatedSystem, expedited: ExpeditedPolicy? = nil) -> WorkRequest {

@@ -8,14 +8,19 @@ import Testing
 /// must be what the platform itself saw.
 @Suite struct TracingWrapperTests {
   /// The simulation's own events of the kinds a wrapper records.
+  /// The events a wrapper records, from the platform's trace; without the request ids
+  /// the simulation gives requests the app gave none (the wrapper records the id the
+  /// app's request has).
   static func wrapperKinds(_ trace: RecordedTrace) -> [TraceEvent] {
-    trace.events.filter {
-      switch $0.kind {
+    trace.events.compactMap { event in
+      switch event.kind {
+      case .workEnqueue:
+        return withoutRequestID(event)
       case .taskBegin, .taskEnd, .taskExpire, .schedRegister, .schedSubmit, .schedReject, .schedCancel, .schedLaunch,
-        .schedExpire, .schedComplete, .workEnqueue, .workStart, .workResult, .workStop, .workCancel:
-        true
+        .schedExpire, .schedComplete, .workStart, .workResult, .workStop, .workCancel:
+        return event
       default:
-        false
+        return nil
       }
     }
   }

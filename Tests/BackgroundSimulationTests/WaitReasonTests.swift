@@ -18,7 +18,7 @@ import Testing
   }
 
   private func lines(_ trace: RecordedTrace, _ prefixes: String...) -> [String] {
-    trace.events.map(TextTraceWriter.line(for:)).filter { line in
+    trace.events.map(handWrittenLine(for:)).filter { line in
       prefixes.contains { line.split(separator: " ").dropFirst().first.map(String.init)?.hasPrefix($0) == true }
     }
   }
@@ -195,7 +195,7 @@ import Testing
     try system.enqueueTimed("third", seconds: 60)
     system.advance(to: TraceTime(seconds: 90_000))
     #expect(
-      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") } == [
+      system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") } == [
         "0 work.enqueue work=first",
         "0.1 work.start work=first attempt=0",
         "480.1 work.result work=first attempt=0 outcome=success",
@@ -232,7 +232,7 @@ import Testing
       let system = SimulatedSystem(seed: 1, configuration: configuration)
       try system.enqueueTimed("long", seconds: 1200)
       system.advance(to: TraceTime(seconds: 1300))
-      return system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }.prefix(3).map { $0 }
+      return system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") }.prefix(3).map { $0 }
     }
     #expect(
       try run(charging: true, release: 16) == [
@@ -263,7 +263,7 @@ import Testing
     try system.enqueueTimed("second", seconds: 300)
     system.advance(to: TraceTime(seconds: 1000))
     #expect(
-      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }.suffix(2) == [
+      system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") }.suffix(2) == [
         "600.1 work.start work=second attempt=0",
         "900.1 work.result work=second attempt=0 outcome=success",
       ])
@@ -278,7 +278,7 @@ import Testing
     try system.enqueueTimed("next", seconds: 540)
     system.advance(to: TraceTime(seconds: 1200))
     #expect(
-      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }.suffix(2) == [
+      system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") }.suffix(2) == [
         "600.1 work.start work=next attempt=0",
         "1140.1 work.result work=next attempt=0 outcome=success",
       ])
@@ -292,7 +292,7 @@ import Testing
 /// defers regular jobs in light and deep idle and lets them run in maintenance windows.
 @Suite struct DozeTests {
   private func lines(_ system: SimulatedSystem) -> [String] {
-    system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") || $0.contains(" env.set") }
+    system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") || $0.contains(" env.set") }
   }
 
   private func android() -> SimulatedSystem {

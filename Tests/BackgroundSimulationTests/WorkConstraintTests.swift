@@ -16,7 +16,7 @@ import Testing
   }
 
   private func lines(_ system: SimulatedSystem) -> [String] {
-    system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") || $0.contains(" env.set") }
+    system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") || $0.contains(" env.set") }
   }
 
   /// AOSP `BatteryService.processValuesLocked`: unplugged at or below

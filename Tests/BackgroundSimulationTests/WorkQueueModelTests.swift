@@ -6,7 +6,7 @@ import Testing
 
 /// The canonical lines of a trace's `work.*` events.
 private func workLines(_ trace: RecordedTrace) -> [String] {
-  trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }
+  trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") }
 }
 
 /// The `work.start` events of a trace: (time, attempt).

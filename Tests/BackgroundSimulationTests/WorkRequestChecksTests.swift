@@ -25,7 +25,7 @@ private final class KeepingWorker: BackgroundWorker, @unchecked Sendable {
 
 /// The work events of `trace`, as text lines.
 private func workLines(_ trace: RecordedTrace) -> [String] {
-  trace.text.split(separator: "\n").map(String.init).filter { $0.contains(" work.") }
+  trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") }
 }
 
 /// WorkManager's checks when a request is built (androidx `WorkRequest.Builder.build()`,

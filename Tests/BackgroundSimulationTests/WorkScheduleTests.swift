@@ -33,7 +33,7 @@ import Testing
   private func seconds(_ value: Double) -> TraceTime { TraceTime(nanoseconds: UInt64(value * 1e9)) }
 
   private func starts(_ system: SimulatedSystem) -> [String] {
-    system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.start ") }
+    system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.start ") }
   }
 
   /// `testCalculateNextRunTime_firstRunAttempt_oneOff`: 10 s + 5 s.
@@ -107,7 +107,7 @@ import Testing
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     try system.enqueue(WorkRequest(work: "sync", initialDelay: .seconds(900), worker: Quick()), policy: nil)
     system.advance(to: seconds(1000))
-    let lines = system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }
+    let lines = system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") }
     #expect(
       lines == [
         "0 work.enqueue work=sync initial=900", "900.1 work.start work=sync attempt=0",

@@ -18,7 +18,7 @@ private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0xB, lo
   }
 
   private func workLines() -> [String] {
-    system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }
+    system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") }
   }
 
   /// androidx `WorkManagerImplTest.testEnqueueUniquePeriodicWork_update`: UPDATE keeps

@@ -25,7 +25,7 @@ private struct NeverResolvedWorker: BackgroundWorker {
   private let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
 
   private func workLines(of system: SimulatedSystem? = nil) -> [String] {
-    (system ?? self.system).trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }
+    (system ?? self.system).trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") }
   }
 
   /// androidx `WorkerWrapperTest.testException_isTreatedAsFailure`: an exception from
@@ -84,7 +84,7 @@ private struct NeverResolvedWorker: BackgroundWorker {
     try queue.enqueue(WorkRequest(work: "w", worker: ExceptionWorker()), policy: nil)
     system.advance(by: .seconds(1))
     #expect(
-      recorder.trace.events.map(TextTraceWriter.line(for:)) == [
+      recorder.trace.events.map(handWrittenLine(for:)) == [
         "0 work.enqueue work=w", "0.1 work.start work=w attempt=0", "0.1 work.result work=w attempt=0 outcome=failure",
       ])
     #expect(system.workInfos(forUniqueWork: "w").first?.state == .failed)

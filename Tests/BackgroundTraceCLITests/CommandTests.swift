@@ -179,7 +179,7 @@ import Testing
       result.output.hasPrefix(
         """
         Wrote the sample app's trace:
-          \(out)/demo.bgtrace  (binary, 385 bytes, 31 events)
+          \(out)/demo.bgtrace  (binary, 425 bytes, 31 events)
           \(out)/demo.txt  (text)
 
         """))

@@ -61,7 +61,7 @@ import Testing
     "format/all-kinds", "format/background-transfers", "format-v4/spec-layout", "format-v4/foreground-services",
     "format-v4/long-running-work", "format-v4/temporary-allowlist",
     "format-v4/continued-processing", "format-v4/expire-reason", "format-v4/file-locks",
-    "format-v4/waits", "format-v4/work-after", "format-v4/alarms",
+    "format-v4/waits", "format-v4/work-after", "format-v4/alarms", "format-v4/request-id",
   ]
 
   /// The events of ``everyKindVectors``, parsed from their text twins.

@@ -207,11 +207,20 @@ struct ChunkDecoder {
   /// first part of ``record(_:)`` and ``compactRecord(_:)``.
   @_transparent  // `@inline(__always)` leaves it a call, one per record
   private mutating func recordHead(_ cursor: inout ByteCursor) throws(Failure) -> (
-    kind: EventTag, flags: UInt8, start: Int
+    kind: EventTag, flags: UInt8, start: Int, suffixed: Bool
   ) {
     let start = cursor.offset
-    guard let tag = cursor.byte() else { throw Failure(offset: start, message: "missing event") }
-    let code = tag & 0x1F
+    guard var tag = cursor.byte() else { throw Failure(offset: start, message: "missing event") }
+    var code = tag & 0x1F
+    var suffixed = false
+    if tag == RecordSuffix.marker {
+      // A hand-laid record with a suffix follows; only `work.enqueue` takes one
+      // (docs/FORMAT.md, "Record suffixes").
+      guard let inner = cursor.byte(), inner & 0x1F == EventTag.workEnqueue.rawValue else {
+        throw Failure(offset: start, message: "a record suffix on a kind that takes none")
+      }
+      (tag, code, suffixed) = (inner, inner & 0x1F, true)
+    }
     let kind: EventTag
     if code >= SpecLayout.extendedKindTag || code > EventTag.largestCode {
       guard code == SpecLayout.extendedKindTag else {
@@ -241,7 +250,7 @@ struct ChunkDecoder {
     guard flags <= Self.largestFlags(kind) || (predictedIDs && flags <= Self.largestPredictedFlags(kind)) else {
       throw Failure(offset: start, message: "\(kind.name): unknown flags \(flags)")
     }
-    return (kind, flags, start)
+    return (kind, flags, start, suffixed)
   }
 
   /// Parses and checks the next record, advancing the time and the predicted
@@ -287,7 +296,7 @@ struct ChunkDecoder {
   /// stores complete.
   @inline(__always)
   mutating func compactRecord(_ cursor: inout ByteCursor, into event: inout CompactEvent) throws(Failure) {
-    let (kind, flags, start) = try recordHead(&cursor)
+    let (kind, flags, start, suffixed) = try recordHead(&cursor)
     func fail(_ message: String) -> Failure {
       Failure(offset: start, message: "\(kind.name): \(message)")
     }
@@ -360,6 +369,12 @@ struct ChunkDecoder {
         event.constraintBits = UInt16(bits)
       }
       if flags & EnqueueFlag.scheduleOverride != 0 { event.scheduleOverride = try scaled(&cursor) }
+      if suffixed {
+        guard cursor.varint() == RecordSuffix.request else { throw fail("bad suffix presence bits") }
+        let index = try string(&cursor)
+        guard WorkRequestID(strings[Int(index)]) != nil else { throw fail("bad request id") }
+        event.thirdString = stringIDs[index]
+      }
     case .workStart, .workStop:
       event.string = try stringID(&cursor)
       event.number = Int64(try integer(&cursor))

@@ -130,6 +130,7 @@ struct ChunkEncoder {
     lastTime = time
     eventCount += 1
     var flags: UInt8 = 0
+    var suffixed = false
     switch kind {
     case .appLaunch:
       break
@@ -195,6 +196,11 @@ struct ChunkEncoder {
         flags |= EnqueueFlag.scheduleOverride
         appendScaled(bounded(scheduleOverride.nanoseconds))
       }
+      if let request = enqueue.request {  // came once the flags were full: in the suffix
+        Varint.append(RecordSuffix.request, to: &records)
+        appendString(request.description)
+        suffixed = true
+      }
     case .workStart(let work, let attempt):
       appendString(work)
       Varint.append(natural(attempt), to: &records)
@@ -238,6 +244,7 @@ struct ChunkEncoder {
       appendSpecLayout(kind)
     }
     records.setFlags(flags << 5, at: tagIndex)
+    if suffixed { records.insert(RecordSuffix.marker, at: tagIndex) }
     if definitions.count != 0 {
       records.insert(contentsOf: definitions, at: tagIndex)
       definitions.removeAll()

@@ -22,7 +22,7 @@
 /// | `sched.launch` | ident | | | run | |
 /// | `sched.expire` | | | | run | ``expirationReason`` |
 /// | `sched.complete` | | | | run | ``success`` |
-/// | `work.enqueue` | work | name | | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code; ``initialDelay``, ``constraintBits``, ``scheduleOverride``) |
+/// | `work.enqueue` | work | name | request | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code; ``initialDelay``, ``constraintBits``, ``scheduleOverride``) |
 /// | `work.start` | work | | | attempt | |
 /// | `work.result` | work | tags | | attempt | ``outcome`` |
 /// | `work.stop` | work | reason | tags | attempt | ``workStopTags(strings:)`` |
@@ -178,7 +178,8 @@ extension CompactEvent {
       expedited: presence.contains(.expedited) ? ExpeditedPolicy(wireCode: flags)! : nil,
       initialDelay: initialDelay == Self.noInterval ? nil : TraceInterval(nanoseconds: initialDelay),
       constraints: WorkConstraint.constraints(bits: UInt64(constraintBits)),
-      nextScheduleTimeOverride: scheduleOverride == Self.noInterval ? nil : TraceTime(nanoseconds: scheduleOverride))
+      nextScheduleTimeOverride: scheduleOverride == Self.noInterval ? nil : TraceTime(nanoseconds: scheduleOverride),
+      request: thirdString == Self.noString ? nil : WorkRequestID(strings[thirdString]))
   }
 
   /// `work.stop`'s tags, when its flags say they are present.

@@ -120,6 +120,15 @@ struct RecordBytes: @unchecked Sendable {
     base[index] |= bits
   }
 
+  /// Inserts `byte` at `index`, moving the bytes after it.
+  mutating func insert(_ byte: UInt8, at index: Int) {
+    precondition(index >= 0 && index <= count)
+    reserve(1)
+    (base + index + 1).update(from: base + index, count: count - index)
+    base[index] = byte
+    count += 1
+  }
+
   /// Inserts `bytes` at `index`, moving the bytes after it.
   mutating func insert(contentsOf bytes: RecordBytes, at index: Int) {
     precondition(index >= 0 && index <= count)

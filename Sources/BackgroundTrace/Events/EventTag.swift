@@ -162,11 +162,12 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
           .optional("delay", .interval), .optional("limit", .integer), .optional("period", .interval),
           .optional("flex", .interval), .optional("policy", .choice(ExistingWorkPolicy.self)),
           .optional("expedited", .choice(ExpeditedPolicy.self)), .optional("initial", .interval),
-          .optional("needs", .string), .optional("override", .seconds),
+          .optional("needs", .string), .optional("override", .seconds), .optional("request", .string),
         ],
         "the app enqueued work (`expedited=`: an expedited request, and its out-of-quota policy; `initial=`: its "
           + "initial delay; `needs=`: its constraints, words joined by `+` (docs/events.md, \"Work constraints\"); "
-          + "`override=`: periodic work's next schedule time override)")
+          + "`override=`: periodic work's next schedule time override; `request=`: the request's id, a UUID "
+          + "(docs/events.md, \"Work requests\"))")
     case .workStart:
       KindSpec(
         "work.start", .system, [.required("work", .string), .required("attempt", .integer)],

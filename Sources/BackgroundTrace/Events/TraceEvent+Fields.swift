@@ -107,6 +107,7 @@ extension TraceEvent.Kind {
       visit(enqueue.initialDelay.map(FieldValue.interval))
       visit(enqueue.constraints.flatMap(WorkConstraint.field).map(FieldValue.string))
       visit(enqueue.nextScheduleTimeOverride.map(FieldValue.seconds))
+      visit(enqueue.request.map { .string($0.description) })
     case .workStart(let work, let attempt):
       visit(.string(work))
       visit(.integer(attempt))
@@ -252,7 +253,7 @@ extension TraceEvent.Kind {
           period: try values.optionalInterval(5), flex: try values.optionalInterval(6),
           policy: try values.optionalChoice(7), expedited: try values.optionalChoice(8),
           initialDelay: try values.optionalInterval(9), constraints: try values.workConstraints(10),
-          nextScheduleTimeOverride: try values.optionalSeconds(11)))
+          nextScheduleTimeOverride: try values.optionalSeconds(11), request: try values.requestID(12)))
     case .workStart: self = .workStart(work: try values.string(0), attempt: try values.integer(1))
     case .workResult:
       self = .workResult(
@@ -394,6 +395,14 @@ private struct FieldValues {
       throw FieldError(field: spec.fields[index].name, message: "expected words joined by + from \(words)")
     }
     return constraints
+  }
+  func requestID(_ index: Int) throws(FieldError) -> WorkRequestID? {
+    guard let field = try optionalString(index) else { return nil }
+    guard let id = WorkRequestID(field) else {
+      throw FieldError(
+        field: spec.fields[index].name, message: "expected a UUID (8-4-4-4-12 hex digits), found \"\(field)\"")
+    }
+    return id
   }
   func integer(_ index: Int) throws(FieldError) -> Int { try required(index, optionalInteger) }
   func boolean(_ index: Int) throws(FieldError) -> Bool { try required(index, optionalBoolean) }

@@ -509,14 +509,20 @@ public struct WorkEnqueue: Sendable, Hashable {
   /// `PeriodicWorkRequest.Builder.setNextScheduleTimeOverride`): when its next period may
   /// run, whatever its interval, flex, initial delay or backoff say; `nil`: none.
   public var nextScheduleTimeOverride: TraceTime?
+  /// The request's own id (`request=`, androidx `WorkRequest.getId()`): which request
+  /// of the work this enqueue adds, or updates with `policy=update`; `nil`: not
+  /// recorded (a trace from before ids were recorded, or a queue that gives none).
+  public var request: WorkRequestID?
 
   /// Creates an enqueue.
   public init(
     work: String, name: String? = nil, backoff: BackoffPolicy? = nil, backoffDelay: TraceInterval? = nil,
     retryLimit: Int? = nil, period: TraceInterval? = nil, flex: TraceInterval? = nil,
     policy: ExistingWorkPolicy? = nil, expedited: ExpeditedPolicy? = nil, initialDelay: TraceInterval? = nil,
-    constraints: Set<WorkConstraint>? = nil, nextScheduleTimeOverride: TraceTime? = nil
+    constraints: Set<WorkConstraint>? = nil, nextScheduleTimeOverride: TraceTime? = nil,
+    request: WorkRequestID? = nil
   ) {
+    self.request = request
     self.nextScheduleTimeOverride = nextScheduleTimeOverride
     self.expedited = expedited
     self.initialDelay = initialDelay

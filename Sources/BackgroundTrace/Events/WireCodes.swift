@@ -297,6 +297,20 @@ package enum EnqueueFlag: Sendable {
   @usableFromInline package static let scheduleOverride: UInt8 = 4
 }
 
+/// A hand-laid record's suffix: the fields its kind gained once its flags and presence
+/// bits were full (docs/FORMAT.md, "Record suffixes"). The record is preceded by
+/// ``marker`` and followed by a varint of presence bits, one per suffix field, then each
+/// present field as the spec layout writes it. Only `work.enqueue` has one.
+@usableFromInline
+package enum RecordSuffix: Sendable {
+  /// The byte before a record that has a suffix: tag code 30 with flags 1 (a kind code
+  /// of 32 or more follows tag code 30 only with flags 0).
+  @usableFromInline package static let marker: UInt8 = 30 | 1 << 5
+  /// `work.enqueue`'s suffix bit 0: the request's id (`request=`) follows, as a string
+  /// reference to its UUID text.
+  @usableFromInline package static let request: UInt64 = 1
+}
+
 /// A `work.enqueue` record's presence byte: which of its optional fields follow, in
 /// the order of these bits except ``flex`` and then ``expedited``, which came later and
 /// are written last, in that order.

@@ -24,7 +24,9 @@ public struct WorkRequestID: Sendable, Hashable, Comparable, CustomStringConvert
   /// for anything else.
   public init?(_ string: String) {
     let groups = string.split(separator: "-", omittingEmptySubsequences: false)
-    guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return nil }
+    guard groups.map(\.count) == [8, 4, 4, 4, 12], groups.allSatisfy({ $0.allSatisfy(\.isHexDigit) }) else {
+      return nil
+    }
     let hex = groups.joined()
     guard let high = UInt64(hex.prefix(16), radix: 16), let low = UInt64(hex.suffix(16), radix: 16) else {
       return nil

@@ -290,7 +290,7 @@ extension WorkRequest {
       retryLimit: retryLimit,
       period: period.map(TraceInterval.init), flex: flex.map(TraceInterval.init), policy: policy,
       expedited: expedited, initialDelay: initialDelay.map(TraceInterval.init), constraints: constraints,
-      nextScheduleTimeOverride: nextScheduleTimeOverride)
+      nextScheduleTimeOverride: nextScheduleTimeOverride, request: id)
   }
 }
 

@@ -169,9 +169,9 @@ extension CommandName {
           "(the output then grows with events times what is open)"),
         .valued(
           "--why", "NAME", "instead of the timeline, the history of one request: the work",
-          "with unique name NAME, the scheduler request with identifier NAME, or",
-          "the alarm NAME; each wait with its reasons, each start, stop and result",
-          "(up to --until)"),
+          "with unique name NAME or holding the request with id NAME (request=),",
+          "the scheduler request with identifier NAME, or the alarm NAME; each",
+          "wait with its reasons, each start, stop and result (up to --until)"),
         Self.platformOption,
       ]
     case .export:

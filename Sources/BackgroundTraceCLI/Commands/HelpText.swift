@@ -133,7 +133,8 @@ enum HelpText {
     up is not shown alive.
 
     With --why NAME it prints, instead, why one request ran when it did: the work
-    with unique name NAME or the scheduler request with identifier NAME, each step
+    with unique name NAME (or holding the request whose id is NAME, a UUID) or the
+    scheduler request with identifier NAME, each step
     with its time: the enqueue or submission, the stretch before it was due (its
     earliest date, backoff or period), each stretch it waited while due with the
     reasons the trace records (work.wait, sched.wait; docs/events.md), each start

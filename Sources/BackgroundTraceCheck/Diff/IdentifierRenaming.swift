@@ -3,12 +3,13 @@ import BackgroundTrace
 /// Renames a trace's identifiers by order of first appearance, so two traces that
 /// differ only in the numbers the system handed out compare equal.
 ///
-/// Task ids restart at each `app.launch` (they belong to a process); run numbers and
-/// work ids are renamed across the whole trace. Task id 0 (`.invalid`) keeps its meaning.
+/// Task ids restart at each `app.launch` (they belong to a process); run numbers, work
+/// ids and request ids (`request=`) are renamed across the whole trace. Task id 0 (`.invalid`) keeps its meaning.
 struct IdentifierRenaming {
   private var tasks: [Int: Int] = [:]
   private var runs: [Int: Int] = [:]
   private var works: [String: String] = [:]
+  private var requests: [WorkRequestID: WorkRequestID] = [:]
 
   /// The event's kind with its identifiers renamed.
   mutating func rename(_ kind: TraceEvent.Kind) -> TraceEvent.Kind {
@@ -24,6 +25,7 @@ struct IdentifierRenaming {
     case .schedComplete(let run, let success): return .schedComplete(run: self.run(run), success: success)
     case .workEnqueue(var enqueue):
       enqueue.work = work(enqueue.work)
+      enqueue.request = enqueue.request.map { request($0) }
       return .workEnqueue(enqueue)
     case .workStart(let id, let attempt): return .workStart(work: work(id), attempt: attempt)
     case .workResult(let id, let attempt, let outcome, let tags):
@@ -53,6 +55,14 @@ struct IdentifierRenaming {
     if let renamed = runs[run] { return renamed }
     let renamed = runs.count + 1
     runs[run] = renamed
+    return renamed
+  }
+
+  /// The N-th request id seen becomes `00000000-0000-0000-0000-00000000000N` (hex).
+  private mutating func request(_ id: WorkRequestID) -> WorkRequestID {
+    if let renamed = requests[id] { return renamed }
+    let renamed = WorkRequestID(high: 0, low: UInt64(requests.count + 1))
+    requests[id] = renamed
     return renamed
   }
 

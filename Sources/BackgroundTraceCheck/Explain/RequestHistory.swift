@@ -29,15 +29,18 @@ public struct RequestHistory: Sendable, Hashable {
   public let recordsReasons: Bool
 
   /// The history of the request `name` names in `trace`, up to `until` (the trace's
-  /// end by default): the work with that unique name, else the scheduler request with
+  /// end by default): the work with that unique name, else the work that holds the
+  /// request with that id (`work.enqueue request=`), else the scheduler request with
   /// that identifier.
   ///
-  /// - Returns: `nil` when no event of the trace names either.
+  /// - Returns: `nil` when no event of the trace names any.
   public init?(of name: String, in trace: RecordedTrace, until: TraceTime? = nil) {
     let events = trace.events.prefix { until == nil || $0.time <= until! }
     let request: WaitingRequest
     if trace.events.contains(where: { $0.kind.workName == name }) {
       request = .work(name)
+    } else if let id = WorkRequestID(name), let work = Self.work(holding: id, in: trace) {
+      request = .work(work)
     } else if trace.events.contains(where: { $0.kind.schedulerIdentifier == name }) {
       request = .taskRequest(name)
     } else {
@@ -52,6 +55,14 @@ public struct RequestHistory: Sendable, Hashable {
     self.request = request
     self.lines = story.lines
     self.recordsReasons = story.recordsReasons
+  }
+
+  /// The work whose enqueue recorded the request `id`.
+  private static func work(holding id: WorkRequestID, in trace: RecordedTrace) -> String? {
+    for event in trace.events {
+      if case .workEnqueue(let enqueue) = event.kind, enqueue.request == id { return enqueue.work }
+    }
+    return nil
   }
 
   /// The names `--why` takes in `trace`: its works' unique names, then its scheduler

@@ -33,6 +33,14 @@ extension LifecycleWalker {
       case (.update?, nil):
         let settings = copy enqueue
         works.update(at: index) { life in
+          // An update names its request (`request=`): one queued behind the running
+          // request takes the new settings where it waits.
+          if let request = settings.request, request != life.enqueue.request,
+            let position = life.queued.firstIndex(where: { $0.request == request })
+          {
+            life.queued[position] = settings
+            return
+          }
           // androidx updateWorkImpl: an update without an override keeps the work's.
           let kept = life.enqueue.nextScheduleTimeOverride
           life.enqueue = settings

@@ -16,6 +16,7 @@ public final class ReplayPlatform: @unchecked Sendable {
 
   // Answers consumed in call order.
   var beginIndex = 0
+  var enqueueIndex = 0
   var submitIndex = 0
   var registerIndex = 0
   private var inputIndex: [String: Int] = [:]
@@ -289,6 +290,7 @@ extension ReplayPlatform: WorkQueue {
   /// refuses to build throws, as in the simulation.
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) {
     try request.validate(policy: policy)
+    let request = identified(request)
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
     if policy == .keep, works[request.work] != nil { return }
     works[request.work] = request
@@ -298,9 +300,20 @@ extension ReplayPlatform: WorkQueue {
   /// for the recorded `work.start` events: the recording says when it ran.
   public func enqueue(_ request: WorkRequest, after prerequisites: [String]) throws(WorkRequestError) {
     try request.validate(prerequisites: prerequisites)
+    let request = identified(request)
     record(.workEnqueue(request.enqueueEvent(policy: nil)))
     for prerequisite in prerequisites { record(.workAfter(work: request.work, prerequisite: prerequisite)) }
     works[request.work] = request
+  }
+
+  /// `request` with the id the recording gave this enqueue, unless the app gave it one:
+  /// the replay's requests have the recording's ids.
+  private func identified(_ request: WorkRequest) -> WorkRequest {
+    defer { enqueueIndex += 1 }
+    guard request.id == nil, enqueueIndex < script.requestIDs.count else { return request }
+    var identified = request
+    identified.id = script.requestIDs[enqueueIndex]
+    return identified
   }
 
   /// Records `work.cancel`; a running attempt stops at the recorded `work.stop`.

@@ -20,6 +20,9 @@ struct ReplayScript {
   var actions: [Numbered] = []
   /// The ids `beginBackgroundTask` returned, in call order.
   var beginIDs: [Int] = []
+  /// Each `work.enqueue`'s request id (`request=`), in call order; `nil` where none was
+  /// recorded.
+  var requestIDs: [WorkRequestID?] = []
   /// Each `sched.submit`, in call order, with the rejection that followed it, if any.
   var submits: [Submit] = []
   /// For each `sched.register`, in call order, whether it was permitted.
@@ -87,10 +90,12 @@ struct ReplayScript {
         if let call = lastWorkForeground, call.work == work { workForegroundAnswers[call.index] = reason }
         lastWorkForeground = nil
         continue
+      case .workEnqueue(let enqueue):
+        requestIDs.append(enqueue.request)
       case .alarmSet(_, _, let type):
         if type.needsExactAlarmPermission { setsExactAlarms = true }
       case .appLaunch, .appState, .appTerminate, .taskEnd, .taskExpire, .schedCancel, .schedLaunch, .schedExpire,
-        .schedComplete, .workEnqueue, .workStart, .workResult, .workStop, .workCancel, .envSet, .mark, .netCreate,
+        .schedComplete, .workStart, .workResult, .workStop, .workCancel, .envSet, .mark, .netCreate,
         .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStop, .fgsTimeout, .workQuota,
         .appAllowlist, .fileLock, .fileUnlock, .workWait, .schedWait, .workAfter, .alarmFire, .alarmCancel:
         break

@@ -44,7 +44,7 @@ import Testing
     system.advance(to: TraceTime(seconds: 1800))
     system.setEnvironment(metered: false)
     system.advance(to: TraceTime(seconds: 24 * 3600))
-    let lines = system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") }
+    let lines = system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") }
     #expect(
       lines == [
         "0 work.enqueue work=news-now name=NewsSyncWorker backoff=linear delay=30 limit=3 policy=replace "
