@@ -71,6 +71,13 @@ struct WorkItem {
   var blockedOn: [String] = []
   /// `append` and `appendOrReplace` enqueues waiting for this work to finish, in order.
   var queued: [(request: WorkRequest, policy: ExistingWorkPolicy)] = []
+  /// The output of each work it waited for that has succeeded, in the order they did:
+  /// merged into its input after its own (androidx `WorkerWrapper.runWorker`).
+  var prerequisiteOutputs: [WorkData] = []
+  /// The output of its last success or failure, one-time work only (``WorkInfo/outputData``).
+  var outputData = WorkData.empty
+  /// What its running attempt last set with `setProgress` (``WorkInfo/progress``).
+  var progress = WorkData.empty
 
   /// The backoff before the next attempt, from the request's own settings.
   var backoff: TraceInterval {
@@ -152,16 +159,18 @@ extension SimulatedSystem: WorkQueue {
       works[request.work] = finished
       return
     }
+    var item = WorkItem(request: request, number: nextWorkRequestNumber(), at: now)
     if let existing = works[request.work], existing.ending == .succeeded,
       policy == .append || policy == .appendOrReplace
     {
       retiredWorks.append(existing)  // androidx keeps the finished prerequisite
+      item.prerequisiteOutputs = [existing.outputData]
     } else {
       // androidx EnqueueRunnable: REPLACE, and KEEP or APPEND_OR_REPLACE over finished
       // work, delete every request of the name before inserting.
       retiredWorks.removeAll { $0.request.work == request.work }
     }
-    admit(WorkItem(request: request, number: nextWorkRequestNumber(), at: now))
+    admit(item)
   }
 
   /// Enqueues `request` as work of its own that runs once every work in
@@ -180,6 +189,9 @@ extension SimulatedSystem: WorkQueue {
     for prerequisite in prerequisites { record(.workAfter(work: request.work, prerequisite: prerequisite)) }
     var item = WorkItem(request: request, number: nextWorkRequestNumber(), at: now)
     item.prerequisites = prerequisites
+    item.prerequisiteOutputs = prerequisites.compactMap {
+      works[$0]?.ending == .succeeded ? works[$0]?.outputData : nil
+    }
     let endings = prerequisites.compactMap { works[$0]?.ending }
     if let ending = endings.first(where: { $0 == .failed }) ?? endings.first(where: { $0 == .cancelled }) {
       item.phase = .finished
@@ -409,9 +421,20 @@ extension SimulatedSystem: WorkQueue {
     record(.workStart(work: work, attempt: attempt))
     let worker = item.request.worker
     let number = item.number
-    let context = WorkContext(work: work, runAttemptCount: attempt) { [self] (info) throws(ForegroundServiceError) in
-      try promoteWorker(work, request: number, attempt: attempt, info: info)
+    guard let input = input(of: item) else {
+      // androidx WorkerWrapper: inputs the merger refuses (or merges past the size
+      // limit) fail the work before its worker is created.
+      works[work] = item
+      returned(work, attempt: attempt, result: .failure)
+      return
     }
+    let context = WorkContext(
+      work: work, runAttemptCount: attempt,
+      foreground: { [self] (info) throws(ForegroundServiceError) in
+        try promoteWorker(work, request: number, attempt: attempt, info: info)
+      },
+      inputData: input,
+      progress: { [self] data in setProgress(data, of: work, request: number, attempt: attempt) })
     if configuration.platform == .android && item.expedited
       && configuration.androidRelease.runsExpeditedWorkAsForegroundService
     {
@@ -457,6 +480,28 @@ extension SimulatedSystem: WorkQueue {
     } else {
       scheduleJobLimit(work)
     }
+  }
+
+  /// The input a start of `item` gets (androidx `WorkerWrapper.runWorker`): periodic
+  /// work its own; one-time work its own, then the output of each work it waited for,
+  /// merged by its ``/BackgroundTrace/InputMerger``. `nil` when the merger refuses them or
+  /// the merge is larger than WorkManager takes.
+  private func input(of item: WorkItem) -> WorkData? {
+    guard item.request.period == nil, !item.prerequisiteOutputs.isEmpty else { return item.request.inputData }
+    guard let merged = try? item.request.inputMerger.merge([item.request.inputData] + item.prerequisiteOutputs),
+      merged.fitsWorkManager
+    else { return nil }
+    return merged
+  }
+
+  /// The running attempt set its progress: WorkInfo reports it until the worker returns
+  /// (androidx `WorkProgressUpdater`, which ignores progress of work not running).
+  private func setProgress(_ data: WorkData, of work: String, request number: Int, attempt: Int) {
+    guard var item = works[work], item.number == number, item.phase == .running, item.attempt == attempt else {
+      return
+    }
+    item.progress = data
+    works[work] = item
   }
 
   /// Schedules the running attempt's stop as a job: at its time limit (`timeout`), or,
@@ -595,9 +640,15 @@ extension SimulatedSystem: WorkQueue {
     if timeLeft(for: type) != nil { charge(type, from: since) }
   }
 
-  /// A worker returned: record it unless the system already stopped that attempt.
+  /// A worker returned: record it unless the system already stopped that attempt. Its
+  /// progress is cleared (androidx `WorkerWrapper.onWorkFinished`), and one-time work
+  /// keeps a success's or failure's output. Output WorkManager cannot take fails the
+  /// attempt, as the `IllegalStateException` building it would in `doWork`.
   private func returned(_ work: String, attempt: Int, result: WorkResult) {
     guard var item = works[work], item.phase == .running, item.attempt == attempt else { return }
+    let result = result.outputData.fitsWorkManager ? result : .failure
+    item.progress = .empty
+    if result.outcome != .retry && item.request.period == nil { item.outputData = result.outputData }
     record(.workResult(work: work, attempt: attempt, outcome: result.outcome, tags: item.request.traceTags))
     if let timeout = item.timeout { scheduler.cancel(timeout) }
     item.timeout = nil
@@ -606,7 +657,7 @@ extension SimulatedSystem: WorkQueue {
     endJob(&item, of: work)
     item.task = nil
     defer { suspendIfIdle(after: idleSuspensionDelay) }
-    switch result {
+    switch result.outcome {
     case .retry:
       item.phase = .waiting
       item.attempt += 1
@@ -630,7 +681,7 @@ extension SimulatedSystem: WorkQueue {
         scheduleStart(work)
       } else {
         works[work] = item
-        finish(work, ending: result == .failure ? .failed : .succeeded)
+        finish(work, ending: result.outcome == .failure ? .failed : .succeeded)
       }
     }
   }
@@ -670,7 +721,6 @@ extension SimulatedSystem: WorkQueue {
   /// cancels a work's dependents.
   private func finish(_ work: String, ending: WorkItem.Ending) {
     guard var item = works[work] else { return }
-    defer { releaseDependents(of: work, ending: ending) }
     item.phase = .finished
     item.ending = ending
     if let timer = item.timer { scheduler.cancel(timer) }
@@ -678,6 +728,8 @@ extension SimulatedSystem: WorkQueue {
     let queued = item.queued
     item.queued.removeAll()
     works[work] = item
+    let output = item.outputData
+    defer { releaseDependents(of: work, ending: ending, output: output) }
     guard ending == .succeeded, let next = queued.first else {
       unfinishedWorks.removeAll { $0 == work }
       for entry in queued {  // androidx fails or cancels the dependents; they stay to be read
@@ -691,6 +743,7 @@ extension SimulatedSystem: WorkQueue {
     retiredWorks.append(item)
     var successor = WorkItem(request: next.request, number: nextWorkRequestNumber(), at: now)
     successor.queued = Array(queued.dropFirst())
+    successor.prerequisiteOutputs = [output]  // androidx appends it after the work's leaves
     works[work] = successor
     scheduleStart(work)
   }
@@ -700,7 +753,7 @@ extension SimulatedSystem: WorkQueue {
   /// initial delay counts from here); after its failure or cancel each dependent ends
   /// the same way, and theirs after them (`iterativelyFailWorkAndDependents`,
   /// `CancelWorkRunnable`). The trace records nothing for them: `work.after` said it.
-  private func releaseDependents(of work: String, ending: WorkItem.Ending) {
+  private func releaseDependents(of work: String, ending: WorkItem.Ending, output: WorkData) {
     guard !workDependents.isEmpty, let dependents = workDependents.removeValue(forKey: work) else { return }
     for dependent in dependents {
       guard var item = works[dependent], item.phase == .blocked else { continue }
@@ -709,6 +762,7 @@ extension SimulatedSystem: WorkQueue {
         continue
       }
       item.blockedOn.removeAll { $0 == work }
+      item.prerequisiteOutputs.append(output)
       guard item.blockedOn.isEmpty else {
         works[dependent] = item
         continue

@@ -133,6 +133,7 @@ extension WorkItem {
       runAttemptCount: attempt + (started ? 1 : 0), initialDelay: request.initialDelay.map(TraceInterval.init) ?? .zero,
       periodicity: periodicity, nextScheduleTime: state == .enqueued ? eligible : nil,
       stopReason: WorkStopReason.all.first { $0.code == stopReasonCode } ?? .notStopped,
-      generation: generation, constraints: request.constraints)
+      generation: generation, constraints: request.constraints,
+      outputData: state.isFinished ? outputData : .empty, progress: state == .running ? progress : .empty)
   }
 }

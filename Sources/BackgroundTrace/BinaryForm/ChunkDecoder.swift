@@ -210,38 +210,39 @@ struct ChunkDecoder {
     kind: EventTag, flags: UInt8, start: Int, suffixed: Bool
   ) {
     let start = cursor.offset
-    guard var tag = cursor.byte() else { throw Failure(offset: start, message: "missing event") }
-    var code = tag & 0x1F
+    guard let tag = cursor.byte() else { throw Failure(offset: start, message: "missing event") }
+    let code = tag & 0x1F
+    var flags = tag >> 5
     var suffixed = false
-    if tag == RecordSuffix.marker {
-      // A hand-laid record with a suffix follows; only `work.enqueue` takes one
-      // (docs/FORMAT.md, "Record suffixes").
-      guard let inner = cursor.byte(), inner & 0x1F == EventTag.workEnqueue.rawValue else {
-        throw Failure(offset: start, message: "a record suffix on a kind that takes none")
-      }
-      (tag, code, suffixed) = (inner, inner & 0x1F, true)
-    }
     let kind: EventTag
     if code >= SpecLayout.extendedKindTag || code > EventTag.largestCode {
       guard code == SpecLayout.extendedKindTag else {
         throw Failure(offset: start, message: "unknown event kind tag \(code)")
       }
-      // A code of 32 or more follows the tag byte, and only such a code: each kind has
-      // one encoding (docs/FORMAT.md, "Record").
-      guard let extended = cursor.varint(), extended >= UInt64(SpecLayout.firstExtendedCode) else {
-        throw Failure(offset: start, message: "bad extended event kind code")
+      if tag == RecordSuffix.marker {
+        // A hand-laid record with a suffix follows; only `work.enqueue` takes one
+        // (docs/FORMAT.md, "Record suffixes"). Checked here, off the common path.
+        guard let inner = cursor.byte(), inner & 0x1F == EventTag.workEnqueue.rawValue else {
+          throw Failure(offset: start, message: "a record suffix on a kind that takes none")
+        }
+        (kind, flags, suffixed) = (.workEnqueue, inner >> 5, true)
+      } else {
+        // A code of 32 or more follows the tag byte, and only such a code: each kind has
+        // one encoding (docs/FORMAT.md, "Record").
+        guard let extended = cursor.varint(), extended >= UInt64(SpecLayout.firstExtendedCode) else {
+          throw Failure(offset: start, message: "bad extended event kind code")
+        }
+        guard extended <= UInt64(UInt8.max), let extendedKind = EventTag(rawValue: UInt8(extended)) else {
+          throw Failure(offset: start, message: "unknown event kind tag \(extended)")
+        }
+        kind = extendedKind
       }
-      guard extended <= UInt64(UInt8.max), let extendedKind = EventTag(rawValue: UInt8(extended)) else {
-        throw Failure(offset: start, message: "unknown event kind tag \(extended)")
-      }
-      kind = extendedKind
     } else {
       // The cases are declared in code order, and the codes below 30 run from 0 without
       // a gap (pinned in `WireCodeStabilityTests`), so such a code is the enum's bit
       // pattern, its declaration index (`EventTag(rawValue:)` is a call per record).
       kind = unsafeBitCast(code, to: EventTag.self)
     }
-    let flags = tag >> 5
     let delta = try scaled(&cursor)
     guard delta <= UInt64(Int64.max) - time else {
       throw Failure(offset: start, message: "time overflows")

@@ -37,11 +37,13 @@ public final class WorkContinuation {
   public func then(_ request: WorkRequest) -> WorkContinuation { then([request]) }
 
   /// A step after all of `first` and `others`, as androidx `WorkContinuation.combine`
-  /// makes it: one request of androidx's `CombineContinuationsWorker`, which succeeds
-  /// at once, with each of their last steps' requests as prerequisites. Steps added
-  /// after it wait for all of them.
+  /// makes it: one request of androidx's `CombineContinuationsWorker`, with
+  /// `ArrayCreatingInputMerger`, which succeeds at once with its input as its output,
+  /// with each of their last steps' requests as prerequisites. Steps added after it
+  /// wait for all of them, and get their outputs merged into arrays.
   public static func combine(_ first: WorkContinuation, _ others: WorkContinuation...) -> WorkContinuation {
-    let combining = WorkRequest(work: CombineContinuationsWorker.className, worker: CombineContinuationsWorker())
+    var combining = WorkRequest(work: CombineContinuationsWorker.className, worker: CombineContinuationsWorker())
+    combining.inputMerger = .arrayCreating
     return WorkContinuation(queue: first.queue, requests: [combining], parents: [first] + others)
   }
 
@@ -115,8 +117,10 @@ public final class WorkContinuation {
   }
 }
 
-/// The worker androidx `WorkContinuation.combine` enqueues: it succeeds at once (its
-/// `ArrayCreatingInputMerger` passes the outputs on, which the model does not have).
+/// The worker androidx `WorkContinuation.combine` enqueues: it succeeds at once with
+/// its input as its output (androidx `CombineContinuationsWorker`:
+/// `Result.success(getInputData())`), the outputs of the steps it joins as its
+/// `ArrayCreatingInputMerger` merged them.
 public struct CombineContinuationsWorker: BackgroundWorker {
   /// Its class name, the tag of its work ids (`CombineContinuationsWorker:1`).
   public static let className = "CombineContinuationsWorker"
@@ -124,8 +128,8 @@ public struct CombineContinuationsWorker: BackgroundWorker {
   /// Creates the worker.
   public init() {}
 
-  /// Succeeds.
-  public func doWork(_ context: WorkContext) async -> WorkResult { .success }
+  /// Succeeds with its input as its output.
+  public func doWork(_ context: WorkContext) async -> WorkResult { .success(context.inputData) }
 }
 
 extension WorkQueue {

@@ -130,13 +130,23 @@ public struct WorkInfo: Sendable, Hashable {
   public var generation: Int
   /// Its constraints (androidx `WorkInfo.constraints`).
   public var constraints: Set<WorkConstraint>
+  /// The output of its worker's success or failure (androidx `WorkInfo.outputData`):
+  /// only once one-time work has finished; ``WorkData/empty`` before, and always for
+  /// periodic work.
+  public var outputData: WorkData
+  /// What its running worker last set with `setProgress` (androidx
+  /// `WorkInfo.progress`): ``WorkData/empty`` unless it is running.
+  public var progress: WorkData
 
   /// Creates a work info.
   public init(
     id: WorkRequestID, work: String, state: State, tags: Set<String> = [], runAttemptCount: Int = 0,
     initialDelay: TraceInterval = .zero, periodicity: Periodicity? = nil, nextScheduleTime: TraceTime? = nil,
-    stopReason: WorkStopReason = .notStopped, generation: Int = 0, constraints: Set<WorkConstraint> = []
+    stopReason: WorkStopReason = .notStopped, generation: Int = 0, constraints: Set<WorkConstraint> = [],
+    outputData: WorkData = .empty, progress: WorkData = .empty
   ) {
+    self.outputData = outputData
+    self.progress = progress
     self.generation = generation
     self.constraints = constraints
     self.id = id

@@ -1,18 +1,39 @@
 import Synchronization
 
-/// What a worker returns (`ListenableWorker.Result`).
-public enum WorkResult: Sendable, Hashable {
+/// What a worker returns (`ListenableWorker.Result`): its outcome and, for a success or
+/// a failure, its output data.
+public struct WorkResult: Sendable, Hashable {
   /// `success`: the work is done; `failure`: it failed, and one-time work does not run
   /// again; `retry`: run it again after the backoff, with `runAttemptCount` one higher.
-  case success, failure, retry
-
   /// The trace's `outcome=` value.
-  public var outcome: WorkOutcome {
-    switch self {
-    case .success: .success
-    case .failure: .failure
-    case .retry: .retry
-    }
+  public var outcome: WorkOutcome
+  /// The output (androidx `Result.success(Data)`, `Result.failure(Data)`): what
+  /// ``WorkInfo/outputData`` reports once one-time work has finished, and what work that
+  /// waits for it gets merged into its input (``InputMerger``). A retry has none, and
+  /// periodic work's is dropped, as androidx drops them.
+  public var outputData: WorkData
+
+  /// A result of `outcome` with `outputData`.
+  public init(outcome: WorkOutcome, outputData: WorkData = .empty) {
+    self.outcome = outcome
+    self.outputData = outcome == .retry ? .empty : outputData
+  }
+
+  /// `Result.success()`.
+  public static let success = WorkResult(outcome: .success)
+  /// `Result.failure()`.
+  public static let failure = WorkResult(outcome: .failure)
+  /// `Result.retry()`.
+  public static let retry = WorkResult(outcome: .retry)
+
+  /// `Result.success(outputData)`.
+  public static func success(_ outputData: WorkData) -> WorkResult {
+    WorkResult(outcome: .success, outputData: outputData)
+  }
+
+  /// `Result.failure(outputData)`.
+  public static func failure(_ outputData: WorkData) -> WorkResult {
+    WorkResult(outcome: .failure, outputData: outputData)
   }
 }
 
@@ -24,15 +45,31 @@ public struct WorkContext: Sendable {
   public var runAttemptCount: Int
   /// What ``setForeground(_:)`` does for this run: the queue's (`nil`: nothing).
   public var foreground: (@Sendable (ForegroundInfo) async throws(ForegroundServiceError) -> Void)?
+  /// The run's input (androidx `getInputData()`): the request's own
+  /// ``WorkRequest/inputData`` merged with the output of the work it waited for
+  /// (``InputMerger``).
+  public var inputData: WorkData
+  /// What ``setProgress(_:)`` does for this run: the queue's (`nil`: nothing).
+  public var progress: (@Sendable (WorkData) -> Void)?
 
   /// Creates a context.
   public init(
     work: String, runAttemptCount: Int,
-    foreground: (@Sendable (ForegroundInfo) async throws(ForegroundServiceError) -> Void)? = nil
+    foreground: (@Sendable (ForegroundInfo) async throws(ForegroundServiceError) -> Void)? = nil,
+    inputData: WorkData = .empty, progress: (@Sendable (WorkData) -> Void)? = nil
   ) {
     self.work = work
     self.runAttemptCount = runAttemptCount
     self.foreground = foreground
+    self.inputData = inputData
+    self.progress = progress
+  }
+
+  /// `setProgress(Data)`: while the run goes on, ``WorkInfo/progress`` reports `data`;
+  /// it is cleared when the worker returns. androidx ignores progress set when the work
+  /// is not running (`WorkProgressUpdater`: "Ignoring setProgressAsync(...)").
+  public func setProgress(_ data: WorkData) async {
+    progress?(data)
   }
 
   /// `setForeground(ForegroundInfo)`: the run goes on as a foreground service of
@@ -136,6 +173,11 @@ public struct WorkRequest: Sendable {
   /// An expedited request (`setExpedited(OutOfQuotaPolicy)`): what to do when the app's
   /// expedited quota is spent; `nil`: not expedited.
   public var expedited: ExpeditedPolicy?
+  /// The input its worker is given (`setInputData`), merged with the output of the work
+  /// it waits for (``inputMerger``).
+  public var inputData: WorkData = .empty
+  /// How its input is merged with that output (`setInputMerger`).
+  public var inputMerger: InputMerger = .overwriting
   /// The request's tags (`WorkRequest.Builder.addTag`), in the order added. WorkManager
   /// prints them, with the worker's class name, where each attempt ends; the trace
   /// records them there too, as `tags=` on `work.result` and `work.stop` (``WorkTags``).

@@ -112,10 +112,19 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
     "update-unknown", "Worker with the request's id doesn't exist"
   ) { _ in false }
 
-  /// Every check, in the order androidx makes them: `build()` calls
-  /// `buildInternal()` (the periodic builder's check) before its own.
+  /// Input data WorkManager cannot take: `Data.Builder.build()` throws
+  /// `IllegalStateException` for data over ``WorkData/maxBytes`` serialized
+  /// (`toByteArrayInternalV1`'s check), before the request can be given it.
+  public static let inputDataTooLarge = WorkRequestCheck(
+    "input-data-too-large", "Data cannot occupy more than 10240 bytes when serialized",
+    exception: "IllegalStateException"
+  ) { !$0.inputData.fitsWorkManager }
+
+  /// Every check, in the order androidx makes them: the input's data is built before
+  /// the request; `build()` calls `buildInternal()` (the periodic builder's check)
+  /// before its own.
   public static let all: [WorkRequestCheck] = [
-    .expeditedPeriodic, .expeditedConstraints, .expeditedDelayed, .overrideOneTime,
+    .inputDataTooLarge, .expeditedPeriodic, .expeditedConstraints, .expeditedDelayed, .overrideOneTime,
   ]
 }
 

@@ -30,6 +30,11 @@ public final class ReplayPlatform: @unchecked Sendable {
   var submittedRequests: [String: TaskRequest] = [:]
   var launchedTasks: [Int: ReplayScheduledTask] = [:]
   var works: [String: WorkRequest] = [:]
+  /// The works each work waits for (`work.after`, or the work it was appended to):
+  /// their outputs are merged into its input.
+  var workPrerequisites: [String: [String]] = [:]
+  /// The output of each work's last success or failure, one-time work only.
+  var workOutputs: [String: WorkData] = [:]
   /// The ids of work enqueued without a unique name, counted as in the recorded run.
   public let workIDs = WorkIDs()
   var runningWorkers: [String: (attempt: Int, task: Task<Void, Never>)] = [:]
@@ -293,6 +298,8 @@ extension ReplayPlatform: WorkQueue {
     let request = identified(request)
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
     if policy == .keep, works[request.work] != nil { return }
+    let appended = (policy == .append || policy == .appendOrReplace) && works[request.work] != nil
+    workPrerequisites[request.work] = appended ? [request.work] : nil
     works[request.work] = request
   }
 
@@ -303,7 +310,19 @@ extension ReplayPlatform: WorkQueue {
     let request = identified(request)
     record(.workEnqueue(request.enqueueEvent(policy: nil)))
     for prerequisite in prerequisites { record(.workAfter(work: request.work, prerequisite: prerequisite)) }
+    workPrerequisites[request.work] = prerequisites
     works[request.work] = request
+  }
+
+  /// The input a start of `work`'s `request` gets, as in the simulation: one-time work's
+  /// own input merged with its prerequisites' outputs; `nil` when the merger refuses them.
+  func input(of work: String, _ request: WorkRequest) -> WorkData? {
+    let outputs = (workPrerequisites[work] ?? []).compactMap { workOutputs[$0] }
+    guard request.period == nil, !outputs.isEmpty else { return request.inputData }
+    guard let merged = try? request.inputMerger.merge([request.inputData] + outputs), merged.fitsWorkManager else {
+      return nil
+    }
+    return merged
   }
 
   /// `request` with the id the recording gave this enqueue, unless the app gave it one:

@@ -267,13 +267,22 @@ public enum Replayer: Sendable {
         platform.record(.workResult(work: work, attempt: attempt, outcome: .failure, tags: request.traceTags))
         return
       }
+      guard let input = platform.input(of: work, request) else {
+        // As the simulation: inputs the merger refuses fail the run before doWork.
+        platform.record(.workResult(work: work, attempt: attempt, outcome: .failure, tags: tags))
+        return
+      }
+      let periodic = request.period != nil
       let task = Task(executorPreference: platform.scheduler.executor) { [platform] in
-        let context = WorkContext(work: work, runAttemptCount: attempt) {
-          [platform] (_) throws(ForegroundServiceError) in
-          try platform.promoteWorker(work, attempt: attempt)
-        }
-        let result = await worker.result(of: context)
+        let context = WorkContext(
+          work: work, runAttemptCount: attempt,
+          foreground: { [platform] (_) throws(ForegroundServiceError) in
+            try platform.promoteWorker(work, attempt: attempt)
+          }, inputData: input)
+        var result = await worker.result(of: context)
         guard !Task.isCancelled else { return }
+        if !result.outputData.fitsWorkManager { result = .failure }
+        if result.outcome != .retry && !periodic { platform.workOutputs[work] = result.outputData }
         platform.runningWorkers[work] = nil
         platform.record(.workResult(work: work, attempt: attempt, outcome: result.outcome, tags: tags))
       }
