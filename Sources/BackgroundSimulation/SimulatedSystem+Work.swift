@@ -372,7 +372,8 @@ extension SimulatedSystem: WorkQueue {
   }
 
   func startEligibleWork() {
-    for work in workOrder where works[work]?.phase == .waiting && works[work]?.timer == nil {
+    // Only unfinished work can start: walking every work ever enqueued copied each.
+    for work in unfinishedWorks where works[work]?.phase == .waiting && works[work]?.timer == nil {
       startIfEligible(work)
     }
     noteWaits()
@@ -776,7 +777,7 @@ extension SimulatedSystem: WorkQueue {
   }
 
   func stopAllWork(reason: WorkStopReason) {
-    for work in workOrder where works[work]?.phase == .running {
+    for work in unfinishedWorks where works[work]?.phase == .running {
       stop(work, reason: reason, reschedule: true)
     }
   }
@@ -784,7 +785,7 @@ extension SimulatedSystem: WorkQueue {
   func stopWorkMissingConstraints() {
     // An iOS in-process queue notices a lost constraint only while the app runs.
     if configuration.platform == .ios && !appRuns { return }
-    for work in workOrder {
+    for work in unfinishedWorks {
       guard let item = works[work], item.phase == .running, let lost = firstUnmetConstraint(of: item.request)
       else { continue }
       stop(work, reason: lost.stopReason, reschedule: true)

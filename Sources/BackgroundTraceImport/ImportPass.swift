@@ -102,6 +102,13 @@ struct ImportPass {
     var splitter = LogLineSplitter(try input.open())
     let skipsByWord = style.skipsLinesByWord
     let platform = survey.platform
+    // The last line skipped for lacking the words, kept while the style joins wrapped
+    // lines: the first part of a wrapped message may lack them while its continuation,
+    // the next line, holds them, or a word may lie across the cut.
+    var skipped: [UInt8] = []
+    var skippedNumber: Int?
+    var scratch: [UInt8] = []
+    let keepsSkipped = skipsByWord && reader.joinsWrappedLines
     try splitter.forEachLine { line in
       summary.lines += 1
       if line.isOverlong {
@@ -112,23 +119,63 @@ struct ImportPass {
       // A line with none of the words every message read holds cannot matter: once
       // the first time is known, it is skipped unread. Before, it is read for its time
       // only (the survey never counted such lines).
-      let mayMatter = !skipsByWord || LogRelevance.mayMatter(line.bytes, platform: platform)
+      var mayMatter = !skipsByWord || LogRelevance.mayMatter(line.bytes, platform: platform)
       if !mayMatter && clock.hasBase && reader.heldEntryLine == nil {
-        summary.skippedLines += 1
-        return
+        if keepsSkipped, skippedNumber == line.number - 1,
+          LogRelevance.mayMatter(across: skipped, line.bytes, platform: platform, scratch: &scratch)
+        {
+          mayMatter = true  // a word across the cut: read with the line before, below
+        } else {
+          summary.skippedLines += 1
+          if keepsSkipped {
+            skipped.removeAll(keepingCapacity: true)
+            skipped.append(contentsOf: line.bytes)
+            skippedNumber = line.number
+          }
+          return
+        }
       }
+      let continuesSkipped = keepsSkipped && skippedNumber == line.number - 1 && reader.heldEntryLine == nil
+      skippedNumber = nil
       // An entry held for its continuations (``WrappedLineJoining``) comes out a line
       // late: it is surveyed as its own line was.
       let heldLineMattered = heldMayMatter
+      let reading = reader.read(line)
+      if continuesSkipped, reading.isNotAnEntry, reader.heldEntryLine == nil, reader.nextPending() == nil {
+        // Not an entry: the rest of the line skipped before it, whose message holds the
+        // words only with this part. Read whole, as one line, where the line before is.
+        summary.skippedLines -= 1
+        // Joined as ``WrappedLineJoining`` joins: one blank, none after a blank or a tab.
+        if skipped.last != UInt8(ascii: " ") && skipped.last != UInt8(ascii: "\t") {
+          skipped.append(UInt8(ascii: " "))
+        }
+        skipped.append(contentsOf: line.bytes)
+        let number = line.number - 1
+        heldMayMatter = true
+        let joined = skipped.withUnsafeBufferPointer { bytes in
+          reader.read(LogLineSplitter.Line(number: number, bytes: bytes, isOverlong: false))
+        }
+        try take(
+          joined, surveyed: true, heldSurveyed: true, line: number, input: input, index: inputIndex, strict: strict)
+        while let more = reader.nextPending() {
+          try take(
+            more, surveyed: true, heldSurveyed: true, line: number, input: input, index: inputIndex, strict: strict)
+        }
+        return
+      }
       try take(
-        reader.read(line), surveyed: mayMatter, heldSurveyed: heldLineMattered, line: line.number, input: input,
+        reading, surveyed: mayMatter, heldSurveyed: heldLineMattered, line: line.number, input: input,
         index: inputIndex, strict: strict)
       while let more = reader.nextPending() {
         try take(
           more, surveyed: mayMatter, heldSurveyed: heldLineMattered, line: line.number, input: input,
           index: inputIndex, strict: strict)
       }
-      if reader.heldEntryLine == line.number { heldMayMatter = mayMatter }
+      if let held = reader.heldEntryLine {
+        // The entry held is this line's, or one this line continued: it matters when
+        // either line holds the words.
+        heldMayMatter = held == line.number ? mayMatter : heldMayMatter || mayMatter
+      }
     }
     if let last = reader.finish() {
       try take(

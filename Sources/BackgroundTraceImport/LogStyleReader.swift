@@ -17,6 +17,14 @@ enum LineReading {
   case continuation
   /// A line that does not fit the style.
   case notInStyle
+
+  /// Whether the line starts no entry: it continues one, or is not in the style.
+  var isNotAnEntry: Bool {
+    switch self {
+    case .continuation, .notInStyle: true
+    case .entry, .skipped: false
+    }
+  }
 }
 
 /// Reads one log style's lines into records. Each style is one reader, in its own file.
@@ -31,12 +39,17 @@ protocol LogStyleReader {
   /// The line of the entry held for the lines that may continue it, if one is: the
   /// next line must be read, even one with none of the words the import looks for.
   var heldEntryLine: Int? { get }
+  /// Whether a line not in the style may continue the entry before it
+  /// (``WrappedLineJoining``): a line skipped for lacking the words may then be the
+  /// first part of a message whose continuation holds them.
+  var joinsWrappedLines: Bool { get }
 }
 
 extension LogStyleReader {
   mutating func finish() -> LineReading? { nil }
   mutating func nextPending() -> LineReading? { nil }
   var heldEntryLine: Int? { nil }
+  var joinsWrappedLines: Bool { false }
 }
 
 /// Which entries can matter, tested on bytes before any string is built.
@@ -209,6 +222,23 @@ enum LogRelevance {
   /// FrontBoard's visibility line after its process's `[app<BUNDLE>:PID`
   /// (`… Setting process visibility to: %{public}@`).
   static let visibilityWords: StaticString = "] Setting process visibility to: "
+  /// The length of the longest word ``mayMatter(_:platform:)`` looks for
+  /// (``visibilityWords``; Android's longest, `ForceStopRunnable`, is shorter): a word
+  /// cut by a hard wrap lies within this many bytes of the cut on each side.
+  static let longestWord = visibilityWords.utf8CodeUnitCount
+
+  /// Whether a word lies across the cut between two lines that were one before a hard
+  /// wrap: `first`'s last ``longestWord`` bytes, a blank unless `first` ends in one (as
+  /// ``WrappedLineJoining`` joins them), and `second`'s first, held in `scratch`.
+  static func mayMatter(
+    across first: [UInt8], _ second: UnsafeBufferPointer<UInt8>, platform: LogPlatform, scratch: inout [UInt8]
+  ) -> Bool {
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(contentsOf: first.suffix(longestWord))
+    if scratch.last != UInt8(ascii: " ") { scratch.append(UInt8(ascii: " ")) }
+    scratch.append(contentsOf: second.prefix(longestWord))
+    return scratch.withUnsafeBufferPointer { mayMatter($0, platform: platform) }
+  }
 }
 
 /// Logcat's yearless times (threadtime, time, long): counted in 2000, a year more each

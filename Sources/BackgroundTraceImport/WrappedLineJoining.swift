@@ -24,6 +24,8 @@ struct WrappedLineJoining<Base: LogStyleReader>: LogStyleReader {
 
   var heldEntryLine: Int? { held?.line }
 
+  var joinsWrappedLines: Bool { true }
+
   mutating func read(_ line: LogLineSplitter.Line) -> LineReading {
     take(base.read(line), line: line)
     while let more = base.nextPending() { take(more, line: line) }

@@ -48,25 +48,28 @@ import Testing
     let wrapped = try folder.write(Self.wrapped(text, width: 100), to: "wrapped.log")
     let expected = Self.events(Repository.path(log))
     let read = Self.events(wrapped)
-    if Self.firstLineLacksTheWords.contains(log) {
-      withKnownIssue("issue 43: the first part of a wrapped RunningBoard line lacks the words the import looks for") {
-        #expect(read == expected, "\(log)")
-      }
-    } else {
-      #expect(read == expected, "\(log)")
-    }
+    #expect(read == expected, "\(log)")
   }
 
   /// Bare messages (no header: Xcode's console without metadata): a wrapped line and a
   /// new message look the same, so each part is a message of its own.
   static let unrecoverable: Set<String> = ["Traces/import/ios/bare-onesignal-created-over-30s.log"]
 
-  /// RunningBoard's `Calculated state for ` cut before `application<…>: running-active`:
-  /// the first part holds none of the words a line must hold to be read
-  /// (`LogRelevance`), so it is skipped unread before its continuation shows up.
-  static let firstLineLacksTheWords: Set<String> = [
-    "Traces/import/ios/consoleapp-intune-frontboard-foreground.log"
-  ]
+  /// Console.app's copy wrapped at 100 columns: FrontBoard's `… [application<…>:432]
+  /// Setting ` / `process visibility to: Foreground` holds the words the import looks
+  /// for (`] Setting process visibility to: `) only across the cut, so neither part
+  /// holds them; the two are read as one line, at the first part's line.
+  @Test func wordsAcrossTheCutAreReadWhole() throws {
+    let log = Repository.path("Traces/import/ios/consoleapp-intune-frontboard-foreground.log")
+    let wrapped = Self.wrapped(try String(contentsOfFile: log, encoding: .utf8), width: 100)
+    let lines = wrapped.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines[10].hasSuffix("[application<com.AppCo.MyApp>:432] Setting "))
+    #expect(lines[11] == "process visibility to: Foreground")
+    let folder = try TraceFolder()
+    let path = try folder.write(wrapped, to: "wrapped.log")
+    let output = run("import", path).output.split(separator: "\n")
+    #expect(output.dropFirst(2).first == "0.00105 app.state to=active # from \(path):11")
+  }
 
   /// A verbatim threadtime excerpt wrapped at 100 columns: WorkManager's `Starting work
   /// for ` ends its line, and the work's id is the next line's whole text.
