@@ -23,6 +23,15 @@ public enum AlarmPolicy: Sendable {
   /// hour in later ones; the stricter is kept), and every allow-while-idle alarm before
   /// Android 12 (`ALLOW_WHILE_IDLE_LONG_TIME`, 9 minutes).
   public static let compatIdleQuota: (count: Int, window: Duration) = (1, .seconds(9 * 60))
+  /// `DEFAULT_MIN_DEVICE_IDLE_FUZZ`: deep Doze ends this long before an alarm clock
+  /// (`setAlarmClock`, the one alarm with `FLAG_WAKE_FROM_IDLE`). AOSP draws the time at
+  /// random between it and `DEFAULT_MAX_DEVICE_IDLE_FUZZ` (15 minutes) before
+  /// (`adjustIdleUntilTime`); the model takes the latest, the strict reading.
+  public static let deviceIdleFuzz: Duration = .seconds(2 * 60)
+  /// `DeviceIdleController`'s `MIN_TIME_TO_ALARM`: with an alarm clock due within this,
+  /// the device does not go into deep idle (`isUpcomingAlarmClock`): it becomes active
+  /// ("alarm") and then inactive again.
+  public static let minimumTimeToAlarmClock: Duration = .seconds(30 * 60)
 }
 
 /// An alarm the simulated `AlarmManager` holds.
@@ -32,6 +41,8 @@ struct SimulatedAlarm {
   /// alarm's window's end.
   var deliverAt: TraceTime
   var timer: VirtualTimeScheduler.TimerID?
+  /// An alarm clock's timer that ends deep Doze before it (``AlarmPolicy/deviceIdleFuzz``).
+  var wakeTimer: VirtualTimeScheduler.TimerID?
 }
 
 /// Android's `AlarmManager` in the simulated device: an alarm goes off at its time (an
@@ -64,15 +75,41 @@ extension SimulatedSystem: AlarmScheduling {
         deliverAt = trigger + TraceInterval(window)
       }
     }
+    if let wakeTimer = alarms[name]?.wakeTimer { scheduler.cancel(wakeTimer) }
     alarms[name] = SimulatedAlarm(type: type, deliverAt: deliverAt, timer: nil)
     scheduleAlarm(name, at: deliverAt)
+    if type == .alarmClock {
+      let wake = deliverAt - TraceInterval(AlarmPolicy.deviceIdleFuzz)
+      alarms[name]?.wakeTimer = scheduler.schedule(at: max(wake, now)) { [self, deliverAt] in
+        alarms[name]?.wakeTimer = nil
+        if dozePhase == .deepIdle || dozePhase == .deepMaintenance { wakeForAlarmClock(at: deliverAt) }
+      }
+    }
   }
 
   /// Records `alarm.cancel`; the alarm does not go off.
   public func cancelAlarm(_ name: String) {
     guard configuration.platform == .android else { return }
     record(.alarmCancel(alarm: name))
-    if let timer = alarms.removeValue(forKey: name)?.timer { scheduler.cancel(timer) }
+    guard let alarm = alarms.removeValue(forKey: name) else { return }
+    if let timer = alarm.timer { scheduler.cancel(timer) }
+    if let wakeTimer = alarm.wakeTimer { scheduler.cancel(wakeTimer) }
+  }
+
+  /// The alarm clock set for `alarmClock` makes the dozing device active, as
+  /// `DeviceIdleController` does when its idle-until alarm, moved before the alarm clock,
+  /// finds one upcoming (`becomeActiveLocked("alarm")`, then
+  /// `becomeInactiveIfAppropriateLocked`): Doze starts again from now, light idle a
+  /// minute on, deep idle no sooner than ``DozePolicy/deepIdleAfterInactive`` after the
+  /// alarm clock.
+  func wakeForAlarmClock(at alarmClock: TraceTime) {
+    alarmClockWake = (now, alarmClock)
+    updateDoze()
+  }
+
+  /// The earliest alarm clock set, if one is.
+  var nextAlarmClock: TraceTime? {
+    alarms.values.filter { $0.type == .alarmClock }.map(\.deliverAt).min()
   }
 
   private func scheduleAlarm(_ name: String, at time: TraceTime) {
@@ -137,6 +174,7 @@ extension SimulatedSystem: AlarmScheduling {
   /// which its `alarm.fire` says: no `app.allowlist` is recorded.
   private func deliverAlarm(_ name: String) {
     guard let alarm = alarms.removeValue(forKey: name) else { return }
+    if let wakeTimer = alarm.wakeTimer { scheduler.cancel(wakeTimer) }
     if countsAgainstAlarmQuota(alarm.type) {
       alarmDeliveries.removeAll { $0 + RollingBudget.day <= now }
       alarmDeliveries.append(now)
@@ -175,7 +213,10 @@ extension SimulatedSystem: AlarmScheduling {
 
   /// The device rebooted: `AlarmManager` keeps no alarm across a boot.
   func dropAlarms() {
-    for alarm in alarms.values { if let timer = alarm.timer { scheduler.cancel(timer) } }
+    for alarm in alarms.values {
+      if let timer = alarm.timer { scheduler.cancel(timer) }
+      if let wakeTimer = alarm.wakeTimer { scheduler.cancel(wakeTimer) }
+    }
     alarms.removeAll()
   }
 }

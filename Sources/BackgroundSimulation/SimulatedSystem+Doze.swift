@@ -29,6 +29,19 @@ extension SimulatedSystem {
     scheduler.runPending()
   }
 
+  /// The Doze phase at `time`, and when it ends, from the device's inactivity and
+  /// motion; after an alarm clock made it active (``alarmClockWake``), counted from then,
+  /// deep idle from the alarm clock.
+  private func dozePhase(at time: TraceTime) -> (DozePhase, ends: TraceTime?) {
+    guard var inactive = inactiveSince else { return (.awake, nil) }
+    var stationary = stationarySince
+    if let wake = alarmClockWake, wake.at >= inactive {
+      inactive = wake.at
+      stationary = stationary.map { max($0, wake.alarmClock) }
+    }
+    return configuration.doze.phase(at: time, inactiveSince: inactive, stationarySince: stationary)
+  }
+
   /// Whether the device dozes now, deferring the app's regular jobs: not those of an app
   /// on the power allowlist (``SimulationConfiguration/onPowerAllowlist``).
   var dozeDefersJobs: Bool { dozePhase.defersJobs && !configuration.onPowerAllowlist }
@@ -41,10 +54,14 @@ extension SimulatedSystem {
     let inactive = !screenOn && !charging
     if inactive && inactiveSince == nil { inactiveSince = now }
     if !inactive { inactiveSince = nil }
-    let (phase, ends) =
-      inactiveSince.map {
-        configuration.doze.phase(at: now, inactiveSince: $0, stationarySince: stationarySince)
-      } ?? (.awake, nil)
+    var (phase, ends) = dozePhase(at: now)
+    if phase == .deepIdle && dozePhase != .deepIdle, let alarmClock = nextAlarmClock,
+      alarmClock <= now + TraceInterval(AlarmPolicy.minimumTimeToAlarmClock)
+    {
+      // DeviceIdleController.isUpcomingAlarmClock: no deep idle with an alarm clock near.
+      alarmClockWake = (now, alarmClock)
+      (phase, ends) = dozePhase(at: now)
+    }
     if let timer = dozeTimer { scheduler.cancel(timer) }
     dozeTimer = ends.map { time in
       scheduler.schedule(at: time) { [self] in

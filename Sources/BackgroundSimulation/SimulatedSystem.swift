@@ -121,6 +121,9 @@ public final class SimulatedSystem: @unchecked Sendable {
   var dozePhase = DozePhase.awake
   /// The timer of the next Doze phase change.
   var dozeTimer: VirtualTimeScheduler.TimerID?
+  /// When an alarm clock last made the dozing device active (``AlarmPolicy/deviceIdleFuzz``),
+  /// and the alarm clock's time: the way into Doze starts again from then.
+  var alarmClockWake: (at: TraceTime, alarmClock: TraceTime)?
   /// The timer that starts waiting work when the job quota is back.
   var jobQuotaRecheck: VirtualTimeScheduler.TimerID?
   /// The ids of work enqueued without a unique name (``/BackgroundTrace/WorkQueue/enqueue(_:)``).

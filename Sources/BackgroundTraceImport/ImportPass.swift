@@ -104,11 +104,12 @@ struct ImportPass {
     let platform = survey.platform
     // The last line skipped for lacking the words, kept while the style joins wrapped
     // lines: the first part of a wrapped message may lack them while its continuation,
-    // the next line, holds them, or a word may lie across the cut.
+    // the next line, holds them, or a word may lie across the cut. iOS only: Android's
+    // words are tags, in the header, which a wrap does not move to the next line.
     var skipped: [UInt8] = []
     var skippedNumber: Int?
     var scratch: [UInt8] = []
-    let keepsSkipped = skipsByWord && reader.joinsWrappedLines
+    let keepsSkipped = skipsByWord && reader.joinsWrappedLines && platform == .ios
     try splitter.forEachLine { line in
       summary.lines += 1
       if line.isOverlong {

@@ -29,23 +29,99 @@ import Testing
 
   /// `adjustDeliveryTimeBasedOnDeviceIdle`: in deep Doze an alarm without
   /// `FLAG_ALLOW_WHILE_IDLE` or `FLAG_WAKE_FROM_IDLE` waits for `mPendingIdleUntil`, the
-  /// maintenance window (7,200 s); `setExactAndAllowWhileIdle` and `setAlarmClock` go off
-  /// on time. Light Doze holds no alarm (`DeviceIdleController` calls `setIdleUntil` for
-  /// deep idle alone): an exact alarm at 100 s goes off then. The late exact alarm is
-  /// `alarm-exact-deferred`.
+  /// maintenance window (7,200 s); `setExactAndAllowWhileIdle` goes off on time. Light
+  /// Doze holds no alarm (`DeviceIdleController` calls `setIdleUntil` for deep idle
+  /// alone): an exact alarm at 100 s goes off then. The late exact alarm is
+  /// `alarm-exact-deferred`. (An alarm clock ends deep Doze before it:
+  /// `anAlarmClockEndsDeepDozeTwoMinutesBefore`.)
   @Test func deepDozeHoldsAlarmsThatDoNotGoOffWhileIdle() throws {
     let system = Self.system(dozing: true)
     try system.setAlarm("light", after: .seconds(100), type: .exact)
     try system.setAlarm("exact", after: .seconds(4000), type: .exact)
     try system.setAlarm("idle", after: .seconds(4000), type: .exactAllowWhileIdle)
-    try system.setAlarm("clock", after: .seconds(5000), type: .alarmClock)
     system.advance(to: TraceTime(.seconds(8000)))
     #expect(
       Self.fired(system) == [
-        "100 alarm.fire alarm=light", "4000 alarm.fire alarm=idle", "5000 alarm.fire alarm=clock",
-        "7200 alarm.fire alarm=exact",
+        "100 alarm.fire alarm=light", "4000 alarm.fire alarm=idle", "7200 alarm.fire alarm=exact",
       ])
     #expect(TraceChecker.check(system.trace).map(\.rule) == [.alarmExactDeferred])
+  }
+
+  /// `AlarmManagerService.adjustIdleUntilTime` moves the end of deep idle
+  /// (`mPendingIdleUntil`) before the next alarm clock, by `MIN_DEVICE_IDLE_FUZZ` (2
+  /// minutes, the latest of AOSP's random 2 to 15); `DeviceIdleController` then finds an
+  /// alarm clock upcoming (`isUpcomingAlarmClock`) and becomes active ("alarm"), then
+  /// inactive: light idle a minute on, deep idle an hour after the alarm clock. Deep
+  /// idle runs 3,600 to 7,200 s, then a 5-minute window, then from 7,500 s (the alarm
+  /// clock is more than 30 minutes off); the alarm clock at 12,000 s ends it at
+  /// 11,880 s, and an exact alarm due at 10,000 s, held by Doze, goes off then, as a job
+  /// held for Doze starts.
+  @Test func anAlarmClockEndsDeepDozeTwoMinutesBefore() throws {
+    let system = Self.system(dozing: true)
+    try system.setAlarm("clock", after: .seconds(12000), type: .alarmClock)
+    try system.setAlarm("exact", after: .seconds(10000), type: .exact)
+    system.advance(to: TraceTime(.seconds(7600)))
+    try system.enqueue(
+      WorkRequest(work: "sync", worker: TimedWorker(clock: system.clock, duration: .seconds(30))), policy: nil)
+    system.advance(to: TraceTime(.seconds(16000)))
+    let lines = system.trace.events.map(handWrittenLine(for:)).filter {
+      $0.contains(" env.set doze=") || $0.contains("alarm.fire") || $0.contains("work.start")
+    }
+    #expect(
+      lines == [
+        "60 env.set doze=light", "360 env.set doze=light-maintenance", "420 env.set doze=light",
+        "1020 env.set doze=light-maintenance", "1080 env.set doze=light", "1980 env.set doze=light-maintenance",
+        "2040 env.set doze=light", "2940 env.set doze=light-maintenance", "3000 env.set doze=light",
+        "3600 env.set doze=deep", "7200 env.set doze=deep-maintenance", "7500 env.set doze=deep",
+        // the alarm clock: active at 12,000 - 120 s, light idle a minute on
+        "11880 env.set doze=off", "11880 alarm.fire alarm=exact", "11880 work.start work=sync attempt=0",
+        "11940 env.set doze=light", "12000 alarm.fire alarm=clock",
+        // light idle as from 11,880 s: 5, 10, 15 and 15 minutes with 1-minute windows between
+        "12240 env.set doze=light-maintenance", "12300 env.set doze=light", "12900 env.set doze=light-maintenance",
+        "12960 env.set doze=light", "13860 env.set doze=light-maintenance", "13920 env.set doze=light",
+        "14820 env.set doze=light-maintenance", "14880 env.set doze=light",
+        // deep idle an hour after the alarm clock
+        "15600 env.set doze=deep",
+      ])
+  }
+
+  /// A step into deep idle is one more time `isUpcomingAlarmClock` is asked: the end of a
+  /// maintenance window with an alarm clock due within 30 minutes makes the device
+  /// active, not idle. With the alarm clock at 9,000 s, the window ending at 7,500 s
+  /// does: light idle from 7,560 s, and a job held for Doze runs in the first light
+  /// window, 7,860 to 7,920 s.
+  @Test func aMaintenanceWindowBeforeAnAlarmClockEndsDoze() throws {
+    let system = Self.system(dozing: true)
+    try system.setAlarm("clock", after: .seconds(9000), type: .alarmClock)
+    system.advance(to: TraceTime(.seconds(7600)))
+    try system.enqueue(
+      WorkRequest(work: "sync", worker: TimedWorker(clock: system.clock, duration: .seconds(30))), policy: nil)
+    system.advance(to: TraceTime(.seconds(8000)))
+    let lines = system.trace.events.map(handWrittenLine(for:)).filter {
+      $0.contains(" env.set doze=") || $0.contains("work.start")
+    }
+    #expect(
+      Array(lines.suffix(6)) == [
+        "7200 env.set doze=deep-maintenance", "7500 env.set doze=off", "7560 env.set doze=light",
+        "7860 env.set doze=light-maintenance", "7860 work.start work=sync attempt=0", "7920 env.set doze=light",
+      ])
+  }
+
+  /// `DeviceIdleController.isUpcomingAlarmClock`: a step into deep idle with an alarm
+  /// clock due within `MIN_TIME_TO_ALARM` (30 minutes) makes the device active instead.
+  /// Deep idle would start at 3,600 s; the alarm clock at 4,200 s keeps it out, and deep
+  /// idle starts an hour after the alarm clock, at 7,800 s.
+  @Test func noDeepDozeWithAnAlarmClockWithinHalfAnHour() throws {
+    let system = Self.system(dozing: true)
+    try system.setAlarm("clock", after: .seconds(4200), type: .alarmClock)
+    system.advance(to: TraceTime(.seconds(8000)))
+    let lines = system.trace.events.map(handWrittenLine(for:)).filter {
+      $0.contains("doze=off") || $0.contains("doze=deep") || $0.contains("alarm.fire")
+    }
+    #expect(
+      lines == [
+        "3600 env.set doze=off", "4200 alarm.fire alarm=clock", "7800 env.set doze=deep",
+      ])
   }
 
   /// `WINDOW_HEURISTIC`: an inexact alarm may go off up to three quarters of its distance
