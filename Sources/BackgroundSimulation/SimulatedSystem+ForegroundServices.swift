@@ -192,11 +192,16 @@ extension SimulatedSystem: ForegroundServices {
 
   /// Whether a service of `type` is refused for a while-in-use permission on Android 14+
   /// (``/BackgroundTrace/AndroidRelease/checksWhileInUsePermissions``): its type needs one,
-  /// the app did not hold it (`held`), and for `location` the user has not granted
-  /// background location.
+  /// the app did not hold it (`held`), for `location` the user has not granted
+  /// background location, and a `health` service relies on a body sensor
+  /// (``SimulationConfiguration/healthServicePermission``).
   func lacksWhileInUsePermission(for type: ForegroundServiceType, held: Bool) -> Bool {
     guard release.checksWhileInUsePermissions, type.needsWhileInUsePermission, !held else { return false }
-    return !(type == .location && configuration.backgroundLocationGranted)
+    switch type {
+    case .location: return !configuration.backgroundLocationGranted
+    case .health: return configuration.healthServicePermission.isWhileInUse
+    default: return true
+    }
   }
 
   /// Whether Android refuses a foreground service started now from the background.

@@ -168,6 +168,12 @@ public struct SimulationConfiguration: Sendable {
   /// app holds location only while in use
   /// (``/BackgroundTrace/AndroidRelease/checksWhileInUsePermissions``).
   public var backgroundLocationGranted = false
+  /// What the app's `health` foreground service relies on (AOSP
+  /// `ForegroundServiceTypePolicy.FGS_TYPE_POLICY_HEALTH`: one of `ACTIVITY_RECOGNITION`,
+  /// `BODY_SENSORS`, `HIGH_SAMPLING_RATE_SENSORS`). ``HealthServicePermission/bodySensors``,
+  /// the strict default: a while-in-use permission, so such a service created from the
+  /// background is refused on Android 14+.
+  public var healthServicePermission = HealthServicePermission.bodySensors
   /// Whether the app may set exact alarms on Android 12 and later: it holds
   /// `SCHEDULE_EXACT_ALARM` (granted by the user) or `USE_EXACT_ALARM` (alarm and
   /// calendar apps). `false` by default, the strict case: Android 14 no longer
@@ -431,4 +437,19 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
     return needsNetwork
       ? [.batteryNotLow, .charging, .deviceIdle, .unmetered] : [.batteryNotLow, .charging, .deviceIdle]
   }
+}
+
+/// The runtime permission an app's `health` foreground service relies on, of those
+/// `ForegroundServiceTypePolicy` accepts for the type (``SimulationConfiguration/healthServicePermission``).
+public enum HealthServicePermission: Sendable, Hashable, CaseIterable {
+  /// `BODY_SENSORS`, held only while the app is in use: a health service created from the
+  /// background is refused on Android 14+ (`while-in-use`).
+  case bodySensors
+  /// `BODY_SENSORS` with `BODY_SENSORS_BACKGROUND`, held in the background too.
+  case bodySensorsInBackground
+  /// `ACTIVITY_RECOGNITION` or `HIGH_SAMPLING_RATE_SENSORS`, neither a while-in-use one.
+  case other
+
+  /// Whether the service's permission is held only while the app is in use.
+  public var isWhileInUse: Bool { self == .bodySensors }
 }

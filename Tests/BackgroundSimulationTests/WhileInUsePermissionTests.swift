@@ -21,11 +21,12 @@ import Testing
   /// The app goes to the background at 30 s; at 90 s `delivery` starts its service.
   static func run(
     release: Int = 14, type: ForegroundServiceType, delivery: TemporaryAllowlistReason,
-    backgroundLocation: Bool = false
+    backgroundLocation: Bool = false, health: HealthServicePermission = .bodySensors
   ) -> SimulatedSystem {
     var configuration = SimulationConfiguration(platform: .android)
     configuration.androidRelease = AndroidRelease(release)
     configuration.backgroundLocationGranted = backgroundLocation
+    configuration.healthServicePermission = health
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.launchApp { App(services: $0, type: type) }
     system.advance(by: .seconds(30))
@@ -80,6 +81,29 @@ import Testing
     #expect(
       Self.lines(system) == ["90 fgs.start service=sync", "90 fgs.foreground service=sync type=\(type.rawValue)"])
     #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+
+  /// A `health` service: AOSP `ForegroundServiceTypePolicy.FGS_TYPE_POLICY_HEALTH` takes
+  /// any of `ACTIVITY_RECOGNITION`, `BODY_SENSORS` and `HIGH_SAMPLING_RATE_SENSORS`
+  /// (Android 14 and 15), and a service that relies on `BODY_SENSORS`, a while-in-use
+  /// permission ("body sensor, camera, microphone, or location permissions"), created
+  /// from the background is refused, unless the app holds `BODY_SENSORS_BACKGROUND`. One
+  /// that relies on activity recognition starts; Android 13 lets every one start.
+  @Test(arguments: [
+    (14, HealthServicePermission.bodySensors, true), (15, .bodySensors, true), (14, .bodySensorsInBackground, false),
+    (14, .other, false), (13, .bodySensors, false),
+  ])
+  func aHealthServiceOnABodySensorIsRefusedFromTheBackground(
+    release: Int, health: HealthServicePermission, refused: Bool
+  ) {
+    let system = Self.run(release: release, type: .health, delivery: .fcmHighPriority, health: health)
+    let started = ["90 fgs.start service=sync", "90 fgs.foreground service=sync type=health"]
+    #expect(Self.lines(system) == started + (refused ? ["90 fgs.refuse service=sync reason=while-in-use"] : []))
+    #expect(TraceChecker.check(system.trace).map(\.rule) == (refused ? [.fgsWhileInUseFromBackground] : []))
+    #expect(
+      ForegroundServiceError(.whileInUse, service: "sync", type: .health).description
+        == "SecurityException: Starting FGS with type health callerApp=… requires permissions: any of the "
+        + "permissions allOf=false [android.permission.BODY_SENSORS] (service sync)")
   }
 
   /// A service created in the foreground keeps its permission into the background: the

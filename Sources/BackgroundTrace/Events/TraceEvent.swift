@@ -176,25 +176,29 @@ public enum ForegroundServiceType: String, Sendable, Hashable, CaseIterable {
     return "android.permission.FOREGROUND_SERVICE_" + name
   }
 
-  /// Whether the type's runtime permission is a *while-in-use* one, held only while the
-  /// app is in the foreground: `camera` (`CAMERA`), `microphone` (`RECORD_AUDIO`) and
+  /// Whether the type's runtime permission may be a *while-in-use* one, held only while
+  /// the app is in the foreground: `camera` (`CAMERA`), `microphone` (`RECORD_AUDIO`),
   /// `location` (`ACCESS_FINE_LOCATION` or `ACCESS_COARSE_LOCATION`, unless the app also
-  /// holds `ACCESS_BACKGROUND_LOCATION`); developer.android.com, "Restrictions on
-  /// starting foreground services that need while-in-use permissions". A `health`
-  /// service that needs `BODY_SENSORS` is one too; the model does not know which
-  /// permission a health service needs, and lets it start.
+  /// holds `ACCESS_BACKGROUND_LOCATION`) and `health` when the service relies on a body
+  /// sensor (`BODY_SENSORS`, unless the app also holds `BODY_SENSORS_BACKGROUND`; a
+  /// health service may rely on `ACTIVITY_RECOGNITION` or `HIGH_SAMPLING_RATE_SENSORS`
+  /// instead, which are not); developer.android.com, "Restrictions on starting foreground
+  /// services that need while-in-use permissions" ("body sensor, camera, microphone, or
+  /// location permissions").
   public var needsWhileInUsePermission: Bool { !whileInUsePermissions.isEmpty }
 
   /// The while-in-use permissions of which a service of this type needs one
-  /// (``needsWhileInUsePermission``), as ForegroundServiceTypePolicy lists them; none
-  /// for the other types.
+  /// (``needsWhileInUsePermission``), as ForegroundServiceTypePolicy lists them (its
+  /// `FGS_TYPE_POLICY_HEALTH` lists `BODY_SENSORS` among `ACTIVITY_RECOGNITION` and
+  /// `HIGH_SAMPLING_RATE_SENSORS`, Android 14 and 15); none for the other types.
   public var whileInUsePermissions: [String] {
     switch self {
     case .camera: ["android.permission.CAMERA"]
     case .microphone: ["android.permission.RECORD_AUDIO"]
     case .location: ["android.permission.ACCESS_COARSE_LOCATION", "android.permission.ACCESS_FINE_LOCATION"]
-    case .dataSync, .mediaProcessing, .shortService, .mediaPlayback, .connectedDevice, .health, .phoneCall,
-      .remoteMessaging, .mediaProjection, .specialUse, .systemExempted:
+    case .health: ["android.permission.BODY_SENSORS"]
+    case .dataSync, .mediaProcessing, .shortService, .mediaPlayback, .connectedDevice, .phoneCall, .remoteMessaging,
+      .mediaProjection, .specialUse, .systemExempted:
       []
     }
   }
