@@ -133,14 +133,9 @@ import Testing
     func foregroundInfo() -> ForegroundInfo? { info }
   }
 
-  final class App: BackgroundAppDelegate {
-    let queue: any WorkQueue
-    let clock: VirtualClock
-    init(queue: any WorkQueue, clock: VirtualClock) {
-      self.queue = queue
-      self.clock = clock
-    }
-    func perform(userAction action: String) {
+  /// Enqueues expedited work named after the action, with foreground info for `with-info`.
+  static func app(_ queue: any WorkQueue, _ clock: VirtualClock) -> UserActionApp {
+    UserActionApp { action in
       let info = action == "with-info" ? ForegroundInfo(type: .dataSync) : nil
       try! queue.enqueue(
         WorkRequest(work: action, expedited: .drop, worker: Upload(clock: clock, info: info)), policy: nil)
@@ -152,7 +147,7 @@ import Testing
     configuration.androidRelease = AndroidRelease(11)
     configuration.standbyBucket = .restricted
     let system = SimulatedSystem(seed: 1, configuration: configuration)
-    system.launchApp { App(queue: $0, clock: $0.clock) }
+    system.launchApp { Self.app($0, $0.clock) }
     system.userAction("with-info")
     system.userAction("without-info")
     system.advance(by: .seconds(1000))
@@ -165,7 +160,7 @@ import Testing
         // A 15-minute run: no quota (5 minutes restricted on 12+) and no ten-minute stop.
         "900.1 work.result work=with-info attempt=0 outcome=success",
       ])
-    let replay = Replayer.replay(system.trace, timing: .exact) { App(queue: $0, clock: $0.clock) }
+    let replay = Replayer.replay(system.trace, timing: .exact) { Self.app($0, $0.clock) }
     #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
     #expect(replay.trace.events == system.trace.events)
   }

@@ -533,26 +533,20 @@ private func android(_ release: Int? = nil) -> SimulationConfiguration {
   /// A replay answers a worker's setForeground as the recording did: the refusal from
   /// the background throws again, and the replay takes the same path.
   @Test func aRefusedSetForegroundReplaysAlike() {
-    final class App: BackgroundAppDelegate {
-      let queue: any WorkQueue
-      let clock: VirtualClock
-      init(queue: any WorkQueue, clock: VirtualClock) {
-        self.queue = queue
-        self.clock = clock
-      }
-      func perform(userAction action: String) {
+    func app(_ queue: any WorkQueue, _ clock: VirtualClock) -> UserActionApp {
+      UserActionApp { _ in
         try! queue.enqueue(
           WorkRequest(work: "upload", worker: Promoting(clock: clock, after: .seconds(60))), policy: nil)
       }
     }
     let system = SimulatedSystem(seed: 1, configuration: android(12))
-    system.launchApp { App(queue: $0, clock: $0.clock) }
+    system.launchApp { app($0, $0.clock) }
     system.userAction("upload")
     system.advance(by: .seconds(1))
     system.moveToBackground()
     system.advance(by: .seconds(700))
     #expect(serviceLines(system.trace).contains("60.1 work.refuse work=upload attempt=0 reason=background"))
-    let replay = Replayer.replay(system.trace, timing: .exact) { App(queue: $0, clock: $0.clock) }
+    let replay = Replayer.replay(system.trace, timing: .exact) { app($0, $0.clock) }
     #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
     #expect(replay.trace.events == system.trace.events)
   }

@@ -202,14 +202,8 @@ private final class InputKeepingWorker: BackgroundWorker {
   /// A replay hands each worker the input the recording's did: the dependent echoes
   /// its prerequisite's output, and its result and the whole trace replay alike.
   @Test func aReplayMergesTheSameInputs() throws {
-    final class App: BackgroundAppDelegate {
-      let queue: any WorkQueue
-      let clock: VirtualClock
-      init(queue: any WorkQueue, clock: VirtualClock) {
-        self.queue = queue
-        self.clock = clock
-      }
-      func perform(userAction action: String) {
+    func app(_ queue: any WorkQueue, _ clock: VirtualClock) -> UserActionApp {
+      UserActionApp { _ in
         var first = WorkRequest(work: "first", worker: EchoingWorker(clock: clock))
         first.inputData = ["n": .int(7)]
         try? queue.beginWith(first).then(WorkRequest(work: "second", worker: SevenOrFail())).enqueue()
@@ -220,13 +214,13 @@ private final class InputKeepingWorker: BackgroundWorker {
         context.inputData["n"] == .int(7) ? .success : .failure
       }
     }
-    system.launchApp { App(queue: $0, clock: $0.clock) }
+    system.launchApp { app($0, $0.clock) }
     system.userAction("sync")
     system.advance(by: .seconds(60))
     #expect(
       system.trace.events.map(handWrittenLine(for:)).contains("0.2 work.result work=second:1 attempt=0 outcome=success")
     )
-    let replay = Replayer.replay(system.trace, timing: .exact) { App(queue: $0, clock: $0.clock) }
+    let replay = Replayer.replay(system.trace, timing: .exact) { app($0, $0.clock) }
     #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
     #expect(replay.trace.events == system.trace.events)
   }

@@ -79,24 +79,18 @@ private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0xC, lo
   /// A replay gives each request the id the recording gave it, so the replay's trace is
   /// the recording's, ids and all.
   @Test func aReplayGivesTheRecordedIDs() throws {
-    final class App: BackgroundAppDelegate {
-      let queue: any WorkQueue
-      let clock: VirtualClock
-      init(queue: any WorkQueue, clock: VirtualClock) {
-        self.queue = queue
-        self.clock = clock
-      }
-      func perform(userAction action: String) {
+    func app(_ queue: any WorkQueue, _ clock: VirtualClock) -> UserActionApp {
+      UserActionApp { action in
         try? queue.enqueue(WorkRequest(work: action, worker: TimedWorker(clock: clock, duration: .seconds(5))))
       }
     }
     let system = SimulatedSystem(seed: 3, configuration: Self.android)
-    system.launchApp { App(queue: $0, clock: $0.clock) }
+    system.launchApp { app($0, $0.clock) }
     system.userAction("sync")
     system.userAction("sync")
     system.advance(by: .seconds(60))
     #expect(Self.requestIDs(system.trace).count == 2)
-    let replay = Replayer.replay(system.trace, timing: .exact) { App(queue: $0, clock: $0.clock) }
+    let replay = Replayer.replay(system.trace, timing: .exact) { app($0, $0.clock) }
     #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
     #expect(replay.trace.events == system.trace.events)
   }
