@@ -82,7 +82,31 @@ extension SimulatedSystem {
   /// reading of Android 16's `enforce_quota_policy_to_fgs_jobs`).
   var jobQuotaAllowsStart: Bool {
     guard jobQuotaApplies, !appInForeground else { return true }
+    if configuration.androidRelease.defersJobsByStandbyHeartbeats { return standbyHeartbeatsRelease <= now }
     return (jobQuotaLeft.map { $0 >= configuration.inQuotaBuffer } ?? true) && jobCountsReleased(at: now) == now
+  }
+
+  /// The heartbeat (``StandbyBucket/standbyHeartbeat``) a time falls in, counted from the
+  /// simulation's start as AOSP counts them from boot.
+  private func heartbeat(_ time: TraceTime) -> UInt64 {
+    time.nanoseconds / TraceInterval(StandbyBucket.standbyHeartbeat).nanoseconds
+  }
+
+  /// On Android 9, when the standby bucket lets the app's next job start: at once if the
+  /// app ran no job yet, or one in the current heartbeat; else at the heartbeat
+  /// ``StandbyBucket/standbyBeats`` after the one its last job ran in
+  /// (`isReadyToBeExecutedLocked`: not ready while `mHeartbeat > appLastRan && mHeartbeat
+  /// < appLastRan + STANDBY_BEATS[bucket]`; `heartbeatWhenJobsLastRun` takes an app that
+  /// never ran one as having run long ago). AOSP also lets every job of a bucket run for
+  /// one heartbeat each time the bucket's period comes round (`mNextBucketHeartbeat`);
+  /// the model does not, the strict reading.
+  var standbyHeartbeatsRelease: TraceTime {
+    guard let last = lastJobStart else { return now }
+    let lastBeat = heartbeat(last)
+    let current = heartbeat(now)
+    let ready = lastBeat + UInt64(standbyBucket.standbyBeats)
+    guard current > lastBeat, current < ready else { return now }
+    return TraceTime(nanoseconds: ready * TraceInterval(StandbyBucket.standbyHeartbeat).nanoseconds)
   }
 
   /// When the job and session counts next let a job start, from `time` on with no new
@@ -152,6 +176,7 @@ extension SimulatedSystem {
   func beginJob(_ item: inout WorkItem) {
     item.countsAsJob = true
     item.startedOutsideQuota = !jobQuotaAllowsStart
+    lastJobStart = now
     guard !jobTimeIsFree else { return }
     if jobSessionSince == nil { jobSessionSince = now }
     countJobStarts(1)
@@ -215,6 +240,9 @@ extension SimulatedSystem {
     guard jobQuotaApplies, !jobQuotaAllowsStart,
       works.values.contains(where: { $0.phase == .waiting && !$0.expedited })
     else { return }
+    if configuration.androidRelease.defersJobsByStandbyHeartbeats {
+      return scheduleJobQuotaRecheck(at: standbyHeartbeatsRelease)
+    }
     var time = jobCountsReleased(at: now)
     if let left = jobTimeLeft(at: now, running: .zero), left < configuration.inQuotaBuffer {
       guard jobSessionSince == nil else { return }
@@ -222,6 +250,10 @@ extension SimulatedSystem {
       // Counts freed by then may have changed what the time frees: look again from there.
       time = max(time, jobCountsReleased(at: time))
     }
+    scheduleJobQuotaRecheck(at: time)
+  }
+
+  private func scheduleJobQuotaRecheck(at time: TraceTime) {
     if let timer = jobQuotaRecheck { scheduler.cancel(timer) }
     jobQuotaRecheck = scheduler.schedule(at: time) { [self] in
       jobQuotaRecheck = nil

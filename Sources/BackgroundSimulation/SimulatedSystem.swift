@@ -111,6 +111,9 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// When the app's regular jobs started in the last 24 hours, oldest first: the job
   /// counts' record (``StandbyBucket/jobCountLimit``, ``SimulationConfiguration/jobRateLimit``).
   var jobStarts: [TraceTime] = []
+  /// When the app's last regular job started (Android 9's standby deferral counts
+  /// heartbeats from it, ``standbyHeartbeatsRelease``).
+  var lastJobStart: TraceTime?
   /// Whether the screen is on (Android; ``setDeviceState(screenOn:stationary:)``).
   var screenOn: Bool
   /// Since when the device has lain still, or `nil` while it moves.

@@ -426,6 +426,25 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
   /// the `active` and `exempted` buckets before Android 16.
   func limitsJobs(on release: AndroidRelease) -> Bool { jobQuotaWindow(on: release) > jobQuota(on: release) }
 
+  /// JobScheduler's heartbeat on Android 9 (`DEFAULT_STANDBY_HEARTBEAT_TIME`, 11
+  /// minutes): the unit of ``standbyBeats``.
+  public static let standbyHeartbeat: Duration = .seconds(11 * 60)
+
+  /// On Android 9 (``/BackgroundTrace/AndroidRelease/defersJobsByStandbyHeartbeats``),
+  /// how many heartbeats after the app's last job run its next job waits in this bucket
+  /// (AOSP `JobSchedulerService` `DEFAULT_STANDBY_WORKING_BEATS` 11, about 2 hours,
+  /// `_FREQUENT_BEATS` 43, about 8, `_RARE_BEATS` 130, about 24; developer.android.com,
+  /// "Power management restrictions": jobs "deferred up to 2 hours", "8 hours", "24
+  /// hours"). The restricted bucket came with Android 11: here it waits as rare.
+  public var standbyBeats: Int {
+    switch self {
+    case .exempted, .active: 0
+    case .workingSet: 11
+    case .frequent: 43
+    case .rare, .restricted: 130
+    }
+  }
+
   /// What lets a restricted app's regular job run outside its quota: AOSP `JobStatus`
   /// adds `DYNAMIC_RESTRICTED_CONSTRAINTS` (battery not low, charging, idle, and
   /// connectivity for a job that needs a network) to every job of an app in this

@@ -71,6 +71,11 @@ public struct AndroidRelease: Sendable, Hashable, Comparable, CustomStringConver
   /// windows, a limited `active` bucket, less expedited time in `working_set`, smaller
   /// expedited rewards.
   public var hasAdjustedJobQuotas: Bool { major >= 16 }
+  /// Android 9 (API 28) defers an app's regular jobs by its standby bucket with
+  /// JobScheduler's heartbeats (`JobSchedulerService.isReadyToBeExecutedLocked`,
+  /// `STANDBY_BEATS`), not with `QuotaController`'s execution-time quota, which later
+  /// releases use.
+  public var defersJobsByStandbyHeartbeats: Bool { major <= 9 }
 
   /// Whether exact alarms need `SCHEDULE_EXACT_ALARM` or `USE_EXACT_ALARM`: from
   /// Android 12 (API 31, AOSP `REQUIRE_EXACT_ALARM_PERMISSION` for apps targeting it).

@@ -37,7 +37,8 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
   case slot
   /// Android: the app has spent the job quota of its standby bucket (AOSP
   /// `QuotaController`: 10 minutes per rolling window, 24 hours in the rare bucket;
-  /// JobScheduler `PENDING_JOB_REASON_QUOTA`).
+  /// JobScheduler `PENDING_JOB_REASON_QUOTA`); on Android 9, its bucket defers its next
+  /// job a number of heartbeats after its last (`STANDBY_BEATS`).
   case quota
   /// Android: the device is in light or deep Doze, and regular jobs wait for its next
   /// maintenance window (AOSP `DeviceIdleJobsController`; JobScheduler
