@@ -148,4 +148,28 @@ import Testing
       #expect(TraceChecker.check(system.trace).map(\.rule) == (type == .exact ? [.alarmExactDeferred] : []))
     }
   }
+
+  /// Each fetch returns how many stories it got; the merge adds them up.
+  struct Fetch: BackgroundWorker {
+    let stories: Int32
+    func doWork(_ context: WorkContext) async -> WorkResult { .success(["stories": .int(stories)]) }
+  }
+
+  struct Merge: BackgroundWorker {
+    func doWork(_ context: WorkContext) async -> WorkResult {
+      guard case .ints(let counts)? = context.inputData["stories"] else { return .failure }
+      return .success(["total": .int(counts.reduce(0, +))])
+    }
+  }
+
+  @Test func theMergeAddsUpBothFeeds() throws {
+    let system = SimulatedSystem(seed: 3, configuration: SimulationConfiguration(platform: .android))
+    var merge = WorkRequest(work: "merge", tags: ["digest"], worker: Merge())
+    merge.inputMerger = .arrayCreating  // both fetches' "stories" in one array
+    let world = WorkRequest(work: "world", worker: Fetch(stories: 12))
+    let sport = WorkRequest(work: "sport", worker: Fetch(stories: 5))
+    try system.beginWith([world, sport]).then(merge).enqueue()
+    system.advance(to: TraceTime(seconds: 60))
+    #expect(system.workInfos(byTag: "digest").first?.outputData == ["total": .int(17)])
+  }
 }
