@@ -503,6 +503,7 @@ extension SimulatedSystem: WorkQueue {
     }
     item.progress = data
     works[work] = item
+    if !workInfoWatches.isEmpty { readWatchedWorkInfosSoon() }
   }
 
   /// Schedules the running attempt's stop as a job: at its time limit (`timeout`), or,

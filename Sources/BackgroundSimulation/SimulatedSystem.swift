@@ -95,6 +95,10 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// appended work took the place of, and appended work failed or cancelled with what
   /// it was appended to (``pruneWork()`` drops them).
   var retiredWorks: [WorkItem] = []
+  /// The requests whose WorkInfo a test watches (``watchWorkInfo(id:)``).
+  var workInfoWatches: [WorkInfoChanges] = []
+  /// Whether the watched WorkInfos are to be read once the current step has run.
+  var workInfoReadPending = false
   /// The expedited quota used in the current 24 hours (Android).
   var expeditedBudget = RollingBudget()
   /// Until when the app's expedited time is free after it left the top
@@ -326,6 +330,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     // A crashed process runs no code: what its unwound caller still does is not an action.
     if unwindingCrash && kind.side == .app { return }
     recorder.record(kind, at: scheduler.now)
+    if !workInfoWatches.isEmpty { readWatchedWorkInfosSoon() }
   }
 
   // MARK: Driving time

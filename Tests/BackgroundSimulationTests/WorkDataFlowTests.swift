@@ -234,3 +234,31 @@ extension WorkRequest {
     return request
   }
 }
+
+/// WorkInfo as a stream of changes (androidx `WorkManager.getWorkInfoByIdFlow`, whose
+/// `CoroutineWorkerTest.testProgressUpdates` collects it): the value when watched, then
+/// each state and progress a step leaves.
+@Suite struct WorkInfoChangesTests {
+  @Test func aWatchSeesEachStateAndProgress() throws {
+    struct Steps: BackgroundWorker {
+      let clock: VirtualClock
+      func doWork(_ context: WorkContext) async throws -> WorkResult {
+        try await clock.sleep(for: .seconds(10))
+        await context.setProgress(["done": .int(50)])
+        try await clock.sleep(for: .seconds(10))
+        return .success(["done": .int(100)])
+      }
+    }
+    let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
+    let id = WorkRequestID(high: 0xF, low: 1)
+    let before = system.watchWorkInfo(id: id)
+    try system.enqueue(WorkRequest(work: "w", id: id, worker: Steps(clock: system.clock)), policy: nil)
+    system.advance(to: TraceTime(seconds: 60))
+    let values = before.values
+    // Not there yet; enqueued; running (attempt 1); its progress; succeeded with its output.
+    #expect(values.map { $0?.state } == [nil, .enqueued, .running, .running, .succeeded])
+    #expect(values.map { $0?.runAttemptCount } == [nil, 0, 1, 1, 1])
+    #expect(values.map { $0?.progress } == [nil, .empty, .empty, ["done": .int(50)], .empty])
+    #expect(values.last??.outputData == ["done": .int(100)])
+  }
+}
