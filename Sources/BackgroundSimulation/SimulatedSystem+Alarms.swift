@@ -4,6 +4,13 @@ public import BackgroundTrace
 /// "Alarms"), beside Doze (``/BackgroundTrace/DozePhase/defersAlarms``) and the standby bucket's quota
 /// (``StandbyBucket/alarmQuota``).
 public enum AlarmPolicy: Sendable {
+  /// `DEFAULT_MIN_WINDOW`: from Android 12 (apps targeting it, compat change
+  /// `ENFORCE_MINIMUM_WINDOW_ON_INEXACT_ALARMS`) a `setWindow` window is at least the
+  /// smaller of this and three quarters of the time to its start
+  /// (`getMinimumAllowedWindow`); apps on the power allowlist are exempt.
+  public static let minimumWindow: Duration = .seconds(10 * 60)
+  /// `INTERVAL_DAY`: the longest window `setWindow` keeps.
+  public static let maximumWindow: Duration = .seconds(86_400)
   /// `MIN_FUTURITY`: an alarm goes off no sooner than this after it is set.
   public static let minimumFuturity: Duration = .seconds(5)
   /// `MIN_FUZZABLE_INTERVAL`: an inexact alarm set less than this ahead is delivered on
@@ -62,12 +69,32 @@ extension SimulatedSystem: AlarmScheduling {
     {
       throw AlarmPermissionError(alarm: name, type: type)
     }
-    let asked = now + TraceInterval(max(delay, .zero))
-    record(.alarmSet(alarm: name, at: asked, type: type))
+    place(name, after: delay, type: type, window: nil)
+  }
+
+  /// Records `alarm.set type=window` and schedules the alarm at its window's end (the
+  /// strict reading: AOSP delivers it at the earliest deadline among the wakeup alarms
+  /// whose windows overlap, its own at the latest), the window widened as
+  /// ``AlarmPolicy/minimumWindow`` says and cut to ``AlarmPolicy/maximumWindow``.
+  public func setWindowAlarm(_ name: String, after delay: Duration, window: Duration) {
+    guard configuration.platform == .android else { return }
+    place(name, after: delay, type: .window, window: max(window, .zero))
+  }
+
+  /// Records `alarm.set` and schedules the alarm `name`, replacing one of that name.
+  private func place(_ name: String, after delay: Duration, type: AlarmType, window asked: Duration?) {
+    let askedTime = now + TraceInterval(max(delay, .zero))
+    record(.alarmSet(alarm: name, at: askedTime, type: type, window: asked.map(TraceInterval.init)))
     if let timer = alarms[name]?.timer { scheduler.cancel(timer) }
-    let trigger = max(asked, now + TraceInterval(AlarmPolicy.minimumFuturity))
+    let trigger = max(askedTime, now + TraceInterval(AlarmPolicy.minimumFuturity))
     var deliverAt = trigger
-    if !type.isExact {
+    if var window = asked {
+      if configuration.androidRelease.major >= 12 && !configuration.onPowerAllowlist {
+        let futurity = RollingBudget.elapsed(from: now, to: trigger)
+        window = max(window, min(AlarmPolicy.minimumWindow, futurity * 3 / 4))
+      }
+      deliverAt = trigger + TraceInterval(min(window, AlarmPolicy.maximumWindow))
+    } else if !type.isExact {
       let distance = RollingBudget.elapsed(from: now, to: trigger)
       if distance >= AlarmPolicy.minimumFuzzableInterval {
         var window = distance * Int(AlarmPolicy.inexactWindowQuarters) / 4

@@ -107,6 +107,30 @@ import Testing
       ])
   }
 
+  /// `setWindow`: the model delivers at the window's end. From Android 12
+  /// `getMinimumAllowedWindow` widens a window to at least the smaller of
+  /// `DEFAULT_MIN_WINDOW` (10 minutes) and three quarters of the time to its start: 60 s
+  /// asked 100 s ahead becomes 75 s (fires at 175 s), 60 s asked an hour ahead becomes
+  /// 600 s (fires at 4,200 s). Android 11 keeps the windows asked: 160 s and 3,660 s.
+  @Test(arguments: [(14, ["175", "4200"]), (11, ["160", "3660"])])
+  func aWindowAlarmGoesOffAtItsWidenedWindowsEnd(release: Int, times: [String]) throws {
+    let system = Self.system(release: release)
+    system.setWindowAlarm("near", after: .seconds(100), window: .seconds(60))
+    system.setWindowAlarm("far", after: .seconds(3600), window: .seconds(60))
+    system.advance(to: TraceTime(.seconds(5000)))
+    #expect(Self.fired(system) == ["\(times[0]) alarm.fire alarm=near", "\(times[1]) alarm.fire alarm=far"])
+    #expect(
+      system.trace.events.map(TextTraceWriter.line(for:)).contains(
+        "0 alarm.set alarm=far at=3600 type=window window=60"))
+    let history = try #require(AlarmHistory(of: "far", in: system.trace))
+    if release == 14 {
+      #expect(
+        history.lines.contains {
+          $0.contains("a setWindow alarm may go off up to the end of its 60s window, which Android 12 widens")
+        })
+    }
+  }
+
   /// `DeviceIdleController.isUpcomingAlarmClock`: a step into deep idle with an alarm
   /// clock due within `MIN_TIME_TO_ALARM` (30 minutes) makes the device active instead.
   /// Deep idle would start at 3,600 s; the alarm clock at 4,200 s keeps it out, and deep

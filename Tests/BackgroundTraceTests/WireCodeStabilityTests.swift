@@ -102,7 +102,9 @@ import Testing
         [
           .required("alarm", .string), .required("at", .seconds),
           .required(
-            "type", .choice(words: ["inexact", "exact", "allow-while-idle", "exact-allow-while-idle", "alarm-clock"])),
+            "type",
+            .choice(words: ["inexact", "exact", "allow-while-idle", "exact-allow-while-idle", "alarm-clock", "window"])),
+          .optional("window", .interval),
         ]
       ),
       ("alarm.fire", [.required("alarm", .string)]),
@@ -112,6 +114,11 @@ import Testing
       let published = EventTag(name: name)?.spec.fields ?? []
       #expect(Array(published.prefix(fields.count)).map(\.layoutPart) == fields.map(\.layoutPart), "\(name)")
       #expect(published.dropFirst(fields.count).allSatisfy { !$0.isRequired }, "\(name): a new field is optional")
+      // A kind published without an optional field has no presence bits: its first
+      // optional field would add them before every field, and misread its records.
+      #expect(
+        fields.contains { !$0.isRequired } || published.allSatisfy(\.isRequired),
+        "\(name): a kind with no optional field cannot gain one; declare a new kind")
     }
     let laidOut = EventTag.allCases.filter { $0.rawValue >= 27 }.map(\.name)
     #expect(laidOut.sorted() == expected.map(\.0).sorted(), "every spec-layout kind is pinned here")

@@ -304,9 +304,12 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
     case .alarmSet:
       KindSpec(
         "alarm.set", .app,
-        [.required("alarm", .string), .required("at", .seconds), .required("type", .choice(AlarmType.self))],
+        [
+          .required("alarm", .string), .required("at", .seconds), .required("type", .choice(AlarmType.self)),
+          .optional("window", .interval),
+        ],
         "the app set the alarm `alarm` to go off at `at` (Android `AlarmManager`: `type=` names the call, "
-          + "docs/events.md, \"Alarms\"), replacing an alarm of that name")
+          + "docs/events.md, \"Alarms\"; `window=`: a `setWindow` alarm's window), replacing an alarm of that name")
     case .alarmFire:
       KindSpec(
         "alarm.fire", .system, [.required("alarm", .string)],

@@ -178,10 +178,11 @@ extension TraceEvent.Kind {
     case .workAfter(let work, let prerequisite):
       visit(.string(work))
       visit(.string(prerequisite))
-    case .alarmSet(let alarm, let time, let type):
+    case .alarmSet(let alarm, let time, let type, let window):
       visit(.string(alarm))
       visit(.seconds(time))
       visit(.choice(type.rawValue))
+      visit(window.map(FieldValue.interval))
     case .alarmFire(let alarm), .alarmCancel(let alarm):
       visit(.string(alarm))
     }
@@ -294,7 +295,15 @@ extension TraceEvent.Kind {
     case .workWait: self = .workWait(work: try values.string(0), reasons: try values.waitReasons(1))
     case .workAfter: self = .workAfter(work: try values.string(0), prerequisite: try values.string(1))
     case .alarmSet:
-      self = .alarmSet(alarm: try values.string(0), at: try values.seconds(1), type: try values.choice(2))
+      let type: AlarmType = try values.choice(2)
+      let window = try values.optionalInterval(3)
+      // A window belongs to a setWindow alarm, which has one.
+      if (type == .window) != (window != nil) {
+        throw FieldError(
+          field: "window", isInName: window != nil,
+          message: type == .window ? "alarm.set type=window needs window=…" : "window= is for type=window only")
+      }
+      self = .alarmSet(alarm: try values.string(0), at: try values.seconds(1), type: type, window: window)
     case .alarmFire: self = .alarmFire(alarm: try values.string(0))
     case .alarmCancel: self = .alarmCancel(alarm: try values.string(0))
     case .schedWait: self = .schedWait(identifier: try values.string(0), reasons: try values.waitReasons(1))

@@ -143,7 +143,7 @@ extension TraceEvent {
     case workAfter(work: String, prerequisite: String)
     /// `alarm.set alarm=… at=… type=…`: the app set the alarm `alarm` to go off at `at`
     /// (Android `AlarmManager`, the call `type` names), replacing one of that name.
-    case alarmSet(alarm: String, at: TraceTime, type: AlarmType)
+    case alarmSet(alarm: String, at: TraceTime, type: AlarmType, window: TraceInterval? = nil)
     /// `alarm.fire alarm=…`: the system delivered the alarm; the app's receiver runs.
     case alarmFire(alarm: String)
     /// `alarm.cancel alarm=…`: the app cancelled the alarm.

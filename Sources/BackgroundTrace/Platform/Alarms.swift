@@ -13,13 +13,17 @@ public enum AlarmType: String, Sendable, Hashable, CaseIterable {
   /// `setAlarmClock`: on time whatever the device's state; the user sees it as an alarm
   /// clock.
   case alarmClock = "alarm-clock"
+  /// `setWindow`: any time within a window the app gives (`alarm.set window=`), which
+  /// Android 12 widens to at least the smaller of 10 minutes and three quarters of the
+  /// time to its start; Doze holds it.
+  case window
 
   /// Whether it goes off at the time asked (an exact alarm).
   public var isExact: Bool { self == .exact || self == .exactAllowWhileIdle || self == .alarmClock }
 
   /// Whether it goes off while the device is in Doze (`FLAG_ALLOW_WHILE_IDLE`, or
   /// `FLAG_WAKE_FROM_IDLE` for an alarm clock).
-  public var goesOffInDoze: Bool { self != .inexact && self != .exact }
+  public var goesOffInDoze: Bool { self != .inexact && self != .exact && self != .window }
 
   /// Whether it goes off in Doze within an idle quota (`FLAG_ALLOW_WHILE_IDLE`): the
   /// allow-while-idle calls; an alarm clock has none.
@@ -33,6 +37,7 @@ public enum AlarmType: String, Sendable, Hashable, CaseIterable {
     case .allowWhileIdle: "setAndAllowWhileIdle"
     case .exactAllowWhileIdle: "setExactAndAllowWhileIdle"
     case .alarmClock: "setAlarmClock"
+    case .window: "setWindow"
     }
   }
 
@@ -88,6 +93,9 @@ public protocol AlarmScheduling: AnyObject, Sendable {
   ///   (``AlarmType/needsExactAlarmPermission``) from Android 12 when the app may not set
   ///   one; the alarm is then not set.
   func setAlarm(_ name: String, after delay: Duration, type: AlarmType) throws(AlarmPermissionError)
+  /// `AlarmManager.setWindow(RTC_WAKEUP, now + delay, window, pendingIntent)`: the alarm
+  /// `name` goes off at some time in the `window` after `delay` (``AlarmType/window``).
+  func setWindowAlarm(_ name: String, after delay: Duration, window: Duration)
   /// `AlarmManager.cancel(pendingIntent)`: the alarm `name` does not go off.
   func cancelAlarm(_ name: String)
 }

@@ -28,6 +28,13 @@ public final class TracingAlarmScheduler: AlarmScheduling {
     recorder.record(.alarmSet(alarm: name, at: asked, type: type))
   }
 
+  /// Forwards, and records `alarm.set type=window` with its window.
+  public func setWindowAlarm(_ name: String, after delay: Duration, window: Duration) {
+    let asked = recorder.currentTime + TraceInterval(max(delay, .zero))
+    base.setWindowAlarm(name, after: delay, window: window)
+    recorder.record(.alarmSet(alarm: name, at: asked, type: .window, window: TraceInterval(max(window, .zero))))
+  }
+
   /// Records `alarm.cancel` and forwards.
   public func cancelAlarm(_ name: String) {
     recorder.record(.alarmCancel(alarm: name))

@@ -48,7 +48,7 @@ extension TraceEvent.Kind {
   /// The alarm this event is about, if it is about one.
   fileprivate var alarmName: String? {
     switch self {
-    case .alarmSet(let alarm, _, _), .alarmFire(let alarm), .alarmCancel(let alarm): alarm
+    case .alarmSet(let alarm, _, _, _), .alarmFire(let alarm), .alarmCancel(let alarm): alarm
     default: nil
     }
   }
@@ -58,8 +58,9 @@ extension TraceEvent.Kind {
 private struct AlarmStory {
   let alarm: String
   var steps: [String] = []
-  /// The pending alarm: when it was set, when it was asked to go off, and its type.
-  var pending: (setAt: TraceTime, due: TraceTime, type: AlarmType)?
+  /// The pending alarm: when it was set, when it was asked to go off, its type, and a
+  /// `setWindow` alarm's window.
+  var pending: (setAt: TraceTime, due: TraceTime, type: AlarmType, window: TraceInterval?)?
   /// Since when the device has been in deep Doze, if it is.
   var deepDozeSince: TraceTime?
   /// Whether the device was in deep Doze at some moment since the alarm fell due.
@@ -94,10 +95,11 @@ private struct AlarmStory {
       steps.append(
         "  \(now)s: dropped by the reboot; it was due at \(pending.due)s (AlarmManager keeps no alarm across a boot).")
       self.pending = nil
-    case .alarmSet(alarm, let due, let type):
+    case .alarmSet(alarm, let due, let type, let window):
       let replacing = pending.map { ", replacing the alarm due at \($0.due)s" } ?? ""
-      steps.append("  \(now)s: set with \(Self.call(type)), to go off at \(due)s\(replacing).")
-      pending = (now, due, type)
+      let within = window.map { " within \($0)s" } ?? ""
+      steps.append("  \(now)s: set with \(Self.call(type)), to go off at \(due)s\(within)\(replacing).")
+      pending = (now, due, type, window)
       dozedSinceDue = false
     case .alarmCancel(alarm):
       guard let pending else {
@@ -137,9 +139,16 @@ private struct AlarmStory {
   }
 
   /// What the trace says held an alarm from its time until `time`.
-  private func held(_ alarm: (setAt: TraceTime, due: TraceTime, type: AlarmType), until time: TraceTime) -> String {
+  private func held(
+    _ alarm: (setAt: TraceTime, due: TraceTime, type: AlarmType, window: TraceInterval?), until time: TraceTime
+  ) -> String {
     var reasons: [String] = []
-    if !alarm.type.isExact {
+    if let window = alarm.window {
+      reasons.append(
+        "a setWindow alarm may go off up to the end of its \(window)s window, which Android 12 widens to at "
+          + "least the smaller of 10 minutes and three quarters of the \(alarm.due.interval(since: alarm.setAt))s "
+          + "it was set ahead (AlarmManagerService: getMinimumAllowedWindow)")
+    } else if !alarm.type.isExact {
       reasons.append(
         "an inexact alarm may go off up to three quarters of the \(alarm.due.interval(since: alarm.setAt))s it was "
           + "set ahead after its time (at most an hour from Android 12)")

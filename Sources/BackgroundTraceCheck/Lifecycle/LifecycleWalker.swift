@@ -275,7 +275,7 @@ package struct LifecycleWalker: Sendable {
     case .schedWait(let ident, let reasons):
       observer.observe(.requestWaits(.taskRequest(ident), reasons: reasons), in: process)
     case .workAfter(let work, let prerequisite): block(work, StableHash(work), on: prerequisite, into: &observer)
-    case .alarmSet(let alarm, let due, let type): alarms[alarm] = (due, type)
+    case .alarmSet(let alarm, let due, let type, _): alarms[alarm] = (due, type)
     case .alarmCancel(let alarm): alarms[alarm] = nil
     case .alarmFire(let alarm):
       let set = alarms.removeValue(forKey: alarm)

@@ -15,6 +15,16 @@ extension ReplayPlatform: AlarmScheduling {
     record(.alarmSet(alarm: name, at: scheduler.now + TraceInterval(max(delay, .zero)), type: type))
   }
 
+  /// Records `alarm.set type=window`, an app action the replay compares with the
+  /// recording's; the alarm goes off when the recording's `alarm.fire` says.
+  public func setWindowAlarm(_ name: String, after delay: Duration, window: Duration) {
+    guard recordedPlatform == "android" else { return }
+    record(
+      .alarmSet(
+        alarm: name, at: scheduler.now + TraceInterval(max(delay, .zero)), type: .window,
+        window: TraceInterval(max(window, .zero))))
+  }
+
   /// Whether an exact alarm is refused: on Android 12 and later, when the recording
   /// sets none.
   private var refusesExactAlarms: Bool {
