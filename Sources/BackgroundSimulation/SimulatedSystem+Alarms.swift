@@ -170,6 +170,14 @@ extension SimulatedSystem: AlarmScheduling {
       let times = idleAlarmDeliveries.filter { counted == nil || $0.exact == counted }.map(\.time)
       if let free = Self.quotaFrees(times, quota, at: now) { return free }
     }
+    if configuration.androidRelease.defersJobsByStandbyHeartbeats {
+      // Android 9: a delay after the app's last alarm, not a quota (alarm clocks and
+      // the charger exempt, isExemptFromAppStandby and the parole).
+      guard alarm.type != .alarmClock, !charging, let delay = standbyBucket.alarmDelay, let last = lastAlarmDelivery
+      else { return nil }
+      let free = last + TraceInterval(delay)
+      return free > now ? free : nil
+    }
     if countsAgainstAlarmQuota(alarm.type), let quota = standbyBucket.alarmQuota {
       return Self.quotaFrees(alarmDeliveries, quota, at: now)
     }
@@ -210,6 +218,7 @@ extension SimulatedSystem: AlarmScheduling {
       idleAlarmDeliveries.removeAll { $0.time + TraceInterval(AlarmPolicy.exactIdleQuota.window) <= now }
       idleAlarmDeliveries.append((now, alarm.type == .exactAllowWhileIdle))
     }
+    lastAlarmDelivery = now
     wakeForBackgroundWork()
     record(.alarmFire(alarm: name))
     if alarm.type.isExact && configuration.androidRelease.major >= 12 {

@@ -320,6 +320,23 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
   /// ``jobQuotaWindow(on:)`` on Android 15 and earlier.
   public var jobQuotaWindow: Duration { jobQuotaWindow(on: AndroidRelease(15)) }
 
+  /// On Android 9, how long after the app's last alarm went off its next one may go off
+  /// in this bucket (AOSP `AlarmManagerService` for Pie, `DEFAULT_APP_STANDBY_WORKING_DELAY`
+  /// 6 minutes, `_FREQUENT_DELAY` 30, `_RARE_DELAY` 2 hours, in
+  /// `adjustDeliveryTimeBasedOnStandbyBucketLocked`; developer.android.com, "Power
+  /// management restrictions", Android 9: alarms "deferred up to 6 minutes", "30
+  /// minutes", "2 hours"); `nil`: not deferred. Android 10 and later use
+  /// ``alarmQuota`` instead. The restricted bucket came with Android 11: here it waits
+  /// as rare.
+  public var alarmDelay: Duration? {
+    switch self {
+    case .exempted, .active: nil
+    case .workingSet: .seconds(6 * 60)
+    case .frequent: .seconds(30 * 60)
+    case .rare, .restricted: .seconds(2 * 3600)
+    }
+  }
+
   /// How many of the app's alarms may go off per window in this bucket (AOSP
   /// `AlarmManagerService`, Android 10 and later: `DEFAULT_APP_STANDBY_QUOTAS` 720, 10,
   /// 2 and 1 per `DEFAULT_APP_STANDBY_WINDOW`, an hour, from `active` to `rare`;

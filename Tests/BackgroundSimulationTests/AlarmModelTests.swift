@@ -131,6 +131,24 @@ import Testing
     }
   }
 
+  /// Android 9 delays an app's alarm until a bucket's delay after its last one went off
+  /// (AOSP Pie `AlarmManagerService.adjustDeliveryTimeBasedOnStandbyBucketLocked`,
+  /// `DEFAULT_APP_STANDBY_WORKING_DELAY` 6 minutes, `_RARE_DELAY` 2 hours;
+  /// developer.android.com, "Power management restrictions"): the second alarm, due at
+  /// 200 s, goes off 360 s after the first (460 s) in the working set, 7,200 s after it
+  /// (7,300 s) in rare. Near misses: the active bucket, and Android 10's quota (10 an
+  /// hour in the working set), let it go off on time.
+  @Test(arguments: [
+    (9, StandbyBucket.workingSet, "460"), (9, .rare, "7300"), (9, .active, "200"), (10, .workingSet, "200"),
+  ])
+  func androidNineDelaysAnAlarmAfterTheLast(release: Int, bucket: StandbyBucket, second: String) throws {
+    let system = Self.system(release: release, bucket: bucket)
+    try system.setAlarm("first", after: .seconds(100), type: .exact)
+    try system.setAlarm("second", after: .seconds(200), type: .exact)
+    system.advance(to: TraceTime(.seconds(8000)))
+    #expect(Self.fired(system) == ["100 alarm.fire alarm=first", "\(second) alarm.fire alarm=second"])
+  }
+
   /// `DeviceIdleController.isUpcomingAlarmClock`: a step into deep idle with an alarm
   /// clock due within `MIN_TIME_TO_ALARM` (30 minutes) makes the device active instead.
   /// Deep idle would start at 3,600 s; the alarm clock at 4,200 s keeps it out, and deep

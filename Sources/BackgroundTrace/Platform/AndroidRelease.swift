@@ -74,7 +74,7 @@ public struct AndroidRelease: Sendable, Hashable, Comparable, CustomStringConver
   /// Android 9 (API 28) defers an app's regular jobs by its standby bucket with
   /// JobScheduler's heartbeats (`JobSchedulerService.isReadyToBeExecutedLocked`,
   /// `STANDBY_BEATS`), not with `QuotaController`'s execution-time quota, which later
-  /// releases use.
+  /// releases use; and its alarms by a delay after its last one, not by an alarm quota.
   public var defersJobsByStandbyHeartbeats: Bool { major <= 9 }
 
   /// Whether exact alarms need `SCHEDULE_EXACT_ALARM` or `USE_EXACT_ALARM`: from
