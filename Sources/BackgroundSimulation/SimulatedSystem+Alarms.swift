@@ -218,7 +218,9 @@ extension SimulatedSystem: AlarmScheduling {
       idleAlarmDeliveries.removeAll { $0.time + TraceInterval(AlarmPolicy.exactIdleQuota.window) <= now }
       idleAlarmDeliveries.append((now, alarm.type == .exactAllowWhileIdle))
     }
-    lastAlarmDelivery = now
+    // Pie's DeliveryTracker notes the delivery of an alarm that is not exempt
+    // (isExemptFromAppStandby: an alarm clock is).
+    if alarm.type != .alarmClock { lastAlarmDelivery = now }
     wakeForBackgroundWork()
     record(.alarmFire(alarm: name))
     if alarm.type.isExact && configuration.androidRelease.major >= 12 {

@@ -191,7 +191,8 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// When the app's alarms that count against its standby bucket's alarm quota went off
   /// in the last day, oldest first.
   var alarmDeliveries: [TraceTime] = []
-  /// When the app's last alarm went off (Android 9's standby delay counts from it).
+  /// When the app's last alarm that is not an alarm clock went off (Android 9's standby
+  /// delay counts from it).
   var lastAlarmDelivery: TraceTime?
   /// When its allow-while-idle alarms went off in deep Doze in the last hour, oldest
   /// first, and whether each was exact: their idle quotas' record.

@@ -321,8 +321,8 @@ public enum StandbyBucket: String, Sendable, Hashable, CaseIterable {
   public var jobQuotaWindow: Duration { jobQuotaWindow(on: AndroidRelease(15)) }
 
   /// On Android 9, how long after the app's last alarm went off its next one may go off
-  /// in this bucket (AOSP `AlarmManagerService` for Pie, `DEFAULT_APP_STANDBY_WORKING_DELAY`
-  /// 6 minutes, `_FREQUENT_DELAY` 30, `_RARE_DELAY` 2 hours, in
+  /// in this bucket (AOSP `AlarmManagerService` for Pie, `DEFAULT_APP_STANDBY_DELAYS`: 6
+  /// minutes working, 30 frequent, 2 hours rare, in
   /// `adjustDeliveryTimeBasedOnStandbyBucketLocked`; developer.android.com, "Power
   /// management restrictions", Android 9: alarms "deferred up to 6 minutes", "30
   /// minutes", "2 hours"); `nil`: not deferred. Android 10 and later use

@@ -133,11 +133,11 @@ import Testing
 
   /// Android 9 delays an app's alarm until a bucket's delay after its last one went off
   /// (AOSP Pie `AlarmManagerService.adjustDeliveryTimeBasedOnStandbyBucketLocked`,
-  /// `DEFAULT_APP_STANDBY_WORKING_DELAY` 6 minutes, `_RARE_DELAY` 2 hours;
-  /// developer.android.com, "Power management restrictions"): the second alarm, due at
-  /// 200 s, goes off 360 s after the first (460 s) in the working set, 7,200 s after it
-  /// (7,300 s) in rare. Near misses: the active bucket, and Android 10's quota (10 an
-  /// hour in the working set), let it go off on time.
+  /// `DEFAULT_APP_STANDBY_DELAYS` 6 minutes working, 2 hours rare; developer.android.com,
+  /// "Power management restrictions"): the second alarm, due at 200 s, goes off 360 s
+  /// after the first (460 s) in the working set, 7,200 s after it (7,300 s) in rare. Near
+  /// misses: the active bucket, and Android 10's quota (10 an hour in the working set),
+  /// let it go off on time.
   @Test(arguments: [
     (9, StandbyBucket.workingSet, "460"), (9, .rare, "7300"), (9, .active, "200"), (10, .workingSet, "200"),
   ])
@@ -147,6 +147,17 @@ import Testing
     try system.setAlarm("second", after: .seconds(200), type: .exact)
     system.advance(to: TraceTime(.seconds(8000)))
     #expect(Self.fired(system) == ["100 alarm.fire alarm=first", "\(second) alarm.fire alarm=second"])
+  }
+
+  /// Pie's `DeliveryTracker` notes only deliveries that are not exempt
+  /// (`isExemptFromAppStandby`): an alarm clock going off at 100 s starts no delay, so a
+  /// working-set app's exact alarm at 200 s goes off on time.
+  @Test func androidNinesAlarmClockStartsNoDelay() throws {
+    let system = Self.system(release: 9, bucket: .workingSet)
+    try system.setAlarm("clock", after: .seconds(100), type: .alarmClock)
+    try system.setAlarm("exact", after: .seconds(200), type: .exact)
+    system.advance(to: TraceTime(.seconds(1000)))
+    #expect(Self.fired(system) == ["100 alarm.fire alarm=clock", "200 alarm.fire alarm=exact"])
   }
 
   /// `DeviceIdleController.isUpcomingAlarmClock`: a step into deep idle with an alarm
