@@ -422,7 +422,7 @@ extension SimulatedSystem: WorkQueue {
     record(.workStart(work: work, attempt: attempt))
     let worker = item.request.worker
     let number = item.number
-    guard let input = input(of: item) else {
+    guard let input = item.request.input(after: item.prerequisiteOutputs) else {
       // androidx WorkerWrapper: inputs the merger refuses (or merges past the size
       // limit) fail the work before its worker is created.
       works[work] = item
@@ -481,18 +481,6 @@ extension SimulatedSystem: WorkQueue {
     } else {
       scheduleJobLimit(work)
     }
-  }
-
-  /// The input a start of `item` gets (androidx `WorkerWrapper.runWorker`): periodic
-  /// work its own; one-time work its own, then the output of each work it waited for,
-  /// merged by its ``/BackgroundTrace/InputMerger``. `nil` when the merger refuses them or
-  /// the merge is larger than WorkManager takes.
-  private func input(of item: WorkItem) -> WorkData? {
-    guard item.request.period == nil, !item.prerequisiteOutputs.isEmpty else { return item.request.inputData }
-    guard let merged = try? item.request.inputMerger.merge([item.request.inputData] + item.prerequisiteOutputs),
-      merged.fitsWorkManager
-    else { return nil }
-    return merged
   }
 
   /// The running attempt set its progress: WorkInfo reports it until the worker returns
@@ -648,9 +636,9 @@ extension SimulatedSystem: WorkQueue {
   /// attempt, as the `IllegalStateException` building it would in `doWork`.
   private func returned(_ work: String, attempt: Int, result: WorkResult) {
     guard var item = works[work], item.phase == .running, item.attempt == attempt else { return }
-    let result = result.outputData.fitsWorkManager ? result : .failure
+    let result = result.takenByWorkManager
     item.progress = .empty
-    if result.outcome != .retry && item.request.period == nil { item.outputData = result.outputData }
+    if let output = item.request.keptOutput(of: result) { item.outputData = output }
     record(.workResult(work: work, attempt: attempt, outcome: result.outcome, tags: item.request.traceTags))
     if let timeout = item.timeout { scheduler.cancel(timeout) }
     item.timeout = nil

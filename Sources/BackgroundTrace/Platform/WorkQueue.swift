@@ -35,6 +35,11 @@ public struct WorkResult: Sendable, Hashable {
   public static func failure(_ outputData: WorkData) -> WorkResult {
     WorkResult(outcome: .failure, outputData: outputData)
   }
+
+  /// The result as WorkManager ends the attempt with it: a failure when its output is
+  /// larger than WorkManager takes (``WorkData/fitsWorkManager``), as the
+  /// `IllegalStateException` building that `Data` in `doWork` would make it.
+  package var takenByWorkManager: WorkResult { outputData.fitsWorkManager ? self : .failure }
 }
 
 /// What a worker run is told (`WorkerParameters`).
@@ -324,6 +329,24 @@ extension WorkRequest {
   /// The `tags=` of this request's `work.result` and `work.stop` events: ``tags`` in one
   /// string (``WorkTags/joined(_:)``), `nil` for none.
   public var traceTags: String? { WorkTags.joined(tags) }
+
+  /// The input a start of this request gets (androidx `WorkerWrapper.runWorker`):
+  /// periodic work its own; one-time work its own, then `outputs`, the output of each
+  /// work it waited for, merged by its ``inputMerger``. `nil` when the merger refuses
+  /// them or the merge is larger than WorkManager takes: the work fails before its
+  /// worker is created.
+  package func input(after outputs: [WorkData]) -> WorkData? {
+    guard period == nil, !outputs.isEmpty else { return inputData }
+    guard let merged = try? inputMerger.merge([inputData] + outputs), merged.fitsWorkManager else { return nil }
+    return merged
+  }
+
+  /// What WorkManager keeps of `result`'s output for ``WorkInfo/outputData`` and the
+  /// work waiting for this one: a success's or failure's of one-time work; `nil` for a
+  /// retry (which has none) and for periodic work (`resetPeriodic` drops it).
+  package func keptOutput(of result: WorkResult) -> WorkData? {
+    result.outcome != .retry && period == nil ? result.outputData : nil
+  }
 
   /// The trace fields of this request's `work.enqueue`.
   public func enqueueEvent(policy: ExistingWorkPolicy?) -> WorkEnqueue {

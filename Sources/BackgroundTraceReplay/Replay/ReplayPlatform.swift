@@ -314,15 +314,10 @@ extension ReplayPlatform: WorkQueue {
     works[request.work] = request
   }
 
-  /// The input a start of `work`'s `request` gets, as in the simulation: one-time work's
-  /// own input merged with its prerequisites' outputs; `nil` when the merger refuses them.
+  /// The input a start of `work`'s `request` gets, as in the simulation
+  /// (`WorkRequest.input(after:)`), from its prerequisites' outputs.
   func input(of work: String, _ request: WorkRequest) -> WorkData? {
-    let outputs = (workPrerequisites[work] ?? []).compactMap { workOutputs[$0] }
-    guard request.period == nil, !outputs.isEmpty else { return request.inputData }
-    guard let merged = try? request.inputMerger.merge([request.inputData] + outputs), merged.fitsWorkManager else {
-      return nil
-    }
-    return merged
+    request.input(after: (workPrerequisites[work] ?? []).compactMap { workOutputs[$0] })
   }
 
   /// `request` with the id the recording gave this enqueue, unless the app gave it one:

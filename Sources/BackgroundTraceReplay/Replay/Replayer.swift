@@ -272,17 +272,15 @@ public enum Replayer: Sendable {
         platform.record(.workResult(work: work, attempt: attempt, outcome: .failure, tags: tags))
         return
       }
-      let periodic = request.period != nil
       let task = Task(executorPreference: platform.scheduler.executor) { [platform] in
         let context = WorkContext(
           work: work, runAttemptCount: attempt,
           foreground: { [platform] (_) throws(ForegroundServiceError) in
             try platform.promoteWorker(work, attempt: attempt)
           }, inputData: input)
-        var result = await worker.result(of: context)
+        let result = await worker.result(of: context).takenByWorkManager
         guard !Task.isCancelled else { return }
-        if !result.outputData.fitsWorkManager { result = .failure }
-        if result.outcome != .retry && !periodic { platform.workOutputs[work] = result.outputData }
+        if let output = request.keptOutput(of: result) { platform.workOutputs[work] = output }
         platform.runningWorkers[work] = nil
         platform.record(.workResult(work: work, attempt: attempt, outcome: result.outcome, tags: tags))
       }
