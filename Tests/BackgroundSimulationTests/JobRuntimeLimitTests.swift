@@ -86,6 +86,11 @@ import Testing
     return system
   }
 
+  /// The lines of the attempts of `system`'s work: its work events but the enqueues.
+  static func attemptLines(_ system: SimulatedSystem) -> [String] {
+    system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") && !$0.contains("enqueue") }
+  }
+
   /// A 25-minute job runs with the app on top (0.1 to 1500.1 s, under its free 30
   /// minutes) and is charged nothing; the user leaves at 1600 s, and a 15-minute job
   /// started then has the whole 20 minutes: it finishes at 2500.1 s. Charged, the first
@@ -98,11 +103,10 @@ import Testing
     try system.enqueue(WorkRequest(work: "b", worker: TimedWorker(clock: system.clock, duration: .seconds(900))))
     system.advance(to: TraceTime(seconds: 3000))
     #expect(
-      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") && !$0.contains("enqueue") }
-        == [
-          "0.1 work.start work=a:1 attempt=0", "1500.1 work.result work=a:1 attempt=0 outcome=success",
-          "1600.1 work.start work=b:1 attempt=0", "2500.1 work.result work=b:1 attempt=0 outcome=success",
-        ])
+      Self.attemptLines(system) == [
+        "0.1 work.start work=a:1 attempt=0", "1500.1 work.result work=a:1 attempt=0 outcome=success",
+        "1600.1 work.start work=b:1 attempt=0", "2500.1 work.result work=b:1 attempt=0 outcome=success",
+      ])
   }
 
   /// In the background a 15-minute job runs from 100.1 s; plugged in at 400 s, its time
@@ -140,11 +144,10 @@ import Testing
     system.moveToForeground()
     system.advance(to: TraceTime(seconds: 3000))
     #expect(
-      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") && !$0.contains("enqueue") }
-        == [
-          "10.1 work.start work=a:1 attempt=0", "1210.1 work.stop work=a:1 attempt=0 reason=timeout",
-          "1210.1 work.wait work=a:1 reasons=quota", "1300 work.start work=a:1 attempt=1",
-          "2800 work.result work=a:1 attempt=1 outcome=success",
-        ])
+      Self.attemptLines(system) == [
+        "10.1 work.start work=a:1 attempt=0", "1210.1 work.stop work=a:1 attempt=0 reason=timeout",
+        "1210.1 work.wait work=a:1 reasons=quota", "1300 work.start work=a:1 attempt=1",
+        "2800 work.result work=a:1 attempt=1 outcome=success",
+      ])
   }
 }
