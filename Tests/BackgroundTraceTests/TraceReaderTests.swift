@@ -85,7 +85,8 @@ import Testing
     try Data("bgtrace 1\n0 app.launch\n0 task.end\n".utf8).write(to: URL(fileURLWithPath: path))
     var reader = try TraceReader(path: path)
     #expect(try reader.next()?.event == TraceEvent(time: .zero, .appLaunch))
-    let error = #expect(throws: TraceFormatError.self) { try reader.next() }
+    let error = #expect(throws: TraceReadError.self) { try reader.next() }
+    #expect(error?.kind == .malformedTrace)
     #expect(error?.description == "\(path):3:3: task.end is missing the required field 'id'")
   }
 
@@ -93,16 +94,42 @@ import Testing
     let directory = try TemporaryDirectory()
     let path = directory.path("empty.txt")
     try Data().write(to: URL(fileURLWithPath: path))
-    let error = #expect(throws: TraceFormatError.self) { try TraceReader(path: path) }
+    let error = #expect(throws: TraceReadError.self) { try TraceReader(path: path) }
     #expect(error?.description == "\(path):1:1: expected the header 'bgtrace 1', found an empty input")
   }
 
   @Test func missingFileAndDirectoryAreReadErrors() throws {
     let directory = try TemporaryDirectory()
     let missing = directory.path("nope.txt")
-    let notFound = #expect(throws: ByteSourceError.self) { try TraceReader(path: missing) }
-    #expect(notFound == ByteSourceError(file: missing, message: "cannot open: No such file or directory"))
-    let isDirectory = #expect(throws: ByteSourceError.self) { try TraceReader(path: directory.url.path) }
-    #expect(isDirectory == ByteSourceError(file: directory.url.path, message: "is a directory, not a trace file"))
+    let notFound = #expect(throws: TraceReadError.self) { try TraceReader(path: missing) }
+    #expect(notFound == .unreadable(ByteSourceError(file: missing, message: "cannot open: No such file or directory")))
+    let isDirectory = #expect(throws: TraceReadError.self) { try TraceReader(path: directory.url.path) }
+    #expect(
+      isDirectory == .unreadable(ByteSourceError(file: directory.url.path, message: "is a directory, not a trace file"))
+    )
+    #expect(isDirectory?.kind == .io)
+    #expect(isDirectory?.position == nil)
+  }
+
+  /// The reader throws one type, so a `catch` can tell a malformed trace from an
+  /// unreadable one by its pattern, as TraceReadError's documentation shows.
+  @Test func aTypedCatchTellsAMalformedTraceFromAnUnreadableOne() throws {
+    let directory = try TemporaryDirectory()
+    let bad = directory.path("bad.txt")
+    try Data("bgtrace 1\n0 task.end\n".utf8).write(to: URL(fileURLWithPath: bad))
+    func outcome(_ path: String) -> String {
+      do throws(TraceReadError) {
+        var reader = try TraceReader(path: path)
+        while try reader.next() != nil {}
+        return "read"
+      } catch {
+        switch error {
+        case .malformed(let error): return "malformed at \(error.position.map { "\($0)" } ?? "?")"
+        case .unreadable(let error): return "unreadable: \(error.message)"
+        }
+      }
+    }
+    #expect(outcome(bad) == "malformed at text(line: 2, column: 3)")
+    #expect(outcome(directory.path("nope.txt")) == "unreadable: cannot open: No such file or directory")
   }
 }

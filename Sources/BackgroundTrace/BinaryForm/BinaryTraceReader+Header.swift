@@ -1,14 +1,15 @@
 /// Reading the file header: magic, version, features and metadata (docs/FORMAT.md,
 /// "File header" and "Version 4 and its features").
 extension BinaryTraceReader {
-  mutating func readFileHeader() throws {
+  mutating func readFileHeader() throws(TraceReadError) {
     let headerSize = BinaryFormat.fileHeaderSize
-    _ = try ensure(headerSize)
+    _ = try TraceReadError.reading { () throws(ByteSourceError) in try ensure(headerSize) }
     let magic = BinaryFormat.magic
     let present = min(available, magic.count)
     guard buffer[position..<position + present].elementsEqual(magic.prefix(present)) else {
-      throw TraceFormatError(
-        file: file, position: .byte(offset: 0), message: "not a binary bgtrace file (the magic bytes do not match)")
+      throw .malformed(
+        TraceFormatError(
+          file: file, position: .byte(offset: 0), message: "not a binary bgtrace file (the magic bytes do not match)"))
     }
     guard available >= headerSize else {
       report(
@@ -20,9 +21,10 @@ extension BinaryTraceReader {
     }
     let version = buffer[position + 8]
     guard BinaryFormat.readableVersions.contains(version) else {
-      throw TraceFormatError(
-        file: file, position: .byte(offset: 8),
-        message: "unsupported binary format version \(version); this reader reads versions 1 to 4")
+      throw .malformed(
+        TraceFormatError(
+          file: file, position: .byte(offset: 8),
+          message: "unsupported binary format version \(version); this reader reads versions 1 to 4"))
     }
     let (bodyLength, bodyCRC) = buffer.withUnsafeBytes { raw in
       let cursor = ByteCursor(UnsafeRawBufferPointer(rebasing: raw[position...]))
@@ -32,7 +34,8 @@ extension BinaryTraceReader {
     position += headerSize
     // Before version 4 the version's number says what the file uses, and no flag is defined.
     let impliedFeatures = BinaryFormat.Features(ofVersion: version)
-    guard impliedFeatures == nil || flags == 0, bodyLength <= BinaryFormat.maximumHeaderBody, try ensure(bodyLength)
+    guard impliedFeatures == nil || flags == 0, bodyLength <= BinaryFormat.maximumHeaderBody,
+      try TraceReadError.reading({ () throws(ByteSourceError) in try ensure(bodyLength) })
     else {
       headerDamaged(impliedFeatures, at: 9, "the file header is damaged")
       return
@@ -49,18 +52,19 @@ extension BinaryTraceReader {
     features = impliedFeatures ?? BinaryFormat.Features(rawValue: flags)
     guard BinaryFormat.Features.known.isSuperset(of: features) else {
       let unknown = features.subtracting(.known).rawValue
-      throw TraceFormatError(
-        file: file, position: .byte(offset: 9),
-        message:
-          "the file uses format features this reader does not know (flags bits 0x\(String(unknown, radix: 16, uppercase: true))); a newer bgtrace reads it"
-      )
+      throw .malformed(
+        TraceFormatError(
+          file: file, position: .byte(offset: 9),
+          message:
+            "the file uses format features this reader does not know (flags bits 0x\(String(unknown, radix: 16, uppercase: true))); a newer bgtrace reads it"
+        ))
     }
     if let problem = parsed.settingsProblem {
-      throw TraceFormatError(file: file, position: .byte(offset: headerSize), message: problem)
+      throw .malformed(TraceFormatError(file: file, position: .byte(offset: headerSize), message: problem))
     }
     meta = parsed
     position += bodyLength
-    try skipPadding()
+    try TraceReadError.reading { () throws(ByteSourceError) in try skipPadding() }
   }
 
   /// Reports the file header damaged and goes on looking for chunks. The version byte

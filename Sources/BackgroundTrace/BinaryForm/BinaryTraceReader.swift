@@ -96,10 +96,10 @@ public struct BinaryTraceReader {
 
   /// Starts reading: checks the magic bytes and version and reads the metadata.
   ///
-  /// - Throws: ``TraceFormatError`` when the input is not a binary trace or has an
-  ///   unsupported version; ``ByteSourceError`` when reading fails. A damaged or
-  ///   truncated header is not thrown: it is reported in ``damage``.
-  public init(source: some ByteSource, file: String?) throws {
+  /// - Throws: ``TraceReadError/malformed(_:)`` when the input is not a binary trace or
+  ///   has an unsupported version; ``TraceReadError/unreadable(_:)`` when reading fails.
+  ///   A damaged or truncated header is not thrown: it is reported in ``damage``.
+  public init(source: some ByteSource, file: String?) throws(TraceReadError) {
     self.source = source
     self.file = file
     try readFileHeader()

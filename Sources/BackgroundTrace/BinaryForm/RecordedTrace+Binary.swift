@@ -8,17 +8,21 @@ extension RecordedTrace {
   public static func decode(
     binary bytes: [UInt8], file: String? = nil
   ) throws(TraceFormatError) -> (trace: RecordedTrace, damage: [TraceDamage]) {
-    do {
+    do throws(TraceReadError) {
       var reader = try BinaryTraceReader(source: MemoryByteSource(bytes), file: file)
       var events: [TraceEvent] = []
-      while let located = try reader.next() { events.append(located.event) }
+      while let located = try TraceReadError.reading({ () throws(ByteSourceError) in try reader.next() }) {
+        events.append(located.event)
+      }
       return (RecordedTrace(meta: reader.meta, events: events), reader.damage)
-    } catch let error as TraceFormatError {
-      throw error
     } catch {
-      // A memory source has no I/O to fail; should that change, the error still
-      // reaches the caller in the shape this function promises.
-      throw TraceFormatError(file: file, position: .byte(offset: 0), message: "\(error)")
+      switch error {
+      case .malformed(let error): throw error
+      case .unreadable(let error):
+        // A memory source has no I/O to fail; should that change, the error still
+        // reaches the caller in the shape this function promises.
+        throw TraceFormatError(file: file, position: .byte(offset: 0), message: error.message)
+      }
     }
   }
 

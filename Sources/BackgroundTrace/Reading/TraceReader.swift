@@ -30,13 +30,14 @@ public struct TraceReader {
 
   /// Opens a file, or standard input for `-`.
   ///
-  /// - Throws: ``ByteSourceError`` when the file cannot be read; ``TraceFormatError``
-  ///   when its header is malformed.
-  public init(path: String) throws {
+  /// - Throws: ``TraceReadError/unreadable(_:)`` when the file cannot be read;
+  ///   ``TraceReadError/malformed(_:)`` when its header is malformed.
+  public init(path: String) throws(TraceReadError) {
     if path == "-" {
       try self.init(source: FileByteSource(standardInput: ()), file: "<stdin>")
     } else {
-      try self.init(source: FileByteSource(path: path), file: path)
+      let source = try TraceReadError.reading { () throws(ByteSourceError) in try FileByteSource(path: path) }
+      try self.init(source: source, file: path)
     }
   }
 
@@ -45,10 +46,11 @@ public struct TraceReader {
   /// - Parameters:
   ///   - source: the bytes.
   ///   - file: the input's name for errors.
-  /// - Throws: ``ByteSourceError`` or ``TraceFormatError`` for a bad header.
-  public init(source: some ByteSource, file: String) throws {
+  /// - Throws: ``TraceReadError/unreadable(_:)`` when reading fails,
+  ///   ``TraceReadError/malformed(_:)`` for a bad header.
+  public init(source: some ByteSource, file: String) throws(TraceReadError) {
     var peeked = PeekedSource(base: source)
-    let first = try peeked.peekFirstByte()
+    let first = try TraceReadError.reading { () throws(ByteSourceError) in try peeked.peekFirstByte() }
     self.file = file
     if first == BinaryFormat.magic[0] {
       format = .binary
@@ -88,8 +90,9 @@ public struct TraceReader {
 
   /// The next event and its location (line for text, event number for binary).
   ///
-  /// - Throws: ``TraceFormatError`` for a malformed text line, ``ByteSourceError`` for I/O.
-  public mutating func next() throws -> LocatedEvent? {
+  /// - Throws: ``TraceReadError/malformed(_:)`` for a malformed text line,
+  ///   ``TraceReadError/unreadable(_:)`` for an I/O error.
+  public mutating func next() throws(TraceReadError) -> LocatedEvent? {
     switch backing {
     case .text(var reader):
       backing = .advancing
@@ -98,7 +101,7 @@ public struct TraceReader {
     case .binary(var reader):
       backing = .advancing
       defer { backing = .binary(reader) }
-      return try reader.next()
+      return try TraceReadError.reading { () throws(ByteSourceError) in try reader.next() }
     case .advancing:
       return nil
     }
@@ -119,7 +122,9 @@ public struct TraceReader {
   /// Reads every remaining event into a ``RecordedTrace``.
   ///
   /// - Complexity: O(*n*) time and memory in the number of events.
-  public mutating func readAll() throws -> RecordedTrace {
+  ///
+  /// - Throws: what ``next()`` throws.
+  public mutating func readAll() throws(TraceReadError) -> RecordedTrace {
     var events: [TraceEvent] = []
     while let located = try next() { events.append(located.event) }
     return RecordedTrace(meta: meta, events: events)

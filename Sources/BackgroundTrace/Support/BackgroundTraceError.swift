@@ -54,10 +54,11 @@ public struct TraceErrorKind: RawRepresentable, Sendable, Hashable, CustomString
 /// }
 /// ```
 ///
-/// The readers and the encoder throw `any BackgroundTraceError`; the concrete types
-/// (``TraceFormatError``, ``ByteSourceError``, ``TraceEncodingError``, ``FieldError``,
-/// ``TraceRecordingError``, ``TaskSchedulerError``, ``ForegroundServiceError``) carry the same four
-/// facts.
+/// Each throwing function names the one concrete type it throws (typed throws): the trace
+/// readers throw ``TraceReadError``, a ``TraceFormatError`` or a ``ByteSourceError``
+/// within; the encoder ``TraceEncodingError``; the recorder ``TraceRecordingError``. The
+/// concrete types (with ``FieldError``, ``TaskSchedulerError``, ``ForegroundServiceError``
+/// and the others) carry the same four facts.
 public protocol BackgroundTraceError: Error, Sendable, CustomStringConvertible {
   /// What kind of problem it is.
   var kind: TraceErrorKind { get }

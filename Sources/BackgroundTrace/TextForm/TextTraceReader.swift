@@ -17,8 +17,9 @@ public struct TextTraceReader {
   /// - Parameters:
   ///   - source: where the text comes from.
   ///   - file: the input's name, for errors.
-  /// - Throws: ``TraceFormatError`` or ``ByteSourceError`` for a bad header or meta line.
-  public init(source: some ByteSource, file: String?) throws {
+  /// - Throws: ``TraceReadError/malformed(_:)`` for a bad header or meta line,
+  ///   ``TraceReadError/unreadable(_:)`` when reading fails.
+  public init(source: some ByteSource, file: String?) throws(TraceReadError) {
     self.source = source
     self.parser = TextTraceParser(file: file)
     try readUntilFirstEvent()
@@ -29,9 +30,9 @@ public struct TextTraceReader {
 
   private var pendingEvent: LocatedEvent?
 
-  private mutating func readUntilFirstEvent() throws {
+  private mutating func readUntilFirstEvent() throws(TraceReadError) {
     while let (line, number) = try nextLine() {
-      if case .event(let event) = try parser.parse(line: line, number: number) {
+      if case .event(let event) = try parse(line, number) {
         pendingEvent = LocatedEvent(event: event, location: number, source: parser.eventSource)
         return
       }
@@ -41,14 +42,15 @@ public struct TextTraceReader {
 
   /// The next event with its line number, or `nil` at the end of the input.
   ///
-  /// - Throws: ``TraceFormatError`` for a malformed line, ``ByteSourceError`` for an I/O error.
-  public mutating func next() throws -> LocatedEvent? {
+  /// - Throws: ``TraceReadError/malformed(_:)`` for a malformed line,
+  ///   ``TraceReadError/unreadable(_:)`` for an I/O error.
+  public mutating func next() throws(TraceReadError) -> LocatedEvent? {
     if let pending = pendingEvent {
       pendingEvent = nil
       return pending
     }
     while let (line, number) = try nextLine() {
-      if case .event(let event) = try parser.parse(line: line, number: number) {
+      if case .event(let event) = try parse(line, number) {
         return LocatedEvent(event: event, location: number, source: parser.eventSource)
       }
     }
@@ -56,13 +58,18 @@ public struct TextTraceReader {
     return nil
   }
 
-  private mutating func finish() throws {
-    guard !finished else { return }
-    finished = true
-    try parser.finish(lineCount: lineNumber)
+  private mutating func parse(_ line: ArraySlice<UInt8>, _ number: Int) throws(TraceReadError) -> TextTraceParser.Line {
+    do { return try parser.parse(line: line, number: number) } catch { throw .malformed(error) }
   }
 
-  private mutating func nextLine() throws -> (ArraySlice<UInt8>, Int)? {
+  private mutating func finish() throws(TraceReadError) {
+    guard !finished else { return }
+    finished = true
+    let lineCount = lineNumber
+    try TraceReadError.parsing { () throws(TraceFormatError) in try parser.finish(lineCount: lineCount) }
+  }
+
+  private mutating func nextLine() throws(TraceReadError) -> (ArraySlice<UInt8>, Int)? {
     while true {
       if let newline = buffer[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
         defer { lineStart = newline + 1 }
@@ -77,7 +84,10 @@ public struct TextTraceReader {
       }
       buffer.removeSubrange(0..<lineStart)
       lineStart = 0
-      if try source.read(into: &buffer, count: Self.blockSize) == 0 { exhausted = true }
+      let read = try TraceReadError.reading { () throws(ByteSourceError) in
+        try source.read(into: &buffer, count: Self.blockSize)
+      }
+      if read == 0 { exhausted = true }
     }
   }
 }
@@ -114,17 +124,19 @@ extension RecordedTrace {
   ///   - file: the input's name, for errors.
   /// - Throws: ``TraceFormatError`` naming the line, column and what was expected.
   public init(text: String, file: String? = nil) throws(TraceFormatError) {
-    do {
+    do throws(TraceReadError) {
       var reader = try TextTraceReader(source: MemoryByteSource(Array(text.utf8)), file: file)
       var events: [TraceEvent] = []
       while let located = try reader.next() { events.append(located.event) }
       self.init(meta: reader.meta, events: events)
-    } catch let error as TraceFormatError {
-      throw error
     } catch {
-      // A memory source has no I/O to fail; should that change, the error still
-      // reaches the caller in the shape this initializer promises.
-      throw TraceFormatError(file: file, position: .text(line: 1, column: 1), message: "\(error)")
+      switch error {
+      case .malformed(let error): throw error
+      case .unreadable(let error):
+        // A memory source has no I/O to fail; should that change, the error still
+        // reaches the caller in the shape this initializer promises.
+        throw TraceFormatError(file: file, position: .text(line: 1, column: 1), message: error.message)
+      }
     }
   }
 

@@ -64,7 +64,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
   /// `bgtrace export` does: JSON Lines stream, the others read the whole trace first.
   package func write(
     _ reader: inout TraceReader, from: TraceTime?, to: TraceTime?, into output: @escaping (String) -> Void
-  ) throws {
+  ) throws(TraceReadError) {
     if self == .jsonl {
       let window = from == nil && to == nil ? nil : TimeWindow(from: from, to: to, end: .max)
       try JSONLinesExporter.export(&reader, window: window, to: output)

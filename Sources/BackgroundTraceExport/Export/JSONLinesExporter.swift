@@ -15,7 +15,7 @@ package enum JSONLinesExporter {
   /// - Complexity: O(*n*) time, constant memory.
   package static func export(
     _ reader: inout TraceReader, window: TimeWindow?, to sink: @escaping (String) -> Void
-  ) throws {
+  ) throws(TraceReadError) {
     var output = StreamedText<Never>(sink)
     while let located = try reader.next() {
       if let window {

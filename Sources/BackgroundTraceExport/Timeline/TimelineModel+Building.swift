@@ -6,7 +6,7 @@ extension TimelineModel {
   ///
   /// - Throws: what the reader throws for malformed input.
   /// - Complexity: O(*n* log *a*) in the number of events and of things alive at once.
-  package static func read(_ reader: inout TraceReader) throws -> TimelineModel {
+  package static func read(_ reader: inout TraceReader) throws(TraceReadError) -> TimelineModel {
     var builder = TimelineBuilder(name: reader.file, meta: reader.meta)
     while let located = try reader.next() { builder.add(located) }
     return builder.finish(after: reader.damage)
