@@ -303,6 +303,11 @@ public final class SimulatedSystem: @unchecked Sendable {
     screenOn = configuration.screenOn
     screenOffSince = configuration.screenOn ? nil : TraceTime(nanoseconds: 0)
     stationarySince = configuration.stationary ? TraceTime(nanoseconds: 0) : nil
+    // The bucket the app starts in, when it is not the default's: what explains the
+    // limits on its jobs and alarms until it moves (`env.set bucket=`).
+    if configuration.platform == .android && standbyBucket != .active {
+      record(.envSet([EnvironmentSetting(key: "bucket", value: standbyBucket.traceName)]))
+    }
     planFaults()
     updateDoze()
     updateIdleForJobs()

@@ -160,6 +160,26 @@ import Testing
     #expect(Self.fired(system) == ["100 alarm.fire alarm=clock", "200 alarm.fire alarm=exact"])
   }
 
+  /// `explain --why` on Android 9 names the bucket's delay after the app's last alarm,
+  /// not Android 10's hourly quota: the working-set app's exact alarm due at 200 s waits
+  /// until 460 s, 6 minutes after the alarm at 100 s (Pie `AlarmManagerService`,
+  /// `DEFAULT_APP_STANDBY_DELAYS`).
+  @Test func androidNinesLateAlarmIsExplainedByTheDelay() throws {
+    let system = Self.system(release: 9, bucket: .workingSet)
+    try system.setAlarm("first", after: .seconds(100), type: .exact)
+    try system.setAlarm("second", after: .seconds(200), type: .exact)
+    system.advance(to: TraceTime(.seconds(1000)))
+    let history = try #require(AlarmHistory(of: "second", in: system.trace))
+    #expect(
+      history.lines == [
+        "alarm second",
+        "  0s: set with setExact (exact), to go off at 200s.",
+        "  200s to 460s (260s): held: on Android 9 the working_set standby bucket holds an alarm until a delay "
+          + "after the app's last alarm, which went off at 100s (AlarmManagerService: DEFAULT_APP_STANDBY_DELAYS).",
+        "  460s: went off, 260s after its time.",
+      ])
+  }
+
   /// `DeviceIdleController.isUpcomingAlarmClock`: a step into deep idle with an alarm
   /// clock due within `MIN_TIME_TO_ALARM` (30 minutes) makes the device active instead.
   /// Deep idle would start at 3,600 s; the alarm clock at 4,200 s keeps it out, and deep

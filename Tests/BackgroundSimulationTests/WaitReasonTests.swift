@@ -212,7 +212,7 @@ import Testing
       RequestHistory(of: "third", in: system.trace)?.lines == [
         "work third",
         "  1000s: enqueued.",
-        "  1000s to 86610.1s (85610.1s): waited: the app had spent the job quota of its standby bucket.",
+        "  1000s to 86610.1s (85610.1s): waited: the app had spent the job quota of its standby bucket (rare since 0s).",
         "  86610.1s: attempt 0 started.",
         "  86670.1s: attempt 0 returned success.",
       ])

@@ -8,7 +8,8 @@ public import BackgroundTrace
 /// one the stretch it was held and what held it, as far as the trace tells: the
 /// window of an inexact alarm, deep Doze (`env.set doze=deep`) for an alarm that does
 /// not go off in it, an allow-while-idle alarm's idle quota, the standby bucket's alarm
-/// quota (`env.set bucket=`). What the trace does not tell is said as such.
+/// quota (`env.set bucket=`), or on Android 9 (`meta android=9`) the bucket's delay after
+/// the app's last alarm. What the trace does not tell is said as such.
 ///
 /// ```swift
 /// if let history = AlarmHistory(of: "backup", in: trace) {
@@ -27,7 +28,7 @@ public struct AlarmHistory: Sendable, Hashable {
   /// - Returns: `nil` when no event of the trace names that alarm.
   public init?(of name: String, in trace: RecordedTrace, until: TraceTime? = nil) {
     guard trace.events.contains(where: { $0.kind.alarmName == name }) else { return nil }
-    var story = AlarmStory(alarm: name)
+    var story = AlarmStory(alarm: name, release: trace.meta.androidRelease)
     for event in trace.events where until == nil || event.time <= until! { story.apply(event) }
     story.finish(at: until ?? trace.events.last?.time ?? TraceTime(nanoseconds: 0))
     alarm = name
@@ -68,8 +69,17 @@ private struct AlarmStory {
   /// The standby bucket the trace last recorded.
   var bucket: String?
   var charging = false
+  /// The release the trace was recorded on (`meta android=`).
+  let release: AndroidRelease
+  /// The type each alarm was last set with, and when the app's last alarm that was not
+  /// an alarm clock went off: what starts Android 9's delay.
+  var types: [String: AlarmType] = [:]
+  var lastDelivery: TraceTime?
 
-  init(alarm: String) { self.alarm = alarm }
+  init(alarm: String, release: AndroidRelease) {
+    self.alarm = alarm
+    self.release = release
+  }
 
   mutating func apply(_ event: TraceEvent) {
     let now = event.time
@@ -95,7 +105,12 @@ private struct AlarmStory {
       steps.append(
         "  \(now)s: dropped by the reboot; it was due at \(pending.due)s (AlarmManager keeps no alarm across a boot).")
       self.pending = nil
+    case .alarmSet(let name, _, let type, _) where name != alarm:
+      types[name] = type
+    case .alarmFire(let name) where name != alarm:
+      if types[name] != .alarmClock { lastDelivery = now }
     case .alarmSet(alarm, let due, let type, let window):
+      types[alarm] = type
       let replacing = pending.map { ", replacing the alarm due at \($0.due)s" } ?? ""
       let within = window.map { " within \($0)s" } ?? ""
       steps.append("  \(now)s: set with \(Self.call(type)), to go off at \(due)s\(within)\(replacing).")
@@ -120,6 +135,7 @@ private struct AlarmStory {
         steps.append("  \(due)s to \(now)s (\(now.interval(since: due))s): held: \(held(pending, until: now)).")
         steps.append("  \(now)s: went off, \(now.interval(since: due))s after its time.")
       }
+      if pending.type != .alarmClock { lastDelivery = now }
       self.pending = nil
     default:
       break
@@ -162,7 +178,14 @@ private struct AlarmStory {
         "in deep Doze, allow-while-idle alarms go off within an idle quota (9 minutes apart, or 72 an hour)")
     }
     if !charging, alarm.type != .alarmClock, let bucket, bucket != "active", bucket != "exempted" {
-      reasons.append("the \(bucket) standby bucket limits how many of the app's alarms go off an hour")
+      if release.defersJobsByStandbyHeartbeats {
+        let last = lastDelivery.map { ", which went off at \($0)s" } ?? " (before the trace)"
+        reasons.append(
+          "on Android 9 the \(bucket) standby bucket holds an alarm until a delay after the app's last alarm"
+            + "\(last) (AlarmManagerService: DEFAULT_APP_STANDBY_DELAYS)")
+      } else {
+        reasons.append("the \(bucket) standby bucket limits how many of the app's alarms go off an hour")
+      }
     }
     if reasons.isEmpty {
       return "the trace records nothing that held it (on a device: the standby bucket's alarm quota, or the batching "
