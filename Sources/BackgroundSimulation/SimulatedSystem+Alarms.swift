@@ -50,6 +50,10 @@ struct SimulatedAlarm {
   var timer: VirtualTimeScheduler.TimerID?
   /// An alarm clock's timer that ends deep Doze before it (``AlarmPolicy/deviceIdleFuzz``).
   var wakeTimer: VirtualTimeScheduler.TimerID?
+  /// Whether it has no window (AOSP `windowLength == 0`): an exact alarm, or an inexact
+  /// one set too near to be given one. The revocation of the exact-alarm permission
+  /// removes these.
+  var hasNoWindow: Bool
 }
 
 /// Android's `AlarmManager` in the simulated device: an alarm goes off at its time (an
@@ -61,11 +65,12 @@ extension SimulatedSystem: AlarmScheduling {
   /// Records `alarm.set` and schedules the alarm, replacing one of the same name.
   ///
   /// - Throws: ``/BackgroundTrace/AlarmPermissionError`` for an exact alarm from Android
-  ///   12 unless ``SimulationConfiguration/exactAlarmsPermitted``; nothing is recorded.
+  ///   12 unless ``SimulationConfiguration/exactAlarmsPermitted``, or after
+  ///   ``revokeExactAlarmPermission()``; nothing is recorded.
   public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) throws(AlarmPermissionError) {
     guard configuration.platform == .android else { return }
     if type.needsExactAlarmPermission && configuration.androidRelease.requiresExactAlarmPermission
-      && !configuration.exactAlarmsPermitted
+      && !exactAlarmsPermitted
     {
       throw AlarmPermissionError(alarm: name, type: type)
     }
@@ -103,7 +108,7 @@ extension SimulatedSystem: AlarmScheduling {
       }
     }
     if let wakeTimer = alarms[name]?.wakeTimer { scheduler.cancel(wakeTimer) }
-    alarms[name] = SimulatedAlarm(type: type, deliverAt: deliverAt, timer: nil)
+    alarms[name] = SimulatedAlarm(type: type, deliverAt: deliverAt, timer: nil, hasNoWindow: deliverAt == trigger)
     scheduleAlarm(name, at: deliverAt)
     if type == .alarmClock {
       let wake = deliverAt - TraceInterval(AlarmPolicy.deviceIdleFuzz)
@@ -121,6 +126,32 @@ extension SimulatedSystem: AlarmScheduling {
     guard let alarm = alarms.removeValue(forKey: name) else { return }
     if let timer = alarm.timer { scheduler.cancel(timer) }
     if let wakeTimer = alarm.wakeTimer { scheduler.cancel(wakeTimer) }
+  }
+
+  /// The user revokes `SCHEDULE_EXACT_ALARM` (Settings, "Alarms & reminders"), on
+  /// Android 12 and later, from an app that holds it (``SimulationConfiguration/exactAlarmsPermitted``):
+  /// `env.set exact-alarm-permission=revoked` is recorded, and as AOSP
+  /// `AlarmManagerService.removeExactAlarmsOnPermissionRevoked` does, the app's alarms
+  /// without a window (exact ones, alarm clocks, inexact ones set under 10 s ahead) are
+  /// removed, silently, and its process is killed (`KILL_ON_SCHEDULE_EXACT_ALARM_REVOKED`,
+  /// `app.terminate reason=exact-alarm-revoked`). An exact alarm set afterwards throws.
+  /// An app on the power allowlist is exempt (`isExemptFromExactAlarmPermissionNoLock`):
+  /// its alarms stay and it lives. An app that holds `USE_EXACT_ALARM` has nothing the
+  /// user can revoke: leave this uncalled.
+  public func revokeExactAlarmPermission() {
+    guard configuration.platform == .android, configuration.androidRelease.requiresExactAlarmPermission,
+      exactAlarmsPermitted
+    else { return }
+    exactAlarmsPermitted = false
+    record(.envSet([.exactAlarmPermissionRevoked]))
+    guard !configuration.onPowerAllowlist else { return }
+    for (name, alarm) in alarms where alarm.hasNoWindow {
+      if let timer = alarm.timer { scheduler.cancel(timer) }
+      if let wakeTimer = alarm.wakeTimer { scheduler.cancel(wakeTimer) }
+      alarms[name] = nil
+    }
+    if processRunning { terminate(reason: "exact-alarm-revoked") }
+    scheduler.runPending()
   }
 
   /// The alarm clock set for `alarmClock` makes the dozing device active, as

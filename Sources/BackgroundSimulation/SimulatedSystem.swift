@@ -188,6 +188,9 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// The alarms set and not yet gone off, by name (``AlarmScheduling``): the system
   /// keeps them across processes, until a reboot.
   var alarms: [String: SimulatedAlarm] = [:]
+  /// Whether the app may set exact alarms now: ``SimulationConfiguration/exactAlarmsPermitted``
+  /// until ``revokeExactAlarmPermission()``.
+  var exactAlarmsPermitted: Bool
   /// When the app's alarms that count against its standby bucket's alarm quota went off
   /// in the last day, oldest first.
   var alarmDeliveries: [TraceTime] = []
@@ -288,6 +291,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     }
     recorder = TraceRecorder(meta: meta)
     networkAvailable = configuration.networkAvailable
+    exactAlarmsPermitted = configuration.exactAlarmsPermitted
     standbyBucket = configuration.initialStandbyBucket
     jobBudget = RollingBudget(
       window: TraceInterval(configuration.initialStandbyBucket.jobQuotaWindow(on: configuration.androidRelease)),

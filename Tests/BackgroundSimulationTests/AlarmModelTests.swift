@@ -381,6 +381,85 @@ import Testing
     #expect(replay.trace.events == system.trace.events)
   }
 
+  /// Revoking `SCHEDULE_EXACT_ALARM` removes the app's alarms whose `windowLength` is 0
+  /// (the exact alarm due at 600 s, the alarm clock at 900 s) and kills the app
+  /// (`KILL_ON_SCHEDULE_EXACT_ALARM_REVOKED`, true by default); the inexact alarm, its
+  /// window 300 s, still goes off at 700 s, and a later `setExact` throws. AOSP
+  /// `AlarmManagerService.removeExactAlarmsOnPermissionRevoked`; developer.android.com,
+  /// "Schedule alarms": "your app stops, and all future exact alarms are canceled".
+  @Test func revokingTheExactAlarmPermissionRemovesExactAlarmsAndKillsTheApp() throws {
+    let system = Self.system()
+    system.launch { _ in }
+    try system.setAlarm("exact", after: .seconds(600), type: .exact)
+    try system.setAlarm("clock", after: .seconds(900), type: .alarmClock)
+    try system.setAlarm("inexact", after: .seconds(400), type: .inexact)
+    system.advance(to: TraceTime(.seconds(100)))
+    system.revokeExactAlarmPermission()
+    #expect(throws: AlarmPermissionError.self) { try system.setAlarm("again", after: .seconds(60), type: .exact) }
+    system.advance(to: TraceTime(.seconds(2000)))
+    let lines = system.trace.events.map(TextTraceWriter.line(for:)).filter {
+      $0.contains("exact-alarm") || $0.contains("alarm.fire")
+    }
+    #expect(
+      lines == [
+        "100 env.set exact-alarm-permission=revoked", "100 app.terminate reason=exact-alarm-revoked",
+        "700 alarm.fire alarm=inexact",
+      ])
+    let history = try #require(AlarmHistory(of: "exact", in: system.trace))
+    #expect(
+      history.lines.last
+        == "  100s: removed: the user revoked the exact-alarm permission, and Android removes the app's exact alarms "
+        + "and kills its process (AlarmManagerService: removeExactAlarmsOnPermissionRevoked); it was due at 600s.")
+  }
+
+  /// Near misses: an app on the power allowlist is exempt
+  /// (`isExemptFromExactAlarmPermissionNoLock`): its alarms go off and it lives; on
+  /// Android 11 there is no permission to revoke, and nothing is recorded.
+  @Test(arguments: [(14, true), (11, false)])
+  func aRevocationThatRemovesNothing(release: Int, allowlisted: Bool) throws {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(release)
+    configuration.exactAlarmsPermitted = true
+    if allowlisted { configuration.backgroundStartExemptions = [.batteryUnrestricted] }
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { _ in }
+    try system.setAlarm("exact", after: .seconds(600), type: .exact)
+    system.advance(to: TraceTime(.seconds(100)))
+    system.revokeExactAlarmPermission()
+    system.advance(to: TraceTime(.seconds(2000)))
+    let lines = system.trace.events.map(TextTraceWriter.line(for:)).filter {
+      $0.contains("exact-alarm") || $0.contains("alarm.fire")
+    }
+    #expect(
+      lines == (allowlisted ? ["100 env.set exact-alarm-permission=revoked"] : []) + ["600 alarm.fire alarm=exact"])
+  }
+
+  /// After the revocation the relaunched app is refused its exact alarm and falls back
+  /// to an inexact one (at 200 + 900 s, its window 675 s); the replay, past the
+  /// recording's revocation, refuses it too.
+  @Test func aRevokedPermissionReplaysAlike() {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(14)
+    configuration.exactAlarmsPermitted = true
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launchApp { FallbackApp(alarms: $0) }
+    system.userAction("start")
+    system.advance(to: TraceTime(.seconds(100)))
+    system.revokeExactAlarmPermission()
+    system.advance(to: TraceTime(.seconds(200)))
+    system.relaunch()
+    system.userAction("start")
+    system.advance(to: TraceTime(.seconds(3000)))
+    #expect(
+      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains("alarm.") } == [
+        "0 alarm.set alarm=sync at=900 type=exact", "200 alarm.set alarm=sync at=1100 type=inexact",
+        "1775 alarm.fire alarm=sync",
+      ])
+    let replay = Replayer.replay(system.trace, timing: .exact) { FallbackApp(alarms: $0) }
+    #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
+    #expect(replay.trace.events == system.trace.events)
+  }
+
   /// When deep Doze ends each alarm it held is due again as its own time would find it:
   /// in the rare bucket (one alarm an hour) the first goes off at the maintenance window
   /// (7,200 s) and the second waits for the hour, by then in deep Doze again, until the

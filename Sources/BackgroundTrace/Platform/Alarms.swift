@@ -47,6 +47,14 @@ public enum AlarmType: String, Sendable, Hashable, CaseIterable {
   public var needsExactAlarmPermission: Bool { isExact }
 }
 
+extension EnvironmentSetting {
+  /// `env.set exact-alarm-permission=revoked`: the user took `SCHEDULE_EXACT_ALARM` back
+  /// (Settings, "Alarms & reminders"). From then on the app may set no exact alarm,
+  /// and AOSP `AlarmManagerService.removeExactAlarmsOnPermissionRevoked` has removed
+  /// those it had set and killed its process (docs/platform-model.md, "Alarms").
+  public static let exactAlarmPermissionRevoked = EnvironmentSetting(key: "exact-alarm-permission", value: "revoked")
+}
+
 /// Android refused to set an exact alarm (`SecurityException`): from Android 12 an app
 /// targeting it needs `SCHEDULE_EXACT_ALARM` (which the user grants, and which Android 14
 /// no longer pre-grants to apps targeting 13) or `USE_EXACT_ALARM` (alarm and calendar

@@ -8,7 +8,8 @@ public import BackgroundTrace
 /// one the stretch it was held and what held it, as far as the trace tells: the
 /// window of an inexact alarm, deep Doze (`env.set doze=deep`) for an alarm that does
 /// not go off in it, an allow-while-idle alarm's idle quota, the standby bucket's alarm
-/// quota (`env.set bucket=`), or on Android 9 (`meta android=9`) the bucket's delay after
+/// quota (`env.set bucket=`), the revocation of the exact-alarm permission
+/// (`env.set exact-alarm-permission=revoked`) for an exact alarm, or on Android 9 (`meta android=9`) the bucket's delay after
 /// the app's last alarm. What the trace does not tell is said as such.
 ///
 /// ```swift
@@ -87,6 +88,13 @@ private struct AlarmStory {
     if let pending, deepDozeSince != nil, now > pending.due { dozedSinceDue = true }
     switch event.kind {
     case .envSet(let settings):
+      if settings.contains(.exactAlarmPermissionRevoked), let pending, pending.type.isExact {
+        steps.append(
+          "  \(now)s: removed: the user revoked the exact-alarm permission, and Android removes the app's exact "
+            + "alarms and kills its process (AlarmManagerService: removeExactAlarmsOnPermissionRevoked); it was due "
+            + "at \(pending.due)s.")
+        self.pending = nil
+      }
       for setting in settings {
         switch setting.key {
         case "doze":

@@ -6,7 +6,8 @@ extension ReplayPlatform: AlarmScheduling {
   /// alarm goes off when the recording's `alarm.fire` says.
   ///
   /// - Throws: ``/BackgroundTrace/AlarmPermissionError`` for an exact alarm on Android
-  ///   12 and later when the recording sets none: the app could not then, as the
+  ///   12 and later when the recording sets none, or after its
+  ///   `env.set exact-alarm-permission=revoked`: the app could not then, as the
   ///   simulation without ``/BackgroundSimulation/SimulationConfiguration/exactAlarmsPermitted``
   ///   and a device without the permission refuse it.
   public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) throws(AlarmPermissionError) {
@@ -26,9 +27,10 @@ extension ReplayPlatform: AlarmScheduling {
   }
 
   /// Whether an exact alarm is refused: on Android 12 and later, when the recording
-  /// sets none.
+  /// sets none, or once the recording's user revoked the permission.
   private var refusesExactAlarms: Bool {
-    !script.setsExactAlarms && recordedPlatform == "android" && recordedAndroidRelease.requiresExactAlarmPermission
+    (!script.setsExactAlarms || exactAlarmPermissionRevoked) && recordedPlatform == "android"
+      && recordedAndroidRelease.requiresExactAlarmPermission
   }
 
   /// Records `alarm.cancel` (on Android, as the simulation does).

@@ -35,6 +35,9 @@ public final class ReplayPlatform: @unchecked Sendable {
   var workPrerequisites: [String: [String]] = [:]
   /// The output of each work's last success or failure, one-time work only.
   var workOutputs: [String: WorkData] = [:]
+  /// Whether the replay has passed the recording's `env.set exact-alarm-permission=revoked`:
+  /// an exact alarm is refused from then on, as the simulation refuses it.
+  var exactAlarmPermissionRevoked = false
   /// The ids of work enqueued without a unique name, counted as in the recorded run.
   public let workIDs = WorkIDs()
   var runningWorkers: [String: (attempt: Int, task: Task<Void, Never>)] = [:]

@@ -297,7 +297,10 @@ public enum Replayer: Sendable {
       if label.hasPrefix(userActionMarkPrefix) {
         platform.delegate?.perform(userAction: String(label.dropFirst(userActionMarkPrefix.count)))
       }
-    case .envSet, .schedReject, .input, .taskBegin, .taskEnd, .schedRegister, .schedSubmit, .schedCancel,
+    case .envSet(let settings):
+      if settings.contains(.exactAlarmPermissionRevoked) { platform.exactAlarmPermissionRevoked = true }
+      platform.record(event.kind)
+    case .schedReject, .input, .taskBegin, .taskEnd, .schedRegister, .schedSubmit, .schedCancel,
       .schedComplete, .workEnqueue, .workResult, .workCancel, .workAfter, .alarmSet, .alarmCancel:
       platform.record(event.kind)
     case .netFinish(let session, let task, let outcome):
