@@ -50,6 +50,11 @@ struct SimulatedAlarm {
   var timer: VirtualTimeScheduler.TimerID?
   /// An alarm clock's timer that ends deep Doze before it (``AlarmPolicy/deviceIdleFuzz``).
   var wakeTimer: VirtualTimeScheduler.TimerID?
+  /// When its occurrence was asked for (AOSP `getRequestedElapsed`): its time, no sooner
+  /// than ``AlarmPolicy/minimumFuturity``; a repeating alarm's next occurrence.
+  var requested: TraceTime
+  /// A repeating alarm's interval, as Android clamps it (``/BackgroundTrace/RepeatingAlarm``).
+  var interval: TraceInterval?
   /// Whether it has no window (AOSP `windowLength == 0`): an exact alarm, or an inexact
   /// one set too near to be given one. The revocation of the exact-alarm permission
   /// removes these.
@@ -69,6 +74,7 @@ extension SimulatedSystem: AlarmScheduling {
   ///   ``revokeExactAlarmPermission()``; nothing is recorded.
   public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) throws(AlarmPermissionError) {
     guard configuration.platform == .android else { return }
+    if setThroughItsOwnCall(name, after: delay, type: type) { return }
     if type.needsExactAlarmPermission && configuration.androidRelease.requiresExactAlarmPermission
       && !exactAlarmsPermitted
     {
@@ -86,14 +92,30 @@ extension SimulatedSystem: AlarmScheduling {
     place(name, after: delay, type: .window, window: max(window, .zero))
   }
 
+  /// Records `alarm.set type=repeating` with the interval asked for, and schedules the
+  /// alarm's first occurrence at the end of its window, three quarters of the interval
+  /// (clamped to between a minute and a year) after its time, the strict reading; each
+  /// delivery schedules the next (``/BackgroundTrace/RepeatingAlarm``).
+  public func setRepeatingAlarm(_ name: String, after delay: Duration, every interval: Duration) {
+    guard configuration.platform == .android else { return }
+    place(name, after: delay, type: .repeating, window: nil, interval: max(interval, .zero))
+  }
+
   /// Records `alarm.set` and schedules the alarm `name`, replacing one of that name.
-  private func place(_ name: String, after delay: Duration, type: AlarmType, window asked: Duration?) {
+  private func place(
+    _ name: String, after delay: Duration, type: AlarmType, window asked: Duration?, interval: Duration? = nil
+  ) {
     let askedTime = now + TraceInterval(max(delay, .zero))
-    record(.alarmSet(alarm: name, at: askedTime, type: type, window: asked.map(TraceInterval.init)))
+    let askedInterval = interval.map(TraceInterval.init)
+    record(
+      .alarmSet(alarm: name, at: askedTime, type: type, window: asked.map(TraceInterval.init), interval: askedInterval))
     if let timer = alarms[name]?.timer { scheduler.cancel(timer) }
     let trigger = max(askedTime, now + TraceInterval(AlarmPolicy.minimumFuturity))
     var deliverAt = trigger
-    if var window = asked {
+    let repeatInterval = askedInterval.map(RepeatingAlarm.interval(asked:))
+    if let repeatInterval {
+      deliverAt = trigger + RepeatingAlarm.window(interval: repeatInterval)
+    } else if var window = asked {
       if configuration.androidRelease.major >= 12 && !configuration.onPowerAllowlist {
         let futurity = RollingBudget.elapsed(from: now, to: trigger)
         window = max(window, min(AlarmPolicy.minimumWindow, futurity * 3 / 4))
@@ -108,7 +130,9 @@ extension SimulatedSystem: AlarmScheduling {
       }
     }
     if let wakeTimer = alarms[name]?.wakeTimer { scheduler.cancel(wakeTimer) }
-    alarms[name] = SimulatedAlarm(type: type, deliverAt: deliverAt, timer: nil, hasNoWindow: deliverAt == trigger)
+    alarms[name] = SimulatedAlarm(
+      type: type, deliverAt: deliverAt, timer: nil, requested: trigger, interval: repeatInterval,
+      hasNoWindow: deliverAt == trigger)
     scheduleAlarm(name, at: deliverAt)
     if type == .alarmClock {
       let wake = deliverAt - TraceInterval(AlarmPolicy.deviceIdleFuzz)
@@ -241,6 +265,15 @@ extension SimulatedSystem: AlarmScheduling {
   private func deliverAlarm(_ name: String) {
     guard let alarm = alarms.removeValue(forKey: name) else { return }
     if let wakeTimer = alarm.wakeTimer { scheduler.cancel(wakeTimer) }
+    if let interval = alarm.interval {
+      // A repeating alarm's next occurrence is set before this one is delivered, as
+      // `triggerAlarmsLocked` does: its receiver may cancel or replace it.
+      var next = alarm
+      next.requested = RepeatingAlarm.nextRequest(after: alarm.requested, deliveredAt: now, interval: interval)
+      next.deliverAt = next.requested + RepeatingAlarm.window(interval: interval)
+      alarms[name] = next
+      scheduleAlarm(name, at: next.deliverAt)
+    }
     if countsAgainstAlarmQuota(alarm.type) {
       alarmDeliveries.removeAll { $0 + RollingBudget.day <= now }
       alarmDeliveries.append(now)

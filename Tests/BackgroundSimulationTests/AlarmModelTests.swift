@@ -460,6 +460,82 @@ import Testing
     #expect(replay.trace.events == system.trace.events)
   }
 
+  /// `setRepeating` is inexact since API 19: each occurrence goes off at the end of its
+  /// window, three quarters of the interval after its time (`maxTriggerTime`, the
+  /// interval as futurity, no hour's cap), and the next is asked for on the first grid:
+  /// every 900 s from 900 s, going off at 1,575, 2,475 and 3,375 s. An interval under
+  /// `MIN_INTERVAL` (60 s) is expanded to it: 30 s asked from 30 s goes off at 75, 135
+  /// and 195 s (window 45 s). AOSP `AlarmManagerService.setImpl`, `triggerAlarmsLocked`.
+  @Test func aRepeatingAlarmGoesOffEveryIntervalAtItsWindowsEnd() throws {
+    let system = Self.system()
+    system.setRepeatingAlarm("sync", after: .seconds(900), every: .seconds(900))
+    system.setRepeatingAlarm("short", after: .seconds(30), every: .seconds(30))
+    system.advance(to: TraceTime(.seconds(3500)))
+    #expect(
+      system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains("alarm.set") } == [
+        "0 alarm.set alarm=sync at=900 type=repeating interval=900",
+        "0 alarm.set alarm=short at=30 type=repeating interval=30",
+      ])
+    let fired = Self.fired(system)
+    #expect(fired.filter { $0.hasSuffix("=sync") } == (["1575", "2475", "3375"]).map { "\($0) alarm.fire alarm=sync" })
+    #expect(
+      Array(fired.filter { $0.hasSuffix("=short") }.prefix(3))
+        == (["75", "135", "195"]).map { "\($0) alarm.fire alarm=short" })
+    #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+
+  /// Deep Doze holds a repeating alarm like any inexact one; at each maintenance window
+  /// the occurrences it missed are delivered once (AOSP counts them into
+  /// `EXTRA_ALARM_COUNT`) and the next is asked for on the first grid. Every 1,200 s
+  /// from 600 s: 1,500 and 2,700 s; the occurrence asked for 3,000 s falls in deep Doze
+  /// (from 3,600 s) and goes off at the window at 7,200 s; the next is asked for 7,800 s
+  /// (3,000 + 4 × 1,200), held to the window at 14,700 s.
+  @Test func dozeHoldsARepeatingAlarmAndItsMissedOccurrencesGoOffOnce() throws {
+    let system = Self.system(dozing: true)
+    system.setRepeatingAlarm("sync", after: .seconds(600), every: .seconds(1200))
+    system.advance(to: TraceTime(.seconds(16_000)))
+    #expect(Self.fired(system) == (["1500", "2700", "7200", "14700"]).map { "\($0) alarm.fire alarm=sync" })
+  }
+
+  /// `explain --why` follows a repeating alarm from one occurrence to the next, to the
+  /// trace's end: its last event, the app frozen 10 s after the receiver ran at 2,475 s.
+  @Test func aRepeatingAlarmsHistory() throws {
+    let system = Self.system()
+    system.setRepeatingAlarm("sync", after: .seconds(900), every: .seconds(900))
+    system.advance(to: TraceTime(.seconds(2500)))
+    let held =
+      "held: a repeating alarm may go off up to three quarters of its 900s interval after each time "
+      + "(AlarmManagerService: maxTriggerTime)."
+    #expect(
+      AlarmHistory(of: "sync", in: system.trace)?.lines == [
+        "alarm sync",
+        "  0s: set with setRepeating (repeating), to go off at 900s and every 900s after.",
+        "  900s to 1575s (675s): \(held)",
+        "  1575s: went off, 675s after its time.",
+        "  1800s to 2475s (675s): \(held)",
+        "  2475s: went off, 675s after its time.",
+        "  at the end (2485s): still set, due at 2700s.",
+      ])
+  }
+
+  /// The app sets a repeating alarm every minute from 60 s, which goes off 15 times by
+  /// 1,000 s (at 105 s, then every 60 s); its replay sets it alike, and each recorded
+  /// `alarm.fire` is delivered to it.
+  @Test func aRepeatingAlarmReplaysAlike() {
+    let system = Self.system()
+    let app = { (alarms: any AlarmScheduling) in
+      UserActionApp { _ in alarms.setRepeatingAlarm("sync", after: .seconds(60), every: .seconds(60)) }
+    }
+    system.launchApp { app($0) }
+    system.userAction("start")
+    system.advance(to: TraceTime(.seconds(1000)))
+    #expect(Self.fired(system).count == 15)
+    #expect(Self.fired(system).last == "945 alarm.fire alarm=sync")
+    let replay = Replayer.replay(system.trace, timing: .exact) { app($0) }
+    #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
+    #expect(replay.trace.events == system.trace.events)
+  }
+
   /// When deep Doze ends each alarm it held is due again as its own time would find it:
   /// in the rare bucket (one alarm an hour) the first goes off at the maintenance window
   /// (7,200 s) and the second waits for the hour, by then in deep Doze again, until the

@@ -49,6 +49,37 @@ import Testing
     #expect(wrapped.contains { $0.kind == .workResult(work: "sync-1", attempt: 1, outcome: .success) })
   }
 
+  /// The alarm wrapper records each call as the simulated `AlarmManager` does: a
+  /// one-off alarm, a window alarm, a repeating one (with the interval asked for, not
+  /// the minute Android clamps 30 s to) and a cancel; `setAlarm` with `.repeating`
+  /// repeats every `delay`.
+  @Test func theAlarmWrapperRecordsEachCallAsThePlatform() throws {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.exactAlarmsPermitted = true
+    let system = SimulatedSystem(seed: 11, configuration: configuration)
+    let recorder = TraceRecorder(clock: system.clock)
+    let alarms = TracingAlarmScheduler(base: system, recorder: recorder)
+    try alarms.setAlarm("exact", after: .seconds(600), type: .exact)
+    alarms.setWindowAlarm("window", after: .seconds(600), window: .seconds(60))
+    alarms.setRepeatingAlarm("sync", after: .seconds(30), every: .seconds(30))
+    try alarms.setAlarm("hourly", after: .seconds(3600), type: .repeating)
+    system.advance(by: .seconds(100))
+    alarms.cancelAlarm("sync")
+    let calls = system.trace.events.filter {
+      switch $0.kind {
+      case .alarmSet, .alarmCancel: true
+      default: false
+      }
+    }
+    #expect(recorder.trace.events == calls)
+    #expect(
+      recorder.trace.events.map(TextTraceWriter.line(for:)) == [
+        "0 alarm.set alarm=exact at=600 type=exact", "0 alarm.set alarm=window at=600 type=window window=60",
+        "0 alarm.set alarm=sync at=30 type=repeating interval=30",
+        "0 alarm.set alarm=hourly at=3600 type=repeating interval=3600", "100 alarm.cancel alarm=sync",
+      ])
+  }
+
   /// A request's `addTag`s are recorded as WorkManager's WorkerWrapper prints them where
   /// each attempt ends (`Work [ id=…, tags={ … } ]`): `tags=` on the result, joined by
   /// `,`, by the wrapper and by the simulation alike; a request without tags has none.

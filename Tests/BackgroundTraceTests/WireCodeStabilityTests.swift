@@ -103,8 +103,10 @@ import Testing
           .required("alarm", .string), .required("at", .seconds),
           .required(
             "type",
-            .choice(words: ["inexact", "exact", "allow-while-idle", "exact-allow-while-idle", "alarm-clock", "window"])),
-          .optional("window", .interval),
+            .choice(words: [
+              "inexact", "exact", "allow-while-idle", "exact-allow-while-idle", "alarm-clock", "window", "repeating",
+            ])),
+          .optional("window", .interval), .optional("interval", .interval),
         ]
       ),
       ("alarm.fire", [.required("alarm", .string)]),

@@ -306,10 +306,11 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
         "alarm.set", .app,
         [
           .required("alarm", .string), .required("at", .seconds), .required("type", .choice(AlarmType.self)),
-          .optional("window", .interval),
+          .optional("window", .interval), .optional("interval", .interval),
         ],
         "the app set the alarm `alarm` to go off at `at` (Android `AlarmManager`: `type=` names the call, "
-          + "docs/events.md, \"Alarms\"; `window=`: a `setWindow` alarm's window), replacing an alarm of that name")
+          + "docs/events.md, \"Alarms\"; `window=`: a `setWindow` alarm's window; `interval=`: a repeating alarm's "
+          + "interval), replacing an alarm of that name")
     case .alarmFire:
       KindSpec(
         "alarm.fire", .system, [.required("alarm", .string)],

@@ -178,11 +178,12 @@ extension TraceEvent.Kind {
     case .workAfter(let work, let prerequisite):
       visit(.string(work))
       visit(.string(prerequisite))
-    case .alarmSet(let alarm, let time, let type, let window):
+    case .alarmSet(let alarm, let time, let type, let window, let interval):
       visit(.string(alarm))
       visit(.seconds(time))
       visit(.choice(type.rawValue))
       visit(window.map(FieldValue.interval))
+      visit(interval.map(FieldValue.interval))
     case .alarmFire(let alarm), .alarmCancel(let alarm):
       visit(.string(alarm))
     }
@@ -303,7 +304,16 @@ extension TraceEvent.Kind {
           field: "window", isInName: window != nil,
           message: type == .window ? "alarm.set type=window needs window=…" : "window= is for type=window only")
       }
-      self = .alarmSet(alarm: try values.string(0), at: try values.seconds(1), type: type, window: window)
+      let interval = try values.optionalInterval(4)
+      // An interval belongs to a repeating alarm, which has one.
+      if (type == .repeating) != (interval != nil) {
+        throw FieldError(
+          field: "interval", isInName: interval != nil,
+          message: type == .repeating
+            ? "alarm.set type=repeating needs interval=…" : "interval= is for type=repeating only")
+      }
+      self = .alarmSet(
+        alarm: try values.string(0), at: try values.seconds(1), type: type, window: window, interval: interval)
     case .alarmFire: self = .alarmFire(alarm: try values.string(0))
     case .alarmCancel: self = .alarmCancel(alarm: try values.string(0))
     case .schedWait: self = .schedWait(identifier: try values.string(0), reasons: try values.waitReasons(1))

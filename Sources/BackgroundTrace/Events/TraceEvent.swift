@@ -142,8 +142,12 @@ extension TraceEvent {
     /// `prerequisite` has succeeded (androidx `WorkContinuation.then`, `combine`).
     case workAfter(work: String, prerequisite: String)
     /// `alarm.set alarm=… at=… type=…`: the app set the alarm `alarm` to go off at `at`
-    /// (Android `AlarmManager`, the call `type` names), replacing one of that name.
-    case alarmSet(alarm: String, at: TraceTime, type: AlarmType, window: TraceInterval? = nil)
+    /// (Android `AlarmManager`, the call `type` names), replacing one of that name:
+    /// `window`, the window a `setWindow` alarm asked for; `interval`, the interval a
+    /// repeating alarm asked for. Out of line (`indirect`), as its optional fields would
+    /// make every event larger.
+    indirect case alarmSet(
+      alarm: String, at: TraceTime, type: AlarmType, window: TraceInterval? = nil, interval: TraceInterval? = nil)
     /// `alarm.fire alarm=…`: the system delivered the alarm; the app's receiver runs.
     case alarmFire(alarm: String)
     /// `alarm.cancel alarm=…`: the app cancelled the alarm.

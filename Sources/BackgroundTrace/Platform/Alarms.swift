@@ -17,13 +17,17 @@ public enum AlarmType: String, Sendable, Hashable, CaseIterable {
   /// Android 12 widens to at least the smaller of 10 minutes and three quarters of the
   /// time to its start; Doze holds it.
   case window
+  /// `setRepeating` or `setInexactRepeating`, the same call for apps targeting API 19 and
+  /// later: inexact, going off again every `alarm.set interval=`
+  /// (``RepeatingAlarm``); Doze holds it, and it needs no exact-alarm permission.
+  case repeating
 
   /// Whether it goes off at the time asked (an exact alarm).
   public var isExact: Bool { self == .exact || self == .exactAllowWhileIdle || self == .alarmClock }
 
   /// Whether it goes off while the device is in Doze (`FLAG_ALLOW_WHILE_IDLE`, or
   /// `FLAG_WAKE_FROM_IDLE` for an alarm clock).
-  public var goesOffInDoze: Bool { self != .inexact && self != .exact && self != .window }
+  public var goesOffInDoze: Bool { self != .inexact && self != .exact && self != .window && self != .repeating }
 
   /// Whether it goes off in Doze within an idle quota (`FLAG_ALLOW_WHILE_IDLE`): the
   /// allow-while-idle calls; an alarm clock has none.
@@ -38,6 +42,7 @@ public enum AlarmType: String, Sendable, Hashable, CaseIterable {
     case .exactAllowWhileIdle: "setExactAndAllowWhileIdle"
     case .alarmClock: "setAlarmClock"
     case .window: "setWindow"
+    case .repeating: "setRepeating"
     }
   }
 
@@ -45,6 +50,44 @@ public enum AlarmType: String, Sendable, Hashable, CaseIterable {
   /// `setExact`, `setExactAndAllowWhileIdle` and `setAlarmClock` with a `PendingIntent`
   /// (AOSP `AlarmManagerService`, `REQUIRE_EXACT_ALARM_PERMISSION`).
   public var needsExactAlarmPermission: Bool { isExact }
+}
+
+/// A repeating alarm's schedule, as AOSP `AlarmManagerService` keeps it
+/// (`setImpl`, `maxTriggerTime`, `triggerAlarmsLocked`): the interval is clamped to
+/// between a minute and a year; each occurrence may go off up to three quarters of the
+/// interval after its time (``AlarmType/repeating`` is inexact, with no hour's cap); and
+/// after a delivery the next occurrence is asked for on the alarm's first grid, the
+/// occurrences missed meanwhile (held by Doze, or a quota) counted into the one delivery
+/// (`EXTRA_ALARM_COUNT`), not delivered each.
+public enum RepeatingAlarm: Sendable {
+  /// `MIN_INTERVAL` (`DEFAULT_MIN_INTERVAL`): a shorter interval is expanded to it
+  /// ("Suspiciously short interval … expanding to 60 seconds").
+  public static let minimumInterval = TraceInterval(nanoseconds: 60_000_000_000)
+  /// `MAX_INTERVAL` (`DEFAULT_MAX_INTERVAL`, 365 days): a longer interval is cut to it.
+  public static let maximumInterval = TraceInterval(nanoseconds: 365 * 86_400 * 1_000_000_000)
+
+  /// The interval Android repeats at for `asked`.
+  public static func interval(asked: TraceInterval) -> TraceInterval {
+    min(max(asked, minimumInterval), maximumInterval)
+  }
+
+  /// How long after its time an occurrence may go off: `WINDOW_HEURISTIC`'s three
+  /// quarters of the interval (`maxTriggerTime` takes the interval as the futurity of a
+  /// repeating alarm).
+  public static func window(interval: TraceInterval) -> TraceInterval {
+    TraceInterval(nanoseconds: interval.nanoseconds / 4 * 3)
+  }
+
+  /// The time the next occurrence is asked for, after the one asked for `requested`
+  /// went off at `delivered`: `requested + count × interval`, with
+  /// `count = 1 + (delivered − requested) / interval`.
+  public static func nextRequest(
+    after requested: TraceTime, deliveredAt delivered: TraceTime, interval: TraceInterval
+  ) -> TraceTime {
+    let late = delivered > requested ? delivered.interval(since: requested).nanoseconds : 0
+    let count = 1 + late / max(interval.nanoseconds, 1)
+    return requested + TraceInterval(nanoseconds: count * interval.nanoseconds)
+  }
 }
 
 extension EnvironmentSetting {
@@ -96,6 +139,8 @@ public struct AlarmPermissionError: BackgroundTraceError, Hashable {
 /// ```
 public protocol AlarmScheduling: AnyObject, Sendable {
   /// `AlarmManager.set…(RTC_WAKEUP, now + delay, pendingIntent)`, the call `type` names.
+  /// ``AlarmType/window`` and ``AlarmType/repeating`` have calls of their own; given
+  /// here, the alarm's window is empty, or it repeats every `delay`.
   ///
   /// - Throws: ``AlarmPermissionError`` for an exact alarm
   ///   (``AlarmType/needsExactAlarmPermission``) from Android 12 when the app may not set
@@ -104,6 +149,25 @@ public protocol AlarmScheduling: AnyObject, Sendable {
   /// `AlarmManager.setWindow(RTC_WAKEUP, now + delay, window, pendingIntent)`: the alarm
   /// `name` goes off at some time in the `window` after `delay` (``AlarmType/window``).
   func setWindowAlarm(_ name: String, after delay: Duration, window: Duration)
+  /// `AlarmManager.setRepeating(RTC_WAKEUP, now + delay, interval, pendingIntent)`, or
+  /// `setInexactRepeating`, the same call for apps targeting API 19 and later: the alarm
+  /// `name` goes off after `delay` and then every `interval` until cancelled
+  /// (``AlarmType/repeating``, ``RepeatingAlarm``).
+  func setRepeatingAlarm(_ name: String, after delay: Duration, every interval: Duration)
   /// `AlarmManager.cancel(pendingIntent)`: the alarm `name` does not go off.
   func cancelAlarm(_ name: String)
+}
+
+extension AlarmScheduling {
+  /// Sets an alarm whose type has a call of its own (``AlarmType/window``,
+  /// ``AlarmType/repeating``) through that call, as ``setAlarm(_:after:type:)`` promises
+  /// for them; `false`, doing nothing, for the other types.
+  package func setThroughItsOwnCall(_ name: String, after delay: Duration, type: AlarmType) -> Bool {
+    switch type {
+    case .window: setWindowAlarm(name, after: delay, window: .zero)
+    case .repeating: setRepeatingAlarm(name, after: delay, every: delay)
+    case .inexact, .exact, .allowWhileIdle, .exactAllowWhileIdle, .alarmClock: return false
+    }
+    return true
+  }
 }

@@ -23,6 +23,7 @@ public final class TracingAlarmScheduler: AlarmScheduling {
   /// Forwards, and records `alarm.set` once the base has set the alarm; a refusal is
   /// rethrown and records nothing, as no alarm was set.
   public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) throws(AlarmPermissionError) {
+    if setThroughItsOwnCall(name, after: delay, type: type) { return }
     let asked = recorder.currentTime + TraceInterval(max(delay, .zero))
     try base.setAlarm(name, after: delay, type: type)
     recorder.record(.alarmSet(alarm: name, at: asked, type: type))
@@ -33,6 +34,13 @@ public final class TracingAlarmScheduler: AlarmScheduling {
     let asked = recorder.currentTime + TraceInterval(max(delay, .zero))
     base.setWindowAlarm(name, after: delay, window: window)
     recorder.record(.alarmSet(alarm: name, at: asked, type: .window, window: TraceInterval(max(window, .zero))))
+  }
+
+  /// Forwards, and records `alarm.set type=repeating` with the interval asked for.
+  public func setRepeatingAlarm(_ name: String, after delay: Duration, every interval: Duration) {
+    let asked = recorder.currentTime + TraceInterval(max(delay, .zero))
+    base.setRepeatingAlarm(name, after: delay, every: interval)
+    recorder.record(.alarmSet(alarm: name, at: asked, type: .repeating, interval: TraceInterval(max(interval, .zero))))
   }
 
   /// Records `alarm.cancel` and forwards.

@@ -50,7 +50,7 @@ extension TraceEvent.Kind {
   /// The alarm this event is about, if it is about one.
   fileprivate var alarmName: String? {
     switch self {
-    case .alarmSet(let alarm, _, _, _), .alarmFire(let alarm), .alarmCancel(let alarm): alarm
+    case .alarmSet(let alarm, _, _, _, _), .alarmFire(let alarm), .alarmCancel(let alarm): alarm
     default: nil
     }
   }
@@ -60,9 +60,13 @@ extension TraceEvent.Kind {
 private struct AlarmStory {
   let alarm: String
   var steps: [String] = []
-  /// The pending alarm: when it was set, when it was asked to go off, its type, and a
-  /// `setWindow` alarm's window.
-  var pending: (setAt: TraceTime, due: TraceTime, type: AlarmType, window: TraceInterval?)?
+  /// The pending alarm: when it was set, when it was asked to go off (a repeating one's
+  /// next occurrence), its type, a `setWindow` alarm's window and a repeating one's
+  /// interval, as Android clamps it.
+  var pending: Pending?
+  typealias Pending = (
+    setAt: TraceTime, due: TraceTime, type: AlarmType, window: TraceInterval?, interval: TraceInterval?
+  )
   /// Since when the device has been in deep Doze, if it is.
   var deepDozeSince: TraceTime?
   /// Whether the device was in deep Doze at some moment since the alarm fell due.
@@ -113,16 +117,21 @@ private struct AlarmStory {
       steps.append(
         "  \(now)s: dropped by the reboot; it was due at \(pending.due)s (AlarmManager keeps no alarm across a boot).")
       self.pending = nil
-    case .alarmSet(let name, _, let type, _) where name != alarm:
+    case .alarmSet(let name, _, let type, _, _) where name != alarm:
       types[name] = type
     case .alarmFire(let name) where name != alarm:
       if types[name] != .alarmClock { lastDelivery = now }
-    case .alarmSet(alarm, let due, let type, let window):
+    case .alarmSet(alarm, let due, let type, let window, let asked):
       types[alarm] = type
       let replacing = pending.map { ", replacing the alarm due at \($0.due)s" } ?? ""
       let within = window.map { " within \($0)s" } ?? ""
-      steps.append("  \(now)s: set with \(Self.call(type)), to go off at \(due)s\(within)\(replacing).")
-      pending = (now, due, type, window)
+      let interval = asked.map(RepeatingAlarm.interval(asked:))
+      let every = interval.map { i in
+        " and every \(i)s after" + (asked == i ? "" : " (\(asked!)s asked, clamped to \(i)s)")
+      }
+      steps.append(
+        "  \(now)s: set with \(Self.call(type)), to go off at \(due)s\(within)\(every ?? "")\(replacing).")
+      pending = (now, due, type, window, interval)
       dozedSinceDue = false
     case .alarmCancel(alarm):
       guard let pending else {
@@ -144,7 +153,13 @@ private struct AlarmStory {
         steps.append("  \(now)s: went off, \(now.interval(since: due))s after its time.")
       }
       if pending.type != .alarmClock { lastDelivery = now }
-      self.pending = nil
+      if let interval = pending.interval {
+        let next = RepeatingAlarm.nextRequest(after: due, deliveredAt: now, interval: interval)
+        self.pending = (now, next, pending.type, nil, interval)
+        dozedSinceDue = false
+      } else {
+        self.pending = nil
+      }
     default:
       break
     }
@@ -163,11 +178,13 @@ private struct AlarmStory {
   }
 
   /// What the trace says held an alarm from its time until `time`.
-  private func held(
-    _ alarm: (setAt: TraceTime, due: TraceTime, type: AlarmType, window: TraceInterval?), until time: TraceTime
-  ) -> String {
+  private func held(_ alarm: Pending, until time: TraceTime) -> String {
     var reasons: [String] = []
-    if let window = alarm.window {
+    if let interval = alarm.interval {
+      reasons.append(
+        "a repeating alarm may go off up to three quarters of its \(interval)s interval after each time "
+          + "(AlarmManagerService: maxTriggerTime)")
+    } else if let window = alarm.window {
       reasons.append(
         "a setWindow alarm may go off up to the end of its \(window)s window, which Android 12 widens to at "
           + "least the smaller of 10 minutes and three quarters of the \(alarm.due.interval(since: alarm.setAt))s "

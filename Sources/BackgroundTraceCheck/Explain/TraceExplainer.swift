@@ -183,7 +183,7 @@ public struct TraceExplainer: Sendable {
     case .schedLaunch(let ident, _):
       guard processModel == .android else { return nil }
       return "\(ident) launched on Android, which has no BGTaskScheduler"
-    case .alarmSet(let alarm, _, _, _):
+    case .alarmSet(let alarm, _, _, _, _):
       guard processModel == .ios else { return nil }
       return "alarm \(alarm) set on iOS, which has no AlarmManager"
     case .appState(let state):

@@ -54,9 +54,10 @@ package struct LifecycleWalker: Sendable {
   /// The locks the current process holds on files, by path: when each was taken and
   /// whether the file is in a shared container.
   var fileLocks: [String: (since: TraceTime, shared: Bool)] = [:]
-  /// The alarms set and not yet gone off, by name: when each is due and which call set
-  /// it. The system keeps them across the app's processes.
-  var alarms: [String: (due: TraceTime, type: AlarmType)] = [:]
+  /// The alarms set and not yet gone off, by name: when each is due (a repeating one's
+  /// next occurrence), which call set it, and a repeating one's interval as Android
+  /// clamps it. The system keeps them across the app's processes.
+  var alarms: [String: (due: TraceTime, type: AlarmType, interval: TraceInterval?)] = [:]
 
   /// Unfinished work, by id (work outlives processes).
   package internal(set) var works = StringKeyedTable<WorkLife>()
@@ -275,10 +276,17 @@ package struct LifecycleWalker: Sendable {
     case .schedWait(let ident, let reasons):
       observer.observe(.requestWaits(.taskRequest(ident), reasons: reasons), in: process)
     case .workAfter(let work, let prerequisite): block(work, StableHash(work), on: prerequisite, into: &observer)
-    case .alarmSet(let alarm, let due, let type, _): alarms[alarm] = (due, type)
+    case .alarmSet(let alarm, let due, let type, _, let interval):
+      alarms[alarm] = (due, type, interval.map(RepeatingAlarm.interval(asked:)))
     case .alarmCancel(let alarm): alarms[alarm] = nil
     case .alarmFire(let alarm):
       let set = alarms.removeValue(forKey: alarm)
+      // A repeating alarm stays set, its next occurrence asked for on its grid.
+      if let set, let interval = set.interval {
+        alarms[alarm] = (
+          RepeatingAlarm.nextRequest(after: set.due, deliveredAt: now, interval: interval), set.type, interval
+        )
+      }
       // An exact alarm's delivery puts the app on the temporary allowlist (Android 12+).
       if set?.type.isExact == true {
         allowlist(for: TraceInterval(TemporaryAllowlistReason.exactAlarm.defaultDuration))

@@ -91,8 +91,9 @@ struct TimelineBuilder {
       instant(.events, .event, settings.map { "\($0.key)=\($0.value)" }.joined(separator: " "), event)
     case .input(let key, _): instant(.events, .event, "input \(key)", event)
     case .mark(let label): instant(.events, .event, label, event)
-    case .alarmSet(let alarm, let due, let type, _):
-      instant(.events, .event, "alarm \(alarm) set (\(type.rawValue), due \(due)s)", event)
+    case .alarmSet(let alarm, let due, let type, _, let interval):
+      let every = interval.map { ", every \($0)s" } ?? ""
+      instant(.events, .event, "alarm \(alarm) set (\(type.rawValue), due \(due)s\(every))", event)
     case .alarmFire(let alarm): instant(.events, .event, "alarm \(alarm) went off", event)
     case .alarmCancel(let alarm): instant(.events, .event, "alarm \(alarm) cancelled", event)
     case .appLaunch, .appState, .taskBegin, .taskEnd, .taskExpire, .schedRegister, .schedSubmit, .schedReject,

@@ -12,6 +12,7 @@ extension ReplayPlatform: AlarmScheduling {
   ///   and a device without the permission refuse it.
   public func setAlarm(_ name: String, after delay: Duration, type: AlarmType) throws(AlarmPermissionError) {
     guard recordedPlatform == "android" else { return }  // as the simulation: iOS has no AlarmManager
+    if setThroughItsOwnCall(name, after: delay, type: type) { return }
     if type.needsExactAlarmPermission && refusesExactAlarms { throw AlarmPermissionError(alarm: name, type: type) }
     record(.alarmSet(alarm: name, at: scheduler.now + TraceInterval(max(delay, .zero)), type: type))
   }
@@ -24,6 +25,16 @@ extension ReplayPlatform: AlarmScheduling {
       .alarmSet(
         alarm: name, at: scheduler.now + TraceInterval(max(delay, .zero)), type: .window,
         window: TraceInterval(max(window, .zero))))
+  }
+
+  /// Records `alarm.set type=repeating`, an app action the replay compares with the
+  /// recording's; each occurrence goes off when the recording's `alarm.fire` says.
+  public func setRepeatingAlarm(_ name: String, after delay: Duration, every interval: Duration) {
+    guard recordedPlatform == "android" else { return }
+    record(
+      .alarmSet(
+        alarm: name, at: scheduler.now + TraceInterval(max(delay, .zero)), type: .repeating,
+        interval: TraceInterval(max(interval, .zero))))
   }
 
   /// Whether an exact alarm is refused: on Android 12 and later, when the recording

@@ -92,7 +92,7 @@ struct ReplayScript {
         continue
       case .workEnqueue(let enqueue):
         requestIDs.append(enqueue.request)
-      case .alarmSet(_, _, let type, _):
+      case .alarmSet(_, _, let type, _, _):
         if type.needsExactAlarmPermission { setsExactAlarms = true }
       case .appLaunch, .appState, .appTerminate, .taskEnd, .taskExpire, .schedCancel, .schedLaunch, .schedExpire,
         .schedComplete, .workStart, .workResult, .workStop, .workCancel, .envSet, .mark, .netCreate,
