@@ -31,6 +31,11 @@ struct ImportPass {
   /// The jobs of `dumpsys jobscheduler` inputs (``DumpsysJobSchedulerReader``), kept
   /// apart as the exits are.
   private(set) var jobs: [SpooledMessage] = []
+  /// The WorkManager work each JobScheduler job runs, by job id, as the logs link them
+  /// (`Scheduling work ID ID Job ID N`); a job id linked to two works (two apps' jobs)
+  /// is linked to none.
+  private var jobWorks: [Int: String] = [:]
+  private var ambiguousJobs: Set<Int> = []
   /// The latest time of a line the pass read of the logs (the dumps aside), for putting
   /// the dumps in the logs' frame.
   private(set) var lastLineTime: LogTimestamp?
@@ -64,6 +69,11 @@ struct ImportPass {
       }
     }
     var movedJobs = jobs
+    if !jobWorks.isEmpty {
+      for index in movedJobs.indices {
+        movedJobs[index].message = JobSchedulerJob.linking(movedJobs[index].message, to: jobWorks)
+      }
+    }
     if let last = lastLineTime {
       for index in movedJobs.indices {
         guard let time = movedJobs[index].time else { continue }
@@ -228,6 +238,14 @@ struct ImportPass {
         return
       }
       if let printed = message.printedTags, workTags[printed.work] == nil { workTags[printed.work] = printed.tags }
+      if case .workScheduled(let work, let job?) = message, !ambiguousJobs.contains(job) {
+        if let linked = jobWorks[job], linked != work {
+          jobWorks[job] = nil
+          ambiguousJobs.insert(job)
+        } else {
+          jobWorks[job] = work
+        }
+      }
       let processName = record.process.map { index($0) }
       let spooled = SpooledMessage(
         time: record.time, pid: record.pid, processName: processName, message: message,

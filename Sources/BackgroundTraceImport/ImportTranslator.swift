@@ -347,7 +347,7 @@ package struct ImportTranslator: Sendable {
   // (`&works[work]`): the work id is hashed once a message.
   private mutating func translateWork(_ message: PlatformMessage, into events: inout [TraceEvent.Kind]) {
     switch message {
-    case .workScheduled(let work):
+    case .workScheduled(let work, _):
       if WorkState.schedule(&works[work]) { events.append(.workEnqueue(WorkEnqueue(work: work))) }
     case .workWaiting(let work, let reasons):
       if works[work] != nil, !reasons.isEmpty { events.append(.workWait(work: work, reasons: reasons)) }

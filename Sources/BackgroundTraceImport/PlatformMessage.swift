@@ -69,8 +69,9 @@ package enum PlatformMessage: Sendable, Hashable {
 
   // WorkManager.
   /// `Scheduling work ID ID Job ID N` (SystemJobScheduler) and like messages: the
-  /// work is in the platform's queue.
-  case workScheduled(work: String)
+  /// work is in the platform's queue, as JobScheduler's job `job` when the line names it
+  /// (the import's pass links the job's records in a `dumpsys jobscheduler` to the work).
+  case workScheduled(work: String, job: Int? = nil)
   /// `Starting work for ID` (GreedyScheduler), `Processor: processing ID`,
   /// `onStartJob for ID` (SystemJobService).
   case workStarted(work: String)

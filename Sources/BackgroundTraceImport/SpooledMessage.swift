@@ -114,7 +114,9 @@ struct SpoolWriter {
     case .requestRejected(let identifier, let code):
       named(13, identifier)
       optionalInteger(code)
-    case .workScheduled(let work): named(14, work)
+    case .workScheduled(let work, let job):
+      named(14, work)
+      optionalInteger(job)
     case .workStarted(let work): named(15, work)
     case .workResult(let work, let outcome, let tags):
       named(16, work)
@@ -256,7 +258,9 @@ struct SpoolReader {
     case 13:
       let identifier = string()
       return .requestRejected(identifier: identifier, code: optionalInteger())
-    case 14: return .workScheduled(work: string())
+    case 14:
+      let work = string()
+      return .workScheduled(work: work, job: optionalInteger())
     case 15: return .workStarted(work: string())
     case 16:
       let work = string()

@@ -81,6 +81,81 @@ import Testing
         """)
   }
 
+  /// Beside a logcat whose WorkManager printed `Scheduling work ID ID Job ID N`
+  /// (SystemJobScheduler, at DEBUG), job N's records are about that work: job 594 is
+  /// the work 31e42591-…, whose enqueue the dump gives first (0.2 s before the dump's
+  /// moment, the logcat's last line at 0.418 s), so the logcat's own line adds nothing;
+  /// job 595, which no line links, stays `job-595`. The pair is built from verbatim
+  /// pieces: the `Start proc` line of `time-nextcloud-start-proc-for-jobservice.log`,
+  /// and the scheduling line of `threadtime-lavender-cancel-reschedule.log` (WorkManager
+  /// 2.7's, with no space before `Job`) in the same process.
+  @Test func aJobLinkedByTheLogcatIsItsWork() throws {
+    let folder = try TraceFolder()
+    let logcat = try folder.write(
+      """
+      10-22 23:11:46.892 I/ActivityManager( 1703): Start proc 26104:com.nextcloud.talk2/u0a396 for service {com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService} caller=android
+      10-22 23:11:47.310 D/WM-SystemJobScheduler(26104): Scheduling work ID 31e42591-8154-4aee-a198-8bd7e37d8515Job ID 594
+
+      """, to: "logcat.txt")
+    let dump = """
+      JOB #u0a396/594: 9f8e7d6 com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService
+        Source: uid=u0a396 user=0 pkg=com.nextcloud.talk2
+        Unsatisfied constraints: CONNECTIVITY [0x10000000]
+        Enqueue time: -0s200ms
+      JOB #u0a396/595: 1a2b3c4 com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService
+        Source: uid=u0a396 user=0 pkg=com.nextcloud.talk2
+        Unsatisfied constraints: WITHIN_QUOTA [0x1000000]
+        Enqueue time: -0s100ms
+
+      """
+    let (path, result) = try Self.importDump(dump, beside: logcat)
+    #expect(
+      result.output == """
+        bgtrace 1
+        meta platform=android source=android-log process=com.nextcloud.talk2 attempts=from-first-start-seen
+        0 app.launch # from \(logcat):1
+        0.218 work.enqueue work=31e42591-8154-4aee-a198-8bd7e37d8515 # from \(path):1
+        0.318 work.enqueue work=job-595 # from \(path):5
+        0.418 work.wait work=31e42591-8154-4aee-a198-8bd7e37d8515 reasons=network # from \(path):1
+        0.418 work.wait work=job-595 reasons=quota # from \(path):5
+
+        """)
+  }
+
+  /// Two of the logcat's lines link job 594 to two works (two apps, or two devices'
+  /// logs given as one): the link is ambiguous, and the job stays `job-594`. The dump's
+  /// moment is the logcat's last line, PackageManager's at 0.536 s.
+  @Test func aJobLinkedToTwoWorksStaysAJob() throws {
+    let folder = try TraceFolder()
+    let logcat = try folder.write(
+      """
+      10-22 23:11:46.892 I/ActivityManager( 1703): Start proc 26104:com.nextcloud.talk2/u0a396 for service {com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService} caller=android
+      10-22 23:11:47.310 D/WM-SystemJobScheduler(26104): Scheduling work ID 31e42591-8154-4aee-a198-8bd7e37d8515Job ID 594
+      10-22 23:11:47.410 D/SystemJobScheduler(26104): Scheduling work ID 78e95445-4759-4cfa-ade6-3dea7c66ae32 Job ID 594
+      10-22 23:11:47.428 D/PackageManager( 1703): set app  component=com.nextcloud.talk2/androidx.work.impl.background.systemalarm.RescheduleReceiver enabled state: 1 from null,uid=10396,pid=26104
+
+      """, to: "logcat.txt")
+    let dump = """
+      JOB #u0a396/594: 9f8e7d6 com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService
+        Source: uid=u0a396 user=0 pkg=com.nextcloud.talk2
+        Unsatisfied constraints: CONNECTIVITY [0x10000000]
+        Enqueue time: -0s218ms
+
+      """
+    let (path, result) = try Self.importDump(dump, beside: logcat)
+    #expect(
+      result.output == """
+        bgtrace 1
+        meta platform=android source=android-log process=com.nextcloud.talk2 attempts=from-first-start-seen
+        0 app.launch # from \(logcat):1
+        0.318 work.enqueue work=job-594 # from \(path):1
+        0.418 work.enqueue work=31e42591-8154-4aee-a198-8bd7e37d8515 # from \(logcat):2
+        0.518 work.enqueue work=78e95445-4759-4cfa-ade6-3dea7c66ae32 # from \(logcat):3
+        0.536 work.wait work=job-594 reasons=network # from \(path):1
+
+        """)
+  }
+
   /// An offset past ten years, or one whose digits overflow, is not read: the job counts
   /// as enqueued at the dump's moment, and nothing traps.
   @Test func anOffsetBeyondTenYearsIsNotRead() throws {

@@ -149,6 +149,25 @@ enum JobSchedulerJob {
   /// The work id of job `id`.
   static func work(_ id: Substring) -> String { "job-\(id)" }
 
+  /// `message`, a job's record, about the WorkManager work its job runs where the logs
+  /// linked the job to it (`works`, by job id: SystemJobScheduler's `Scheduling work ID
+  /// ID Job ID N`); unchanged otherwise.
+  static func linking(_ message: PlatformMessage, to works: [Int: String]) -> PlatformMessage {
+    func linked(_ work: String) -> String {
+      guard work.hasPrefix("job-"), let id = Int(work.dropFirst(4)), let linked = works[id] else { return work }
+      return linked
+    }
+    switch message {
+    case .workScheduled(let work, let job): return .workScheduled(work: linked(work), job: job)
+    case .workWaiting(let work, let reasons): return .workWaiting(work: linked(work), reasons: reasons)
+    case .workStarted(let work): return .workStarted(work: linked(work))
+    case .workEnded(let work): return .workEnded(work: linked(work))
+    case .workInterrupted(let work, let reason, let tags):
+      return .workInterrupted(work: linked(work), reason: reason, tags: tags)
+    default: return message
+    }
+  }
+
   /// The wait reasons of JobStatus's constraint names (`dumpConstraints`); the names
   /// with no reason of the vocabulary (`BACKGROUND_NOT_RESTRICTED`, `CONTENT_TRIGGER`,
   /// `DEADLINE`, `PREFETCH`, `FLEXIBILITY`, `TARE_WEALTH`) give none.

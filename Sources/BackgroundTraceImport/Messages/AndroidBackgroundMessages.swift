@@ -63,7 +63,10 @@ package enum AndroidBackgroundMessages: Sendable {
       if message.expect("Cancelling work ID ") { return work(message) { .workCancelled(work: $0) } }
       return .unrelated
     case "WM-SystemJobScheduler", "SystemJobScheduler":
-      if message.expect("Scheduling work ID ") { return work(message) { .workScheduled(work: $0) } }
+      if message.expect("Scheduling work ID ") {
+        // `…-8bd7e37d8515Job ID 594`: WorkManager 2.7 and later print no space before `Job`.
+        return work(message) { .workScheduled(work: $0, job: jobID(message)) }
+      }
       return .unrelated
     case "WM-SystemJobService", "SystemJobService":
       if message.expect("onStartJob for ") { return work(message) { .workStarted(work: $0) } }
@@ -159,6 +162,18 @@ package enum AndroidBackgroundMessages: Sendable {
   @inline(__always)
   private static func isWorkIDByte(_ byte: UInt8) -> Bool {
     (48...57).contains(byte) || (97...102).contains(byte) || (65...70).contains(byte) || byte == 45
+  }
+
+  /// The job id after `Job ID ` in `text`, if it prints one.
+  private static func jobID(_ text: LogBytes) -> Int? {
+    guard let marker = text.find("Job ID ", from: text.index) else { return nil }
+    var value = 0
+    var end = marker.upperBound
+    while end < text.bytes.count, (48...57).contains(text.bytes[end]), value < Int.max / 10 - 9 {
+      value = value * 10 + Int(text.bytes[end] - 48)
+      end += 1
+    }
+    return end > marker.upperBound ? value : nil
   }
 
   private static func work(_ text: LogBytes, _ make: (String) -> PlatformMessage) -> MessageReading {
