@@ -206,6 +206,9 @@ struct ImportPass {
     case .notInStyle:
       summary.unrecognisedLines += 1
       summary.skippedLines += 1
+    case .unread(let entry):
+      summary.unreadEntries[entry.summaryWords, default: 0] += 1
+      summary.skippedLines += 1
     case .continuation:
       break
     case .skipped(let time, _):

@@ -32,6 +32,10 @@ public struct ImportSummary: Sendable {
   public var unrecognisedLines = 0
   /// Lines of a recognised source whose message did not parse.
   public var malformedLines = 0
+  /// Entries of the log's style that the import deliberately does not read, by what
+  /// they are (`job history entries of Android 7, which name no job`): docs/import.md
+  /// says why each is left out.
+  public var unreadEntries: [String: Int] = [:]
   /// Lines whose time was earlier than the line before (their events keep the earlier time).
   public var outOfOrderLines = 0
   /// Lines of a process replaced by a later one before them.
@@ -58,6 +62,7 @@ public struct ImportSummary: Sendable {
     var parts: [String] = []
     if unrecognisedLines > 0 { parts.append("\(unrecognisedLines) not in the log's style") }
     if malformedLines > 0 { parts.append("\(malformedLines) not parsed") }
+    for (what, count) in unreadEntries.sorted(by: { $0.key < $1.key }) { parts.append("\(count) \(what), not read") }
     if overlongLines > 0 { parts.append("\(overlongLines) over 1 MiB") }
     if interleavedLines > 0 { parts.append("\(interleavedLines) of a process already replaced") }
     if outOfOrderLines > 0 { parts.append("\(outOfOrderLines) out of time order, kept at the time before") }

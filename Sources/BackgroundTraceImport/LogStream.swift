@@ -142,6 +142,9 @@ package struct LogStream {
     case .notInStyle:
       summary.unrecognisedLines += 1
       summary.skippedLines += 1
+    case .unread(let entry):
+      summary.unreadEntries[entry.summaryWords, default: 0] += 1
+      summary.skippedLines += 1
     case .continuation:
       break
     case .skipped(let time, let line):

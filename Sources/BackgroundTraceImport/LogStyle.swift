@@ -158,7 +158,7 @@ package struct LogStyleDetector {
   private mutating func count(_ reading: LineReading?, at index: Int) {
     switch reading {
     case .entry(let record) where record.time == nil && record.pid == nil: readers[index].bare += 1
-    case .entry?, .skipped?: readers[index].entries += 1
+    case .entry?, .skipped?, .unread?: readers[index].entries += 1
     default: break
     }
   }

@@ -17,12 +17,32 @@ enum LineReading {
   case continuation
   /// A line that does not fit the style.
   case notInStyle
+  /// An entry of the style that the import knows and deliberately does not read, for
+  /// the reason `UnreadEntry` gives; the summary counts it.
+  case unread(UnreadEntry)
 
   /// Whether the line starts no entry: it continues one, or is not in the style.
   var isNotAnEntry: Bool {
     switch self {
     case .continuation, .notInStyle: true
-    case .entry, .skipped: false
+    case .entry, .skipped, .unread: false
+    }
+  }
+}
+
+/// An entry a log style prints that the import knows and does not read, because what
+/// it says cannot be put into the trace without a guess. Each is declared here once,
+/// with the words the summary uses for it (docs/import.md lists them).
+enum UnreadEntry: Hashable {
+  /// Android 7's `dumpsys jobscheduler` job history (`-33m57s905ms START: u0a71
+  /// PACKAGE/SERVICE`): it names the app and the job's service, not the job, and every
+  /// WorkManager job of an app runs the same service.
+  case jobHistoryWithoutJobID
+
+  /// What the summary calls such entries, in the plural.
+  var summaryWords: String {
+    switch self {
+    case .jobHistoryWithoutJobID: "job history entries of Android 7, which name no job"
     }
   }
 }

@@ -156,6 +156,53 @@ import Testing
         """)
   }
 
+  /// Android 7's job history names the app's uid and the job's service, not the job
+  /// (`JobPackageTracker.dumpHistory` in Nougat: `START: u0a71 TAG`), and every
+  /// WorkManager job of an app runs one service: its entries are not read, and the
+  /// summary counts them as such, where they were once lines "not in the log's style".
+  /// The six entries are verbatim, from the Nougat 7.1.1 dump in
+  /// github.com/operando/JobScheduler-Code-Reading (README.md, "Job history"); the job
+  /// block before them is written by hand. Alone, the history is read as a dump that
+  /// holds nothing the import reads, an error that says so.
+  @Test func androidSevensJobHistoryIsCountedAsNotRead() throws {
+    let history = """
+        Job history:
+             -33m57s905ms START: u0a71 tv.abema/com.evernote.android.job.v21.PlatformJobService
+             -33m54s103ms  STOP: u0a71 tv.abema/com.evernote.android.job.v21.PlatformJobService
+             -19m06s748ms START: u0a78 com.facebook.orca/com.facebook.analytics2.logger.LollipopUploadService
+             -19m05s954ms  STOP: u0a78 com.facebook.orca/com.facebook.analytics2.logger.LollipopUploadService
+              -2m45s701ms START: u0a71 tv.abema/com.evernote.android.job.v21.PlatformJobService
+              -2m43s883ms  STOP: u0a71 tv.abema/com.evernote.android.job.v21.PlatformJobService
+
+      """
+    let job = """
+      JOB #u0a71/5: 4f3a189 tv.abema/com.evernote.android.job.v21.PlatformJobService
+        Source: uid=u0a71 user=0 pkg=tv.abema
+        Enqueue time: -40m0s0ms
+
+      """
+    let (path, result) = try Self.importDump(job + history)
+    #expect(
+      result.output == """
+        bgtrace 1
+        meta platform=android source=android-log process=tv.abema attempts=from-first-start-seen
+        0 work.enqueue work=job-5 # from \(path):1
+
+        """)
+    #expect(
+      result.errors.contains(
+        "bgtrace: lines: 10 read, 6 skipped (6 job history entries of Android 7, which name no job, not read)\n"),
+      "\(result.errors)")
+    let folder = try TraceFolder()
+    let alone = try folder.write(history, to: "history.txt")
+    let refused = run(["import", alone])
+    #expect(refused.status == .badInput)
+    #expect(
+      refused.errors.contains(
+        "found no background work to import (7 lines read, none from WorkManager, JobScheduler or ActivityManager; "
+          + "6 job history entries of Android 7, which name no job, not read)"), "\(refused.errors)")
+  }
+
   /// An offset past ten years, or one whose digits overflow, is not read: the job counts
   /// as enqueued at the dump's moment, and nothing traps.
   @Test func anOffsetBeyondTenYearsIsNotRead() throws {

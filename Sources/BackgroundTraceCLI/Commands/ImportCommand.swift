@@ -53,9 +53,12 @@ enum ImportCommand {
       case .ios: "UIKit's background tasks, BackgroundTasks or background URLSession"
       case .android: "WorkManager, JobScheduler or ActivityManager"
       }
-    let found =
+    var found =
       messages == 0
       ? "none from \(sources)" : "\(messages) from \(sources), none of them an event of the app imported"
+    for (what, count) in summary.unreadEntries.sorted(by: { $0.key < $1.key }) {
+      found += "; \(count) \(what), not read"
+    }
     let capture =
       switch summary.platform {
       case .ios:

@@ -33,6 +33,7 @@ struct DumpsysJobSchedulerReader: LogStyleReader {
         add(entry.record(line: line.number))
         return .continuation
       }
+      if JobHistoryEntry.namesNoJob(trimmed) { return .unread(.jobHistoryWithoutJobID) }
       inHistory = false
     }
     if trimmed.hasPrefix("Job history:") {
@@ -270,6 +271,17 @@ struct JobHistoryEntry {
     self.offset = offset
     self.id = id
     package = JobSchedulerJob.package(ofTag: words[3])
+  }
+
+  /// Whether a line (without its indent) is an entry in Android 7's form,
+  /// `-33m57s905ms START: u0a71 PACKAGE/SERVICE`, which names the app's uid where later
+  /// releases name the job (`#u0a71/5`).
+  static func namesNoJob(_ line: Substring) -> Bool {
+    let words = line.split(separator: " ", maxSplits: 3)
+    guard words.count == 4, DumpsysJobSchedulerReader.offset(words[0]) != nil,
+      words[1] == "START:" || words[1] == "STOP:", words[2].first == "u", words[2].dropFirst().first?.isNumber == true
+    else { return false }
+    return true
   }
 
   /// The record of the entry, read from line `line`.
