@@ -203,6 +203,36 @@ import Testing
           + "6 job history entries of Android 7, which name no job, not read)"), "\(refused.errors)")
   }
 
+  /// `Active jobs:` says which job each slot runs, and for how long: the job runs from
+  /// `Running for:` before the dump's moment. The verbatim slot is in
+  /// `Traces/import/android/dumpsys-jobscheduler-kmansoft-active-job.log`; here the
+  /// same job also has its block and its history entry (Android 9's form, written by
+  /// hand), whose start at the same moment is the one written: the slot's adds nothing.
+  @Test func aRunningJobStartedOnceFromItsHistoryAndItsSlot() throws {
+    let dump = """
+      JOB #u0a88/1: 4f3a189 org.kman.test.jobworkservicetest/.JobWorkService
+        Source: uid=u0a88 user=0 pkg=org.kman.test.jobworkservicetest
+        Enqueue time: -3s741ms
+      Job history:
+           -3s741ms   START: #u0a88/1 org.kman.test.jobworkservicetest/.JobWorkService
+      Active jobs:
+        Slot #0: 4f3a189 #u0a88/1 org.kman.test.jobworkservicetest/.JobWorkService
+          Running for: +3s741ms, timeout at: +9m56s293ms
+          Source: uid=u0a88 user=0 pkg=org.kman.test.jobworkservicetest
+        Slot #1: inactive since -1h2m3s4ms
+
+      """
+    let (path, result) = try Self.importDump(dump)
+    #expect(
+      result.output == """
+        bgtrace 1
+        meta platform=android source=android-log process=org.kman.test.jobworkservicetest attempts=from-first-start-seen
+        0 work.enqueue work=job-1 # from \(path):1
+        0 work.start work=job-1 attempt=0 # from \(path):5
+
+        """)
+  }
+
   /// An offset past ten years, or one whose digits overflow, is not read: the job counts
   /// as enqueued at the dump's moment, and nothing traps.
   @Test func anOffsetBeyondTenYearsIsNotRead() throws {

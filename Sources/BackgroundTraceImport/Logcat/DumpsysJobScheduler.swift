@@ -19,15 +19,37 @@ struct DumpsysJobSchedulerReader: LogStyleReader {
     var enqueuedAgo: Int64?
   }
 
+  /// A job running at the dump's moment, in `Active jobs:`.
+  private struct RunningJob {
+    var line: Int
+    var id: String
+    var package: String
+    var runningFor: Int64?
+  }
+
   private var job: Job?
   /// Whether the lines are `Job history:`'s entries.
   private var inHistory = false
+  /// The indent of the `Active jobs:` header while the lines are its slots.
+  private var activeJobsIndent: Int?
+  private var running: RunningJob?
   private var records = DumpRecords()
   private var added = 0
 
   mutating func read(_ line: LogLineSplitter.Line) -> LineReading {
     let text = String(decoding: line.bytes, as: UTF8.self)
     let trimmed = text.drop { $0 == " " || $0 == "\t" }
+    if let indent = activeJobsIndent {
+      if trimmed.isEmpty || text.count - trimmed.count > indent { return readActiveJob(trimmed, line: line.number) }
+      endRunningJob()
+      activeJobsIndent = nil
+    }
+    if trimmed.hasPrefix("Active jobs:") {
+      endJob()
+      inHistory = false
+      activeJobsIndent = text.count - trimmed.count
+      return .continuation
+    }
     if inHistory {
       if let entry = JobHistoryEntry(trimmed) {
         add(entry.record(line: line.number))
@@ -64,6 +86,7 @@ struct DumpsysJobSchedulerReader: LogStyleReader {
 
   mutating func finish() -> LineReading? {
     endJob()
+    endRunningJob()
     return records.finish()
   }
 
@@ -118,6 +141,43 @@ struct DumpsysJobSchedulerReader: LogStyleReader {
       sawUnit = true
     }
     return sawUnit ? sign * total : nil
+  }
+
+  /// A line of `Active jobs:` (AOSP `JobSchedulerService.dumpInternal`): each slot that
+  /// runs a job is `Slot #N: HASH #UID/ID PACKAGE/SERVICE` (`Slot #N(ID=…): …` from
+  /// Android 14), then the job's lines, among them `Running for: +3s741ms, timeout at: …`;
+  /// an idle slot is `Slot #N: inactive since …`.
+  private mutating func readActiveJob(_ trimmed: Substring, line: Int) -> LineReading {
+    if trimmed.hasPrefix("Slot #") {
+      endRunningJob()
+      let words = trimmed.split(separator: " ")
+      if let index = words.firstIndex(where: { $0.hasPrefix("#") && $0.contains("/") }), index + 1 < words.count,
+        let slash = words[index].lastIndex(of: "/")
+      {
+        let id = words[index][words[index].index(after: slash)...]
+        if !id.isEmpty && id.allSatisfy(\.isNumber) {
+          running = RunningJob(line: line, id: String(id), package: JobSchedulerJob.package(ofTag: words[index + 1]))
+        }
+      }
+    } else if trimmed.hasPrefix("Running for: ") {
+      running?.runningFor = Self.offset(trimmed.dropFirst("Running for: ".count))
+    } else if trimmed.hasPrefix("Source: "), let package = trimmed.firstRange(of: " pkg=") {
+      running?.package = String(trimmed[package.upperBound...].prefix { $0 != " " })
+    }
+    return .continuation
+  }
+
+  /// Writes the start of the running job, `Running for:` before the dump's moment; a
+  /// slot that does not say how long its job has run writes nothing (the job history,
+  /// from Android 9, has its start).
+  private mutating func endRunningJob() {
+    defer { running = nil }
+    guard let running, let runningFor = running.runningFor, runningFor >= 0 else { return }
+    add(
+      LogRecord(
+        time: LogTimestamp(nanoseconds: Self.dumpTime - runningFor, hasYear: false), pid: nil,
+        process: running.package, source: JobSchedulerJob.source, message: "started \(running.id)",
+        line: running.line, origin: .jobScheduler))
   }
 
   private mutating func endJob() {
