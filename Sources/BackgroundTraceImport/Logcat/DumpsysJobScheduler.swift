@@ -56,6 +56,9 @@ struct DumpsysJobSchedulerReader: LogStyleReader {
         return .continuation
       }
       if JobHistoryEntry.namesNoJob(trimmed) { return .unread(.jobHistoryWithoutJobID) }
+      // The rest of an entry hard-wrapped where it was pasted: the history goes on.
+      let endsHistory = trimmed.hasSuffix(":") || trimmed.hasPrefix("JOB ") || trimmed.isEmpty
+      if !endsHistory { return .notInStyle }
       inHistory = false
     }
     if trimmed.hasPrefix("Job history:") {
@@ -337,8 +340,9 @@ struct JobHistoryEntry {
   /// `-33m57s905ms START: u0a71 PACKAGE/SERVICE`, which names the app's uid where later
   /// releases name the job (`#u0a71/5`).
   static func namesNoJob(_ line: Substring) -> Bool {
+    // The tag may be cut off where the line was hard-wrapped.
     let words = line.split(separator: " ", maxSplits: 3)
-    guard words.count == 4, DumpsysJobSchedulerReader.offset(words[0]) != nil,
+    guard words.count >= 3, DumpsysJobSchedulerReader.offset(words[0]) != nil,
       words[1] == "START:" || words[1] == "STOP:", words[2].first == "u", words[2].dropFirst().first?.isNumber == true
     else { return false }
     return true
