@@ -26,6 +26,11 @@ public struct DozePolicy: Sendable, Equatable {
   /// From screen off, unplugged and stationary to deep idle: `DEFAULT_INACTIVE_TIMEOUT`
   /// (30 minutes) then `DEFAULT_IDLE_AFTER_INACTIVE_TIMEOUT` (30 minutes).
   public var deepIdleAfterInactive: Duration
+  /// The first of those steps, `DEFAULT_INACTIVE_TIMEOUT` (30 minutes): from inactive to
+  /// `STATE_IDLE_PENDING`, where `DeviceIdleController.stepIdleStateLocked` first looks
+  /// for an upcoming alarm clock (`isUpcomingAlarmClock`), as it does at each later step.
+  /// At most ``deepIdleAfterInactive``.
+  public var idlePendingAfterInactive: Duration
   /// The first deep idle stretch, `DEFAULT_IDLE_TIMEOUT` (1 hour), each next one
   /// `DEFAULT_IDLE_FACTOR` (2) times longer, up to `DEFAULT_MAX_IDLE_TIMEOUT` (6 hours).
   public var deepIdle: ClosedRange<Duration>
@@ -38,18 +43,22 @@ public struct DozePolicy: Sendable, Equatable {
   public static let aosp = DozePolicy(
     isEnabled: true, lightIdleAfterInactive: .seconds(60), lightIdle: .seconds(5 * 60) ... .seconds(15 * 60),
     lightMaintenance: .seconds(60), deepIdleAfterInactive: .seconds(60 * 60),
-    deepIdle: .seconds(60 * 60) ... .seconds(6 * 3600), deepMaintenance: .seconds(5 * 60) ... .seconds(10 * 60))
+    deepIdle: .seconds(60 * 60) ... .seconds(6 * 3600), deepMaintenance: .seconds(5 * 60) ... .seconds(10 * 60),
+    idlePendingAfterInactive: .seconds(30 * 60))
 
   /// A device that never dozes: more lenient than any Android 6+ device left alone.
   public static let never = DozePolicy(
     isEnabled: false, lightIdleAfterInactive: .zero, lightIdle: .zero ... .zero, lightMaintenance: .zero,
     deepIdleAfterInactive: .zero, deepIdle: .zero ... .zero, deepMaintenance: .zero ... .zero)
 
-  /// Creates a policy.
+  /// Creates a policy; `idlePendingAfterInactive` is half of `deepIdleAfterInactive`
+  /// unless given, as AOSP's two default timeouts are.
   public init(
     isEnabled: Bool, lightIdleAfterInactive: Duration, lightIdle: ClosedRange<Duration>, lightMaintenance: Duration,
-    deepIdleAfterInactive: Duration, deepIdle: ClosedRange<Duration>, deepMaintenance: ClosedRange<Duration>
+    deepIdleAfterInactive: Duration, deepIdle: ClosedRange<Duration>, deepMaintenance: ClosedRange<Duration>,
+    idlePendingAfterInactive: Duration? = nil
   ) {
+    self.idlePendingAfterInactive = min(idlePendingAfterInactive ?? deepIdleAfterInactive / 2, deepIdleAfterInactive)
     self.isEnabled = isEnabled
     self.lightIdleAfterInactive = lightIdleAfterInactive
     self.lightIdle = lightIdle
@@ -57,6 +66,14 @@ public struct DozePolicy: Sendable, Equatable {
     self.deepIdleAfterInactive = deepIdleAfterInactive
     self.deepIdle = deepIdle
     self.deepMaintenance = deepMaintenance
+  }
+
+  /// When the device inactive since `inactiveSince` and stationary since
+  /// `stationarySince` steps to `STATE_IDLE_PENDING` on its way to deep idle (``idlePendingAfterInactive``);
+  /// `nil` when it is moving, or Doze is off.
+  func idlePendingStep(inactiveSince: TraceTime, stationarySince: TraceTime?) -> TraceTime? {
+    guard isEnabled, let stationarySince else { return nil }
+    return max(stationarySince, inactiveSince) + TraceInterval(idlePendingAfterInactive)
   }
 
   /// The phase at `time` of a device inactive (screen off, unplugged) since

@@ -33,13 +33,27 @@ extension SimulatedSystem {
   /// motion; after an alarm clock made it active (``alarmClockWake``), counted from then,
   /// deep idle from the alarm clock.
   private func dozePhase(at time: TraceTime) -> (DozePhase, ends: TraceTime?) {
-    guard var inactive = inactiveSince else { return (.awake, nil) }
+    guard let (inactive, stationary) = dozeClocks else { return (.awake, nil) }
+    return configuration.doze.phase(at: time, inactiveSince: inactive, stationarySince: stationary)
+  }
+
+  /// Since when the device counts as inactive and as stationary for Doze: after an alarm
+  /// clock made it active, from then, and stationary from the alarm clock. `nil` while
+  /// it is active.
+  private var dozeClocks: (inactive: TraceTime, stationary: TraceTime?)? {
+    guard var inactive = inactiveSince else { return nil }
     var stationary = stationarySince
     if let wake = alarmClockWake, wake.at >= inactive {
       inactive = wake.at
       stationary = stationary.map { max($0, wake.alarmClock) }
     }
-    return configuration.doze.phase(at: time, inactiveSince: inactive, stationarySince: stationary)
+    return (inactive, stationary)
+  }
+
+  /// The alarm clock due within ``AlarmPolicy/minimumTimeToAlarmClock``, if one is:
+  /// `DeviceIdleController.isUpcomingAlarmClock`.
+  private var upcomingAlarmClock: TraceTime? {
+    nextAlarmClock.flatMap { $0 <= now + TraceInterval(AlarmPolicy.minimumTimeToAlarmClock) ? $0 : nil }
   }
 
   /// Whether the device dozes now, deferring the app's regular jobs: not those of an app
@@ -55,12 +69,20 @@ extension SimulatedSystem {
     if inactive && inactiveSince == nil { inactiveSince = now }
     if !inactive { inactiveSince = nil }
     var (phase, ends) = dozePhase(at: now)
-    if phase == .deepIdle && dozePhase != .deepIdle, let alarmClock = nextAlarmClock,
-      alarmClock <= now + TraceInterval(AlarmPolicy.minimumTimeToAlarmClock)
-    {
-      // DeviceIdleController.isUpcomingAlarmClock: no deep idle with an alarm clock near.
+    // DeviceIdleController.stepIdleStateLocked: at the steps to IDLE_PENDING and to deep
+    // idle, an alarm clock near makes the device active, and inactive again.
+    let idlePending = dozeClocks.flatMap {
+      configuration.doze.idlePendingStep(inactiveSince: $0.inactive, stationarySince: $0.stationary)
+    }
+    let atDeepStep = (phase == .deepIdle && dozePhase != .deepIdle) || (idlePending == now && phase != .deepIdle)
+    if atDeepStep, let alarmClock = upcomingAlarmClock {
       alarmClockWake = (now, alarmClock)
       (phase, ends) = dozePhase(at: now)
+    }
+    if let step = dozeClocks.flatMap({
+      configuration.doze.idlePendingStep(inactiveSince: $0.inactive, stationarySince: $0.stationary)
+    }), step > now, ends.map({ step < $0 }) ?? true {
+      ends = step
     }
     if let timer = dozeTimer { scheduler.cancel(timer) }
     dozeTimer = ends.map { time in

@@ -197,6 +197,22 @@ import Testing
       ])
   }
 
+  /// `DeviceIdleController.stepIdleStateLocked` looks for an upcoming alarm clock at
+  /// every step toward deep idle, the first being to `STATE_IDLE_PENDING` after
+  /// `DEFAULT_INACTIVE_TIMEOUT` (30 minutes). An alarm clock at 2,000 s is due within
+  /// `MIN_TIME_TO_ALARM` of that step at 1,800 s: the light-dozing device becomes active
+  /// then, and deep idle starts no sooner than an hour after the alarm clock, at 5,600 s,
+  /// not at 3,600 s (where the alarm clock has passed, and nothing would stop it).
+  @Test func anAlarmClockNearTheStepToIdlePendingKeepsDeepDozeAway() throws {
+    let system = Self.system(dozing: true)
+    try system.setAlarm("clock", after: .seconds(2000), type: .alarmClock)
+    system.advance(to: TraceTime(.seconds(6000)))
+    let lines = system.trace.events.map(handWrittenLine(for:)).filter {
+      $0.contains("doze=off") || $0.contains("doze=deep") || $0.contains("alarm.fire")
+    }
+    #expect(lines == ["1800 env.set doze=off", "2000 alarm.fire alarm=clock", "5600 env.set doze=deep"])
+  }
+
   /// `WINDOW_HEURISTIC`: an inexact alarm may go off up to three quarters of its distance
   /// late (the model takes the window's end, the strict reading), from Android 12 at
   /// most an hour late; one set less than `MIN_FUZZABLE_INTERVAL` (10 s) ahead has no
