@@ -54,6 +54,10 @@ struct TimelineBuilder {
   /// Each identifier's open wait: its latest submission, and the wait's index in it.
   private var openRequestWaits: [String: (submission: Int, wait: Int)] = [:]
   private var attemptSlices: [String: Int] = [:]
+  /// The running attempt of each work a REPLACE enqueue took the place of: its lane (the
+  /// replaced request's), its index there, and its number. Its stop or late result
+  /// closes it there.
+  private var replacedAttempts: [String: (lane: Int, index: Int, number: Int)] = [:]
   private var sessionLanes: [String: Int] = [:]
   private var serviceLanes: [String: Int] = [:]
   /// Each service's running run (index into its lane's runs).
@@ -119,6 +123,7 @@ struct TimelineBuilder {
     for index in taskSlices.values { closeTask(index, expired: .cut, otherwise: .cut) }
     for index in runSlices.values { closeRun(index, .cut) }
     for (work, index) in attemptSlices { closeAttempt(work, index, .unfinished) }
+    closeReplacedAttempts()
     finishWaits()
     taskSlices.removeAll()
     runSlices.removeAll()
@@ -138,6 +143,7 @@ struct TimelineBuilder {
     for transition in transitions { apply(transition, nil) }
     for finding in findings { addFinding(finding, process: findingProcess) }
     finishTransfers()
+    closeReplacedAttempts()
     finishWaits()
     for (service, index) in serviceRuns {
       model.services[serviceLanes[service]!].runs[index].end = model.end
@@ -354,6 +360,7 @@ struct TimelineBuilder {
     case .runCompleteUnmatched:
       touch(.anyRun)  // the checker reports it
     case .workEnqueued(let enqueue, let effect):
+      if case .fresh = effect, enqueue.policy == .replace { replaceLane(of: enqueue) }
       let lane = workLane(enqueue.work)
       model.works[lane].enqueues.append(now)
       if let name = enqueue.name { model.works[lane].name = name }
@@ -397,7 +404,17 @@ struct TimelineBuilder {
     case .workFinished(let work, _):
       closeWait(of: work)
       if let index = attemptSlices.removeValue(forKey: work) { closeAttempt(work, index, .interrupted) }
-    case .resultUnmatched, .stopUnmatched, .periodEnded, .queuedWorkReleased:
+    case .stopUnmatched(let work, let attempt):
+      guard let replaced = replacedAttempts[work], replaced.number == attempt else { break }
+      replacedAttempts[work] = nil
+      var reason: String?
+      if case .workStop(_, _, let stopReason, _)? = event?.kind { reason = stopReason }
+      closeAttempt(inLane: replaced.lane, replaced.index, .stopped, reason: reason)
+    case .resultUnmatched(let work, let attempt, let outcome, _):
+      guard let replaced = replacedAttempts[work], replaced.number == attempt else { break }
+      replacedAttempts[work] = nil
+      closeAttempt(inLane: replaced.lane, replaced.index, TimelineModel.AttemptOutcome(rawValue: outcome.rawValue)!)
+    case .periodEnded, .queuedWorkReleased:
       break
     case .sessionCreated(let session, _):
       _ = sessionLane(session)
@@ -523,10 +540,39 @@ struct TimelineBuilder {
   private mutating func closeAttempt(
     _ work: String, _ index: Int, _ outcome: TimelineModel.AttemptOutcome, reason: String? = nil
   ) {
-    let lane = workLane(work)
+    closeAttempt(inLane: workLane(work), index, outcome, reason: reason)
+  }
+
+  private mutating func closeAttempt(
+    inLane lane: Int, _ index: Int, _ outcome: TimelineModel.AttemptOutcome, reason: String? = nil
+  ) {
+    touch(.work(lane))
     model.works[lane].attempts[index].end = now
     model.works[lane].attempts[index].outcome = outcome
     model.works[lane].attempts[index].stopReason = reason
+  }
+
+  /// A REPLACE enqueue of work whose attempt still runs: the new request is drawn on a
+  /// lane of its own, and the replaced one keeps its lane, where its running attempt
+  /// ends when its stop (or a late result) comes. Requests of one work that do not
+  /// overlap share its lane.
+  private mutating func replaceLane(of enqueue: WorkEnqueue) {
+    let work = enqueue.work
+    guard let old = workIndex[work], let index = attemptSlices.removeValue(forKey: work) else { return }
+    closeWait(of: work)
+    replacedAttempts[work] = (old, index, model.works[old].attempts[index].number)
+    model.works[old].replacedAt = now
+    workIndex[work] = model.works.count
+    model.works.append(.init(work: work))
+    touch(.work(model.works.count - 1))
+  }
+
+  /// Runs the attempts of replaced requests that never stopped to the trace's end.
+  private mutating func closeReplacedAttempts() {
+    for replaced in replacedAttempts.values {
+      model.works[replaced.lane].attempts[replaced.index].end = model.end
+    }
+    replacedAttempts.removeAll()
   }
 
   /// The index of `session`'s lane, added when it is new.

@@ -259,12 +259,17 @@ extension TimelineModel {
     /// (`com.example.SyncWorker,sync`: the tag that names a class, its last component),
     /// for work whose enqueue the trace does not hold.
     var worker: String?
+    /// When a REPLACE enqueue took the place of this lane's request while its attempt
+    /// ran: the replacement is drawn on a lane of its own.
+    var replacedAt: TraceTime?
     /// `sync-1 DataSyncWorker`; a device's UUID shortened to its first group,
-    /// `SyncWorker 40669dfb…`; or the identifier alone.
+    /// `SyncWorker 40669dfb…`; or the identifier alone; `(replaced)` after a request a
+    /// REPLACE took the place of.
     var label: String {
-      guard let title = name ?? worker else { return work }
-      if work.count == 36, work.split(separator: "-").count == 5 { return "\(title) \(work.prefix(8))…" }
-      return "\(work) \(title)"
+      let replaced = replacedAt == nil ? "" : " (replaced)"
+      guard let title = name ?? worker else { return work + replaced }
+      if work.count == 36, work.split(separator: "-").count == 5 { return "\(title) \(work.prefix(8))…\(replaced)" }
+      return "\(work) \(title)\(replaced)"
     }
 
     /// The worker's class a `tags=` value names: its first tag with a dot, the part
