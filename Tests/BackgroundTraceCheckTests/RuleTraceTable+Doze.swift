@@ -26,5 +26,16 @@ extension RuleTraceTable {
           "exact alarm backup was due at 4000s and went off at 7200s", "deep Doze")
       ]),
     TraceCase(file: "alarm-exact-deferred.near-miss.txt", expected: []),
+
+    // `alarm-repeat-clamped`: AOSP `AlarmManagerService.setImpl` expands a repeating
+    // interval under `MIN_INTERVAL` (`DEFAULT_MIN_INTERVAL`, 60 s) to it.
+    TraceCase(
+      file: "alarm-repeat-clamped.fires.txt",
+      expected: [
+        finding(
+          .alarmRepeatClamped, line: 8, at: "1 alarm.set alarm=poll at=31 type=repeating interval=30",
+          "repeating alarm poll asked to repeat every 30s: Android repeats it every 60s at most", "MIN_INTERVAL")
+      ]),
+    TraceCase(file: "alarm-repeat-clamped.near-miss.txt", expected: []),
   ]
 }

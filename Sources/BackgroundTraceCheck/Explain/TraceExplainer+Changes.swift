@@ -89,6 +89,8 @@ extension TraceExplainer {
     case .alarmWentOff(let alarm, let due, _):
       guard let due, now > due else { return "- alarm \(alarm): went off" }
       return "- alarm \(alarm): went off \(seconds(due, now)) after it was due"
+    case .alarmRepeatClamped(let alarm, let asked):
+      return "~ alarm \(alarm): repeats every \(RepeatingAlarm.minimumInterval)s, not the \(asked)s asked"
     case .expeditedDemoted(let work, _):
       return "~ work \(work): expedited quota ran out, runs as regular work"
     case .requestWaits(let request, let reasons):

@@ -163,6 +163,9 @@ package enum LifecycleTransition: Sendable {
   /// `alarm.fire`: the alarm went off; `due` and `type` as its `alarm.set` said (`nil`
   /// when the trace shows no set).
   case alarmWentOff(alarm: String, due: TraceTime?, type: AlarmType?)
+  /// `alarm.set type=repeating` whose `interval` is under ``/BackgroundTrace/RepeatingAlarm/minimumInterval``:
+  /// Android repeats it at that minimum.
+  case alarmRepeatClamped(alarm: String, asked: TraceInterval)
 }
 
 /// A service of the current process that was started to go foreground or runs in the

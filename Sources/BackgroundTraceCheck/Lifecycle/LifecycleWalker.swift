@@ -278,6 +278,9 @@ package struct LifecycleWalker: Sendable {
     case .workAfter(let work, let prerequisite): block(work, StableHash(work), on: prerequisite, into: &observer)
     case .alarmSet(let alarm, let due, let type, _, let interval):
       alarms[alarm] = (due, type, interval.map(RepeatingAlarm.interval(asked:)))
+      if let interval, interval < RepeatingAlarm.minimumInterval {
+        observer.observe(.alarmRepeatClamped(alarm: alarm, asked: interval), in: process)
+      }
     case .alarmCancel(let alarm): alarms[alarm] = nil
     case .alarmFire(let alarm):
       let set = alarms.removeValue(forKey: alarm)

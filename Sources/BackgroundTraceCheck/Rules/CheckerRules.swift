@@ -304,6 +304,12 @@ struct CheckerRules: LifecycleObserver, Sendable {
         "exact alarm \(alarm) was due at \(due)s and went off at \(now)s: setExact does not go off in deep Doze "
           + "(it waits for the maintenance window, AlarmManagerService's mPendingIdleUntil) nor past the standby "
           + "bucket's alarm quota")
+    case .alarmRepeatClamped(let alarm, let asked):
+      report(
+        .alarmRepeatClamped,
+        "repeating alarm \(alarm) asked to repeat every \(asked)s: Android repeats it every "
+          + "\(RepeatingAlarm.minimumInterval)s at most (AlarmManagerService's MIN_INTERVAL), each up to three "
+          + "quarters of that late")
     case .fileLocked, .fileUnlocked, .requestWaits, .alarmWentOff:
       break
     }

@@ -421,6 +421,17 @@ extension Rule {
           to a few an hour per app in Doze) or, for an alarm the user set, `setAlarmClock`; work
           that may wait should be a WorkManager request instead of an alarm.
           """#)
+    case .alarmRepeatClamped:
+      Declaration(
+        .warning,
+        "`alarm.set type=repeating` with an `interval` under a minute: Android repeats the alarm once a minute at most",
+        fix: #"""
+          A repeating alarm runs at most once a minute, each occurrence up to 45 s late. Work
+          that must run more often belongs in the foreground (a foreground service, or a
+          `Handler` while the app is open); work that may wait belongs in WorkManager, whose
+          periodic work runs at most every 15 minutes. Ask for an interval Android keeps, a
+          minute or more, so that the code says what the device does.
+          """#)
     case .netOneTransferPerWake:
       Declaration(
         .warning,

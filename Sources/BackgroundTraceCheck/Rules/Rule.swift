@@ -77,6 +77,8 @@ public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
   case fgsMissingPermission = "fgs-missing-permission"
   /// `fgs-while-in-use-from-background`: ``Rule/summary`` says when it fires (docs/rules.md#fgs-while-in-use-from-background).
   case fgsWhileInUseFromBackground = "fgs-while-in-use-from-background"
+  /// `alarm-repeat-clamped`: ``Rule/summary`` says when it fires (docs/rules.md#alarm-repeat-clamped).
+  case alarmRepeatClamped = "alarm-repeat-clamped"
 
   /// The rule's id, as printed in brackets after each finding.
   public var id: String { rawValue }

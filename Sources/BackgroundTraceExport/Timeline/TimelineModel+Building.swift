@@ -487,7 +487,7 @@ struct TimelineBuilder {
         model.submissions[index].waits.append(.init(start: now, end: now, reasons: reasons))
       }
       if let event { instant(.requests(identifier), .waiting, "waits (\(WaitReason.field(reasons)))", event) }
-    case .serviceStopped(_, nil), .suspendedHoldingFileLock, .expeditedDemoted, .alarmWentOff:
+    case .serviceStopped(_, nil), .suspendedHoldingFileLock, .expeditedDemoted, .alarmWentOff, .alarmRepeatClamped:
       break
     }
   }
