@@ -365,7 +365,9 @@ enum RuleTraceTable {
     TraceCase(
       file: "work-result-mismatch.fires-replaced.txt",
       expected: [
-        finding(.workResultMismatch, line: 9, at: "3 work.result work=sync attempt=0", "work sync", "attempt 0")
+        finding(
+          .workResultMismatch, line: 9, at: "3 work.result work=sync attempt=0", "work sync",
+          "returned success for attempt 0, which a REPLACE enqueue cancelled at 2s", "WorkManager drops its result")
       ]),
     TraceCase(file: "work-result-mismatch.near-miss.txt", expected: []),
 

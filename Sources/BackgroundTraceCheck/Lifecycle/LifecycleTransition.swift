@@ -359,6 +359,10 @@ package struct WorkLife: Sendable {
   /// that the attempt's end keeps it (``WorkEnqueue/nextScheduleTimeOverride`` holds the
   /// override in force).
   package var overrideChangedInRun = false
+  /// The attempt of the request this one replaced (`policy=replace`) that was running
+  /// when it was replaced, and when: androidx cancelled it, and its stop or a late
+  /// result still names it.
+  package var replacedRunning: (attempt: Int, at: TraceTime)?
 
   /// The attempt that must wait for a backoff next, and the wait: after a stop, from
   /// androidx's `lastEnqueueTime`; after a `retry`, from the result. `nil` when neither
@@ -463,4 +467,7 @@ package enum WorkResultMismatch: Sendable {
   /// The work finished and has started again since: it stays finished, and this result
   /// is quiet.
   case afterFinish
+  /// The attempt was running when a REPLACE enqueue cancelled its request, at `at`:
+  /// WorkManager drops its result.
+  case replaced(at: TraceTime)
 }

@@ -70,8 +70,16 @@ extension LifecycleWalker {
       return
     }
     finishedWorks[hash.bits] = nil
+    // A REPLACE of work whose attempt runs: androidx cancels that request; its stop or a
+    // late result is about it, not the new request.
+    let replaced: (attempt: Int, at: TraceTime)? =
+      enqueue.policy == .replace
+      ? works.index(forKey: work, hash).flatMap { works.update(at: $0) { $0.running } }.map { ($0.attempt, now) }
+      : nil
     observer.observeWorkEnqueuedAfresh(enqueue, in: process)
-    works.insert(WorkLife(enqueue: enqueue, enqueuedAt: now, lastEnqueueAt: now), for: work, hash)
+    var life = WorkLife(enqueue: enqueue, enqueuedAt: now, lastEnqueueAt: now)
+    life.replacedRunning = replaced
+    works.insert(life, for: work, hash)
   }
 
   /// A request whose backoff the trace does not know waits the least WorkManager
@@ -130,6 +138,10 @@ extension LifecycleWalker {
     // cancelled while the attempt ran: one visit to the work's life, in place.
     let (mismatch, cancelled): (WorkResultMismatch?, Bool) = works.update(at: index) { life in
       guard let running = life.running, running.attempt == attempt else {
+        if let replaced = life.replacedRunning, replaced.attempt == attempt {
+          life.replacedRunning = nil
+          return (.replaced(at: replaced.at), false)
+        }
         if let running = life.running {
           return (.otherAttemptRunning(attempt: running.attempt, since: running.since), false)
         } else if let last = life.lastResult, last.attempt == attempt {
@@ -165,6 +177,12 @@ extension LifecycleWalker {
     guard let index = works.index(forKey: work, hash),
       works.update(at: index, { $0.running?.attempt == attempt })
     else {
+      // The stop of a replaced request's attempt (androidx cancelled it): it ends there.
+      if let index = works.index(forKey: work, hash) {
+        works.update(at: index) { life in
+          if life.replacedRunning?.attempt == attempt { life.replacedRunning = nil }
+        }
+      }
       observer.observe(.stopUnmatched(work: work, attempt: attempt), in: process)
       return
     }

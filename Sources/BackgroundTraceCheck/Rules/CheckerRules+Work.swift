@@ -54,6 +54,10 @@ extension CheckerRules {
         "work \(work) returned a second result for attempt \(attempt) (first: \(first.rawValue) at \(at.seconds))"
     case .afterFinish:
       return  // the work finished and its restart was reported: one root cause, one finding
+    case .replaced(let at):
+      message =
+        "work \(work) returned \(outcome.rawValue) for attempt \(attempt), which a REPLACE enqueue cancelled at "
+        + "\(at.seconds): WorkManager drops its result, and the worker went on after isStopped"
     }
     report(.workResultMismatch, message)
   }
