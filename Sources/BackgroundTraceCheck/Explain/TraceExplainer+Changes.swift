@@ -100,7 +100,8 @@ extension TraceExplainer {
       return nil
     case .processStarted, .stateChanged, .processEnded, .actionWithoutProcess, .taskRefused, .taskEndUnmatched,
       .taskExpireUnmatched, .registered, .submitted, .rejected, .requestsCancelled, .runLaunchedUnregistered,
-      .runExpireUnmatched, .runProgressed, .runCompleteUnmatched, .workEnqueued, .startAfterFinish, .resultUnmatched,
+      .runExpireUnmatched, .runProgressed, .runCompleteUnmatched, .workEnqueued, .attemptReplaced, .startAfterFinish,
+      .resultUnmatched,
       .stopUnmatched,
       .workCancelled, .periodEnded, .sessionCreated, .sessionEventsDone, .handlerCalled(_, nil, _),
       .sessionNotRecreated:

@@ -76,6 +76,10 @@ package enum LifecycleTransition: Sendable {
 
   /// `work.enqueue`, and what it did.
   case workEnqueued(WorkEnqueue, EnqueueEffect)
+  /// A `policy=replace` enqueue took the place of the request whose attempt `attempt`
+  /// runs (androidx cancels it): its stop or a late result is about it, not the new
+  /// request. Comes just before the enqueue's own transition.
+  case attemptReplaced(work: String, attempt: Int)
   /// `work.start` of unfinished work; `backoff` is the backoff the start had to wait
   /// for, when the attempt right before it returned `retry`.
   indirect case attemptStarted(work: String, attempt: Int, WorkLife, backoff: BackoffWait?)

@@ -76,6 +76,7 @@ extension LifecycleWalker {
       enqueue.policy == .replace
       ? works.index(forKey: work, hash).flatMap { works.update(at: $0) { $0.running } }.map { ($0.attempt, now) }
       : nil
+    if let replaced { observer.observe(.attemptReplaced(work: work, attempt: replaced.attempt), in: process) }
     observer.observeWorkEnqueuedAfresh(enqueue, in: process)
     var life = WorkLife(enqueue: enqueue, enqueuedAt: now, lastEnqueueAt: now)
     life.replacedRunning = replaced

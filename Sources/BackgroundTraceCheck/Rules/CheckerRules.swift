@@ -249,7 +249,7 @@ struct CheckerRules: LifecycleObserver, Sendable {
     case .rejected, .requestsCancelled, .runLaunched, .runExpireUnmatched:
       break
     case .workEnqueued(let enqueue, .fresh): observeWorkEnqueuedAfresh(enqueue, in: process)
-    case .workEnqueued: break
+    case .workEnqueued, .attemptReplaced: break
     case .attemptStarted(let work, let attempt, let life, let backoff):
       observeAttemptStarted(work: work, attempt: attempt, life, backoff: backoff, in: process)
     case .startAfterFinish(let work, _, let finished, let first):

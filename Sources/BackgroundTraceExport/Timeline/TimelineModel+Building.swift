@@ -360,7 +360,6 @@ struct TimelineBuilder {
     case .runCompleteUnmatched:
       touch(.anyRun)  // the checker reports it
     case .workEnqueued(let enqueue, let effect):
-      if case .fresh = effect, enqueue.policy == .replace { replaceLane(of: enqueue) }
       let lane = workLane(enqueue.work)
       model.works[lane].enqueues.append(now)
       if let name = enqueue.name { model.works[lane].name = name }
@@ -404,16 +403,19 @@ struct TimelineBuilder {
     case .workFinished(let work, _):
       closeWait(of: work)
       if let index = attemptSlices.removeValue(forKey: work) { closeAttempt(work, index, .interrupted) }
+    case .attemptReplaced(let work, _):
+      replaceLane(of: work)
     case .stopUnmatched(let work, let attempt):
       guard let replaced = replacedAttempts[work], replaced.number == attempt else { break }
       replacedAttempts[work] = nil
       var reason: String?
       if case .workStop(_, _, let stopReason, _)? = event?.kind { reason = stopReason }
       closeAttempt(inLane: replaced.lane, replaced.index, .stopped, reason: reason)
-    case .resultUnmatched(let work, let attempt, let outcome, _):
-      guard let replaced = replacedAttempts[work], replaced.number == attempt else { break }
-      replacedAttempts[work] = nil
+    case .resultUnmatched(let work, _, let outcome, .replaced):
+      guard let replaced = replacedAttempts.removeValue(forKey: work) else { break }
       closeAttempt(inLane: replaced.lane, replaced.index, TimelineModel.AttemptOutcome(rawValue: outcome.rawValue)!)
+    case .resultUnmatched:
+      break
     case .periodEnded, .queuedWorkReleased:
       break
     case .sessionCreated(let session, _):
@@ -552,12 +554,11 @@ struct TimelineBuilder {
     model.works[lane].attempts[index].stopReason = reason
   }
 
-  /// A REPLACE enqueue of work whose attempt still runs: the new request is drawn on a
-  /// lane of its own, and the replaced one keeps its lane, where its running attempt
-  /// ends when its stop (or a late result) comes. Requests of one work that do not
-  /// overlap share its lane.
-  private mutating func replaceLane(of enqueue: WorkEnqueue) {
-    let work = enqueue.work
+  /// A REPLACE enqueue of work whose attempt still runs (the walker's
+  /// `attemptReplaced`): the new request is drawn on a lane of its own, and the replaced
+  /// one keeps its lane, where its running attempt ends when its stop (or a late result)
+  /// comes. Requests of one work that do not overlap share its lane.
+  private mutating func replaceLane(of work: String) {
     guard let old = workIndex[work], let index = attemptSlices.removeValue(forKey: work) else { return }
     closeWait(of: work)
     replacedAttempts[work] = (old, index, model.works[old].attempts[index].number)
