@@ -58,7 +58,7 @@ struct SimulatedAlarm {
   /// Whether it has no window (AOSP `windowLength == 0`): an exact alarm, or an inexact
   /// one set too near to be given one. The revocation of the exact-alarm permission
   /// removes these.
-  var hasNoWindow: Bool
+  var hasNoWindow: Bool { deliverAt == requested }
 }
 
 /// Android's `AlarmManager` in the simulated device: an alarm goes off at its time (an
@@ -131,8 +131,7 @@ extension SimulatedSystem: AlarmScheduling {
     }
     if let wakeTimer = alarms[name]?.wakeTimer { scheduler.cancel(wakeTimer) }
     alarms[name] = SimulatedAlarm(
-      type: type, deliverAt: deliverAt, timer: nil, requested: trigger, interval: repeatInterval,
-      hasNoWindow: deliverAt == trigger)
+      type: type, deliverAt: deliverAt, timer: nil, requested: trigger, interval: repeatInterval)
     scheduleAlarm(name, at: deliverAt)
     if type == .alarmClock {
       let wake = deliverAt - TraceInterval(AlarmPolicy.deviceIdleFuzz)

@@ -11,9 +11,10 @@ import Testing
 /// first maintenance window opens at 7,200 s.
 @Suite struct AlarmModelTests {
   static func system(
-    release: Int = 14, bucket: StandbyBucket = .active, dozing: Bool = false
+    release: Int = 14, bucket: StandbyBucket = .active, dozing: Bool = false, allowlisted: Bool = false
   ) -> SimulatedSystem {
     var configuration = SimulationConfiguration(platform: .android)
+    if allowlisted { configuration.backgroundStartExemptions = [.batteryUnrestricted] }
     configuration.androidRelease = AndroidRelease(release)
     configuration.standbyBucket = bucket
     configuration.standbyBucketFollowsUse = false
@@ -433,11 +434,7 @@ import Testing
   /// Android 11 there is no permission to revoke, and nothing is recorded.
   @Test(arguments: [(14, true), (11, false)])
   func aRevocationThatRemovesNothing(release: Int, allowlisted: Bool) throws {
-    var configuration = SimulationConfiguration(platform: .android)
-    configuration.androidRelease = AndroidRelease(release)
-    configuration.exactAlarmsPermitted = true
-    if allowlisted { configuration.backgroundStartExemptions = [.batteryUnrestricted] }
-    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    let system = Self.system(release: release, allowlisted: allowlisted)
     system.launch { _ in }
     try system.setAlarm("exact", after: .seconds(600), type: .exact)
     system.advance(to: TraceTime(.seconds(100)))
@@ -454,10 +451,7 @@ import Testing
   /// to an inexact one (at 200 + 900 s, its window 675 s); the replay, past the
   /// recording's revocation, refuses it too.
   @Test func aRevokedPermissionReplaysAlike() {
-    var configuration = SimulationConfiguration(platform: .android)
-    configuration.androidRelease = AndroidRelease(14)
-    configuration.exactAlarmsPermitted = true
-    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    let system = Self.system()
     system.launchApp { FallbackApp(alarms: $0) }
     system.userAction("start")
     system.advance(to: TraceTime(.seconds(100)))
