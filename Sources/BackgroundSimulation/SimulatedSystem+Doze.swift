@@ -50,6 +50,14 @@ extension SimulatedSystem {
     return (inactive, stationary)
   }
 
+  /// When the device steps to `STATE_IDLE_PENDING` on its way to deep idle, from its
+  /// inactivity and motion (``DozePolicy/idlePendingAfterInactive``).
+  private var idlePendingStep: TraceTime? {
+    dozeClocks.flatMap {
+      configuration.doze.idlePendingStep(inactiveSince: $0.inactive, stationarySince: $0.stationary)
+    }
+  }
+
   /// The alarm clock due within ``AlarmPolicy/minimumTimeToAlarmClock``, if one is:
   /// `DeviceIdleController.isUpcomingAlarmClock`.
   private var upcomingAlarmClock: TraceTime? {
@@ -71,19 +79,13 @@ extension SimulatedSystem {
     var (phase, ends) = dozePhase(at: now)
     // DeviceIdleController.stepIdleStateLocked: at the steps to IDLE_PENDING and to deep
     // idle, an alarm clock near makes the device active, and inactive again.
-    let idlePending = dozeClocks.flatMap {
-      configuration.doze.idlePendingStep(inactiveSince: $0.inactive, stationarySince: $0.stationary)
-    }
-    let atDeepStep = (phase == .deepIdle && dozePhase != .deepIdle) || (idlePending == now && phase != .deepIdle)
+    let atDeepStep = (phase == .deepIdle && dozePhase != .deepIdle) || (idlePendingStep == now && phase != .deepIdle)
     if atDeepStep, let alarmClock = upcomingAlarmClock {
       alarmClockWake = (now, alarmClock)
       (phase, ends) = dozePhase(at: now)
     }
-    if let step = dozeClocks.flatMap({
-      configuration.doze.idlePendingStep(inactiveSince: $0.inactive, stationarySince: $0.stationary)
-    }), step > now, ends.map({ step < $0 }) ?? true {
-      ends = step
-    }
+    // The step may have moved with the wake: it is read again for the next timer.
+    if let step = idlePendingStep, step > now, ends.map({ step < $0 }) ?? true { ends = step }
     if let timer = dozeTimer { scheduler.cancel(timer) }
     dozeTimer = ends.map { time in
       scheduler.schedule(at: time) { [self] in
