@@ -106,10 +106,15 @@ struct DumpsysJobSchedulerReader: LogStyleReader {
   /// from Android 14).
   static func jobID(_ line: Substring) -> String? {
     guard line.hasPrefix("JOB "), let colon = line.firstRange(of: ": ") else { return nil }
-    let unique = line[line.index(line.startIndex, offsetBy: 4)..<colon.lowerBound]
+    return jobNumber(of: line[line.index(line.startIndex, offsetBy: 4)..<colon.lowerBound]).map(String.init)
+  }
+
+  /// The job's id in how the dump names a job, `UID/ID` (`#u0a231/5`,
+  /// `NAMESPACE:u0a231/5`): the digits after the last slash.
+  static func jobNumber(of unique: Substring) -> Substring? {
     guard let slash = unique.lastIndex(of: "/") else { return nil }
     let id = unique[unique.index(after: slash)...]
-    return !id.isEmpty && id.allSatisfy(\.isNumber) ? String(id) : nil
+    return !id.isEmpty && id.allSatisfy(\.isNumber) ? id : nil
   }
 
   /// An offset as `TimeUtils.formatDuration` prints it (`-1h4m36s59ms`, `+30s0ms`), in
@@ -154,13 +159,11 @@ struct DumpsysJobSchedulerReader: LogStyleReader {
     if trimmed.hasPrefix("Slot #") {
       endRunningJob()
       let words = trimmed.split(separator: " ")
+      // `Slot #0:` also starts with `#`: the job is the word with a slash.
       if let index = words.firstIndex(where: { $0.hasPrefix("#") && $0.contains("/") }), index + 1 < words.count,
-        let slash = words[index].lastIndex(of: "/")
+        let id = Self.jobNumber(of: words[index])
       {
-        let id = words[index][words[index].index(after: slash)...]
-        if !id.isEmpty && id.allSatisfy(\.isNumber) {
-          running = RunningJob(line: line, id: String(id), package: JobSchedulerJob.package(ofTag: words[index + 1]))
-        }
+        running = RunningJob(line: line, id: String(id), package: JobSchedulerJob.package(ofTag: words[index + 1]))
       }
     } else if trimmed.hasPrefix("Running for: ") {
       running?.runningFor = Self.offset(trimmed.dropFirst("Running for: ".count))
@@ -211,14 +214,18 @@ enum JobSchedulerJob {
   static let source = "jobscheduler"
 
   /// The work id of job `id`.
-  static func work(_ id: Substring) -> String { "job-\(id)" }
+  static func work(_ id: Substring) -> String { workPrefix + id }
+
+  /// What a job's work id starts with, before the job's id.
+  private static let workPrefix = "job-"
 
   /// `message`, a job's record, about the WorkManager work its job runs where the logs
   /// linked the job to it (`works`, by job id: SystemJobScheduler's `Scheduling work ID
   /// ID Job ID N`); unchanged otherwise.
   static func linking(_ message: PlatformMessage, to works: [Int: String]) -> PlatformMessage {
     func linked(_ work: String) -> String {
-      guard work.hasPrefix("job-"), let id = Int(work.dropFirst(4)), let linked = works[id] else { return work }
+      guard work.hasPrefix(workPrefix), let id = Int(work.dropFirst(workPrefix.count)), let linked = works[id]
+      else { return work }
       return linked
     }
     switch message {
@@ -320,10 +327,8 @@ struct JobHistoryEntry {
   init?(_ line: Substring) {
     let words = line.split(separator: " ", maxSplits: 4)
     guard words.count >= 4, let offset = DumpsysJobSchedulerReader.offset(words[0]), words[2].hasPrefix("#"),
-      let slash = words[2].lastIndex(of: "/")
+      let id = DumpsysJobSchedulerReader.jobNumber(of: words[2])
     else { return nil }
-    let id = words[2][words[2].index(after: slash)...]
-    guard !id.isEmpty, id.allSatisfy(\.isNumber) else { return nil }
     switch words[1] {
     case "START:", "START-P:": stop = nil
     case "STOP:", "STOP-P:":
