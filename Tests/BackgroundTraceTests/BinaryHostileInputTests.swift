@@ -169,6 +169,29 @@ import TraceWorkloads
     #expect(reader.damage.map(\.lostEvents) == [2, 1])
   }
 
+  /// The same chunks read in batches, as `bgtrace check` reads: the batch that meets
+  /// the bad record hands out the two before it, and the next chunk is still held to
+  /// start no earlier than the last of them (5 ns).
+  @Test func malformedRecordKeepsTheRecordsBeforeItInABatch() throws {
+    let bad = Self.chunk(
+      [0x00, 0x00, 0x00, 0x00, 0x14, 0x1E, 0x7F, 0x00], sequence: 0, firstEvent: 0, eventCount: 4, baseTime: 0)
+    let early = Self.chunk([0x00, 0x00, 0x00], sequence: 1, firstEvent: 4, eventCount: 1, baseTime: 3)
+    let good = Self.chunk([0x00, 0x00, 0x00], sequence: 2, firstEvent: 5, eventCount: 1, baseTime: 5)
+    var reader = try BinaryTraceReader(source: MemoryByteSource(Self.emptyHeader + bad + early + good), file: "t")
+    let batch = UnsafeMutableBufferPointer<CompactEvent>.allocate(capacity: 64)
+    defer { batch.deallocate() }
+    var times: [UInt64] = []
+    while case let read = try reader.nextCompactBatch(into: batch), read > 0 {
+      times += batch[0..<read].map(\.time)
+    }
+    #expect(times == [0, 5, 5])
+    #expect(reader.damage.map(\.lostEvents) == [2, 1])
+    #expect(
+      reader.damage.last?.description
+        == "t: at byte 67: error: chunk 1 at byte 67 (events 5–5) is malformed at payload byte 0 (it starts before the previous chunk ends); 1 events lost"
+    )
+  }
+
   @Test func mutatedValidFilesNeverCrashAndOnlyYieldWholeOriginalChunks() {
     var random = SplitMix64(seed: 7)
     for _ in 0..<2_000 {

@@ -13,11 +13,10 @@ extension BinaryTraceReader {
     var cursor = ByteCursor(payload.bytes, offset: recordOffset)
     var read = 0
     var failure: ChunkDecoder.Failure?
-    var recordStart = cursor.offset
-    var previous = (time: decoder.time, taskID: decoder.lastTaskID, run: decoder.lastRun)
+    // The state before the batch, not before each record: a copy per record loads what
+    // the record's decoding has just stored, and waits for those stores to complete.
+    let batchStart = (offset: cursor.offset, time: decoder.time, taskID: decoder.lastTaskID, run: decoder.lastRun)
     while read < wanted {
-      recordStart = cursor.offset
-      previous = (decoder.time, decoder.lastTaskID, decoder.lastRun)
       do throws(ChunkDecoder.Failure) {
         try decoder.compactRecord(&cursor, into: &base[read])
       } catch {
@@ -29,17 +28,27 @@ extension BinaryTraceReader {
     }
     if failure != nil && read > 0 {
       // The records before it are handed out first; the record is decoded again, and
-      // reported, when it is the next to read, as one by one.
+      // reported, when it is the next to read, as one by one. The state before it is
+      // found by decoding the batch's records again, which gave the same events before
+      // (failures are rare; this path is not timed).
       failure = nil
-      cursor.offset = recordStart
-      (decoder.time, decoder.lastTaskID, decoder.lastRun) = previous
+      cursor.offset = batchStart.offset
+      (decoder.time, decoder.lastTaskID, decoder.lastRun) = (batchStart.time, batchStart.taskID, batchStart.run)
+      var again = CompactEvent(time: 0, tag: .appLaunch)
+      for _ in 0..<read {
+        do throws(ChunkDecoder.Failure) {
+          try decoder.compactRecord(&cursor, into: &again)
+        } catch {
+          assertionFailure("a record that decoded does not decode again")
+        }
+      }
     }
     swap(&decoder, &self.decoder)
     pendingRecords -= read
     recordLocation += read
     if let failure {
       pendingRecords -= 1
-      recordFailed(failure, previousTime: previous.time)
+      recordFailed(failure, previousTime: batchStart.time)  // the batch's first record failed
     } else {
       recordOffset = cursor.offset
     }

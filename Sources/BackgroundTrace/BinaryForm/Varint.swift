@@ -71,6 +71,7 @@ struct ByteCursor {
       offset += 1
       return UInt64(first)
     }
+    if let value = shortMultibyte() { return value }
     var result: UInt64 = 0
     var shift: UInt64 = 0
     while offset < count {
@@ -94,6 +95,7 @@ struct ByteCursor {
       defer { offset += 1 }
       return (UInt64(start[offset]), 0)
     }
+    if let value = shortMultibyte() { return (value, 0) }
     var low: UInt64 = 0
     var shift: UInt64 = 0
     while offset < count {
@@ -108,6 +110,27 @@ struct ByteCursor {
       shift += 7
     }
     return nil
+  }
+
+  /// A varint of 2 to 8 bytes read from one 8-byte load, when 8 bytes remain; `nil`,
+  /// with nothing read, for any other (the byte loop reads it).
+  ///
+  /// Without a branch per byte: the varint's end is the first byte whose high bit is
+  /// clear, and its 7-bit groups are packed by three shift-and-mask steps.
+  @inline(__always)
+  private mutating func shortMultibyte() -> UInt64? {
+    guard count - offset >= 8 else { return nil }
+    let word = UInt64(littleEndian: UnsafeRawPointer(start + offset).loadUnaligned(as: UInt64.self))
+    let ends = ~word & 0x8080_8080_8080_8080
+    guard ends != 0 else { return nil }
+    let length = (ends.trailingZeroBitCount + 1) >> 3
+    let used = length == 8 ? word : word & ((1 &<< (UInt64(length) &* 8)) &- 1)
+    var value = used & 0x7F7F_7F7F_7F7F_7F7F
+    value = (value & 0x007F_007F_007F_007F) | (value & 0x7F00_7F00_7F00_7F00) >> 1
+    value = (value & 0x0000_3FFF_0000_3FFF) | (value & 0x3FFF_0000_3FFF_0000) >> 2
+    value = (value & 0x0000_0000_0FFF_FFFF) | (value & 0x0FFF_FFFF_0000_0000) >> 4
+    offset &+= length
+    return value
   }
 
   mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
