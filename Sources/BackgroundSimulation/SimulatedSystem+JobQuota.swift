@@ -97,16 +97,22 @@ extension SimulatedSystem {
   /// ``StandbyBucket/standbyBeats`` after the one its last job ran in
   /// (`isReadyToBeExecutedLocked`: not ready while `mHeartbeat > appLastRan && mHeartbeat
   /// < appLastRan + STANDBY_BEATS[bucket]`; `heartbeatWhenJobsLastRun` takes an app that
-  /// never ran one as having run long ago). AOSP also lets every job of a bucket run for
-  /// one heartbeat each time the bucket's period comes round (`mNextBucketHeartbeat`);
-  /// the model does not, the strict reading.
+  /// never ran one as having run long ago), or at the bucket's next window, which comes
+  /// no later: every job of the bucket may run during each heartbeat that is a multiple
+  /// of its beats (`mNextBucketHeartbeat`, which `advanceHeartbeatLocked` moves on by
+  /// `STANDBY_BEATS[bucket]` once the heartbeat passes it; the check is skipped while
+  /// `mHeartbeat >= mNextBucketHeartbeat[bucket]`).
   var standbyHeartbeatsRelease: TraceTime {
     guard let last = lastJobStart else { return now }
+    let beats = UInt64(standbyBucket.standbyBeats)
     let lastBeat = heartbeat(last)
     let current = heartbeat(now)
-    let ready = lastBeat + UInt64(standbyBucket.standbyBeats)
-    guard current > lastBeat, current < ready else { return now }
-    return TraceTime(nanoseconds: ready * TraceInterval(StandbyBucket.standbyHeartbeat).nanoseconds)
+    // `current < lastBeat + beats` is false for a bucket of no beats: no division by 0.
+    guard current > lastBeat, current < lastBeat + beats, !current.isMultiple(of: beats) else { return now }
+    // The next window: never after `lastBeat + beats`, since one falls in every run of
+    // `beats` heartbeats.
+    let window = (current / beats + 1) * beats
+    return TraceTime(nanoseconds: window * TraceInterval(StandbyBucket.standbyHeartbeat).nanoseconds)
   }
 
   /// When the job and session counts next let a job start, from `time` on with no new

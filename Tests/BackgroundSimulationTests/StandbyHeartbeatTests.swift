@@ -47,6 +47,35 @@ import Testing
       ])
   }
 
+  /// A bucket's window (`mNextBucketHeartbeat`): during each heartbeat that is a multiple
+  /// of the bucket's beats, its jobs run whenever the app last ran one. The first job is
+  /// enqueued at 3,000 s, heartbeat 4, and runs; the second, at 3,500 s (heartbeat 5),
+  /// would wait until heartbeat 4 + 11 (9,900 s) in the working set, 4 + 43 (31,020 s)
+  /// in frequent, 4 + 130 (88,440 s) in rare, but the window at heartbeat 11 (7,260 s),
+  /// 43 (28,380 s), 130 (85,800 s) comes first.
+  @Test(arguments: [(StandbyBucket.workingSet, "7260"), (.frequent, "28380"), (.rare, "85800")])
+  func aJobRunsInTheBucketsWindowBeforeItsDeferralEnds(bucket: StandbyBucket, start: String) throws {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(9)
+    configuration.standbyBucket = bucket
+    configuration.standbyBucketFollowsUse = false
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.advance(to: TraceTime(.seconds(3000)))
+    try system.enqueue(
+      WorkRequest(work: "first", worker: TimedWorker(clock: system.clock, duration: .seconds(60))), policy: nil)
+    system.advance(to: TraceTime(.seconds(3500)))
+    try system.enqueue(
+      WorkRequest(work: "second", worker: TimedWorker(clock: system.clock, duration: .seconds(60))), policy: nil)
+    system.advance(to: TraceTime(.seconds(100_000)))
+    #expect(TraceChecker.check(system.trace).isEmpty)
+    #expect(
+      system.trace.events.map(handWrittenLine(for:)).filter { $0.contains("work.start") || $0.contains("work.wait") }
+        == [
+          "3000.1 work.start work=first attempt=0", "3500 work.wait work=second reasons=quota",
+          "\(start) work.start work=second attempt=0",
+        ])
+  }
+
   /// Near misses: in the active bucket nothing waits; within the heartbeat of the last
   /// run (300 s is heartbeat 0) a job is not deferred; and Android 10's quota lets a
   /// working-set app run its second minute of work at once (10 minutes per 2 hours).
