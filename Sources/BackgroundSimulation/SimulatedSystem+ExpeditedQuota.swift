@@ -22,12 +22,12 @@ extension SimulatedSystem {
   /// ``ExpeditedQuotaExemption/topAppGrace`` of leaving it (`mTopAppCache`,
   /// `mTopAppGraceCache`), or on the temporary allowlist or within
   /// ``ExpeditedQuotaExemption/temporaryAllowlistGrace`` of its end, outside the
-  /// restricted bucket (`hasTempAllowlistExemptionLocked`). A foreground service does not
-  /// free it, as it does not free the job quota (docs/platform-model.md, the strict
-  /// reading).
+  /// restricted bucket (`hasTempAllowlistExemptionLocked`). Before Android 16 a
+  /// foreground service frees it too, as it frees the job quota (`mForegroundUids`,
+  /// ``foregroundServiceFreesQuota``).
   var expeditedTimeIsFree: Bool {
     guard configuration.platform == .android else { return false }
-    if quotaIsFree || onTopSince != nil { return true }
+    if quotaIsFree || onTopSince != nil || foregroundServiceFreesQuota { return true }
     return [topGraceEnd, temporaryAllowlistGraceEnd].contains { $0.map { now < $0 } ?? false }
   }
 
@@ -77,7 +77,7 @@ extension SimulatedSystem {
       running = true
       if free {
         chargeExpedited(&item)
-      } else if item.expeditedSince == nil {
+      } else if item.expeditedSince == nil && !item.startedOnTop {
         item.expeditedSince = now
       }
       works[work] = item

@@ -122,6 +122,7 @@ extension SimulatedSystem: ForegroundServices {
     running.type = type
     services[name] = running
     scheduleLimit(name)
+    noteForegroundServiceForJobs()
   }
 
   /// Records `fgs.stop` and stops the service. A service stopped before it called
@@ -132,6 +133,7 @@ extension SimulatedSystem: ForegroundServices {
     guard let running = services.removeValue(forKey: name) else { return }
     cancelTimers(of: running)
     account(running)
+    if running.foregroundSince != nil { noteForegroundServiceForJobs() }
     if running.owesStartForeground {
       let process = processNumber
       scheduler.schedule(after: .zero) { [self] in

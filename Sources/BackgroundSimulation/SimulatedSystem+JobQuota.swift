@@ -76,12 +76,10 @@ extension SimulatedSystem {
 
   /// Whether a regular job may start now: at least the in-quota buffer is left
   /// (``SimulationConfiguration/inQuotaBuffer``) and the job and session counts are
-  /// under their limits, or no quota applies, or the app is on top
-  /// (`QuotaController.isWithinQuotaLocked`: `isUidInForeground`, which every release
-  /// counts the top app as; a foreground service does not free it here, the strict
-  /// reading of Android 16's `enforce_quota_policy_to_fgs_jobs`).
+  /// under their limits, or no quota applies, or the app counts as in the foreground
+  /// (`QuotaController.isWithinQuotaLocked`: `isUidInForeground`, ``inForegroundForQuota``).
   var jobQuotaAllowsStart: Bool {
-    guard jobQuotaApplies, !appInForeground else { return true }
+    guard jobQuotaApplies, !inForegroundForQuota else { return true }
     if configuration.androidRelease.defersJobsByStandbyHeartbeats { return standbyHeartbeatsRelease <= now }
     return (jobQuotaLeft.map { $0 >= configuration.inQuotaBuffer } ?? true) && jobCountsReleased(at: now) == now
   }
@@ -169,21 +167,34 @@ extension SimulatedSystem {
     }
   }
 
+  /// Whether the app counts as in the foreground for the job quota (`QuotaController`'s
+  /// `mForegroundUids`, `isUidInForeground`): on top, or, before Android 16, running a
+  /// foreground service (``/BackgroundTrace/AndroidRelease/chargesJobsBesideForegroundServices``).
+  var inForegroundForQuota: Bool { appInForeground || foregroundServiceFreesQuota }
+
+  /// Whether a foreground service of the app frees its quotas: before Android 16, while
+  /// one runs in the foreground.
+  var foregroundServiceFreesQuota: Bool {
+    !configuration.androidRelease.chargesJobsBesideForegroundServices && runsForegroundService
+  }
+
   /// Whether the regular jobs' time is free now, as `QuotaController`'s regular
-  /// `Timer.shouldTrackLocked` finds it untracked: ``quotaIsFree``, or the app in the foreground
-  /// (`mForegroundUids`: on top; a foreground service frees nothing, the strict reading
-  /// of Android 16's `enforce_quota_policy_to_fgs_jobs`).
+  /// `Timer.shouldTrackLocked` finds it untracked: ``quotaIsFree``, or the app in the
+  /// foreground (``inForegroundForQuota``).
   var jobTimeIsFree: Bool {
-    configuration.platform == .android && (quotaIsFree || appInForeground)
+    configuration.platform == .android && (quotaIsFree || inForegroundForQuota)
   }
 
   /// The attempt starts as a regular job: it joins the timing session, or opens one,
   /// unless the jobs' time is free; a start counts against the job counts only then.
+  /// Before Android 16 a job started on top stays out of both to its end
+  /// (`prepareForExecutionLocked`: "Top jobs won't count towards quota").
   func beginJob(_ item: inout WorkItem) {
     item.countsAsJob = true
     item.startedOutsideQuota = !jobQuotaAllowsStart
+    item.startedOnTop = appInForeground && !configuration.androidRelease.chargesJobsStartedOnTop
     lastJobStart = now
-    guard !jobTimeIsFree else { return }
+    guard !jobTimeIsFree, !item.startedOnTop else { return }
     if jobSessionSince == nil { jobSessionSince = now }
     countJobStarts(1)
   }
@@ -197,9 +208,11 @@ extension SimulatedSystem {
   /// last one ends the timing session, which is charged to the quota.
   func endJob(_ item: inout WorkItem, of work: String) {
     guard item.countsAsJob else { return }
+    let wasTimed = item.isTimedAsJob
     item.countsAsJob = false
     item.startedOutsideQuota = false
-    guard !works.contains(where: { $0.key != work && $0.value.countsAsJob }) else { return }
+    item.startedOnTop = false
+    guard wasTimed, !works.contains(where: { $0.key != work && $0.value.isTimedAsJob }) else { return }
     if let since = jobSessionSince {
       jobBudget.charge(from: since, to: now)
       jobSessionSince = nil
@@ -219,23 +232,36 @@ extension SimulatedSystem {
       jobBudget.charge(from: since, to: now)
       jobSessionSince = nil
     } else if jobSessionSince == nil {
-      let running = works.values.reduce(0) { $0 + ($1.countsAsJob ? 1 : 0) }
+      let running = works.values.reduce(0) { $0 + ($1.isTimedAsJob ? 1 : 0) }
       guard running > 0 else { return }
       jobSessionSince = now
       countJobStarts(running)
     }
   }
 
-  /// The app came to the foreground or left it: on top, work the quota held may start
-  /// (``jobQuotaAllowsStart``); leaving, work that waits for the quota is rechecked
-  /// when it frees.
+  /// The app came to the foreground or left it: in it (``inForegroundForQuota``), work
+  /// the quota held may start (``jobQuotaAllowsStart``); leaving, work that waits for the
+  /// quota is rechecked when it frees.
   func noteForegroundForJobs() {
     guard configuration.platform == .android else { return }
-    if appInForeground {
+    if inForegroundForQuota {
       startEligibleWork()
     } else {
       scheduleJobQuotaRecheck()
     }
+  }
+
+  /// A foreground service of the app (a started service or a promoted worker) came to
+  /// the foreground or left it: before Android 16 that moves the app in or out of the
+  /// quotas' foreground (``inForegroundForQuota``), as the app's place on top does, for
+  /// regular and expedited jobs alike.
+  func noteForegroundServiceForJobs() {
+    guard configuration.platform == .android, !configuration.androidRelease.chargesJobsBesideForegroundServices,
+      processRunning
+    else { return }
+    reviseJobCharging()
+    reviseExpeditedCharging()
+    noteForegroundForJobs()
   }
 
   /// Starts the waiting work again when the job quota lets a job start: the in-quota

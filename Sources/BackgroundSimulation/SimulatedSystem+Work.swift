@@ -54,6 +54,13 @@ struct WorkItem {
   /// Whether its running attempt runs as a regular job, in the app's timing session
   /// (``SimulatedSystem/jobSessionSince``).
   var countsAsJob = false
+  /// Whether its running attempt started with the app on top before Android 16, which
+  /// keeps it out of the timing sessions and the job counts, or off the expedited quota,
+  /// to its end (``/BackgroundTrace/AndroidRelease/chargesJobsStartedOnTop``).
+  var startedOnTop = false
+  /// Whether the running attempt is timed by the job quota: a regular job not started
+  /// on top before Android 16.
+  var isTimedAsJob: Bool { countsAsJob && !startedOnTop }
   /// Whether that job started with the quota spent, on the restricted bucket's terms
   /// (``SimulatedSystem/runsOutsideQuota(_:)``).
   var startedOutsideQuota = false
@@ -464,7 +471,8 @@ extension SimulatedSystem: WorkQueue {
       if item.expedited {
         let guarantee = release.hasJobRuntimeGuarantees ? configuration.expeditedGuarantee : .zero
         item.guaranteeEnd = now + TraceInterval(guarantee)
-        item.expeditedSince = expeditedTimeIsFree ? nil : now
+        item.startedOnTop = appInForeground && !release.chargesJobsStartedOnTop
+        item.expeditedSince = expeditedTimeIsFree || item.startedOnTop ? nil : now
       } else {
         limit = regularJobLimit
         beginJob(&item)
@@ -596,6 +604,7 @@ extension SimulatedSystem: WorkQueue {
     item.foregroundSince = now
     works[work] = item
     scheduleForegroundLimit(work)
+    noteForegroundServiceForJobs()
   }
 
   /// A promoted worker's time limit: its type's daily time on Android 15+, a
@@ -642,6 +651,8 @@ extension SimulatedSystem: WorkQueue {
     record(.workResult(work: work, attempt: attempt, outcome: result.outcome, tags: item.request.traceTags))
     if let timeout = item.timeout { scheduler.cancel(timeout) }
     item.timeout = nil
+    let wasForeground = item.foregroundSince != nil
+    defer { if wasForeground { noteForegroundServiceForJobs() } }
     chargeExpedited(&item)
     chargeForeground(&item)
     endJob(&item, of: work)
@@ -680,6 +691,8 @@ extension SimulatedSystem: WorkQueue {
   /// next attempt number once eligible.
   func stop(_ work: String, reason: WorkStopReason, reschedule: Bool) {
     guard var item = works[work] else { return }
+    let wasForeground = item.phase == .running && item.foregroundSince != nil
+    defer { if wasForeground { noteForegroundServiceForJobs() } }
     if let timer = item.timer { scheduler.cancel(timer) }
     item.timer = nil
     if item.phase == .running {

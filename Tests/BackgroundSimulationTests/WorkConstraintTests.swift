@@ -288,9 +288,9 @@ import Testing
   }
 
   /// Android 16 counts the jobs of an app running a foreground service against its
-  /// quota (AOSP flag `enforce_quota_policy_to_fgs_jobs`); before 16 they ran free. The
-  /// model counts them on every release, the strict reading: with a player in the
-  /// foreground and its quota spent, a rare app's second job waits.
+  /// quota (AOSP flag `enforce_quota_policy_to_fgs_jobs`); before 16 they ran free
+  /// (`QuotaForegroundTests`). With a player in the foreground and its quota spent, a
+  /// rare app's second job waits.
   @Test func aForegroundServiceDoesNotFreeTheJobQuota() throws {
     let system = system {
       $0.standbyBucket = .rare

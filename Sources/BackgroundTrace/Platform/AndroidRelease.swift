@@ -71,6 +71,19 @@ public struct AndroidRelease: Sendable, Hashable, Comparable, CustomStringConver
   /// windows, a limited `active` bucket, less expedited time in `working_set`, smaller
   /// expedited rewards.
   public var hasAdjustedJobQuotas: Bool { major >= 16 }
+
+  /// Whether a regular job started while the app is on top is charged to its quota once
+  /// the app leaves the top (AOSP `QuotaController`, flag
+  /// `enforce_quota_policy_to_top_started_jobs`): Android 16+. Before, such a job ran
+  /// free of the quota to its end (`mTopStartedJobs`: no timing session, no job count).
+  public var chargesJobsStartedOnTop: Bool { major >= 16 }
+
+  /// Whether an app running a foreground service has its jobs charged to its quota
+  /// (AOSP `QuotaController.getProcessStateQuotaFreeThreshold`, flag
+  /// `enforce_quota_policy_to_fgs_jobs`: `PROCESS_STATE_BOUND_TOP`): Android 16+.
+  /// Before, `PROCESS_STATE_FOREGROUND_SERVICE` counted as in the foreground
+  /// (`mForegroundUids`), which frees both the start check and the timing sessions.
+  public var chargesJobsBesideForegroundServices: Bool { major >= 16 }
   /// Android 9 (API 28) defers an app's regular jobs by its standby bucket with
   /// JobScheduler's heartbeats (`JobSchedulerService.isReadyToBeExecutedLocked`,
   /// `STANDBY_BEATS`), not with `QuotaController`'s execution-time quota, which later
