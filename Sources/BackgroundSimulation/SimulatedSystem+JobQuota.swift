@@ -43,8 +43,9 @@ extension SimulatedSystem {
   /// maximum and its guarantee, ``SimulationConfiguration/workTimeout``). From Android 14
   /// its maximum is `QuotaController.getMaxJobExecutionTimeMsLocked`'s, at most
   /// `RUNTIME_FREE_QUOTA_MAX_LIMIT_MS` (``SimulationConfiguration/workTimeoutWhileCharging``):
-  /// all of that while the quota is free (charging, the app on top, or in the foreground
-  /// by a foreground service: AOSP `QuotaControllerTest.testGetMaxJobExecutionTimeLocked_Regular`);
+  /// all of that while the quota is free (charging, or the app on top or otherwise in the
+  /// foreground, ``inForegroundForQuota``: a foreground service only before Android 16;
+  /// AOSP `QuotaControllerTest.testGetMaxJobExecutionTimeLocked_Regular`);
   /// in a bucket whose window is its quota (`active` and `exempted` before Android 16),
   /// what is left of the 24-hour maximum (`testGetMaxJobExecutionTimeLocked_Regular_Active`);
   /// in another, what is left of the bucket's quota (``StandbyBucket/jobQuota(on:)``), and
@@ -55,7 +56,7 @@ extension SimulatedSystem {
       return guarantee
     }
     let freeLimit = configuration.workTimeoutWhileCharging
-    if charging || appInForeground || runsForegroundService { return max(guarantee, freeLimit) }
+    if charging || inForegroundForQuota { return max(guarantee, freeLimit) }
     let running = jobSessionSince.map { RollingBudget.elapsed(from: $0, to: now) } ?? .zero
     return max(guarantee, min(freeLimit, jobTimeLeft(at: now, running: running) ?? freeLimit))
   }
