@@ -194,6 +194,10 @@ struct ChunkDecoder {
   var predictedIDs = false
   var lastTaskID: Int64 = 0
   var lastRun: Int64 = 0
+  /// An event with every field empty, copied over the caller's event at each record
+  /// (``compactRecord(_:into:)``): made once, so that the copy reads stores long
+  /// completed.
+  private let emptyEvent = CompactEvent(time: 0, tag: .appLaunch)
 
   init(strings: [String], time: UInt64, predictedIDs: Bool = false) {
     self.strings = strings
@@ -294,16 +298,19 @@ struct ChunkDecoder {
   /// chunk's own string indexes, or their trace-wide ids once the reader interned them.
   /// An `env.set`'s settings are left in ``settingIDs`` for the caller to intern.
   ///
-  /// It writes the caller's event in place: an event built here and returned would be
-  /// copied with wide loads of the narrow stores just made, which stall until those
-  /// stores complete.
+  /// It writes the caller's event in place, over a copy of ``emptyEvent``: an event
+  /// built here, returned or assigned, would be copied with wide loads of the narrow
+  /// stores just made, which stall until those stores complete (store forwarding
+  /// fails), on every record.
   @inline(__always)
   mutating func compactRecord(_ cursor: inout ByteCursor, into event: inout CompactEvent) throws(Failure) {
     let (kind, flags, start, suffixed) = try recordHead(&cursor)
     func fail(_ message: String) -> Failure {
       Failure(offset: start, message: "\(kind.name): \(message)")
     }
-    event.reset(time: time, tag: kind)
+    event = emptyEvent
+    event.time = time
+    event.tag = kind
     guard let handLaid = kind.handLaid else {
       try specRecord(kind, &cursor, into: &event, fail: fail)
       return

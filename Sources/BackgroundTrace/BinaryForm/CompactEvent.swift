@@ -90,32 +90,6 @@ package struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
     self.tag = tag
   }
 
-  /// Makes this an event of kind `tag` at `time` with every other field empty, as
-  /// ``init(time:tag:)`` makes one, storing each field in place.
-  ///
-  /// The decoder resets the caller's event with it: assigning a new event builds it on
-  /// the stack with narrow stores and copies it out with wide loads, which wait for
-  /// those stores to complete (store forwarding fails) on every record.
-  @inline(__always)
-  mutating func reset(time: UInt64, tag: EventTag) {
-    self.time = time
-    self.tag = tag
-    flags = 0
-    options = 0
-    backoffCode = 0
-    policyCode = 0
-    string = CompactEvent.noString
-    secondString = CompactEvent.noString
-    number = 0
-    interval = 0
-    period = 0
-    flex = 0
-    initialDelay = CompactEvent.noInterval
-    constraintBits = 0
-    thirdString = CompactEvent.noString
-    scheduleOverride = CompactEvent.noInterval
-  }
-
   /// `work.enqueue`'s presence byte, as a set.
   @usableFromInline var presence: EnqueuePresence {
     get { EnqueuePresence(rawValue: options) }
