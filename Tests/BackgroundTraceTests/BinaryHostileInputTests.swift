@@ -145,14 +145,20 @@ import TraceWorkloads
   /// A chunk whose CRC holds but whose third record does not parse (only a faulty
   /// writer makes one): its first two events are read, its last two are lost, and the
   /// next chunk must not start before the last event read.
-  @Test func malformedRecordKeepsTheRecordsBeforeIt() throws {
+  /// A file of three chunks: one whose third record does not parse, one starting at
+  /// 3 ns (before the 5 ns event of the first), and a good one.
+  static var malformedThenEarly: [UInt8] {
     // No strings; `00 00` app.launch at +0, `00 14` app.launch at +5 ns, `1E 7F 00` kind
     // 127 (after tag code 30), a code no kind has.
-    let bad = Self.chunk(
+    let bad = chunk(
       [0x00, 0x00, 0x00, 0x00, 0x14, 0x1E, 0x7F, 0x00], sequence: 0, firstEvent: 0, eventCount: 4, baseTime: 0)
-    let early = Self.chunk([0x00, 0x00, 0x00], sequence: 1, firstEvent: 4, eventCount: 1, baseTime: 3)
-    let good = Self.chunk([0x00, 0x00, 0x00], sequence: 2, firstEvent: 5, eventCount: 1, baseTime: 5)
-    var reader = try BinaryTraceReader(source: MemoryByteSource(Self.emptyHeader + bad + early + good), file: "t")
+    let early = chunk([0x00, 0x00, 0x00], sequence: 1, firstEvent: 4, eventCount: 1, baseTime: 3)
+    let good = chunk([0x00, 0x00, 0x00], sequence: 2, firstEvent: 5, eventCount: 1, baseTime: 5)
+    return emptyHeader + bad + early + good
+  }
+
+  @Test func malformedRecordKeepsTheRecordsBeforeIt() throws {
+    var reader = try BinaryTraceReader(source: MemoryByteSource(Self.malformedThenEarly), file: "t")
     var read: [LocatedEvent] = []
     while let located = try reader.next() { read.append(located) }
     let launch = { (nanoseconds: UInt64) in TraceEvent(time: TraceTime(nanoseconds: nanoseconds), .appLaunch) }
@@ -173,11 +179,7 @@ import TraceWorkloads
   /// the bad record hands out the two before it, and the next chunk is still held to
   /// start no earlier than the last of them (5 ns).
   @Test func malformedRecordKeepsTheRecordsBeforeItInABatch() throws {
-    let bad = Self.chunk(
-      [0x00, 0x00, 0x00, 0x00, 0x14, 0x1E, 0x7F, 0x00], sequence: 0, firstEvent: 0, eventCount: 4, baseTime: 0)
-    let early = Self.chunk([0x00, 0x00, 0x00], sequence: 1, firstEvent: 4, eventCount: 1, baseTime: 3)
-    let good = Self.chunk([0x00, 0x00, 0x00], sequence: 2, firstEvent: 5, eventCount: 1, baseTime: 5)
-    var reader = try BinaryTraceReader(source: MemoryByteSource(Self.emptyHeader + bad + early + good), file: "t")
+    var reader = try BinaryTraceReader(source: MemoryByteSource(Self.malformedThenEarly), file: "t")
     let batch = UnsafeMutableBufferPointer<CompactEvent>.allocate(capacity: 64)
     defer { batch.deallocate() }
     var times: [UInt64] = []
