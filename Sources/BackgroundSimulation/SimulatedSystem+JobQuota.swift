@@ -39,26 +39,39 @@ extension SimulatedSystem {
     return left
   }
 
-  /// How long a regular job starting now may run (`JobServiceContext`: the larger of its
-  /// maximum and its guarantee, ``SimulationConfiguration/workTimeout``). From Android 14
-  /// its maximum is `QuotaController.getMaxJobExecutionTimeMsLocked`'s, at most
-  /// `RUNTIME_FREE_QUOTA_MAX_LIMIT_MS` (``SimulationConfiguration/workTimeoutWhileCharging``):
-  /// all of that while the quota is free (charging, or the app on top or otherwise in the
-  /// foreground, ``inForegroundForQuota``: a foreground service only before Android 16;
-  /// AOSP `QuotaControllerTest.testGetMaxJobExecutionTimeLocked_Regular`);
-  /// in a bucket whose window is its quota (`active` and `exempted` before Android 16),
-  /// what is left of the 24-hour maximum (`testGetMaxJobExecutionTimeLocked_Regular_Active`);
-  /// in another, what is left of the bucket's quota (``StandbyBucket/jobQuota(on:)``), and
-  /// at least the guarantee. Before Android 14, 10 minutes.
-  var regularJobLimit: Duration {
+  /// How long the regular job of `item` starting now may run (`JobServiceContext`: the
+  /// larger of its maximum and its guarantee, ``SimulationConfiguration/workTimeout``).
+  /// From Android 14 its maximum is `QuotaController.getMaxJobExecutionTimeMsLocked`'s,
+  /// at most `RUNTIME_FREE_QUOTA_MAX_LIMIT_MS` (``SimulationConfiguration/workTimeoutWhileCharging``):
+  /// all of that while charging, or while the app is in the foreground
+  /// (``inForegroundForQuota``) if the job is important there
+  /// (``jobIsImportantInForeground(_:)``; AOSP
+  /// `QuotaControllerTest.testGetMaxJobExecutionTimeLocked_Regular`); in a bucket whose
+  /// window is its quota (`active` and `exempted` before Android 16), what is left of the
+  /// 24-hour maximum (`testGetMaxJobExecutionTimeLocked_Regular_Active`); in another,
+  /// what is left of the bucket's quota (``StandbyBucket/jobQuota(on:)``), and at least
+  /// the guarantee. Before Android 14, 10 minutes.
+  func regularJobLimit(for item: WorkItem) -> Duration {
     let guarantee = configuration.workTimeout
     guard configuration.platform == .android, configuration.androidRelease.hasJobRuntimeGuarantees else {
       return guarantee
     }
     let freeLimit = configuration.workTimeoutWhileCharging
-    if charging || inForegroundForQuota { return max(guarantee, freeLimit) }
+    if charging || (inForegroundForQuota && jobIsImportantInForeground(item)) { return max(guarantee, freeLimit) }
     let running = jobSessionSince.map { RollingBudget.elapsed(from: $0, to: now) } ?? .zero
     return max(guarantee, min(freeLimit, jobTimeLeft(at: now, running: running) ?? freeLimit))
+  }
+
+  /// Whether the job of `item` counts as important for the free runtime in the
+  /// foreground: every job before Android 15; from 15 one of `PRIORITY_HIGH`, which
+  /// WorkManager never sets, or, before 16, one marked important while foreground, which
+  /// WorkManager does for a job scheduled to run at once (androidx `SystemJobInfoConverter`:
+  /// `setImportantWhileForeground(true)` when the offset to its next run is 0 and it is
+  /// not expedited; `markJobsAsImportantWhileForeground` is on by default).
+  func jobIsImportantInForeground(_ item: WorkItem) -> Bool {
+    let release = configuration.androidRelease
+    guard release.limitsForegroundRuntimeToImportantJobs else { return true }
+    return release.honoursImportantWhileForeground && item.eligible <= item.lastEnqueue
   }
 
   /// Whether a foreground service of the app is in the foreground (a started service

@@ -465,7 +465,7 @@ extension SimulatedSystem: WorkQueue {
       // JobServiceContext: a job runs at most the larger of its maximum and its
       // guarantee. An expedited job's maximum is the expedited quota it has left, with
       // a 3-minute guarantee from Android 14; then it is stopped (STOP_REASON_QUOTA)
-      // and runs on as regular work. A regular job's is regularJobLimit.
+      // and runs on as regular work. A regular job's is regularJobLimit(for:).
       let release = configuration.androidRelease
       var limit = configuration.workTimeout
       if item.expedited {
@@ -474,7 +474,7 @@ extension SimulatedSystem: WorkQueue {
         item.startedOnTop = appInForeground && !release.chargesJobsStartedOnTop
         item.expeditedSince = expeditedTimeIsFree || item.startedOnTop ? nil : now
       } else {
-        limit = regularJobLimit
+        limit = regularJobLimit(for: item)
         beginJob(&item)
       }
       item.limitEnd = now + TraceInterval(limit)

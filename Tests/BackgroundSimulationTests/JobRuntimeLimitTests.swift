@@ -8,14 +8,16 @@ import Testing
 /// `QuotaController.getMaxJobExecutionTimeMsLocked`'s, at most
 /// `DEFAULT_RUNTIME_FREE_QUOTA_MAX_LIMIT_MS` (30 minutes). AOSP `QuotaControllerTest`:
 /// `testGetMaxJobExecutionTimeLocked_Regular` (charging, a foreground service, a job
-/// started on top: the free 30 minutes; otherwise what is left of the bucket's quota)
+/// started on top: the free 30 minutes, for an important job from Android 15;
+/// otherwise what is left of the bucket's quota)
 /// and `testGetMaxJobExecutionTimeLocked_Regular_Active` (an ACTIVE app, whose window is
 /// its quota: what is left of the 24-hour maximum). A worker here runs an hour; work
 /// starts 0.1 s after it is due.
 @Suite struct JobRuntimeLimitTests {
   /// When the hour-long worker enqueued at 100 s was stopped, or nil if it finished.
   private func stop(
-    release: Int = 16, bucket: StandbyBucket = .workingSet, onTop: Bool = false, foregroundService: Bool = false
+    release: Int = 16, bucket: StandbyBucket = .workingSet, onTop: Bool = false, foregroundService: Bool = false,
+    initialDelay: Duration? = nil
   ) throws -> String? {
     var configuration = SimulationConfiguration(platform: .android)
     configuration.androidRelease = AndroidRelease(release)
@@ -28,7 +30,9 @@ import Testing
     }
     if !onTop { system.moveToBackground() }
     system.advance(to: TraceTime(seconds: 100))
-    try system.enqueue(WorkRequest(work: "hour", worker: TimedWorker(clock: system.clock, duration: .seconds(3600))))
+    var request = WorkRequest(work: "hour", worker: TimedWorker(clock: system.clock, duration: .seconds(3600)))
+    request.initialDelay = initialDelay
+    try system.enqueue(request)
     system.advance(by: .seconds(3700))
     return system.trace.events.map(TextTraceWriter.line(for:)).first { $0.contains("work.stop work=hour:1") }
   }
@@ -41,15 +45,24 @@ import Testing
     #expect(try stop(bucket: .rare) == "700.1 work.stop work=hour:1 attempt=0 reason=timeout")
   }
 
-  /// A job started with the app on top, or, before Android 16, while it runs a
-  /// foreground service: the free 30 minutes, whatever its bucket. Android 16 no longer
-  /// counts a foreground service as in the foreground (`enforce_quota_policy_to_fgs_jobs`:
-  /// `isUidInForeground` needs `PROCESS_STATE_BOUND_TOP`), so such a job gets what is
-  /// left of its bucket's quota, the guarantee here.
-  @Test func onTopOrWithAForegroundServiceAJobGetsThirtyMinutes() throws {
-    #expect(try stop(onTop: true) == "1900.1 work.stop work=hour:1 attempt=0 reason=timeout")
+  /// A job started with the app in the foreground (on top, or, before Android 16, running
+  /// a foreground service): the free 30 minutes, whatever its bucket, on Android 14; from
+  /// Android 15 only for an important job (`getMaxJobExecutionTimeMsLocked`:
+  /// `isJobImportant`, `PRIORITY_HIGH` or `FLAG_IMPORTANT_WHILE_FOREGROUND`). WorkManager
+  /// sets no priority, and marks a job important while foreground when it is scheduled
+  /// to run at once (androidx `SystemJobInfoConverter`: `setImportantWhileForeground`
+  /// when the offset is 0), a flag Android 16 ignores (`ignore_important_while_foreground`).
+  /// So on 15 a job without an initial delay gets the 30 minutes, and one with a delay
+  /// and every job on 16 what is left of the bucket's quota: the guarantee here.
+  @Test func inTheForegroundAJobGetsThirtyMinutesIfImportant() throws {
+    #expect(try stop(release: 14, onTop: true) == "1900.1 work.stop work=hour:1 attempt=0 reason=timeout")
+    #expect(try stop(release: 15, onTop: true) == "1900.1 work.stop work=hour:1 attempt=0 reason=timeout")
     #expect(
       try stop(release: 15, foregroundService: true) == "1900.1 work.stop work=hour:1 attempt=0 reason=timeout")
+    #expect(
+      try stop(release: 15, onTop: true, initialDelay: .seconds(60))
+        == "760.1 work.stop work=hour:1 attempt=0 reason=timeout")
+    #expect(try stop(onTop: true) == "700.1 work.stop work=hour:1 attempt=0 reason=timeout")
     #expect(try stop(foregroundService: true) == "700.1 work.stop work=hour:1 attempt=0 reason=timeout")
   }
 
@@ -96,21 +109,22 @@ import Testing
     system.trace.events.map(TextTraceWriter.line(for:)).filter { $0.contains(" work.") && !$0.contains("enqueue") }
   }
 
-  /// A 25-minute job runs with the app on top (0.1 to 1500.1 s, under its free 30
-  /// minutes) and is charged nothing; the user leaves at 1600 s, and a 15-minute job
-  /// started then has the whole 20 minutes: it finishes at 2500.1 s. Charged, the first
-  /// would have spent them, and the second waited for the quota.
+  /// An 1,100-second job runs with the app on top (0.1 to 1100.1 s, under the 20
+  /// minutes it may run) and is charged nothing; the user leaves at 1200 s, and a
+  /// 15-minute job started then has the whole 20 minutes: it finishes at 2100.1 s.
+  /// Charged, the first would have left 100 s, and the second been stopped at its
+  /// 10-minute guarantee.
   @Test func timeOnTopIsNotCharged() throws {
     let system = Self.activeApp()
-    try system.enqueue(WorkRequest(work: "a", worker: TimedWorker(clock: system.clock, duration: .seconds(1500))))
-    system.advance(to: TraceTime(seconds: 1600))
+    try system.enqueue(WorkRequest(work: "a", worker: TimedWorker(clock: system.clock, duration: .seconds(1100))))
+    system.advance(to: TraceTime(seconds: 1200))
     system.moveToBackground()
     try system.enqueue(WorkRequest(work: "b", worker: TimedWorker(clock: system.clock, duration: .seconds(900))))
     system.advance(to: TraceTime(seconds: 3000))
     #expect(
       Self.attemptLines(system) == [
-        "0.1 work.start work=a:1 attempt=0", "1500.1 work.result work=a:1 attempt=0 outcome=success",
-        "1600.1 work.start work=b:1 attempt=0", "2500.1 work.result work=b:1 attempt=0 outcome=success",
+        "0.1 work.start work=a:1 attempt=0", "1100.1 work.result work=a:1 attempt=0 outcome=success",
+        "1200.1 work.start work=b:1 attempt=0", "2100.1 work.result work=b:1 attempt=0 outcome=success",
       ])
   }
 
@@ -139,7 +153,9 @@ import Testing
   /// A job started in the background on Android 16 gets the active bucket's 20 minutes
   /// and is stopped at 1210.1 s; its next attempt waits for the quota. When the user
   /// opens the app at 1300 s it starts at once (`isWithinQuotaLocked`: the app is on
-  /// top) and runs its 25 minutes, free.
+  /// top), free of the quota, but a WorkManager job is not important enough for the
+  /// free runtime (`isJobImportant`): with the quota spent it gets its 10-minute
+  /// guarantee, and each later attempt starts again at once, since the app is on top.
   @Test func openingTheAppStartsWorkTheQuotaHeld() throws {
     let system = Self.activeApp()
     system.moveToBackground()
@@ -152,7 +168,8 @@ import Testing
       Self.attemptLines(system) == [
         "10.1 work.start work=a:1 attempt=0", "1210.1 work.stop work=a:1 attempt=0 reason=timeout",
         "1210.1 work.wait work=a:1 reasons=quota", "1300 work.start work=a:1 attempt=1",
-        "2800 work.result work=a:1 attempt=1 outcome=success",
+        "1900 work.stop work=a:1 attempt=1 reason=timeout", "1900.1 work.start work=a:1 attempt=2",
+        "2500.1 work.stop work=a:1 attempt=2 reason=timeout", "2500.2 work.start work=a:1 attempt=3",
       ])
   }
 }

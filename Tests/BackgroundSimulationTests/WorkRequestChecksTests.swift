@@ -152,8 +152,8 @@ private func workLines(_ trace: RecordedTrace) -> [String] {
   /// request's worker calls `setForeground` late; WorkManager finds no running WorkSpec
   /// for its id and throws. The simulation finds the attempt by its request, not by the
   /// unique name, so the replacement is not promoted: it stays a job and is stopped at
-  /// its job time limit, 30 minutes, the app being on top when it started
-  /// (`JobRuntimeLimitTests`).
+  /// its job time limit, what is left of the active bucket's 20 minutes on Android 16,
+  /// the app on top or not (`JobRuntimeLimitTests`).
   @Test func setForegroundWhenWorkReplaced() async throws {
     let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
     system.launch { _ in }
@@ -168,14 +168,14 @@ private func workLines(_ trace: RecordedTrace) -> [String] {
     await #expect(throws: ForegroundServiceError(.notRunning, service: "upload")) {
       try await context.setForeground(ForegroundInfo(type: .dataSync))
     }
-    system.advance(by: .seconds(1790) + .milliseconds(150))  // to 1810.15 s, past the replacement's 30 minutes
+    system.advance(by: .seconds(1190) + .milliseconds(150))  // to 1210.15 s, past the replacement's 20 minutes
     #expect(
       workLines(system.trace) == [
         "0 work.enqueue work=upload", "0.1 work.start work=upload attempt=0",
         "10 work.enqueue work=upload policy=replace",
         "10 work.stop work=upload attempt=0 reason=cancelled", "10.1 work.start work=upload attempt=0",
         "20 work.foreground work=upload attempt=0", "20 work.refuse work=upload attempt=0 reason=not-running",
-        "1810.1 work.stop work=upload attempt=0 reason=timeout",
+        "1210.1 work.stop work=upload attempt=0 reason=timeout",
       ])
   }
 }

@@ -84,6 +84,18 @@ public struct AndroidRelease: Sendable, Hashable, Comparable, CustomStringConver
   /// Before, `PROCESS_STATE_FOREGROUND_SERVICE` counted as in the foreground
   /// (`mForegroundUids`), which frees both the start check and the timing sessions.
   public var chargesJobsBesideForegroundServices: Bool { major >= 16 }
+
+  /// Whether a regular job of an app in the foreground gets the free runtime
+  /// (`RUNTIME_FREE_QUOTA_MAX_LIMIT_MS`) only when it is important (AOSP
+  /// `QuotaController.getMaxJobExecutionTimeMsLocked`: `isJobImportant`,
+  /// `PRIORITY_HIGH` or ``honoursImportantWhileForeground``'s flag): Android 15+.
+  public var limitsForegroundRuntimeToImportantJobs: Bool { major >= 15 }
+
+  /// Whether JobScheduler honours `JobInfo.setImportantWhileForeground`
+  /// (`FLAG_IMPORTANT_WHILE_FOREGROUND`): before Android 16, which ignores it (flag
+  /// `ignore_important_while_foreground`; `JobInfo.isImportantWhileForeground()`
+  /// deprecated at API 36).
+  public var honoursImportantWhileForeground: Bool { major < 16 }
   /// Android 9 (API 28) defers an app's regular jobs by its standby bucket with
   /// JobScheduler's heartbeats (`JobSchedulerService.isReadyToBeExecutedLocked`,
   /// `STANDBY_BEATS`), not with `QuotaController`'s execution-time quota, which later
