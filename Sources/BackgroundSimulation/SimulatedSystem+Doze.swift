@@ -9,7 +9,7 @@ import BackgroundTrace
 extension SimulatedSystem {
   /// Changes the device's screen and motion: `env.set screen=on|off stationary=true|false`.
   /// A screen off on an unplugged device starts the way into Doze; a stationary one
-  /// also the way into deep Doze.
+  /// also the way into deep Doze. Motion ends deep Doze, and light Doze starts over.
   public func setDeviceState(screenOn: Bool? = nil, stationary: Bool? = nil) {
     var settings: [EnvironmentSetting] = []
     if let screenOn, screenOn != self.screenOn {
@@ -20,6 +20,12 @@ extension SimulatedSystem {
     if let stationary, stationary != (stationarySince != nil) {
       stationarySince = stationary ? now : nil
       settings.append(EnvironmentSetting(key: "stationary", value: stationary ? "true" : "false"))
+      // DeviceIdleController.handleMotionDetectedLocked: motion in deep Doze makes the
+      // device active and inactive again, and light idle, which deep idle overrode,
+      // starts over; motion leaves light idle as it is.
+      if !stationary, dozePhase == .deepIdle || dozePhase == .deepMaintenance, inactiveSince != nil {
+        inactiveSince = now
+      }
     }
     guard !settings.isEmpty else { return }
     record(.envSet(settings))

@@ -374,6 +374,48 @@ import Testing
       ])
   }
 
+  /// Motion in deep idle (AOSP `DeviceIdleController.handleMotionDetectedLocked`): the
+  /// device becomes active and at once inactive again (`becomeActiveLocked`, then
+  /// `becomeInactiveIfAppropriateLocked`), and light idle, which deep idle overrode
+  /// (`LIGHT_STATE_OVERRIDE`), starts over `LIGHT_IDLE_AFTER_INACTIVE_TIMEOUT` (60 s)
+  /// later. The work deep idle held runs at the motion; deep idle needs the device
+  /// stationary again.
+  @Test func motionEndsDeepDozeAndLightDozeStartsOver() throws {
+    let system = android()
+    system.setDeviceState(screenOn: false, stationary: true)
+    system.advance(to: TraceTime(seconds: 3700))
+    try system.enqueueTimed("sync", seconds: 30)
+    system.advance(to: TraceTime(seconds: 4000))
+    system.setDeviceState(stationary: false)
+    system.advance(to: TraceTime(seconds: 4100))
+    #expect(
+      lines(system).filter { Double($0.prefix { $0 != " " })! >= 3600 } == [
+        "3600 env.set doze=deep",
+        "3700 work.enqueue work=sync",
+        "3700 work.wait work=sync reasons=doze",
+        "4000 env.set stationary=false",
+        "4000 env.set doze=off",
+        "4000 work.start work=sync attempt=0",
+        "4030 work.result work=sync attempt=0 outcome=success",
+        "4060 env.set doze=light",
+      ])
+  }
+
+  /// The near miss: motion in light idle leaves light idle as it is ("Motion shouldn't
+  /// affect light state"): its maintenance window still comes at 360 s.
+  @Test func motionInLightDozeChangesNothing() throws {
+    let system = android()
+    system.setDeviceState(screenOn: false, stationary: true)
+    system.advance(to: TraceTime(seconds: 200))
+    system.setDeviceState(stationary: false)
+    system.advance(to: TraceTime(seconds: 400))
+    #expect(
+      lines(system) == [
+        "0 env.set screen=off stationary=true", "60 env.set doze=light", "200 env.set stationary=false",
+        "360 env.set doze=light-maintenance",
+      ])
+  }
+
   /// Plugging in ends Doze at once, and the waiting work starts.
   @Test func theChargerEndsDoze() throws {
     let system = android()
