@@ -105,6 +105,37 @@ import Testing
       ])
   }
 
+  /// A force-quit app gets no launches until the user opens it again (Apple Developer
+  /// Forums, "iOS Background Execution Limits"; docs/platform-model.md). The user quits
+  /// the app at 10 s; its refresh, due at 60 s, waits (`quit`) until the user opens the
+  /// app at 300 s, then for the background (`foreground`), and launches when the user
+  /// leaves at 310 s.
+  @Test func aForceQuitAppsRequestWaitsForTheUser() throws {
+    var configuration = SimulationConfiguration()
+    configuration.launchPolicy = .immediate
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launchApp { LaunchPolicyTests.App(scheduler: $0) }
+    try system.submit(.refresh("refresh", earliestBeginDelay: .seconds(60)))
+    system.advance(to: TraceTime(seconds: 10))
+    system.terminate(reason: "user")
+    system.advance(to: TraceTime(seconds: 300))
+    system.launchApp { LaunchPolicyTests.App(scheduler: $0) }
+    system.advance(to: TraceTime(seconds: 310))
+    system.moveToBackground()
+    system.advance(to: TraceTime(seconds: 400))
+    #expect(
+      lines(system.trace, "sched.submit", "sched.wait", "sched.launch", "sched.complete") == [
+        "0 sched.submit ident=refresh type=refresh earliest=60",
+        "60 sched.wait ident=refresh reasons=quit",
+        "300 sched.wait ident=refresh reasons=foreground",
+        "310 sched.launch ident=refresh run=1",
+        "310 sched.complete run=1 success=true",
+      ])
+    #expect(
+      RequestHistory(of: "refresh", in: system.trace)?.lines.dropFirst(3).first
+        == "  60s to 300s (240s): waited: the user had closed the app from the app switcher.")
+  }
+
   /// `BGTaskRequest.h` (`BGProcessingTaskRequest`): the system fulfils a processing
   /// request "as long as the user has used your app within the past week". Left at
   /// 0 s, the app's request due at 8 days waits (`unused`) until the user opens the app
