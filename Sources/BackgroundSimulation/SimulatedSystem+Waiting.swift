@@ -37,6 +37,14 @@ extension SimulatedSystem {
     forEachUnmetConstraint(of: item.request) { constraint, device in reasons.insert(constraint.waitReason(on: device)) }
     if configuration.platform == .android && !item.expedited && !jobQuotaAllowsStart(of: item.request) {
       reasons.insert(.quota)
+      // JobStatus.getPendingJobReasons: an unmet restricted-bucket term the job did not
+      // ask for is PENDING_JOB_REASON_APP_STANDBY; its network is connectivity.
+      let device = deviceConditions
+      let requested = item.request.constraints
+      for term in standbyBucket.constraintsOutsideQuota(needsNetwork: item.request.requiresNetwork)
+      where !term.isMet(by: device) && !requested.contains(term) {
+        reasons.insert(term.waitReason(on: device) == .network ? .network : .standby)
+      }
     }
     if configuration.platform == .android && !item.expedited && dozeDefersJobs { reasons.insert(.doze) }
     if workAwaitsReschedule { reasons.insert(.rebooted) }

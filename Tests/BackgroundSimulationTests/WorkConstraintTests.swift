@@ -213,7 +213,10 @@ import Testing
   /// it with `STOP_REASON_APP_STANDBY` (12, `constraintToStopReason`). The first job
   /// leaves 10 s of the 10-minute quota, under the 30 s in-quota buffer; the second
   /// runs once the device is charging and idle (31 minutes after the screen goes off);
-  /// the third also waits for Wi-Fi, and stops when the charger comes out.
+  /// the third also waits for Wi-Fi, and stops when the charger comes out. The waits
+  /// name the reasons `getPendingJobReasons` gives: `PENDING_JOB_REASON_QUOTA`, and
+  /// `PENDING_JOB_REASON_APP_STANDBY` (`standby`) for the unmet terms the job did not
+  /// ask for, but connectivity (`network`) for the unmetered network.
   @Test func aRestrictedAppsJobRunsOutsideItsQuotaOnlyOnTheRestrictedTerms() throws {
     let system = system {
       $0.standbyBucket = .restricted
@@ -244,14 +247,14 @@ import Testing
         "0.1 work.start work=first attempt=0",
         "590.1 work.result work=first attempt=0 outcome=success",
         "1000 work.enqueue work=second",
-        "1000 work.wait work=second reasons=quota",
+        "1000 work.wait work=second reasons=quota+standby",
         "3960 work.start work=second attempt=0",
         "4260 work.result work=second attempt=0 outcome=success",
         "5000 work.enqueue work=third needs=network",
-        "5000 work.wait work=third reasons=quota",
+        "5000 work.wait work=third reasons=network+quota",
         "5500 work.start work=third attempt=0",
         "5600 work.stop work=third attempt=0 reason=standby",
-        "5600 work.wait work=third reasons=quota",
+        "5600 work.wait work=third reasons=quota+standby",
       ])
     let third = try #require(system.workInfos(forUniqueWork: "third").first)
     #expect(third.stopReason == .appStandby && third.stopReason.code == 12)

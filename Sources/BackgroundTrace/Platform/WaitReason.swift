@@ -70,6 +70,13 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
   /// process starts (`RescheduleReceiver` on `BOOT_COMPLETED`, or the user opening the
   /// app).
   case rebooted
+  /// Android: the app is in the restricted standby bucket, out of its quota, and the
+  /// device does not meet the terms its jobs run on outside it that the job did not
+  /// ask for itself: battery not low, charging, idle (AOSP `JobStatus`
+  /// `DYNAMIC_RESTRICTED_CONSTRAINTS`; `getPendingJobReasons` gives JobScheduler
+  /// `PENDING_JOB_REASON_APP_STANDBY` for them, and a job's own constraint its own
+  /// reason, and the unmetered network it needs there `network`).
+  case standby
 
   /// What the reason says in `bgtrace explain --why`: a clause that completes "it
   /// waited because …".
@@ -91,6 +98,9 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
     case .unused: "the user had not used the app in the past week, and processing tasks launch only for apps used in it"
     case .rebooted:
       "the device had rebooted, and WorkManager schedules work again only once the app's process runs (BOOT_COMPLETED)"
+    case .standby:
+      "the app was in the restricted standby bucket, whose jobs run outside their quota only with the battery not low, "
+        + "the device charging and idle"
     }
   }
 
