@@ -384,13 +384,20 @@ import Testing
     #expect(TraceChecker.check(system.trace).map(\.rule) == [.workOutlastsDozeWindow])
   }
 
-  /// Stationary too: deep idle from 3600 s (light Doze until then) to 7200 s, then a
-  /// 5-minute maintenance window. Work enqueued at 3700 s runs at 7200 s.
-  @Test func inDeepDozeWorkWaitsAnHour() throws {
+  /// A device with its screen off and lying still from 0 s, deep idle from 3600 s, and
+  /// work of 30 s enqueued at 3700 s.
+  private func deepDozingWithWork() throws -> SimulatedSystem {
     let system = android()
     system.setDeviceState(screenOn: false, stationary: true)
     system.advance(to: TraceTime(seconds: 3700))
     try system.enqueueTimed("sync", seconds: 30)
+    return system
+  }
+
+  /// Stationary too: deep idle from 3600 s (light Doze until then) to 7200 s, then a
+  /// 5-minute maintenance window. Work enqueued at 3700 s runs at 7200 s.
+  @Test func inDeepDozeWorkWaitsAnHour() throws {
+    let system = try deepDozingWithWork()
     system.advance(to: TraceTime(seconds: 7300))
     let shown = lines(system).filter { !$0.contains("doze=light") }
     #expect(
@@ -412,10 +419,7 @@ import Testing
   /// later. The work deep idle held runs at the motion; deep idle needs the device
   /// stationary again.
   @Test func motionEndsDeepDozeAndLightDozeStartsOver() throws {
-    let system = android()
-    system.setDeviceState(screenOn: false, stationary: true)
-    system.advance(to: TraceTime(seconds: 3700))
-    try system.enqueueTimed("sync", seconds: 30)
+    let system = try deepDozingWithWork()
     system.advance(to: TraceTime(seconds: 4000))
     system.setDeviceState(stationary: false)
     system.advance(to: TraceTime(seconds: 4100))
