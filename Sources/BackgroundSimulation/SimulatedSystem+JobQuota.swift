@@ -156,11 +156,19 @@ extension SimulatedSystem {
   /// Whether the restricted bucket lets `request` run with its quota spent: the
   /// device meets every one of ``StandbyBucket/constraintsOutsideQuota(needsNetwork:)``.
   func runsOutsideQuota(_ request: WorkRequest) -> Bool {
-    let constraints = standbyBucket.constraintsOutsideQuota(needsNetwork: request.requiresNetwork)
-    guard !constraints.isEmpty else { return false }
-    let device = deviceConditions
-    return constraints.allSatisfy { $0.isMet(by: device) }
+    standbyBucket == .restricted && unmetTermsOutsideQuota(of: request).isEmpty
   }
+
+  /// The terms of ``StandbyBucket/constraintsOutsideQuota(needsNetwork:)`` for `request`
+  /// that the device does not meet now; none outside the restricted bucket.
+  func unmetTermsOutsideQuota(of request: WorkRequest) -> Set<WorkConstraint> {
+    let device = deviceConditions
+    return standbyBucket.constraintsOutsideQuota(needsNetwork: request.requiresNetwork).filter { !$0.isMet(by: device) }
+  }
+
+  /// Whether a job starting now started on top before Android 16, and so runs free of
+  /// its quota to its end (``/BackgroundTrace/AndroidRelease/chargesJobsStartedOnTop``).
+  var jobStartsFreeOnTop: Bool { appInForeground && !configuration.androidRelease.chargesJobsStartedOnTop }
 
   /// Whether a regular job for `request` may start now as far as the bucket decides:
   /// within its quota, or outside it on the restricted bucket's terms.
@@ -206,7 +214,7 @@ extension SimulatedSystem {
   func beginJob(_ item: inout WorkItem) {
     item.countsAsJob = true
     item.startedOutsideQuota = !jobQuotaAllowsStart
-    item.startedOnTop = appInForeground && !configuration.androidRelease.chargesJobsStartedOnTop
+    item.startedOnTop = jobStartsFreeOnTop
     lastJobStart = now
     guard !jobTimeIsFree, !item.startedOnTop else { return }
     if jobSessionSince == nil { jobSessionSince = now }

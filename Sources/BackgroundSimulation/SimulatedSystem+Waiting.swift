@@ -40,9 +40,7 @@ extension SimulatedSystem {
       // JobStatus.getPendingJobReasons: an unmet restricted-bucket term the job did not
       // ask for is PENDING_JOB_REASON_APP_STANDBY; its network is connectivity.
       let device = deviceConditions
-      let requested = item.request.constraints
-      for term in standbyBucket.constraintsOutsideQuota(needsNetwork: item.request.requiresNetwork)
-      where !term.isMet(by: device) && !requested.contains(term) {
+      for term in unmetTermsOutsideQuota(of: item.request) where !item.request.constraints.contains(term) {
         reasons.insert(term.waitReason(on: device) == .network ? .network : .standby)
       }
     }

@@ -471,7 +471,7 @@ extension SimulatedSystem: WorkQueue {
       if item.expedited {
         let guarantee = release.hasJobRuntimeGuarantees ? configuration.expeditedGuarantee : .zero
         item.guaranteeEnd = now + TraceInterval(guarantee)
-        item.startedOnTop = appInForeground && !release.chargesJobsStartedOnTop
+        item.startedOnTop = jobStartsFreeOnTop
         item.expeditedSince = expeditedTimeIsFree || item.startedOnTop ? nil : now
       } else {
         limit = regularJobLimit(for: item)
