@@ -81,26 +81,33 @@ import Testing
         """)
   }
 
+  /// The start of each job-link logcat, verbatim pieces: the `Start proc` line of
+  /// `time-nextcloud-start-proc-for-jobservice.log`, and WorkManager 2.7's scheduling
+  /// line of `threadtime-lavender-cancel-reschedule.log` (no space before `Job`), here
+  /// for job 594 in the same process.
+  static let linkingLogcat = """
+    10-22 23:11:46.892 I/ActivityManager( 1703): Start proc 26104:com.nextcloud.talk2/u0a396 for service {com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService} caller=android
+    10-22 23:11:47.310 D/WM-SystemJobScheduler(26104): Scheduling work ID 31e42591-8154-4aee-a198-8bd7e37d8515Job ID 594
+    """
+
+  /// The dump's job 594, waiting for its network, up to its enqueue time.
+  static let job594 = """
+    JOB #u0a396/594: 9f8e7d6 com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService
+      Source: uid=u0a396 user=0 pkg=com.nextcloud.talk2
+      Unsatisfied constraints: CONNECTIVITY [0x10000000]
+    """
+
   /// Beside a logcat whose WorkManager printed `Scheduling work ID ID Job ID N`
   /// (SystemJobScheduler, at DEBUG), job N's records are about that work: job 594 is
   /// the work 31e42591-…, whose enqueue the dump gives first (0.2 s before the dump's
   /// moment, the logcat's last line at 0.418 s), so the logcat's own line adds nothing;
   /// job 595, which no line links, stays `job-595`. The pair is built from verbatim
-  /// pieces: the `Start proc` line of `time-nextcloud-start-proc-for-jobservice.log`,
-  /// and the scheduling line of `threadtime-lavender-cancel-reschedule.log` (WorkManager
-  /// 2.7's, with no space before `Job`) in the same process.
+  /// pieces (``linkingLogcat``).
   @Test func aJobLinkedByTheLogcatIsItsWork() throws {
     let folder = try TraceFolder()
-    let logcat = try folder.write(
-      """
-      10-22 23:11:46.892 I/ActivityManager( 1703): Start proc 26104:com.nextcloud.talk2/u0a396 for service {com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService} caller=android
-      10-22 23:11:47.310 D/WM-SystemJobScheduler(26104): Scheduling work ID 31e42591-8154-4aee-a198-8bd7e37d8515Job ID 594
-
-      """, to: "logcat.txt")
+    let logcat = try folder.write(Self.linkingLogcat + "\n", to: "logcat.txt")
     let dump = """
-      JOB #u0a396/594: 9f8e7d6 com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService
-        Source: uid=u0a396 user=0 pkg=com.nextcloud.talk2
-        Unsatisfied constraints: CONNECTIVITY [0x10000000]
+      \(Self.job594)
         Enqueue time: -0s200ms
       JOB #u0a396/595: 1a2b3c4 com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService
         Source: uid=u0a396 user=0 pkg=com.nextcloud.talk2
@@ -129,16 +136,13 @@ import Testing
     let folder = try TraceFolder()
     let logcat = try folder.write(
       """
-      10-22 23:11:46.892 I/ActivityManager( 1703): Start proc 26104:com.nextcloud.talk2/u0a396 for service {com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService} caller=android
-      10-22 23:11:47.310 D/WM-SystemJobScheduler(26104): Scheduling work ID 31e42591-8154-4aee-a198-8bd7e37d8515Job ID 594
+      \(Self.linkingLogcat)
       10-22 23:11:47.410 D/SystemJobScheduler(26104): Scheduling work ID 78e95445-4759-4cfa-ade6-3dea7c66ae32 Job ID 594
       10-22 23:11:47.428 D/PackageManager( 1703): set app  component=com.nextcloud.talk2/androidx.work.impl.background.systemalarm.RescheduleReceiver enabled state: 1 from null,uid=10396,pid=26104
 
       """, to: "logcat.txt")
     let dump = """
-      JOB #u0a396/594: 9f8e7d6 com.nextcloud.talk2/androidx.work.impl.background.systemjob.SystemJobService
-        Source: uid=u0a396 user=0 pkg=com.nextcloud.talk2
-        Unsatisfied constraints: CONNECTIVITY [0x10000000]
+      \(Self.job594)
         Enqueue time: -0s218ms
 
       """
