@@ -1,3 +1,5 @@
+import BackgroundTrace
+
 /// The import's one pass over its logs: each line read in its log's style, each entry's
 /// message read once, then counted for choosing the app (``LogSurvey``) and kept, with
 /// what writing its events needs, in the ``MessageSpool``.
@@ -106,10 +108,15 @@ struct ImportPass {
 
   /// Reads `input`, the import's log number `inputIndex` (from 0), in `style` to its end.
   ///
-  /// - Throws: what the log's reads or the spool's file throw.
-  mutating func read(_ input: LogInput, index inputIndex: Int, style: LogStyle, strict: Bool) throws {
+  /// - Throws: ``LogImportError`` when the log or the spool's file cannot be read.
+  mutating func read(
+    _ input: LogInput, index inputIndex: Int, style: LogStyle, strict: Bool
+  ) throws(LogImportError) {
     var reader = style.makeReader()
-    var splitter = LogLineSplitter(try input.open())
+    var splitter: LogLineSplitter
+    do throws(ByteSourceError) { splitter = LogLineSplitter(try input.open()) } catch {
+      throw LogImportError(unreadable: error)
+    }
     let skipsByWord = style.skipsLinesByWord
     let platform = survey.platform
     // The last line skipped for lacking the words, kept while the style joins wrapped
@@ -120,7 +127,7 @@ struct ImportPass {
     var skippedNumber: Int?
     var scratch: [UInt8] = []
     let keepsSkipped = skipsByWord && reader.joinsWrappedLines && platform == .ios
-    try splitter.forEachLine { line in
+    try splitter.forEachLine { (line) throws(LogImportError) in
       summary.lines += 1
       if line.isOverlong {
         summary.overlongLines += 1
@@ -201,7 +208,7 @@ struct ImportPass {
   private mutating func take(
     _ reading: LineReading, surveyed lineSurveyed: Bool, heldSurveyed: Bool, line: Int?, input: LogInput,
     index inputIndex: Int, strict: Bool
-  ) throws {
+  ) throws(LogImportError) {
     switch reading {
     case .notInStyle:
       summary.unrecognisedLines += 1
@@ -257,7 +264,7 @@ struct ImportPass {
         if isExit { exits.append(spooled) } else { jobs.append(spooled) }
         return
       }
-      try spool.append(spooled)
+      do throws(ByteSourceError) { try spool.append(spooled) } catch { throw LogImportError(unreadable: error) }
     }
   }
 

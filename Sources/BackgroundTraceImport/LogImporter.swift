@@ -18,28 +18,65 @@ public struct LogImportOptions: Sendable, Hashable {
   }
 }
 
-/// Why an import failed: its description names the log, the line and what was expected.
+/// Why an import failed: its description names the log, the line and what was expected,
+/// or what failed reading it.
 public struct LogImportError: BackgroundTraceError, Hashable {
-  /// The log's name.
+  /// The log's name (or the import's temporary file, for a failure of that file).
   public var file: String?
   /// The line, when the problem is at one.
   public var position: TracePosition?
-  /// What was expected and what was found.
+  /// What was expected and what was found, or what failed.
   public var message: String
+  /// ``/BackgroundTrace/TraceErrorKind/malformedTrace`` at a line,
+  /// ``/BackgroundTrace/TraceErrorKind/configuration`` for a problem of the whole log or
+  /// of the options, ``/BackgroundTrace/TraceErrorKind/io`` for a read that failed.
+  public private(set) var kind: TraceErrorKind
   /// Whether the log has no line in any known style: it may be no log at all (a
   /// command that also reads traces then says what a trace starts with).
   package var isInNoKnownStyle = false
 
-  /// Creates an error.
+  /// Creates an error about what a log holds, at `line` when given.
   public init(file: String?, line: Int? = nil, message: String) {
     self.file = file
     position = line.map { .text(line: $0, column: 1) }
     self.message = message
+    kind = line == nil ? .configuration : .malformedTrace
   }
 
-  /// ``/BackgroundTrace/TraceErrorKind/malformedTrace`` at a line,
-  /// ``/BackgroundTrace/TraceErrorKind/configuration`` otherwise.
-  public var kind: TraceErrorKind { position == nil ? .configuration : .malformedTrace }
+  /// The error for a read that failed below the log's text: a log that cannot be
+  /// opened or read, or the import's temporary file.
+  public init(unreadable failure: ByteSourceError) {
+    file = failure.file
+    position = nil
+    message = failure.message
+    kind = failure.kind
+  }
+}
+
+/// Why ``LogImporter/run(_:options:meta:event:)`` stopped: the import failed, or what
+/// it handed its output to threw.
+public enum LogImportFailure: Error, CustomStringConvertible {
+  /// The logs could not be imported.
+  case importing(LogImportError)
+  /// `meta` or `event` threw this.
+  case output(any Error)
+
+  /// The error itself.
+  public var underlying: any Error {
+    switch self {
+    case .importing(let error): error
+    case .output(let error): error
+    }
+  }
+
+  /// The underlying error's description: for the import's own, the log, the line and
+  /// what was expected.
+  public var description: String { String(describing: underlying) }
+
+  /// The import's error; `nil` when `meta` or `event` threw.
+  public var importError: LogImportError? {
+    if case .importing(let error) = self { error } else { nil }
+  }
 }
 
 /// Where in the imported logs an event came from.
@@ -62,17 +99,17 @@ public struct LogInput: Sendable {
   /// The log's name (its path, or `<stdin>`).
   public var name: String
   /// Opens the log at its start.
-  public var open: @Sendable () throws -> any ByteSource
+  public var open: @Sendable () throws(ByteSourceError) -> any ByteSource
 
   /// A log read from `open`, named `name`.
-  public init(name: String, open: @escaping @Sendable () throws -> any ByteSource) {
+  public init(name: String, open: @escaping @Sendable () throws(ByteSourceError) -> any ByteSource) {
     self.name = name
     self.open = open
   }
 
   /// The log at `path`.
   public static func file(_ path: String) -> LogInput {
-    LogInput(name: path) { try FileByteSource(path: path) }
+    LogInput(name: path) { () throws(ByteSourceError) in try FileByteSource(path: path) }
   }
 
   /// A log held in memory.
@@ -93,15 +130,16 @@ public enum LogImporter: Sendable {
   /// metadata to `meta` once and then each event to `event`, in order.
   ///
   /// - Returns: what was read and written.
-  /// - Throws: ``LogImportError`` for a log none of whose lines is in a known style, an
-  ///   unknown `--process`, or (with `strict`) a message that does not parse; what
-  ///   `meta`, `event`, the logs' reads or the temporary file of a long log's messages
-  ///   (``/BackgroundTrace/ByteSourceError``) throw.
+  /// - Throws: ``LogImportFailure/importing(_:)`` with a ``LogImportError`` for a log
+  ///   none of whose lines is in a known style, an unknown `--process`, (with `strict`)
+  ///   a message that does not parse, or a read that failed (of a log, or of the
+  ///   temporary file of a long log's messages); ``LogImportFailure/output(_:)`` with
+  ///   what `meta` or `event` threw.
   public static func run(
     _ inputs: [LogInput], options: LogImportOptions,
     meta: (TraceMetadata) throws -> Void, event: (TraceEvent) throws -> Void
-  ) throws -> ImportSummary {
-    try run(inputs, options: options, meta: meta) { imported, _ in try event(imported) }
+  ) throws(LogImportFailure) -> ImportSummary {
+    try run(inputs, options: options, meta: meta) { (imported, _) in try event(imported) }
   }
 
   /// Imports `inputs` as ``run(_:options:meta:event:)`` does, handing each event with
@@ -109,13 +147,19 @@ public enum LogImporter: Sendable {
   public static func run(
     _ inputs: [LogInput], options: LogImportOptions,
     meta: (TraceMetadata) throws -> Void, located event: (TraceEvent, LogLocation) throws -> Void
-  ) throws -> ImportSummary {
-    var pass = ImportPass(survey: try LogSurvey.detectingStyles(inputs, platform: options.platform))
-    for (index, input) in inputs.enumerated() {
-      try pass.read(input, index: index, style: pass.survey.styles[index].style, strict: options.strict)
+  ) throws(LogImportFailure) -> ImportSummary {
+    var pass: ImportPass
+    let app: String?
+    do throws(LogImportError) {
+      pass = ImportPass(survey: try LogSurvey.detectingStyles(inputs, platform: options.platform))
+      for (index, input) in inputs.enumerated() {
+        try pass.read(input, index: index, style: pass.survey.styles[index].style, strict: options.strict)
+      }
+      app = try pass.survey.chooseApp(options.process)
+    } catch {
+      throw .importing(error)
     }
     let survey = pass.survey
-    let app = try survey.chooseApp(options.process)
     // The records of `dumpsys` dumps, merged by time with the logs' messages.
     let dumpRecords = pass.dumpsInTheLogsFrame()
     var summary = pass.summary
@@ -126,7 +170,7 @@ public enum LogImporter: Sendable {
     var metadata: TraceMetadata = ["platform": survey.platform.rawValue, "source": survey.platform.traceSource]
     if let app { metadata["process"] = app }
     if survey.platform == .android { metadata["attempts"] = "from-first-start-seen" }
-    try meta(metadata)
+    do { try meta(metadata) } catch { throw .output(error) }
 
     var translator = ImportTranslator(workTags: pass.workTags)
     var kinds: [TraceEvent.Kind] = []
@@ -134,7 +178,7 @@ public enum LogImporter: Sendable {
     var kindCounts = [Int](repeating: 0, count: Int(EventTag.allCases.map(\.rawValue).max() ?? 0) + 1)
     // Whether each process name lines carry is the app's, worked out once per name.
     let isAppName = pass.processNames.map { $0 == app }
-    func write(_ spooled: SpooledMessage) throws {
+    func write(_ spooled: SpooledMessage) throws(LogImportFailure) {
       let isApp: Bool =
         if spooled.message.subjectProcess == nil, let name = spooled.processName {
           isAppName[name]
@@ -151,13 +195,15 @@ public enum LogImporter: Sendable {
       let time = pass.clock.traceTime(of: spooled.time)
       for kind in kinds {
         kindCounts[Int(kind.tag.rawValue)] += 1
-        try event(TraceEvent(time: time, kind), spooled.location)
+        do { try event(TraceEvent(time: time, kind), spooled.location) } catch { throw .output(error) }
       }
     }
     var nextDumpRecord = 0
     var read = 0
-    try pass.spool.replay { spooled in
-      if let failure = pass.strictFailure, read == failure.before { throw failure.error }
+    let strictFailure = pass.strictFailure
+    try pass.spool.replay(unreadable: { .importing(LogImportError(unreadable: $0)) }) {
+      (spooled) throws(LogImportFailure) in
+      if let strictFailure, read == strictFailure.before { throw .importing(strictFailure.error) }
       read += 1
       while nextDumpRecord < dumpRecords.count, let record = dumpRecords[nextDumpRecord].time,
         let line = spooled.time, record.nanoseconds <= line.nanoseconds
@@ -167,7 +213,7 @@ public enum LogImporter: Sendable {
       }
       try write(spooled)
     }
-    if let failure = pass.strictFailure { throw failure.error }
+    if let strictFailure { throw .importing(strictFailure.error) }
     for record in dumpRecords[nextDumpRecord...] { try write(record) }
     for tag in EventTag.allCases where kindCounts[Int(tag.rawValue)] > 0 {
       summary.eventsByKind[tag] = kindCounts[Int(tag.rawValue)]

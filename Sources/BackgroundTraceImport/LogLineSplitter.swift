@@ -40,17 +40,23 @@ package struct LogLineSplitter {
 
   /// Calls `body` with each line, in order, until the log ends or `body` throws.
   ///
-  /// - Throws: what `body` or the byte source throws.
-  package mutating func forEachLine(_ body: (Line) throws -> Void) throws {
+  /// - Throws: what `body` throws, or what `unreadable` makes of the byte source's
+  ///   ``/BackgroundTrace/ByteSourceError``.
+  package mutating func forEachLine<Failure: Error>(
+    unreadable: (ByteSourceError) -> Failure, _ body: (Line) throws(Failure) -> Void
+  ) throws(Failure) {
     var buffer: [UInt8] = []
     buffer.reserveCapacity(Self.blockSize * 2)
     var number = 0
     var skippingOverlong = false
     while true {
-      let read = try source.read(into: &buffer, count: Self.blockSize)
+      let read: Int
+      do throws(ByteSourceError) { read = try source.read(into: &buffer, count: Self.blockSize) } catch {
+        throw unreadable(error)
+      }
       let atEnd = read == 0
       var consumed = 0
-      try buffer.withUnsafeBufferPointer { all in
+      try buffer.withUnsafeBufferPointer { (all) throws(Failure) in
         let count = all.count
         var start = 0
         while start < count {
@@ -85,6 +91,13 @@ package struct LogLineSplitter {
       if atEnd { return }
       if consumed > 0 { buffer.removeSubrange(0..<consumed) }
     }
+  }
+
+  /// Calls `body` with each line, in order, until the log ends or `body` throws.
+  ///
+  /// - Throws: what `body` throws, or the byte source's failure as a ``LogImportError``.
+  package mutating func forEachLine(_ body: (Line) throws(LogImportError) -> Void) throws(LogImportError) {
+    try forEachLine(unreadable: LogImportError.init(unreadable:), body)
   }
 
   @inline(__always)

@@ -65,9 +65,8 @@ package struct LogStream {
 
   /// Reads the next line, handing what it gives to `output`.
   ///
-  /// - Throws: ``LogImportError`` when the first lines are in no known style; what
-  ///   `output` throws.
-  package mutating func take(_ line: LogLineSplitter.Line, _ output: (Output) throws -> Void) throws {
+  /// - Throws: ``LogImportError`` when the first lines are in no known style.
+  package mutating func take(_ line: LogLineSplitter.Line, _ output: (Output) -> Void) throws(LogImportError) {
     guard reader != nil else {
       heldLines.append((line.number, Array(line.bytes), line.isOverlong))
       heldBytes += line.bytes.count
@@ -84,7 +83,7 @@ package struct LogStream {
   /// log ended before it was known.
   ///
   /// - Throws: as ``take(_:_:)``.
-  package mutating func finish(_ output: (Output) throws -> Void) throws {
+  package mutating func finish(_ output: (Output) -> Void) throws(LogImportError) {
     if reader == nil { try start(output) }
     if let last = reader?.finish() { try take(last, output) }
     while let more = reader?.nextPending() { try take(more, output) }
@@ -103,7 +102,7 @@ package struct LogStream {
   }
 
   /// Decides the style from the lines held, hands over the metadata and reads them.
-  private mutating func start(_ output: (Output) throws -> Void) throws {
+  private mutating func start(_ output: (Output) -> Void) throws(LogImportError) {
     guard let style = detector.finish() else {
       throw LogSurvey.noKnownStyle(name, platform: options.platform, readsAs: detector.otherPlatformStyle)
     }
@@ -115,18 +114,18 @@ package struct LogStream {
     var metadata: TraceMetadata = ["platform": survey.platform.rawValue, "source": survey.platform.traceSource]
     if let process = options.process, Int(process) == nil { metadata["process"] = process }
     if survey.platform == .android { metadata["attempts"] = "from-first-start-seen" }
-    try output(.meta(metadata))
+    output(.meta(metadata))
     let held = heldLines
     heldLines = []
     heldBytes = 0
     for line in held {
-      try line.bytes.withUnsafeBufferPointer { bytes in
+      try line.bytes.withUnsafeBufferPointer { (bytes) throws(LogImportError) in
         try read(LogLineSplitter.Line(number: line.number, bytes: bytes, isOverlong: line.isOverlong), output)
       }
     }
   }
 
-  private mutating func read(_ line: LogLineSplitter.Line, _ output: (Output) throws -> Void) throws {
+  private mutating func read(_ line: LogLineSplitter.Line, _ output: (Output) -> Void) throws(LogImportError) {
     summary.lines += 1
     if line.isOverlong {
       summary.overlongLines += 1
@@ -137,7 +136,7 @@ package struct LogStream {
     while let more = reader!.nextPending() { try take(more, output) }
   }
 
-  private mutating func take(_ reading: LineReading, _ output: (Output) throws -> Void) throws {
+  private mutating func take(_ reading: LineReading, _ output: (Output) -> Void) throws(LogImportError) {
     switch reading {
     case .notInStyle:
       summary.unrecognisedLines += 1
@@ -174,13 +173,13 @@ package struct LogStream {
   }
 
   /// Hands over the log's clock at a line that gave no event, once the app is known.
-  private func passTime(_ time: LogTimestamp?, line: Int, _ output: (Output) throws -> Void) throws {
+  private func passTime(_ time: LogTimestamp?, line: Int, _ output: (Output) -> Void) throws(LogImportError) {
     guard app != nil, let reached = clock.reached(time) else { return }
-    try output(.time(reached, line: line))
+    output(.time(reached, line: line))
   }
 
   /// Writes `message`'s events when it is the app's; whether it wrote any.
-  private mutating func write(_ message: SpooledMessage, _ output: (Output) throws -> Void) throws -> Bool {
+  private mutating func write(_ message: SpooledMessage, _ output: (Output) -> Void) throws(LogImportError) -> Bool {
     guard isApp(message) else {
       summary.skippedLines += 1
       return false
@@ -194,7 +193,7 @@ package struct LogStream {
     let time = clock.traceTime(of: message.time)
     for kind in kinds {
       summary.eventsByKind[kind.tag, default: 0] += 1
-      try output(.event(TraceEvent(time: time, kind), line: message.location.line))
+      output(.event(TraceEvent(time: time, kind), line: message.location.line))
     }
     return true
   }
@@ -225,8 +224,8 @@ package struct LogStream {
   /// `--process` names, else the first with a background-work message. Once known, the
   /// messages kept are written.
   private mutating func chooseApp(
-    after message: SpooledMessage, source: String, _ output: (Output) throws -> Void
-  ) throws {
+    after message: SpooledMessage, source: String, _ output: (Output) -> Void
+  ) throws(LogImportError) {
     hold(message)
     let candidate = app(of: message)
     if let process = options.process {
@@ -238,10 +237,10 @@ package struct LogStream {
   }
 
   /// Makes `app` the one whose events are written, and writes its messages kept.
-  private mutating func choose(_ app: String, _ output: (Output) throws -> Void) throws {
+  private mutating func choose(_ app: String, _ output: (Output) -> Void) throws(LogImportError) {
     self.app = app
     summary.app = app
-    try output(.app(app))
+    output(.app(app))
     let held = heldMessages
     heldMessages = []
     for earlier in held { _ = try write(earlier, output) }

@@ -25,7 +25,7 @@ struct LogSurvey {
   private var nameOrder: [String] = []
 
   /// Detects each log's style from its first lines: the survey before any line is counted.
-  static func detectingStyles(_ inputs: [LogInput], platform: LogPlatform?) throws -> LogSurvey {
+  static func detectingStyles(_ inputs: [LogInput], platform: LogPlatform?) throws(LogImportError) -> LogSurvey {
     var survey = LogSurvey()
     for input in inputs {
       let style = try detect(input, platform: platform ?? survey.styles.first?.style.platform)
@@ -44,19 +44,27 @@ struct LogSurvey {
 
   private init() {}
 
-  private struct StopSampling: Error {}
+  /// Why the sampling of a log's first lines ended before the log did.
+  private enum SamplingEnd: Error {
+    /// The style is told, or enough bytes were read.
+    case sampled
+    case unreadable(ByteSourceError)
+  }
 
-  private static func detect(_ input: LogInput, platform: LogPlatform?) throws -> LogStyle {
+  private static func detect(_ input: LogInput, platform: LogPlatform?) throws(LogImportError) -> LogStyle {
     var detector = LogStyleDetector(platform: platform)
-    var splitter = LogLineSplitter(try input.open())
     var bytes = 0
-    do {
-      try splitter.forEachLine { line in
+    do throws(SamplingEnd) {
+      var splitter: LogLineSplitter
+      do throws(ByteSourceError) { splitter = LogLineSplitter(try input.open()) } catch { throw .unreadable(error) }
+      try splitter.forEachLine(unreadable: SamplingEnd.unreadable) { (line) throws(SamplingEnd) in
         detector.sample(line)
         bytes += line.bytes.count
-        if detector.isDone || bytes > LogLineSplitter.maximumLineLength { throw StopSampling() }
+        if detector.isDone || bytes > LogLineSplitter.maximumLineLength { throw .sampled }
       }
-    } catch is StopSampling {}
+    } catch .unreadable(let failure) {
+      throw LogImportError(unreadable: failure)
+    } catch {}
     guard let style = detector.finish() else {
       throw noKnownStyle(input.name, platform: platform, readsAs: detector.otherPlatformStyle)
     }
@@ -207,7 +215,7 @@ struct LogSurvey {
   /// most messages when none wrote any); `nil` when the logs show no app.
   ///
   /// - Throws: ``LogImportError`` when `process` names no app of the logs.
-  func chooseApp(_ process: String?) throws -> String? {
+  func chooseApp(_ process: String?) throws(LogImportError) -> String? {
     let apps = self.apps
     if let process {
       if let pid = Int(process), names[pid] != nil || pidOrder.contains(pid) { return app(ofPid: pid) }

@@ -37,7 +37,7 @@ final class MessageSpool {
   /// Appends one message.
   ///
   /// - Throws: ``ByteSourceError`` when the temporary file cannot be made or written.
-  func append(_ message: SpooledMessage) throws {
+  func append(_ message: SpooledMessage) throws(ByteSourceError) {
     message.encode(into: &writer)
     count += 1
     if writer.bytes.count >= Self.bufferLimit { try spill() }
@@ -46,9 +46,11 @@ final class MessageSpool {
   /// Calls `body` with each message, in the order appended, once: the spool is empty
   /// after (its file closed), whether `body` throws or not.
   ///
-  /// - Throws: what `body` throws; ``ByteSourceError`` when the temporary file cannot
-  ///   be read.
-  func replay(_ body: (SpooledMessage) throws -> Void) throws {
+  /// - Throws: what `body` throws; what `unreadable` makes of the ``ByteSourceError``
+  ///   when the temporary file cannot be read.
+  func replay<Failure: Error>(
+    unreadable: (ByteSourceError) -> Failure, _ body: (SpooledMessage) throws(Failure) -> Void
+  ) throws(Failure) {
     defer {
       if descriptor >= 0 { close(descriptor) }
       descriptor = -1
@@ -57,43 +59,59 @@ final class MessageSpool {
       count = 0
     }
     guard descriptor >= 0 else {
-      try writer.bytes.withUnsafeBufferPointer { try Self.decode($0, body) }
+      try writer.bytes.withUnsafeBufferPointer { (bytes) throws(Failure) in try Self.decode(bytes, body) }
       return
     }
-    // The rest goes to the file too, so that only one chunk is in memory at a time.
-    if !writer.bytes.isEmpty { try spill() }
-    writer.bytes = []
     var offset: Int64 = 0
     var chunk: [UInt8] = []
+    do throws(ByteSourceError) {
+      // The rest goes to the file too, so that only one chunk is in memory at a time.
+      if !writer.bytes.isEmpty { try spill() }
+    } catch {
+      throw unreadable(error)
+    }
+    writer.bytes = []
     while offset < fileLength {
-      var header: Int64 = 0
-      try withUnsafeMutableBytes(of: &header) { try readFully($0, at: offset) }
-      let length = Int(Int64(littleEndian: header))
-      if chunk.count < length { chunk = [UInt8](repeating: 0, count: length) }
-      try chunk.withUnsafeMutableBytes {
-        try readFully(UnsafeMutableRawBufferPointer(rebasing: $0[..<length]), at: offset + 8)
+      var length = 0
+      do throws(ByteSourceError) {
+        var header: Int64 = 0
+        try withUnsafeMutableBytes(of: &header) { (bytes) throws(ByteSourceError) in try readFully(bytes, at: offset) }
+        length = Int(Int64(littleEndian: header))
+        if chunk.count < length { chunk = [UInt8](repeating: 0, count: length) }
+        try chunk.withUnsafeMutableBufferPointer { (bytes) throws(ByteSourceError) in
+          try readFully(
+            UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: bytes[..<length])), at: offset + 8)
+        }
+      } catch {
+        throw unreadable(error)
       }
       offset += 8 + Int64(length)
-      try chunk.withUnsafeBufferPointer { try Self.decode(UnsafeBufferPointer(rebasing: $0[..<length]), body) }
+      try chunk.withUnsafeBufferPointer { (bytes) throws(Failure) in
+        try Self.decode(UnsafeBufferPointer(rebasing: bytes[..<length]), body)
+      }
     }
   }
 
-  private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (SpooledMessage) throws -> Void) throws {
+  private static func decode<Failure: Error>(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ body: (SpooledMessage) throws(Failure) -> Void
+  ) throws(Failure) {
     var reader = SpoolReader(bytes)
     while !reader.atEnd { try body(SpooledMessage.decode(&reader)) }
   }
 
   /// Writes the buffer to the file as one chunk (made on the first spill).
-  private func spill() throws {
+  private func spill() throws(ByteSourceError) {
     if descriptor < 0 { descriptor = try Self.makeTemporaryFile() }
     var length = Int64(writer.bytes.count).littleEndian
-    try withUnsafeBytes(of: &length) { try writeFully($0) }
-    try writer.bytes.withUnsafeBytes { try writeFully($0) }
+    try withUnsafeBytes(of: &length) { (bytes) throws(ByteSourceError) in try writeFully(bytes) }
+    try writer.bytes.withUnsafeBufferPointer { (bytes) throws(ByteSourceError) in
+      try writeFully(UnsafeRawBufferPointer(bytes))
+    }
     writer.bytes.removeAll(keepingCapacity: true)
   }
 
   /// Appends `bytes` to the file.
-  private func writeFully(_ bytes: UnsafeRawBufferPointer) throws {
+  private func writeFully(_ bytes: UnsafeRawBufferPointer) throws(ByteSourceError) {
     var done = 0
     while done < bytes.count {
       let wrote = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(fileLength))
@@ -105,7 +123,7 @@ final class MessageSpool {
   }
 
   /// Fills `bytes` from the file at `offset`.
-  private func readFully(_ bytes: UnsafeMutableRawBufferPointer, at offset: Int64) throws {
+  private func readFully(_ bytes: UnsafeMutableRawBufferPointer, at offset: Int64) throws(ByteSourceError) {
     var done = 0
     while done < bytes.count {
       let got = pread(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
@@ -116,7 +134,7 @@ final class MessageSpool {
   }
 
   /// A file in `$TMPDIR` (else `/tmp`), unlinked at once: it lives as long as its descriptor.
-  private static func makeTemporaryFile() throws -> Int32 {
+  private static func makeTemporaryFile() throws(ByteSourceError) -> Int32 {
     let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     var template = Array((folder.hasSuffix("/") ? folder : folder + "/").utf8CString.dropLast())
     template += Array("bgtrace-import-XXXXXX".utf8CString)

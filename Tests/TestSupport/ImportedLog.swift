@@ -14,9 +14,13 @@ package func imported(
   _ log: [UInt8], name: String = "test.log", options: LogImportOptions = LogImportOptions()
 ) throws -> (trace: String, summary: ImportSummary) {
   var text = ""
-  let summary = try LogImporter.run(
-    [.bytes(log, name: name)], options: options,
-    meta: { text = TextTraceWriter.headerAndMeta($0) },
-    event: { TextTraceWriter.appendLine(for: $0, to: &text) })
-  return (text, summary)
+  do {
+    let summary = try LogImporter.run(
+      [.bytes(log, name: name)], options: options,
+      meta: { text = TextTraceWriter.headerAndMeta($0) },
+      event: { TextTraceWriter.appendLine(for: $0, to: &text) })
+    return (text, summary)
+  } catch {
+    throw error.underlying
+  }
 }

@@ -166,12 +166,17 @@ package enum CheckCommand {
   ) throws {
     var checker: TraceChecker?
     var findings: [Finding] = []
-    let summary = try LogImporter.run(
-      [.file(path)], options: LogImportOptions(platform: platform),
-      meta: { checker = TraceChecker(configuration: configuration, meta: $0) },
-      located: { event, location in
-        checker?.check(LocatedEvent(event: event, location: location.line), into: &findings)
-      })
+    let summary: ImportSummary
+    do {
+      summary = try LogImporter.run(
+        [.file(path)], options: LogImportOptions(platform: platform),
+        meta: { checker = TraceChecker(configuration: configuration, meta: $0) },
+        located: { event, location in
+          checker?.check(LocatedEvent(event: event, location: location.line), into: &findings)
+        })
+    } catch {
+      throw error.underlying
+    }
     guard summary.events > 0 else {
       throw LogImportError(file: path, message: ImportCommand.emptyImportMessage(summary))
     }

@@ -15,7 +15,7 @@ enum ImportCommand {
         // temporary file, so that memory stays flat in the log's length.
         let file = try spoolStandardInput()
         spooled = file
-        inputs.append(LogInput(name: "<stdin>") { try FileByteSource(path: file) })
+        inputs.append(LogInput(name: "<stdin>") { () throws(ByteSourceError) in try FileByteSource(path: file) })
       } else {
         _ = try FileByteSource(path: path)  // a missing file fails before anything is written
         inputs.append(.file(path))
@@ -23,13 +23,18 @@ enum ImportCommand {
     }
     let sink = try TraceSink(path: options.output, console: console)
     let names = inputs.map(\.name)
-    let summary = try LogImporter.run(
-      inputs, options: options.log, meta: { try sink.begin($0) },
-      located: { event, location in
-        // An event no single line told (line 0) notes none.
-        let source = location.line > 0 ? EventSource(file: names[location.input], line: location.line) : nil
-        try sink.append(event, source: source)
-      })
+    let summary: ImportSummary
+    do {
+      summary = try LogImporter.run(
+        inputs, options: options.log, meta: { try sink.begin($0) },
+        located: { event, location in
+          // An event no single line told (line 0) notes none.
+          let source = location.line > 0 ? EventSource(file: names[location.input], line: location.line) : nil
+          try sink.append(event, source: source)
+        })
+    } catch {
+      throw error.underlying
+    }
     try sink.close()
     console.writeError(summary.text)
     if summary.events == 0 && !options.allowsEmpty {

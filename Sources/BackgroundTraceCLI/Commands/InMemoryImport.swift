@@ -29,8 +29,12 @@ struct InMemoryImport {
       summary = try LogImporter.run(
         [.file(path)], options: LogImportOptions(platform: platform), meta: { meta = $0 },
         located: { event, location in located.append(LocatedEvent(event: event, location: location.line)) })
-    } catch let error as LogImportError where error.isInNoKnownStyle && platform == nil {
-      return nil  // with a platform given the file is a log, and the importer's error says why not
+    } catch {
+      // With a platform given the file is a log, and the importer's error says why not.
+      guard let failure = error.importError, failure.isInNoKnownStyle && platform == nil else {
+        throw error.underlying
+      }
+      return nil
     }
     guard summary.events > 0 else {
       throw LogImportError(file: path, message: ImportCommand.emptyImportMessage(summary))

@@ -57,7 +57,9 @@ package struct LogWatch {
   /// became known.
   ///
   /// - Throws: ``LogImportError`` when the log's first lines are in no known style.
-  package mutating func take(_ line: LogLineSplitter.Line, note: (Note) -> Void = { _ in }) throws -> [Finding] {
+  package mutating func take(_ line: LogLineSplitter.Line, note: (Note) -> Void = { _ in }) throws(LogImportError)
+    -> [Finding]
+  {
     var outputs: [LogStream.Output] = []
     try stream.take(line) { outputs.append($0) }
     return handle(outputs, note: note)
@@ -67,7 +69,7 @@ package struct LogWatch {
   /// reported then, as `check` does at a trace's end).
   ///
   /// - Throws: as ``take(_:note:)``.
-  package mutating func finish(note: (Note) -> Void = { _ in }) throws -> [Finding] {
+  package mutating func finish(note: (Note) -> Void = { _ in }) throws(LogImportError) -> [Finding] {
     guard !finished else { return [] }
     finished = true
     var outputs: [LogStream.Output] = []
@@ -178,7 +180,7 @@ enum WatchCommand {
       clearStatus()
       console.write(findings.map { $0.line(path: name) + "\n" }.joined())
     }
-    try splitter.forEachLine { line in
+    try splitter.forEachLine { (line) throws(LogImportError) in
       print(try watch.take(line, note: note))
       if showsStatus && (line.number % 64 == 0) {
         status = "\(line.number) lines, \(watch.events) events, \(watch.errors + watch.warnings) findings"
