@@ -208,6 +208,8 @@ extension SimulatedSystem: AlarmScheduling {
       return
     }
     if dozePhase.defersAlarms && !alarm.type.goesOffInDoze { return }  // Doze's end delivers it
+    // The app's return to the foreground, or the restriction lifted, delivers it.
+    if backgroundRestrictionHoldsAlarms && alarm.type != .alarmClock { return }
     deliverAlarm(name)
   }
 
@@ -296,11 +298,12 @@ extension SimulatedSystem: AlarmScheduling {
     scheduler.runPending()
   }
 
-  /// Deep Doze ended (a maintenance window, or the device woke): the alarms due by now
-  /// — held by Doze, or deferred by an idle quota that no longer applies — are due
-  /// again, in the order of their times, each as its own time would find it (the
-  /// standby bucket's quota still applies, and a receiver may set or cancel another).
-  func deliverAlarmsHeldByDoze() {
+  /// Deep Doze ended (a maintenance window, or the device woke), or the user's
+  /// background restriction no longer holds the app's alarms: the alarms due by now —
+  /// held, or deferred by an idle quota that no longer applies — are due again, in the
+  /// order of their times, each as its own time would find it (the standby bucket's
+  /// quota and any other hold still apply, and a receiver may set or cancel another).
+  func deliverHeldAlarms() {
     let due = alarms.filter { $0.value.deliverAt <= now }
     for name in due.keys.sorted(by: { (due[$0]!.deliverAt, $0) < (due[$1]!.deliverAt, $1) }) {
       guard let alarm = alarms[name], alarm.deliverAt <= now else { continue }
@@ -312,7 +315,8 @@ extension SimulatedSystem: AlarmScheduling {
     }
   }
 
-  /// The device rebooted: `AlarmManager` keeps no alarm across a boot.
+  /// The device rebooted, or the user force-stopped the app: `AlarmManager` keeps
+  /// none of its alarms (`TerminationReason.dropsAlarms`).
   func dropAlarms() {
     for alarm in alarms.values {
       if let timer = alarm.timer { scheduler.cancel(timer) }

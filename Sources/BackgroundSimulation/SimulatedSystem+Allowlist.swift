@@ -15,17 +15,20 @@ extension SimulatedSystem {
   /// be started from the background (`startForegroundService`, a worker's
   /// `setForeground`), after it the start is refused again. A second delivery extends
   /// the window to the later end, as AOSP's `tempAllowlistUidLocked` keeps the later
-  /// expiry. On iOS it does nothing.
+  /// expiry. On iOS, and for an app the user force-stopped (``forceStop()``) and has not
+  /// opened since, it does nothing.
   public func deliverTemporaryAllowlist(
     _ reason: TemporaryAllowlistReason, duration: Duration? = nil
   ) {
-    guard configuration.platform == .android else { return }
+    // A force-stopped app gets no broadcast, message or alarm until the user opens it.
+    guard configuration.platform == .android, !forceStopped else { return }
     wakeForBackgroundWork()
     let duration = TraceInterval(duration ?? reason.defaultDuration)
     record(.appAllowlist(reason: reason, duration: duration))
     let end = now + duration
     allowlistedUntil[reason] = max(allowlistedUntil[reason] ?? end, end)
     reviseExpeditedCharging()
+    reviewBackgroundRestriction(until: end)
     appDelegate?.handleAllowlistedDelivery(reason)
     suspendIfIdle(after: idleSuspensionDelay)
     scheduler.runPending()
@@ -55,7 +58,7 @@ extension SimulatedSystem {
   /// while the device was down runs at once. On iOS it does nothing.
   public func reboot(downtime: Duration = .seconds(60)) {
     guard configuration.platform == .android else { return }
-    terminate(reason: "reboot")
+    terminate(reason: TerminationReason.reboot)
     workAwaitsReschedule = true
     allowlistedUntil.removeAll()
     dropAlarms()

@@ -102,7 +102,7 @@ extension SimulatedSystem {
     guard phase != dozePhase else { return }
     dozePhase = phase
     record(.envSet([EnvironmentSetting(key: "doze", value: phase.rawValue)]))
-    if !phase.defersAlarms { deliverAlarmsHeldByDoze() }
+    if !phase.defersAlarms { deliverHeldAlarms() }
     if dozeDefersJobs {
       for work in workOrder where works[work]?.countsAsJob == true {
         stop(work, reason: .deviceState, reschedule: true)

@@ -278,6 +278,7 @@ extension SimulatedSystem {
   /// quotas' foreground (``inForegroundForQuota``), as the app's place on top does, for
   /// regular and expedited jobs alike.
   func noteForegroundServiceForJobs() {
+    reviewBackgroundRestriction()
     guard configuration.platform == .android, !configuration.androidRelease.chargesJobsBesideForegroundServices,
       processRunning
     else { return }

@@ -45,7 +45,12 @@ extension SimulatedSystem {
       }
     }
     if configuration.platform == .android && !item.expedited && dozeDefersJobs { reasons.insert(.doze) }
-    if workAwaitsReschedule { reasons.insert(.rebooted) }
+    if backgroundRestrictionHoldsJobs { reasons.insert(.backgroundRestriction) }
+    if forceStopped {
+      reasons.insert(.quit)
+    } else if workAwaitsReschedule {
+      reasons.insert(.rebooted)
+    }
     // WorkManager starts the app's process; an iOS in-process queue waits for the app.
     if configuration.platform == .ios && !appRuns { reasons.insert(.notRunning) }
     return reasons

@@ -76,9 +76,16 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// The works blocked on each unfinished prerequisite (``WorkContinuation``), by the
   /// prerequisite's id.
   var workDependents: [String: [String]] = [:]
-  /// Android: the device rebooted (``reboot(downtime:)``) and no process of the app has
-  /// run since, so WorkManager has not scheduled its work again.
+  /// Android: the device rebooted (``reboot(downtime:)``) or the user force-stopped the
+  /// app (``forceStop()``), and no process of the app has run since, so WorkManager has
+  /// not scheduled its work again.
   var workAwaitsReschedule = false
+  /// Android: the user force-stopped the app (``forceStop()``) and has not opened it
+  /// since: it is in the stopped state, and nothing but the user starts it.
+  var forceStopped = false
+  /// Android: the user has restricted the app's background use
+  /// (``setBackgroundRestricted(_:)``).
+  var backgroundRestricted = false
   /// The reasons last recorded (`sched.wait`, `work.wait`) for each request still waiting.
   var recordedWaits: [WaitingRequest: Set<WaitReason>] = [:]
   /// The file locks the running process holds, by path: whether each file is in a
@@ -312,6 +319,10 @@ public final class SimulatedSystem: @unchecked Sendable {
     if configuration.platform == .android && standbyBucket != .active {
       record(.envSet([EnvironmentSetting(key: "bucket", value: standbyBucket.traceName)]))
     }
+    if configuration.platform == .android && configuration.backgroundRestricted {
+      backgroundRestricted = true
+      record(.envSet([Self.backgroundRestrictedSetting(true)]))
+    }
     planFaults()
     updateDoze()
     updateIdleForJobs()
@@ -403,6 +414,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     if !inBackground {
       if !screenOn { setDeviceState(screenOn: true) }  // the user wakes the device to open the app
       quitByUser = false
+      forceStopped = false
       resetTransferRequestDelay()
     }
     unwindingCrash = false
@@ -444,6 +456,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     reviseJobCharging()
     noteOnTop(state == .active)
     if processRunning { noteForegroundForJobs() }
+    reviewBackgroundRestriction()
     noteWaits()
     // A suspended app runs no code: its async work waits until it is woken.
     if state == .suspended {

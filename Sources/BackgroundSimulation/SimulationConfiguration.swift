@@ -112,6 +112,10 @@ public struct SimulationConfiguration: Sendable {
   /// from the background is allowed. Recorded as `meta fgs-exempt=`. None by default,
   /// the strict case.
   public var backgroundStartExemptions: Set<BackgroundStartExemption> = []
+  /// Whether the user has restricted the app's background use at the start (Android:
+  /// its battery usage set to "Restricted"; ``SimulatedSystem/setBackgroundRestricted(_:)``
+  /// changes it). Recorded at 0 s as `env.set background-restricted=true` when set.
+  public var backgroundRestricted = false
   /// How long a `dataSync` or `mediaProcessing` foreground service may run in 24 hours
   /// on Android 15 and later before `onTimeout`: AOSP
   /// `ActivityManagerConstants.DEFAULT_DATA_SYNC_FGS_TIMEOUT_DURATION` (and

@@ -133,7 +133,8 @@ import Testing
       ])
     #expect(
       RequestHistory(of: "refresh", in: system.trace)?.lines.dropFirst(3).first
-        == "  60s to 300s (240s): waited: the user had closed the app from the app switcher.")
+        == "  60s to 300s (240s): waited: the user had stopped the app (closed it from the app switcher on iOS, "
+        + "force-stopped it on Android), and nothing of it runs until they open it again.")
   }
 
   /// `BGTaskRequest.h` (`BGProcessingTaskRequest`): the system fulfils a processing

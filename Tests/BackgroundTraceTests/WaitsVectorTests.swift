@@ -47,7 +47,8 @@ import Testing
       #expect(
         error.description
           == "w.txt:2:31: expected words joined by + from network, power, idle, foreground, quit, scheduler, slot, "
-          + "quota, doze, not-running, battery, storage, device-idle, unused, rebooted, standby")
+          + "quota, doze, not-running, battery, storage, device-idle, unused, rebooted, standby, background-restriction"
+      )
     }
   }
 }

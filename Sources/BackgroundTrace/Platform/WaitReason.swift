@@ -27,8 +27,10 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
   /// iOS: the app is in the foreground; the system launches scheduled tasks only in the
   /// background.
   case foreground
-  /// iOS: the user closed the app from the app switcher; it gets no launches until the
-  /// user opens it again.
+  /// The user stopped the app, and nothing of it runs until they open it again. iOS:
+  /// they closed it from the app switcher, and it gets no launches. Android: they
+  /// force-stopped it, JobScheduler dropped its jobs and no broadcast starts it
+  /// (JobScheduler `PENDING_JOB_REASON_USER`).
   case quit
   /// iOS: the earliest date has passed, and the system has not chosen to launch it yet
   /// (launches come minutes to hours after the earliest date).
@@ -77,6 +79,12 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
   /// `PENDING_JOB_REASON_APP_STANDBY` for them, and a job's own constraint its own
   /// reason, and the unmetered network it needs there `network`).
   case standby
+  /// Android: the user restricted the app's background use (its battery usage set to
+  /// "Restricted", `ActivityManager.isBackgroundRestricted`), and the app is neither on
+  /// top nor running a foreground service, nor on the temporary allowlist (AOSP
+  /// `AppStateTrackerImpl.areJobsRestricted`; JobScheduler
+  /// `PENDING_JOB_REASON_BACKGROUND_RESTRICTION`). Expedited work waits too.
+  case backgroundRestriction = "background-restriction"
 
   /// What the reason says in `bgtrace explain --why`: a clause that completes "it
   /// waited because …".
@@ -86,7 +94,9 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
     case .power: "it needs external power and the device was not charging"
     case .idle: "a processing task launches only while the device is idle on its charger"
     case .foreground: "the app was in the foreground, and scheduled tasks launch only in the background"
-    case .quit: "the user had closed the app from the app switcher"
+    case .quit:
+      "the user had stopped the app (closed it from the app switcher on iOS, force-stopped it on Android), "
+        + "and nothing of it runs until they open it again"
     case .scheduler: "the system had not chosen to launch it yet (it launches minutes to hours after the earliest date)"
     case .slot: "every continued-processing slot was taken"
     case .quota: "the app had spent the job quota of its standby bucket"
@@ -101,6 +111,9 @@ public enum WaitReason: String, Sendable, Hashable, CaseIterable {
     case .standby:
       "the app was in the restricted standby bucket, whose jobs run outside their quota only with the battery not low, "
         + "the device charging and idle"
+    case .backgroundRestriction:
+      "the user had restricted the app's background use, and its jobs run only while it is on top or runs a "
+        + "foreground service"
     }
   }
 

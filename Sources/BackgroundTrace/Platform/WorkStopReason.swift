@@ -54,6 +54,12 @@ public struct WorkStopReason: Sendable, Hashable, CustomStringConvertible {
     10, "STOP_REASON_QUOTA", "quota",
     "the app's quota ran out (an expedited attempt's quota, then it runs as regular work; a regular one's, "
       + "its standby bucket's job quota)")
+  /// `STOP_REASON_BACKGROUND_RESTRICTION` (11): the user restricted the app's
+  /// background use (its battery usage set to "Restricted", `isBackgroundRestricted`),
+  /// and it is neither on top nor running a foreground service.
+  public static let backgroundRestriction = WorkStopReason(
+    11, "STOP_REASON_BACKGROUND_RESTRICTION", "background-restriction",
+    "the user restricted the app's background use, and the app left the foreground")
   /// `STOP_REASON_APP_STANDBY` (12): the standby bucket requires it to stop: a
   /// restricted app's job running outside its quota lost the charger, the idle device,
   /// a battery that is not low or an unmetered network.
@@ -82,7 +88,7 @@ public struct WorkStopReason: Sendable, Hashable, CustomStringConvertible {
   /// Every reason the model gives, in code order of androidx's list.
   public static let all: [WorkStopReason] = [
     .cancelledByApp, .timeout, .deviceState, .constraintBatteryNotLow, .constraintCharging, .constraintConnectivity,
-    .constraintDeviceIdle, .constraintStorageNotLow, .quota, .appStandby,
+    .constraintDeviceIdle, .constraintStorageNotLow, .quota, .backgroundRestriction, .appStandby,
     .foregroundServiceTimeout, .unknown, .notStopped,
   ]
 

@@ -112,10 +112,13 @@ private struct AlarmStory {
         default: break
         }
       }
-    case .appTerminate("reboot"?):
+    case .appTerminate(let reason?) where TerminationReason.dropsAlarms(reason):
       guard let pending else { return }
       steps.append(
-        "  \(now)s: dropped by the reboot; it was due at \(pending.due)s (AlarmManager keeps no alarm across a boot).")
+        reason == TerminationReason.reboot
+          ? "  \(now)s: dropped by the reboot; it was due at \(pending.due)s (AlarmManager keeps no alarm across a boot)."
+          : "  \(now)s: dropped by the force stop; it was due at \(pending.due)s (AlarmManager removes a stopped app's alarms)."
+      )
       self.pending = nil
     case .alarmSet(let name, _, let type, _, _) where name != alarm:
       types[name] = type

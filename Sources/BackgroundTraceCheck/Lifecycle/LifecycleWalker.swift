@@ -319,7 +319,7 @@ package struct LifecycleWalker: Sendable {
   private mutating func terminate(reason: String?, into observer: inout some LifecycleObserver) {
     if isRunning { endProcess(.terminated(reason: reason), into: &observer) }
     termination = (now, reason)
-    if reason == "reboot" && !alarms.isEmpty { alarms.removeAll() }  // AlarmManager keeps none across a boot
+    if TerminationReason.dropsAlarms(reason) && !alarms.isEmpty { alarms.removeAll() }
   }
 
   private mutating func startProcess(implicit: Bool, into observer: inout some LifecycleObserver) {
