@@ -7,7 +7,7 @@ extension SimulatedSystem {
   /// Android: the user force-stops the app (Settings' "Force stop", `adb shell am
   /// force-stop`).
   ///
-  /// `app.terminate reason=force-stop` is recorded, with or without a process: a
+  /// `app.terminate reason=force-stopped` is recorded, with or without a process: a
   /// running worker stops as at any process death (`work.stop reason=terminated`,
   /// WorkManager's `ForceStopRunnable` setting it back to ENQUEUED). JobScheduler
   /// cancels the app's jobs and AlarmManager removes its alarms. The app is then in

@@ -47,7 +47,7 @@ import Testing
     #expect(
       Self.lines(system) == [
         "0 app.launch", "10 work.enqueue work=sync", "10.1 work.start work=sync attempt=0",
-        "60 app.terminate reason=force-stop", "60 work.stop work=sync attempt=0 reason=terminated",
+        "60 app.terminate reason=force-stopped", "60 work.stop work=sync attempt=0 reason=terminated",
         "60 work.wait work=sync reasons=quit", "200 app.launch", "200 work.start work=sync attempt=1",
         "500 work.result work=sync attempt=1 outcome=success",
       ])
@@ -75,7 +75,7 @@ import Testing
     system.advance(to: TraceTime(seconds: 1000))
     #expect(
       Self.lines(system) == [
-        "0 app.launch", "0 work.enqueue work=later initial=100", "50 app.terminate reason=force-stop",
+        "0 app.launch", "0 work.enqueue work=later initial=100", "50 app.terminate reason=force-stopped",
         "100 work.wait work=later reasons=quit",
       ])
     let alarm = try #require(AlarmHistory(of: "exact", in: system.trace))

@@ -67,6 +67,34 @@ import Testing
         + "or imported from a log), so it cannot tell what else held it.")
   }
 
+  /// A force stop in a trace that records no reasons (`app.terminate
+  /// reason=force-stopped`, as `bgtrace import` writes for ActivityManager's `Force
+  /// stopping` line): the work's attempt 1 is due at 31 s (the 30 s backoff from its
+  /// enqueue at 1 s), and the app stays stopped until it is launched at 100 s, all
+  /// 69 s of the wait.
+  @Test func aForceStopIsNamedInTheWaitItExplains() throws {
+    let trace = try RecordedTrace(
+      text: """
+        bgtrace 1
+        meta platform=android
+        0 app.launch
+        1 work.enqueue work=sync
+        1.1 work.start work=sync attempt=0
+        10 app.terminate reason=force-stopped
+        10 work.stop work=sync attempt=0 reason=terminated
+        100 app.launch
+        100 work.start work=sync attempt=1
+        130 work.result work=sync attempt=1 outcome=success
+
+        """, file: "force-stop.txt")
+    let history = try #require(RequestHistory(of: "sync", in: trace))
+    #expect(
+      history.lines.contains(
+        "  31s to 100s (69s): due, not started: the user had force-stopped the app for all of it, and Android runs "
+          + "none of a stopped app's work until the user opens it; this trace records no reasons (recorded on a "
+          + "device or imported from a log), so it cannot tell what else held it."), "\(history.lines)")
+  }
+
   @Test func aNameTheTraceDoesNotHoldHasNoHistory() throws {
     let trace = try trace("examples/refresh-from-a-device.txt")
     #expect(RequestHistory(of: "com.example.other", in: trace) == nil)

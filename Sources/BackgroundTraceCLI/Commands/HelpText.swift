@@ -140,10 +140,10 @@ enum HelpText {
     reasons the trace records (work.wait, sched.wait; docs/events.md), each start
     or launch, each stop with what its reason means, each result. A trace recorded
     on a device or imported from a log records no reasons: what its other events
-    show (the app in the foreground or suspended, the network offline) is said,
-    and what it cannot tell is said as such. For an Android alarm NAME: each set
-    and cancel, each delivery, and for a late one what held it (an inexact
-    alarm's window, deep Doze, an idle or standby-bucket quota).
+    show (the app in the foreground, suspended or force-stopped, the network
+    offline) is said, and what it cannot tell is said as such. For an Android
+    alarm NAME: each set and cancel, each delivery, and for a late one what held
+    it (an inexact alarm's window, deep Doze, an idle or standby-bucket quota).
 
     PATH may also be a device log (docs/import.md): it is imported in memory, as
     'bgtrace import' would write it, and each event is at the log line it came

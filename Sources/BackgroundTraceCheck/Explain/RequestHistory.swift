@@ -9,7 +9,7 @@ public import BackgroundTrace
 /// (`work.wait`, `sched.wait`; docs/events.md, "Why a request waits"), each start or
 /// launch, each stop with what its reason means, each result. A trace that records no
 /// reasons (recorded on a device, imported from a log) gets what its other events let
-/// it infer (the app in the foreground, suspended, the network offline), and what it
+/// it infer (the app in the foreground, suspended, force-stopped, the network offline), and what it
 /// cannot tell is said as such.
 ///
 /// ```swift
@@ -147,11 +147,15 @@ private struct RequestStory {
   var appInForeground = false
   var appRunning = false
   var networkOffline = false
+  /// Whether the user force-stopped the app (`app.terminate reason=force-stopped`) and
+  /// it has not been launched since: Android runs none of a stopped app's work.
+  var forceStopped = false
   /// The app's standby bucket as the trace last recorded it (`env.set bucket=`), and since when.
   var standbyBucket: (name: String, since: TraceTime)?
   var foregroundTime = TraceInterval(nanoseconds: 0)
   var notRunningTime = TraceInterval(nanoseconds: 0)
   var offlineTime = TraceInterval(nanoseconds: 0)
+  var forceStoppedTime = TraceInterval(nanoseconds: 0)
   var lastTime = TraceTime(nanoseconds: 0)
 
   init(request: WaitingRequest, platform: String?, recordsReasons: Bool) {
@@ -257,12 +261,14 @@ private struct RequestStory {
       say(now, "run \(run) completed (success=\(success)).")
     case .appLaunch:
       appRunning = true
+      forceStopped = false  // a stopped app starts only when the user opens it
     case .appState(let state):
       appRunning = state != .suspended
       appInForeground = state == .active || state == .inactive
-    case .appTerminate:
+    case .appTerminate(let reason):
       appRunning = false
       appInForeground = false
+      if reason == TerminationReason.forceStop { forceStopped = true }
     case .envSet(let settings):
       for setting in settings {
         if setting.key == "network" { networkOffline = setting.value == "offline" }
@@ -404,6 +410,11 @@ private struct RequestStory {
         "the app was suspended or not running for \(Self.part(notRunningTime, of: length)), and an in-process "
           + "work queue runs only while the app runs")
     }
+    if case .work = request, platform == "android", forceStoppedTime.nanoseconds > 0 {
+      known.append(
+        "the user had force-stopped the app for \(Self.part(forceStoppedTime, of: length)), and Android runs none of "
+          + "a stopped app's work until the user opens it")
+    }
     if case .work = request, offlineTime.nanoseconds > 0 {
       known.append(
         "the network was offline for \(Self.part(offlineTime, of: length)) (the trace does not say whether the "
@@ -417,7 +428,7 @@ private struct RequestStory {
   }
 
   /// Tallies, since the open stretch fell due, the time the app spent in the
-  /// foreground, not running, and offline.
+  /// foreground, not running, offline, and force-stopped.
   private mutating func advance(to time: TraceTime) {
     guard time > lastTime else { return }
     let from = max(lastTime, due?.at ?? lastTime)
@@ -426,6 +437,7 @@ private struct RequestStory {
       if appInForeground { foregroundTime = foregroundTime + elapsed }
       if !appRunning { notRunningTime = notRunningTime + elapsed }
       if networkOffline { offlineTime = offlineTime + elapsed }
+      if forceStopped { forceStoppedTime = forceStoppedTime + elapsed }
     }
     lastTime = time
   }
@@ -434,6 +446,7 @@ private struct RequestStory {
     foregroundTime = TraceInterval(nanoseconds: 0)
     notRunningTime = TraceInterval(nanoseconds: 0)
     offlineTime = TraceInterval(nanoseconds: 0)
+    forceStoppedTime = TraceInterval(nanoseconds: 0)
   }
 
   /// `0s to 3600s (3600s)`; an open stretch runs to the end of what is shown.

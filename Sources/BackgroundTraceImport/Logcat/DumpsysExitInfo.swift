@@ -1,3 +1,5 @@
+import BackgroundTrace
+
 /// `adb shell dumpsys activity exit-info [PACKAGE]`: the process exits the system kept
 /// (`ApplicationExitInfo`), each record over several lines, newest first, read into
 /// records oldest first when the dump ends. AOSP `ApplicationExitInfo.dump` prints a
@@ -122,7 +124,7 @@ enum ExitInfoReason {
     switch (reason.code, subreason?.code) {
     case (4, _), (5, _): return "crash"
     case (6, _): return "anr"
-    case (10, 21?): return "force-stopped"
+    case (10, 21?): return TerminationReason.forceStop
     default:
       let detail = subreason.flatMap { $0.code == 0 ? nil : " (\($0.name.lowercased()))" } ?? ""
       return "exited: \(reason.name.lowercased())\(detail)"

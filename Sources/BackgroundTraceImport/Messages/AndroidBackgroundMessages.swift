@@ -219,7 +219,7 @@ package enum AndroidBackgroundMessages: Sendable {
     }
     if let rest = prefix("Force stopping ", message) {
       let name = rest.prefix { $0 != " " }
-      return .message(.processEnded(pid: nil, name: String(name), reason: "force-stopped"))
+      return .message(.processEnded(pid: nil, name: String(name), reason: TerminationReason.forceStop))
     }
     return foregroundService(message)
   }
