@@ -240,8 +240,10 @@ enum JobSchedulerJob {
   }
 
   /// The wait reasons of JobStatus's constraint names (`dumpConstraints`); the names
-  /// with no reason of the vocabulary (`BACKGROUND_NOT_RESTRICTED`, `CONTENT_TRIGGER`,
-  /// `DEADLINE`, `PREFETCH`, `FLEXIBILITY`, `TARE_WEALTH`) give none.
+  /// with no reason of the vocabulary (`CONTENT_TRIGGER`, `DEADLINE`, `PREFETCH`,
+  /// `FLEXIBILITY`, `TARE_WEALTH`) give none, and so does `BACKGROUND_NOT_RESTRICTED`,
+  /// unmet for the user's restriction and for battery saver alike (the dump does not
+  /// say which).
   static func waitReasons(_ names: [Substring]) -> Set<WaitReason> {
     var reasons = Set<WaitReason>()
     for name in names {
