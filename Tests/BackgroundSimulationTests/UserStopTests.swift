@@ -51,6 +51,7 @@ import Testing
         "60 work.wait work=sync reasons=quit", "200 app.launch", "200 work.start work=sync attempt=1",
         "500 work.result work=sync attempt=1 outcome=success",
       ])
+    #expect(TraceChecker.check(system.trace).isEmpty)
     let history = try #require(RequestHistory(of: "sync", in: system.trace))
     #expect(
       history.lines.contains(
@@ -140,6 +141,8 @@ import Testing
         "300 work.start work=sync attempt=2", "400 work.result work=sync attempt=2 outcome=success",
       ])
     #expect(system.workInfos(forUniqueWork: "sync").first?.runAttemptCount == 3)
+    // The stops and waits are the user's setting at work, not the app's mistake.
+    #expect(TraceChecker.check(system.trace).isEmpty)
     let history = try #require(RequestHistory(of: "sync", in: system.trace))
     #expect(
       history.lines.contains(
