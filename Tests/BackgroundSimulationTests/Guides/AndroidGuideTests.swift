@@ -162,6 +162,33 @@ import Testing
     }
   }
 
+  /// With the battery usage "Restricted", the sync now runs while the app is open at
+  /// launch (0.1 s); the periodic sync's first period opens at 18,600 s (the first
+  /// test's) with the app in the background, so it waits, for the restriction alone,
+  /// until the user opens the app at 72,000 s.
+  @Test func aRestrictedAppSyncsOnlyWhenItIsOpen() throws {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.backgroundRestricted = true  // the user set battery usage to "Restricted"
+    let system = SimulatedSystem(seed: 3, configuration: configuration)
+    system.launchApp { system in NewsApp(queue: system) { true } }
+    system.advance(to: TraceTime(seconds: 60))
+    system.moveToBackground()
+    system.advance(to: TraceTime(seconds: 72_000))
+    system.moveToForeground()  // the user opens the app in the evening
+    let starts = system.trace.events.filter { $0.kind.tag == .workStart }.map(\.time)
+    #expect(starts == [TraceTime(seconds: 0.1), TraceTime(seconds: 72_000)])
+    #expect(
+      system.trace.events.contains {
+        $0.time == TraceTime(seconds: 18_600)
+          && $0.kind == .workWait(work: "news-periodic", reasons: [.backgroundRestriction])
+      })
+    // The guide's `explain --why` sentence.
+    #expect(
+      RequestHistory(of: "news-periodic", in: system.trace)?.lines.contains(
+        "  18600s to 72000s (53400s): waited: the user had restricted the app's background use, and its jobs run "
+          + "only while it is on top or runs a foreground service.") == true)
+  }
+
   @Test func theMergeAddsUpBothFeeds() throws {
     let system = SimulatedSystem(seed: 3, configuration: SimulationConfiguration(platform: .android))
     var merge = WorkRequest(work: "merge", tags: ["digest"], worker: Merge())
