@@ -193,5 +193,11 @@ import Testing
       Self.lines(system).filter { $0.contains("alarm.fire") || $0.contains("app.launch") } == [
         "150 app.launch", "150 alarm.fire alarm=clock", "400 app.launch", "400 alarm.fire alarm=exact",
       ])
+    #expect(
+      AlarmHistory(of: "exact", in: system.trace)?.lines.dropFirst(2) == [
+        "  100s to 400s (300s): held: the user had restricted the app's background use, and Android holds its "
+          + "alarms, but alarm clocks, until it comes to the foreground (AlarmManagerService: isBackgroundRestricted).",
+        "  400s: went off, 300s after its time.",
+      ])
   }
 }

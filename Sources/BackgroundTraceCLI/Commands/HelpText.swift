@@ -143,7 +143,8 @@ enum HelpText {
     show (the app in the foreground, suspended or force-stopped, the network
     offline) is said, and what it cannot tell is said as such. For an Android
     alarm NAME: each set and cancel, each delivery, and for a late one what held
-    it (an inexact alarm's window, deep Doze, an idle or standby-bucket quota).
+    it (an inexact alarm's window, deep Doze, an idle or standby-bucket quota,
+    the user's background restriction).
 
     PATH may also be a device log (docs/import.md): it is imported in memory, as
     'bgtrace import' would write it, and each event is at the log line it came

@@ -8,7 +8,8 @@ public import BackgroundTrace
 /// one the stretch it was held and what held it, as far as the trace tells: the
 /// window of an inexact alarm, deep Doze (`env.set doze=deep`) for an alarm that does
 /// not go off in it, an allow-while-idle alarm's idle quota, the standby bucket's alarm
-/// quota (`env.set bucket=`), the revocation of the exact-alarm permission
+/// quota (`env.set bucket=`), the user's background restriction while the app was not
+/// in the foreground (`env.set background-restricted=true`), the revocation of the exact-alarm permission
 /// (`env.set exact-alarm-permission=revoked`) for an exact alarm, or on Android 9 (`meta android=9`) the bucket's delay after
 /// the app's last alarm. What the trace does not tell is said as such.
 ///
@@ -71,6 +72,13 @@ private struct AlarmStory {
   var deepDozeSince: TraceTime?
   /// Whether the device was in deep Doze at some moment since the alarm fell due.
   var dozedSinceDue = false
+  /// Whether the user has restricted the app's background use
+  /// (`env.set background-restricted=`), and whether the app is in the foreground.
+  var backgroundRestricted = false
+  var appInForeground = false
+  /// Whether the restriction held the app's alarms at some moment since the alarm fell
+  /// due: restricted, with the app out of the foreground.
+  var restrictedSinceDue = false
   /// The standby bucket the trace last recorded.
   var bucket: String?
   var charging = false
@@ -90,6 +98,7 @@ private struct AlarmStory {
     let now = event.time
     // Deep Doze in force up to now, past the alarm's time: it held the alarm.
     if let pending, deepDozeSince != nil, now > pending.due { dozedSinceDue = true }
+    if let pending, backgroundRestricted, !appInForeground, now > pending.due { restrictedSinceDue = true }
     switch event.kind {
     case .envSet(let settings):
       if settings.contains(.exactAlarmPermissionRevoked), let pending, pending.type.isExact {
@@ -108,6 +117,7 @@ private struct AlarmStory {
             deepDozeSince = nil
           }
         case "bucket": bucket = setting.value
+        case "background-restricted": backgroundRestricted = setting.value == "true"
         case "charging": charging = setting.value == "true"
         default: break
         }
@@ -120,6 +130,11 @@ private struct AlarmStory {
           : "  \(now)s: dropped by the force stop; it was due at \(pending.due)s (AlarmManager removes a stopped app's alarms)."
       )
       self.pending = nil
+      appInForeground = false
+    case .appTerminate:
+      appInForeground = false
+    case .appState(let state):
+      appInForeground = state == .active || state == .inactive
     case .alarmSet(let name, _, let type, _, _) where name != alarm:
       types[name] = type
     case .alarmFire(let name) where name != alarm:
@@ -136,6 +151,7 @@ private struct AlarmStory {
         "  \(now)s: set with \(Self.call(type)), to go off at \(due)s\(within)\(every ?? "")\(replacing).")
       pending = (now, due, type, window, interval)
       dozedSinceDue = false
+      restrictedSinceDue = false
     case .alarmCancel(alarm):
       guard let pending else {
         steps.append("  \(now)s: cancelled, with no alarm of that name set.")
@@ -160,6 +176,7 @@ private struct AlarmStory {
         let next = RepeatingAlarm.nextRequest(after: due, deliveredAt: now, interval: interval)
         self.pending = (now, next, pending.type, nil, interval)
         dozedSinceDue = false
+        restrictedSinceDue = false
       } else {
         self.pending = nil
       }
@@ -171,6 +188,7 @@ private struct AlarmStory {
   mutating func finish(at end: TraceTime) {
     guard let pending else { return }
     if deepDozeSince != nil, end > pending.due { dozedSinceDue = true }
+    if backgroundRestricted, !appInForeground, end > pending.due { restrictedSinceDue = true }
     guard end > pending.due else {
       steps.append("  at the end (\(end)s): still set, due at \(pending.due)s.")
       return
@@ -204,6 +222,11 @@ private struct AlarmStory {
     } else if dozedSinceDue && alarm.type != .alarmClock {
       reasons.append(
         "in deep Doze, allow-while-idle alarms go off within an idle quota (9 minutes apart, or 72 an hour)")
+    }
+    if restrictedSinceDue && alarm.type != .alarmClock {
+      reasons.append(
+        "the user had restricted the app's background use, and Android holds its alarms, but alarm clocks, until it "
+          + "comes to the foreground (AlarmManagerService: isBackgroundRestricted)")
     }
     if !charging, alarm.type != .alarmClock, let bucket, bucket != "active", bucket != "exempted" {
       if release.defersJobsByStandbyHeartbeats {
