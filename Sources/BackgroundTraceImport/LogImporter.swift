@@ -27,10 +27,8 @@ public struct LogImportError: BackgroundTraceError, Hashable {
   public var position: TracePosition?
   /// What was expected and what was found, or what failed.
   public var message: String
-  /// ``/BackgroundTrace/TraceErrorKind/malformedTrace`` at a line,
-  /// ``/BackgroundTrace/TraceErrorKind/configuration`` for a problem of the whole log or
-  /// of the options, ``/BackgroundTrace/TraceErrorKind/io`` for a read that failed.
-  public private(set) var kind: TraceErrorKind
+  /// Whether a read failed, below the log's text.
+  private var isUnreadable = false
   /// Whether the log has no line in any known style: it may be no log at all (a
   /// command that also reads traces then says what a trace starts with).
   package var isInNoKnownStyle = false
@@ -40,7 +38,6 @@ public struct LogImportError: BackgroundTraceError, Hashable {
     self.file = file
     position = line.map { .text(line: $0, column: 1) }
     self.message = message
-    kind = line == nil ? .configuration : .malformedTrace
   }
 
   /// The error for a read that failed below the log's text: a log that cannot be
@@ -49,8 +46,14 @@ public struct LogImportError: BackgroundTraceError, Hashable {
     file = failure.file
     position = nil
     message = failure.message
-    kind = failure.kind
+    isUnreadable = true
   }
+
+  /// ``/BackgroundTrace/TraceErrorKind/io`` for a read that failed,
+  /// ``/BackgroundTrace/TraceErrorKind/malformedTrace`` at a line,
+  /// ``/BackgroundTrace/TraceErrorKind/configuration`` otherwise (a problem of the whole
+  /// log or of the options).
+  public var kind: TraceErrorKind { isUnreadable ? .io : position == nil ? .configuration : .malformedTrace }
 }
 
 /// Why ``LogImporter/run(_:options:meta:event:)`` stopped: the import failed, or what
