@@ -29,11 +29,6 @@ import Testing
     return SimulatedSystem(seed: 1, configuration: configuration)
   }
 
-  /// A media player running as a foreground service.
-  private final class Player: ForegroundService {
-    func onStartCommand(_ control: ForegroundServiceControl) { _ = try? control.startForeground(type: .mediaPlayback) }
-  }
-
   /// The app is launched and `prepare` runs; the first job (590 s) is enqueued at 0 s,
   /// `meanwhile` runs at `meanwhileAt`, and the second (60 s) is enqueued at 1,000 s.
   /// Returns the work lines up to 1,001 s.
@@ -79,7 +74,7 @@ import Testing
   ])
   func aForegroundServiceFreesTheJobQuotaBeforeAndroid16(release: Int, second: String) throws {
     let lines = try twoJobs(release: release) { system in
-      try system.startForegroundService("player", Player())
+      try system.startForegroundService("player", MediaPlayer())
       system.moveToBackground()
     }
     #expect(lines == Self.firstJob + [second])
@@ -91,7 +86,7 @@ import Testing
     let lines = try twoJobs(
       release: 15,
       prepare: { system in
-        try system.startForegroundService("player", Player())
+        try system.startForegroundService("player", MediaPlayer())
         system.moveToBackground()
       }, meanwhileAt: 5, meanwhile: { $0.stopService("player") })
     #expect(lines == Self.firstJob + ["1000 work.wait work=second reasons=quota"])
@@ -128,7 +123,9 @@ import Testing
     (16, ["360 work.stop work=sync attempt=0 reason=quota", "360.1 work.start work=sync attempt=1"]),
   ])
   func aForegroundServiceFreesTheExpeditedQuotaBeforeAndroid16(release: Int, end: [String]) throws {
-    let lines = try expeditedRun(release: release, leavesAt: 0) { try $0.startForegroundService("player", Player()) }
+    let lines = try expeditedRun(release: release, leavesAt: 0) {
+      try $0.startForegroundService("player", MediaPlayer())
+    }
     #expect(lines == ["0.1 work.start work=sync attempt=0"] + end)
   }
 

@@ -150,6 +150,29 @@ import Testing
           + "(STOP_REASON_BACKGROUND_RESTRICTION)."), "\(history.lines)")
   }
 
+  /// A foreground service makes the uid active (`areJobsRestricted` returns false for
+  /// `isUidActive` first): a restricted app playing music in the background keeps its
+  /// work running after the user leaves at 10 s, until the player stops at 50 s and the
+  /// work is stopped with it.
+  @Test func aForegroundServiceKeepsARestrictedAppsWorkRunning() throws {
+    let system = Self.android(restricted: true)
+    system.launch { _ in }
+    try system.startForegroundService("player", MediaPlayer())
+    try system.enqueue(
+      WorkRequest(work: "sync", worker: TimedWorker(clock: system.clock, duration: .seconds(100))), policy: nil)
+    system.advance(to: TraceTime(seconds: 10))  // the player has called startForeground
+    system.moveToBackground()
+    system.advance(to: TraceTime(seconds: 50))
+    system.stopService("player")
+    system.advance(to: TraceTime(seconds: 200))
+    #expect(
+      Self.lines(system) == [
+        "0 env.set background-restricted=true", "0 app.launch", "0 work.enqueue work=sync",
+        "0.1 work.start work=sync attempt=0", "50 work.stop work=sync attempt=0 reason=background-restriction",
+        "50 work.wait work=sync reasons=background-restriction",
+      ])
+  }
+
   /// `AppStateTrackerImpl.areJobsRestricted` returns `canRunInBatterySaver` only after
   /// the user's restriction: expedited work waits as regular work does, and an app on
   /// the power allowlist (`mPowerExemptAllAppIds`) is not held at all.

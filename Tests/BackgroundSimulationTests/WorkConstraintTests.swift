@@ -285,11 +285,6 @@ import Testing
         "periodic work sync (every 900s) waited 84029.9s for its standby bucket's job quota") == true)
   }
 
-  /// A media player running as a foreground service.
-  private final class Player: ForegroundService {
-    func onStartCommand(_ control: ForegroundServiceControl) { _ = try? control.startForeground(type: .mediaPlayback) }
-  }
-
   /// Android 16 counts the jobs of an app running a foreground service against its
   /// quota (AOSP flag `enforce_quota_policy_to_fgs_jobs`); before 16 they ran free
   /// (`QuotaForegroundTests`). With a player in the foreground and its quota spent, a
@@ -300,7 +295,7 @@ import Testing
       $0.standbyBucketFollowsUse = false  // pinned: opening the app would make it active
     }
     system.launch { _ in }
-    try system.startForegroundService("player", Player())
+    try system.startForegroundService("player", MediaPlayer())
     system.moveToBackground()
     try system.enqueue(
       WorkRequest(work: "first", worker: TimedWorker(clock: system.clock, duration: .seconds(590))), policy: nil)
