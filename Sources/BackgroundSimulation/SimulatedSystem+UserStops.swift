@@ -43,9 +43,11 @@ extension SimulatedSystem {
   ///   .isBackgroundRestricted`, `areAlarmsRestricted`: the temporary allowlist frees
   ///   no alarm), until it comes to the foreground or the restriction is lifted.
   ///
-  /// AOSP counts the app in the foreground for a minute after it leaves
-  /// (`ActivityManagerConstants.BACKGROUND_SETTLE_TIME`); the model holds its work at
-  /// once, the strict case. On iOS it does nothing.
+  /// AOSP counts the app's uid as active for a minute after it leaves the foreground
+  /// (`ActivityManagerConstants.DEFAULT_BACKGROUND_SETTLE_TIME`); the model holds its
+  /// work at once, the strict case, unless
+  /// ``SimulationConfiguration/backgroundSettleTime`` says otherwise. On iOS it does
+  /// nothing.
   public func setBackgroundRestricted(_ restricted: Bool) {
     guard configuration.platform == .android, restricted != backgroundRestricted else { return }
     backgroundRestricted = restricted
@@ -64,10 +66,11 @@ extension SimulatedSystem {
   }
 
   /// Whether the user's restriction holds the app's alarms now: restricted, its uid not
-  /// active (on top, or running a foreground service), not on the power allowlist
-  /// (`AppStateTrackerImpl.areAlarmsRestricted`).
+  /// active (on top, running a foreground service, or within the settle time after it
+  /// left the top), not on the power allowlist (`AppStateTrackerImpl.areAlarmsRestricted`).
   var backgroundRestrictionHoldsAlarms: Bool {
     backgroundRestricted && !appInForeground && !runsForegroundService && !configuration.onPowerAllowlist
+      && !(uidActiveUntil.map { now < $0 } ?? false)
   }
 
   /// Whether the user's restriction holds the app's jobs now: as its alarms, and not
@@ -79,9 +82,12 @@ extension SimulatedSystem {
   /// Applies the restriction, when the user has set it, as it stands now: stops the
   /// running jobs it holds, or starts the work and delivers the alarms it no longer
   /// holds. With `until`, the end of a temporary allowlist that frees the jobs now,
-  /// looks again then.
+  /// looks again then, as it does at the end of the uid's settle time.
   func reviewBackgroundRestriction(until end: TraceTime? = nil) {
     guard backgroundRestricted else { return }
+    if let settled = uidActiveUntil, settled > now {
+      scheduler.schedule(at: settled) { [self] in reviewBackgroundRestriction() }
+    }
     if backgroundRestrictionHoldsJobs {
       for work in workOrder where works[work]?.phase == .running && works[work]?.countsAsJob == true {
         stop(work, reason: .backgroundRestriction, reschedule: true)

@@ -86,6 +86,9 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// Android: the user has restricted the app's background use
   /// (``setBackgroundRestricted(_:)``).
   var backgroundRestricted = false
+  /// Android: until when the app's uid stays active after it left the foreground
+  /// (``SimulationConfiguration/backgroundSettleTime``).
+  var uidActiveUntil: TraceTime?
   /// The reasons last recorded (`sched.wait`, `work.wait`) for each request still waiting.
   var recordedWaits: [WaitingRequest: Set<WaitReason>] = [:]
   /// The file locks the running process holds, by path: whether each file is in a
@@ -452,6 +455,12 @@ public final class SimulatedSystem: @unchecked Sendable {
 
   func setState(_ state: AppLifecycleState) {
     record(.appState(to: state))
+    let entersForeground = state == .active || state == .inactive
+    if appInForeground && !entersForeground {
+      uidActiveUntil = now + TraceInterval(configuration.backgroundSettleTime)
+    } else if entersForeground {
+      uidActiveUntil = nil
+    }
     appState = state
     reviseJobCharging()
     noteOnTop(state == .active)
@@ -540,6 +549,7 @@ public final class SimulatedSystem: @unchecked Sendable {
     forgetSessions()
     endServices()
     leftForegroundAt = nil
+    uidActiveUntil = nil  // the uid is gone with its process
     if reason == "user" { cancelTransfers() }
     stopAllWork(reason: .unknown)
     noteWaits()

@@ -116,6 +116,11 @@ public struct SimulationConfiguration: Sendable {
   /// its battery usage set to "Restricted"; ``SimulatedSystem/setBackgroundRestricted(_:)``
   /// changes it). Recorded at 0 s as `env.set background-restricted=true` when set.
   public var backgroundRestricted = false
+  /// How long an Android app's uid stays active after the app leaves the foreground,
+  /// so that the user's background restriction does not yet hold its jobs and alarms.
+  /// AOSP's default is a minute (`ActivityManagerConstants.DEFAULT_BACKGROUND_SETTLE_TIME`,
+  /// after which `idleUids` reports the uid idle); the model's is none, the strict case.
+  public var backgroundSettleTime: Duration = .zero
   /// How long a `dataSync` or `mediaProcessing` foreground service may run in 24 hours
   /// on Android 15 and later before `onTimeout`: AOSP
   /// `ActivityManagerConstants.DEFAULT_DATA_SYNC_FGS_TIMEOUT_DURATION` (and

@@ -173,6 +173,31 @@ import Testing
       ])
   }
 
+  /// AOSP reports a uid idle `DEFAULT_BACKGROUND_SETTLE_TIME` (60 s) after it leaves the
+  /// foreground (`ActivityManagerService.idleUids`), and until then `areJobsRestricted`
+  /// finds it active. The model's default settle time is none, the strict case: work
+  /// started on top at 0.1 s is stopped when the user leaves at 10 s, or at 70 s with
+  /// AOSP's minute; it is due again once its backoff (30 s from the enqueue) has passed.
+  @Test(arguments: [(0, "10", "30"), (60, "70", "70")])
+  func theRestrictionHoldsWorkOnceTheUidSettles(settle: Int, stop: String, due: String) throws {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.backgroundRestricted = true
+    configuration.backgroundSettleTime = .seconds(settle)
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    system.launch { _ in }
+    try system.enqueue(
+      WorkRequest(work: "sync", worker: TimedWorker(clock: system.clock, duration: .seconds(100))), policy: nil)
+    system.advance(to: TraceTime(seconds: 10))
+    system.moveToBackground()
+    system.advance(to: TraceTime(seconds: 200))
+    #expect(
+      Self.lines(system) == [
+        "0 env.set background-restricted=true", "0 app.launch", "0 work.enqueue work=sync",
+        "0.1 work.start work=sync attempt=0", "\(stop) work.stop work=sync attempt=0 reason=background-restriction",
+        "\(due) work.wait work=sync reasons=background-restriction",
+      ])
+  }
+
   /// `AppStateTrackerImpl.areJobsRestricted` returns `canRunInBatterySaver` only after
   /// the user's restriction: expedited work waits as regular work does, and an app on
   /// the power allowlist (`mPowerExemptAllAppIds`) is not held at all.
