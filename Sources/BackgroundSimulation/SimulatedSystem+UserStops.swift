@@ -1,4 +1,4 @@
-public import BackgroundTrace
+import BackgroundTrace
 
 /// What an Android user does to hold back an app's background work: a force stop, and
 /// the restriction of its background use (docs/platform-model.md, "Force stop and
