@@ -113,10 +113,7 @@ struct ImportPass {
     _ input: LogInput, index inputIndex: Int, style: LogStyle, strict: Bool
   ) throws(LogImportError) {
     var reader = style.makeReader()
-    var splitter: LogLineSplitter
-    do throws(ByteSourceError) { splitter = LogLineSplitter(try input.open()) } catch {
-      throw LogImportError(unreadable: error)
-    }
+    var splitter = try input.lines()
     let skipsByWord = style.skipsLinesByWord
     let platform = survey.platform
     // The last line skipped for lacking the words, kept while the style joins wrapped

@@ -115,6 +115,13 @@ public struct LogInput: Sendable {
     LogInput(name: path) { () throws(ByteSourceError) in try FileByteSource(path: path) }
   }
 
+  /// The log's lines, from its start.
+  ///
+  /// - Throws: ``LogImportError`` when the log cannot be opened.
+  func lines() throws(LogImportError) -> LogLineSplitter {
+    do throws(ByteSourceError) { return LogLineSplitter(try open()) } catch { throw LogImportError(unreadable: error) }
+  }
+
   /// A log held in memory.
   public static func bytes(_ bytes: [UInt8], name: String) -> LogInput {
     LogInput(name: name) { MemoryByteSource(bytes) }
@@ -204,8 +211,7 @@ public enum LogImporter: Sendable {
     var nextDumpRecord = 0
     var read = 0
     let strictFailure = pass.strictFailure
-    try pass.spool.replay(unreadable: { .importing(LogImportError(unreadable: $0)) }) {
-      (spooled) throws(LogImportFailure) in
+    try pass.spool.replay { (spooled) throws(LogImportFailure) in
       if let strictFailure, read == strictFailure.before { throw .importing(strictFailure.error) }
       read += 1
       while nextDumpRecord < dumpRecords.count, let record = dumpRecords[nextDumpRecord].time,

@@ -53,10 +53,9 @@ struct LogSurvey {
 
   private static func detect(_ input: LogInput, platform: LogPlatform?) throws(LogImportError) -> LogStyle {
     var detector = LogStyleDetector(platform: platform)
+    var splitter = try input.lines()
     var bytes = 0
     do throws(SamplingEnd) {
-      var splitter: LogLineSplitter
-      do throws(ByteSourceError) { splitter = LogLineSplitter(try input.open()) } catch { throw .unreadable(error) }
       try splitter.forEachLine(unreadable: SamplingEnd.unreadable) { (line) throws(SamplingEnd) in
         detector.sample(line)
         bytes += line.bytes.count

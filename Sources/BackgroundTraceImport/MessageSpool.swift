@@ -46,11 +46,9 @@ final class MessageSpool {
   /// Calls `body` with each message, in the order appended, once: the spool is empty
   /// after (its file closed), whether `body` throws or not.
   ///
-  /// - Throws: what `body` throws; what `unreadable` makes of the ``ByteSourceError``
-  ///   when the temporary file cannot be read.
-  func replay<Failure: Error>(
-    unreadable: (ByteSourceError) -> Failure, _ body: (SpooledMessage) throws(Failure) -> Void
-  ) throws(Failure) {
+  /// - Throws: what `body` throws; ``LogImportFailure/importing(_:)`` when the
+  ///   temporary file cannot be read.
+  func replay(_ body: (SpooledMessage) throws(LogImportFailure) -> Void) throws(LogImportFailure) {
     defer {
       if descriptor >= 0 { close(descriptor) }
       descriptor = -1
@@ -59,7 +57,7 @@ final class MessageSpool {
       count = 0
     }
     guard descriptor >= 0 else {
-      try writer.bytes.withUnsafeBufferPointer { (bytes) throws(Failure) in try Self.decode(bytes, body) }
+      try writer.bytes.withUnsafeBufferPointer { (bytes) throws(LogImportFailure) in try Self.decode(bytes, body) }
       return
     }
     var offset: Int64 = 0
@@ -68,7 +66,7 @@ final class MessageSpool {
       // The rest goes to the file too, so that only one chunk is in memory at a time.
       if !writer.bytes.isEmpty { try spill() }
     } catch {
-      throw unreadable(error)
+      throw .importing(LogImportError(unreadable: error))
     }
     writer.bytes = []
     while offset < fileLength {
@@ -83,18 +81,18 @@ final class MessageSpool {
             UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: bytes[..<length])), at: offset + 8)
         }
       } catch {
-        throw unreadable(error)
+        throw .importing(LogImportError(unreadable: error))
       }
       offset += 8 + Int64(length)
-      try chunk.withUnsafeBufferPointer { (bytes) throws(Failure) in
+      try chunk.withUnsafeBufferPointer { (bytes) throws(LogImportFailure) in
         try Self.decode(UnsafeBufferPointer(rebasing: bytes[..<length]), body)
       }
     }
   }
 
-  private static func decode<Failure: Error>(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ body: (SpooledMessage) throws(Failure) -> Void
-  ) throws(Failure) {
+  private static func decode(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ body: (SpooledMessage) throws(LogImportFailure) -> Void
+  ) throws(LogImportFailure) {
     var reader = SpoolReader(bytes)
     while !reader.atEnd { try body(SpooledMessage.decode(&reader)) }
   }
