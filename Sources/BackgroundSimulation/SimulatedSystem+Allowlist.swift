@@ -28,7 +28,7 @@ extension SimulatedSystem {
     let end = now + duration
     allowlistedUntil[reason] = max(allowlistedUntil[reason] ?? end, end)
     reviseExpeditedCharging()
-    reviewBackgroundRestriction(until: end)
+    reviewBackgroundRestriction()
     appDelegate?.handleAllowlistedDelivery(reason)
     suspendIfIdle(after: idleSuspensionDelay)
     scheduler.runPending()

@@ -81,12 +81,12 @@ extension SimulatedSystem {
 
   /// Applies the restriction, when the user has set it, as it stands now: stops the
   /// running jobs it holds, or starts the work and delivers the alarms it no longer
-  /// holds. With `until`, the end of a temporary allowlist that frees the jobs now,
-  /// looks again then, as it does at the end of the uid's settle time.
-  func reviewBackgroundRestriction(until end: TraceTime? = nil) {
+  /// holds; and looks again when what frees the app now ends (the uid's settle time, a
+  /// temporary allowlist).
+  func reviewBackgroundRestriction() {
     guard backgroundRestricted else { return }
-    if let settled = uidActiveUntil, settled > now {
-      scheduler.schedule(at: settled) { [self] in reviewBackgroundRestriction() }
+    if let next = (Array(allowlistedUntil.values) + [uidActiveUntil].compactMap { $0 }).filter({ $0 > now }).min() {
+      scheduler.schedule(at: next) { [self] in reviewBackgroundRestriction() }
     }
     if backgroundRestrictionHoldsJobs {
       for work in workOrder where works[work]?.phase == .running && works[work]?.countsAsJob == true {
@@ -97,8 +97,5 @@ extension SimulatedSystem {
       startEligibleWork()
     }
     if !backgroundRestrictionHoldsAlarms { deliverHeldAlarms() }
-    if let end {
-      scheduler.schedule(at: end) { [self] in reviewBackgroundRestriction() }
-    }
   }
 }
