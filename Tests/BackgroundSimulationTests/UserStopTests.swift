@@ -15,6 +15,17 @@ import Testing
     return SimulatedSystem(seed: 1, configuration: configuration)
   }
 
+  /// Enqueues the work `sync`, whose worker works `seconds` of virtual time.
+  static func enqueueSync(on system: SimulatedSystem, seconds: Int64) throws {
+    try system.enqueue(
+      WorkRequest(work: "sync", worker: TimedWorker(clock: system.clock, duration: .seconds(seconds))), policy: nil)
+  }
+
+  /// What `bgtrace explain --why sync` says of the run.
+  static func syncHistory(_ system: SimulatedSystem) -> [String] {
+    RequestHistory(of: "sync", in: system.trace)?.lines ?? []
+  }
+
   static func lines(_ system: SimulatedSystem) -> [String] {
     system.trace.events.map(handWrittenLine(for:)).filter {
       $0.contains(" work.") || $0.contains(" app.terminate") || $0.contains(" app.allowlist")
@@ -35,8 +46,7 @@ import Testing
     let system = Self.android()
     system.launch { _ in }
     system.advance(to: TraceTime(seconds: 10))
-    try system.enqueue(
-      WorkRequest(work: "sync", worker: TimedWorker(clock: system.clock, duration: .seconds(300))), policy: nil)
+    try Self.enqueueSync(on: system, seconds: 300)
     system.advance(to: TraceTime(seconds: 60))
     system.forceStop()
     system.advance(to: TraceTime(seconds: 100))
@@ -52,11 +62,11 @@ import Testing
         "500 work.result work=sync attempt=1 outcome=success",
       ])
     #expect(TraceChecker.check(system.trace).isEmpty)
-    let history = try #require(RequestHistory(of: "sync", in: system.trace))
+    let history = Self.syncHistory(system)
     #expect(
-      history.lines.contains(
+      history.contains(
         "  60s to 200s (140s): waited: the user had stopped the app (closed it from the app switcher on iOS, "
-          + "force-stopped it on Android), and nothing of it runs until they open it again."), "\(history.lines)")
+          + "force-stopped it on Android), and nothing of it runs until they open it again."), "\(history)")
   }
 
   /// AlarmManagerService removes a force-stopped app's alarms (`ACTION_PACKAGE_RESTARTED`:
@@ -118,8 +128,7 @@ import Testing
   /// (200–210 s), and runs to its end once the user lifts the restriction at 300 s.
   @Test func aRestrictedAppsWorkRunsOnlyOnTopOrAllowlisted() throws {
     let system = Self.android(restricted: true)
-    try system.enqueue(
-      WorkRequest(work: "sync", worker: TimedWorker(clock: system.clock, duration: .seconds(100))), policy: nil)
+    try Self.enqueueSync(on: system, seconds: 100)
     system.advance(to: TraceTime(seconds: 50))
     system.launch { _ in }
     system.advance(to: TraceTime(seconds: 80))
@@ -143,11 +152,11 @@ import Testing
     #expect(system.workInfos(forUniqueWork: "sync").first?.runAttemptCount == 3)
     // The stops and waits are the user's setting at work, not the app's mistake.
     #expect(TraceChecker.check(system.trace).isEmpty)
-    let history = try #require(RequestHistory(of: "sync", in: system.trace))
+    let history = Self.syncHistory(system)
     #expect(
-      history.lines.contains(
+      history.contains(
         "  80s: attempt 0 stopped: the user restricted the app's background use, and the app left the foreground "
-          + "(STOP_REASON_BACKGROUND_RESTRICTION)."), "\(history.lines)")
+          + "(STOP_REASON_BACKGROUND_RESTRICTION)."), "\(history)")
   }
 
   /// A foreground service makes the uid active (`areJobsRestricted` returns false for
@@ -158,8 +167,7 @@ import Testing
     let system = Self.android(restricted: true)
     system.launch { _ in }
     try system.startForegroundService("player", MediaPlayer())
-    try system.enqueue(
-      WorkRequest(work: "sync", worker: TimedWorker(clock: system.clock, duration: .seconds(100))), policy: nil)
+    try Self.enqueueSync(on: system, seconds: 100)
     system.advance(to: TraceTime(seconds: 10))  // the player has called startForeground
     system.moveToBackground()
     system.advance(to: TraceTime(seconds: 50))
@@ -185,8 +193,7 @@ import Testing
     configuration.backgroundSettleTime = .seconds(settle)
     let system = SimulatedSystem(seed: 1, configuration: configuration)
     system.launch { _ in }
-    try system.enqueue(
-      WorkRequest(work: "sync", worker: TimedWorker(clock: system.clock, duration: .seconds(100))), policy: nil)
+    try Self.enqueueSync(on: system, seconds: 100)
     system.advance(to: TraceTime(seconds: 10))
     system.moveToBackground()
     system.advance(to: TraceTime(seconds: 200))
