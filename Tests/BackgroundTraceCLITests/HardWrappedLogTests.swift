@@ -41,7 +41,7 @@ import Testing
   /// Every excerpt under `Traces/import/`, wrapped at 100 columns, imports to the events
   /// the excerpt does: the wrapped lines of WorkManager's, ActivityManager's and UIKit's
   /// messages are read whole, whatever the style.
-  @Test(arguments: ImportExcerptTests.excerpts.filter { !Self.unrecoverable.contains($0) })
+  @Test(arguments: ImportExcerptTests.excerpts)
   func aWrappedExcerptImportsToTheSameEvents(_ log: String) throws {
     let text = try String(contentsOfFile: Repository.path(log), encoding: .utf8)
     let folder = try TraceFolder()
@@ -51,9 +51,36 @@ import Testing
     #expect(read == expected, "\(log)")
   }
 
-  /// Bare messages (no header: Xcode's console without metadata): a wrapped line and a
-  /// new message look the same, so each part is a message of its own.
-  static let unrecoverable: Set<String> = ["Traces/import/ios/bare-onesignal-created-over-30s.log"]
+  /// Bare messages (no header: Xcode's console without metadata), the verbatim
+  /// OneSignal excerpt wrapped at 100 columns and the Firebase one after it: the first
+  /// part ends in the blank the wrap left, so the next line goes on with it, and the
+  /// task is the whole message's, at its first line. The message after a part that
+  /// ends in no blank is a message of its own.
+  @Test func aBareMessageThatEndsInABlankGoesOn() throws {
+    let onesignal = try String(
+      contentsOfFile: Repository.path("Traces/import/ios/bare-onesignal-created-over-30s.log"), encoding: .utf8)
+    let firebase = try String(
+      contentsOfFile: Repository.path("Traces/import/ios/bare-firebase-cant-end.log"), encoding: .utf8)
+    let wrapped = Self.wrapped(onesignal, width: 100)
+    let lines = wrapped.split(separator: "\n")
+    #expect(
+      lines[0] == #"[BackgroundTask] Background Task 25 ("Called by OneSignal, from +[OneSignalLocation beginTask]"), "#
+    )
+    #expect(lines[1].hasPrefix("was created over 30 seconds ago. "))
+    let folder = try TraceFolder()
+    let path = try folder.write(wrapped + firebase, to: "wrapped.log")
+    #expect(
+      Self.events(path) == """
+        bgtrace 1
+        meta platform=ios source=ios-log process="(unnamed)"
+        0 task.begin id=25 name="Called by OneSignal, from +[OneSignalLocation beginTask]"
+        0 task.end id=344
+        0 task.end id=344
+        """)
+    let output = run("import", path).output.split(separator: "\n")
+    #expect(output[2].hasSuffix("# from \(path):1"))
+    #expect(output[3].hasSuffix("# from \(path):\(lines.count + 1)"))
+  }
 
   /// Console.app's copy wrapped at 100 columns: FrontBoard's `… [application<…>:432]
   /// Setting ` / `process visibility to: Foreground` holds the words the import looks

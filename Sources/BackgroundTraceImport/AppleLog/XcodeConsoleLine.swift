@@ -5,11 +5,15 @@
 ///
 /// A line with no header after a line with one continues its message (Xcode wraps
 /// long messages when they are copied from some views); a blank line ends it. Bare
-/// lines before any header are messages of their own, with no time or process. A
+/// lines before any header are messages of their own, with no time or process, but
+/// for a bare line that ends in a blank: a log pasted hard-wrapped leaves the blank at
+/// the cut, so the next bare line goes on with it, until a part that ends in none. A
 /// header may come without its timestamp (`Process[PID:TID] message`, as pasted with
 /// the date cut off): the process and pid are kept, the time is unknown.
 struct XcodeConsoleReader: LogStyleReader {
-  private var pending: (time: LogTimestamp?, pid: Int, process: String, text: String, line: Int)?
+  /// The message being read, which the next line may go on: one under a header, or a
+  /// bare one (`process` nil) whose last part ended in a blank.
+  private var pending: (time: LogTimestamp?, process: (name: String, pid: Int)?, text: String, line: Int)?
 
   mutating func read(_ line: LogLineSplitter.Line) -> LineReading {
     var scanner = LogBytes(line.bytes)
@@ -17,22 +21,29 @@ struct XcodeConsoleReader: LogStyleReader {
       let process = AppleLogFields.processAndPid(&scanner), scanner.skipBlanks() > 0 || scanner.atEnd
     {
       let finished = flush()
-      pending = (time, process.pid, process.name, scanner.rest(), line.number)
+      pending = (time, process, scanner.rest(), line.number)
       return finished ?? .continuation
     }
     scanner.index = 0
     if let process = Self.datelessHeader(&scanner) {
       let finished = flush()
-      pending = (nil, process.pid, process.name, scanner.rest(), line.number)
+      pending = (nil, process, scanner.rest(), line.number)
       return finished ?? .continuation
     }
     if line.bytes.isEmpty { return flush() ?? .continuation }
+    let endsInBlank = line.bytes.last == 32 || line.bytes.last == 9
     if pending != nil {
       // A message is kept up to the longest line: memory stays flat however many
       // lines with no header follow one.
       if pending!.text.utf8.count + line.bytes.count < LogLineSplitter.maximumLineLength {
-        pending!.text += " " + String(decoding: line.bytes, as: UTF8.self)
+        let text = String(decoding: line.bytes, as: UTF8.self)
+        pending!.text += pending!.text.last.map { $0 == " " || $0 == "\t" } == true ? text : " " + text
       }
+      if pending!.process == nil && !endsInBlank { return flush() ?? .continuation }
+      return .continuation
+    }
+    if endsInBlank {
+      pending = (nil, nil, String(decoding: line.bytes, as: UTF8.self), line.number)
       return .continuation
     }
     scanner.index = 0
@@ -64,9 +75,14 @@ struct XcodeConsoleReader: LogStyleReader {
     guard let entry = pending else { return nil }
     pending = nil
     var bytes = Array(entry.text.utf8)
-    return bytes.withUnsafeMutableBufferPointer { buffer in
+    let reading = bytes.withUnsafeMutableBufferPointer { buffer in
       var scanner = LogBytes(UnsafeBufferPointer(buffer))
-      return AppleLogFields.entry(&scanner, time: entry.time, pid: entry.pid, process: entry.process, line: entry.line)
+      return AppleLogFields.entry(
+        &scanner, time: entry.time, pid: entry.process?.pid, process: entry.process?.name, line: entry.line)
     }
+    // A bare message is in the style only as an entry the import reads: any line
+    // would be one.
+    if entry.process == nil, case .skipped = reading { return .notInStyle }
+    return reading
   }
 }
