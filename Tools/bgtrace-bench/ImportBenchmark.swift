@@ -94,10 +94,19 @@ enum GeneratedLog {
   private static func clock(_ index: Int) -> (String, String) {
     let centis = index * 7
     let seconds = centis / 100
-    let time = String(
-      format: "%02d:%02d:%02d.%03d", (seconds / 3600) % 24, (seconds / 60) % 60, seconds % 60, (centis % 100) * 10)
+    let time =
+      "\(padded((seconds / 3600) % 24, 2)):\(padded((seconds / 60) % 60, 2)):\(padded(seconds % 60, 2))"
+      + ".\(padded((centis % 100) * 10, 3))"
     let day = 1 + (seconds / 86_400) % 28
-    return (String(format: "%02d", day), time)
+    return (padded(day, 2), time)
+  }
+
+  /// `value`'s digits in `radix`, zero-padded to `width`, as `%0Nd` (`%0Nx` in radix 16)
+  /// prints them. Not `String(format:)`: its formatting took most of the time of the
+  /// watch section, which makes each line as it reads it.
+  private static func padded(_ value: Int, _ width: Int, radix: Int = 10) -> String {
+    let digits = String(value, radix: radix)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
   }
 
   private static func appleLine(_ index: Int) -> String {
@@ -126,7 +135,7 @@ enum GeneratedLog {
   private static func logcatLine(_ index: Int) -> String {
     let (day, time) = clock(index)
     let prefix = "10-\(day) \(time)  "
-    let work = String(format: "%08x-f951-4dfc-92a8-38c1e902c481", index / 16)
+    let work = padded(index / 16, 8, radix: 16) + "-f951-4dfc-92a8-38c1e902c481"
     switch index % 16 {
     case 0: return prefix + "7035  7050 D WM-GreedyScheduler: Starting work for \(work)\n"
     case 8:
