@@ -112,7 +112,25 @@ struct ImportPass {
   mutating func read(
     _ input: LogInput, index inputIndex: Int, style: LogStyle, strict: Bool
   ) throws(LogImportError) {
-    var reader = style.makeReader()
+    try style.withReader(ReadingWithStyle(input: input, index: inputIndex, style: style, strict: strict), on: &self)
+  }
+
+  /// ``ImportPass/read(_:index:style:strict:)`` with the style's reader as its own type.
+  private struct ReadingWithStyle: LogStyleReaderUse {
+    let input: LogInput
+    let index: Int
+    let style: LogStyle
+    let strict: Bool
+
+    func read(_ reader: consuming some LogStyleReader, on pass: inout ImportPass) throws(LogImportError) {
+      var reader = reader
+      try pass.read(input, index: index, style: style, strict: strict, reader: &reader)
+    }
+  }
+
+  private mutating func read(
+    _ input: LogInput, index inputIndex: Int, style: LogStyle, strict: Bool, reader: inout some LogStyleReader
+  ) throws(LogImportError) {
     var splitter = try input.lines()
     let skipsByWord = style.skipsLinesByWord
     let platform = survey.platform

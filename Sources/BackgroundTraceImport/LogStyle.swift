@@ -73,24 +73,52 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
   /// A reader for the style; one whose entries are one line each reads hard-wrapped
   /// lines as its entries' continuations (``WrappedLineJoining``).
   func makeReader() -> any LogStyleReader {
+    var reader: (any LogStyleReader)?
+    withReader(ReaderMaking(), on: &reader)
+    return reader!
+  }
+
+  /// Hands `use` a new reader of the style, as ``makeReader()`` makes it, as the
+  /// reader's own type: the code that reads with it is compiled for that reader. Called
+  /// through `any LogStyleReader`, a reader that joins wrapped lines runs its generic
+  /// code unspecialized on every line.
+  func withReader<Use: LogStyleReaderUse>(_ use: Use, on subject: inout Use.Subject) throws(Use.Failure) {
     switch self {
-    case .xcodeConsole: XcodeConsoleReader()
-    case .logShowDefault: WrappedLineJoining(AppleLogShowDefaultReader())
-    case .logShowCompact: WrappedLineJoining(AppleLogShowCompactReader())
-    case .logShowSyslog: WrappedLineJoining(AppleLogShowSyslogReader())
-    case .logShowJSON: AppleLogJSONReader()
-    case .consoleApp: WrappedLineJoining(ConsoleAppReader())
-    case .logcatThreadtime: WrappedLineJoining(LogcatThreadtimeReader())
-    case .logcatYear: WrappedLineJoining(LogcatYearReader())
-    case .logcatEpoch: WrappedLineJoining(LogcatEpochReader())
-    case .logcatBrief: WrappedLineJoining(LogcatBriefReader())
-    case .logcatTime: WrappedLineJoining(LogcatTimeReader())
-    case .logcatLong: LogcatLongReader()
-    case .androidStudio: WrappedLineJoining(AndroidStudioLogcatReader())
-    case .androidStudioLegacy: WrappedLineJoining(AndroidStudioLegacyLogcatReader())
-    case .dumpsysExitInfo: DumpsysExitInfoReader()
-    case .dumpsysJobScheduler: DumpsysJobSchedulerReader()
+    case .xcodeConsole: try use.read(XcodeConsoleReader(), on: &subject)
+    case .logShowDefault: try use.read(WrappedLineJoining(AppleLogShowDefaultReader()), on: &subject)
+    case .logShowCompact: try use.read(WrappedLineJoining(AppleLogShowCompactReader()), on: &subject)
+    case .logShowSyslog: try use.read(WrappedLineJoining(AppleLogShowSyslogReader()), on: &subject)
+    case .logShowJSON: try use.read(AppleLogJSONReader(), on: &subject)
+    case .consoleApp: try use.read(WrappedLineJoining(ConsoleAppReader()), on: &subject)
+    case .logcatThreadtime: try use.read(WrappedLineJoining(LogcatThreadtimeReader()), on: &subject)
+    case .logcatYear: try use.read(WrappedLineJoining(LogcatYearReader()), on: &subject)
+    case .logcatEpoch: try use.read(WrappedLineJoining(LogcatEpochReader()), on: &subject)
+    case .logcatBrief: try use.read(WrappedLineJoining(LogcatBriefReader()), on: &subject)
+    case .logcatTime: try use.read(WrappedLineJoining(LogcatTimeReader()), on: &subject)
+    case .logcatLong: try use.read(LogcatLongReader(), on: &subject)
+    case .androidStudio: try use.read(WrappedLineJoining(AndroidStudioLogcatReader()), on: &subject)
+    case .androidStudioLegacy: try use.read(WrappedLineJoining(AndroidStudioLegacyLogcatReader()), on: &subject)
+    case .dumpsysExitInfo: try use.read(DumpsysExitInfoReader(), on: &subject)
+    case .dumpsysJobScheduler: try use.read(DumpsysJobSchedulerReader(), on: &subject)
     }
+  }
+}
+
+/// What is done with a style's new reader (``LogStyle/withReader(_:on:)``), given the
+/// reader as its own type, changing `subject`.
+protocol LogStyleReaderUse {
+  /// What the use changes.
+  associatedtype Subject
+  /// What the use throws.
+  associatedtype Failure: Error
+  /// Does the use with `reader`.
+  func read(_ reader: consuming some LogStyleReader, on subject: inout Subject) throws(Failure)
+}
+
+/// ``LogStyle/makeReader()``'s use: keeps the reader as `any LogStyleReader`.
+private struct ReaderMaking: LogStyleReaderUse {
+  func read(_ reader: consuming some LogStyleReader, on subject: inout (any LogStyleReader)?) {
+    subject = reader
   }
 }
 
