@@ -178,11 +178,7 @@ struct ImportPass {
         // Not an entry: the rest of the line skipped before it, whose message holds the
         // words only with this part. Read whole, as one line, where the line before is.
         summary.skippedLines -= 1
-        // Joined as ``WrappedLineJoining`` joins: one blank, none after a blank or a tab.
-        if skipped.last != UInt8(ascii: " ") && skipped.last != UInt8(ascii: "\t") {
-          skipped.append(UInt8(ascii: " "))
-        }
-        skipped.append(contentsOf: line.bytes)
+        MessageContinuation.append(line.bytes, to: &skipped)
         let number = line.number - 1
         heldMayMatter = true
         let joined = skipped.withUnsafeBufferPointer { bytes in

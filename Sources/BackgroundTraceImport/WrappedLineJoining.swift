@@ -47,7 +47,7 @@ struct WrappedLineJoining<Base: LogStyleReader>: LogStyleReader {
   private mutating func take(_ reading: LineReading, line: LogLineSplitter.Line?) {
     let goesOn: Bool =
       if case .notInStyle = reading, let line {
-        line.bytes.contains { $0 != 32 && $0 != 9 }
+        line.bytes.contains { !MessageContinuation.isBlank($0) }
       } else {
         false
       }
@@ -56,12 +56,7 @@ struct WrappedLineJoining<Base: LogStyleReader>: LogStyleReader {
       return
     }
     if goesOn, let line, held != nil {
-      // A message is kept up to the longest line: memory stays flat however many
-      // lines follow one.
-      if held!.message.utf8.count + line.bytes.count < LogLineSplitter.maximumLineLength {
-        let text = String(decoding: line.bytes, as: UTF8.self)
-        held!.message += held!.message.last.map { $0 == " " || $0 == "\t" } == true ? text : " " + text
-      }
+      MessageContinuation.append(line.bytes, to: &held!.message)
       pending.append(.continuation)
       return
     }

@@ -31,14 +31,9 @@ struct XcodeConsoleReader: LogStyleReader {
       return finished ?? .continuation
     }
     if line.bytes.isEmpty { return flush() ?? .continuation }
-    let endsInBlank = line.bytes.last == 32 || line.bytes.last == 9
+    let endsInBlank = MessageContinuation.isBlank(line.bytes.last)
     if pending != nil {
-      // A message is kept up to the longest line: memory stays flat however many
-      // lines with no header follow one.
-      if pending!.text.utf8.count + line.bytes.count < LogLineSplitter.maximumLineLength {
-        let text = String(decoding: line.bytes, as: UTF8.self)
-        pending!.text += pending!.text.last.map { $0 == " " || $0 == "\t" } == true ? text : " " + text
-      }
+      MessageContinuation.append(line.bytes, to: &pending!.text)
       if pending!.process == nil && !endsInBlank { return flush() ?? .continuation }
       return .continuation
     }
