@@ -319,7 +319,7 @@ package struct LifecycleWalker: Sendable {
   private mutating func terminate(reason: String?, into observer: inout some LifecycleObserver) {
     if isRunning { endProcess(.terminated(reason: reason), into: &observer) }
     termination = (now, reason)
-    if TerminationReason.dropsAlarms(reason) && !alarms.isEmpty { alarms.removeAll() }
+    if !alarms.isEmpty && TerminationReason.dropsAlarms(reason) { alarms.removeAll() }  // cheapest test first
   }
 
   private mutating func startProcess(implicit: Bool, into observer: inout some LifecycleObserver) {
