@@ -78,9 +78,9 @@ extension LifecycleWalker {
       : nil
     if let replaced { observer.observe(.attemptReplaced(work: work, attempt: replaced.attempt), in: process) }
     observer.observeWorkEnqueuedAfresh(enqueue, in: process)
-    var life = WorkLife(enqueue: enqueue, enqueuedAt: now, lastEnqueueAt: now)
-    life.replacedRunning = replaced
-    works.insert(life, for: work, hash)
+    // Built in the call that stores it: a life built in a variable first was copied.
+    works.insert(
+      WorkLife(enqueue: enqueue, enqueuedAt: now, lastEnqueueAt: now, replacedRunning: replaced), for: work, hash)
   }
 
   /// A request whose backoff the trace does not know waits the least WorkManager

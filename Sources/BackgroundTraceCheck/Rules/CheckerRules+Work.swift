@@ -2,40 +2,61 @@ import BackgroundTrace
 
 /// The WorkManager rules.
 extension CheckerRules {
+  @inline(__always)
   private func limit(of life: WorkLife) -> Int? {
     life.enqueue.retryLimit ?? defaultRetryLimit
   }
 
-  private func limitText(_ life: WorkLife, _ limit: Int) -> String {
-    life.enqueuedAt.map { "enqueued at \($0.seconds) with limit=\(limit)" } ?? "default limit \(limit)"
+  private static func limitText(enqueuedAt: TraceTime?, _ limit: Int) -> String {
+    enqueuedAt.map { "enqueued at \($0.seconds) with limit=\(limit)" } ?? "default limit \(limit)"
   }
 
+  /// Checks a start against the attempt's limit and backoff. Inlined, with the reports
+  /// out of line: the work's life is read where it lies, not copied into a call.
+  @inline(__always)
   mutating func attemptStarted(
     _ work: String, attempt: Int, _ life: WorkLife, backoff: BackoffWait?
   ) {
-    if let limit = limit(of: life), attempt > limit, retryLimitReported.insert(work).inserted {
-      report(
-        .workRetryLimit,
-        "work \(work) started attempt \(attempt), past its attempt limit (\(limitText(life, limit)))")
+    if let limit = limit(of: life), attempt > limit {
+      reportStartPastLimit(work, attempt: attempt, limit: limit, enqueuedAt: life.enqueuedAt)
     }
-    if let backoff, now < backoff.allowedAt {
-      report(
-        .workBackoffEarly,
-        "work \(work) attempt \(attempt) started at \(now.seconds), before its backoff allowed ("
-          + (backoff.afterStop ? "stopped; last enqueued at " : "retry at ")
-          + "\(backoff.retriedAt.seconds) + \(backoff.wait.seconds) = \(backoff.allowedAt.seconds))")
-    }
+    if let backoff, now < backoff.allowedAt { reportEarlyStart(work, attempt: attempt, backoff) }
   }
 
+  @inline(never)
+  private mutating func reportStartPastLimit(_ work: String, attempt: Int, limit: Int, enqueuedAt: TraceTime?) {
+    guard retryLimitReported.insert(work).inserted else { return }
+    report(
+      .workRetryLimit,
+      "work \(work) started attempt \(attempt), past its attempt limit (\(Self.limitText(enqueuedAt: enqueuedAt, limit)))"
+    )
+  }
+
+  @inline(never)
+  private mutating func reportEarlyStart(_ work: String, attempt: Int, _ backoff: BackoffWait) {
+    report(
+      .workBackoffEarly,
+      "work \(work) attempt \(attempt) started at \(now.seconds), before its backoff allowed ("
+        + (backoff.afterStop ? "stopped; last enqueued at " : "retry at ")
+        + "\(backoff.retriedAt.seconds) + \(backoff.wait.seconds) = \(backoff.allowedAt.seconds))")
+  }
+
+  /// Checks a `retry` against the attempt's limit (inlined, as ``attemptStarted(_:attempt:_:backoff:)``).
+  @inline(__always)
   mutating func attemptResulted(
     _ work: String, attempt: Int, _ outcome: WorkOutcome, _ life: WorkLife
   ) {
-    guard outcome == .retry, let limit = limit(of: life), attempt >= limit, retryLimitReported.insert(work).inserted
-    else { return }
+    guard outcome == .retry, let limit = limit(of: life), attempt >= limit else { return }
+    reportRetryPastLimit(work, attempt: attempt, limit: limit, enqueuedAt: life.enqueuedAt)
+  }
+
+  @inline(never)
+  private mutating func reportRetryPastLimit(_ work: String, attempt: Int, limit: Int, enqueuedAt: TraceTime?) {
+    guard retryLimitReported.insert(work).inserted else { return }
     report(
       .workRetryLimit,
-      "work \(work) returned retry at attempt \(attempt), but attempt \(limit) must be its last (\(limitText(life, limit)))"
-    )
+      "work \(work) returned retry at attempt \(attempt), but attempt \(limit) must be its last "
+        + "(\(Self.limitText(enqueuedAt: enqueuedAt, limit)))")
   }
 
   mutating func resultUnmatched(
