@@ -115,11 +115,12 @@ struct WorkItem {
 /// iOS an in-process queue that runs only while the app runs (``SimulatedPlatform``).
 extension SimulatedSystem: WorkQueue {
   /// Records `work.enqueue` and schedules the work's first start. When unfinished work
-  /// with the same id exists, `keep` ignores the request, `append` and `appendOrReplace`
+  /// with the same id exists, `keep` ignores the request (and returns false), `append` and `appendOrReplace`
   /// queue it behind that work, and `replace` (or `nil`) stops it and starts afresh.
   /// A request androidx refuses to build (``/BackgroundTrace/WorkRequestCheck``)
   /// throws, and nothing is recorded.
-  public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) {
+  @discardableResult
+  public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) -> Bool {
     try request.validate(policy: policy)
     var request = request
     if request.id == nil { request.id = nextWorkRequestID() }
@@ -138,18 +139,18 @@ extension SimulatedSystem: WorkQueue {
         record(.workEnqueue(request.enqueueEvent(policy: .update)))
         update(request.work, with: request)
       }
-      return
+      return true
     }
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
     if var existing = works[request.work], existing.phase != .finished {
       switch policy {
       case .keep?:
-        return
+        return false
       case .append?, .appendOrReplace?:
         // Pending appends queue in order, each behind the one before (androidx chains them).
         existing.queued.append((request, policy!))
         works[request.work] = existing
-        return
+        return true
       case .replace?, nil, .update?:  // `update` of unfinished work returned above
         // androidx stops it with STOP_REASON_CANCELLED_BY_APP (CancelWorkRunnable).
         stop(request.work, reason: .cancelledByApp, reschedule: false)
@@ -164,7 +165,7 @@ extension SimulatedSystem: WorkQueue {
       finished.ending = ending
       retiredWorks.append(existing)  // androidx keeps the finished prerequisite
       works[request.work] = finished
-      return
+      return true
     }
     var item = WorkItem(request: request, number: nextWorkRequestNumber(), at: now)
     if let existing = works[request.work], existing.ending == .succeeded,
@@ -178,6 +179,7 @@ extension SimulatedSystem: WorkQueue {
       retiredWorks.removeAll { $0.request.work == request.work }
     }
     admit(item)
+    return true
   }
 
   /// Enqueues `request` as work of its own that runs once every work in
@@ -185,7 +187,10 @@ extension SimulatedSystem: WorkQueue {
   /// blocked while any is unfinished, failed or cancelled at once when one failed or was
   /// cancelled. Records `work.enqueue` and a `work.after` per prerequisite.
   public func enqueue(_ request: WorkRequest, after prerequisites: [String]) throws(WorkRequestError) {
-    guard !prerequisites.isEmpty else { return try enqueue(request, policy: nil) }
+    guard !prerequisites.isEmpty else {
+      try enqueue(request, policy: nil)
+      return
+    }
     try request.validate(prerequisites: prerequisites)
     guard prerequisites.allSatisfy({ works[$0] != nil }) else {
       throw WorkRequestError(.prerequisiteUnknown, work: request.work)

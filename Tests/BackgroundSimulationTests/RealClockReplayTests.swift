@@ -262,8 +262,9 @@ final class StartOnRequestQueue: WorkQueue, @unchecked Sendable {
   let workIDs = WorkIDs()
   private let enqueued = Mutex<[WorkRequest]>([])
 
-  func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) {
+  func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) -> Bool {
     enqueued.withLock { $0.append(request) }
+    return true
   }
 
   func enqueue(_ request: WorkRequest, after prerequisites: [String]) {

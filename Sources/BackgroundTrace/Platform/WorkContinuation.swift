@@ -7,6 +7,13 @@
 /// and the trace records `work.enqueue` and then one `work.after` per prerequisite
 /// (docs/events.md). A continuation is enqueued once: enqueueing it again, or a
 /// step after it, leaves the requests already enqueued as they are.
+///
+/// A unique continuation (``WorkQueue/beginUniqueWork(_:policy:_:)-(_,_,[WorkRequest])``)
+/// enqueues its requests under its unique name instead: the first step with its policy,
+/// each later step appended to the name (``ExistingWorkPolicy/append``), one request a
+/// step. When `keep` keeps the unfinished work of the name, no step is enqueued, and
+/// neither is a step after one that was not (androidx `EnqueueRunnable`: "Prerequisite
+/// … doesn't exist; not enqueuing").
 public final class WorkContinuation {
   /// The queue the requests go to.
   public let queue: any WorkQueue
@@ -14,23 +21,39 @@ public final class WorkContinuation {
   public let requests: [WorkRequest]
   /// The steps before this one: their requests are this step's prerequisites.
   public let parents: [WorkContinuation]
+  /// The unique name the requests are enqueued under: a continuation begun with
+  /// ``WorkQueue/beginUniqueWork(_:policy:_:)-(_,_,[WorkRequest])`` and its `then` steps
+  /// have it (androidx `WorkContinuationImpl.getName()`); `nil` otherwise.
+  public let uniqueWorkName: String?
+  /// What the first step of a unique continuation does with unfinished work of the name
+  /// (androidx `getExistingWorkPolicy()`); `nil` for every other step.
+  public let existingWorkPolicy: ExistingWorkPolicy?
   /// The work ids this step's requests were enqueued as, in order; empty until
   /// ``isEnqueued``.
   public private(set) var works: [String] = []
   /// Whether this step has been enqueued.
   public private(set) var isEnqueued = false
+  /// Whether enqueueing this step enqueued nothing: `keep` kept the name's unfinished
+  /// work, or a step before it was not enqueued.
+  public private(set) var wasDropped = false
 
-  init(queue: any WorkQueue, requests: [WorkRequest], parents: [WorkContinuation]) {
+  init(
+    queue: any WorkQueue, requests: [WorkRequest], parents: [WorkContinuation], uniqueWorkName: String? = nil,
+    existingWorkPolicy: ExistingWorkPolicy? = nil
+  ) {
     self.queue = queue
     self.requests = requests
     self.parents = parents
+    self.uniqueWorkName = uniqueWorkName
+    self.existingWorkPolicy = existingWorkPolicy
   }
 
   /// A step after this one: `requests` run side by side once every request of this
   /// step (and so of every step before it) has succeeded (androidx `then`). With no
   /// requests it is this continuation, as androidx returns it.
   public func then(_ requests: [WorkRequest]) -> WorkContinuation {
-    requests.isEmpty ? self : WorkContinuation(queue: queue, requests: requests, parents: [self])
+    guard !requests.isEmpty else { return self }
+    return WorkContinuation(queue: queue, requests: requests, parents: [self], uniqueWorkName: uniqueWorkName)
   }
 
   /// A step of one request after this one (androidx `then(OneTimeWorkRequest)`).
@@ -52,8 +75,10 @@ public final class WorkContinuation {
   ///
   /// - Throws: ``WorkRequestError`` for a request WorkManager refuses to build, or
   ///   periodic work in a continuation (``WorkRequestCheck/continuationPeriodic``), or a
-  ///   request that is its own prerequisite (``WorkRequestCheck/continuationCycle``):
-  ///   the whole graph is checked first, and nothing is enqueued.
+  ///   request that is its own prerequisite (``WorkRequestCheck/continuationCycle``), or
+  ///   a unique continuation the model does not run (``WorkRequestCheck/uniqueStepOfSeveral``,
+  ///   ``WorkRequestCheck/uniqueContinuationUpdate``): the whole graph is checked first,
+  ///   and nothing is enqueued.
   @discardableResult
   public func enqueue() throws(WorkRequestError) -> [String] {
     try validate()
@@ -101,17 +126,36 @@ public final class WorkContinuation {
       try request.validate()
       if request.period != nil { throw WorkRequestError(.continuationPeriodic, work: request.work) }
     }
+    guard let uniqueWorkName else { return }
+    if requests.count > 1 { throw WorkRequestError(.uniqueStepOfSeveral, work: uniqueWorkName) }
+    if existingWorkPolicy == .update { throw WorkRequestError(.uniqueContinuationUpdate, work: uniqueWorkName) }
   }
 
   private func enqueueSteps() throws(WorkRequestError) {
     guard !isEnqueued else { return }
     for parent in parents { try parent.enqueueSteps() }
-    let prerequisites = parents.flatMap(\.works)
-    for request in requests {
-      var named = request
-      named.work = queue.workIDs.next(for: request.work)
-      try queue.enqueue(named, after: prerequisites)
-      works.append(named.work)
+    if parents.contains(where: \.wasDropped) {
+      // androidx EnqueueRunnable: a step whose prerequisite was never inserted is not
+      // inserted either ("Prerequisite … doesn't exist; not enqueuing").
+      wasDropped = true
+    } else if let uniqueWorkName {
+      var named = requests[0]  // validate() lets a unique step hold one request
+      named.work = uniqueWorkName
+      // The first step resolves a conflict with its policy; a later step waits for the
+      // one before it, which holds the name.
+      if try queue.enqueue(named, policy: parents.isEmpty ? existingWorkPolicy : .append) {
+        works.append(uniqueWorkName)
+      } else {
+        wasDropped = true
+      }
+    } else {
+      let prerequisites = parents.flatMap(\.works)
+      for request in requests {
+        var named = request
+        named.work = queue.workIDs.next(for: request.work)
+        try queue.enqueue(named, after: prerequisites)
+        works.append(named.work)
+      }
     }
     isEnqueued = true
   }
@@ -141,6 +185,26 @@ extension WorkQueue {
 
   /// A continuation whose first step is `request`.
   public func beginWith(_ request: WorkRequest) -> WorkContinuation { beginWith([request]) }
+
+  /// A unique continuation whose first step is `requests`, enqueued under the unique
+  /// name `name` with `policy` (androidx `WorkManager.beginUniqueWork`); its `then`
+  /// steps are enqueued under the name too, each appended behind the one before. With
+  /// `keep` and unfinished work of the name, nothing is enqueued.
+  ///
+  /// The model holds one request of a unique name at a time, so each step takes one
+  /// request: a step of several, which androidx runs side by side, makes ``WorkContinuation/enqueue()``
+  /// throw (``WorkRequestCheck/uniqueStepOfSeveral``), as does `update`, which androidx's
+  /// `ExistingWorkPolicy` lacks.
+  public func beginUniqueWork(_ name: String, policy: ExistingWorkPolicy, _ requests: [WorkRequest])
+    -> WorkContinuation
+  {
+    WorkContinuation(queue: self, requests: requests, parents: [], uniqueWorkName: name, existingWorkPolicy: policy)
+  }
+
+  /// A unique continuation whose first step is `request`.
+  public func beginUniqueWork(_ name: String, policy: ExistingWorkPolicy, _ request: WorkRequest) -> WorkContinuation {
+    beginUniqueWork(name, policy: policy, [request])
+  }
 }
 
 /// Not Sendable: ``WorkContinuation/enqueue()`` marks the steps it enqueues, and the

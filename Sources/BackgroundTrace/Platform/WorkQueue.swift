@@ -249,12 +249,17 @@ public struct WorkRequest: Sendable {
 
 /// A WorkManager-style queue.
 public protocol WorkQueue: AnyObject {
-  /// Enqueues work as unique work, resolving a conflict with `policy` (`nil`: replace).
+  /// Enqueues work as unique work, resolving a conflict with `policy` (`nil`: replace),
+  /// and returns whether the request was enqueued: `false` when `policy` is `keep` and
+  /// unfinished work holds the name, which stays as it was (androidx `EnqueueRunnable`
+  /// inserts nothing then, and a unique continuation's later steps are not enqueued
+  /// either: ``beginUniqueWork(_:policy:_:)-(_,_,[WorkRequest])``).
   ///
   /// - Throws: ``WorkRequestError`` for a request WorkManager refuses to build or to
   ///   enqueue with `policy` (``WorkRequest/validate(policy:)``); nothing is enqueued or
   ///   recorded.
-  func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError)
+  @discardableResult
+  func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) -> Bool
   /// Enqueues `request` as work of its own (its ``WorkRequest/work`` is its id) that
   /// runs only once every work in `prerequisites` has succeeded, and fails or is
   /// cancelled with any of them (androidx `EnqueueRunnable`); with none it is

@@ -92,6 +92,22 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
     "prerequisite-unknown", "Prerequisite doesn't exist; not enqueuing", exception: "not enqueued"
   ) { _ in false }
 
+  /// A step of several requests in a unique continuation (androidx
+  /// `beginUniqueWork(name, policy, listOf(a, b))`, or `then` with several): androidx
+  /// runs them side by side under the name. The model holds one request of a unique
+  /// name at a time, so it refuses such a continuation rather than run it otherwise.
+  public static let uniqueStepOfSeveral = WorkRequestCheck(
+    "unique-step-of-several", "A step of a unique WorkContinuation takes one request in the model",
+    exception: "not modelled"
+  ) { _ in false }
+
+  /// `update` for a unique continuation: androidx's `beginUniqueWork` takes an
+  /// `ExistingWorkPolicy` (`REPLACE`, `KEEP`, `APPEND`, `APPEND_OR_REPLACE`), so its
+  /// compiler refuses `UPDATE`; here it is refused when the continuation is enqueued.
+  public static let uniqueContinuationUpdate = WorkRequestCheck(
+    "unique-continuation-update", "beginUniqueWork takes REPLACE, KEEP, APPEND or APPEND_OR_REPLACE"
+  ) { _ in false }
+
   /// `UPDATE` over a chain of work: androidx `WorkerUpdater.enqueueUniquelyNamedPeriodic`
   /// refuses it. The queue makes this check, against the work it holds, not ``all``.
   public static let updateChain = WorkRequestCheck(

@@ -20,13 +20,15 @@ public final class TracingWorkQueue: WorkQueue {
 
   /// Records `work.enqueue` and forwards the request with its worker wrapped, so each run
   /// records `work.start` and then `work.result` or `work.stop`. A request WorkManager
-  /// refuses to build throws before anything is recorded.
-  public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) {
+  /// refuses to build throws before anything is recorded. Returns what the base queue
+  /// returns.
+  @discardableResult
+  public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) -> Bool {
     try request.validate(policy: policy)
     recorder.record(.workEnqueue(request.enqueueEvent(policy: policy)))
     var traced = request
     traced.worker = TracingWorker(base: request.worker, recorder: recorder, tags: request.traceTags)
-    try base.enqueue(traced, policy: policy)
+    return try base.enqueue(traced, policy: policy)
   }
 
   /// Records `work.enqueue` and a `work.after` per prerequisite, and forwards the

@@ -294,16 +294,18 @@ extension ReplayPlatform: TaskScheduling {
 
 extension ReplayPlatform: WorkQueue {
   /// Records `work.enqueue` and keeps the request for the recorded `work.start` events;
-  /// with `keep`, a work the app already enqueued stays as it was. A request androidx
-  /// refuses to build throws, as in the simulation.
-  public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) {
+  /// with `keep`, a work the app already enqueued stays as it was, and the call returns
+  /// false. A request androidx refuses to build throws, as in the simulation.
+  @discardableResult
+  public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) -> Bool {
     try request.validate(policy: policy)
     let request = identified(request)
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
-    if policy == .keep, works[request.work] != nil { return }
+    if policy == .keep, works[request.work] != nil { return false }
     let appended = (policy == .append || policy == .appendOrReplace) && works[request.work] != nil
     workPrerequisites[request.work] = appended ? [request.work] : nil
     works[request.work] = request
+    return true
   }
 
   /// Records `work.enqueue` and a `work.after` per prerequisite, and keeps the request

@@ -1,0 +1,201 @@
+import BackgroundSimulation
+import BackgroundTraceCheck
+import Testing
+
+@testable import BackgroundTrace
+
+private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0xE, low: number) }
+
+/// Unique continuations (androidx `WorkManager.beginUniqueWork`), each test following
+/// the androidx test it names, from `impl/WorkManagerImplTest.java` (work-runtime
+/// androidTest), or the androidx code it cites. androidx's `insertNamedWorks` puts a
+/// request under the name without running it; here it is enqueued under the name and
+/// the clock does not move, so it stays ENQUEUED. Work runs 0.1 s after it is due.
+@Suite struct UniqueContinuationTests {
+  private let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
+
+  private func request(_ number: UInt64, result: WorkResult = .success, duration: Duration = .zero) -> WorkRequest {
+    WorkRequest(
+      work: "TestWorker", id: id(number), worker: TimedWorker(clock: system.clock, duration: duration, result: result))
+  }
+
+  /// androidx's `InfiniteTestWorker`, under the name `myname`: it never returns.
+  private func insertNamedWork(_ number: UInt64) throws {
+    var original = request(number, duration: .seconds(86_400))
+    original.work = "myname"
+    try system.enqueue(original, policy: .replace)
+  }
+
+  private func idsWithName() -> [WorkRequestID?] { system.workInfos(forUniqueWork: "myname").map(\.id) }
+
+  private func state(_ number: UInt64) -> WorkInfo.State? { system.workInfo(id: id(number))?.state }
+
+  private func enqueueLines() -> [String] {
+    system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.enqueue ") }
+  }
+
+  // MARK: WorkManagerImplTest.java
+
+  /// androidx `testBeginUniqueWork_setsUniqueName`: both steps are under the name, the
+  /// second waiting for the first.
+  @Test func testBeginUniqueWorkSetsUniqueName() throws {
+    let continuation = system.beginUniqueWork("myname", policy: .replace, request(0)).then(request(1))
+    try continuation.enqueue()
+    #expect(idsWithName() == [id(0), id(1)])
+    #expect([state(0), state(1)] == [.enqueued, .blocked])
+    #expect(continuation.allWorks == ["myname", "myname"])
+    #expect(
+      enqueueLines() == [
+        "0 work.enqueue work=myname policy=replace", "0 work.enqueue work=myname policy=append",
+      ])
+  }
+
+  /// androidx `testBeginUniqueWork_deletesOldWorkOnReplace`.
+  @Test func testBeginUniqueWorkDeletesOldWorkOnReplace() throws {
+    try insertNamedWork(0)
+    #expect(idsWithName() == [id(0)])
+    try system.beginUniqueWork("myname", policy: .replace, request(1)).then(request(2)).enqueue()
+    #expect(idsWithName() == [id(1), id(2)])
+    #expect(state(0) == nil)
+    #expect([state(1), state(2)] == [.enqueued, .blocked])
+  }
+
+  /// androidx `testBeginUniqueWork_keepsExistingWorkOnKeep`: KEEP keeps the name's
+  /// unfinished work, and the step after the kept one is not enqueued either
+  /// (`EnqueueRunnable`: its prerequisite was never inserted).
+  @Test func testBeginUniqueWorkKeepsExistingWorkOnKeep() throws {
+    try insertNamedWork(0)
+    let first = system.beginUniqueWork("myname", policy: .keep, request(1))
+    let second = first.then(request(2))
+    #expect(try second.enqueue() == [])
+    #expect(idsWithName() == [id(0)])
+    #expect(state(0) == .enqueued)
+    #expect(state(1) == nil && state(2) == nil)
+    #expect(first.isEnqueued && first.wasDropped && second.isEnqueued && second.wasDropped)
+    #expect(
+      enqueueLines() == ["0 work.enqueue work=myname policy=replace", "0 work.enqueue work=myname policy=keep"])
+  }
+
+  /// androidx `testBeginUniqueWork_replacesExistingWorkOnKeepWhenExistingWorkIsDone`:
+  /// KEEP over work that has finished enqueues the continuation, and the finished request
+  /// is deleted.
+  @Test func testBeginUniqueWorkReplacesExistingWorkOnKeepWhenExistingWorkIsDone() throws {
+    var original = request(0)
+    original.work = "myname"
+    try system.enqueue(original, policy: .replace)
+    system.advance(by: .seconds(1))
+    #expect(state(0) == .succeeded)
+    try system.beginUniqueWork("myname", policy: .keep, request(1)).then(request(2)).enqueue()
+    #expect(idsWithName() == [id(1), id(2)])
+    #expect(state(0) == nil)
+  }
+
+  /// androidx `testBeginUniqueWork_appendsExistingWorkOnAppend`: both steps wait behind
+  /// the name's unfinished work.
+  @Test func testBeginUniqueWorkAppendsExistingWorkOnAppend() throws {
+    try insertNamedWork(0)
+    try system.beginUniqueWork("myname", policy: .append, request(1)).then(request(2)).enqueue()
+    #expect(idsWithName() == [id(0), id(1), id(2)])
+    #expect([state(0), state(1), state(2)] == [.enqueued, .blocked, .blocked])
+  }
+
+  /// androidx `testBeginUniqueWork_insertsWithAppendOrReplaceWithFailedPreRequisites`:
+  /// APPEND_OR_REPLACE over failed work deletes it and enqueues afresh.
+  @Test func testBeginUniqueWorkInsertsWithAppendOrReplaceWithFailedPreRequisites() throws {
+    try system.beginUniqueWork("myname", policy: .appendOrReplace, request(0, result: .failure)).enqueue()
+    system.advance(by: .seconds(1))
+    #expect(state(0) == .failed)
+    try system.beginUniqueWork("myname", policy: .appendOrReplace, request(1)).enqueue()
+    #expect(state(0) == nil)
+    #expect(state(1) == .enqueued)
+    #expect(idsWithName() == [id(1)])
+  }
+
+  /// androidx `testBeginUniqueWork_insertsWithAppendOrReplaceWithCancelledPreRequisites`.
+  @Test func testBeginUniqueWorkInsertsWithAppendOrReplaceWithCancelledPreRequisites() throws {
+    try system.beginUniqueWork("myname", policy: .appendOrReplace, request(0)).enqueue()
+    system.cancelWork(id: id(0))
+    #expect(state(0) == .cancelled)
+    try system.beginUniqueWork("myname", policy: .appendOrReplace, request(1)).enqueue()
+    #expect(state(0) == nil)
+    #expect(state(1) == .enqueued)
+  }
+
+  /// androidx `testBeginUniqueWork_appendsWork_whenUsingAppendOrReplace`: over work not
+  /// finished, APPEND_OR_REPLACE appends.
+  @Test func testBeginUniqueWorkAppendsWorkWhenUsingAppendOrReplace() throws {
+    try system.beginUniqueWork("myname", policy: .appendOrReplace, request(0)).enqueue()
+    try system.beginUniqueWork("myname", policy: .appendOrReplace, request(1)).enqueue()
+    #expect([state(0), state(1)] == [.enqueued, .blocked])
+  }
+
+  /// androidx `testBeginUniqueWork_insertsExistingWorkWhenNothingToAppendTo`.
+  @Test func testBeginUniqueWorkInsertsExistingWorkWhenNothingToAppendTo() throws {
+    try system.beginUniqueWork("myname", policy: .append, request(0)).then(request(1)).enqueue()
+    #expect(idsWithName() == [id(0), id(1)])
+  }
+
+  // MARK: The chain as it runs
+
+  /// Each step runs once the one before it has succeeded (androidx `WorkerWrapper`
+  /// `setSucceededAndResolve`), and a failure fails the steps after it
+  /// (`iterativelyFailWorkAndDependents`). Every request is due at once and starts 0.1 s
+  /// later; each runs 10 s.
+  @Test func stepsRunInTurnAndAFailureFailsTheRest() throws {
+    try system.beginUniqueWork("myname", policy: .keep, request(0, duration: .seconds(10)))
+      .then(request(1, result: .failure, duration: .seconds(10)))
+      .then(request(2, duration: .seconds(10)))
+      .enqueue()
+    system.advance(by: .seconds(5))
+    #expect([state(0), state(1), state(2)] == [.running, .blocked, .blocked])
+    system.advance(by: .seconds(10))
+    #expect([state(0), state(1), state(2)] == [.succeeded, .running, .blocked])
+    system.advance(by: .seconds(10))
+    #expect([state(0), state(1), state(2)] == [.succeeded, .failed, .failed])
+    let findings = TraceChecker.check(system.trace)
+    #expect(findings.isEmpty, "\(findings)")
+  }
+
+  /// A step after a kept one is dropped however it joins it: `combine` waits for the
+  /// kept step's request, which was never inserted, so the combining request is not
+  /// enqueued, while the other continuation is.
+  @Test func aCombineWithAKeptStepIsNotEnqueued() throws {
+    try insertNamedWork(0)
+    let kept = system.beginUniqueWork("myname", policy: .keep, request(1))
+    let other = system.beginWith(request(2))
+    let combined = WorkContinuation.combine(kept, other)
+    #expect(try combined.enqueue() == [])
+    #expect(combined.wasDropped && !other.wasDropped)
+    #expect(state(2) == .enqueued)
+    #expect(
+      enqueueLines() == [
+        "0 work.enqueue work=myname policy=replace", "0 work.enqueue work=myname policy=keep",
+        "0 work.enqueue work=TestWorker:1",
+      ])
+  }
+
+  /// The model holds one request of a unique name at a time: a step of two, which
+  /// androidx runs side by side, is refused before anything is enqueued, as is `update`,
+  /// which androidx's `ExistingWorkPolicy` does not have.
+  @Test func aUniqueStepOfSeveralAndUpdateAreRefused() {
+    let several = system.beginUniqueWork("myname", policy: .replace, request(0)).then([request(1), request(2)])
+    #expect(throws: WorkRequestError(.uniqueStepOfSeveral, work: "myname")) { try several.enqueue() }
+    let update = system.beginUniqueWork("myname", policy: .update, request(3))
+    #expect(throws: WorkRequestError(.uniqueContinuationUpdate, work: "myname")) { try update.enqueue() }
+    #expect(system.trace.events.allSatisfy { $0.kind.tag != .workEnqueue })
+    #expect(!several.isEnqueued && !update.isEnqueued)
+  }
+
+  /// Through the tracing wrapper, the queue's answer comes back to the continuation: the
+  /// trace records the kept step's enqueue and nothing after it.
+  @Test func theTracingQueueReturnsWhatItsBaseDecided() throws {
+    try insertNamedWork(0)
+    let recorder = TraceRecorder(clock: system.clock)
+    let traced = TracingWorkQueue(base: system, recorder: recorder)
+    let continuation = traced.beginUniqueWork("myname", policy: .keep, request(1)).then(request(2))
+    try continuation.enqueue()
+    #expect(continuation.wasDropped)
+    #expect(
+      recorder.trace.events.map(handWrittenLine(for:)) == ["0 work.enqueue work=myname policy=keep"])
+  }
+}
