@@ -1,5 +1,6 @@
 import BackgroundSimulation
 import BackgroundTraceCheck
+import BackgroundTraceReplay
 import Testing
 
 @testable import BackgroundTrace
@@ -197,5 +198,40 @@ private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0xE, lo
     #expect(continuation.wasDropped)
     #expect(
       recorder.trace.events.map(handWrittenLine(for:)) == ["0 work.enqueue work=myname policy=keep"])
+  }
+
+  /// A replay runs a unique continuation's steps with their own workers, in turn, and
+  /// keeps what the recording kept. The app enqueues a fetch then a post under `digest`
+  /// with KEEP: at 0, while it runs at 5 (kept, nothing enqueued), and at 30, when it
+  /// has finished (enqueued again). The fetch takes 10 s and the post 3 s, so the post's
+  /// result at 13.2 and 43.2 comes from its own worker.
+  @Test func aReplayRunsEachStepsWorkerAndKeepsWhatTheRecordingKept() throws {
+    func app(_ queue: any WorkQueue, _ clock: VirtualClock) -> UserActionApp {
+      UserActionApp { _ in
+        let fetch = WorkRequest(work: "fetch", worker: TimedWorker(clock: clock, duration: .seconds(10)))
+        let post = WorkRequest(work: "post", worker: TimedWorker(clock: clock, duration: .seconds(3)))
+        try? queue.beginUniqueWork("digest", policy: .keep, fetch).then(post).enqueue()
+      }
+    }
+    system.launchApp { app($0, $0.clock) }
+    for time in [0.0, 5, 30] {
+      system.advance(to: TraceTime(seconds: time))
+      system.userAction("sync")
+    }
+    system.advance(to: TraceTime(seconds: 60))
+    let work = system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.") }
+    #expect(
+      work == [
+        "0 work.enqueue work=digest policy=keep", "0 work.enqueue work=digest policy=append",
+        "0.1 work.start work=digest attempt=0", "5 work.enqueue work=digest policy=keep",
+        "10.1 work.result work=digest attempt=0 outcome=success", "10.2 work.start work=digest attempt=0",
+        "13.2 work.result work=digest attempt=0 outcome=success", "30 work.enqueue work=digest policy=keep",
+        "30 work.enqueue work=digest policy=append", "30.1 work.start work=digest attempt=0",
+        "40.1 work.result work=digest attempt=0 outcome=success", "40.2 work.start work=digest attempt=0",
+        "43.2 work.result work=digest attempt=0 outcome=success",
+      ])
+    let replay = Replayer.replay(system.trace, timing: .exact) { app($0, $0.clock) }
+    #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
+    #expect(replay.trace.events == system.trace.events)
   }
 }

@@ -9,6 +9,12 @@ import _BackgroundTraceStorage
 /// Each step takes the work id's ``StableHash`` beside it: a compact event's id was
 /// hashed once, as its reader interned it.
 extension LifecycleWalker {
+  /// Whether `work` is unfinished: enqueued, blocked, running or waiting for a retry
+  /// (what `keep` keeps).
+  package func isUnfinished(_ work: String) -> Bool {
+    works.index(forKey: work, StableHash(work)) != nil
+  }
+
   mutating func enqueue(
     _ enqueue: consuming WorkEnqueue, _ hash: StableHash, into observer: inout some LifecycleObserver
   ) {

@@ -29,7 +29,13 @@ public final class ReplayPlatform: @unchecked Sendable {
   /// answers.
   var submittedRequests: [String: TaskRequest] = [:]
   var launchedTasks: [Int: ReplayScheduledTask] = [:]
+  /// Each work's current request: the one its recorded `work.start` runs.
   var works: [String: WorkRequest] = [:]
+  /// The requests appended behind each unfinished work, in order: each becomes the
+  /// work's current request when the lifecycle model releases it, once the one before
+  /// it succeeded (`queuedWorkReleased`), and all are dropped when the work finishes
+  /// otherwise.
+  var queuedWorks: [String: [WorkRequest]] = [:]
   /// The works each work waits for (`work.after`, or the work it was appended to):
   /// their outputs are merged into its input.
   var workPrerequisites: [String: [String]] = [:]
@@ -119,6 +125,19 @@ public final class ReplayPlatform: @unchecked Sendable {
     if kind.side == .app { appActionCount += 1 }
     transitions.removeAll(keepingCapacity: true)
     lifecycle.apply(TraceEvent(time: scheduler.now, kind), into: &transitions)
+    for transition in transitions where !queuedWorks.isEmpty {
+      switch transition {
+      case .queuedWorkReleased(let enqueue):
+        guard var queued = queuedWorks[enqueue.work], !queued.isEmpty else { continue }
+        works[enqueue.work] = queued.removeFirst()
+        queuedWorks[enqueue.work] = queued.isEmpty ? nil : queued
+        workPrerequisites[enqueue.work] = [enqueue.work]  // it takes the output of the one before it
+      case .workFinished(let work, _) where !lifecycle.isUnfinished(work):  // not released from its queue
+        queuedWorks[work] = nil
+      default:
+        continue
+      }
+    }
   }
 }
 
@@ -293,19 +312,30 @@ extension ReplayPlatform: TaskScheduling {
 }
 
 extension ReplayPlatform: WorkQueue {
-  /// Records `work.enqueue` and keeps the request for the recorded `work.start` events;
-  /// with `keep`, a work the app already enqueued stays as it was, and the call returns
-  /// false. A request androidx refuses to build throws, as in the simulation.
+  /// Records `work.enqueue` and keeps the request for the recorded `work.start` events.
+  /// Whether the work is unfinished is the lifecycle model's answer, as the checker's:
+  /// with `keep`, unfinished work stays as it was, and the call returns false; with
+  /// `append` or `appendOrReplace`, the request waits behind it until the model
+  /// releases it. A request androidx refuses to build throws, as in the simulation.
   @discardableResult
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) -> Bool {
     try request.validate(policy: policy)
     let request = identified(request)
+    let unfinished = lifecycle.isUnfinished(request.work)
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
-    if policy == .keep, works[request.work] != nil { return false }
-    let appended = (policy == .append || policy == .appendOrReplace) && works[request.work] != nil
-    workPrerequisites[request.work] = appended ? [request.work] : nil
-    works[request.work] = request
-    return true
+    switch policy {
+    case .keep? where unfinished:
+      return false
+    case .append? where unfinished, .appendOrReplace? where unfinished:
+      queuedWorks[request.work, default: []].append(request)
+      return true
+    default:
+      let appended = (policy == .append || policy == .appendOrReplace) && works[request.work] != nil
+      workPrerequisites[request.work] = appended ? [request.work] : nil
+      works[request.work] = request
+      if policy != .update { queuedWorks[request.work] = nil }
+      return true
+    }
   }
 
   /// Records `work.enqueue` and a `work.after` per prerequisite, and keeps the request
