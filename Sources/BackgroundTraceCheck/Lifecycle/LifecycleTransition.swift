@@ -417,6 +417,15 @@ package enum EnqueueEffect: Sendable {
   /// `update` of unfinished work: it takes this enqueue's settings and keeps its
   /// attempts, enqueue time and any running attempt (androidx `WorkerUpdater`).
   case updated
+
+  /// Whether the enqueue's request is now the work's current one: it starts the work
+  /// afresh or updates it, where a kept, queued or at once finished request does not run.
+  package var startsRequest: Bool {
+    switch self {
+    case .fresh, .updated: true
+    case .kept, .queued, .finishedAtOnce: false
+    }
+  }
 }
 
 /// The backoff a retried work's next attempt had to wait for.

@@ -362,7 +362,9 @@ struct TimelineBuilder {
     case .workEnqueued(let enqueue, let effect):
       let lane = workLane(enqueue.work)
       model.works[lane].enqueues.append(now)
-      if let name = enqueue.name { model.works[lane].name = name }
+      // Only a request that runs on the lane names it: not one kept out, queued
+      // behind the running one (until it is released), or finished at once.
+      if let name = enqueue.name, effect.startsRequest { model.works[lane].name = name }
       let label =
         switch effect {
         case .fresh: "enqueue"
@@ -416,7 +418,9 @@ struct TimelineBuilder {
       closeAttempt(inLane: replaced.lane, replaced.index, TimelineModel.AttemptOutcome(rawValue: outcome.rawValue)!)
     case .resultUnmatched:
       break
-    case .periodEnded, .queuedWorkReleased:
+    case .queuedWorkReleased(let enqueue):
+      if let name = enqueue.name { model.works[workLane(enqueue.work)].name = name }
+    case .periodEnded:
       break
     case .sessionCreated(let session, _):
       _ = sessionLane(session)

@@ -245,7 +245,8 @@ extension TimelineModel {
   struct WorkLane {
     /// The work identifier.
     var work: String
-    /// The worker's name, from its latest enqueue.
+    /// The worker's name, from the latest request that became the work's current one:
+    /// an enqueue that starts it afresh or updates it, or a queued request released.
     var name: String?
     /// When it was enqueued.
     var enqueues: [TraceTime] = []
