@@ -18,18 +18,23 @@ extension CheckerRules {
     _ work: String, attempt: Int, _ life: WorkLife, backoff: BackoffWait?
   ) {
     if let limit = limit(of: life), attempt > limit {
-      reportStartPastLimit(work, attempt: attempt, limit: limit, enqueuedAt: life.enqueuedAt)
+      reportPastLimit(work, attempt: attempt, limit: limit, enqueuedAt: life.enqueuedAt, retried: false)
     }
     if let backoff, now < backoff.allowedAt { reportEarlyStart(work, attempt: attempt, backoff) }
   }
 
+  /// Reports `work` past its attempt limit, once until an enqueue starts it afresh: it
+  /// started `attempt`, or returned `retry` at it (`retried`).
   @inline(never)
-  private mutating func reportStartPastLimit(_ work: String, attempt: Int, limit: Int, enqueuedAt: TraceTime?) {
+  private mutating func reportPastLimit(
+    _ work: String, attempt: Int, limit: Int, enqueuedAt: TraceTime?, retried: Bool
+  ) {
     guard retryLimitReported.insert(work).inserted else { return }
-    report(
-      .workRetryLimit,
-      "work \(work) started attempt \(attempt), past its attempt limit (\(Self.limitText(enqueuedAt: enqueuedAt, limit)))"
-    )
+    let what =
+      retried
+      ? "returned retry at attempt \(attempt), but attempt \(limit) must be its last"
+      : "started attempt \(attempt), past its attempt limit"
+    report(.workRetryLimit, "work \(work) \(what) (\(Self.limitText(enqueuedAt: enqueuedAt, limit)))")
   }
 
   @inline(never)
@@ -47,16 +52,7 @@ extension CheckerRules {
     _ work: String, attempt: Int, _ outcome: WorkOutcome, _ life: WorkLife
   ) {
     guard outcome == .retry, let limit = limit(of: life), attempt >= limit else { return }
-    reportRetryPastLimit(work, attempt: attempt, limit: limit, enqueuedAt: life.enqueuedAt)
-  }
-
-  @inline(never)
-  private mutating func reportRetryPastLimit(_ work: String, attempt: Int, limit: Int, enqueuedAt: TraceTime?) {
-    guard retryLimitReported.insert(work).inserted else { return }
-    report(
-      .workRetryLimit,
-      "work \(work) returned retry at attempt \(attempt), but attempt \(limit) must be its last "
-        + "(\(Self.limitText(enqueuedAt: enqueuedAt, limit)))")
+    reportPastLimit(work, attempt: attempt, limit: limit, enqueuedAt: life.enqueuedAt, retried: true)
   }
 
   mutating func resultUnmatched(
