@@ -115,8 +115,9 @@ struct WorkItem {
 /// iOS an in-process queue that runs only while the app runs (``SimulatedPlatform``).
 extension SimulatedSystem: WorkQueue {
   /// Records `work.enqueue` and schedules the work's first start. When unfinished work
-  /// with the same id exists, `keep` ignores the request (and returns false), `append` and `appendOrReplace`
-  /// queue it behind that work, and `replace` (or `nil`) stops it and starts afresh.
+  /// with the same id exists, `keep` ignores the request and returns false, `append`
+  /// and `appendOrReplace` queue it behind that work, and `replace` (or `nil`) stops it
+  /// and starts afresh.
   /// A request androidx refuses to build (``/BackgroundTrace/WorkRequestCheck``)
   /// throws, and nothing is recorded.
   @discardableResult

@@ -187,6 +187,20 @@ private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0xE, lo
     #expect(!several.isEnqueued && !update.isEnqueued)
   }
 
+  /// androidx `WorkManagerImpl.beginUniqueWork` and `beginWith` throw
+  /// `IllegalArgumentException` for an empty list ("… needs at least one
+  /// OneTimeWorkRequest."); here `enqueue()` throws, and nothing is enqueued.
+  @Test func aContinuationBegunWithNoRequestIsRefused() {
+    let unique = system.beginUniqueWork("myname", policy: .keep, []).then(request(0))
+    #expect(throws: WorkRequestError(.beginUniqueWorkEmpty, work: "myname")) { try unique.enqueue() }
+    let plain = system.beginWith([]).then(request(1))
+    #expect(throws: WorkRequestError(.beginWithEmpty, work: "")) { try plain.enqueue() }
+    #expect(
+      WorkRequestError(.beginWithEmpty, work: "").message
+        == "IllegalArgumentException: beginWith needs at least one OneTimeWorkRequest.")
+    #expect(system.trace.events.allSatisfy { $0.kind.tag != .workEnqueue })
+  }
+
   /// Through the tracing wrapper, the queue's answer comes back to the continuation: the
   /// trace records the kept step's enqueue and nothing after it.
   @Test func theTracingQueueReturnsWhatItsBaseDecided() throws {

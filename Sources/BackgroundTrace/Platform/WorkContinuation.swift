@@ -126,6 +126,10 @@ public final class WorkContinuation {
       try request.validate()
       if request.period != nil { throw WorkRequestError(.continuationPeriodic, work: request.work) }
     }
+    if parents.isEmpty, requests.isEmpty {
+      throw uniqueWorkName.map { WorkRequestError(.beginUniqueWorkEmpty, work: $0) }
+        ?? WorkRequestError(.beginWithEmpty, work: "")
+    }
     guard let uniqueWorkName else { return }
     if requests.count > 1 { throw WorkRequestError(.uniqueStepOfSeveral, work: uniqueWorkName) }
     if existingWorkPolicy == .update { throw WorkRequestError(.uniqueContinuationUpdate, work: uniqueWorkName) }

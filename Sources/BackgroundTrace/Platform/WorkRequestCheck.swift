@@ -92,6 +92,19 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
     "prerequisite-unknown", "Prerequisite doesn't exist; not enqueuing", exception: "not enqueued"
   ) { _ in false }
 
+  /// A continuation begun with no request: androidx `WorkManagerImpl.beginWith` throws
+  /// at once; here ``WorkContinuation/enqueue()`` throws, naming no work.
+  public static let beginWithEmpty = WorkRequestCheck(
+    "begin-with-empty", "beginWith needs at least one OneTimeWorkRequest."
+  ) { _ in false }
+
+  /// A unique continuation begun with no request: androidx
+  /// `WorkManagerImpl.beginUniqueWork` throws at once; here ``WorkContinuation/enqueue()``
+  /// throws.
+  public static let beginUniqueWorkEmpty = WorkRequestCheck(
+    "begin-unique-work-empty", "beginUniqueWork needs at least one OneTimeWorkRequest."
+  ) { _ in false }
+
   /// A step of several requests in a unique continuation (androidx
   /// `beginUniqueWork(name, policy, listOf(a, b))`, or `then` with several): androidx
   /// runs them side by side under the name. The model holds one request of a unique
@@ -149,7 +162,8 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
 public struct WorkRequestError: BackgroundTraceError, Hashable {
   /// The check the request fails.
   public var check: WorkRequestCheck
-  /// The request's work id.
+  /// The request's work id; empty when the check is about no request (a continuation
+  /// begun with none).
   public var work: String
 
   /// The error of `request` failing `check`.
@@ -166,7 +180,9 @@ public struct WorkRequestError: BackgroundTraceError, Hashable {
   public var position: TracePosition? { nil }
   /// The exception as androidx throws it, and the work it names:
   /// `IllegalArgumentException: PeriodicWorkRequests cannot be expedited (work sync)`.
-  public var message: String { "\(check.exception): \(check.message) (work \(work))" }
+  public var message: String {
+    work.isEmpty ? "\(check.exception): \(check.message)" : "\(check.exception): \(check.message) (work \(work))"
+  }
 }
 
 extension WorkRequest {
