@@ -248,4 +248,48 @@ private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0xE, lo
     #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
     #expect(replay.trace.events == system.trace.events)
   }
+
+  /// APPEND_OR_REPLACE over failed work starts afresh with its own input alone (androidx
+  /// `EnqueueRunnable` deletes the failed work, so no prerequisite's output is merged),
+  /// in a replay as in the recording; over work that succeeded it is appended, and its
+  /// input merges that work's output (`WorkerWrapper.runWorker`). The first worker fails
+  /// with output `n`, the second succeeds only without it, the third only with it.
+  @Test func aReplayMergesOnlyASucceededWorksOutput() throws {
+    struct FailsWithOutput: BackgroundWorker {
+      func doWork(_ context: WorkContext) async -> WorkResult { .failure(["n": .int(1)]) }
+    }
+    struct SucceedsWith: BackgroundWorker {
+      let n: Bool
+      func doWork(_ context: WorkContext) async -> WorkResult {
+        (context.inputData["n"] != nil) == n ? .success(["n": .int(2)]) : .failure
+      }
+    }
+    func app(_ queue: any WorkQueue) -> UserActionApp {
+      UserActionApp { action in
+        let worker: any BackgroundWorker =
+          switch action {
+          case "first": FailsWithOutput()
+          case "second": SucceedsWith(n: false)
+          default: SucceedsWith(n: true)
+          }
+        try? queue.enqueue(WorkRequest(work: "sync", worker: worker), policy: .appendOrReplace)
+      }
+    }
+    system.launchApp { app($0) }
+    for (time, action) in [(0.0, "first"), (10, "second"), (20, "third")] {
+      system.advance(to: TraceTime(seconds: time))
+      system.userAction(action)
+    }
+    system.advance(to: TraceTime(seconds: 30))
+    let results = system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.result ") }
+    #expect(
+      results == [
+        "0.1 work.result work=sync attempt=0 outcome=failure",
+        "10.1 work.result work=sync attempt=0 outcome=success",
+        "20.1 work.result work=sync attempt=0 outcome=success",
+      ])
+    let replay = Replayer.replay(system.trace, timing: .exact) { app($0) }
+    #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
+    #expect(replay.trace.events == system.trace.events)
+  }
 }

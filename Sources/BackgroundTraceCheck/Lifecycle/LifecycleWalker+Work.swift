@@ -15,6 +15,14 @@ extension LifecycleWalker {
     works.index(forKey: work, StableHash(work)) != nil
   }
 
+  /// Whether `work`'s last request finished with a success, and is not unfinished
+  /// again: what an `append` or `appendOrReplace` enqueued now waits for, and whose
+  /// output its input merges (androidx `EnqueueRunnable`; over failed or cancelled work
+  /// an `append` finishes at once and an `appendOrReplace` starts afresh).
+  package func hasSucceeded(_ work: String) -> Bool {
+    !isUnfinished(work) && finishedWorks[StableHash(work).bits]?.ending == .succeeded
+  }
+
   mutating func enqueue(
     _ enqueue: consuming WorkEnqueue, _ hash: StableHash, into observer: inout some LifecycleObserver
   ) {

@@ -322,6 +322,7 @@ extension ReplayPlatform: WorkQueue {
     try request.validate(policy: policy)
     let request = identified(request)
     let unfinished = lifecycle.isUnfinished(request.work)
+    let succeeded = lifecycle.hasSucceeded(request.work)
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
     switch policy {
     case .keep? where unfinished:
@@ -330,7 +331,7 @@ extension ReplayPlatform: WorkQueue {
       queuedWorks[request.work, default: []].append(request)
       return true
     default:
-      let appended = (policy == .append || policy == .appendOrReplace) && works[request.work] != nil
+      let appended = (policy == .append || policy == .appendOrReplace) && succeeded
       workPrerequisites[request.work] = appended ? [request.work] : nil
       works[request.work] = request
       if policy != .update { queuedWorks[request.work] = nil }
