@@ -140,7 +140,7 @@ extension SimulatedSystem: WorkQueue {
         record(.workEnqueue(request.enqueueEvent(policy: .update)))
         update(request.work, with: request)
       }
-      return true
+      return existing.phase != .finished  // finished one-time work takes no update
     }
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
     if var existing = works[request.work], existing.phase != .finished {

@@ -136,6 +136,31 @@ private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0xE, lo
     #expect(idsWithName() == [id(0), id(1)])
   }
 
+  // MARK: What the queue answers
+
+  /// `enqueue(_:policy:)` says whether it enqueued the request (or applied an update):
+  /// not when KEEP keeps unfinished work, nor when an update finds one-time work
+  /// finished (androidx's `updateWork` answers `NOT_APPLIED` for finished work); KEEP over
+  /// finished work enqueues afresh.
+  @Test func enqueueSaysWhetherItEnqueued() throws {
+    func named(_ number: UInt64) -> WorkRequest {
+      var named = request(number)
+      named.work = "myname"
+      return named
+    }
+    #expect(try system.enqueue(named(0), policy: .replace))
+    #expect(try !system.enqueue(named(1), policy: .keep))
+    system.advance(by: .seconds(1))
+    #expect(state(0) == .succeeded)
+    #expect(try !system.enqueue(named(2), policy: .update))
+    #expect(try system.enqueue(named(3), policy: .keep))
+    #expect(
+      enqueueLines() == [
+        "0 work.enqueue work=myname policy=replace", "0 work.enqueue work=myname policy=keep",
+        "1 work.enqueue work=myname policy=keep",
+      ])
+  }
+
   // MARK: The chain as it runs
 
   /// Each step runs once the one before it has succeeded (androidx `WorkerWrapper`

@@ -250,10 +250,11 @@ public struct WorkRequest: Sendable {
 /// A WorkManager-style queue.
 public protocol WorkQueue: AnyObject {
   /// Enqueues work as unique work, resolving a conflict with `policy` (`nil`: replace),
-  /// and returns whether the request was enqueued: `false` when `policy` is `keep` and
-  /// unfinished work holds the name, which stays as it was (androidx `EnqueueRunnable`
-  /// inserts nothing then, and a unique continuation's later steps are not enqueued
-  /// either: ``beginUniqueWork(_:policy:_:)-(_,_,[WorkRequest])``).
+  /// and returns whether the request was enqueued (or, with `update`, applied): `false`
+  /// when `policy` is `keep` and unfinished work holds the name, which stays as it was
+  /// (androidx `EnqueueRunnable` inserts nothing then, and a unique continuation's later
+  /// steps are not enqueued either: ``beginUniqueWork(_:policy:_:)-(_,_,[WorkRequest])``),
+  /// or when an `update` finds the work finished and changes nothing.
   ///
   /// - Throws: ``WorkRequestError`` for a request WorkManager refuses to build or to
   ///   enqueue with `policy` (``WorkRequest/validate(policy:)``); nothing is enqueued or
