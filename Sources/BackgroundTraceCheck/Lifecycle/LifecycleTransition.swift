@@ -371,7 +371,7 @@ package struct WorkLife: Sendable {
   /// The attempt that must wait for a backoff next, and the wait: after a stop, from
   /// androidx's `lastEnqueueTime`; after a `retry`, from the result. `nil` when neither
   /// came last, or for periodic work with a next schedule time override (docs/rules.md#work).
-  @inline(__always)  // read in place where a start changes the life: a call copied it
+  @inline(__always)  // read in place where a start changes the life: a call copies it
   package var nextBackoff: (attempt: Int, wait: BackoffWait)? {
     // The override, not the backoff, decides when periodic work with one runs next.
     if enqueue.period != nil, enqueue.nextScheduleTimeOverride != nil { return nil }

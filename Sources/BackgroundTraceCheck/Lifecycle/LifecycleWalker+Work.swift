@@ -92,7 +92,7 @@ extension LifecycleWalker {
       : nil
     if let replaced { observer.observe(.attemptReplaced(work: work, attempt: replaced.attempt), in: process) }
     observer.observeWorkEnqueuedAfresh(enqueue, in: process)
-    // Built in the call that stores it: a life built in a variable first was copied.
+    // Built in the call that stores it: built in a variable first, the life is copied.
     works.insert(
       WorkLife(enqueue: enqueue, enqueuedAt: now, lastEnqueueAt: now, replacedRunning: replaced), for: work, hash)
   }
