@@ -37,7 +37,7 @@ package struct LogStream {
   /// The lines read before the style was known: their numbers and bytes.
   private var heldLines: [(number: Int, bytes: [UInt8], isOverlong: Bool)] = []
   private var heldBytes = 0
-  private var reader: (any LogStyleReader)?
+  private var reader: StyleReader?
   private var survey: LogSurvey?
   private var clock = ImportClock()
   private var translator = ImportTranslator()

@@ -72,8 +72,8 @@ public enum LogStyle: String, Sendable, Hashable, CaseIterable {
 
   /// A reader for the style; one whose entries are one line each reads hard-wrapped
   /// lines as its entries' continuations (``WrappedLineJoining``).
-  func makeReader() -> any LogStyleReader {
-    var reader: (any LogStyleReader)?
+  func makeReader() -> StyleReader {
+    var reader: StyleReader?
     withReader(ReaderMaking(), on: &reader)
     return reader!
   }
@@ -115,11 +115,43 @@ protocol LogStyleReaderUse {
   func read(_ reader: consuming some LogStyleReader, on subject: inout Subject) throws(Failure)
 }
 
-/// ``LogStyle/makeReader()``'s use: keeps the reader as `any LogStyleReader`.
+/// ``LogStyle/makeReader()``'s use: keeps the reader behind closures compiled for it.
 private struct ReaderMaking: LogStyleReaderUse {
-  func read(_ reader: consuming some LogStyleReader, on subject: inout (any LogStyleReader)?) {
-    subject = reader
+  func read(_ reader: consuming some LogStyleReader, on subject: inout StyleReader?) {
+    subject = StyleReader(reader)
   }
+}
+
+/// A style's reader kept across calls (``LogStyle/makeReader()``), behind closures
+/// compiled for the reader's own type where ``LogStyle/withReader(_:on:)`` hands it over:
+/// kept as `any LogStyleReader`, a reader that joins wrapped lines runs its generic code
+/// unspecialized on every line.
+struct StyleReader: LogStyleReader {
+  private let readLine: (LogLineSplitter.Line) -> LineReading
+  private let finishReading: () -> LineReading?
+  private let nextPendingReading: () -> LineReading?
+  private let heldLine: () -> Int?
+  let joinsWrappedLines: Bool
+
+  init<Reader: LogStyleReader>(_ reader: Reader) {
+    let box = ReaderBox(reader)
+    readLine = { box.reader.read($0) }
+    finishReading = { box.reader.finish() }
+    nextPendingReading = { box.reader.nextPending() }
+    heldLine = { box.reader.heldEntryLine }
+    joinsWrappedLines = reader.joinsWrappedLines
+  }
+
+  mutating func read(_ line: LogLineSplitter.Line) -> LineReading { readLine(line) }
+  mutating func finish() -> LineReading? { finishReading() }
+  mutating func nextPending() -> LineReading? { nextPendingReading() }
+  var heldEntryLine: Int? { heldLine() }
+}
+
+/// The reader a ``StyleReader``'s closures share and change.
+private final class ReaderBox<Reader: LogStyleReader> {
+  var reader: Reader
+  init(_ reader: Reader) { self.reader = reader }
 }
 
 /// Tells a log's style from its first lines: each style's reader reads them, and the
@@ -134,7 +166,7 @@ package struct LogStyleDetector {
   /// How many non-blank lines the detector looks at.
   package static let sampleLines = 400
 
-  private var readers: [(style: LogStyle, reader: any LogStyleReader, entries: Int, bare: Int)]
+  private var readers: [(style: LogStyle, reader: StyleReader, entries: Int, bare: Int)]
   private var sampled = 0
   /// The platform whose styles may win, when given.
   private let platform: LogPlatform?
@@ -163,7 +195,7 @@ package struct LogStyleDetector {
 
   /// Whether a style of the other platform than the one given read more lines as
   /// entries than `best`, of the given one's.
-  private func otherPlatformReadsMore(than best: (style: LogStyle, reader: any LogStyleReader, entries: Int, bare: Int))
+  private func otherPlatformReadsMore(than best: (style: LogStyle, reader: StyleReader, entries: Int, bare: Int))
     -> Bool
   {
     guard let platform else { return false }
@@ -198,7 +230,7 @@ package struct LogStyleDetector {
       count(readers[index].reader.finish(), at: index)
       while let more = readers[index].reader.nextPending() { count(more, at: index) }
     }
-    var best: (style: LogStyle, reader: any LogStyleReader, entries: Int, bare: Int)?
+    var best: (style: LogStyle, reader: StyleReader, entries: Int, bare: Int)?
     for candidate in readers where platform == nil || candidate.style.platform == platform {
       guard (candidate.entries, candidate.bare) > (best?.entries ?? 0, best?.bare ?? 0) else { continue }
       best = candidate
