@@ -159,7 +159,7 @@ package struct LifecycleWalker: Sendable {
         strings[event.string], strings.stableHash(event.string), attempt: number,
         reason: strings[event.secondString], into: &observer)
     case .workCancel: cancel(strings[event.string], strings.stableHash(event.string), into: &observer)
-    case .envSet, .input, .mark: break
+    case .envSet, .input, .mark: break  // as applyFrequentEvent(_:strings:to:) takes them
     case .netCreate: createSession(strings[event.string], into: &observer)
     case .netSubmit:
       observer.observe(
@@ -176,14 +176,15 @@ package struct LifecycleWalker: Sendable {
   }
 
   /// Applies `event` as ``apply(_:strings:to:)`` does when it begins or ends a task in
-  /// the running process, and returns true; returns false, changing nothing, for any
-  /// other event.
+  /// the running process, or is of a kind the walker keeps nothing of (`env.set`,
+  /// `input`, `mark`), and returns true; returns false, changing nothing, for any other
+  /// event.
   ///
-  /// Most events of a typical trace begin or end a task: this step spares them the
+  /// Most events of a typical trace are of these kinds: this step spares them the
   /// general step's dispatch, whose frame saves and restores what every kind of event
   /// needs.
   @inline(__always)
-  package mutating func applyTaskEvent(
+  package mutating func applyFrequentEvent(
     _ event: borrowing CompactEvent, strings: borrowing InternedStrings, to observer: inout some LifecycleObserver
   ) -> Bool {
     guard sawEvent && isRunning else { return false }  // as enter(_:_:into:) would go on
@@ -193,6 +194,8 @@ package struct LifecycleWalker: Sendable {
     } else if event.tag == .taskEnd {
       now = TraceTime(nanoseconds: event.time)
       endTask(Int(event.number), into: &observer)
+    } else if case let tag = event.tag, tag == .input || tag == .mark || tag == .envSet {
+      now = TraceTime(nanoseconds: event.time)
     } else {
       return false
     }

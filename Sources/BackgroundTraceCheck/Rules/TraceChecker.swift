@@ -59,7 +59,7 @@ public struct TraceChecker: Sendable {
         continuedSubmitOf: event.isContinuedSubmit ? strings[event.string] : nil)
     }
     begin(location: location, time: TraceTime(nanoseconds: event.time))
-    if !walker.applyTaskEvent(event, strings: strings, to: &rules) {
+    if !walker.applyFrequentEvent(event, strings: strings, to: &rules) {
       walker.apply(event, strings: strings, to: &rules)
     }
     collect(into: &findings)
