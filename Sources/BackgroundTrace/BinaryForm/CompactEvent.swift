@@ -118,6 +118,10 @@ extension CompactEvent {
     flags & 1 == 1 ? strings[string] : nil
   }
 
+  /// The string id of `task.begin`'s name.
+  @inlinable
+  package var taskNameID: UInt32? { flags & 1 == 1 ? string : nil }
+
   /// `sched.expire`'s reason (flags bit 0: present, its code in ``options``).
   @inlinable
   package var expirationReason: ExpirationReason? {

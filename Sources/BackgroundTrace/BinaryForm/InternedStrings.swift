@@ -28,6 +28,10 @@ package struct InternedStrings: Sendable, StringTable {
   /// looks identifiers up by it, and would otherwise hash a string again at every event
   /// that names it.
   private var stableHashes: [StableHash] = []
+  /// Each string's ``ShortString``, by id, `nil` for a string of more than 15 bytes:
+  /// the checker keeps open tasks' names in that form, and would otherwise copy a
+  /// `String` at every task it opens.
+  private var shortStrings: [ShortString?] = []
   /// An open-addressing table of ids + 1 (0: empty), a power of two long and at most
   /// half full, probed linearly from a hash's low bits: one hash per string, never
   /// again as the table grows, and one probe per chunk string, where a
@@ -53,6 +57,7 @@ package struct InternedStrings: Sendable, StringTable {
     strings.removeAll(keepingCapacity: true)
     hashes.removeAll(keepingCapacity: true)
     stableHashes.removeAll(keepingCapacity: true)
+    shortStrings.removeAll(keepingCapacity: true)
     for index in slots.indices { slots[index] = 0 }
     settingLists.removeAll(keepingCapacity: true)
     settingListIDs.removeAll(keepingCapacity: true)
@@ -65,6 +70,10 @@ package struct InternedStrings: Sendable, StringTable {
 
   /// The ``StableHash`` of the string with id `id`.
   package func stableHash(_ id: UInt32) -> StableHash { stableHashes[Int(id)] }
+
+  /// The string with id `id` as a ``ShortString``, or `nil` when it has more than 15
+  /// bytes.
+  package func shortString(_ id: UInt32) -> ShortString? { shortStrings[Int(id)] }
 
   /// The id of `string`, if a chunk read so far holds it: look a string up once, then
   /// compare ids.
@@ -90,17 +99,19 @@ package struct InternedStrings: Sendable, StringTable {
   /// The id of `string`, adding it if it is new.
   mutating func intern(_ string: String) -> UInt32 {
     var bytes = string
-    let (found, slot, hash, stableHash) = bytes.withUTF8 { utf8 in
+    let (found, slot, hash, stableHash, short) = bytes.withUTF8 { utf8 in
       let raw = UnsafeRawBufferPointer(utf8)
       let hash = Self.hash(raw)
       let (id, slot) = find(raw, hash: hash)
-      return (id, slot, hash, id == nil ? StableHash(utf8: raw) : StableHash.zero)
+      guard id == nil else { return (id, slot, hash, StableHash.zero, ShortString?.none) }
+      return (id, slot, hash, StableHash(utf8: raw), ShortString(utf8: raw))
     }
     if let found { return found }
     let id = UInt32(strings.count)
     strings.append(string)
     hashes.append(hash)
     stableHashes.append(stableHash)
+    shortStrings.append(short)
     slots[slot] = id + 1
     if 2 * strings.count > slots.count { grow() }
     return id

@@ -244,26 +244,25 @@ package struct ProcessLife: Sendable {
 package struct TaskLife: Sendable {
   /// Its name, when given.
   package var name: String? {
-    get { named ? storedName : nil }
-    set {
-      named = newValue != nil
-      storedName = newValue ?? ""
-    }
+    get { storedName.string }
+    set { storedName = TaskName(newValue) }
   }
   /// When it began.
   package var begin: TraceTime
   /// When its expiration handler ran.
   package var expiredAt: TraceTime?
-  /// The name, or empty when `named` is false. (A `String?` field is copied and
-  /// destroyed by generic outlined code that calls `String`'s value witnesses, at every
-  /// copy of a task.)
-  private var storedName: String
-  private var named: Bool
+  /// The name, held in place when short (a `String?` field is retained and released by
+  /// the runtime at every copy of a task).
+  private var storedName: TaskName
 
   /// A task named `name` that began at `begin`.
-  package init(name: consuming String?, begin: TraceTime, expiredAt: TraceTime? = nil) {
-    named = name != nil
-    storedName = name ?? ""
+  package init(name: String?, begin: TraceTime, expiredAt: TraceTime? = nil) {
+    self.init(name: TaskName(name), begin: begin, expiredAt: expiredAt)
+  }
+
+  /// A task named `name` that began at `begin`.
+  package init(name: consuming TaskName, begin: TraceTime, expiredAt: TraceTime? = nil) {
+    storedName = name
     self.begin = begin
     self.expiredAt = expiredAt
   }

@@ -7,12 +7,12 @@ extension LifecycleWalker {
   // checker's loop takes them through applyFrequentEvent(_:strings:to:), where a call
   // for each cost about a twentieth of the checker's time.
   @inline(__always)
-  mutating func beginTask(_ id: Int, name: consuming String?, into observer: inout some LifecycleObserver) {
+  mutating func beginTask(_ id: Int, name: consuming TaskName, into observer: inout some LifecycleObserver) {
     guard id != 0 else {
-      observer.observe(.taskRefused(name: name), in: process)
+      observer.observe(.taskRefused(name: name.string), in: process)
       return
     }
-    let task = TaskLife(name: name, begin: now)  // the name moves in: no retain, no release
+    let task = TaskLife(name: name, begin: now)
     // Observed before it is stored, so that storing it moves it: observers do not see
     // the walker's tables while it applies an event.
     observer.observeTaskBegun(id: id, task, in: process)

@@ -137,7 +137,7 @@ package struct LifecycleWalker: Sendable {
     case .appLaunch: launchProcess(into: &observer)
     case .appState: changeState(to: event.appState, into: &observer)
     case .appTerminate: terminate(reason: event.terminateReason(strings: strings), into: &observer)
-    case .taskBegin: beginTask(number, name: event.taskName(strings: strings), into: &observer)
+    case .taskBegin: beginTask(number, name: TaskName(event.taskNameID, in: strings), into: &observer)
     case .taskEnd: endTask(number, into: &observer)
     case .taskExpire: expireTask(number, into: &observer)
     case .schedRegister:
@@ -190,7 +190,7 @@ package struct LifecycleWalker: Sendable {
     guard sawEvent && isRunning else { return false }  // as enter(_:_:into:) would go on
     if event.tag == .taskBegin {
       now = TraceTime(nanoseconds: event.time)
-      beginTask(Int(event.number), name: event.taskName(strings: strings), into: &observer)
+      beginTask(Int(event.number), name: TaskName(event.taskNameID, in: strings), into: &observer)
     } else if event.tag == .taskEnd {
       now = TraceTime(nanoseconds: event.time)
       endTask(Int(event.number), into: &observer)
@@ -230,7 +230,7 @@ package struct LifecycleWalker: Sendable {
     case .appLaunch: launchProcess(into: &observer)
     case .appState(let state): changeState(to: state, into: &observer)
     case .appTerminate(let reason): terminate(reason: reason, into: &observer)
-    case .taskBegin(let id, let name): beginTask(id, name: name, into: &observer)
+    case .taskBegin(let id, let name): beginTask(id, name: TaskName(name), into: &observer)
     case .taskEnd(let id): endTask(id, into: &observer)
     case .taskExpire(let id): expireTask(id, into: &observer)
     case .schedRegister(let ident, let ok): register(ident, StableHash(ident), ok: ok ?? true, into: &observer)

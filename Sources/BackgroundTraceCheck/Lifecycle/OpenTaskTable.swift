@@ -18,10 +18,10 @@ package struct OpenTaskTable: Sendable, Sequence {
     var id: Int
     var task: TaskLife
 
-    /// An empty slot. It must hold nothing to release (its name is the empty small
-    /// string): ``OpenTaskTable/updateValue(_:forKey:)`` initializes a task over it
-    /// without destroying it.
-    static var empty: Slot { Slot(id: 0, task: TaskLife(name: nil, begin: TraceTime(nanoseconds: 0))) }
+    /// An empty slot. It must hold nothing to release (its name is ``TaskName/none``):
+    /// ``OpenTaskTable/updateValue(_:forKey:)`` initializes a task over it without
+    /// destroying it.
+    static var empty: Slot { Slot(id: 0, task: TaskLife(name: TaskName.none, begin: TraceTime(nanoseconds: 0))) }
   }
 
   /// A power of two in length once the first task is inserted, at most 3/4 full.
@@ -91,8 +91,8 @@ package struct OpenTaskTable: Sendable, Sequence {
       slots[slot].task = task
     } else {
       // Initialized over the empty slot rather than assigned: an empty slot holds no
-      // reference (its task's name is the empty small string), so there is nothing to
-      // release, where assigning called into the runtime to release it.
+      // reference (its task has no name), so there is nothing to release, where
+      // assigning called into the runtime to release it.
       var new: Slot? = Slot(id: id, task: task)
       slots.withUnsafeMutableBufferPointer { slots in
         (slots.baseAddress! + slot).initialize(to: new.take()!)
