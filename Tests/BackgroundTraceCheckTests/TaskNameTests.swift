@@ -1,7 +1,6 @@
 import BackgroundTrace
 import BackgroundTraceCheck
 import Testing
-import _BackgroundTraceStorage
 
 /// The checker keeps an open task's name of at most 15 UTF-8 bytes in place
 /// (`ShortString`) and a longer one as a string: every name reads back as the trace

@@ -31,7 +31,7 @@ package struct InternedStrings: Sendable, StringTable {
   /// Each string's ``ShortString``, by id, `nil` for a string of more than 15 bytes:
   /// the checker keeps open tasks' names in that form, and would otherwise copy a
   /// `String` at every task it opens.
-  private var shortStrings: [ShortString?] = []
+  @usableFromInline private(set) var shortStrings: [ShortString?] = []
   /// An open-addressing table of ids + 1 (0: empty), a power of two long and at most
   /// half full, probed linearly from a hash's low bits: one hash per string, never
   /// again as the table grows, and one probe per chunk string, where a
@@ -73,6 +73,7 @@ package struct InternedStrings: Sendable, StringTable {
 
   /// The string with id `id` as a ``ShortString``, or `nil` when it has more than 15
   /// bytes.
+  @inlinable
   package func shortString(_ id: UInt32) -> ShortString? { shortStrings[Int(id)] }
 
   /// The id of `string`, if a chunk read so far holds it: look a string up once, then

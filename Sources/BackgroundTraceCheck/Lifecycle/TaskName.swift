@@ -1,5 +1,4 @@
 package import BackgroundTrace
-package import _BackgroundTraceStorage
 
 /// An open task's name as the lifecycle walker keeps it: a name of at most 15 bytes in
 /// place (``ShortString``), a longer one as a string.

@@ -4,18 +4,19 @@
 ///
 /// The lifecycle walker keeps the names of open tasks in this form, which the reader
 /// computes once per string as it interns it.
-public struct ShortString: Sendable, Equatable {
+@usableFromInline
+package struct ShortString: Sendable, Equatable {
   /// The bytes, in memory order: the UTF-8 bytes first, zeros after them, and the
   /// count in the last byte.
   @usableFromInline var words: (UInt64, UInt64)
 
   /// The most UTF-8 bytes a short string holds.
-  @inlinable public static var capacity: Int { 15 }
+  @inlinable package static var capacity: Int { 15 }
 
   /// The string whose UTF-8 bytes are `utf8`, or `nil` when they are more than
   /// ``capacity``.
   @inlinable
-  public init?(utf8: UnsafeRawBufferPointer) {
+  package init?(utf8: UnsafeRawBufferPointer) {
     guard utf8.count <= Self.capacity else { return nil }
     var words: (UInt64, UInt64) = (0, 0)
     withUnsafeMutableBytes(of: &words) { raw in
@@ -26,19 +27,19 @@ public struct ShortString: Sendable, Equatable {
   }
 
   /// `string`, or `nil` when its UTF-8 form is longer than ``capacity``.
-  public init?(_ string: String) {
+  package init?(_ string: String) {
     var string = string
     guard let short = string.withUTF8({ ShortString(utf8: UnsafeRawBufferPointer($0)) }) else { return nil }
     self = short
   }
 
   /// How many UTF-8 bytes it holds.
-  @inlinable public var count: Int {
+  @inlinable package var count: Int {
     withUnsafeBytes(of: words) { Int($0[Self.capacity]) }
   }
 
   /// The string.
-  public var string: String {
+  package var string: String {
     withUnsafeBytes(of: words) { raw in
       String(decoding: UnsafeRawBufferPointer(rebasing: raw[..<Int(raw[Self.capacity])]), as: UTF8.self)
     }
@@ -46,7 +47,7 @@ public struct ShortString: Sendable, Equatable {
 
   /// Whether the two hold the same bytes.
   @inlinable
-  public static func == (lhs: ShortString, rhs: ShortString) -> Bool {
+  package static func == (lhs: ShortString, rhs: ShortString) -> Bool {
     lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1
   }
 }
