@@ -26,13 +26,6 @@ package struct ShortString: Sendable, Equatable {
     self.words = words
   }
 
-  /// `string`, or `nil` when its UTF-8 form is longer than ``capacity``.
-  package init?(_ string: String) {
-    var string = string
-    guard let short = string.withUTF8({ ShortString(utf8: UnsafeRawBufferPointer($0)) }) else { return nil }
-    self = short
-  }
-
   /// How many UTF-8 bytes it holds.
   @inlinable package var count: Int {
     withUnsafeBytes(of: words) { Int($0[Self.capacity]) }

@@ -244,15 +244,15 @@ package struct ProcessLife: Sendable {
 package struct TaskLife: Sendable {
   /// Its name, when given.
   package var name: String? {
-    get { storedName.string }
+    get { storedName.name }
     set { storedName = TaskName(newValue) }
   }
   /// When it began.
   package var begin: TraceTime
   /// When its expiration handler ran.
   package var expiredAt: TraceTime?
-  /// The name, held in place when short (a `String?` field is retained and released by
-  /// the runtime at every copy of a task).
+  /// The name: one read from a binary trace is held in place when short (a `String?`
+  /// field is retained and released by the runtime at every copy of a task).
   private var storedName: TaskName
 
   /// A task named `name` that began at `begin`.

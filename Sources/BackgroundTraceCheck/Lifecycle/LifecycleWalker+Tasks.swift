@@ -9,7 +9,7 @@ extension LifecycleWalker {
   @inline(__always)
   mutating func beginTask(_ id: Int, name: consuming TaskName, into observer: inout some LifecycleObserver) {
     guard id != 0 else {
-      observer.observe(.taskRefused(name: name.string), in: process)
+      observer.observe(.taskRefused(name: name.name), in: process)
       return
     }
     let task = TaskLife(name: name, begin: now)

@@ -1,27 +1,24 @@
 package import BackgroundTrace
 
-/// An open task's name as the lifecycle walker keeps it: a name of at most 15 bytes in
-/// place (``ShortString``), a longer one as a string.
+/// An open task's name as the lifecycle walker keeps it: a name of at most 15 bytes read
+/// from a binary trace in place (``ShortString``), any other as a string.
 ///
 /// Most events of a typical trace begin or end a task, and each stores or destroys a
-/// name: held in place, neither retains nor releases anything. A `String`, however
-/// small, is retained as it is copied out of the reader's strings and released as the
-/// task ends, each a call into the runtime.
+/// name. A `String` copied out of the reader's strings, however small, is retained as
+/// the task begins and released as it ends, each a call into the runtime; a name held
+/// in place is neither. A name given as a `String` (an event read whole) is kept as it
+/// came.
 package enum TaskName: Sendable {
   /// No name was given.
   case none
-  /// A name of at most 15 bytes.
-  case short(ShortString)
-  /// A longer name.
-  case long(String)
+  /// A name of at most 15 bytes, held in place.
+  case inline(ShortString)
+  /// A name kept as a string.
+  case string(String)
 
   /// `name`, or ``none``.
   package init(_ name: String?) {
-    guard let name else {
-      self = .none
-      return
-    }
-    self = ShortString(name).map(TaskName.short) ?? .long(name)
+    self = name.map(TaskName.string) ?? .none
   }
 
   /// The string with id `id` of `strings`, or ``none`` for no id: a compact
@@ -32,15 +29,15 @@ package enum TaskName: Sendable {
       self = .none
       return
     }
-    self = strings.shortString(id).map(TaskName.short) ?? .long(strings[id])
+    self = strings.shortString(id).map(TaskName.inline) ?? .string(strings[id])
   }
 
   /// The name, `nil` when none was given.
-  package var string: String? {
+  package var name: String? {
     switch self {
     case .none: nil
-    case .short(let short): short.string
-    case .long(let string): string
+    case .inline(let short): short.string
+    case .string(let string): string
     }
   }
 }
