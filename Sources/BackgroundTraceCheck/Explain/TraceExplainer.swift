@@ -81,7 +81,11 @@ public struct TraceExplainer: Sendable {
     }
     transitions.removeAll(keepingCapacity: true)
     checker.check(located, into: &step.findings, transitions: &transitions)
-    step.changes = transitions.compactMap(change)
+    // A loop, not `compactMap(change)`: the method passed as a closure captured the
+    // explainer, and each step copied it whole (some 3 kB) and retained what it holds.
+    for transition in transitions {
+      if let change = change(transition) { step.changes.append(change) }
+    }
     return step
   }
 
