@@ -60,10 +60,15 @@ extension LifecycleWalker {
   /// is in the background (or suspended), left the foreground more than the 5 s grace
   /// ago (`AndroidRelease.foregroundToBackgroundGrace`) or never was in it, and is not
   /// on the temporary allowlist (an `app.allowlist` window, its end excluded).
+  ///
+  /// Inlined: called out of line from a step whose observer is `inout`, it was handed a
+  /// copy of the whole walker (some 2.5 kB).
   private var startsInBackground: Bool {
-    (process.state == .background || process.state == .suspended)
-      && !(leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false)
-      && !(allowlistedUntil.map { now < $0 } ?? false)
+    @inline(__always) get {
+      (process.state == .background || process.state == .suspended)
+        && !(leftForegroundAt.map { now <= $0 + AndroidRelease.foregroundToBackgroundGrace } ?? false)
+        && !(allowlistedUntil.map { now < $0 } ?? false)
+    }
   }
 
   mutating func promoteService(

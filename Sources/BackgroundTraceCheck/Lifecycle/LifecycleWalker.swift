@@ -217,6 +217,7 @@ package struct LifecycleWalker: Sendable {
   }
 
   /// Reports an app's action `kind` taken while no process runs.
+  @inline(__always)  // out of line, it was handed a copy of the whole walker
   private func observeWithoutProcess(_ kind: TraceEvent.Kind, into observer: inout some LifecycleObserver) {
     guard let termination else { return }
     observer.observe(
@@ -355,9 +356,7 @@ package struct LifecycleWalker: Sendable {
     if state == .suspended {
       closeTasksAndRuns(.suspended, into: &observer)
       closeSessions(.suspended, into: &observer)
-      // Nearly always empty: the call, a method that reads the walker, copied the whole
-      // walker (some 2.5 kB) at every suspension.
-      if !fileLocks.isEmpty { observeSuspendedFileLocks(into: &observer) }
+      if !fileLocks.isEmpty { observeSuspendedFileLocks(into: &observer) }  // nearly always empty
     }
   }
 
