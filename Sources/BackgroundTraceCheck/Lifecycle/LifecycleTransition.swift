@@ -256,7 +256,7 @@ package struct TaskLife: Sendable {
   private var storedName: TaskName
 
   /// A task named `name` that began at `begin`.
-  package init(name: String?, begin: TraceTime, expiredAt: TraceTime? = nil) {
+  package init(name: consuming String?, begin: TraceTime, expiredAt: TraceTime? = nil) {
     self.init(name: TaskName(name), begin: begin, expiredAt: expiredAt)
   }
 

@@ -17,7 +17,7 @@ package enum TaskName: Sendable {
   case string(String)
 
   /// `name`, or ``none``.
-  package init(_ name: String?) {
+  package init(_ name: consuming String?) {
     self = name.map(TaskName.string) ?? .none
   }
 
