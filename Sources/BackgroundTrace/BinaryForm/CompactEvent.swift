@@ -115,7 +115,8 @@ extension CompactEvent {
   /// `task.begin`'s name.
   @inlinable
   package func taskName(strings: borrowing some StringTable) -> String? {
-    flags & 1 == 1 ? strings[string] : nil
+    guard let id = taskNameID else { return nil }
+    return strings[id]
   }
 
   /// The string id of `task.begin`'s name.
