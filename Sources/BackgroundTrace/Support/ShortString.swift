@@ -33,9 +33,7 @@ package struct ShortString: Sendable, Equatable {
 
   /// The string.
   package var string: String {
-    withUnsafeBytes(of: words) { raw in
-      String(decoding: UnsafeRawBufferPointer(rebasing: raw[..<Int(raw[Self.capacity])]), as: UTF8.self)
-    }
+    withUnsafeBytes(of: words) { String(decoding: UnsafeRawBufferPointer(rebasing: $0[..<count]), as: UTF8.self) }
   }
 
   /// Whether the two hold the same bytes.
