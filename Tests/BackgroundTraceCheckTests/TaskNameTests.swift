@@ -27,12 +27,20 @@ import Testing
     #expect(Self.short("") != Self.short("a"))
   }
 
-  @Test func aTaskKeepsItsNameWhateverItsLength() {
+  @Test func aTaskKeepsItsNameWhateverItsLength() throws {
     for name in [nil, "", "FlushLogs", "abcdefghijklmno", "abcdefghijklmnop", "Sync ✓"] {
       var task = TaskLife(name: name, begin: TraceTime(nanoseconds: 1))
       #expect(task.name == name)
       task.name = "renamed"
       #expect(task.name == "renamed")
+    }
+    // A name held in place, as a task begun from a binary trace keeps it.
+    for name in ["", "FlushLogs", "abcdefghijklmno", "Sync ✓"] {
+      let short = try #require(Self.short(name))
+      var task = TaskLife(name: TaskName.inline(short), begin: TraceTime(nanoseconds: 1))
+      #expect(task.name == name)
+      task.name = nil
+      #expect(task.name == nil)
     }
   }
 
