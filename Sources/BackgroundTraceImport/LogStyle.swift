@@ -126,6 +126,10 @@ private struct ReaderMaking: LogStyleReaderUse {
 /// compiled for the reader's own type where ``LogStyle/withReader(_:on:)`` hands it over:
 /// kept as `any LogStyleReader`, a reader that joins wrapped lines runs its generic code
 /// unspecialized on every line.
+///
+/// The reader lives in a box the closures share, so copies of a `StyleReader` read
+/// through the same reader: each holder keeps one (a `LogStream` the one it reads with,
+/// the style detector one a style).
 struct StyleReader: LogStyleReader {
   private let readLine: (LogLineSplitter.Line) -> LineReading
   private let finishReading: () -> LineReading?
