@@ -15,12 +15,13 @@ extension LifecycleWalker {
     works.index(forKey: work, StableHash(work)) != nil
   }
 
-  /// Whether `work`'s last request finished with a success, and is not unfinished
-  /// again: what an `append` or `appendOrReplace` enqueued now waits for, and whose
-  /// output its input merges (androidx `EnqueueRunnable`; over failed or cancelled work
-  /// an `append` finishes at once and an `appendOrReplace` starts afresh).
-  package func hasSucceeded(_ work: String) -> Bool {
-    !isUnfinished(work) && finishedWorks[StableHash(work).bits]?.ending == .succeeded
+  /// How `work`'s last request finished, when it did and is not unfinished again;
+  /// `nil` for unfinished work and work never enqueued or started. After a success an
+  /// `append` or `appendOrReplace` waits for it and merges its output into its input;
+  /// over failed or cancelled work an `append` finishes at once and an
+  /// `appendOrReplace` starts afresh (androidx `EnqueueRunnable`).
+  package func ending(of work: String) -> FinishedWork.Ending? {
+    isUnfinished(work) ? nil : finishedWorks[StableHash(work).bits]?.ending
   }
 
   mutating func enqueue(

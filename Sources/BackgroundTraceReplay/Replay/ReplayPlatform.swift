@@ -316,13 +316,20 @@ extension ReplayPlatform: WorkQueue {
   /// Whether the work is unfinished is the lifecycle model's answer, as the checker's:
   /// with `keep`, unfinished work stays as it was, and the call returns false; with
   /// `append` or `appendOrReplace`, the request waits behind it until the model
-  /// releases it. A request androidx refuses to build throws, as in the simulation.
+  /// releases it. `update` acts as in the simulation: it gives unfinished work's request
+  /// the new settings, and it keeps what the work waits for; it leaves finished work
+  /// alone, records nothing and returns false; over cancelled work, or none, it enqueues.
+  /// A request androidx refuses to build throws, as in the simulation, and so does an
+  /// update of a name that holds a chain or of another type of work.
   @discardableResult
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) -> Bool {
     try request.validate(policy: policy)
-    let request = identified(request)
     let unfinished = lifecycle.isUnfinished(request.work)
-    let succeeded = lifecycle.hasSucceeded(request.work)
+    let ending = lifecycle.ending(of: request.work)
+    if policy == .update, unfinished || (ending != nil && ending != .cancelled) {
+      return try update(request, unfinished: unfinished)
+    }
+    let request = identified(request)
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
     switch policy {
     case .keep? where unfinished:
@@ -331,12 +338,35 @@ extension ReplayPlatform: WorkQueue {
       queuedWorks[request.work, default: []].append(request)
       return true
     default:
-      let appended = (policy == .append || policy == .appendOrReplace) && succeeded
+      // androidx EnqueueRunnable: an `append` over finished work, and an
+      // `appendOrReplace` over succeeded work, wait for the request before them.
+      let appended = (policy == .append && ending != nil) || (policy == .appendOrReplace && ending == .succeeded)
       workPrerequisites[request.work] = appended ? [request.work] : nil
       works[request.work] = request
-      if policy != .update { queuedWorks[request.work] = nil }
+      queuedWorks[request.work] = nil
       return true
     }
+  }
+
+  /// An update of work that is unfinished or finished other than cancelled, as
+  /// `SimulatedSystem` makes it (androidx `WorkerUpdater.enqueueUniquelyNamedPeriodic`):
+  /// refused for a name that holds more than one request (one queued behind the work,
+  /// or a finished one it waits for) or for another type of work; for unfinished work,
+  /// recorded with the current request's id, which takes the new settings.
+  private func update(_ request: WorkRequest, unfinished: Bool) throws(WorkRequestError) -> Bool {
+    let current = works[request.work]
+    if queuedWorks[request.work]?.isEmpty == false || workPrerequisites[request.work] == [request.work] {
+      throw WorkRequestError(.updateChain, work: request.work)
+    }
+    if let current, (current.period != nil) != (request.period != nil) {
+      throw WorkRequestError(.updateType, work: request.work)
+    }
+    guard unfinished else { return false }  // finished one-time work takes no update
+    var updated = identified(request)
+    if let current { updated.id = current.id }
+    record(.workEnqueue(updated.enqueueEvent(policy: .update)))
+    works[request.work] = updated
+    return true
   }
 
   /// Records `work.enqueue` and a `work.after` per prerequisite, and keeps the request
