@@ -45,7 +45,7 @@ import Testing
       // the marker before a kind that takes no suffix (work.start)
       ([0x3E, 0x0E, 0x00, 0x00, 0x00], "a record suffix on a kind that takes none"),
       // a suffix whose presence bits name no field
-      ([0x3E, 0x0D, 0x00, 0x00, 0x00, 0x02, 0x01], "work.enqueue: bad suffix presence bits"),
+      ([0x3E, 0x0D, 0x00, 0x00, 0x00, 0x00, 0x01], "work.enqueue: bad suffix presence bits"),
       // a request id that is not a UUID (string 0 is "w")
       ([0x3E, 0x0D, 0x00, 0x00, 0x00, 0x01, 0x00], "work.enqueue: bad request id"),
       // the suffix cut off before its string

@@ -380,10 +380,14 @@ struct ChunkDecoder {
       }
       if flags & EnqueueFlag.scheduleOverride != 0 { event.scheduleOverride = try scaled(&cursor) }
       if suffixed {
-        guard cursor.varint() == RecordSuffix.request else { throw fail("bad suffix presence bits") }
-        let index = try string(&cursor)
-        guard WorkRequestID(strings[Int(index)]) != nil else { throw fail("bad request id") }
-        event.thirdString = stringIDs[index]
+        let all = RecordSuffix.request | RecordSuffix.uniqueName
+        guard let bits = cursor.varint(), bits != 0, bits & ~all == 0 else { throw fail("bad suffix presence bits") }
+        if bits & RecordSuffix.request != 0 {
+          let index = try string(&cursor)
+          guard WorkRequestID(strings[Int(index)]) != nil else { throw fail("bad request id") }
+          event.thirdString = stringIDs[index]
+        }
+        if bits & RecordSuffix.uniqueName != 0 { event.fourthString = try stringID(&cursor) }
       }
     case .workStart, .workStop:
       event.string = try stringID(&cursor)

@@ -196,9 +196,14 @@ struct ChunkEncoder {
         flags |= EnqueueFlag.scheduleOverride
         appendScaled(bounded(scheduleOverride.nanoseconds))
       }
-      if let request = enqueue.request {  // came once the flags were full: in the suffix
-        Varint.append(RecordSuffix.request, to: &records)
-        appendString(request.description)
+      // Came once the flags were full: in the suffix, each behind its presence bit.
+      if enqueue.request != nil || enqueue.uniqueName != nil {
+        Varint.append(
+          (enqueue.request != nil ? RecordSuffix.request : 0)
+            | (enqueue.uniqueName != nil ? RecordSuffix.uniqueName : 0),
+          to: &records)
+        if let request = enqueue.request { appendString(request.description) }
+        if let uniqueName = enqueue.uniqueName { appendString(uniqueName) }
         suffixed = true
       }
     case .workStart(let work, let attempt):

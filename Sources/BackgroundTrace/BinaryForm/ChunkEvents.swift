@@ -78,6 +78,7 @@ struct LogChunkEvents: StringTable {
       if event.string != CompactEvent.noString { event.string = internedIDs[Int(event.string)] }
       if event.secondString != CompactEvent.noString { event.secondString = internedIDs[Int(event.secondString)] }
       if event.thirdString != CompactEvent.noString { event.thirdString = internedIDs[Int(event.thirdString)] }
+      if event.fourthString != CompactEvent.noString { event.fourthString = internedIDs[Int(event.fourthString)] }
     }
     return event
   }

@@ -22,7 +22,7 @@
 /// | `sched.launch` | ident | | | run | |
 /// | `sched.expire` | | | | run | ``expirationReason`` |
 /// | `sched.complete` | | | | run | ``success`` |
-/// | `work.enqueue` | work | name | request | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code; ``initialDelay``, ``constraintBits``, ``scheduleOverride``) |
+/// | `work.enqueue` | work | name | request | limit | ``workEnqueue(strings:)`` (``flags``: the expedited code; ``initialDelay``, ``constraintBits``, ``scheduleOverride``; the unique name in ``fourthString``) |
 /// | `work.start` | work | | | attempt | |
 /// | `work.result` | work | tags | | attempt | ``outcome`` |
 /// | `work.stop` | work | reason | tags | attempt | ``workStopTags(strings:)`` |
@@ -56,6 +56,9 @@ package struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
   @usableFromInline var backoffCode: UInt8 = 0
   /// `work.enqueue`'s policy code, when its presence byte says it is present.
   @usableFromInline var policyCode: UInt8 = 0
+  /// `work.enqueue`'s constraints, as the binary form's bits; 0 when it has none. Kept
+  /// in the padding after the bytes above.
+  @usableFromInline var constraintBits: UInt16 = 0
   /// The first string field's id (or `env.set`'s setting list id).
   @usableFromInline package var string: UInt32 = CompactEvent.noString
   /// The second string field's id.
@@ -70,11 +73,10 @@ package struct CompactEvent: Sendable, Hashable, BitwiseCopyable {
   @usableFromInline var flex: UInt64 = 0
   /// `work.enqueue`'s initial delay, in nanoseconds; ``noInterval`` when it has none.
   @usableFromInline var initialDelay: UInt64 = CompactEvent.noInterval
-  /// `work.enqueue`'s constraints, as the binary form's bits; 0 when it has none.
-  @usableFromInline var constraintBits: UInt16 = 0
-  /// The third string field's id (`sched.submit`'s subtitle, `work.stop`'s tags), where
-  /// it takes the padding after ``constraintBits``.
+  /// The third string field's id (`sched.submit`'s subtitle, `work.stop`'s tags).
   @usableFromInline package var thirdString: UInt32 = CompactEvent.noString
+  /// `work.enqueue`'s unique name's id (`unique=`), beside ``thirdString``.
+  @usableFromInline package var fourthString: UInt32 = CompactEvent.noString
   /// `work.enqueue`'s next schedule time override, in nanoseconds; ``noInterval`` when
   /// it has none.
   @usableFromInline var scheduleOverride: UInt64 = CompactEvent.noInterval
@@ -184,7 +186,8 @@ extension CompactEvent {
       initialDelay: initialDelay == Self.noInterval ? nil : TraceInterval(nanoseconds: initialDelay),
       constraints: WorkConstraint.constraints(bits: UInt64(constraintBits)),
       nextScheduleTimeOverride: scheduleOverride == Self.noInterval ? nil : TraceTime(nanoseconds: scheduleOverride),
-      request: thirdString == Self.noString ? nil : WorkRequestID(strings[thirdString]))
+      request: thirdString == Self.noString ? nil : WorkRequestID(strings[thirdString]),
+      uniqueName: fourthString == Self.noString ? nil : strings[fourthString])
   }
 
   /// `work.stop`'s tags, when its flags say they are present.

@@ -163,11 +163,12 @@ public enum EventTag: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
           .optional("flex", .interval), .optional("policy", .choice(ExistingWorkPolicy.self)),
           .optional("expedited", .choice(ExpeditedPolicy.self)), .optional("initial", .interval),
           .optional("needs", .string), .optional("override", .seconds), .optional("request", .string),
+          .optional("unique", .string),
         ],
         "the app enqueued work (`expedited=`: an expedited request, and its out-of-quota policy; `initial=`: its "
           + "initial delay; `needs=`: its constraints, words joined by `+` (docs/events.md, \"Work constraints\"); "
-          + "`override=`: periodic work's next schedule time override; `request=`: the request's id, a UUID "
-          + "(docs/events.md, \"Work requests\"))")
+          + "`override=`: periodic work's next schedule time override; `request=`: the request's id, a UUID; "
+          + "`unique=`: the unique name a work of its own is enqueued under (docs/events.md, \"Work requests\"))")
     case .workStart:
       KindSpec(
         "work.start", .system, [.required("work", .string), .required("attempt", .integer)],

@@ -108,6 +108,7 @@ extension TraceEvent.Kind {
       visit(enqueue.constraints.flatMap(WorkConstraint.field).map(FieldValue.string))
       visit(enqueue.nextScheduleTimeOverride.map(FieldValue.seconds))
       visit(enqueue.request.map { .string($0.description) })
+      visit(enqueue.uniqueName.map(FieldValue.string))
     case .workStart(let work, let attempt):
       visit(.string(work))
       visit(.integer(attempt))
@@ -255,7 +256,8 @@ extension TraceEvent.Kind {
           period: try values.optionalInterval(5), flex: try values.optionalInterval(6),
           policy: try values.optionalChoice(7), expedited: try values.optionalChoice(8),
           initialDelay: try values.optionalInterval(9), constraints: try values.workConstraints(10),
-          nextScheduleTimeOverride: try values.optionalSeconds(11), request: try values.requestID(12)))
+          nextScheduleTimeOverride: try values.optionalSeconds(11), request: try values.requestID(12),
+          uniqueName: try values.optionalString(13)))
     case .workStart: self = .workStart(work: try values.string(0), attempt: try values.integer(1))
     case .workResult:
       self = .workResult(

@@ -521,6 +521,11 @@ public struct WorkEnqueue: Sendable, Hashable {
   /// of the work this enqueue adds, or updates with `policy=update`; `nil`: not
   /// recorded (a trace from before ids were recorded, or a queue that gives none).
   public var request: WorkRequestID?
+  /// The unique name the request is enqueued under when its work is its own (`unique=`,
+  /// androidx `enqueueUniqueWork` with several requests, or appended behind several
+  /// works of the name): one work of several under the name; `nil` when `work` is the
+  /// unique name, or the work has none (docs/events.md, "Work requests").
+  public var uniqueName: String?
 
   /// Creates an enqueue.
   public init(
@@ -528,8 +533,9 @@ public struct WorkEnqueue: Sendable, Hashable {
     retryLimit: Int? = nil, period: TraceInterval? = nil, flex: TraceInterval? = nil,
     policy: ExistingWorkPolicy? = nil, expedited: ExpeditedPolicy? = nil, initialDelay: TraceInterval? = nil,
     constraints: Set<WorkConstraint>? = nil, nextScheduleTimeOverride: TraceTime? = nil,
-    request: WorkRequestID? = nil
+    request: WorkRequestID? = nil, uniqueName: String? = nil
   ) {
+    self.uniqueName = uniqueName
     self.request = request
     self.nextScheduleTimeOverride = nextScheduleTimeOverride
     self.expedited = expedited

@@ -309,6 +309,9 @@ package enum RecordSuffix: Sendable {
   /// `work.enqueue`'s suffix bit 0: the request's id (`request=`) follows, as a string
   /// reference to its UUID text.
   @usableFromInline package static let request: UInt64 = 1
+  /// `work.enqueue`'s suffix bit 1: the unique name (`unique=`) follows, after the
+  /// request's id, as a string reference.
+  @usableFromInline package static let uniqueName: UInt64 = 2
 }
 
 /// A `work.enqueue` record's presence byte: which of its optional fields follow, in

@@ -26,6 +26,7 @@ struct IdentifierRenaming {
     case .workEnqueue(var enqueue):
       enqueue.work = work(enqueue.work)
       enqueue.request = enqueue.request.map { request($0) }
+      enqueue.uniqueName = enqueue.uniqueName.map { work($0) }  // a unique name is a work's id too
       return .workEnqueue(enqueue)
     case .workStart(let id, let attempt): return .workStart(work: work(id), attempt: attempt)
     case .workResult(let id, let attempt, let outcome, let tags):
