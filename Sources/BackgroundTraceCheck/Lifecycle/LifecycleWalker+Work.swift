@@ -28,6 +28,7 @@ extension LifecycleWalker {
     _ enqueue: consuming WorkEnqueue, _ hash: StableHash, into observer: inout some LifecycleObserver
   ) {
     if backoffSettingsUnknown { Self.assumeLeastBackoff(&enqueue) }
+    if enqueue.uniqueName != nil || !uniqueWorks.isEmpty, keepsOut(enqueue, into: &observer) { return }
     let work = enqueue.work
     // Read and changed in place, and moved, not copied: the existing work's life stays
     // in the table, and the enqueue moves into the life built below; both are large.
@@ -96,6 +97,36 @@ extension LifecycleWalker {
     // Built in the call that stores it: built in a variable first, the life is copied.
     works.insert(
       WorkLife(enqueue: enqueue, enqueuedAt: now, lastEnqueueAt: now, replacedRunning: replaced), for: work, hash)
+  }
+
+  /// The policy of an enqueue applied to the works of its unique name that hold their
+  /// own ids (`unique=`), as androidx `EnqueueRunnable` applies it to every request of
+  /// the name: `keep` keeps the request out while any is unfinished (returns true);
+  /// `replace`, and no policy for the name's own work, cancels them (androidx
+  /// `CancelWorkRunnable.forName`). A work of its own then joins its name: with no
+  /// policy it is another request of the same step, and an `append` waits for the
+  /// name's leaves through the `work.after` lines that follow it.
+  private mutating func keepsOut(_ enqueue: WorkEnqueue, into observer: inout some LifecycleObserver) -> Bool {
+    let name = enqueue.uniqueName ?? enqueue.work
+    let ownWork = enqueue.uniqueName != nil && name != enqueue.work
+    var others = (uniqueWorks[name] ?? []).filter { $0 != enqueue.work && isUnfinished($0) }
+    if ownWork && isUnfinished(name) { others.append(name) }
+    switch enqueue.policy {
+    case .keep? where !others.isEmpty:
+      observer.observe(.workEnqueued(enqueue, .kept), in: process)
+      return true
+    case .replace?,
+      nil where !ownWork:
+      uniqueWorks[name] = nil  // cancelled below: none of the name's is unfinished after
+      for other in others { cancel(other, StableHash(other), into: &observer) }
+      others = []
+    default:
+      break
+    }
+    others.removeAll { $0 == name }
+    if ownWork { others.append(enqueue.work) }
+    uniqueWorks[name] = others.isEmpty ? nil : others
+    return false
   }
 
   /// A request whose backoff the trace does not know waits the least WorkManager
@@ -218,6 +249,10 @@ extension LifecycleWalker {
   }
 
   mutating func cancel(_ work: String, _ hash: StableHash, into observer: inout some LifecycleObserver) {
+    // Cancelling a unique name cancels every work of it (androidx `cancelUniqueWork`).
+    if !uniqueWorks.isEmpty, let others = uniqueWorks.removeValue(forKey: work) {
+      for other in others where isUnfinished(other) { cancel(other, StableHash(other), into: &observer) }
+    }
     observer.observe(.workCancelled(work: work), in: process)
     guard let index = works.index(forKey: work, hash) else {
       if finishedWorks[hash.bits] == nil { finishedWorks[hash.bits] = FinishedWork(time: now, ending: .cancelled) }

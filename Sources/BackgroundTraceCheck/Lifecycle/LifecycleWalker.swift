@@ -67,6 +67,9 @@ package struct LifecycleWalker: Sendable {
   /// Works blocked on each unfinished prerequisite (`work.after`), by the
   /// prerequisite's id; empty in a trace without continuations.
   var blockedDependents: [String: [String]] = [:]
+  /// The unfinished works enqueued as works of their own under each unique name
+  /// (`work.enqueue unique=`), by the name; empty in a trace without them.
+  var uniqueWorks: [String: [String]] = [:]
 
   /// Whether work requests' backoff settings are unknown, as in a trace imported from a
   /// device log (the log does not print them): then a request that declares no backoff

@@ -1,0 +1,89 @@
+import BackgroundTrace
+import BackgroundTraceCheck
+import Testing
+
+/// Works of their own under one unique name (`work.enqueue unique=`, docs/events.md,
+/// "Work requests"): a policy on the name acts on every work of it, as androidx
+/// `EnqueueRunnable` acts on every request the name holds
+/// (work/work-runtime/src/main/java/androidx/work/impl/utils/EnqueueRunnable.kt), and
+/// cancelling the name cancels them all (`CancelWorkRunnable.forName`).
+@Suite struct UniqueNameWorksTests {
+  private func transitions(_ text: String) throws -> [LifecycleTransition] {
+    let trace = try RecordedTrace(text: text)
+    var walker = LifecycleWalker(meta: trace.meta)
+    var transitions: [LifecycleTransition] = []
+    for event in trace.events { walker.apply(event, into: &transitions) }
+    return transitions
+  }
+
+  private func kept(_ transitions: [LifecycleTransition]) -> [String] {
+    transitions.compactMap {
+      if case .workEnqueued(let enqueue, .kept) = $0 { enqueue.work } else { nil }
+    }
+  }
+
+  private func cancelled(_ transitions: [LifecycleTransition]) -> [String] {
+    transitions.compactMap {
+      if case .workCancelled(let work) = $0 { work } else { nil }
+    }
+  }
+
+  /// `keep` on the name keeps the request out while one of the name's works is
+  /// unfinished, though the name's own work finished (androidx: KEEP inserts nothing
+  /// while a request of the name is ENQUEUED or RUNNING).
+  @Test func keepKeepsOutWhileAWorkOfTheNameIsUnfinished() throws {
+    let transitions = try transitions(
+      """
+      bgtrace 1
+      meta platform=android
+      0 app.launch
+      0 work.enqueue work=sync policy=keep
+      0 work.enqueue work=sync:2 unique=sync
+      1 work.start work=sync attempt=0
+      2 work.result work=sync attempt=0 outcome=success
+      3 work.enqueue work=sync policy=keep
+      4 work.enqueue work=sync:3 unique=sync policy=keep
+      5 work.start work=sync:2 attempt=0
+      6 work.result work=sync:2 attempt=0 outcome=success
+      7 work.enqueue work=sync policy=keep
+
+      """)
+    #expect(kept(transitions) == ["sync", "sync:3"])
+  }
+
+  /// `replace` on the name cancels each of its unfinished works; a work of them that
+  /// starts after is a finished work started again.
+  @Test func replaceCancelsEveryWorkOfTheName() throws {
+    let text = """
+      bgtrace 1
+      meta platform=android
+      0 app.launch
+      0 work.enqueue work=sync:1 unique=sync policy=replace
+      0 work.enqueue work=sync:2 unique=sync
+      5 work.enqueue work=sync policy=replace
+      6 work.start work=sync:2 attempt=0
+
+      """
+    #expect(cancelled(try transitions(text)) == ["sync:1", "sync:2"])
+    let findings = TraceChecker.check(try RecordedTrace(text: text))
+    #expect(findings.map(\.rule) == [.workAfterFinish])
+    #expect(findings.first?.message == "work sync:2 started again after it was cancelled at 5s")
+  }
+
+  /// A work of its own that replaces the name cancels the name's own work too, and
+  /// the other works enqueued beside it join the name without cancelling anything.
+  @Test func aWorkOfItsOwnReplacesTheNamesOwnWork() throws {
+    let transitions = try transitions(
+      """
+      bgtrace 1
+      meta platform=android
+      0 app.launch
+      0 work.enqueue work=sync
+      1 work.enqueue work=sync:1 unique=sync policy=replace
+      1 work.enqueue work=sync:2 unique=sync
+      2 work.cancel work=sync
+
+      """)
+    #expect(cancelled(transitions) == ["sync", "sync:1", "sync:2", "sync"])
+  }
+}
