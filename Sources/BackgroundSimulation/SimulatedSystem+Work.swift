@@ -123,8 +123,15 @@ extension SimulatedSystem: WorkQueue {
   @discardableResult
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) -> Bool {
     try request.validate(policy: policy)
+    if request.uniqueName == nil, uniqueWorks[request.work] != nil, policy != .update {
+      // The name holds works of their own: the policy acts on them all.
+      return try !enqueueUniqueWork(request.work, policy: policy ?? .replace, [request]).works.isEmpty
+    }
     var request = request
     if request.id == nil { request.id = nextWorkRequestID() }
+    if policy == .update, uniqueWorks[request.work] != nil {
+      throw WorkRequestError(.updateChain, work: request.work)  // the name holds several works
+    }
     if policy == .update, let existing = works[request.work], existing.ending != .cancelled {
       // androidx WorkerUpdater.enqueueUniquelyNamedPeriodic: UPDATE acts on the one
       // request the name holds, of the same type; over cancelled work, or none, it enqueues.
@@ -188,7 +195,7 @@ extension SimulatedSystem: WorkQueue {
   /// blocked while any is unfinished, failed or cancelled at once when one failed or was
   /// cancelled. Records `work.enqueue` and a `work.after` per prerequisite.
   public func enqueue(_ request: WorkRequest, after prerequisites: [String]) throws(WorkRequestError) {
-    guard !prerequisites.isEmpty else {
+    guard !prerequisites.isEmpty || request.uniqueName != nil else {
       try enqueue(request, policy: nil)
       return
     }
@@ -198,8 +205,17 @@ extension SimulatedSystem: WorkQueue {
     }
     var request = request
     if request.id == nil { request.id = nextWorkRequestID() }
-    record(.workEnqueue(request.enqueueEvent(policy: nil)))
+    admit(request, recording: nil, after: prerequisites)
+  }
+
+  /// Records `work.enqueue` with `policy` and a `work.after` per prerequisite, and puts
+  /// the request in the queue, blocked while a prerequisite is unfinished. A request
+  /// with a unique name (``/BackgroundTrace/WorkRequest/uniqueName``) joins its name's
+  /// works.
+  func admit(_ request: WorkRequest, recording policy: ExistingWorkPolicy?, after prerequisites: [String]) {
+    record(.workEnqueue(request.enqueueEvent(policy: policy)))
     for prerequisite in prerequisites { record(.workAfter(work: request.work, prerequisite: prerequisite)) }
+    if let name = request.uniqueName { uniqueWorks[name, default: []].append(request.work) }
     var item = WorkItem(request: request, number: nextWorkRequestNumber(), at: now)
     item.prerequisites = prerequisites
     item.prerequisiteOutputs = prerequisites.compactMap {
@@ -333,6 +349,7 @@ extension SimulatedSystem: WorkQueue {
   /// drops any request appended behind the work.
   public func cancel(work: String) {
     record(.workCancel(work: work))
+    if !uniqueWorks.isEmpty { cancelWorks(ofUniqueName: work) }
     guard works[work]?.phase != .finished else { return }
     stop(work, reason: .cancelledByApp, reschedule: false)
     finish(work, ending: .cancelled)
@@ -348,7 +365,7 @@ extension SimulatedSystem: WorkQueue {
 
   /// The next id the queue gives a request that has none: drawn from the run's seed, in
   /// the order of the enqueues.
-  private func nextWorkRequestID() -> WorkRequestID {
+  func nextWorkRequestID() -> WorkRequestID {
     WorkRequestID(random: workIDRandom.next(), workIDRandom.next())
   }
 
@@ -728,7 +745,7 @@ extension SimulatedSystem: WorkQueue {
   /// place (the others stay queued behind that one); after a failure or a cancel the
   /// requests queued behind it end the same way and never run, as androidx fails or
   /// cancels a work's dependents.
-  private func finish(_ work: String, ending: WorkItem.Ending) {
+  func finish(_ work: String, ending: WorkItem.Ending) {
     guard var item = works[work] else { return }
     item.phase = .finished
     item.ending = ending

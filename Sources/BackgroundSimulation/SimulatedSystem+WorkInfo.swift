@@ -15,7 +15,8 @@ extension SimulatedSystem {
   /// holds, in the order they were enqueued. Work enqueued without a unique name is
   /// read by its id or its tags.
   public func workInfos(forUniqueWork name: String) -> [WorkInfo] {
-    heldRequests.filter { $0.work == name }
+    let own = uniqueWorks[name] ?? []
+    return heldRequests.filter { $0.work == name || own.contains($0.work) }
   }
 
   /// The requests tagged `tag` (``/BackgroundTrace/WorkRequest/tags``), in the order they were enqueued.

@@ -76,6 +76,9 @@ public final class SimulatedSystem: @unchecked Sendable {
   /// The works blocked on each unfinished prerequisite (``WorkContinuation``), by the
   /// prerequisite's id.
   var workDependents: [String: [String]] = [:]
+  /// The works of their own enqueued under each unique name
+  /// (``/BackgroundTrace/WorkRequest/uniqueName``), in order, until a policy deletes them.
+  var uniqueWorks: [String: [String]] = [:]
   /// Android: the device rebooted (``reboot(downtime:)``) or the user force-stopped the
   /// app (``forceStop()``), and no process of the app has run since, so WorkManager has
   /// not scheduled its work again.

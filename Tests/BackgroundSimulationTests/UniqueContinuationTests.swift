@@ -200,16 +200,18 @@ private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0xE, lo
       ])
   }
 
-  /// The model holds one request of a unique name at a time: a step of two, which
-  /// androidx runs side by side, is refused before anything is enqueued, as is `update`,
-  /// which androidx's `ExistingWorkPolicy` does not have.
-  @Test func aUniqueStepOfSeveralAndUpdateAreRefused() {
-    let several = system.beginUniqueWork("myname", policy: .replace, request(0)).then([request(1), request(2)])
-    #expect(throws: WorkRequestError(.uniqueStepOfSeveral, work: "myname")) { try several.enqueue() }
+  /// `update`, which androidx's `ExistingWorkPolicy` does not have, is refused before
+  /// anything is enqueued. A queue that holds one request a unique name (the default
+  /// `WorkQueue.enqueueUniqueWork`) refuses a first step of several.
+  @Test func updateAndSeveralOnAQueueOfOneRequestANameAreRefused() {
     let update = system.beginUniqueWork("myname", policy: .update, request(3))
     #expect(throws: WorkRequestError(.uniqueContinuationUpdate, work: "myname")) { try update.enqueue() }
     #expect(system.trace.events.allSatisfy { $0.kind.tag != .workEnqueue })
-    #expect(!several.isEnqueued && !update.isEnqueued)
+    #expect(!update.isEnqueued)
+    let queue = StartOnRequestQueue()
+    let several = queue.beginUniqueWork("myname", policy: .replace, [request(0), request(1)]).then(request(2))
+    #expect(throws: WorkRequestError(.uniqueStepOfSeveral, work: "myname")) { try several.enqueue() }
+    #expect(!several.isEnqueued)
   }
 
   /// androidx `WorkManagerImpl.beginUniqueWork` and `beginWith` throw

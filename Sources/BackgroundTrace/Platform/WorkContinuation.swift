@@ -9,11 +9,14 @@
 /// step after it, leaves the requests already enqueued as they are.
 ///
 /// A unique continuation (``WorkQueue/beginUniqueWork(_:policy:_:)-(_,_,[WorkRequest])``)
-/// enqueues its requests under its unique name instead: the first step with its policy,
-/// each later step appended to the name (``ExistingWorkPolicy/append``), one request a
-/// step. When `keep` keeps the unfinished work of the name, no step is enqueued, and
-/// neither is a step after one that was not (androidx `EnqueueRunnable`: "Prerequisite
-/// … doesn't exist; not enqueuing").
+/// enqueues its requests under its unique name instead: the first step with its policy
+/// (``WorkQueue/enqueueUniqueWork(_:policy:_:)``), each later step appended to the name
+/// (``ExistingWorkPolicy/append``) when it and the step before are one request that
+/// holds the name, else each request as a work of its own under the name
+/// (``WorkRequest/uniqueName``) after every request of the step before. When `keep`
+/// keeps the unfinished work of the name, no step is enqueued, and neither is a step
+/// after one that was not (androidx `EnqueueRunnable`: "Prerequisite … doesn't exist;
+/// not enqueuing").
 public final class WorkContinuation {
   /// The queue the requests go to.
   public let queue: any WorkQueue
@@ -76,9 +79,10 @@ public final class WorkContinuation {
   /// - Throws: ``WorkRequestError`` for a request WorkManager refuses to build, or
   ///   periodic work in a continuation (``WorkRequestCheck/continuationPeriodic``), or a
   ///   request that is its own prerequisite (``WorkRequestCheck/continuationCycle``), or
-  ///   a unique continuation the model does not run (``WorkRequestCheck/uniqueStepOfSeveral``,
-  ///   ``WorkRequestCheck/uniqueContinuationUpdate``): the whole graph is checked first,
-  ///   and nothing is enqueued.
+  ///   `update` for a unique continuation (``WorkRequestCheck/uniqueContinuationUpdate``):
+  ///   the whole graph is checked first, and nothing is enqueued. A queue that holds one
+  ///   request a unique name refuses a first step of several
+  ///   (``WorkRequestCheck/uniqueStepOfSeveral``) before it enqueues anything.
   @discardableResult
   public func enqueue() throws(WorkRequestError) -> [String] {
     try validate()
@@ -131,7 +135,6 @@ public final class WorkContinuation {
         ?? WorkRequestError(.beginWithEmpty, work: "")
     }
     guard let uniqueWorkName else { return }
-    if requests.count > 1 { throw WorkRequestError(.uniqueStepOfSeveral, work: uniqueWorkName) }
     if existingWorkPolicy == .update { throw WorkRequestError(.uniqueContinuationUpdate, work: uniqueWorkName) }
   }
 
@@ -142,15 +145,29 @@ public final class WorkContinuation {
       // androidx EnqueueRunnable: a step whose prerequisite was never inserted is not
       // inserted either ("Prerequisite … doesn't exist; not enqueuing").
       wasDropped = true
-    } else if let uniqueWorkName {
-      var named = requests[0]  // validate() lets a unique step hold one request
+    } else if let uniqueWorkName, parents.isEmpty {
+      // The first step resolves a conflict with the name's works with its policy.
+      works = try queue.enqueueUniqueWork(uniqueWorkName, policy: existingWorkPolicy ?? .replace, requests).works
+      wasDropped = works.isEmpty
+    } else if let uniqueWorkName, requests.count == 1, parents.count == 1, parents[0].works == [uniqueWorkName] {
+      // One request after the one that holds the name: appended behind it.
+      var named = requests[0]
       named.work = uniqueWorkName
-      // The first step resolves a conflict with its policy; a later step waits for the
-      // one before it, which holds the name.
-      if try queue.enqueue(named, policy: parents.isEmpty ? existingWorkPolicy : .append) {
+      if try queue.enqueue(named, policy: .append) {
         works.append(uniqueWorkName)
       } else {
         wasDropped = true
+      }
+    } else if let uniqueWorkName {
+      // Several requests, or a step after several: each a work of its own under the
+      // name, waiting for every request of the step before.
+      let prerequisites = parents.flatMap(\.works)
+      for request in requests {
+        var own = request
+        own.work = queue.workIDs.next(for: request.work)
+        own.uniqueName = uniqueWorkName
+        try queue.enqueue(own, after: prerequisites)
+        works.append(own.work)
       }
     } else {
       let prerequisites = parents.flatMap(\.works)
@@ -195,10 +212,10 @@ extension WorkQueue {
   /// steps are enqueued under the name too, each appended behind the one before. With
   /// `keep` and unfinished work of the name, nothing is enqueued.
   ///
-  /// The model holds one request of a unique name at a time, so each step takes one
-  /// request: a step of several, which androidx runs side by side, makes ``WorkContinuation/enqueue()``
-  /// throw (``WorkRequestCheck/uniqueStepOfSeveral``), as does `update`, which androidx's
-  /// `ExistingWorkPolicy` lacks.
+  /// A step of several requests runs them side by side, each a work of its own under
+  /// the name (``WorkQueue/enqueueUniqueWork(_:policy:_:)``). `update`, which androidx's
+  /// `beginUniqueWork` does not take, makes ``WorkContinuation/enqueue()`` throw
+  /// (``WorkRequestCheck/uniqueContinuationUpdate``).
   public func beginUniqueWork(_ name: String, policy: ExistingWorkPolicy, _ requests: [WorkRequest])
     -> WorkContinuation
   {

@@ -140,6 +140,11 @@ public struct WorkRequest: Sendable {
   /// The request's own id (androidx `WorkRequest.getId()`); `nil`: the queue gives it
   /// one when it is enqueued (``WorkInfo/id``).
   public var id: WorkRequestID?
+  /// The unique name the request is enqueued under when ``work`` is an id of its own:
+  /// one of several requests under the name (``WorkQueue/enqueueUniqueWork(_:policy:_:)``,
+  /// a unique continuation's step of several, or a step after one); `nil` when ``work``
+  /// is the unique name, or the work has none. Recorded as `unique=`.
+  public var uniqueName: String?
   /// The worker's name, for traces.
   public var name: String?
   /// Linear or exponential backoff (`nil`: exponential).
@@ -271,13 +276,54 @@ public protocol WorkQueue: AnyObject {
   ///   periodic work with prerequisites, or for a prerequisite the queue does not hold
   ///   (``WorkRequestCheck/prerequisiteUnknown``); nothing is enqueued or recorded.
   func enqueue(_ request: WorkRequest, after prerequisites: [String]) throws(WorkRequestError)
-  /// Cancels the work; a running attempt is stopped.
+  /// Enqueues `requests` side by side under the unique name `name`, resolving a
+  /// conflict with the name's works with `policy` as androidx `EnqueueRunnable` does
+  /// (`WorkManager.enqueueUniqueWork(name, policy, List)`, and the first step of
+  /// ``beginUniqueWork(_:policy:_:)-(_,_,[WorkRequest])``): `keep` enqueues nothing
+  /// while a work of the name is unfinished; `replace` cancels them all first; `append`
+  /// and `appendOrReplace` make the requests wait for the name's leaves, its works that
+  /// no other work of it waits for (`appendOrReplace` starts afresh when one of them
+  /// failed or was cancelled).
+  ///
+  /// One request under a name whose works are its own id is enqueued as
+  /// ``enqueue(_:policy:)`` enqueues it, as work `name`. Otherwise each request becomes a
+  /// work of its own (``WorkIDs``, `TAG:N`) with ``WorkRequest/uniqueName`` set, and the
+  /// trace records `work.enqueue work=TAG:N unique=NAME`, the first with the policy and
+  /// the others without, then a `work.after` per leaf it waits for (docs/events.md,
+  /// "Work requests"). A queue that models one request a name (the default
+  /// implementation) refuses several (``WorkRequestCheck/uniqueStepOfSeveral``).
+  ///
+  /// - Returns: the works the requests became, in order, and what they wait for; no
+  ///   works when `keep` kept the name's unfinished work.
+  /// - Throws: ``WorkRequestError`` for no requests
+  ///   (``WorkRequestCheck/beginUniqueWorkEmpty``), a request WorkManager refuses to
+  ///   build, periodic work (``WorkRequestCheck/continuationPeriodic``) or `update`
+  ///   (``WorkRequestCheck/uniqueContinuationUpdate``); nothing is enqueued or recorded.
+  @discardableResult
+  func enqueueUniqueWork(_ name: String, policy: ExistingWorkPolicy, _ requests: [WorkRequest])
+    throws(WorkRequestError) -> EnqueuedUniqueWork
+  /// Cancels the work; a running attempt is stopped. Cancelling a unique name cancels
+  /// every work of it (androidx `cancelUniqueWork`).
   func cancel(work: String)
   /// The ids this queue gives work enqueued with ``enqueue(_:)`` (keep one per queue).
   var workIDs: WorkIDs { get }
 }
 
 extension WorkQueue {
+  /// One request as ``enqueue(_:policy:)`` enqueues it, as work `name`; several are
+  /// refused (``WorkRequestCheck/uniqueStepOfSeveral``): a queue that runs several
+  /// requests under one name implements this itself.
+  @discardableResult
+  public func enqueueUniqueWork(_ name: String, policy: ExistingWorkPolicy, _ requests: [WorkRequest])
+    throws(WorkRequestError) -> EnqueuedUniqueWork
+  {
+    try WorkRequest.validate(uniqueStep: requests, name: name, policy: policy)
+    guard requests.count == 1 else { throw WorkRequestError(.uniqueStepOfSeveral, work: name) }
+    var named = requests[0]
+    named.work = name
+    return EnqueuedUniqueWork(works: try enqueue(named, policy: policy) ? [name] : [])
+  }
+
   /// Enqueues work that is not unique, as WorkManager's `enqueue(WorkRequest)` does:
   /// every call is a work of its own, however many with the same `work` are pending.
   ///
@@ -361,7 +407,7 @@ extension WorkRequest {
       retryLimit: retryLimit,
       period: period.map(TraceInterval.init), flex: flex.map(TraceInterval.init), policy: policy,
       expedited: expedited, initialDelay: initialDelay.map(TraceInterval.init), constraints: constraints,
-      nextScheduleTimeOverride: nextScheduleTimeOverride, request: id)
+      nextScheduleTimeOverride: nextScheduleTimeOverride, request: id, uniqueName: uniqueName)
   }
 }
 

@@ -105,10 +105,11 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
     "begin-unique-work-empty", "beginUniqueWork needs at least one OneTimeWorkRequest."
   ) { _ in false }
 
-  /// A step of several requests in a unique continuation (androidx
-  /// `beginUniqueWork(name, policy, listOf(a, b))`, or `then` with several): androidx
-  /// runs them side by side under the name. The model holds one request of a unique
-  /// name at a time, so it refuses such a continuation rather than run it otherwise.
+  /// Several requests under one unique name, given to a queue that holds one request
+  /// of a unique name at a time (``WorkQueue/enqueueUniqueWork(_:policy:_:)``'s default
+  /// implementation): androidx runs them side by side under the name, so such a queue
+  /// refuses them rather than run them otherwise. The simulation, the replay and the
+  /// tracing wrapper run them.
   public static let uniqueStepOfSeveral = WorkRequestCheck(
     "unique-step-of-several", "A step of a unique WorkContinuation takes one request in the model",
     exception: "not modelled"
@@ -202,6 +203,28 @@ extension WorkRequest {
   public func validate(prerequisites: [String]) throws(WorkRequestError) {
     try validate()
     if !prerequisites.isEmpty, period != nil { throw WorkRequestError(.continuationPeriodic, work: work) }
+  }
+
+  /// Makes the checks of requests enqueued together under the unique name `name`
+  /// (``WorkQueue/enqueueUniqueWork(_:policy:_:)``): at least one
+  /// (``WorkRequestCheck/beginUniqueWorkEmpty``), each one WorkManager builds, each one-time
+  /// (``WorkRequestCheck/continuationPeriodic``, androidx takes `OneTimeWorkRequest`s),
+  /// and a policy other than `update` (``WorkRequestCheck/uniqueContinuationUpdate``).
+  /// One request alone is checked as ``validate(policy:)`` checks it, periodic or not.
+  ///
+  /// - Throws: ``WorkRequestError`` for the first check a request fails.
+  package static func validate(uniqueStep requests: [WorkRequest], name: String, policy: ExistingWorkPolicy)
+    throws(WorkRequestError)
+  {
+    guard requests.count > 1 else {
+      guard let request = requests.first else { throw WorkRequestError(.beginUniqueWorkEmpty, work: name) }
+      return try request.validate(policy: policy)
+    }
+    if policy == .update { throw WorkRequestError(.uniqueContinuationUpdate, work: name) }
+    for request in requests {
+      try request.validate(policy: policy)
+      if request.period != nil { throw WorkRequestError(.continuationPeriodic, work: request.work) }
+    }
   }
 
   /// Makes the builder's checks and then the enqueue's own: a next schedule time

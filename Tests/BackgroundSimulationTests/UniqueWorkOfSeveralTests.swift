@@ -1,0 +1,161 @@
+import BackgroundSimulation
+import BackgroundTrace
+import BackgroundTraceCheck
+import Testing
+
+private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0x5E, low: number) }
+
+/// Several requests under one unique name (androidx `enqueueUniqueWork(name, policy,
+/// List)`, and `beginUniqueWork` with a step of several), each test following the
+/// androidx test it names from `impl/WorkManagerImplTest.java` (work-runtime
+/// androidTest), or the androidx code it cites
+/// (`work/work-runtime/src/main/java/androidx/work/impl/utils/EnqueueRunnable.kt`).
+/// androidx's `insertNamedWorks` and `insertDependency` put requests under the name
+/// without running them; here a unique continuation enqueues them and the clock does
+/// not move, so they stay ENQUEUED or BLOCKED. Work runs 0.1 s after it is due.
+@Suite struct UniqueWorkOfSeveralTests {
+  private let system = SimulatedSystem(seed: 1, configuration: SimulationConfiguration(platform: .android))
+
+  /// androidx's `TestWorker` (`duration` zero: it succeeds at once) or
+  /// `InfiniteTestWorker` (a day: it never returns in a test).
+  private func request(_ number: UInt64, duration: Duration = .zero, result: WorkResult = .success) -> WorkRequest {
+    WorkRequest(
+      work: "TestWorker", id: id(number), worker: TimedWorker(clock: system.clock, duration: duration, result: result))
+  }
+
+  private func infinite(_ number: UInt64) -> WorkRequest { request(number, duration: .seconds(86_400)) }
+
+  private func idsWithName() -> [WorkRequestID?] { system.workInfos(forUniqueWork: "myname").map(\.id) }
+
+  private func state(_ number: UInt64) -> WorkInfo.State? { system.workInfo(id: id(number))?.state }
+
+  private func workLines() -> [String] {
+    system.trace.events.map(handWrittenLine(for:)).filter {
+      $0.contains(" work.enqueue ") || $0.contains(" work.after ")
+    }
+  }
+
+  /// androidx `testEnqueueUniqueWork_appendsExistingWorkOnAppend`: both requests are
+  /// under the name, blocked, and each depends on the original.
+  @Test func testEnqueueUniqueWorkAppendsExistingWorkOnAppend() throws {
+    var original = infinite(0)
+    original.work = "myname"
+    try system.enqueue(original, policy: .replace)
+    #expect(idsWithName() == [id(0)])
+    let enqueued = try system.enqueueUniqueWork("myname", policy: .append, [request(1), request(2)])
+    #expect(enqueued == EnqueuedUniqueWork(works: ["TestWorker:1", "TestWorker:2"], prerequisites: ["myname"]))
+    #expect(Set(idsWithName()) == [id(0), id(1), id(2)])
+    #expect([state(0), state(1), state(2)] == [.enqueued, .blocked, .blocked])
+    #expect(
+      workLines() == [
+        "0 work.enqueue work=myname policy=replace",
+        "0 work.enqueue work=TestWorker:1 policy=append unique=myname",
+        "0 work.after work=TestWorker:1 prerequisite=myname",
+        "0 work.enqueue work=TestWorker:2 unique=myname",
+        "0 work.after work=TestWorker:2 prerequisite=myname",
+      ])
+  }
+
+  /// androidx `testBeginUniqueWork_appendsExistingWorkToOnlyLeavesOnAppend`: the name
+  /// holds 1, then 2 after it, then 3 and 4 after 2; an APPEND continuation's first
+  /// request waits for the leaves, 3 and 4, and its second for the first.
+  @Test func testBeginUniqueWorkAppendsExistingWorkToOnlyLeavesOnAppend() throws {
+    try system.beginUniqueWork("myname", policy: .replace, infinite(1)).then(infinite(2))
+      .then([infinite(3), infinite(4)]).enqueue()
+    #expect(Set(idsWithName()) == [id(1), id(2), id(3), id(4)])
+    try system.beginUniqueWork("myname", policy: .append, request(5)).then(request(6)).enqueue()
+    #expect(Set(idsWithName()) == [id(1), id(2), id(3), id(4), id(5), id(6)])
+    #expect([state(5), state(6)] == [.blocked, .blocked])
+    #expect(
+      workLines() == [
+        "0 work.enqueue work=myname policy=replace",
+        "0 work.enqueue work=myname policy=append",
+        "0 work.enqueue work=TestWorker:1 unique=myname",
+        "0 work.after work=TestWorker:1 prerequisite=myname",
+        "0 work.enqueue work=TestWorker:2 unique=myname",
+        "0 work.after work=TestWorker:2 prerequisite=myname",
+        "0 work.enqueue work=TestWorker:3 policy=append unique=myname",
+        "0 work.after work=TestWorker:3 prerequisite=TestWorker:1",
+        "0 work.after work=TestWorker:3 prerequisite=TestWorker:2",
+        "0 work.enqueue work=TestWorker:4 unique=myname",
+        "0 work.after work=TestWorker:4 prerequisite=TestWorker:3",
+      ])
+  }
+
+  /// A step of two runs them side by side, and the step after waits for both
+  /// (androidx `EnqueueRunnable`: a dependency on each request of the step before);
+  /// the checker finds nothing wrong.
+  @Test func aStepOfTwoRunsSideBySide() throws {
+    try system.beginUniqueWork("myname", policy: .keep, [request(1), request(2)]).then(request(3)).enqueue()
+    #expect([state(1), state(2), state(3)] == [.enqueued, .enqueued, .blocked])
+    system.advance(to: TraceTime(seconds: 1))
+    #expect([state(1), state(2), state(3)] == [.succeeded, .succeeded, .succeeded])
+    let results = system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.result ") }
+    // The two of the first step end at the same instant, in an order the platform
+    // leaves open; the third after both.
+    #expect(
+      Set(results.prefix(2)) == [
+        "0.1 work.result work=TestWorker:1 attempt=0 outcome=success",
+        "0.1 work.result work=TestWorker:2 attempt=0 outcome=success",
+      ])
+    #expect(results.dropFirst(2) == ["0.2 work.result work=TestWorker:3 attempt=0 outcome=success"])
+    #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+
+  /// KEEP inserts nothing while a request of the name is unfinished, though it is not
+  /// the first (androidx `EnqueueRunnable`: KEEP returns when any of the name's
+  /// requests is ENQUEUED or RUNNING); the kept request is recorded under the name.
+  @Test func keepKeepsWhileAnyRequestOfTheNameIsUnfinished() throws {
+    try system.enqueueUniqueWork("myname", policy: .replace, [request(1), infinite(2)])
+    system.advance(to: TraceTime(seconds: 1))
+    #expect([state(1), state(2)] == [.succeeded, .running])
+    #expect(try system.enqueueUniqueWork("myname", policy: .keep, [request(3)]).works.isEmpty)
+    #expect(!(try system.enqueue(WorkRequest(work: "myname", worker: TimedWorker(clock: system.clock)), policy: .keep)))
+    #expect(state(3) == nil)
+    #expect(workLines().suffix(2).allSatisfy { $0.hasPrefix("1 work.enqueue work=myname policy=keep") })
+    #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+
+  /// REPLACE cancels every request of the name and deletes them (androidx
+  /// `EnqueueRunnable`: `CancelWorkRunnable.forName`, then `workSpecDao.delete`): the
+  /// running one is stopped as cancelled by the app.
+  @Test func replaceCancelsAndDeletesEveryRequestOfTheName() throws {
+    try system.enqueueUniqueWork("myname", policy: .replace, [infinite(1), infinite(2)])
+    system.advance(to: TraceTime(seconds: 1))
+    try system.enqueueUniqueWork("myname", policy: .replace, [request(3)])
+    #expect(idsWithName() == [id(3)])
+    #expect([state(1), state(2)] == [nil, nil])
+    let stops = system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.stop ") }
+    #expect(
+      stops == [
+        "1 work.stop work=TestWorker:1 attempt=0 reason=cancelled",
+        "1 work.stop work=TestWorker:2 attempt=0 reason=cancelled",
+      ])
+    system.advance(to: TraceTime(seconds: 2))
+    #expect(state(3) == .succeeded)
+    #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+
+  /// `cancelUniqueWork` cancels every request of the name (androidx
+  /// `CancelWorkRunnable.forName`).
+  @Test func cancellingTheNameCancelsEveryRequestOfIt() throws {
+    try system.enqueueUniqueWork("myname", policy: .replace, [infinite(1), request(2)])
+    system.cancel(work: "myname")
+    #expect([state(1), state(2)] == [.cancelled, .cancelled])
+    system.advance(to: TraceTime(seconds: 1))
+    #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+
+  /// APPEND_OR_REPLACE over a name one of whose leaves failed starts afresh: the
+  /// name's requests are deleted and the new one waits for nothing (androidx
+  /// `EnqueueRunnable`, `APPEND_OR_REPLACE` with `hasFailed`).
+  @Test func appendOrReplaceOverAFailedLeafStartsAfresh() throws {
+    try system.enqueueUniqueWork("myname", policy: .replace, [request(1), request(2, result: .failure)])
+    system.advance(to: TraceTime(seconds: 1))
+    #expect([state(1), state(2)] == [.succeeded, .failed])
+    let enqueued = try system.enqueueUniqueWork("myname", policy: .appendOrReplace, [request(3)])
+    #expect(enqueued.prerequisites.isEmpty)
+    #expect(idsWithName() == [id(3)])
+    #expect(state(3) == .enqueued)
+  }
+}
