@@ -1,6 +1,7 @@
 import BackgroundSimulation
 import BackgroundTrace
 import BackgroundTraceCheck
+import BackgroundTraceReplay
 import Testing
 
 private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0x5E, low: number) }
@@ -157,5 +158,81 @@ private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0x5E, l
     #expect(enqueued.prerequisites.isEmpty)
     #expect(idsWithName() == [id(3)])
     #expect(state(3) == .enqueued)
+  }
+
+  /// Succeeds with `key` in its output.
+  private struct Produces: BackgroundWorker {
+    let key: String
+    func doWork(_ context: WorkContext) async -> WorkResult { .success([key: .int(1)]) }
+  }
+
+  /// Succeeds when its input holds both `a` and `b`, else fails.
+  private struct NeedsBoth: BackgroundWorker {
+    func doWork(_ context: WorkContext) async -> WorkResult {
+      context.inputData["a"] != nil && context.inputData["b"] != nil ? .success : .failure
+    }
+  }
+
+  /// The app of the replay and wrapper tests: two requests side by side under `sync`
+  /// (`a` waits 10 s), one appended to the name, which waits for both and merges their
+  /// outputs, and a `keep` that the unfinished `a` keeps out.
+  private func perform(_ action: String, on queue: any WorkQueue) {
+    switch action {
+    case "several":
+      let a = WorkRequest(work: "a", initialDelay: .seconds(10), worker: Produces(key: "a"))
+      try? queue.enqueueUniqueWork("sync", policy: .replace, [a, WorkRequest(work: "b", worker: Produces(key: "b"))])
+    case "append":
+      try? queue.enqueue(WorkRequest(work: "sync", worker: NeedsBoth()), policy: .append)
+    default:
+      try? queue.enqueueUniqueWork("sync", policy: .keep, [WorkRequest(work: "d", worker: NeedsBoth())])
+    }
+  }
+
+  /// A replay records what the simulation recorded: the works of their own, the leaves
+  /// an append waits for, and a kept request.
+  @Test func aReplayRecordsWhatTheRecordingDid() {
+    system.launchApp { queue in UserActionApp { self.perform($0, on: queue) } }
+    for (time, action) in [(0.0, "several"), (1, "append"), (2, "keep")] {
+      system.advance(to: TraceTime(seconds: time))
+      system.userAction(action)
+    }
+    system.advance(to: TraceTime(seconds: 30))
+    let lines = system.trace.events.map(handWrittenLine(for:))
+    #expect(
+      lines.filter { $0.contains(" work.result ") } == [
+        "0.1 work.result work=b:1 attempt=0 outcome=success",
+        "10.1 work.result work=a:1 attempt=0 outcome=success",
+        "10.2 work.result work=sync:1 attempt=0 outcome=success",
+      ])
+    #expect(lines.contains("2 work.enqueue work=sync policy=keep"))
+    #expect(TraceChecker.check(system.trace).isEmpty)
+    let replay = Replayer.replay(system.trace, timing: .exact) { queue in UserActionApp { self.perform($0, on: queue) }
+    }
+    #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
+    #expect(replay.trace.events == system.trace.events)
+  }
+
+  /// The tracing wrapper records what its base queue did with requests under a unique
+  /// name: the same enqueues and `work.after` lines as the simulation's own trace.
+  @Test func theTracingWrapperRecordsWhatItsQueueDid() {
+    let recorder = TraceRecorder(clock: system.clock)
+    let queue = TracingWorkQueue(base: system, recorder: recorder)
+    system.launch { _ in
+      for action in ["several", "append", "keep"] { self.perform(action, on: queue) }
+    }
+    system.advance(to: TraceTime(seconds: 30))
+    func enqueues(_ trace: RecordedTrace) -> [String] {
+      trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.enqueue ") || $0.contains(" work.after ") }
+    }
+    #expect(
+      enqueues(recorder.trace) == [
+        "0 work.enqueue work=a:1 policy=replace initial=10 unique=sync",
+        "0 work.enqueue work=b:1 unique=sync",
+        "0 work.enqueue work=sync:1 policy=append unique=sync",
+        "0 work.after work=sync:1 prerequisite=a:1",
+        "0 work.after work=sync:1 prerequisite=b:1",
+        "0 work.enqueue work=sync policy=keep",
+      ])
+    #expect(enqueues(recorder.trace) == enqueues(system.trace))
   }
 }

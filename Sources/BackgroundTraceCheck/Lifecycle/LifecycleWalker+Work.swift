@@ -15,6 +15,12 @@ extension LifecycleWalker {
     works.index(forKey: work, StableHash(work)) != nil
   }
 
+  /// The unfinished works of their own enqueued under the unique name `name`
+  /// (`work.enqueue unique=`), in order.
+  package func works(ofUniqueName name: String) -> [String] {
+    (uniqueWorks[name] ?? []).filter(isUnfinished)
+  }
+
   /// How `work`'s last request finished, when it did and is not unfinished again;
   /// `nil` for unfinished work and work never enqueued or started. After a success an
   /// `append` or `appendOrReplace` waits for it and merges its output into its input;

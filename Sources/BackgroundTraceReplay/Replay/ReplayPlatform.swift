@@ -324,7 +324,12 @@ extension ReplayPlatform: WorkQueue {
   @discardableResult
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) -> Bool {
     try request.validate(policy: policy)
-    let unfinished = lifecycle.isUnfinished(request.work)
+    if request.uniqueName == nil, policy != .update, holdsWorksOfTheirOwn(request.work) {
+      // The name holds works of their own: the policy acts on them all, as in the simulation.
+      return try !enqueueUniqueWork(request.work, policy: policy ?? .replace, [request]).works.isEmpty
+    }
+    // A work of the name's own that is unfinished keeps the name unfinished too.
+    let unfinished = lifecycle.isUnfinished(request.work) || !lifecycle.works(ofUniqueName: request.work).isEmpty
     let ending = lifecycle.ending(of: request.work)
     if policy == .update, unfinished || (ending != nil && ending != .cancelled) {
       return try update(request, unfinished: unfinished)
@@ -355,7 +360,9 @@ extension ReplayPlatform: WorkQueue {
   /// recorded with the current request's id, which takes the new settings.
   private func update(_ request: WorkRequest, unfinished: Bool) throws(WorkRequestError) -> Bool {
     let current = works[request.work]
-    if queuedWorks[request.work]?.isEmpty == false || workPrerequisites[request.work] == [request.work] {
+    if queuedWorks[request.work]?.isEmpty == false || workPrerequisites[request.work] == [request.work]
+      || holdsWorksOfTheirOwn(request.work)
+    {
       throw WorkRequestError(.updateChain, work: request.work)
     }
     if let current, (current.period != nil) != (request.period != nil) {
@@ -367,6 +374,58 @@ extension ReplayPlatform: WorkQueue {
     record(.workEnqueue(updated.enqueueEvent(policy: .update)))
     works[request.work] = updated
     return true
+  }
+
+  /// Records what the simulation records for `requests` under the unique name `name`
+  /// (``/BackgroundSimulation/SimulatedSystem/enqueueUniqueWork(_:policy:_:)``), and
+  /// keeps each request for the recorded `work.start` events. Whether the name holds
+  /// works of their own is the recording's answer (its `work.enqueue` at this call has
+  /// `unique=`), and past the recording the lifecycle model's, as is whether `keep` keeps
+  /// the request out; the leaves an `append` waits for are the recording's `work.after`
+  /// lines.
+  @discardableResult
+  public func enqueueUniqueWork(_ name: String, policy: ExistingWorkPolicy, _ requests: [WorkRequest])
+    throws(WorkRequestError) -> EnqueuedUniqueWork
+  {
+    try WorkRequest.validate(uniqueStep: requests, name: name, policy: policy)
+    if requests.count == 1, !holdsWorksOfTheirOwn(name) {
+      var named = requests[0]
+      named.work = name
+      return EnqueuedUniqueWork(works: try enqueue(named, policy: policy) ? [name] : [])
+    }
+    if policy == .keep, lifecycle.isUnfinished(name) || !lifecycle.works(ofUniqueName: name).isEmpty {
+      var kept = requests[0]
+      kept.work = name
+      record(.workEnqueue(identified(kept).enqueueEvent(policy: .keep)))
+      return EnqueuedUniqueWork(works: [])
+    }
+    let prerequisites = recordedEnqueue?.prerequisites ?? []
+    var enqueued: [String] = []
+    for (index, request) in requests.enumerated() {
+      var own = request
+      own.work = workIDs.next(for: request.work)
+      own.uniqueName = name
+      own = identified(own)
+      record(.workEnqueue(own.enqueueEvent(policy: index == 0 ? policy : nil)))
+      for prerequisite in prerequisites { record(.workAfter(work: own.work, prerequisite: prerequisite)) }
+      workPrerequisites[own.work] = prerequisites.isEmpty ? nil : prerequisites
+      works[own.work] = own
+      enqueued.append(own.work)
+    }
+    return EnqueuedUniqueWork(works: enqueued, prerequisites: prerequisites)
+  }
+
+  /// Whether the unique name `name` holds works of their own (`unique=`): the
+  /// recording's `work.enqueue` at this call says so; past the recording, the lifecycle
+  /// model.
+  private func holdsWorksOfTheirOwn(_ name: String) -> Bool {
+    guard let recorded = recordedEnqueue else { return !lifecycle.works(ofUniqueName: name).isEmpty }
+    return recorded.uniqueName != nil
+  }
+
+  /// The recording's `work.enqueue` at this call; `nil` past the recording.
+  private var recordedEnqueue: ReplayScript.Enqueue? {
+    enqueueIndex < script.enqueues.count ? script.enqueues[enqueueIndex] : nil
   }
 
   /// Records `work.enqueue` and a `work.after` per prerequisite, and keeps the request
@@ -390,9 +449,9 @@ extension ReplayPlatform: WorkQueue {
   /// the replay's requests have the recording's ids.
   private func identified(_ request: WorkRequest) -> WorkRequest {
     defer { enqueueIndex += 1 }
-    guard request.id == nil, enqueueIndex < script.requestIDs.count else { return request }
+    guard request.id == nil, let recorded = recordedEnqueue else { return request }
     var identified = request
-    identified.id = script.requestIDs[enqueueIndex]
+    identified.id = recorded.request
     return identified
   }
 

@@ -20,9 +20,8 @@ struct ReplayScript {
   var actions: [Numbered] = []
   /// The ids `beginBackgroundTask` returned, in call order.
   var beginIDs: [Int] = []
-  /// Each `work.enqueue`'s request id (`request=`), in call order; `nil` where none was
-  /// recorded.
-  var requestIDs: [WorkRequestID?] = []
+  /// Each `work.enqueue`, in call order.
+  var enqueues: [Enqueue] = []
   /// Each `sched.submit`, in call order, with the rejection that followed it, if any.
   var submits: [Submit] = []
   /// For each `sched.register`, in call order, whether it was permitted.
@@ -36,6 +35,16 @@ struct ReplayScript {
   var serviceAnswers: [ForegroundServiceRefusal?] = []
   /// For each `work.foreground`, in call order, the refusal that followed it, if any.
   var workForegroundAnswers: [ForegroundServiceRefusal?] = []
+
+  /// A recorded `work.enqueue` and the `work.after` lines that follow it.
+  struct Enqueue: Sendable {
+    /// The request's id (`request=`); `nil` where none was recorded.
+    var request: WorkRequestID?
+    /// The unique name of a work of its own (`unique=`).
+    var uniqueName: String?
+    /// The works it waits for, from the `work.after` lines after it.
+    var prerequisites: [String] = []
+  }
 
   /// A recorded submission and the system's answer to it.
   struct Submit: Sendable {
@@ -51,6 +60,7 @@ struct ReplayScript {
     var lastSubmit: (identifier: String, index: Int)?
     var lastServiceCall: (service: String, index: Int)?
     var lastWorkForeground: (work: String, index: Int)?
+    var lastEnqueuedWork: String?
     for (index, event) in trace.events.enumerated() {
       let numbered = Numbered(number: index + 1, event: event, actionsBefore: actions.count)
       switch event.kind {
@@ -91,13 +101,16 @@ struct ReplayScript {
         lastWorkForeground = nil
         continue
       case .workEnqueue(let enqueue):
-        requestIDs.append(enqueue.request)
+        enqueues.append(Enqueue(request: enqueue.request, uniqueName: enqueue.uniqueName))
+        lastEnqueuedWork = enqueue.work
+      case .workAfter(let work, let prerequisite):
+        if work == lastEnqueuedWork { enqueues[enqueues.count - 1].prerequisites.append(prerequisite) }
       case .alarmSet(_, _, let type, _, _):
         if type.needsExactAlarmPermission { setsExactAlarms = true }
       case .appLaunch, .appState, .appTerminate, .taskEnd, .taskExpire, .schedCancel, .schedLaunch, .schedExpire,
         .schedComplete, .workStart, .workResult, .workStop, .workCancel, .envSet, .mark, .netCreate,
         .netFinish, .netWake, .netEventsDone, .netHandler, .schedProgress, .fgsStop, .fgsTimeout, .workQuota,
-        .appAllowlist, .fileLock, .fileUnlock, .workWait, .schedWait, .workAfter, .alarmFire, .alarmCancel:
+        .appAllowlist, .fileLock, .fileUnlock, .workWait, .schedWait, .alarmFire, .alarmCancel:
         break
       }
       switch event.kind.side {
