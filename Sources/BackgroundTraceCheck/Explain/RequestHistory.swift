@@ -172,6 +172,15 @@ private struct RequestStory {
     advance(to: event.time)
     let now = event.time
     if !blockedOn.isEmpty { prerequisiteEvent(event.kind, at: now) }
+    if let name = enqueue?.uniqueName, let ending = Self.cancellation(of: name, by: event.kind, request: request),
+      pendingSince != nil || !blockedOn.isEmpty
+    {
+      closeWait(at: now)
+      endPending()
+      blockedOn.removeAll()
+      say(now, ending)
+      return
+    }
     if let subject = event.kind.requestSubject, subject != request { return }
     switch event.kind {
     case .workEnqueue(let enqueue) where enqueue.policy == .update && self.enqueue != nil:
@@ -278,6 +287,23 @@ private struct RequestStory {
       .netFinish, .netWake, .netEventsDone, .netHandler, .fgsStart, .fgsForeground, .fgsStop, .fgsRefuse, .fgsTimeout,
       .appAllowlist, .fileLock, .fileUnlock, .alarmSet, .alarmFire, .alarmCancel:
       break
+    }
+  }
+
+  /// What ends a work of its own under the unique name `name` (`unique=`) that waits:
+  /// the app's cancel of the name (`cancelUniqueWork`), or an enqueue that replaces the
+  /// name's works (`replace`, or no policy on the name's own work; androidx
+  /// `EnqueueRunnable` cancels every request of the name). A running attempt's end is
+  /// its own `work.stop`.
+  private static func cancellation(of name: String, by kind: TraceEvent.Kind, request: WaitingRequest) -> String? {
+    switch kind {
+    case .workCancel(let work) where work == name:
+      return "the app cancelled the unique name \(name), and it with it."
+    case .workEnqueue(let enqueue) where (enqueue.uniqueName ?? enqueue.work) == name && request != .work(enqueue.work):
+      let replaces = enqueue.policy == .replace || (enqueue.policy == nil && enqueue.uniqueName == nil)
+      return replaces ? "cancelled: the unique name \(name) was enqueued with policy replace." : nil
+    default:
+      return nil
     }
   }
 
@@ -486,6 +512,7 @@ private struct RequestStory {
   /// ` (periodic, every 900s; policy replace)`, or nothing.
   static func describe(_ enqueue: WorkEnqueue) -> String {
     var parts: [String] = []
+    if let unique = enqueue.uniqueName { parts.append("under the unique name \(unique)") }
     if let period = enqueue.period { parts.append("periodic, every \(WorkSchedule.interval(period))s") }
     if let delay = enqueue.initialDelay { parts.append("initial delay \(delay)s") }
     if let override = enqueue.nextScheduleTimeOverride { parts.append("next schedule time override \(override)s") }
