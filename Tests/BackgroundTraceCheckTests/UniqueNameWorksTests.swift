@@ -117,4 +117,23 @@ import Testing
         line,
       ])
   }
+
+  /// `diff` numbers a unique name as it numbers the work it names: two runs that gave
+  /// the name and its works other ids compare equal, and a work put under another name
+  /// does not.
+  @Test func diffRenamesAUniqueNameAsAWork() throws {
+    func trace(_ name: String, _ work: String, under unique: String) throws -> RecordedTrace {
+      try RecordedTrace(
+        text: """
+          bgtrace 1
+          0 work.enqueue work=\(name) policy=replace
+          1 work.enqueue work=\(work) policy=append unique=\(unique)
+          1 work.after work=\(work) prerequisite=\(name)
+
+          """)
+    }
+    let expected = try trace("sync", "a:1", under: "sync")
+    #expect(TraceDiff(expected: expected, actual: try trace("feed", "b:1", under: "feed")).isEqual)
+    #expect(!TraceDiff(expected: expected, actual: try trace("feed", "b:1", under: "other")).isEqual)
+  }
 }
