@@ -109,11 +109,13 @@ import Testing
     system.advance(to: TraceTime(seconds: 60))
     #expect(system.workInfos(byTag: "digest").map(\.state) == Array(repeating: .succeeded, count: 4))
 
-    // Refreshing twice keeps the chain already under way: the second enqueues nothing.
+    // A refresh fetches both feeds side by side under one unique name, then reindexes.
+    // Refreshing twice keeps the refresh already under way: the second enqueues nothing.
     func refresh() -> WorkContinuation {
-      system.beginUniqueWork("refresh", policy: .keep, step("fetch-all")).then(step("reindex"))
+      system.beginUniqueWork("refresh", policy: .keep, [step("fetch-world"), step("fetch-sport")])
+        .then(step("reindex"))
     }
-    #expect(try refresh().enqueue() == ["refresh"])
+    #expect(try refresh().enqueue() == ["reindex:1"])
     #expect(try refresh().enqueue() == [])
 
     // The morning refresh runs at 7:00 (25,200 s), not a day after it was enqueued.
