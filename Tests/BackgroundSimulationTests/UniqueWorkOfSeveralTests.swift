@@ -137,16 +137,6 @@ private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0x5E, l
     #expect(TraceChecker.check(system.trace).isEmpty)
   }
 
-  /// `cancelUniqueWork` cancels every request of the name (androidx
-  /// `CancelWorkRunnable.forName`).
-  @Test func cancellingTheNameCancelsEveryRequestOfIt() throws {
-    try system.enqueueUniqueWork("myname", policy: .replace, [infinite(1), request(2)])
-    system.cancel(work: "myname")
-    #expect([state(1), state(2)] == [.cancelled, .cancelled])
-    system.advance(to: TraceTime(seconds: 1))
-    #expect(TraceChecker.check(system.trace).isEmpty)
-  }
-
   /// APPEND_OR_REPLACE over a name one of whose leaves failed starts afresh: the
   /// name's requests are deleted and the new one waits for nothing (androidx
   /// `EnqueueRunnable`, `APPEND_OR_REPLACE` with `hasFailed`).

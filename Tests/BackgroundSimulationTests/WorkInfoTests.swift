@@ -398,19 +398,19 @@ private func interval(_ value: Double) -> TraceInterval { TraceInterval(nanoseco
     #expect([state(3), state(4), state(5)] == [.enqueued, .cancelled, .cancelled])
   }
 
-  /// androidx `testCancelWorkByName`.
+  /// androidx `testCancelWorkByName`: two requests side by side under the name
+  /// (`insertNamedWorks`), both cancelled.
   @Test func testCancelWorkByName() throws {
-    try system.enqueue(pending("myname", 0), policy: nil)
-    try system.enqueue(request("myname", 1), policy: .append)
+    try system.enqueueUniqueWork("myname", policy: .replace, [pending("w", 0), pending("w", 1)])
     system.cancel(work: "myname")
     #expect([state(0), state(1)] == [.cancelled, .cancelled])
   }
 
-  /// androidx `testCancelWorkByName_ignoresFinishedWork`.
+  /// androidx `testCancelWorkByName_ignoresFinishedWork`: of two requests side by side
+  /// under the name, the one that succeeded stays succeeded.
   @Test func testCancelWorkByNameIgnoresFinishedWork() throws {
-    try system.enqueue(request("myname", 0), policy: nil)
+    try system.enqueueUniqueWork("myname", policy: .replace, [request("w", 0), pending("w", 1)])
     system.advance(by: .seconds(1))
-    try system.enqueue(pending("myname", 1), policy: .append)
     system.cancel(work: "myname")
     #expect([state(0), state(1)] == [.succeeded, .cancelled])
   }
