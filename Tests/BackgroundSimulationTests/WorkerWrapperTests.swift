@@ -76,6 +76,22 @@ private struct NeverResolvedWorker: BackgroundWorker {
     #expect(info.state == .running && info.runAttemptCount == 3 && info.stopReason.code == 3)
   }
 
+  /// androidx `GreedySchedulerTimeoutTest.testWorkerTimesout`: a worker that never
+  /// completes is RUNNING, then stopped at its time limit with `STOP_REASON_TIMEOUT` (3)
+  /// and ENQUEUED again. androidx runs it from API 31; here on Android 13, where every
+  /// job has its 10 minutes (`JobRuntimeLimitTests` for 14 on).
+  @Test func testWorkerTimesout() throws {
+    var configuration = SimulationConfiguration(platform: .android)
+    configuration.androidRelease = AndroidRelease(13)
+    let system = SimulatedSystem(seed: 1, configuration: configuration)
+    let work = try system.enqueue(WorkRequest(work: "w", worker: NeverResolvedWorker(clock: system.clock)))
+    system.advance(to: TraceTime(seconds: 1))
+    #expect(system.workInfos(forUniqueWork: work).first?.state == .running)
+    system.advance(to: TraceTime(seconds: 600.15))
+    let info = try #require(system.workInfos(forUniqueWork: work).first)
+    #expect(info.state == .enqueued && info.stopReason.code == 3)
+  }
+
   /// The tracing wrapper records a thrown error as WorkManager's failure, and rethrows
   /// it to the queue it wraps.
   @Test func theTracingWrapperRecordsAThrowAsAFailure() async throws {

@@ -35,6 +35,31 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
   /// Hashes the name.
   public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
+  /// An initial delay WorkManager's clock cannot add: `WorkRequest.Builder.setInitialDelay`
+  /// requires `Long.MAX_VALUE - System.currentTimeMillis() > initialDelay`. The model
+  /// takes the wall clock to be at most 2100-01-01 (``latestWallClockMillis``), so it
+  /// refuses every delay a device refuses before then.
+  public static let initialDelayOverflow = WorkRequestCheck(
+    "initial-delay-overflow", "The given initial delay is too large and will cause an overflow!"
+  ) { request in
+    guard let delay = request.initialDelay else { return false }
+    let (seconds, attoseconds) = delay.components
+    let (millis, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+    return overflow || millis + attoseconds / 1_000_000_000_000_000 >= Int64.max - latestWallClockMillis
+  }
+
+  /// The latest wall clock ``initialDelayOverflow`` allows for: 2100-01-01 00:00 UTC, in
+  /// milliseconds since 1970.
+  public static let latestWallClockMillis: Int64 = 4_102_444_800_000
+
+  /// Backoff criteria on work that needs the device idle: `OneTimeWorkRequest.Builder`
+  /// and `PeriodicWorkRequest.Builder`'s `buildInternal()` refuse `setBackoffCriteria`
+  /// with `setRequiresDeviceIdle(true)` (from API 23, every release the model runs): an
+  /// idle-mode job has no backoff.
+  public static let backoffIdle = WorkRequestCheck(
+    "backoff-idle", "Cannot set backoff criteria on an idle mode job"
+  ) { ($0.backoff != nil || $0.backoffDelay != nil) && $0.requiresDeviceIdle }
+
   /// Periodic work cannot be expedited: `PeriodicWorkRequest.Builder.buildInternal()`
   /// (`require(!workSpec.expedited)`).
   public static let expeditedPeriodic = WorkRequestCheck(
@@ -151,10 +176,12 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
   ) { !$0.inputData.fitsWorkManager }
 
   /// Every check, in the order androidx makes them: the input's data is built before
-  /// the request; `build()` calls `buildInternal()` (the periodic builder's check)
-  /// before its own.
+  /// the request, and the initial delay checked when it is set; `build()` calls
+  /// `buildInternal()` (the backoff and idle check, then the periodic builder's) before
+  /// its own.
   public static let all: [WorkRequestCheck] = [
-    .inputDataTooLarge, .expeditedPeriodic, .expeditedConstraints, .expeditedDelayed, .overrideOneTime,
+    .inputDataTooLarge, .initialDelayOverflow, .backoffIdle, .expeditedPeriodic, .expeditedConstraints,
+    .expeditedDelayed, .overrideOneTime,
   ]
 }
 
