@@ -143,8 +143,9 @@ public struct WorkRequest: Sendable {
   /// The unique name the request is enqueued under when ``work`` is an id of its own:
   /// one of several requests under the name (``WorkQueue/enqueueUniqueWork(_:policy:_:)``,
   /// a unique continuation's step of several, or a step after one); `nil` when ``work``
-  /// is the unique name, or the work has none. Recorded as `unique=`.
-  public var uniqueName: String?
+  /// is the unique name, or the work has none. Recorded as `unique=`. The queue sets
+  /// it, when it makes the request a work of its own.
+  public package(set) var uniqueName: String?
   /// The worker's name, for traces.
   public var name: String?
   /// Linear or exponential backoff (`nil`: exponential).
