@@ -744,7 +744,8 @@ extension SimulatedSystem: WorkQueue {
   /// Ends a work. After a success the first request appended behind it takes its
   /// place (the others stay queued behind that one); after a failure or a cancel the
   /// requests queued behind it end the same way and never run, as androidx fails or
-  /// cancels a work's dependents.
+  /// cancels a work's dependents. The works waiting for it (`work.after`) are released
+  /// once its last request has ended, as the lifecycle model releases them.
   func finish(_ work: String, ending: WorkItem.Ending) {
     guard var item = works[work] else { return }
     item.phase = .finished
@@ -755,7 +756,6 @@ extension SimulatedSystem: WorkQueue {
     item.queued.removeAll()
     works[work] = item
     let output = item.outputData
-    defer { releaseDependents(of: work, ending: ending, output: output) }
     guard ending == .succeeded, let next = queued.first else {
       unfinishedWorks.removeAll { $0 == work }
       for entry in queued {  // androidx fails or cancels the dependents; they stay to be read
@@ -764,6 +764,9 @@ extension SimulatedSystem: WorkQueue {
         dependent.ending = ending
         retiredWorks.append(dependent)
       }
+      // The work's chain has ended: what waits for it waits for its last request
+      // (androidx makes a step after the name's chain depend on its leaf).
+      releaseDependents(of: work, ending: ending, output: output)
       return
     }
     retiredWorks.append(item)

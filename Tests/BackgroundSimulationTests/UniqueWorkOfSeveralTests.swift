@@ -103,6 +103,19 @@ private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0x5E, l
     #expect(TraceChecker.check(system.trace).isEmpty)
   }
 
+  /// A step after a chain of one request a step waits for the chain's last request,
+  /// not its first (androidx: a step depends on each request of the step before it), and
+  /// fails with it; the checker finds nothing wrong.
+  @Test func aStepAfterAChainWaitsForItsLastRequest() throws {
+    try system.beginUniqueWork("myname", policy: .replace, request(1))
+      .then(request(2, duration: .seconds(5), result: .failure)).then([request(3), request(4)]).enqueue()
+    system.advance(to: TraceTime(seconds: 60))
+    #expect([state(1), state(2), state(3), state(4)] == [.succeeded, .failed, .failed, .failed])
+    let starts = system.trace.events.map(handWrittenLine(for:)).filter { $0.contains(" work.start ") }
+    #expect(starts == ["0.1 work.start work=myname attempt=0", "0.2 work.start work=myname attempt=0"])
+    #expect(TraceChecker.check(system.trace).isEmpty)
+  }
+
   /// KEEP inserts nothing while a request of the name is unfinished, though it is not
   /// the first (androidx `EnqueueRunnable`: KEEP returns when any of the name's
   /// requests is ENQUEUED or RUNNING); the kept request is recorded under the name.
