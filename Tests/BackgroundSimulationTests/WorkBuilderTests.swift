@@ -100,6 +100,11 @@ private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0xB1, l
     let longest = WorkRequest(
       work: "w", initialDelay: .milliseconds(9_223_367_934_409_975_806), worker: testWorker)
     #expect(throws: Never.self) { try longest.validate() }
+    // Within a second of Long.MAX_VALUE ms, the sum overflows: refused, not a crash.
+    expectRefused(
+      WorkRequest(
+        work: "w", initialDelay: .seconds(9_223_372_036_854_775) + .milliseconds(900), worker: testWorker),
+      by: .initialDelayOverflow)
   }
 
   /// androidx `WorkTest.testBuild_expedited_noConstraints`: taken, with no network

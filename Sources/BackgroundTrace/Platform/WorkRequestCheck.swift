@@ -44,8 +44,9 @@ public struct WorkRequestCheck: Sendable, Hashable, CustomStringConvertible {
   ) { request in
     guard let delay = request.initialDelay else { return false }
     let (seconds, attoseconds) = delay.components
-    let (millis, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-    return overflow || millis + attoseconds / 1_000_000_000_000_000 >= Int64.max - latestWallClockMillis
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+    let (millis, carry) = whole.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+    return overflow || carry || millis >= Int64.max - latestWallClockMillis
   }
 
   /// The latest wall clock ``initialDelayOverflow`` allows for: 2100-01-01 00:00 UTC, in
