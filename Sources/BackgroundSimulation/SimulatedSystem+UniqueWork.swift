@@ -22,7 +22,7 @@ extension SimulatedSystem {
     throws(WorkRequestError) -> EnqueuedUniqueWork
   {
     try WorkRequest.validate(uniqueStep: requests, name: name, policy: policy)
-    if requests.count == 1, uniqueWorks[name] == nil {
+    if requests.count == 1, uniqueWorks[name] == nil || policy == .update {  // `update` refuses several works
       var named = requests[0]
       named.work = name
       return EnqueuedUniqueWork(works: try enqueue(named, policy: policy) ? [name] : [])
@@ -30,6 +30,7 @@ extension SimulatedSystem {
     let members = works(ofUniqueName: name)
     let unfinished = members.filter { works[$0]?.phase != .finished }
     var prerequisites: [String] = []
+    var deletes = true
     switch policy {
     case .keep where !unfinished.isEmpty:
       var kept = requests[0]
@@ -40,24 +41,40 @@ extension SimulatedSystem {
     case .append, .appendOrReplace:
       let leaves = members.filter { member in !members.contains { works[$0]?.prerequisites.contains(member) == true } }
       let endings = leaves.compactMap { works[$0]?.ending }
-      if policy == .appendOrReplace, endings.contains(.failed) || endings.contains(.cancelled) {
-        delete(members, of: name)
-      } else {
+      if policy == .append || !(endings.contains(.failed) || endings.contains(.cancelled)) {
         prerequisites = leaves
+        deletes = false
       }
-    case .keep, .replace, .update:  // `update` was refused above
-      delete(members, of: name)
+    case .keep, .replace, .update:  // one request's `update` took the first path
+      break
     }
-    var enqueued: [String] = []
-    for (index, request) in requests.enumerated() {
+    // Each request as it will be enqueued: after a policy that deletes the name's works,
+    // one request is the name's own work again; otherwise each is a work of its own.
+    let own = requests.map { request in
       var own = request
-      own.work = workIDs.next(for: request.work)
-      own.uniqueName = name
+      if deletes && requests.count == 1 {
+        own.work = name
+      } else {
+        own.work = workIDs.next(for: request.work)
+        own.uniqueName = name
+      }
       if own.id == nil { own.id = nextWorkRequestID() }
-      admit(own, recording: index == 0 ? policy : nil, after: prerequisites)
-      enqueued.append(own.work)
+      return own
     }
-    return EnqueuedUniqueWork(works: enqueued, prerequisites: prerequisites)
+    // The cause before its effects, as an enqueue that replaces one work: the first
+    // request's enqueue, then the stops of the works it deletes.
+    record(.workEnqueue(own[0].enqueueEvent(policy: policy)))
+    if deletes { delete(members, of: name) }
+    for (index, request) in own.enumerated() {
+      if index > 0 { record(.workEnqueue(request.enqueueEvent(policy: nil))) }
+      if request.uniqueName == nil {
+        retiredWorks.removeAll { $0.request.work == name }
+        admit(WorkItem(request: request, number: nextWorkRequestNumber(), at: now))
+      } else {
+        admit(request, after: prerequisites)
+      }
+    }
+    return EnqueuedUniqueWork(works: own.map(\.work), prerequisites: prerequisites)
   }
 
   /// The works the queue holds under the unique name `name`: the name's own work, then
@@ -66,9 +83,10 @@ extension SimulatedSystem {
     (works[name] != nil ? [name] : []) + (uniqueWorks[name] ?? []).filter { works[$0] != nil }
   }
 
-  /// Stops and cancels each unfinished work of `members` (the trace records a running
-  /// attempt's `work.stop`; the lifecycle model cancels the rest from the enqueue that
-  /// replaces them), then deletes them all, as androidx deletes the name's WorkSpecs.
+  /// Stops and cancels each unfinished work of `members`, then deletes them all, as
+  /// androidx deletes the name's WorkSpecs. The trace records the enqueue that replaces
+  /// them first, from which the lifecycle model cancels them, then each running
+  /// attempt's `work.stop`.
   private func delete(_ members: [String], of name: String) {
     for member in members where works[member]?.phase != .finished {
       stop(member, reason: .cancelledByApp, reschedule: false)

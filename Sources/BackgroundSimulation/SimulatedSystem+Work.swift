@@ -214,6 +214,13 @@ extension SimulatedSystem: WorkQueue {
   /// works.
   func admit(_ request: WorkRequest, recording policy: ExistingWorkPolicy?, after prerequisites: [String]) {
     record(.workEnqueue(request.enqueueEvent(policy: policy)))
+    admit(request, after: prerequisites)
+  }
+
+  /// Records a `work.after` per prerequisite and puts the request in the queue, blocked
+  /// while a prerequisite is unfinished, its `work.enqueue` recorded already. A request
+  /// with a unique name (``/BackgroundTrace/WorkRequest/uniqueName``) joins its name's works.
+  func admit(_ request: WorkRequest, after prerequisites: [String]) {
     for prerequisite in prerequisites { record(.workAfter(work: request.work, prerequisite: prerequisite)) }
     if let name = request.uniqueName { uniqueWorks[name, default: []].append(request.work) }
     var item = WorkItem(request: request, number: nextWorkRequestNumber(), at: now)
@@ -235,7 +242,7 @@ extension SimulatedSystem: WorkQueue {
 
   /// Puts a new request in the queue: a waiting one is scheduled, and an expedited one
   /// draws on the quota; a blocked or finished one only takes its place.
-  private func admit(_ item: WorkItem) {
+  func admit(_ item: WorkItem) {
     var item = item
     let request = item.request
     if item.phase != .finished {
@@ -370,7 +377,7 @@ extension SimulatedSystem: WorkQueue {
   }
 
   /// The next request's number (``WorkItem/number``).
-  private func nextWorkRequestNumber() -> Int {
+  func nextWorkRequestNumber() -> Int {
     workRequestCount += 1
     return workRequestCount
   }

@@ -238,4 +238,88 @@ private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0x5E, l
       ])
     #expect(enqueues(recorder.trace) == enqueues(system.trace))
   }
+
+  /// `update` acts on one request of the name: over works of their own, a request
+  /// alone is refused as `enqueue(_:policy:)` refuses it (androidx
+  /// `enqueueUniquelyNamedPeriodic`: "Can't apply UPDATE policy to the chains of
+  /// work."), and nothing is recorded or stopped.
+  @Test func anUpdateOfANameHoldingSeveralIsRefused() throws {
+    try system.enqueueUniqueWork("myname", policy: .replace, [infinite(1), infinite(2)])
+    let before = system.trace.events.count
+    #expect(throws: WorkRequestError(.updateChain, work: "myname")) {
+      try system.enqueueUniqueWork("myname", policy: .update, [request(3)])
+    }
+    #expect(system.trace.events.count == before)
+    #expect([state(1), state(2)] == [.enqueued, .enqueued])
+  }
+
+  /// After a policy deletes the name's works, one request is the name's own work again
+  /// (androidx holds one request under the name), so `update` applies to it.
+  @Test func aNameHoldsOneRequestAgainAfterAReplace() throws {
+    try system.enqueueUniqueWork("myname", policy: .replace, [infinite(1), infinite(2)])
+    var periodic = request(3)
+    periodic.work = "myname"
+    periodic.period = .seconds(900)
+    try system.enqueueUniqueWork("myname", policy: .replace, [periodic])
+    periodic.id = id(4)
+    periodic.period = .seconds(1800)
+    #expect(try system.enqueue(periodic, policy: .update))
+    #expect(idsWithName() == [id(3)])
+    #expect(system.workInfo(id: id(3))?.generation == 1)
+    #expect(workLines().last == "0 work.enqueue work=myname period=1800 policy=update")
+  }
+
+  /// Waits until its attempt is stopped.
+  private struct UntilStopped: BackgroundWorker {
+    func doWork(_ context: WorkContext) async -> WorkResult {
+      let (stream, continuation) = AsyncStream<Void>.makeStream()
+      await withTaskCancellationHandler {
+        for await _ in stream {}
+      } onCancel: {
+        continuation.finish()
+      }
+      return .retry
+    }
+  }
+
+  private func performDeleting(_ action: String, on queue: any WorkQueue) {
+    switch action {
+    case "several":
+      let a = WorkRequest(work: "a", worker: NeedsBoth())  // fails: no input
+      try? queue.enqueueUniqueWork("sync", policy: .replace, [a, WorkRequest(work: "b", worker: UntilStopped())])
+    case "afresh":
+      try? queue.enqueueUniqueWork(
+        "sync", policy: .appendOrReplace, [WorkRequest(work: "c", worker: Produces(key: "c"))])
+    default:
+      try? queue.enqueueUniqueWork("sync", policy: .keep, [WorkRequest(work: "d", worker: Produces(key: "d"))])
+    }
+  }
+
+  /// An `appendOrReplace` over a name one of whose works failed stops and deletes the
+  /// others and starts afresh as the name's own work; a `keep` over its finished work
+  /// starts afresh again. The checker follows each step, and a replay records the same.
+  @Test func appendOrReplaceOverAFailedWorkReplaysAsRecorded() {
+    system.launchApp { queue in UserActionApp { self.performDeleting($0, on: queue) } }
+    for (time, action) in [(0.0, "several"), (5, "afresh"), (10, "keep")] {
+      system.advance(to: TraceTime(seconds: time))
+      system.userAction(action)
+    }
+    system.advance(to: TraceTime(seconds: 20))
+    let lines = system.trace.events.map(handWrittenLine(for:)).filter {
+      $0.contains(" work.result ") || $0.contains(" work.stop ")
+    }
+    #expect(
+      lines == [
+        "0.1 work.result work=a:1 attempt=0 outcome=failure",
+        "5 work.stop work=b:1 attempt=0 reason=cancelled",
+        "5.1 work.result work=sync attempt=0 outcome=success",
+        "10.1 work.result work=sync attempt=0 outcome=success",
+      ])
+    #expect(TraceChecker.check(system.trace).isEmpty)
+    let replay = Replayer.replay(system.trace, timing: .exact) { queue in
+      UserActionApp { self.performDeleting($0, on: queue) }
+    }
+    #expect(replay.divergence == nil, "\(String(describing: replay.divergence))")
+    #expect(replay.trace.events == system.trace.events)
+  }
 }

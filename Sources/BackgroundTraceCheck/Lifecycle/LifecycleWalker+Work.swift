@@ -34,7 +34,11 @@ extension LifecycleWalker {
     _ enqueue: consuming WorkEnqueue, _ hash: StableHash, into observer: inout some LifecycleObserver
   ) {
     if backoffSettingsUnknown { Self.assumeLeastBackoff(&enqueue) }
-    if enqueue.uniqueName != nil || !uniqueWorks.isEmpty, keepsOut(enqueue, into: &observer) { return }
+    if enqueue.uniqueName != nil || !uniqueWorks.isEmpty || !failedUniqueNames.isEmpty,
+      keepsOut(enqueue, into: &observer)
+    {
+      return
+    }
     let work = enqueue.work
     // Read and changed in place, and moved, not copied: the existing work's life stays
     // in the table, and the enqueue moves into the life built below; both are large.
@@ -108,7 +112,8 @@ extension LifecycleWalker {
   /// The policy of an enqueue applied to the works of its unique name that hold their
   /// own ids (`unique=`), as androidx `EnqueueRunnable` applies it to every request of
   /// the name: `keep` keeps the request out while any is unfinished (returns true);
-  /// `replace`, and no policy for the name's own work, cancels them (androidx
+  /// `replace`, no policy for the name's own work, and `appendOrReplace` once a work of
+  /// the name failed or was cancelled, cancel them (androidx
   /// `CancelWorkRunnable.forName`). A work of its own then joins its name: with no
   /// policy it is another request of the same step, and an `append` waits for the
   /// name's leaves through the `work.after` lines that follow it.
@@ -116,14 +121,21 @@ extension LifecycleWalker {
     let name = enqueue.uniqueName ?? enqueue.work
     let ownWork = enqueue.uniqueName != nil && name != enqueue.work
     var others = (uniqueWorks[name] ?? []).filter { $0 != enqueue.work && isUnfinished($0) }
-    if ownWork && isUnfinished(name) { others.append(name) }
+    // androidx APPEND_OR_REPLACE deletes every request of the name when one of its
+    // leaves failed or was cancelled (a failure or cancel ends what follows it too).
+    let afresh =
+      enqueue.policy == .appendOrReplace
+      && (failedUniqueNames.contains(name) || ending(of: name).map { $0 != .succeeded } ?? false)
+    if (ownWork || afresh) && isUnfinished(name) { others.append(name) }
     switch enqueue.policy {
     case .keep? where !others.isEmpty:
       observer.observe(.workEnqueued(enqueue, .kept), in: process)
       return true
     case .replace?,
-      nil where !ownWork:
-      uniqueWorks[name] = nil  // cancelled below: none of the name's is unfinished after
+      nil where !ownWork, .appendOrReplace? where afresh, .keep? where !isUnfinished(name):
+      // Cancelled and deleted (`keep` over finished works deletes them too).
+      uniqueWorks[name] = nil
+      failedUniqueNames.remove(name)
       for other in others { cancel(other, StableHash(other), into: &observer) }
       others = []
     default:
@@ -317,6 +329,9 @@ extension LifecycleWalker {
     works.remove(at: index)
     let finished = FinishedWork(time: cancelledAt ?? now, ending: ending)
     finishedWorks[hash.bits] = finished
+    if ending != .succeeded, !uniqueWorks.isEmpty {
+      for (name, own) in uniqueWorks where own.contains(work) { failedUniqueNames.insert(name) }
+    }
     observer.observeWorkFinished(work: work, finished, in: process)
     if !blockedDependents.isEmpty, let dependents = blockedDependents.removeValue(forKey: work) {
       release(dependents, of: work, ending: ending, into: &observer)

@@ -70,6 +70,9 @@ package struct LifecycleWalker: Sendable {
   /// The unfinished works enqueued as works of their own under each unique name
   /// (`work.enqueue unique=`), by the name; empty in a trace without them.
   var uniqueWorks: [String: [String]] = [:]
+  /// The unique names one of whose works of their own failed or was cancelled since the
+  /// name's works were last replaced: an `appendOrReplace` of the name starts afresh.
+  var failedUniqueNames: Set<String> = []
 
   /// Whether work requests' backoff settings are unknown, as in a trace imported from a
   /// device log (the log does not print them): then a request that declares no backoff

@@ -36,6 +36,9 @@ public final class ReplayPlatform: @unchecked Sendable {
   /// it succeeded (`queuedWorkReleased`), and all are dropped when the work finishes
   /// otherwise.
   var queuedWorks: [String: [WorkRequest]] = [:]
+  /// The unique names that hold works of their own (`unique=`), as the simulation's
+  /// queue keeps them: from the first enqueued under the name until a policy deletes them.
+  var namesWithOwnWorks: Set<String> = []
   /// The works each work waits for (`work.after`, or the work it was appended to):
   /// their outputs are merged into its input.
   var workPrerequisites: [String: [String]] = [:]
@@ -388,17 +391,30 @@ extension ReplayPlatform: WorkQueue {
     throws(WorkRequestError) -> EnqueuedUniqueWork
   {
     try WorkRequest.validate(uniqueStep: requests, name: name, policy: policy)
-    if requests.count == 1, !holdsWorksOfTheirOwn(name) {
-      var named = requests[0]
-      named.work = name
+    var named = requests[0]
+    named.work = name
+    if requests.count == 1, !holdsWorksOfTheirOwn(name) || policy == .update {
       return EnqueuedUniqueWork(works: try enqueue(named, policy: policy) ? [name] : [])
     }
     if policy == .keep, lifecycle.isUnfinished(name) || !lifecycle.works(ofUniqueName: name).isEmpty {
-      var kept = requests[0]
-      kept.work = name
-      record(.workEnqueue(identified(kept).enqueueEvent(policy: .keep)))
+      record(.workEnqueue(identified(named).enqueueEvent(policy: .keep)))
       return EnqueuedUniqueWork(works: [])
     }
+    // `replace`, `keep` over finished works, and an `appendOrReplace` that started afresh
+    // (the recording enqueued it without `unique=`) delete the name's works: one
+    // request is the name's own work again.
+    let afresh = policy == .appendOrReplace && recordedEnqueue.map { $0.uniqueName == nil } == true
+    if policy == .replace || policy == .keep || afresh {
+      namesWithOwnWorks.remove(name)
+      if requests.count == 1 {
+        // Afresh, whatever the lifecycle model has not yet seen end of the works it deletes.
+        let named = identified(named)
+        record(.workEnqueue(named.enqueueEvent(policy: policy)))
+        (works[name], workPrerequisites[name], queuedWorks[name]) = (named, nil, nil)
+        return EnqueuedUniqueWork(works: [name])
+      }
+    }
+    namesWithOwnWorks.insert(name)
     let prerequisites = recordedEnqueue?.prerequisites ?? []
     var enqueued: [String] = []
     for (index, request) in requests.enumerated() {
@@ -415,13 +431,10 @@ extension ReplayPlatform: WorkQueue {
     return EnqueuedUniqueWork(works: enqueued, prerequisites: prerequisites)
   }
 
-  /// Whether the unique name `name` holds works of their own (`unique=`): the
-  /// recording's `work.enqueue` at this call says so; past the recording, the lifecycle
-  /// model.
-  private func holdsWorksOfTheirOwn(_ name: String) -> Bool {
-    guard let recorded = recordedEnqueue else { return !lifecycle.works(ofUniqueName: name).isEmpty }
-    return recorded.uniqueName != nil
-  }
+  /// Whether the unique name `name` holds works of their own (`unique=`), as the
+  /// simulation's queue keeps them: from the replay's first such enqueue under the name
+  /// until a policy deletes them.
+  private func holdsWorksOfTheirOwn(_ name: String) -> Bool { namesWithOwnWorks.contains(name) }
 
   /// The recording's `work.enqueue` at this call; `nil` past the recording.
   private var recordedEnqueue: ReplayScript.Enqueue? {
@@ -435,6 +448,7 @@ extension ReplayPlatform: WorkQueue {
     let request = identified(request)
     record(.workEnqueue(request.enqueueEvent(policy: nil)))
     for prerequisite in prerequisites { record(.workAfter(work: request.work, prerequisite: prerequisite)) }
+    if let name = request.uniqueName { namesWithOwnWorks.insert(name) }
     workPrerequisites[request.work] = prerequisites
     works[request.work] = request
   }
