@@ -123,9 +123,9 @@ extension SimulatedSystem: WorkQueue {
   @discardableResult
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) -> Bool {
     try request.validate(policy: policy)
-    if request.uniqueName == nil, uniqueWorks[request.work] != nil, policy != .update {
+    if let policy, policy != .update, request.uniqueName == nil, uniqueWorks[request.work] != nil {
       // The name holds works of their own: the policy acts on them all.
-      return try !enqueueUniqueWork(request.work, policy: policy ?? .replace, [request]).works.isEmpty
+      return try !enqueueUniqueWork(request.work, policy: policy, [request]).works.isEmpty
     }
     var request = request
     if request.id == nil { request.id = nextWorkRequestID() }

@@ -11,9 +11,10 @@ extension SimulatedSystem {
   }
 
   /// The requests of the unique work `name`: the one enqueued last, those appended
-  /// behind it (``/BackgroundTrace/WorkInfo/State/blocked``) and the finished ones WorkManager still
-  /// holds, in the order they were enqueued. Work enqueued without a unique name is
-  /// read by its id or its tags.
+  /// behind it (``/BackgroundTrace/WorkInfo/State/blocked``), the works of their own
+  /// enqueued under the name (``enqueueUniqueWork(_:policy:_:)``) and the finished ones
+  /// WorkManager still holds, in the order they were enqueued. Work enqueued without a
+  /// unique name is read by its id or its tags.
   public func workInfos(forUniqueWork name: String) -> [WorkInfo] {
     let own = uniqueWorks[name] ?? []
     return heldRequests.filter { $0.work == name || own.contains($0.work) }

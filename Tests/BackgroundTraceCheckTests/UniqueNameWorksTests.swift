@@ -51,6 +51,24 @@ import Testing
     #expect(kept(transitions) == ["sync", "sync:3"])
   }
 
+  /// A work the app cancelled while its attempt runs no longer holds its name: androidx
+  /// marks it CANCELLED at once, so `keep` enqueues, though its stop comes later.
+  @Test func aWorkCancelledWhileRunningDoesNotKeepItsName() throws {
+    let transitions = try transitions(
+      """
+      bgtrace 1
+      meta platform=android
+      0 app.launch
+      0 work.enqueue work=sync:1 policy=replace unique=sync
+      0.1 work.start work=sync:1 attempt=0
+      5 work.cancel work=sync:1
+      5 work.enqueue work=sync policy=keep
+      5 work.stop work=sync:1 attempt=0 reason=cancelled
+
+      """)
+    #expect(kept(transitions).isEmpty)
+  }
+
   /// `replace` on the name cancels each of its unfinished works; a work of them that
   /// starts after is a finished work started again.
   @Test func replaceCancelsEveryWorkOfTheName() throws {

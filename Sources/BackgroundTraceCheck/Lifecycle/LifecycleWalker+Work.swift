@@ -16,9 +16,16 @@ extension LifecycleWalker {
   }
 
   /// The unfinished works of their own enqueued under the unique name `name`
-  /// (`work.enqueue unique=`), in order.
+  /// (`work.enqueue unique=`), in order, less those cancelled while their attempt runs.
   package func works(ofUniqueName name: String) -> [String] {
-    (uniqueWorks[name] ?? []).filter(isUnfinished)
+    (uniqueWorks[name] ?? []).filter(holdsItsName)
+  }
+
+  /// Whether `work` is unfinished and not cancelled: a work the app cancelled while its
+  /// attempt runs no longer holds its unique name (androidx marks it CANCELLED at once).
+  private func holdsItsName(_ work: String) -> Bool {
+    guard let life = works[work] else { return false }  // a copy, for a name's own works only
+    return life.cancelledAt == nil
   }
 
   /// How `work`'s last request finished, when it did and is not unfinished again;
@@ -112,27 +119,27 @@ extension LifecycleWalker {
   /// The policy of an enqueue applied to the works of its unique name that hold their
   /// own ids (`unique=`), as androidx `EnqueueRunnable` applies it to every request of
   /// the name: `keep` keeps the request out while any is unfinished (returns true);
-  /// `replace`, no policy for the name's own work, and `appendOrReplace` once a work of
-  /// the name failed or was cancelled, cancel them (androidx
-  /// `CancelWorkRunnable.forName`). A work of its own then joins its name: with no
+  /// `replace`, and `appendOrReplace` once a work of the name failed or was cancelled,
+  /// cancel them (androidx `CancelWorkRunnable.forName`); so does `keep` over finished
+  /// ones, which androidx deletes. A work of its own then joins its name: with no
   /// policy it is another request of the same step, and an `append` waits for the
   /// name's leaves through the `work.after` lines that follow it.
   private mutating func keepsOut(_ enqueue: WorkEnqueue, into observer: inout some LifecycleObserver) -> Bool {
     let name = enqueue.uniqueName ?? enqueue.work
     let ownWork = enqueue.uniqueName != nil && name != enqueue.work
-    var others = (uniqueWorks[name] ?? []).filter { $0 != enqueue.work && isUnfinished($0) }
+    var others = (uniqueWorks[name] ?? []).filter { $0 != enqueue.work && holdsItsName($0) }
     // androidx APPEND_OR_REPLACE deletes every request of the name when one of its
     // leaves failed or was cancelled (a failure or cancel ends what follows it too).
     let afresh =
       enqueue.policy == .appendOrReplace
       && (failedUniqueNames.contains(name) || ending(of: name).map { $0 != .succeeded } ?? false)
-    if (ownWork || afresh) && isUnfinished(name) { others.append(name) }
+    if (ownWork || afresh) && holdsItsName(name) { others.append(name) }
     switch enqueue.policy {
     case .keep? where !others.isEmpty:
       observer.observe(.workEnqueued(enqueue, .kept), in: process)
       return true
     case .replace?,
-      nil where !ownWork, .appendOrReplace? where afresh, .keep? where !isUnfinished(name):
+      .appendOrReplace? where afresh, .keep? where !isUnfinished(name):
       // Cancelled and deleted (`keep` over finished works deletes them too).
       uniqueWorks[name] = nil
       failedUniqueNames.remove(name)

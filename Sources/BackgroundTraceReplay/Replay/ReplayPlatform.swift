@@ -327,9 +327,9 @@ extension ReplayPlatform: WorkQueue {
   @discardableResult
   public func enqueue(_ request: WorkRequest, policy: ExistingWorkPolicy?) throws(WorkRequestError) -> Bool {
     try request.validate(policy: policy)
-    if request.uniqueName == nil, policy != .update, holdsWorksOfTheirOwn(request.work) {
+    if let policy, policy != .update, request.uniqueName == nil, holdsWorksOfTheirOwn(request.work) {
       // The name holds works of their own: the policy acts on them all, as in the simulation.
-      return try !enqueueUniqueWork(request.work, policy: policy ?? .replace, [request]).works.isEmpty
+      return try !enqueueUniqueWork(request.work, policy: policy, [request]).works.isEmpty
     }
     // A work of the name's own that is unfinished keeps the name unfinished too.
     let unfinished = lifecycle.isUnfinished(request.work) || !lifecycle.works(ofUniqueName: request.work).isEmpty
