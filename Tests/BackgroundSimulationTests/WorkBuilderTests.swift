@@ -50,27 +50,29 @@ private func id(_ number: UInt64) -> WorkRequestID { WorkRequestID(high: 0xB1, l
     #expect(info(1)?.initialDelay == TraceInterval(nanoseconds: 7_380_000_000_000))
   }
 
+  /// When a request with an exponential backoff of `delay` that retries its first
+  /// attempt (at 0.1 s) may run again: the backoff it waits is the delay as the builder
+  /// clamps it.
+  private func nextRunAfterARetry(backoffDelay delay: Duration) throws -> TraceTime? {
+    try system.enqueue(
+      WorkRequest(
+        work: "w", backoff: .exponential, backoffDelay: delay, id: id(1),
+        worker: TimedWorker(clock: system.clock, result: .retry)), policy: nil)
+    system.advance(to: TraceTime(seconds: 1))
+    return info(1)?.nextScheduleTime
+  }
+
   /// androidx `WorkTest.testBuild_setBackoffCriteria_exceedMaxBackoffDuration`:
   /// `MAX_BACKOFF_MILLIS` + 123 ms becomes `MAX_BACKOFF_MILLIS` (5 h), so the first
   /// retry waits 5 h.
   @Test func testBuildSetBackoffCriteriaExceedMaxBackoffDuration() throws {
-    try system.enqueue(
-      WorkRequest(
-        work: "w", backoff: .exponential, backoffDelay: .milliseconds(18_000_123), id: id(1),
-        worker: TimedWorker(clock: system.clock, result: .retry)), policy: nil)
-    system.advance(to: TraceTime(seconds: 1))
-    #expect(info(1)?.nextScheduleTime == TraceTime(seconds: 18_000.1))
+    #expect(try nextRunAfterARetry(backoffDelay: .milliseconds(18_000_123)) == TraceTime(seconds: 18_000.1))
   }
 
   /// androidx `WorkTest.testBuild_setBackoffCriteria_lessThanMinBackoffDuration`:
   /// `MIN_BACKOFF_MILLIS` − 123 ms becomes `MIN_BACKOFF_MILLIS` (10 s).
   @Test func testBuildSetBackoffCriteriaLessThanMinBackoffDuration() throws {
-    try system.enqueue(
-      WorkRequest(
-        work: "w", backoff: .exponential, backoffDelay: .milliseconds(9_877), id: id(1),
-        worker: TimedWorker(clock: system.clock, result: .retry)), policy: nil)
-    system.advance(to: TraceTime(seconds: 1))
-    #expect(info(1)?.nextScheduleTime == TraceTime(seconds: 10.1))
+    #expect(try nextRunAfterARetry(backoffDelay: .milliseconds(9_877)) == TraceTime(seconds: 10.1))
   }
 
   /// androidx `WorkTest.testBuild_backoffAndIdleMode_throwsIllegalArgumentException`
