@@ -89,8 +89,7 @@ extension SimulatedSystem {
   /// attempt's `work.stop`.
   private func delete(_ members: [String], of name: String) {
     for member in members where works[member]?.phase != .finished {
-      stop(member, reason: .cancelledByApp, reschedule: false)
-      finish(member, ending: .cancelled)
+      endCancelled(member)
     }
     for member in members { works[member] = nil }
     retiredWorks.removeAll { members.contains($0.request.work) }
@@ -101,8 +100,7 @@ extension SimulatedSystem {
   /// cancels every request of the name; the caller records the name's `work.cancel`.
   func cancelWorks(ofUniqueName name: String) {
     for member in uniqueWorks[name] ?? [] where works[member].map({ $0.phase != .finished }) == true {
-      stop(member, reason: .cancelledByApp, reschedule: false)
-      finish(member, ending: .cancelled)
+      endCancelled(member)
     }
   }
 }

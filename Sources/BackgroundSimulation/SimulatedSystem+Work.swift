@@ -205,15 +205,7 @@ extension SimulatedSystem: WorkQueue {
     }
     var request = request
     if request.id == nil { request.id = nextWorkRequestID() }
-    admit(request, recording: nil, after: prerequisites)
-  }
-
-  /// Records `work.enqueue` with `policy` and a `work.after` per prerequisite, and puts
-  /// the request in the queue, blocked while a prerequisite is unfinished. A request
-  /// with a unique name (``/BackgroundTrace/WorkRequest/uniqueName``) joins its name's
-  /// works.
-  func admit(_ request: WorkRequest, recording policy: ExistingWorkPolicy?, after prerequisites: [String]) {
-    record(.workEnqueue(request.enqueueEvent(policy: policy)))
+    record(.workEnqueue(request.enqueueEvent(policy: nil)))
     admit(request, after: prerequisites)
   }
 
@@ -358,9 +350,15 @@ extension SimulatedSystem: WorkQueue {
     record(.workCancel(work: work))
     if !uniqueWorks.isEmpty { cancelWorks(ofUniqueName: work) }
     guard works[work]?.phase != .finished else { return }
+    endCancelled(work)
+    noteWaits()
+  }
+
+  /// Ends `work` as cancelled by the app: a running attempt is stopped
+  /// (`STOP_REASON_CANCELLED_BY_APP`, recorded), and the work finishes cancelled.
+  func endCancelled(_ work: String) {
     stop(work, reason: .cancelledByApp, reschedule: false)
     finish(work, ending: .cancelled)
-    noteWaits()
   }
 
   /// Adds `work` to ``unfinishedWorks`` in its place, unless it is there.
