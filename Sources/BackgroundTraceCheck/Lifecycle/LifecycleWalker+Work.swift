@@ -15,10 +15,10 @@ extension LifecycleWalker {
     works.index(forKey: work, StableHash(work)) != nil
   }
 
-  /// The unfinished works of their own enqueued under the unique name `name`
-  /// (`work.enqueue unique=`), in order, less those cancelled while their attempt runs.
-  package func works(ofUniqueName name: String) -> [String] {
-    (uniqueWorks[name] ?? []).filter(holdsItsName)
+  /// Whether a work of the unique name `name` holds it: the name's own work or one of
+  /// its works of their own, unfinished and not cancelled. What `keep` keeps out for.
+  package func holdsWork(uniqueName name: String) -> Bool {
+    holdsItsName(name) || (uniqueWorks[name] ?? []).contains(where: holdsItsName)
   }
 
   /// Whether `work` is unfinished and not cancelled: a work the app cancelled while its
@@ -42,7 +42,7 @@ extension LifecycleWalker {
   ) {
     if backoffSettingsUnknown { Self.assumeLeastBackoff(&enqueue) }
     if enqueue.uniqueName != nil || !uniqueWorks.isEmpty || !failedUniqueNames.isEmpty,
-      keepsOut(enqueue, into: &observer)
+      isKeptByItsName(enqueue, into: &observer)
     {
       return
     }
@@ -124,7 +124,7 @@ extension LifecycleWalker {
   /// ones, which androidx deletes. A work of its own then joins its name: with no
   /// policy it is another request of the same step, and an `append` waits for the
   /// name's leaves through the `work.after` lines that follow it.
-  private mutating func keepsOut(_ enqueue: WorkEnqueue, into observer: inout some LifecycleObserver) -> Bool {
+  private mutating func isKeptByItsName(_ enqueue: WorkEnqueue, into observer: inout some LifecycleObserver) -> Bool {
     let name = enqueue.uniqueName ?? enqueue.work
     let ownWork = enqueue.uniqueName != nil && name != enqueue.work
     var others = (uniqueWorks[name] ?? []).filter { $0 != enqueue.work && holdsItsName($0) }

@@ -67,8 +67,9 @@ package struct LifecycleWalker: Sendable {
   /// Works blocked on each unfinished prerequisite (`work.after`), by the
   /// prerequisite's id; empty in a trace without continuations.
   var blockedDependents: [String: [String]] = [:]
-  /// The unfinished works enqueued as works of their own under each unique name
-  /// (`work.enqueue unique=`), by the name; empty in a trace without them.
+  /// The works enqueued as works of their own under each unique name (`work.enqueue
+  /// unique=`), by the name, until the name's next enqueue drops the finished ones;
+  /// empty in a trace without them.
   var uniqueWorks: [String: [String]] = [:]
   /// The unique names one of whose works of their own failed or was cancelled since the
   /// name's works were last replaced: an `appendOrReplace` of the name starts afresh.

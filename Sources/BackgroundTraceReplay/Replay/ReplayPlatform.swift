@@ -331,8 +331,7 @@ extension ReplayPlatform: WorkQueue {
       // The name holds works of their own: the policy acts on them all, as in the simulation.
       return try !enqueueUniqueWork(request.work, policy: policy, [request]).works.isEmpty
     }
-    // A work of the name's own that is unfinished keeps the name unfinished too.
-    let unfinished = lifecycle.isUnfinished(request.work) || !lifecycle.works(ofUniqueName: request.work).isEmpty
+    let unfinished = lifecycle.isUnfinished(request.work)
     let ending = lifecycle.ending(of: request.work)
     if policy == .update, unfinished || (ending != nil && ending != .cancelled) {
       return try update(request, unfinished: unfinished)
@@ -381,11 +380,10 @@ extension ReplayPlatform: WorkQueue {
 
   /// Records what the simulation records for `requests` under the unique name `name`
   /// (``/BackgroundSimulation/SimulatedSystem/enqueueUniqueWork(_:policy:_:)``), and
-  /// keeps each request for the recorded `work.start` events. Whether the name holds
-  /// works of their own is the recording's answer (its `work.enqueue` at this call has
-  /// `unique=`), and past the recording the lifecycle model's, as is whether `keep` keeps
-  /// the request out; the leaves an `append` waits for are the recording's `work.after`
-  /// lines.
+  /// keeps each request for the recorded `work.start` events. Whether `keep` keeps the
+  /// request out is the lifecycle model's answer; the leaves an `append` waits for, and
+  /// whether an `appendOrReplace` started afresh, are the recording's (its `work.after`
+  /// lines, and a `work.enqueue` without `unique=`).
   @discardableResult
   public func enqueueUniqueWork(_ name: String, policy: ExistingWorkPolicy, _ requests: [WorkRequest])
     throws(WorkRequestError) -> EnqueuedUniqueWork
@@ -396,7 +394,7 @@ extension ReplayPlatform: WorkQueue {
     if requests.count == 1, !holdsWorksOfTheirOwn(name) || policy == .update {
       return EnqueuedUniqueWork(works: try enqueue(named, policy: policy) ? [name] : [])
     }
-    if policy == .keep, lifecycle.isUnfinished(name) || !lifecycle.works(ofUniqueName: name).isEmpty {
+    if policy == .keep, lifecycle.holdsWork(uniqueName: name) {
       record(.workEnqueue(identified(named).enqueueEvent(policy: .keep)))
       return EnqueuedUniqueWork(works: [])
     }
