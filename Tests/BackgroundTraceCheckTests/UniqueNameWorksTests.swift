@@ -136,6 +136,30 @@ import Testing
       ])
   }
 
+  /// `--why` follows the lifecycle model: an `appendOrReplace` after a work of the name
+  /// failed deletes the others, and so ends a waiting one.
+  @Test func whyTellsAnAppendOrReplaceThatStartedAfresh() throws {
+    let trace = try RecordedTrace(
+      text: """
+        bgtrace 1
+        meta platform=android
+        0 app.launch
+        0 work.enqueue work=a:1 policy=replace initial=60 unique=sync
+        0 work.enqueue work=b:1 unique=sync
+        0.1 work.start work=b:1 attempt=0
+        0.1 work.result work=b:1 attempt=0 outcome=failure
+        10 work.enqueue work=sync policy=appendOrReplace
+
+        """)
+    #expect(
+      RequestHistory(of: "a:1", in: trace)?.lines == [
+        "work a:1",
+        "  0s: enqueued (under the unique name sync; initial delay 60s; policy replace).",
+        "  0s to 10s (10s): not due: its initial delay (60s) had not passed.",
+        "  10s: cancelled: the unique name sync was enqueued with policy appendOrReplace.",
+      ])
+  }
+
   /// `diff` numbers a unique name as it numbers the work it names: two runs that gave
   /// the name and its works other ids compare equal, and a work put under another name
   /// does not.

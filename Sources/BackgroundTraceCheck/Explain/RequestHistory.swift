@@ -50,7 +50,18 @@ public struct RequestHistory: Sendable, Hashable {
       request: request, platform: trace.meta["platform"],
       recordsReasons: trace.meta["seed"] != nil
         || trace.events.contains { $0.kind.tag == .workWait || $0.kind.tag == .schedWait })
-    for event in events { story.apply(event) }
+    // The lifecycle model says when a work of a unique name was cancelled by an event
+    // about the name (its replace, its cancel), as the checker reads it.
+    var walker = LifecycleWalker(meta: trace.meta)
+    var transitions: [LifecycleTransition] = []
+    for event in events {
+      transitions.removeAll(keepingCapacity: true)
+      walker.apply(event, into: &transitions)
+      let cancelled = transitions.contains {
+        if case .workCancelled(let work) = $0 { WaitingRequest.work(work) == request } else { false }
+      }
+      story.apply(event, cancelled: cancelled)
+    }
     story.finish(at: until ?? trace.events.last?.time ?? TraceTime(nanoseconds: 0))
     self.request = request
     self.lines = story.lines
@@ -168,17 +179,19 @@ private struct RequestStory {
     }
   }
 
-  mutating func apply(_ event: TraceEvent) {
+  /// Applies the next event; `cancelled`: the lifecycle model cancelled the request's
+  /// work at it.
+  mutating func apply(_ event: TraceEvent, cancelled: Bool) {
     advance(to: event.time)
     let now = event.time
     if !blockedOn.isEmpty { prerequisiteEvent(event.kind, at: now) }
-    if let name = enqueue?.uniqueName, let ending = Self.cancellation(of: name, by: event.kind, request: request),
+    if cancelled, let name = enqueue?.uniqueName, event.kind.requestSubject != request,
       pendingSince != nil || !blockedOn.isEmpty
     {
       closeWait(at: now)
       endPending()
       blockedOn.removeAll()
-      say(now, ending)
+      say(now, Self.cancellation(of: name, by: event.kind))
       return
     }
     if let subject = event.kind.requestSubject, subject != request { return }
@@ -290,21 +303,15 @@ private struct RequestStory {
     }
   }
 
-  /// What ends a work of its own under the unique name `name` (`unique=`) that waits:
-  /// the app's cancel of the name (`cancelUniqueWork`), or an enqueue that replaces the
-  /// name's works (`replace`, or no policy on the name's own work; androidx
-  /// `EnqueueRunnable` cancels every request of the name). A running attempt's end is
-  /// its own `work.stop`.
-  private static func cancellation(of name: String, by kind: TraceEvent.Kind, request: WaitingRequest) -> String? {
-    switch kind {
-    case .workCancel(let work) where work == name:
+  /// Why a waiting work of its own under the unique name `name` (`unique=`) was
+  /// cancelled at an event about the name: the app's cancel of it (`cancelUniqueWork`),
+  /// or an enqueue whose policy deletes the name's works (androidx `EnqueueRunnable`).
+  /// A running attempt's end is its own `work.stop`.
+  private static func cancellation(of name: String, by kind: TraceEvent.Kind) -> String {
+    guard case .workEnqueue(let enqueue) = kind, let policy = enqueue.policy else {
       return "the app cancelled the unique name \(name), and it with it."
-    case .workEnqueue(let enqueue) where (enqueue.uniqueName ?? enqueue.work) == name && request != .work(enqueue.work):
-      let replaces = enqueue.policy == .replace || (enqueue.policy == nil && enqueue.uniqueName == nil)
-      return replaces ? "cancelled: the unique name \(name) was enqueued with policy replace." : nil
-    default:
-      return nil
     }
+    return "cancelled: the unique name \(name) was enqueued with policy \(policy.rawValue)."
   }
 
   /// A prerequisite's end, for a work blocked on it (androidx `WorkerWrapper`): its
