@@ -348,9 +348,7 @@ extension ReplayPlatform: WorkQueue {
       // androidx EnqueueRunnable: an `append` over finished work, and an
       // `appendOrReplace` over succeeded work, wait for the request before them.
       let appended = (policy == .append && ending != nil) || (policy == .appendOrReplace && ending == .succeeded)
-      workPrerequisites[request.work] = appended ? [request.work] : nil
-      works[request.work] = request
-      queuedWorks[request.work] = nil
+      hold(request, after: appended ? [request.work] : [])
       return true
     }
   }
@@ -408,7 +406,7 @@ extension ReplayPlatform: WorkQueue {
         // Afresh, whatever the lifecycle model has not yet seen end of the works it deletes.
         let named = identified(named)
         record(.workEnqueue(named.enqueueEvent(policy: policy)))
-        (works[name], workPrerequisites[name], queuedWorks[name]) = (named, nil, nil)
+        hold(named, after: [])
         return EnqueuedUniqueWork(works: [name])
       }
     }
@@ -422,8 +420,7 @@ extension ReplayPlatform: WorkQueue {
       own = identified(own)
       record(.workEnqueue(own.enqueueEvent(policy: index == 0 ? policy : nil)))
       for prerequisite in prerequisites { record(.workAfter(work: own.work, prerequisite: prerequisite)) }
-      workPrerequisites[own.work] = prerequisites.isEmpty ? nil : prerequisites
-      works[own.work] = own
+      hold(own, after: prerequisites)
       enqueued.append(own.work)
     }
     return EnqueuedUniqueWork(works: enqueued, prerequisites: prerequisites)
@@ -447,8 +444,15 @@ extension ReplayPlatform: WorkQueue {
     record(.workEnqueue(request.enqueueEvent(policy: nil)))
     for prerequisite in prerequisites { record(.workAfter(work: request.work, prerequisite: prerequisite)) }
     if let name = request.uniqueName { namesWithOwnWorks.insert(name) }
-    workPrerequisites[request.work] = prerequisites
+    hold(request, after: prerequisites)
+  }
+
+  /// Makes `request` its work's current request, afresh: it waits for `prerequisites`
+  /// (their outputs merged into its input), and nothing is queued behind it.
+  private func hold(_ request: WorkRequest, after prerequisites: [String]) {
     works[request.work] = request
+    workPrerequisites[request.work] = prerequisites.isEmpty ? nil : prerequisites
+    queuedWorks[request.work] = nil
   }
 
   /// The input a start of `work`'s `request` gets, as in the simulation
