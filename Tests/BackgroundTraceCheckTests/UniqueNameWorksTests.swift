@@ -106,15 +106,21 @@ import Testing
   }
 
   /// `--why` on a work of its own names its unique name, and says what ended it while
-  /// it waited: the name's replace, or the app's cancel of the name.
+  /// it waited, as the lifecycle model decides it: the name's replace, the app's cancel
+  /// of the name, or an `appendOrReplace` after a work of the name failed, which deletes
+  /// the others.
   @Test(arguments: [
     (
-      "10 work.enqueue work=sync policy=replace",
+      "success", "10 work.enqueue work=sync policy=replace",
       "  10s: cancelled: the unique name sync was enqueued with policy replace."
     ),
-    ("10 work.cancel work=sync", "  10s: the app cancelled the unique name sync, and it with it."),
+    ("success", "10 work.cancel work=sync", "  10s: the app cancelled the unique name sync, and it with it."),
+    (
+      "failure", "10 work.enqueue work=sync policy=appendOrReplace",
+      "  10s: cancelled: the unique name sync was enqueued with policy appendOrReplace."
+    ),
   ])
-  func whyNamesTheUniqueNameAndWhatEndedTheWork(end: String, line: String) throws {
+  func whyNamesTheUniqueNameAndWhatEndedTheWork(outcome: String, end: String, line: String) throws {
     let trace = try RecordedTrace(
       text: """
         bgtrace 1
@@ -123,7 +129,7 @@ import Testing
         0 work.enqueue work=a:1 policy=replace initial=60 unique=sync
         0 work.enqueue work=b:1 unique=sync
         0.1 work.start work=b:1 attempt=0
-        0.1 work.result work=b:1 attempt=0 outcome=success
+        0.1 work.result work=b:1 attempt=0 outcome=\(outcome)
         \(end)
 
         """)
@@ -133,30 +139,6 @@ import Testing
         "  0s: enqueued (under the unique name sync; initial delay 60s; policy replace).",
         "  0s to 10s (10s): not due: its initial delay (60s) had not passed.",
         line,
-      ])
-  }
-
-  /// `--why` follows the lifecycle model: an `appendOrReplace` after a work of the name
-  /// failed deletes the others, and so ends a waiting one.
-  @Test func whyTellsAnAppendOrReplaceThatStartedAfresh() throws {
-    let trace = try RecordedTrace(
-      text: """
-        bgtrace 1
-        meta platform=android
-        0 app.launch
-        0 work.enqueue work=a:1 policy=replace initial=60 unique=sync
-        0 work.enqueue work=b:1 unique=sync
-        0.1 work.start work=b:1 attempt=0
-        0.1 work.result work=b:1 attempt=0 outcome=failure
-        10 work.enqueue work=sync policy=appendOrReplace
-
-        """)
-    #expect(
-      RequestHistory(of: "a:1", in: trace)?.lines == [
-        "work a:1",
-        "  0s: enqueued (under the unique name sync; initial delay 60s; policy replace).",
-        "  0s to 10s (10s): not due: its initial delay (60s) had not passed.",
-        "  10s: cancelled: the unique name sync was enqueued with policy appendOrReplace.",
       ])
   }
 
